@@ -1,0 +1,43 @@
+/*
+ * Subcommands. Each parses its own options and prints its own errors
+ * ("perfdiff: error: ..."); each returns the process exit status.
+ */
+#ifndef PD_CMD_H
+#define PD_CMD_H
+
+#include <stdio.h>
+
+struct pd_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	int min_args, max_args; /* operands after options; -1: any */
+	const char *summary;
+};
+
+int pd_cmd_diff(int argc, char **argv);
+int pd_cmd_show(int argc, char **argv);
+int pd_cmd_help(int argc, char **argv);
+int pd_cmd_version(int argc, char **argv);
+
+const struct pd_cmd *pd_cmd_table(size_t *n);
+void pd_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Output file written to a temporary name and renamed on success. */
+struct pd_out {
+	FILE *f;
+	char *path, *tmp;
+};
+
+int pd_out_open(struct pd_out *o, const char *path);
+/* Commits (rc == 0) or discards the file; returns 0 or -1 with a message. */
+int pd_out_close(struct pd_out *o, int rc);
+
+/* Parses a number option; prints the error and returns -1 when invalid. */
+int pd_parse_double(const char *opt, const char *s, double lo, double hi,
+		    double *out);
+
+#endif

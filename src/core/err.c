@@ -1,0 +1,33 @@
+/* Error text: one table of codes, one formatter. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "core/err.h"
+
+static const char *const texts[] = { "success",
+#define PD_ERR_TEXT(name, text) text,
+				     PD_ERRORS(PD_ERR_TEXT)
+#undef PD_ERR_TEXT
+};
+
+const char *pd_err_str(int code)
+{
+	int i = code < 0 ? -code : code;
+
+	if (i >= PD_ERR_COUNT_)
+		return "unknown error";
+	return texts[i];
+}
+
+int pd_err_set(struct pd_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || err->code)
+		return code;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}

@@ -1,0 +1,59 @@
+/*
+ * Byte input from a file or stdin ("-"), decoded to UTF-8: gzip is inflated
+ * transparently, a UTF-8 BOM is dropped and UTF-16 (with BOM) is converted.
+ * The struct owns its handle and buffers; pd_input_close() releases them.
+ */
+#ifndef PD_INPUT_H
+#define PD_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/compat.h"
+#include "core/err.h"
+
+#define PD_INPUT_HEAD (64u * 1024u)
+
+struct pd_input {
+	const char *path; /* borrowed, for messages */
+	void *gz;	  /* gzFile */
+	int utf16;	  /* 0, 1 little-endian, 2 big-endian */
+	int gzipped;
+	unsigned char *raw; /* UTF-16 staging */
+	size_t raw_len;
+	char *dec; /* decoded bytes not yet handed out */
+	size_t dec_pos, dec_len, dec_cap;
+	int eof;
+	uint64_t offset; /* decoded bytes handed out so far */
+	char head[PD_INPUT_HEAD];
+	size_t head_len; /* decoded head, for sniffing; also queued in dec */
+};
+
+/* Opens path and decodes its head. Errors name the file. */
+PD_NODISCARD int pd_input_open(struct pd_input *in, const char *path,
+			       struct pd_err *err);
+/* Reads up to n decoded bytes; returns the count, 0 at end, or -PD_E*. */
+PD_NODISCARD ssize_t pd_input_read(struct pd_input *in, char *buf, size_t n,
+				   struct pd_err *err);
+void pd_input_close(struct pd_input *in);
+/* True when the head looks like binary data rather than text or JSON. */
+int pd_input_is_binary(const struct pd_input *in);
+
+/* Line reader over a pd_input; lines exclude "\n" and a trailing "\r". */
+struct pd_lines {
+	struct pd_input *in;
+	char *buf;
+	size_t cap, start, end;
+	size_t lineno; /* 1-based number of the line last returned */
+	size_t max_line;
+	int eof;
+};
+
+void pd_lines_init(struct pd_lines *l, struct pd_input *in);
+void pd_lines_release(struct pd_lines *l);
+/* Returns 1 with *line (NUL-terminated, writable), 0 at end, or -PD_E*. */
+PD_NODISCARD int pd_lines_next(struct pd_lines *l, char **line, size_t *len,
+			       struct pd_err *err);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * String interning with open addressing (linear probing). Strings live in
+ * large chunks that never move, so the returned pointers stay valid.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/intern.h"
+#include "core/xalloc.h"
+
+#define CHUNK (256u * 1024u)
+
+uint32_t pd_hash_bytes(const void *p, size_t n)
+{
+	/* FNV-1a over 8-byte words, finished with a 64-bit mix. */
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL ^ n;
+	uint64_t w;
+
+	while (n >= 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 29;
+		s += 8;
+		n -= 8;
+	}
+	w = 0;
+	memcpy(&w, s, n);
+	h = (h ^ w) * 0x100000001b3ULL;
+	return (uint32_t)pd_hash_u64(h);
+}
+
+void pd_intern_init(struct pd_intern *t)
+{
+	memset(t, 0, sizeof(*t));
+	pd_intern(t, "", 0);
+}
+
+void pd_intern_release(struct pd_intern *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nchunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
+	free(t->str);
+	free(t->len);
+	free(t->hashv);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static char *store(struct pd_intern *t, const char *s, size_t len)
+{
+	char *p;
+
+	if (len + 1 > CHUNK) {
+		/* A long string gets a chunk of its own. */
+		p = pd_xmalloc(len + 1);
+		t->chunks = pd_xreallocarray(t->chunks, t->nchunks + 1,
+					     sizeof(*t->chunks));
+		if (t->nchunks) {
+			t->chunks[t->nchunks] = t->chunks[t->nchunks - 1];
+			t->chunks[t->nchunks - 1] = p;
+		} else {
+			t->chunks[0] = p;
+			t->chunk_used = t->chunk_cap = 0;
+		}
+		t->nchunks++;
+	} else {
+		if (!t->nchunks || t->chunk_used + len + 1 > t->chunk_cap) {
+			t->chunks = pd_xreallocarray(t->chunks, t->nchunks + 1,
+						     sizeof(*t->chunks));
+			t->chunks[t->nchunks++] = pd_xmalloc(CHUNK);
+			t->chunk_used = 0;
+			t->chunk_cap = CHUNK;
+		}
+		p = t->chunks[t->nchunks - 1] + t->chunk_used;
+		t->chunk_used += len + 1;
+	}
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+static void rehash(struct pd_intern *t)
+{
+	size_t ns = t->nslots ? t->nslots * 2 : 1024;
+	uint32_t *slots = pd_xcalloc(ns, sizeof(*slots));
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		size_t j = t->hashv[i] & (ns - 1);
+
+		while (slots[j])
+			j = (j + 1) & (ns - 1);
+		slots[j] = (uint32_t)i + 1;
+	}
+	free(t->slots);
+	t->slots = slots;
+	t->nslots = ns;
+}
+
+uint32_t pd_intern_find(const struct pd_intern *t, const char *s, size_t len)
+{
+	uint32_t h = pd_hash_bytes(s, len);
+	size_t j;
+
+	if (!t->nslots)
+		return UINT32_MAX;
+	for (j = h & (t->nslots - 1); t->slots[j];
+	     j = (j + 1) & (t->nslots - 1)) {
+		uint32_t id = t->slots[j] - 1;
+
+		if (t->hashv[id] == h && t->len[id] == len &&
+		    !memcmp(t->str[id], s, len))
+			return id;
+	}
+	return UINT32_MAX;
+}
+
+uint32_t pd_intern(struct pd_intern *t, const char *s, size_t len)
+{
+	uint32_t h = pd_hash_bytes(s, len);
+	size_t j;
+
+	if ((t->n + 1) * 2 > t->nslots)
+		rehash(t);
+	for (j = h & (t->nslots - 1); t->slots[j];
+	     j = (j + 1) & (t->nslots - 1)) {
+		uint32_t id = t->slots[j] - 1;
+
+		if (t->hashv[id] == h && t->len[id] == len &&
+		    !memcmp(t->str[id], s, len))
+			return id;
+	}
+	if (len > UINT32_MAX || t->n >= UINT32_MAX - 1)
+		pd_die_oom(len);
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 256;
+		t->str = pd_xreallocarray(t->str, t->cap, sizeof(*t->str));
+		t->len = pd_xreallocarray(t->len, t->cap, sizeof(*t->len));
+		t->hashv =
+		    pd_xreallocarray(t->hashv, t->cap, sizeof(*t->hashv));
+	}
+	t->str[t->n] = store(t, s, len);
+	t->len[t->n] = (uint32_t)len;
+	t->hashv[t->n] = h;
+	t->slots[j] = (uint32_t)t->n + 1;
+	return (uint32_t)t->n++;
+}
+
+uint32_t pd_intern_cstr(struct pd_intern *t, const char *s)
+{
+	return pd_intern(t, s, strlen(s));
+}

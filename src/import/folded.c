@@ -1,0 +1,168 @@
+/*
+ * Folded stacks (formats.md 4.2): "root;...;leaf COUNT" per line. The count
+ * is the last blank-separated token; comment lines (#, //) are skipped and
+ * malformed lines are counted, not fatal. Counts may be periods (ns per
+ * sample), so sample counts come from the weights' common divisor.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "import/import.h"
+
+/* Returns the offset of the count token, or 0 when the line has none. */
+static size_t count_at(const char *s, size_t n, double *val)
+{
+	size_t e = n, b, i, dots = 0;
+	char *end;
+
+	while (e && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+		e--;
+	b = e;
+	while (b && s[b - 1] != ' ' && s[b - 1] != '\t')
+		b--;
+	if (b == 0 || b == e)
+		return 0;
+	for (i = b; i < e; i++) {
+		if (s[i] == '.')
+			dots++;
+		else if (s[i] < '0' || s[i] > '9')
+			return 0;
+	}
+	if (dots > 1 || s[b] == '.')
+		return 0;
+	*val = strtod(s + b, &end);
+	return b;
+}
+
+int pd_folded_sniff(const char *head, size_t len)
+{
+	const char *p = head, *end = head + len;
+	int good = 0, bad = 0;
+
+	while (p < end && good + bad < 20) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *e = nl ? nl : end;
+		size_t n = (size_t)(e - p);
+		double v;
+
+		if (!nl && end - head == (ptrdiff_t)PD_INPUT_HEAD)
+			break; /* a cut line proves nothing */
+		if (n && p[n - 1] == '\r')
+			n--;
+		if (n && p[0] != '#' &&
+		    !(n > 1 && p[0] == '/' && p[1] == '/')) {
+			if (count_at(p, n, &v))
+				good++;
+			else
+				bad++;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return good > 0 && good >= 2 * bad;
+}
+
+int pd_folded_import(struct pd_input *in, struct pd_profile *p,
+		     const struct pd_import_opts *o, struct pd_err *err)
+{
+	struct pd_lines lines;
+	struct pd_intern cache; /* frame text -> cache_frame index */
+	PD_VEC(uint32_t) cache_frame = PD_VEC_INIT;
+	char *line;
+	size_t len, bad = 0, first_bad = 0, filtered = 0;
+	int rc;
+
+	pd_lines_init(&lines, in);
+	pd_intern_init(&cache);
+	while ((rc = pd_lines_next(&lines, &line, &len, err)) > 0) {
+		double w = 0;
+		size_t at, i, start;
+		uint32_t node = PD_ROOT;
+
+		if (!len || line[0] == '#' ||
+		    (len > 1 && line[0] == '/' && line[1] == '/'))
+			continue;
+		at = count_at(line, len, &w);
+		if (!at) {
+			if (!bad++)
+				first_bad = lines.lineno;
+			continue;
+		}
+		while (at && (line[at - 1] == ' ' || line[at - 1] == '\t'))
+			at--;
+		if (!at) {
+			if (!bad++)
+				first_bad = lines.lineno;
+			continue;
+		}
+		if (w <= 0)
+			continue;
+		if (o->process || o->thread) {
+			/* The first frame is the process/thread in most
+			 * collapsers. */
+			const char *semi = memchr(line, ';', at);
+			size_t k = semi ? (size_t)(semi - line) : at;
+
+			if (!pd_filter_match(o->process, line, k) ||
+			    !pd_filter_match(o->thread, line, k)) {
+				filtered++;
+				continue;
+			}
+		}
+		for (start = 0, i = 0; i <= at; i++) {
+			if (i < at && line[i] != ';')
+				continue;
+			if (i > start) {
+				uint32_t id =
+				    pd_intern(&cache, line + start, i - start);
+
+				if (id >= cache_frame.n) {
+					uint32_t f = pd_profile_frame(
+					    p,
+					    pd_intern(&p->strs, line + start,
+						      i - start),
+					    0);
+
+					PD_VEC_RESERVE(&cache_frame,
+						       (size_t)id + 1);
+					while (cache_frame.n <= id)
+						cache_frame.v[cache_frame.n++] =
+						    UINT32_MAX;
+					cache_frame.v[id] = f;
+				}
+				node = pd_profile_child(p, node,
+							cache_frame.v[id]);
+			}
+			start = i + 1;
+		}
+		pd_profile_add(p, node, w, 0);
+		p->nsamples++;
+	}
+	if (rc < 0)
+		goto out;
+	rc = 0;
+	if (bad)
+		pd_profile_note(p,
+				"skipped %zu malformed line%s, first at %s:%zu",
+				bad, bad == 1 ? "" : "s", in->path, first_bad);
+	p->unit = PD_UNIT_SAMPLES;
+	pd_counts_from_weights(p, o->sample_weight, "weights");
+	if (p->interval > 1 || (p->interval > 0 && p->interval < 1))
+		p->unit = PD_UNIT_COUNT;
+	else
+		p->interval = 1;
+	{
+		double total = 0;
+		size_t i;
+
+		for (i = 0; i < p->nodes.n; i++)
+			total += p->nodes.v[i].count;
+		p->nsamples = (uint64_t)(total + 0.5);
+	}
+	(void)filtered;
+out:
+	pd_lines_release(&lines);
+	pd_intern_release(&cache);
+	PD_VEC_FREE(&cache_frame);
+	return rc;
+}

@@ -1,0 +1,245 @@
+/*
+ * Format table and content sniffing. The order follows formats.md section
+ * 0.2: compressed and encoded input is already undone by pd_input; JSON
+ * shapes are told apart by their keys, text by its first meaningful lines.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "import/import.h"
+
+static const struct pd_format formats[] = {
+	{ "speedscope", "speedscope JSON (PerfView, dotnet-trace, py-spy, ...)",
+	  pd_speedscope_sniff, pd_speedscope_import },
+	{ "perf-script", "Linux perf script text", pd_perf_sniff,
+	  pd_perf_import },
+	{ "folded", "folded stacks (stackcollapse, inferno)", pd_folded_sniff,
+	  pd_folded_import },
+};
+
+const struct pd_format *pd_format_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(formats); i++)
+		if (!strcmp(formats[i].name, name))
+			return &formats[i];
+	if (!strcmp(name, "perf") || !strcmp(name, "perf_script"))
+		return pd_format_find("perf-script");
+	if (!strcmp(name, "collapsed"))
+		return pd_format_find("folded");
+	return NULL;
+}
+
+const char *pd_format_list(void)
+{
+	return "speedscope, perf-script, folded";
+}
+
+int pd_filter_match(const char *needle, const char *name, size_t len)
+{
+	size_t k, i;
+
+	if (!needle)
+		return 1;
+	k = strlen(needle);
+	if (k > len)
+		return 0;
+	for (i = 0; i + k <= len; i++)
+		if (!memcmp(name + i, needle, k))
+			return 1;
+	return 0;
+}
+
+static const char *skip_ws(const char *s, const char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+		s++;
+	return s;
+}
+
+static int has(const char *head, size_t len, const char *needle)
+{
+	return pd_filter_match(needle, head, len);
+}
+
+/* Names JSON shapes that later versions read, for a helpful message. */
+static const char *json_shape(const char *head, size_t len)
+{
+	if (has(head, len, "\"preprocessedProfileVersion\""))
+		return "a Firefox Profiler processed profile (samply)";
+	if (has(head, len, "\"dhatFileVersion\""))
+		return "a DHAT heap profile";
+	if (has(head, len, "\"timeDeltas\"") && has(head, len, "\"nodes\""))
+		return "a Chrome/Node .cpuprofile";
+	if (has(head, len, "\"meta\"") && has(head, len, "\"threads\""))
+		return "a Firefox Gecko profile";
+	if (has(head, len, "\"traceEvents\""))
+		return "a Chrome trace-event file";
+	return NULL;
+}
+
+int pd_import(struct pd_profile *p, const char *path,
+	      const struct pd_import_opts *o, struct pd_err *err)
+{
+	struct pd_input in;
+	const struct pd_format *fmt = NULL;
+	const char *h, *end;
+	int rc;
+	size_t i;
+
+	rc = pd_input_open(&in, path, err);
+	if (rc < 0)
+		goto out;
+	free(p->source);
+	p->source = pd_xstrdup(path);
+	h = in.head;
+	end = in.head + in.head_len;
+	if (o->from) {
+		fmt = pd_format_find(o->from);
+		if (!fmt) {
+			rc = pd_err_set(err, PD_EUSAGE,
+					"unknown format '%s' (supported: %s)",
+					o->from, pd_format_list());
+			goto out;
+		}
+	} else if (skip_ws(h, end) == end) {
+		rc = pd_err_set(err, PD_EEMPTY, "%s: empty file", path);
+		goto out;
+	} else if (pd_input_is_binary(&in)) {
+		rc = pd_err_set(err, PD_EFORMAT,
+				"%s: binary data, not a supported profile"
+				" (supported: %s)%s",
+				path, pd_format_list(),
+				in.gzipped ? "; a gzipped protobuf would be"
+					     " pprof, not supported yet"
+					   : "");
+		goto out;
+	} else {
+		for (i = 0; i < PD_ARRAY_SIZE(formats) && !fmt; i++)
+			if (formats[i].sniff(h, in.head_len))
+				fmt = &formats[i];
+		if (!fmt && *skip_ws(h, end) == '{') {
+			const char *shape = json_shape(h, in.head_len);
+
+			if (shape) {
+				rc = pd_err_set(err, PD_EFORMAT,
+						"%s: this is %s, which this"
+						" version cannot read"
+						" (supported: %s)",
+						path, shape, pd_format_list());
+				goto out;
+			}
+			/* The speedscope reader says so if the shape is off. */
+			fmt = pd_format_find("speedscope");
+		}
+		if (!fmt) {
+			rc = pd_err_set(err, PD_EFORMAT,
+					"%s:1: not a profile format perfdiff"
+					" knows (supported: %s; --from to"
+					" force one)",
+					path, pd_format_list());
+			goto out;
+		}
+	}
+	p->format = fmt->name;
+	rc = fmt->import(&in, p, o, err);
+	if (rc < 0)
+		goto out;
+	pd_profile_finish(p);
+	if (p->total_weight <= 0 || !(p->total_weight < HUGE_VAL)) {
+		rc = pd_err_set(err, PD_EEMPTY,
+				"%s: no samples%s (empty profile)", path,
+				(o->process || o->thread || o->event)
+				    ? " left after filtering"
+				    : "");
+		goto out;
+	}
+out:
+	pd_input_close(&in);
+	return rc;
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+	while (b) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+void pd_counts_from_weights(struct pd_profile *p, double sample_weight,
+			    const char *what)
+{
+	double g = sample_weight, minw = 0;
+	int integral = 1, multiples = 1;
+	uint64_t ig = 0;
+	struct pd_buf rule = PD_BUF_INIT;
+	size_t i;
+
+	if (!(g > 0)) {
+		for (i = 0; i < p->nodes.n; i++) {
+			double w = p->nodes.v[i].weight;
+
+			if (w <= 0)
+				continue;
+			if (w > 9e15 || w - floor(w) > 0)
+				integral = 0;
+			else
+				ig = gcd64(ig, (uint64_t)w);
+			if (minw <= 0 || w < minw)
+				minw = w;
+		}
+		if (integral) {
+			g = ig ? (double)ig : 1;
+			if (g > 1)
+				pd_buf_addf(&rule,
+					    "sample counts = %s / %.17g, the"
+					    " greatest common divisor of its"
+					    " weights",
+					    what, g);
+			else
+				pd_buf_addf(&rule,
+					    "sample counts = %s (integers)",
+					    what);
+		} else {
+			for (i = 0; i < p->nodes.n && multiples; i++) {
+				double r = p->nodes.v[i].weight / minw;
+
+				if (fabs(r - floor(r + 0.5)) > 1e-6 * (r + 1))
+					multiples = 0;
+			}
+			if (multiples) {
+				g = minw;
+				pd_buf_addf(&rule,
+					    "sample counts = %s / %.17g, the"
+					    " smallest weight (all weights are"
+					    " multiples of it)",
+					    what, g);
+			} else {
+				g = 1;
+				pd_buf_addf(&rule,
+					    "sample counts = %s as written"
+					    " (fractional; --sample-weight"
+					    " gives the weight of one sample)",
+					    what);
+			}
+		}
+	} else {
+		pd_buf_addf(&rule,
+			    "sample counts = %s / %.17g (--sample-weight)",
+			    what, g);
+	}
+	for (i = 0; i < p->nodes.n; i++)
+		p->nodes.v[i].count = p->nodes.v[i].weight / g;
+	if (p->interval <= 0 && !(g > 1 - 1e-12 && g < 1 + 1e-12))
+		p->interval = g;
+	free(p->count_rule);
+	p->count_rule = pd_buf_detach(&rule);
+}

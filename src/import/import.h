@@ -1,0 +1,55 @@
+/*
+ * Importers: turn a file into a pd_profile. The format is sniffed from the
+ * content unless forced. On error the profile is left for the caller to
+ * release and err names the file and the place (line, byte or JSON path).
+ */
+#ifndef PD_IMPORT_H
+#define PD_IMPORT_H
+
+#include "core/err.h"
+#include "core/input.h"
+#include "model/profile.h"
+
+struct pd_import_opts {
+	const char *from;     /* forced format name, NULL to sniff */
+	const char *event;    /* perf script: event to keep, NULL = first */
+	const char *process;  /* keep samples whose process matches */
+	const char *thread;   /* keep samples whose thread matches */
+	double sample_weight; /* weight of one sample; 0 = derive */
+	double
+	    interval_ms; /* sampling interval for evented data; 0 = default */
+};
+
+struct pd_format {
+	const char *name;
+	const char *description;
+	/* Returns nonzero when the decoded head looks like this format. */
+	int (*sniff)(const char *head, size_t len);
+	int (*import)(struct pd_input *in, struct pd_profile *p,
+		      const struct pd_import_opts *o, struct pd_err *err);
+};
+
+PD_NODISCARD int pd_import(struct pd_profile *p, const char *path,
+			   const struct pd_import_opts *o, struct pd_err *err);
+const struct pd_format *pd_format_find(const char *name);
+/* Comma-separated names of the supported formats, for messages. */
+const char *pd_format_list(void);
+
+/* True when name contains needle (NULL needle matches everything). */
+int pd_filter_match(const char *needle, const char *name, size_t len);
+
+int pd_perf_sniff(const char *head, size_t len);
+int pd_perf_import(struct pd_input *in, struct pd_profile *p,
+		   const struct pd_import_opts *o, struct pd_err *err);
+int pd_folded_sniff(const char *head, size_t len);
+int pd_folded_import(struct pd_input *in, struct pd_profile *p,
+		     const struct pd_import_opts *o, struct pd_err *err);
+int pd_speedscope_sniff(const char *head, size_t len);
+int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
+			 const struct pd_import_opts *o, struct pd_err *err);
+
+/* Derives per-node sample counts as weight / g, g the weights' common unit. */
+void pd_counts_from_weights(struct pd_profile *p, double sample_weight,
+			    const char *what);
+
+#endif

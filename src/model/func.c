@@ -1,0 +1,362 @@
+/*
+ * Function identity and aggregation.
+ *
+ * Algorithm note: self(f) sums the node weights of the tree nodes whose frame
+ * maps to f. For total(f) we need, per sample, "f is somewhere on the stack",
+ * counted once. On the prefix tree that is: sum the subtree weight of every
+ * node of f that has no ancestor of f. A depth-first walk keeps, per
+ * function, how many times it is on the current path; a node contributes its
+ * subtree weight only when that count is zero on entry. Subtree weights come
+ * from one backward pass, since children have larger indices than parents.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/func.h"
+
+static uint64_t fkey(uint32_t name, uint32_t module)
+{
+	return (uint64_t)name << 32 | module;
+}
+
+void pd_funcs_init(struct pd_funcs *f, unsigned flags)
+{
+	memset(f, 0, sizeof(*f));
+	pd_intern_init(&f->strs);
+	f->flags = flags;
+}
+
+void pd_funcs_release(struct pd_funcs *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->v.n; i++)
+		PD_VEC_FREE(&f->v.v[i].raw);
+	PD_VEC_FREE(&f->v);
+	free(f->slots);
+	pd_intern_release(&f->strs);
+}
+
+static int is_hex(int c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F');
+}
+
+static int is_digit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int ends_with(const char *s, size_t n, const char *suf)
+{
+	size_t k = strlen(suf);
+
+	return n >= k && !memcmp(s + n - k, suf, k);
+}
+
+/* Length of s without a trailing ".<word>.<digits>" or ".<word>" suffix. */
+static size_t strip_dot_suffix(const char *s, size_t n, const char *word,
+			       int digits)
+{
+	size_t k = strlen(word), m = n;
+
+	if (digits) {
+		while (m > 0 && is_digit(s[m - 1]))
+			m--;
+		if (m == n || m == 0 || s[m - 1] != '.')
+			return n;
+		m--;
+	}
+	if (m > k + 1 && s[m - k - 1] == '.' && !memcmp(s + m - k, word, k))
+		return m - k - 1;
+	return n;
+}
+
+static int looks_like_library(const char *s, size_t n)
+{
+	size_t i;
+
+	if (ends_with(s, n, ".so") || ends_with(s, n, ".dll") ||
+	    ends_with(s, n, ".exe") || ends_with(s, n, ".dylib") ||
+	    ends_with(s, n, ".sys") || ends_with(s, n, "]"))
+		return 1;
+	for (i = 0; i + 3 < n; i++) /* libfoo.so.6 */
+		if (!memcmp(s + i, ".so.", 4))
+			return 1;
+	return 0;
+}
+
+void pd_normalize_name(const char *s, size_t n, struct pd_buf *out)
+{
+	size_t m, i;
+	int changed = 1;
+
+	/* An absolute address means nothing across runs. */
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		for (i = 2; i < n && is_hex(s[i]); i++)
+			;
+		if (i == n) {
+			pd_buf_adds(out, "[unknown]");
+			return;
+		}
+	}
+	while (changed && n > 0) {
+		changed = 0;
+		/* symbol+0x1f offsets, but keep module+0xRVA frames. */
+		for (m = n; m > 0 && is_hex(s[m - 1]); m--)
+			;
+		if (m < n && m >= 3 && s[m - 1] == 'x' && s[m - 2] == '0' &&
+		    s[m - 3] == '+' && !looks_like_library(s, m - 3)) {
+			n = m - 3;
+			changed = 1;
+			continue;
+		}
+		/* Rust legacy mangling hash: ::h0123456789abcdef */
+		if (n > 19 && !memcmp(s + n - 19, "::h", 3)) {
+			for (i = n - 16; i < n && is_hex(s[i]); i++)
+				;
+			if (i == n) {
+				n -= 19;
+				changed = 1;
+				continue;
+			}
+		}
+		/* Collapser annotations: _[k] kernel, _[j] JIT, _[i] inlined.
+		 */
+		if (n > 4 && s[n - 4] == '_' && s[n - 3] == '[' &&
+		    s[n - 1] == ']' && strchr("kjiw", s[n - 2])) {
+			n -= 4;
+			changed = 1;
+			continue;
+		}
+		/* Compiler clone suffixes: .constprop.0, .isra.0, .cold ... */
+		{
+			static const char *const numbered[] = {
+				"llvm", "constprop", "isra",  "part",
+				"cold", "lto_priv",  "clone", "specialized",
+			};
+			static const char *const bare[] = { "cold",
+							    "localalias" };
+			size_t k;
+
+			for (k = 0; !changed && k < PD_ARRAY_SIZE(numbered);
+			     k++) {
+				m = strip_dot_suffix(s, n, numbered[k], 1);
+				if (m < n) {
+					n = m;
+					changed = 1;
+				}
+			}
+			for (k = 0; !changed && k < PD_ARRAY_SIZE(bare); k++) {
+				m = strip_dot_suffix(s, n, bare[k], 0);
+				if (m < n) {
+					n = m;
+					changed = 1;
+				}
+			}
+		}
+	}
+	pd_buf_add(out, s, n);
+}
+
+size_t pd_module_basename(const char *s, size_t n)
+{
+	size_t i = n;
+
+	while (i > 0 && s[i - 1] != '/' && s[i - 1] != '\\')
+		i--;
+	if (i == n) /* a trailing separator: keep the path */
+		return 0;
+	return i;
+}
+
+static void funcs_rehash(struct pd_funcs *f)
+{
+	size_t ns = f->nslots ? f->nslots * 2 : 1024;
+	uint32_t *s = pd_xcalloc(ns, sizeof(*s));
+	size_t i;
+
+	for (i = 0; i < f->v.n; i++) {
+		size_t j = pd_hash_u64(fkey(f->v.v[i].name, f->v.v[i].module)) &
+			   (ns - 1);
+
+		while (s[j])
+			j = (j + 1) & (ns - 1);
+		s[j] = (uint32_t)i + 1;
+	}
+	free(f->slots);
+	f->slots = s;
+	f->nslots = ns;
+}
+
+#define MAX_RAW 8
+
+uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
+		      const char *module, size_t mlen)
+{
+	struct pd_buf key = PD_BUF_INIT;
+	uint32_t nid, mid = 0, rid, id = UINT32_MAX;
+	struct pd_func fn;
+	size_t j, k;
+
+	if (f->flags & PD_FUNCS_NO_NORMALIZE)
+		pd_buf_add(&key, name, nlen);
+	else
+		pd_normalize_name(name, nlen, &key);
+	nid = pd_intern(&f->strs, key.buf, key.len);
+	pd_buf_release(&key);
+	if (!(f->flags & PD_FUNCS_NO_MODULE) && mlen) {
+		size_t b = pd_module_basename(module, mlen);
+
+		mid = pd_intern(&f->strs, module + b, mlen - b);
+	}
+	if ((f->v.n + 1) * 2 > f->nslots)
+		funcs_rehash(f);
+	for (j = pd_hash_u64(fkey(nid, mid)) & (f->nslots - 1); f->slots[j];
+	     j = (j + 1) & (f->nslots - 1)) {
+		uint32_t i = f->slots[j] - 1;
+
+		if (f->v.v[i].name == nid && f->v.v[i].module == mid) {
+			id = i;
+			break;
+		}
+	}
+	if (id == UINT32_MAX) {
+		memset(&fn, 0, sizeof(fn));
+		fn.name = nid;
+		fn.module = mid;
+		PD_VEC_PUSH(&f->v, fn);
+		id = (uint32_t)f->v.n - 1;
+		f->slots[j] = id + 1;
+	}
+	rid = pd_intern(&f->strs, name, nlen);
+	for (k = 0; k < f->v.v[id].raw.n; k++)
+		if (f->v.v[id].raw.v[k] == rid)
+			return id;
+	f->v.v[id].nraw_total++;
+	if (f->v.v[id].raw.n < MAX_RAW)
+		PD_VEC_PUSH(&f->v.v[id].raw, rid);
+	return id;
+}
+
+void pd_agg_init(struct pd_agg *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void pd_agg_release(struct pd_agg *a)
+{
+	free(a->self_w);
+	free(a->total_w);
+	free(a->self_c);
+	free(a->total_c);
+	free(a->frame_func);
+	memset(a, 0, sizeof(*a));
+}
+
+static double *grow0(double *p, size_t old, size_t n)
+{
+	p = pd_xreallocarray(p, n ? n : 1, sizeof(*p));
+	if (n > old)
+		memset(p + old, 0, (n - old) * sizeof(*p));
+	return p;
+}
+
+void pd_agg_resize(struct pd_agg *a, size_t n)
+{
+	if (n <= a->n)
+		return;
+	a->self_w = grow0(a->self_w, a->n, n);
+	a->total_w = grow0(a->total_w, a->n, n);
+	a->self_c = grow0(a->self_c, a->n, n);
+	a->total_c = grow0(a->total_c, a->n, n);
+	a->n = n;
+}
+
+void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
+		    struct pd_funcs *f)
+{
+	size_t nn = p->nodes.n, i;
+	double *sub_w, *sub_c;
+	uint32_t *first, *next, *onpath, *stack;
+	size_t sp;
+
+	a->nframes = p->frames.n;
+	a->frame_func = pd_xreallocarray(
+	    a->frame_func, a->nframes ? a->nframes : 1, sizeof(uint32_t));
+	for (i = 0; i < p->frames.n; i++) {
+		const struct pd_frame *fr = &p->frames.v[i];
+
+		a->frame_func[i] =
+		    pd_funcs_get(f, pd_intern_str(&p->strs, fr->name),
+				 pd_intern_len(&p->strs, fr->name),
+				 pd_intern_str(&p->strs, fr->module),
+				 pd_intern_len(&p->strs, fr->module));
+	}
+	pd_agg_resize(a, f->v.n);
+
+	sub_w = pd_xmalloc(nn * sizeof(*sub_w));
+	sub_c = pd_xmalloc(nn * sizeof(*sub_c));
+	first = pd_xmalloc(nn * sizeof(*first));
+	next = pd_xmalloc(nn * sizeof(*next));
+	for (i = 0; i < nn; i++) {
+		sub_w[i] = p->nodes.v[i].weight;
+		sub_c[i] = p->nodes.v[i].count;
+		first[i] = UINT32_MAX;
+	}
+	a->all_w = 0;
+	a->all_c = 0;
+	for (i = nn; i-- > 1;) {
+		const struct pd_node *nd = &p->nodes.v[i];
+		uint32_t fn = a->frame_func[nd->frame];
+
+		a->self_w[fn] += nd->weight;
+		a->self_c[fn] += nd->count;
+		sub_w[nd->parent] += sub_w[i];
+		sub_c[nd->parent] += sub_c[i];
+		next[i] = first[nd->parent];
+		first[nd->parent] = (uint32_t)i;
+	}
+	a->all_w = sub_w[PD_ROOT];
+	a->all_c = sub_c[PD_ROOT];
+
+	/* Depth-first walk; the stack holds nodes whose children remain. */
+	onpath = pd_xcalloc(f->v.n ? f->v.n : 1, sizeof(*onpath));
+	stack = pd_xmalloc(nn * sizeof(*stack));
+	sp = 0;
+	for (i = first[PD_ROOT]; i != UINT32_MAX; i = next[i]) {
+		uint32_t fn;
+
+		stack[sp++] = (uint32_t)i;
+		fn = a->frame_func[p->nodes.v[i].frame];
+		if (onpath[fn]++ == 0) {
+			a->total_w[fn] += sub_w[i];
+			a->total_c[fn] += sub_c[i];
+		}
+		while (sp) {
+			uint32_t top = stack[sp - 1];
+			uint32_t c = first[top];
+
+			if (c != UINT32_MAX) {
+				/* Descend into the next child, detaching it. */
+				first[top] = next[c];
+				stack[sp++] = c;
+				fn = a->frame_func[p->nodes.v[c].frame];
+				if (onpath[fn]++ == 0) {
+					a->total_w[fn] += sub_w[c];
+					a->total_c[fn] += sub_c[c];
+				}
+			} else {
+				sp--;
+				onpath[a->frame_func[p->nodes.v[top].frame]]--;
+			}
+		}
+	}
+	free(onpath);
+	free(stack);
+	free(sub_w);
+	free(sub_c);
+	free(first);
+	free(next);
+}

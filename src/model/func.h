@@ -1,0 +1,77 @@
+/*
+ * Functions across profiles: a shared table maps each normalised
+ * (name, module) key to a dense function id, so two profiles with their own
+ * string tables meet in one integer space. The table owns its strings; a
+ * pd_agg owns its arrays.
+ */
+#ifndef PD_FUNC_H
+#define PD_FUNC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/intern.h"
+#include "core/vec.h"
+#include "model/profile.h"
+
+enum {
+	PD_FUNCS_NO_NORMALIZE = 1 << 0, /* keep names exactly as written */
+	PD_FUNCS_NO_MODULE = 1 << 1,	/* match on the name alone */
+};
+
+struct pd_func {
+	uint32_t name;	      /* normalised name (string id in pd_funcs.strs) */
+	uint32_t module;      /* module basename, 0 when none or ignored */
+	PD_VEC(uint32_t) raw; /* distinct raw names seen, at most a few */
+	size_t nraw_total;    /* how many distinct raw names there were */
+};
+
+struct pd_funcs {
+	struct pd_intern strs;
+	PD_VEC(struct pd_func) v;
+	uint32_t *slots;
+	size_t nslots;
+	unsigned flags;
+};
+
+void pd_funcs_init(struct pd_funcs *f, unsigned flags);
+void pd_funcs_release(struct pd_funcs *f);
+/* Returns the function id for a raw frame, creating it when new. */
+uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
+		      const char *module, size_t mlen);
+static inline const char *pd_func_name(const struct pd_funcs *f, uint32_t id)
+{
+	return pd_intern_str(&f->strs, f->v.v[id].name);
+}
+static inline const char *pd_func_module(const struct pd_funcs *f, uint32_t id)
+{
+	return pd_intern_str(&f->strs, f->v.v[id].module);
+}
+
+/* Writes the matching key of a raw function name into out. */
+void pd_normalize_name(const char *s, size_t n, struct pd_buf *out);
+/* Returns the offset where the basename of a module path starts. */
+size_t pd_module_basename(const char *s, size_t n);
+
+/* Per-function aggregates of one profile, indexed by function id. */
+struct pd_agg {
+	size_t n;
+	double *self_w, *total_w, *self_c, *total_c;
+	double all_w, all_c;  /* profile totals */
+	uint32_t *frame_func; /* profile frame -> function id */
+	size_t nframes;
+};
+
+void pd_agg_init(struct pd_agg *a);
+void pd_agg_release(struct pd_agg *a);
+/*
+ * Computes self and total per function; total counts a sample once per
+ * function however often the function recurses in its stack.
+ */
+void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
+		    struct pd_funcs *f);
+/* Extends the arrays with zeros to n functions (after f grew). */
+void pd_agg_resize(struct pd_agg *a, size_t n);
+
+#endif

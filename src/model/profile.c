@@ -1,0 +1,189 @@
+/*
+ * Profile storage. The stack tree is a prefix tree keyed by (parent, frame)
+ * in an open-addressing table; children always get larger indices than their
+ * parents, which the aggregation in func.c relies on.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "model/profile.h"
+
+static uint64_t node_key(uint32_t parent, uint32_t frame)
+{
+	return (uint64_t)parent << 32 | frame;
+}
+
+void pd_profile_init(struct pd_profile *p)
+{
+	struct pd_node root = { PD_ROOT, PD_NO_FRAME, 0, 0 };
+
+	memset(p, 0, sizeof(*p));
+	pd_intern_init(&p->strs);
+	PD_VEC_PUSH(&p->nodes, root);
+	p->unit = PD_UNIT_SAMPLES;
+}
+
+void pd_profile_release(struct pd_profile *p)
+{
+	size_t i;
+
+	pd_intern_release(&p->strs);
+	PD_VEC_FREE(&p->frames);
+	PD_VEC_FREE(&p->nodes);
+	free(p->frame_slots);
+	free(p->node_slots);
+	free(p->source);
+	free(p->exporter);
+	free(p->event);
+	free(p->count_rule);
+	PD_VEC_FREE(&p->threads);
+	for (i = 0; i < p->notes.n; i++)
+		free(p->notes.v[i]);
+	PD_VEC_FREE(&p->notes);
+	memset(p, 0, sizeof(*p));
+}
+
+static uint32_t *grow_slots(uint32_t *slots, size_t *nslots, size_t n,
+			    uint64_t (*key)(const struct pd_profile *,
+					    uint32_t),
+			    const struct pd_profile *p)
+{
+	size_t ns = *nslots ? *nslots * 2 : 4096;
+	uint32_t *s = pd_xcalloc(ns, sizeof(*s));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		size_t j = pd_hash_u64(key(p, (uint32_t)i)) & (ns - 1);
+
+		while (s[j])
+			j = (j + 1) & (ns - 1);
+		s[j] = (uint32_t)i + 1;
+	}
+	free(slots);
+	*nslots = ns;
+	return s;
+}
+
+static uint64_t frame_key_at(const struct pd_profile *p, uint32_t i)
+{
+	return (uint64_t)p->frames.v[i].name << 32 | p->frames.v[i].module;
+}
+
+static uint64_t node_key_at(const struct pd_profile *p, uint32_t i)
+{
+	if (i == PD_ROOT) /* the root is not in the table: unreachable key */
+		return UINT64_MAX;
+	return node_key(p->nodes.v[i].parent, p->nodes.v[i].frame);
+}
+
+uint32_t pd_profile_frame(struct pd_profile *p, uint32_t name, uint32_t module)
+{
+	uint64_t k = (uint64_t)name << 32 | module;
+	struct pd_frame f;
+	size_t j;
+
+	if ((p->frames.n + 1) * 2 > p->frame_nslots)
+		p->frame_slots = grow_slots(p->frame_slots, &p->frame_nslots,
+					    p->frames.n, frame_key_at, p);
+	for (j = pd_hash_u64(k) & (p->frame_nslots - 1); p->frame_slots[j];
+	     j = (j + 1) & (p->frame_nslots - 1)) {
+		uint32_t id = p->frame_slots[j] - 1;
+
+		if (p->frames.v[id].name == name &&
+		    p->frames.v[id].module == module)
+			return id;
+	}
+	f.name = name;
+	f.module = module;
+	if (module)
+		p->has_modules = 1;
+	PD_VEC_PUSH(&p->frames, f);
+	p->frame_slots[j] = (uint32_t)p->frames.n;
+	return (uint32_t)p->frames.n - 1;
+}
+
+uint32_t pd_profile_child(struct pd_profile *p, uint32_t parent, uint32_t frame)
+{
+	uint64_t k = node_key(parent, frame);
+	struct pd_node n;
+	size_t j;
+
+	if ((p->nodes.n + 1) * 2 > p->node_nslots)
+		p->node_slots = grow_slots(p->node_slots, &p->node_nslots,
+					   p->nodes.n, node_key_at, p);
+	for (j = pd_hash_u64(k) & (p->node_nslots - 1); p->node_slots[j];
+	     j = (j + 1) & (p->node_nslots - 1)) {
+		uint32_t id = p->node_slots[j] - 1;
+
+		if (p->nodes.v[id].parent == parent &&
+		    p->nodes.v[id].frame == frame)
+			return id;
+	}
+	if (p->nodes.n >= UINT32_MAX - 1)
+		pd_die_oom(p->nodes.n);
+	n.parent = parent;
+	n.frame = frame;
+	n.weight = 0;
+	n.count = 0;
+	PD_VEC_PUSH(&p->nodes, n);
+	p->node_slots[j] = (uint32_t)p->nodes.n;
+	return (uint32_t)p->nodes.n - 1;
+}
+
+void pd_profile_note(struct pd_profile *p, const char *fmt, ...)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pd_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	PD_VEC_PUSH(&p->notes, pd_buf_detach(&b));
+}
+
+void pd_profile_thread(struct pd_profile *p, const char *name, size_t len,
+		       double weight)
+{
+	uint32_t id = pd_intern(&p->strs, name, len);
+	struct pd_thread_info t;
+	size_t i;
+
+	for (i = 0; i < p->threads.n; i++) {
+		if (p->threads.v[i].name == id) {
+			p->threads.v[i].weight += weight;
+			return;
+		}
+	}
+	t.name = id;
+	t.weight = weight;
+	PD_VEC_PUSH(&p->threads, t);
+}
+
+void pd_profile_finish(struct pd_profile *p)
+{
+	size_t i;
+
+	p->total_weight = 0;
+	p->total_count = 0;
+	for (i = 0; i < p->nodes.n; i++) {
+		p->total_weight += p->nodes.v[i].weight;
+		p->total_count += p->nodes.v[i].count;
+	}
+}
+
+const char *pd_unit_name(enum pd_unit u)
+{
+	switch (u) {
+	case PD_UNIT_SAMPLES:
+		return "samples";
+	case PD_UNIT_NS:
+		return "ns";
+	case PD_UNIT_BYTES:
+		return "bytes";
+	case PD_UNIT_COUNT:
+		return "count";
+	}
+	return "count";
+}

@@ -1,0 +1,85 @@
+/*
+ * One imported profile: its strings, frames, stack prefix tree and metadata.
+ * The profile owns everything it points to; pd_profile_release() frees it all.
+ * Weights are stored on tree nodes (self weight of the stack ending there),
+ * so memory grows with the number of distinct stacks, not with samples.
+ */
+#ifndef PD_PROFILE_H
+#define PD_PROFILE_H
+
+#include <stdint.h>
+
+#include "core/compat.h"
+#include "core/intern.h"
+#include "core/vec.h"
+
+#define PD_ROOT 0u
+#define PD_NO_FRAME UINT32_MAX
+
+enum pd_unit {
+	PD_UNIT_SAMPLES, /* weights are sample counts */
+	PD_UNIT_NS,	 /* time in nanoseconds */
+	PD_UNIT_BYTES,
+	PD_UNIT_COUNT, /* event counts (cycles, instructions, unknown) */
+};
+
+struct pd_frame {
+	uint32_t name;	 /* raw function name (string id) */
+	uint32_t module; /* raw module or path, 0 when unknown */
+};
+
+struct pd_node {
+	uint32_t parent; /* node index; the root's parent is itself */
+	uint32_t frame;	 /* PD_NO_FRAME for the root */
+	double weight;	 /* self weight: samples whose stack ends here */
+	double count;	 /* samples behind that weight */
+};
+
+struct pd_thread_info {
+	uint32_t name; /* string id: "comm (tid)", a speedscope profile name */
+	double weight;
+};
+
+struct pd_profile {
+	struct pd_intern strs;
+	PD_VEC(struct pd_frame) frames;
+	uint32_t *frame_slots;
+	size_t frame_nslots;
+	PD_VEC(struct pd_node) nodes;
+	uint32_t *node_slots;
+	size_t node_nslots;
+
+	enum pd_unit unit;
+	double interval;    /* weight of one sample, 0 when unknown */
+	const char *format; /* static name, e.g. "perf-script" */
+	char *source;	    /* path as given */
+	char *exporter;	    /* producing tool, when the file says */
+	char *event;	    /* perf event, when there is one */
+	char *count_rule;   /* how sample counts were derived */
+	PD_VEC(struct pd_thread_info) threads;
+	PD_VEC(char *) notes; /* importer warnings, one line each */
+	uint64_t nsamples;    /* input samples (or events) kept */
+	double total_weight, total_count;
+	int has_modules; /* some frame has a module */
+};
+
+void pd_profile_init(struct pd_profile *p);
+void pd_profile_release(struct pd_profile *p);
+uint32_t pd_profile_frame(struct pd_profile *p, uint32_t name, uint32_t module);
+uint32_t pd_profile_child(struct pd_profile *p, uint32_t parent,
+			  uint32_t frame);
+static inline void pd_profile_add(struct pd_profile *p, uint32_t node,
+				  double weight, double count)
+{
+	p->nodes.v[node].weight += weight;
+	p->nodes.v[node].count += count;
+}
+void pd_profile_note(struct pd_profile *p, const char *fmt, ...)
+    PD_PRINTF(2, 3);
+void pd_profile_thread(struct pd_profile *p, const char *name, size_t len,
+		       double weight);
+/* Computes totals; call once after import. */
+void pd_profile_finish(struct pd_profile *p);
+const char *pd_unit_name(enum pd_unit u);
+
+#endif

@@ -1,0 +1,171 @@
+/* Number and name formatting shared by the human-readable reports. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/err.h"
+#include "report/report.h"
+
+const char *pd_unit_display(enum pd_unit u)
+{
+	switch (u) {
+	case PD_UNIT_NS:
+		return "ms";
+	case PD_UNIT_BYTES:
+		return "bytes";
+	case PD_UNIT_SAMPLES:
+		return "samples";
+	case PD_UNIT_COUNT:
+		return "events";
+	}
+	return "";
+}
+
+double pd_unit_display_scale(enum pd_unit u)
+{
+	return u == PD_UNIT_NS ? 1e-6 : 1;
+}
+
+void pd_fmt_weight(struct pd_buf *b, double v, enum pd_unit u)
+{
+	if (isnan(v)) {
+		pd_buf_adds(b, "n/a");
+		return;
+	}
+	if (u == PD_UNIT_NS)
+		pd_buf_addf(b, "%.3f", v * 1e-6);
+	else if (fabs(v - floor(v)) < 1e-9 || fabs(v) >= 1e6)
+		pd_buf_addf(b, "%.0f", v);
+	else
+		pd_buf_addf(b, "%.2f", v);
+}
+
+void pd_fmt_pct(struct pd_buf *b, double pct)
+{
+	if (isnan(pct) || isinf(pct))
+		pd_buf_adds(b, "n/a");
+	else if (fabs(pct) >= 1000)
+		pd_buf_addf(b, "%+.0f %%", pct);
+	else
+		pd_buf_addf(b, "%+.1f %%", pct);
+}
+
+void pd_fmt_ratio_ci(struct pd_buf *b, const struct pd_metric *m)
+{
+	if (isnan(m->ratio))
+		pd_buf_adds(b, "n/a");
+	else
+		pd_buf_addf(b, "%.2f (%.2f…%.2f)", m->ratio, m->ci_low,
+			    m->ci_high);
+}
+
+void pd_fmt_p(struct pd_buf *b, double p)
+{
+	if (isnan(p))
+		pd_buf_adds(b, "-");
+	else if (p < 1e-4)
+		pd_buf_addf(b, "%.0e", p);
+	else
+		pd_buf_addf(b, "%.4f", p);
+}
+
+void pd_fmt_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
+{
+	const char *mod = pd_func_module(d->fn, func);
+
+	pd_buf_adds(b, pd_func_name(d->fn, func));
+	if (*mod)
+		pd_buf_addf(b, " [%s]", mod);
+}
+
+int pd_metric_notable(const struct pd_metric *m, const struct pd_settings *s)
+{
+	switch (m->status) {
+	case PD_REGRESSED:
+	case PD_IMPROVED:
+		return 1;
+	case PD_ADDED:
+	case PD_REMOVED:
+		return m->impact_pct >= s->min_impact_pct;
+	default:
+		return 0;
+	}
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+	const struct pd_row *a = pa, *b = pb;
+
+	if (a->m->impact_pct > b->m->impact_pct)
+		return -1;
+	if (a->m->impact_pct < b->m->impact_pct)
+		return 1;
+	if (a->metric[0] != b->metric[0]) /* self before total */
+		return a->metric[0] == 's' ? -1 : 1;
+	return (a->f->func > b->f->func) - (a->f->func < b->f->func);
+}
+
+size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
+		      struct pd_row **rows)
+{
+	size_t i, n = 0;
+
+	*rows = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(**rows));
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *f = &d->funcs.v[i];
+
+		if (f->self.status == want &&
+		    pd_metric_notable(&f->self, &d->set)) {
+			(*rows)[n].f = f;
+			(*rows)[n].m = &f->self;
+			(*rows)[n++].metric = "self";
+		}
+		/* A total row only says more when self did not move alike. */
+		if (f->total.status == want &&
+		    pd_metric_notable(&f->total, &d->set) &&
+		    f->self.status != want) {
+			(*rows)[n].f = f;
+			(*rows)[n].m = &f->total;
+			(*rows)[n++].metric = "total";
+		}
+	}
+	qsort(*rows, n, sizeof(**rows), cmp_row);
+	return n;
+}
+
+void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
+{
+	size_t reg = 0, imp = 0, i;
+	const struct pd_metric *t = &d->total;
+
+	for (i = 0; i < d->funcs.n; i++) {
+		reg += d->funcs.v[i].self.status == PD_REGRESSED ||
+		       d->funcs.v[i].total.status == PD_REGRESSED;
+		imp += d->funcs.v[i].self.status == PD_IMPROVED ||
+		       d->funcs.v[i].total.status == PD_IMPROVED;
+	}
+	if (reg)
+		pd_buf_addf(b, "%zu function%s regressed", reg,
+			    reg == 1 ? "" : "s");
+	if (imp)
+		pd_buf_addf(b, "%s%zu function%s improved", reg ? ", " : "",
+			    imp, imp == 1 ? "" : "s");
+	if (!reg && !imp)
+		pd_buf_adds(b, "no function changed beyond the threshold");
+	if (d->set.share) {
+		pd_buf_adds(b, " (shares compared)");
+		return;
+	}
+	pd_buf_adds(b, "; total ");
+	pd_fmt_pct(b, t->delta_pct);
+	if (!isnan(t->ci_low))
+		pd_buf_addf(b, " (CI %+.1f … %+.1f %%)", (t->ci_low - 1) * 100,
+			    (t->ci_high - 1) * 100);
+}
+
+int pd_report_put(FILE *f, const struct pd_buf *b)
+{
+	if (b->len && fwrite(b->buf, 1, b->len, f) != b->len)
+		return PD_EIO;
+	return 0;
+}

@@ -1,0 +1,211 @@
+/*
+ * Folded output. For a diff: "stack base cand" per distinct stack, as
+ * difffolded.pl and inferno-diff-folded write it (readable by flamegraph.pl),
+ * but sorted by stack so the output is stable. Frames are raw names joined
+ * with ';' (a ';' inside a name becomes ':', as the collapsers do).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/intern.h"
+#include "model/func.h"
+#include "report/report.h"
+
+struct stacks {
+	struct pd_intern keys;
+	PD_VEC(double) w[2];
+};
+
+static void add_stack(struct stacks *s, int side, const char *k, size_t n,
+		      double w)
+{
+	uint32_t id = pd_intern(&s->keys, k, n);
+	int j;
+
+	for (j = 0; j < 2; j++)
+		while (s->w[j].n <= id)
+			PD_VEC_PUSH(&s->w[j], 0.0);
+	s->w[side].v[id] += w;
+}
+
+static void collect(struct stacks *s, int side, const struct pd_profile *p)
+{
+	size_t nn = p->nodes.n, i;
+	size_t *off = pd_xmalloc(nn * sizeof(*off));
+	struct pd_buf path = PD_BUF_INIT;
+	uint32_t *chain = NULL;
+	size_t nchain = 0, cap = 0;
+
+	(void)off;
+	for (i = 1; i < nn; i++) {
+		const struct pd_node *nd = &p->nodes.v[i];
+		uint32_t k;
+
+		if (!(nd->weight > 0))
+			continue;
+		nchain = 0;
+		for (k = (uint32_t)i; k != PD_ROOT; k = p->nodes.v[k].parent) {
+			if (nchain == cap) {
+				cap = cap ? cap * 2 : 64;
+				chain = pd_xreallocarray(chain, cap,
+							 sizeof(*chain));
+			}
+			chain[nchain++] = k;
+		}
+		pd_buf_reset(&path);
+		while (nchain--) {
+			const struct pd_frame *fr =
+			    &p->frames.v[p->nodes.v[chain[nchain]].frame];
+			const char *nm = pd_intern_str(&p->strs, fr->name);
+			size_t j, len = pd_intern_len(&p->strs, fr->name);
+
+			if (path.len)
+				pd_buf_addch(&path, ';');
+			for (j = 0; j < len; j++)
+				pd_buf_addch(&path,
+					     nm[j] == ';' || nm[j] == '\n'
+						 ? ':'
+						 : nm[j]);
+		}
+		add_stack(s, side, path.buf, path.len, nd->weight);
+	}
+	free(off);
+	free(chain);
+	pd_buf_release(&path);
+}
+
+static const struct stacks *sort_ctx;
+
+static int cmp_key(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return strcmp(pd_intern_str(&sort_ctx->keys, x),
+		      pd_intern_str(&sort_ctx->keys, y));
+}
+
+static void put_num(struct pd_buf *b, double v)
+{
+	if (fabs(v - floor(v)) < 1e-9 && fabs(v) < 9e15)
+		pd_buf_addf(b, "%.0f", v);
+	else
+		pd_buf_addf(b, "%.10g", v);
+}
+
+static int write_stacks(FILE *f, struct stacks *s, int sides)
+{
+	uint32_t *ids;
+	size_t n = s->keys.n, i, k = 0;
+	struct pd_buf b = PD_BUF_INIT;
+	int rc = 0;
+
+	ids = pd_xmalloc((n ? n : 1) * sizeof(*ids));
+	for (i = 1; i < n; i++)
+		ids[k++] = (uint32_t)i;
+	sort_ctx = s;
+	qsort(ids, k, sizeof(*ids), cmp_key);
+	sort_ctx = NULL;
+	for (i = 0; i < k && !rc; i++) {
+		pd_buf_reset(&b);
+		pd_buf_adds(&b, pd_intern_str(&s->keys, ids[i]));
+		pd_buf_addch(&b, ' ');
+		put_num(&b, s->w[0].v[ids[i]]);
+		if (sides == 2) {
+			pd_buf_addch(&b, ' ');
+			put_num(&b, s->w[1].v[ids[i]]);
+		}
+		pd_buf_addch(&b, '\n');
+		rc = pd_report_put(f, &b);
+	}
+	free(ids);
+	pd_buf_release(&b);
+	return rc;
+}
+
+int pd_report_folded(FILE *f, const struct pd_profile *a,
+		     const struct pd_profile *b)
+{
+	struct stacks s;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	pd_intern_init(&s.keys);
+	collect(&s, 0, a);
+	if (b)
+		collect(&s, 1, b);
+	else
+		PD_VEC_RESERVE(&s.w[1], 1);
+	{
+		int j;
+
+		for (j = 0; j < 2; j++)
+			while (s.w[j].n < s.keys.n)
+				PD_VEC_PUSH(&s.w[j], 0.0);
+	}
+	rc = write_stacks(f, &s, b ? 2 : 1);
+	pd_intern_release(&s.keys);
+	PD_VEC_FREE(&s.w[0]);
+	PD_VEC_FREE(&s.w[1]);
+	return rc;
+}
+
+int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
+{
+	struct pd_funcs fn;
+	struct pd_agg a;
+	struct pd_buf b = PD_BUF_INIT;
+	uint32_t *order;
+	size_t i, j, n;
+	int rc;
+
+	pd_funcs_init(&fn, 0);
+	pd_agg_init(&a);
+	pd_agg_compute(&a, p, &fn);
+	n = fn.v.n;
+	order = pd_xmalloc((n ? n : 1) * sizeof(*order));
+	for (i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	/* Selection of the top rows by self weight. */
+	for (i = 0; i < n && (int)i < top; i++) {
+		size_t best = i;
+
+		for (j = i + 1; j < n; j++)
+			if (a.self_w[order[j]] > a.self_w[order[best]])
+				best = j;
+		if (best != i) {
+			uint32_t t = order[i];
+
+			order[i] = order[best];
+			order[best] = t;
+		}
+	}
+	pd_buf_addf(&b, "%s: %s, %.0f samples, total ", p->source, p->format,
+		    p->total_count);
+	pd_fmt_weight(&b, p->total_weight, p->unit);
+	pd_buf_addf(&b, " %s\n%12s %7s %12s %7s  FUNCTION\n",
+		    pd_unit_display(p->unit), "SELF", "%", "TOTAL", "%");
+	for (i = 0; i < n && (int)i < top; i++) {
+		uint32_t k = order[i];
+		struct pd_buf w = PD_BUF_INIT, t = PD_BUF_INIT;
+		const char *mod = pd_func_module(&fn, k);
+
+		pd_fmt_weight(&w, a.self_w[k], p->unit);
+		pd_fmt_weight(&t, a.total_w[k], p->unit);
+		pd_buf_addf(&b, "%12s %6.2f%% %12s %6.2f%%  %s%s%s%s\n", w.buf,
+			    a.self_w[k] / p->total_weight * 100, t.buf,
+			    a.total_w[k] / p->total_weight * 100,
+			    pd_func_name(&fn, k), *mod ? " [" : "", mod,
+			    *mod ? "]" : "");
+		pd_buf_release(&w);
+		pd_buf_release(&t);
+	}
+	for (i = 0; i < p->notes.n; i++)
+		pd_buf_addf(&b, "warning: %s\n", p->notes.v[i]);
+	rc = pd_report_put(f, &b);
+	pd_buf_release(&b);
+	free(order);
+	pd_agg_release(&a);
+	pd_funcs_release(&fn);
+	return rc;
+}

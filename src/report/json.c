@@ -1,0 +1,207 @@
+/*
+ * JSON report: exactly the contract in design.md. Numbers that are not
+ * defined (a ratio with no samples, p for an untested function) are null;
+ * strings are made valid UTF-8 first, since profiles carry any bytes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cJSON.h>
+
+#include "core/utf8.h"
+#include "model/func.h"
+#include "report/report.h"
+
+static cJSON *str(const char *s)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	cJSON *j;
+
+	pd_utf8_sanitize(s, strlen(s), &b);
+	j = cJSON_CreateString(b.buf);
+	pd_buf_release(&b);
+	if (!j)
+		pd_die_oom(0);
+	return j;
+}
+
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+	cJSON_AddItemToObject(o, k, v ? str(v) : cJSON_CreateNull());
+}
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+	if (isnan(v) || isinf(v))
+		cJSON_AddItemToObject(o, k, cJSON_CreateNull());
+	else
+		cJSON_AddItemToObject(o, k, cJSON_CreateNumber(v));
+}
+
+static cJSON *metric(const struct pd_metric *m)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_num(o, "baseline", m->base);
+	add_num(o, "candidate", m->cand);
+	add_num(o, "delta", m->delta);
+	add_num(o, "delta_pct", m->delta_pct);
+	add_num(o, "p", m->p);
+	add_num(o, "q", m->q);
+	add_str(o, "status", pd_status_name(m->status));
+	add_num(o, "ratio", m->ratio);
+	add_num(o, "ci_low", m->ci_low);
+	add_num(o, "ci_high", m->ci_high);
+	add_num(o, "mde_pct", m->mde_pct);
+	cJSON_AddItemToObject(o, "unstable", cJSON_CreateBool(m->unstable));
+	add_num(o, "baseline_samples", m->base_n);
+	add_num(o, "candidate_samples", m->cand_n);
+	add_num(o, "impact_pct", m->impact_pct);
+	return o;
+}
+
+static cJSON *side(const struct pd_side *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_str(o, "source", s->source);
+	add_str(o, "format", s->format);
+	add_str(o, "unit", pd_unit_name(s->unit));
+	add_num(o, "total", s->total);
+	add_num(o, "samples", s->samples);
+	add_num(o, "runs", s->runs);
+	add_num(o, "interval", s->interval > 0 ? s->interval : PD_NAN);
+	add_str(o, "event", s->event);
+	add_str(o, "exporter", s->exporter);
+	add_str(o, "count_rule", s->count_rule);
+	if (s->profile && s->profile->threads.n) {
+		cJSON *t = cJSON_CreateArray();
+		size_t i;
+
+		for (i = 0; i < s->profile->threads.n; i++)
+			cJSON_AddItemToArray(
+			    t,
+			    str(pd_intern_str(&s->profile->strs,
+					      s->profile->threads.v[i].name)));
+		cJSON_AddItemToObject(o, "threads", t);
+	}
+	return o;
+}
+
+static int emit(FILE *f, cJSON *root)
+{
+	char *text = cJSON_PrintBuffered(root, 1 << 20, 1);
+	int rc = 0;
+
+	if (!text)
+		pd_die_oom(0);
+	if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
+		rc = PD_EIO;
+	free(text);
+	cJSON_Delete(root);
+	return rc;
+}
+
+int pd_report_json(FILE *f, const struct pd_diff *d,
+		   const struct pd_report_opts *o)
+{
+	cJSON *root = cJSON_CreateObject(), *x, *arr;
+	size_t i, k;
+
+	(void)o;
+	if (!root)
+		pd_die_oom(0);
+	add_str(root, "perfdiff", PD_VERSION);
+	cJSON_AddItemToObject(root, "baseline", side(&d->base));
+	cJSON_AddItemToObject(root, "candidate", side(&d->cand));
+	x = cJSON_CreateObject();
+	add_num(x, "threshold_pct", d->set.threshold_pct);
+	add_num(x, "min_impact_pct", d->set.min_impact_pct);
+	add_num(x, "alpha", d->set.alpha);
+	add_str(x, "mode", d->set.share ? "share" : "absolute");
+	add_num(x, "dispersion_floor", d->set.dispersion);
+	cJSON_AddItemToObject(
+	    x, "match_modules",
+	    cJSON_CreateBool(!(d->fn->flags & PD_FUNCS_NO_MODULE)));
+	cJSON_AddItemToObject(
+	    x, "normalize_names",
+	    cJSON_CreateBool(!(d->fn->flags & PD_FUNCS_NO_NORMALIZE)));
+	cJSON_AddItemToObject(root, "settings", x);
+	x = cJSON_CreateObject();
+	add_num(x, "phi", d->phi);
+	add_num(x, "lambda", d->lambda);
+	add_str(x, "source", d->phi_source);
+	add_num(x, "functions", (double)d->lambda_n);
+	cJSON_AddItemToObject(root, "dispersion", x);
+	arr = cJSON_CreateArray();
+	for (i = 0; i < d->warnings.n; i++)
+		cJSON_AddItemToArray(arr, str(d->warnings.v[i]));
+	cJSON_AddItemToObject(root, "warnings", arr);
+	add_str(root, "verdict", pd_status_name(d->verdict));
+	cJSON_AddItemToObject(root, "total", metric(&d->total));
+	arr = cJSON_CreateArray();
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *fd = &d->funcs.v[i];
+		const struct pd_func *fn = &d->fn->v.v[fd->func];
+		cJSON *fo = cJSON_CreateObject(), *raw = cJSON_CreateArray();
+
+		add_str(fo, "function", pd_func_name(d->fn, fd->func));
+		add_str(fo, "module", pd_func_module(d->fn, fd->func));
+		for (k = 0; k < fn->raw.n; k++)
+			cJSON_AddItemToArray(
+			    raw,
+			    str(pd_intern_str(&d->fn->strs, fn->raw.v[k])));
+		cJSON_AddItemToObject(fo, "raw_names", raw);
+		cJSON_AddItemToObject(fo, "self", metric(&fd->self));
+		cJSON_AddItemToObject(fo, "total", metric(&fd->total));
+		cJSON_AddItemToArray(arr, fo);
+	}
+	cJSON_AddItemToObject(root, "functions", arr);
+	return emit(f, root);
+}
+
+int pd_report_profile_json(FILE *f, const struct pd_profile *p)
+{
+	struct pd_funcs fn;
+	struct pd_agg a;
+	struct pd_side s;
+	cJSON *root = cJSON_CreateObject(), *arr;
+	size_t i;
+
+	pd_funcs_init(&fn, 0);
+	pd_agg_init(&a);
+	pd_agg_compute(&a, p, &fn);
+	memset(&s, 0, sizeof(s));
+	s.source = p->source;
+	s.format = p->format;
+	s.exporter = p->exporter;
+	s.event = p->event;
+	s.count_rule = p->count_rule;
+	s.unit = p->unit;
+	s.total = p->total_weight;
+	s.samples = p->total_count;
+	s.interval = p->interval;
+	s.runs = 1;
+	s.profile = p;
+	cJSON_AddItemToObject(root, "profile", side(&s));
+	arr = cJSON_CreateArray();
+	for (i = 0; i < p->notes.n; i++)
+		cJSON_AddItemToArray(arr, str(p->notes.v[i]));
+	cJSON_AddItemToObject(root, "warnings", arr);
+	arr = cJSON_CreateArray();
+	for (i = 0; i < fn.v.n; i++) {
+		cJSON *fo = cJSON_CreateObject();
+
+		add_str(fo, "function", pd_func_name(&fn, (uint32_t)i));
+		add_str(fo, "module", pd_func_module(&fn, (uint32_t)i));
+		add_num(fo, "self", a.self_w[i]);
+		add_num(fo, "total", a.total_w[i]);
+		add_num(fo, "self_samples", a.self_c[i]);
+		add_num(fo, "total_samples", a.total_c[i]);
+		cJSON_AddItemToArray(arr, fo);
+	}
+	cJSON_AddItemToObject(root, "functions", arr);
+	pd_agg_release(&a);
+	pd_funcs_release(&fn);
+	return emit(f, root);
+}

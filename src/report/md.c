@@ -1,0 +1,246 @@
+/*
+ * Markdown for a pull-request comment (GitHub-flavoured). The first line is
+ * the verdict and the number that matters; regressions and improvements
+ * follow, the rest sits in collapsed <details>, provenance last. The whole
+ * comment stays under PD_MD_LIMIT characters: the longest tables are cut
+ * first and say how many rows were left out.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/blob.h"
+#include "report/report.h"
+
+#define PD_MD_LIMIT 60000
+#define NAME_MAX_CHARS 200
+
+/* Entity-escapes everything Markdown or HTML could read as syntax. */
+static void md_text(struct pd_buf *b, const char *s, size_t max)
+{
+	size_t chars = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c & 0xc0) != 0x80 && ++chars > max) {
+			pd_buf_adds(b, "…");
+			return;
+		}
+		if (c < 0x20 || c == 0x7f)
+			pd_buf_addch(b, ' ');
+		else if (strchr("&<>\"'|`*_~[]\\#!()$", c))
+			pd_buf_addf(b, "&#%d;", c);
+		else
+			pd_buf_addch(b, c);
+	}
+}
+
+static void md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
+{
+	const char *mod = pd_func_module(d->fn, func);
+
+	pd_buf_adds(b, "<code>");
+	md_text(b, pd_func_name(d->fn, func), NAME_MAX_CHARS);
+	pd_buf_adds(b, "</code>");
+	if (*mod) {
+		pd_buf_adds(b, " <sub>");
+		md_text(b, mod, 60);
+		pd_buf_adds(b, "</sub>");
+	}
+}
+
+static void md_row(struct pd_buf *b, const struct pd_diff *d,
+		   const struct pd_fdiff *f, const struct pd_metric *m,
+		   const char *metric)
+{
+	enum pd_unit u = d->base.unit;
+
+	pd_buf_adds(b, "| ");
+	md_func(b, d, f->func);
+	pd_buf_addf(b, " | %s | %s | ", metric, pd_status_name(m->status));
+	pd_fmt_weight(b, m->base, u);
+	pd_buf_adds(b, " | ");
+	pd_fmt_weight(b, m->cand, u);
+	pd_buf_adds(b, " | ");
+	pd_fmt_pct(b, m->delta_pct);
+	pd_buf_adds(b, " | ");
+	pd_fmt_ratio_ci(b, m);
+	pd_buf_adds(b, " | ");
+	pd_fmt_p(b, m->q);
+	pd_buf_adds(b, " | ");
+	if (isnan(m->mde_pct))
+		pd_buf_adds(b, "n/a");
+	else
+		pd_buf_addf(b, "%.0f %%", m->mde_pct);
+	pd_buf_adds(b, " |\n");
+}
+
+static void md_head(struct pd_buf *b, const struct pd_diff *d)
+{
+	const char *u = pd_unit_display(d->base.unit);
+
+	pd_buf_addf(b,
+		    "| Function | Metric | Verdict | Baseline (%s) | Candidate"
+		    " (%s) | Δ | Ratio (95 %% CI) | q | MDE |\n"
+		    "|---|---|---|--:|--:|--:|--:|--:|--:|\n",
+		    u, u);
+}
+
+/* Appends rows while the budget allows; returns how many were left out. */
+static size_t md_table(struct pd_buf *b, const struct pd_diff *d,
+		       const struct pd_row *rows, size_t n, size_t budget)
+{
+	struct pd_buf one = PD_BUF_INIT;
+	size_t i, start = b->len;
+
+	md_head(b, d);
+	for (i = 0; i < n; i++) {
+		pd_buf_reset(&one);
+		md_row(&one, d, rows[i].f, rows[i].m, rows[i].metric);
+		if (b->len - start + one.len + 80 > budget)
+			break;
+		pd_buf_add(b, one.buf, one.len);
+	}
+	pd_buf_release(&one);
+	if (i < n)
+		pd_buf_addf(b,
+			    "\n_%zu more rows left out to fit a comment;"
+			    " see the JSON or HTML report._\n",
+			    n - i);
+	return n - i;
+}
+
+static void md_side(struct pd_buf *b, const char *label,
+		    const struct pd_side *s)
+{
+	pd_buf_addf(b, "- %s: <code>", label);
+	md_text(b, s->source, 300);
+	pd_buf_addf(b, "</code> (%s", s->format);
+	if (s->event)
+		pd_buf_addf(b, ", event %s", s->event);
+	pd_buf_addf(b, ", %.0f samples, total ", s->samples);
+	pd_fmt_weight(b, s->total, s->unit);
+	pd_buf_addf(b, " %s)", pd_unit_display(s->unit));
+	if (s->count_rule) {
+		pd_buf_adds(b, "; ");
+		md_text(b, s->count_rule, 400);
+	}
+	pd_buf_addch(b, '\n');
+}
+
+static void provenance(struct pd_buf *b, const struct pd_diff *d)
+{
+	const struct pd_blob *legend = pd_blob_get("reports/legend.md");
+	size_t i;
+
+	pd_buf_adds(
+	    b, "\n<details><summary>Settings and provenance</summary>\n\n");
+	md_side(b, "Baseline", &d->base);
+	md_side(b, "Candidate", &d->cand);
+	pd_buf_addf(b,
+		    "- Settings: threshold %g %%, min impact %g %% of the"
+		    " baseline total, alpha %g (Benjamini–Hochberg), %s"
+		    " weights\n",
+		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
+		    d->set.share ? "shares of total" : "absolute");
+	pd_buf_addf(b, "- Dispersion: phi %.2f (%s", d->phi, d->phi_source);
+	if (!isnan(d->lambda))
+		pd_buf_addf(b, "; lambda %.2f from %zu functions", d->lambda,
+			    d->lambda_n);
+	else
+		pd_buf_addf(b,
+			    "; lambda not estimated, %zu well-sampled"
+			    " functions of 30 needed",
+			    d->lambda_n);
+	pd_buf_adds(b, ")\n");
+	for (i = 0; i < d->warnings.n && i < 20; i++) {
+		pd_buf_adds(b, "- ⚠️ ");
+		md_text(b, d->warnings.v[i], 500);
+		pd_buf_addch(b, '\n');
+	}
+	if (legend)
+		pd_buf_addf(b, "\n%s", legend->data);
+	pd_buf_addf(b, "\n<sub>perfdiff %s</sub>\n</details>\n", PD_VERSION);
+}
+
+int pd_report_md(FILE *f, const struct pd_diff *d,
+		 const struct pd_report_opts *o)
+{
+	struct pd_buf b = PD_BUF_INIT, tail = PD_BUF_INIT;
+	struct pd_row *reg, *imp, *add, *rem, *rest;
+	size_t nreg, nimp, nadd, nrem, nrest = 0, i, budget;
+	int rc;
+
+	(void)o;
+	pd_buf_addf(&b, "**perfdiff: %s** — ", pd_status_name(d->verdict));
+	pd_fmt_headline(&b, d);
+	pd_buf_adds(&b, "\n");
+	provenance(&tail, d);
+
+	nreg = pd_report_rows(d, PD_REGRESSED, &reg);
+	nimp = pd_report_rows(d, PD_IMPROVED, &imp);
+	nadd = pd_report_rows(d, PD_ADDED, &add);
+	nrem = pd_report_rows(d, PD_REMOVED, &rem);
+	rest = pd_xmalloc((d->funcs.n + 1) * sizeof(*rest));
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *fd = &d->funcs.v[i];
+
+		if (fd->self.base <= 0 && fd->self.cand <= 0)
+			continue;
+		rest[nrest].f = fd;
+		rest[nrest].m = &fd->self;
+		rest[nrest++].metric = "self";
+	}
+
+	/* Space left for tables: the limit less head, tail and slack. */
+	budget = PD_MD_LIMIT - b.len - tail.len - 600;
+	if (nreg) {
+		size_t start = b.len;
+
+		pd_buf_adds(&b, "\n#### Regressions\n\n");
+		md_table(&b, d, reg, nreg, budget * 2 / 5);
+		budget -= b.len - start;
+	}
+	if (nimp) {
+		size_t start = b.len;
+
+		pd_buf_adds(&b, "\n#### Improvements\n\n");
+		md_table(&b, d, imp, nimp, budget / 2);
+		budget -= b.len - start;
+	}
+	if (nadd + nrem) {
+		size_t start = b.len;
+		struct pd_row *both =
+		    pd_xmalloc((nadd + nrem + 1) * sizeof(*both));
+
+		memcpy(both, add, nadd * sizeof(*both));
+		memcpy(both + nadd, rem, nrem * sizeof(*both));
+		pd_buf_addf(&b,
+			    "\n<details><summary>Added and removed"
+			    " functions (%zu)</summary>\n\n",
+			    nadd + nrem);
+		md_table(&b, d, both, nadd + nrem, budget / 3);
+		pd_buf_adds(&b, "\n</details>\n");
+		budget -= b.len - start;
+		free(both);
+	}
+	if (nrest) {
+		pd_buf_addf(&b,
+			    "\n<details><summary>All functions by self"
+			    " change (%zu)</summary>\n\n",
+			    nrest);
+		md_table(&b, d, rest, nrest, budget > 200 ? budget - 200 : 0);
+		pd_buf_adds(&b, "\n</details>\n");
+	}
+	pd_buf_add(&b, tail.buf, tail.len);
+	rc = pd_report_put(f, &b);
+	free(reg);
+	free(imp);
+	free(add);
+	free(rem);
+	free(rest);
+	pd_buf_release(&b);
+	pd_buf_release(&tail);
+	return rc;
+}

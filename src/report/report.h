@@ -1,0 +1,58 @@
+/*
+ * Report writers: each renders a computed pd_diff (or one profile) to a
+ * stdio stream and never recomputes statistics. Writers return 0 or -PD_EIO;
+ * the caller owns the stream and decides where it goes.
+ */
+#ifndef PD_REPORT_H
+#define PD_REPORT_H
+
+#include <stdio.h>
+
+#include "core/buf.h"
+#include "core/err.h"
+#include "stats/diff.h"
+
+struct pd_report_opts {
+	int top;   /* rows per table in text/md, default 20 */
+	int color; /* ANSI colours in text */
+};
+
+int pd_report_text(FILE *f, const struct pd_diff *d,
+		   const struct pd_report_opts *o);
+int pd_report_md(FILE *f, const struct pd_diff *d,
+		 const struct pd_report_opts *o);
+int pd_report_json(FILE *f, const struct pd_diff *d,
+		   const struct pd_report_opts *o);
+/* difffolded-compatible "stack base cand" lines, sorted by stack. */
+int pd_report_folded(FILE *f, const struct pd_profile *a,
+		     const struct pd_profile *b);
+
+/* One profile: per-function self/total, for `perfdiff show`. */
+int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top);
+int pd_report_profile_json(FILE *f, const struct pd_profile *p);
+
+/* Shared formatting (fmt.c). */
+void pd_fmt_weight(struct pd_buf *b, double v, enum pd_unit u);
+const char *pd_unit_display(enum pd_unit u);
+double pd_unit_display_scale(enum pd_unit u);
+void pd_fmt_pct(struct pd_buf *b, double pct);
+void pd_fmt_ratio_ci(struct pd_buf *b, const struct pd_metric *m);
+void pd_fmt_p(struct pd_buf *b, double p);
+/* The headline: "2 functions regressed; total +4.1 % (CI +2.9 … +5.3 %)". */
+void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d);
+/* Function display name "name" plus " [module]" when known. */
+void pd_fmt_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func);
+/* True when a row belongs in the short tables (a change worth showing). */
+int pd_metric_notable(const struct pd_metric *m, const struct pd_settings *s);
+/* Rows for the short tables: notable (function, metric) pairs by impact. */
+struct pd_row {
+	const struct pd_fdiff *f;
+	const struct pd_metric *m;
+	const char *metric; /* "self" or "total" */
+};
+size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
+		      struct pd_row **rows);
+/* Writes a whole buffer; returns 0 or -PD_EIO. */
+int pd_report_put(FILE *f, const struct pd_buf *b);
+
+#endif

@@ -1,0 +1,186 @@
+/*
+ * Terminal report: the notable changes as an aligned table, then one summary
+ * line with the verdict, totals and settings. Colour is the caller's choice
+ * (only on a TTY, never with NO_COLOR).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define BOLD "\033[1m"
+#define RESET "\033[0m"
+
+static const char *status_color(enum pd_status s)
+{
+	switch (s) {
+	case PD_REGRESSED:
+	case PD_ADDED:
+		return RED;
+	case PD_IMPROVED:
+	case PD_REMOVED:
+		return GREEN;
+	default:
+		return "";
+	}
+}
+
+static void cell(struct pd_buf *b, const char *s, int width, int right)
+{
+	/* Width in characters: count UTF-8 lead bytes only. */
+	int n = 0;
+	const char *p;
+
+	for (p = s; *p; p++)
+		n += ((unsigned char)*p & 0xc0) != 0x80;
+	if (right)
+		while (n++ < width)
+			pd_buf_addch(b, ' ');
+	pd_buf_adds(b, s);
+	if (!right)
+		while (n++ < width)
+			pd_buf_addch(b, ' ');
+	pd_buf_addch(b, ' ');
+}
+
+static void safe_name(struct pd_buf *b, const char *s)
+{
+	/* Control characters would garble a terminal. */
+	for (; *s; s++)
+		pd_buf_addch(b,
+			     (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+static void row(struct pd_buf *b, const struct pd_diff *d,
+		const struct pd_row *r, int color)
+{
+	struct pd_buf t = PD_BUF_INIT, name = PD_BUF_INIT;
+	const struct pd_metric *m = r->m;
+	enum pd_unit u = d->base.unit;
+
+	if (color && *status_color(m->status))
+		pd_buf_adds(b, status_color(m->status));
+	cell(b, pd_status_name(m->status), 12, 0);
+	if (color && *status_color(m->status))
+		pd_buf_adds(b, RESET);
+	cell(b, r->metric, 5, 0);
+	pd_fmt_pct(&t, m->delta_pct);
+	cell(b, t.buf, 9, 1);
+	pd_buf_reset(&t);
+	pd_fmt_ratio_ci(&t, m);
+	cell(b, t.buf, 18, 1);
+	pd_buf_reset(&t);
+	pd_fmt_weight(&t, m->base, u);
+	cell(b, t.buf, 12, 1);
+	pd_buf_reset(&t);
+	pd_fmt_weight(&t, m->cand, u);
+	cell(b, t.buf, 12, 1);
+	pd_buf_reset(&t);
+	pd_fmt_p(&t, m->q);
+	cell(b, t.buf, 7, 1);
+	pd_fmt_func(&name, d, r->f->func);
+	safe_name(b, name.buf);
+	pd_buf_addch(b, '\n');
+	pd_buf_release(&t);
+	pd_buf_release(&name);
+}
+
+static void side_line(struct pd_buf *b, const char *label,
+		      const struct pd_side *s)
+{
+	struct pd_buf w = PD_BUF_INIT;
+
+	pd_fmt_weight(&w, s->total, s->unit);
+	pd_buf_addf(b, "%s: %s (%s%s%s, %.0f samples, total %s %s)\n", label,
+		    s->source, s->format, s->event ? ", " : "",
+		    s->event ? s->event : "", s->samples, w.buf,
+		    pd_unit_display(s->unit));
+	pd_buf_release(&w);
+}
+
+int pd_report_text(FILE *f, const struct pd_diff *d,
+		   const struct pd_report_opts *o)
+{
+	static const enum pd_status order[] = { PD_REGRESSED, PD_IMPROVED,
+						PD_ADDED, PD_REMOVED };
+	struct pd_buf b = PD_BUF_INIT;
+	size_t k, shown = 0, hidden = 0;
+	int rc;
+
+	for (k = 0; k < PD_ARRAY_SIZE(order); k++) {
+		struct pd_row *rows;
+		size_t n = pd_report_rows(d, order[k], &rows), i;
+
+		for (i = 0; i < n; i++) {
+			if ((int)i >= o->top) {
+				hidden += n - i;
+				break;
+			}
+			if (!shown++) {
+				struct pd_buf h = PD_BUF_INIT;
+
+				pd_buf_addf(&h, "BASE %s",
+					    pd_unit_display(d->base.unit));
+				cell(&b, "VERDICT", 12, 0);
+				cell(&b, "", 5, 0);
+				cell(&b, "DELTA", 9, 1);
+				cell(&b, "RATIO (95% CI)", 18, 1);
+				cell(&b, h.buf, 12, 1);
+				pd_buf_reset(&h);
+				pd_buf_addf(&h, "CAND %s",
+					    pd_unit_display(d->base.unit));
+				cell(&b, h.buf, 12, 1);
+				cell(&b, "q", 7, 1);
+				pd_buf_adds(&b, "FUNCTION\n");
+				pd_buf_release(&h);
+			}
+			row(&b, d, &rows[i], o->color);
+		}
+		free(rows);
+	}
+	if (hidden)
+		pd_buf_addf(&b, "(%zu more rows; --top to show more)\n",
+			    hidden);
+	if (shown)
+		pd_buf_addch(&b, '\n');
+
+	if (o->color)
+		pd_buf_adds(&b, d->verdict == PD_REGRESSED  ? BOLD RED
+				: d->verdict == PD_IMPROVED ? BOLD GREEN
+							    : BOLD);
+	pd_buf_addf(&b, "%s", pd_status_name(d->verdict));
+	if (o->color)
+		pd_buf_adds(&b, RESET);
+	pd_buf_adds(&b, ": ");
+	pd_fmt_headline(&b, d);
+	pd_buf_addch(&b, '\n');
+	side_line(&b, "baseline", &d->base);
+	side_line(&b, "candidate", &d->cand);
+	pd_buf_addf(&b,
+		    "settings: threshold %g %%, min impact %g %%, alpha %g, %s;"
+		    " phi %.2f (%s",
+		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
+		    d->set.share ? "shares" : "absolute", d->phi,
+		    d->phi_source);
+	if (!isnan(d->lambda))
+		pd_buf_addf(&b, ", lambda %.2f from %zu functions", d->lambda,
+			    d->lambda_n);
+	else
+		pd_buf_addf(&b,
+			    ", lambda not estimated: %zu well-sampled"
+			    " functions, 30 needed",
+			    d->lambda_n);
+	pd_buf_adds(&b, ")\n");
+	if (d->base.count_rule)
+		pd_buf_addf(&b, "counts: baseline %s\n", d->base.count_rule);
+	if (d->cand.count_rule)
+		pd_buf_addf(&b, "counts: candidate %s\n", d->cand.count_rule);
+	for (k = 0; k < d->warnings.n; k++)
+		pd_buf_addf(&b, "warning: %s\n", d->warnings.v[k]);
+	rc = pd_report_put(f, &b);
+	pd_buf_release(&b);
+	return rc;
+}

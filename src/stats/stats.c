@@ -1,0 +1,150 @@
+/*
+ * Statistics primitives.
+ *
+ * Algorithm note: the incomplete beta function uses the continued fraction
+ * of Numerical Recipes section 6.4, evaluated with the modified Lentz
+ * method, switching to the symmetric form when x > (a+1)/(a+b+2) so that
+ * the fraction converges quickly. Binomial tails follow from
+ * P(X >= k) = I_p(k, n-k+1), which also holds for fractional k and n.
+ */
+#include <math.h>
+#include "core/compat.h"
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "stats/stats.h"
+
+double pd_norm_sf(double x)
+{
+	return 0.5 * erfc(x / sqrt(2.0));
+}
+
+static double betacf(double a, double b, double x)
+{
+	const double tiny = 1e-300, eps = 1e-15;
+	double qab = a + b, qap = a + 1, qam = a - 1;
+	double c = 1, d = 1 - qab * x / qap, h;
+	int m;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (m = 1; m <= 10000; m++) {
+		int m2 = 2 * m;
+		double aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
+
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+double pd_betai(double a, double b, double x)
+{
+	double bt;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) +
+		 b * log1p(-x));
+	if (x < (a + 1) / (a + b + 2))
+		return bt * betacf(a, b, x) / a;
+	return 1 - bt * betacf(b, a, 1 - x) / b;
+}
+
+double pd_binom_two_sided(double k, double n, double p0)
+{
+	double upper, lower, p;
+
+	if (n <= 0)
+		return 1;
+	if (k < 0)
+		k = 0;
+	if (k > n)
+		k = n;
+	/* P(X >= k) and P(X <= k), continuous in k. */
+	upper = k <= 0 ? 1 : pd_betai(k, n - k + 1, p0);
+	lower = k >= n ? 1 : 1 - pd_betai(k + 1, n - k, p0);
+	p = 2 * (upper < lower ? upper : lower);
+	return p > 1 ? 1 : p;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double pd_median(double *v, size_t n)
+{
+	if (!n)
+		return PD_NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	if (n % 2)
+		return v[n / 2];
+	return 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int cmp_pidx(const void *a, const void *b)
+{
+	const struct pidx *x = a, *y = b;
+
+	if (x->p < y->p)
+		return -1;
+	if (x->p > y->p)
+		return 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+void pd_bh(const double *p, size_t n, double *q)
+{
+	struct pidx *s;
+	double run = 1;
+	size_t k;
+
+	if (!n)
+		return;
+	s = pd_xmalloc(n * sizeof(*s));
+	for (k = 0; k < n; k++) {
+		s[k].p = p[k];
+		s[k].i = k;
+	}
+	qsort(s, n, sizeof(*s), cmp_pidx);
+	/* q_(k) = min over j >= k of p_(j) * n / j, walking down. */
+	for (k = n; k-- > 0;) {
+		double v = s[k].p * (double)n / (double)(k + 1);
+
+		if (v < run)
+			run = v;
+		q[s[k].i] = run;
+	}
+	free(s);
+}
