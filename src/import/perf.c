@@ -191,7 +191,7 @@ struct perf_state {
 	struct pd_intern cache; /* "sym\0dso" -> index into cache_frame */
 	PD_VEC(uint32_t) cache_frame;
 	PD_VEC(struct pframe) frames; /* current sample, leaf first */
-	struct pd_buf key;
+	struct pd_buf key, name;
 	/* current sample */
 	int in_sample, keep, got_frames;
 	double weight;
@@ -269,9 +269,27 @@ static int add_frame_text(struct perf_state *st, const char *s, size_t n)
 	if (i >= 3 && i < sn && sym[i - 1] == 'x' && sym[i - 2] == '0' &&
 	    sym[i - 3] == '+')
 		sn = i - 3;
-	if (!sn) {
-		sym = "[unknown]";
-		sn = 9;
+	/*
+	 * An unresolved symbol is named after its module, as stackcollapse
+	 * does: "[libc.so.6]" says more than "[unknown]" and still matches
+	 * across runs (absolute addresses would not).
+	 */
+	if (!sn || (sn == 9 && !memcmp(sym, "[unknown]", 9))) {
+		size_t b = dn;
+
+		while (b > 0 && dso[b - 1] != '/')
+			b--;
+		if (dn && !(dn == 9 && !memcmp(dso, "[unknown]", 9))) {
+			pd_buf_reset(&st->name);
+			pd_buf_addch(&st->name, '[');
+			pd_buf_add(&st->name, dso + b, dn - b);
+			pd_buf_addch(&st->name, ']');
+			sym = st->name.buf;
+			sn = st->name.len;
+		} else {
+			sym = "[unknown]";
+			sn = 9;
+		}
 	}
 	/*
 	 * perf-map-agent "unfoldall": a->b->c, caller first, on one line of a
@@ -484,6 +502,7 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 	pd_intern_init(&st.cache);
 	pd_intern_init(&st.events);
 	pd_buf_init(&st.key);
+	pd_buf_init(&st.name);
 	pd_lines_init(&lines, in);
 
 	while ((rc = pd_lines_next(&lines, &line, &len, err)) > 0) {
@@ -605,5 +624,6 @@ out:
 	PD_VEC_FREE(&st.frames);
 	PD_VEC_FREE(&st.event_samples);
 	pd_buf_release(&st.key);
+	pd_buf_release(&st.name);
 	return rc;
 }

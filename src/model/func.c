@@ -33,6 +33,8 @@ void pd_funcs_release(struct pd_funcs *f)
 	for (i = 0; i < f->v.n; i++)
 		PD_VEC_FREE(&f->v.v[i].raw);
 	PD_VEC_FREE(&f->v);
+	PD_VEC_FREE(&f->alias_from);
+	PD_VEC_FREE(&f->alias_to);
 	free(f->slots);
 	pd_intern_release(&f->strs);
 }
@@ -210,6 +212,9 @@ uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 		size_t b = pd_module_basename(module, mlen);
 
 		mid = pd_intern(&f->strs, module + b, mlen - b);
+		for (k = 0; k < f->alias_from.n; k++)
+			if (f->alias_from.v[k] == mid)
+				mid = f->alias_to.v[k];
 	}
 	if ((f->v.n + 1) * 2 > f->nslots)
 		funcs_rehash(f);
@@ -238,6 +243,15 @@ uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 	if (f->v.v[id].raw.n < MAX_RAW)
 		PD_VEC_PUSH(&f->v.v[id].raw, rid);
 	return id;
+}
+
+void pd_funcs_alias(struct pd_funcs *f, const char *from, const char *to)
+{
+	uint32_t a = pd_intern_cstr(&f->strs, from);
+	uint32_t b = pd_intern_cstr(&f->strs, to);
+
+	PD_VEC_PUSH(&f->alias_from, a);
+	PD_VEC_PUSH(&f->alias_to, b);
 }
 
 void pd_agg_init(struct pd_agg *a)

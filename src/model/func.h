@@ -33,6 +33,7 @@ struct pd_funcs {
 	uint32_t *slots;
 	size_t nslots;
 	unsigned flags;
+	PD_VEC(uint32_t) alias_from, alias_to; /* module basename ids */
 };
 
 void pd_funcs_init(struct pd_funcs *f, unsigned flags);
@@ -48,6 +49,9 @@ static inline const char *pd_func_module(const struct pd_funcs *f, uint32_t id)
 {
 	return pd_intern_str(&f->strs, f->v.v[id].module);
 }
+
+/* Treats module basename `from` as `to` in later lookups. */
+void pd_funcs_alias(struct pd_funcs *f, const char *from, const char *to);
 
 /* Writes the matching key of a raw function name into out. */
 void pd_normalize_name(const char *s, size_t n, struct pd_buf *out);

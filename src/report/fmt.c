@@ -86,7 +86,8 @@ int pd_metric_notable(const struct pd_metric *m, const struct pd_settings *s)
 		return 1;
 	case PD_ADDED:
 	case PD_REMOVED:
-		return m->impact_pct >= s->min_impact_pct;
+		/* One-sided, but with enough samples that it is not chance. */
+		return m->impact_pct >= s->min_impact_pct && m->p < s->alpha;
 	default:
 		return 0;
 	}
@@ -135,14 +136,18 @@ size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 
 void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 {
-	size_t reg = 0, imp = 0, i;
+	size_t reg = 0, imp = 0, regt = 0, impt = 0, i;
 	const struct pd_metric *t = &d->total;
 
 	for (i = 0; i < d->funcs.n; i++) {
-		reg += d->funcs.v[i].self.status == PD_REGRESSED ||
-		       d->funcs.v[i].total.status == PD_REGRESSED;
-		imp += d->funcs.v[i].self.status == PD_IMPROVED ||
-		       d->funcs.v[i].total.status == PD_IMPROVED;
+		const struct pd_fdiff *f = &d->funcs.v[i];
+
+		reg += f->self.status == PD_REGRESSED;
+		imp += f->self.status == PD_IMPROVED;
+		regt += f->self.status != PD_REGRESSED &&
+			f->total.status == PD_REGRESSED;
+		impt += f->self.status != PD_IMPROVED &&
+			f->total.status == PD_IMPROVED;
 	}
 	if (reg)
 		pd_buf_addf(b, "%zu function%s regressed", reg,
@@ -151,9 +156,21 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 		pd_buf_addf(b, "%s%zu function%s improved", reg ? ", " : "",
 			    imp, imp == 1 ? "" : "s");
 	if (!reg && !imp)
-		pd_buf_adds(b, "no function changed beyond the threshold");
+		pd_buf_adds(b, regt || impt ? "no function's own time changed"
+					    : "no function changed beyond the"
+					      " threshold");
+	if (regt || impt) {
+		pd_buf_adds(b, " (");
+		if (regt)
+			pd_buf_addf(b, "%zu more regressed in total time",
+				    regt);
+		if (impt)
+			pd_buf_addf(b, "%s%zu more improved in total time",
+				    regt ? ", " : "", impt);
+		pd_buf_adds(b, ")");
+	}
 	if (d->set.share) {
-		pd_buf_adds(b, " (shares compared)");
+		pd_buf_adds(b, "; shares of the total compared");
 		return;
 	}
 	pd_buf_adds(b, "; total ");

@@ -116,10 +116,14 @@ static void measure(struct pd_metric *m, const struct expo *x, double wa,
 		return;
 	}
 	log_ratio(x, a, b, phi, &L, &se);
+	m->p = p_value(x, a, b, phi, L, se);
+	if (wa <= 0 || wb <= 0) { /* added or removed: no ratio to speak of */
+		m->ratio = m->ci_low = m->ci_high = PD_NAN;
+		return;
+	}
 	m->ratio = exp(L);
 	m->ci_low = exp(L - Z95 * se);
 	m->ci_high = exp(L + Z95 * se);
-	m->p = p_value(x, a, b, phi, L, se);
 }
 
 /* The decision rule of statistics.md, after BH. */
@@ -179,6 +183,140 @@ static int cmp_fdiff(const void *pa, const void *pb)
 	if (a->total.delta < b->total.delta)
 		return 1;
 	return (a->func > b->func) - (a->func < b->func);
+}
+
+/* Module basename of a frame, as a slice of the profile's string. */
+static const char *frame_module(const struct pd_profile *p, uint32_t f,
+				size_t *len)
+{
+	const char *m = pd_intern_str(&p->strs, p->frames.v[f].module);
+	size_t n = pd_intern_len(&p->strs, p->frames.v[f].module);
+	size_t b = pd_module_basename(m, n);
+
+	*len = n - b;
+	return m + b;
+}
+
+/* Counts baseline functions of module ma that candidate module mb also has. */
+static size_t common_names(const struct pd_profile *a, const char *ma,
+			   const char *mb, const struct pd_intern *keys,
+			   const unsigned char *kbits)
+{
+	struct pd_buf k = PD_BUF_INIT;
+	size_t f, n = 0, mal = strlen(ma);
+
+	for (f = 0; f < a->frames.n; f++) {
+		size_t ml;
+		const char *m = frame_module(a, (uint32_t)f, &ml);
+		const struct pd_frame *fr = &a->frames.v[f];
+		uint32_t kid;
+
+		if (ml != mal || memcmp(m, ma, ml))
+			continue;
+		pd_buf_reset(&k);
+		pd_buf_adds(&k, mb);
+		pd_buf_addch(&k, 0);
+		pd_buf_add(&k, pd_intern_str(&a->strs, fr->name),
+			   pd_intern_len(&a->strs, fr->name));
+		kid = pd_intern_find(keys, k.buf, k.len);
+		if (kid != UINT32_MAX && (kbits[kid] & 2))
+			n++;
+	}
+	pd_buf_release(&k);
+	return n;
+}
+
+/*
+ * Builds often name their binary differently (app-old, app-new). A module
+ * seen on one side only is paired with the other side's one-sided module
+ * that shares most of its function names, when at least half of the
+ * smaller one's functions match.
+ */
+static void pair_modules(struct pd_diff *d, const struct pd_profile *a,
+			 const struct pd_profile *b, struct pd_funcs *fn)
+{
+	const struct pd_profile *side[2] = { a, b };
+	struct pd_intern mods, keys;
+	PD_VEC(unsigned char) mbits = PD_VEC_INIT, kbits = PD_VEC_INIT;
+	PD_VEC(uint32_t) nfun[2] = { PD_VEC_INIT, PD_VEC_INIT };
+	struct pd_buf k = PD_BUF_INIT;
+	size_t i, j, s;
+
+	pd_intern_init(&mods);
+	pd_intern_init(&keys);
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < side[s]->frames.n; i++) {
+			size_t ml;
+			const char *m = frame_module(side[s], (uint32_t)i, &ml);
+			const struct pd_frame *fr = &side[s]->frames.v[i];
+			uint32_t mid, kid;
+
+			if (!ml)
+				continue;
+			mid = pd_intern(&mods, m, ml);
+			while (mbits.n <= mid)
+				PD_VEC_PUSH(&mbits, 0);
+			mbits.v[mid] |= (unsigned char)(1u << s);
+			pd_buf_reset(&k);
+			pd_buf_add(&k, m, ml);
+			pd_buf_addch(&k, 0);
+			pd_buf_add(&k, pd_intern_str(&side[s]->strs, fr->name),
+				   pd_intern_len(&side[s]->strs, fr->name));
+			kid = pd_intern(&keys, k.buf, k.len);
+			while (kbits.n <= kid)
+				PD_VEC_PUSH(&kbits, 0);
+			if (!(kbits.v[kid] & (1u << s))) {
+				while (nfun[s].n <= mid)
+					PD_VEC_PUSH(&nfun[s], 0);
+				nfun[s].v[mid]++;
+			}
+			kbits.v[kid] |= (unsigned char)(1u << s);
+		}
+	}
+	for (s = 0; s < 2; s++)
+		while (nfun[s].n < mods.n)
+			PD_VEC_PUSH(&nfun[s], 0);
+	for (i = 1; i < mods.n; i++) {
+		size_t best = 0, best_common = 0, small;
+
+		if (mbits.v[i] != 1) /* baseline-only modules */
+			continue;
+		for (j = 1; j < mods.n; j++) {
+			size_t c;
+
+			if (mbits.v[j] != 2)
+				continue;
+			c = common_names(a, pd_intern_str(&mods, (uint32_t)i),
+					 pd_intern_str(&mods, (uint32_t)j),
+					 &keys, kbits.v);
+			if (c > best_common) {
+				best_common = c;
+				best = j;
+			}
+		}
+		if (!best)
+			continue;
+		small = nfun[0].v[i] < nfun[1].v[best] ? nfun[0].v[i]
+						       : nfun[1].v[best];
+		if (best_common * 2 < small)
+			continue;
+		pd_funcs_alias(fn, pd_intern_str(&mods, (uint32_t)best),
+			       pd_intern_str(&mods, (uint32_t)i));
+		pd_diff_warn(
+		    d,
+		    "module %s (candidate) is matched to %s (baseline):"
+		    " %zu functions in common",
+		    pd_intern_str(&mods, (uint32_t)best),
+		    pd_intern_str(&mods, (uint32_t)i), best_common);
+		mbits.v[best] = 3;
+	}
+	pd_buf_release(&k);
+	pd_intern_release(&mods);
+	pd_intern_release(&keys);
+	PD_VEC_FREE(&mbits);
+	PD_VEC_FREE(&kbits);
+	PD_VEC_FREE(&nfun[0]);
+	PD_VEC_FREE(&nfun[1]);
 }
 
 static void side_from(struct pd_side *s, const struct pd_profile *p)
@@ -261,6 +399,8 @@ int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
 			     a->has_modules ? "candidate" : "baseline");
 	}
 
+	if (!(fn->flags & PD_FUNCS_NO_MODULE))
+		pair_modules(d, a, b, fn);
 	pd_agg_init(&aa);
 	pd_agg_init(&ab);
 	pd_agg_compute(&aa, a, fn);
@@ -376,44 +516,28 @@ int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
 
 	qsort(d->funcs.v, d->funcs.n, sizeof(*d->funcs.v), cmp_fdiff);
 
-	/* Too short: the top functions cannot show a change of the threshold.
+	/*
+	 * Too short: even the best-sampled function present on both sides
+	 * cannot show a change of the threshold.
 	 */
 	{
-		double mdes[5];
-		size_t k = 0;
-		PD_VEC(struct pd_fdiff *) byw = PD_VEC_INIT;
+		double best = PD_NAN;
 
-		for (i = 0; i < d->funcs.n; i++)
-			PD_VEC_PUSH(&byw, &d->funcs.v[i]);
-		for (i = 0; i < byw.n && k < 5; i++) {
-			size_t j, best = i;
+		for (i = 0; i < d->funcs.n; i++) {
+			const struct pd_metric *m = &d->funcs.v[i].self;
 
-			for (j = i + 1; j < byw.n; j++)
-				if (byw.v[j]->self.base >
-				    byw.v[best]->self.base)
-					best = j;
-			if (best != i) {
-				struct pd_fdiff *t = byw.v[i];
-
-				byw.v[i] = byw.v[best];
-				byw.v[best] = t;
-			}
-			if (byw.v[i]->self.base <= 0)
-				break;
-			mdes[k++] = byw.v[i]->self.mde_pct;
+			if (m->base > 0 && m->cand > 0 &&
+			    (isnan(best) || m->mde_pct < best))
+				best = m->mde_pct;
 		}
-		PD_VEC_FREE(&byw);
-		if (k) {
-			double med = pd_median(mdes, k);
-
-			if (med > set->threshold_pct)
-				pd_diff_warn(d,
-					     "profiles too short for a %g %%"
-					     " threshold: the top functions can"
-					     " only show changes above %.0f %%"
-					     " (record longer or more often)",
-					     set->threshold_pct, med);
-		}
+		if (!isnan(best) && best > set->threshold_pct)
+			pd_diff_warn(
+			    d,
+			    "profiles too short for a %g %% threshold:"
+			    " even the best-sampled function can only"
+			    " show changes above %.0f %% (record longer,"
+			    " at a higher frequency, or repeat runs)",
+			    set->threshold_pct, best);
 	}
 	pd_agg_release(&aa);
 	pd_agg_release(&ab);
