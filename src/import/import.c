@@ -122,7 +122,8 @@ int pd_import(struct pd_profile *p, const char *path,
 		for (i = 0; i < PD_ARRAY_SIZE(formats) && !fmt; i++)
 			if (formats[i].sniff(h, in.head_len))
 				fmt = &formats[i];
-		if (!fmt && *skip_ws(h, end) == '{') {
+		if (!fmt &&
+		    (*skip_ws(h, end) == '{' || *skip_ws(h, end) == '[')) {
 			const char *shape = json_shape(h, in.head_len);
 
 			if (shape) {

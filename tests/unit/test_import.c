@@ -1,0 +1,265 @@
+/*
+ * Unit tests for import/: the hand-made fixtures under fixtures/ with their
+ * numbers counted by hand (see each test), and malformed inputs.
+ */
+#include "testutil.h"
+
+#include <unistd.h>
+
+static void test_folded_small(void **state)
+{
+	struct pd_profile p;
+	struct ft r;
+
+	(void)state;
+	/*
+	 * main;parse;read 10 | main;parse 5 | main;compute;compute;leaf 20 |
+	 * main;compute 3 | other 2 | main;parse;read 1; one malformed line.
+	 */
+	load(&p, "fixtures/folded/small.folded", NULL);
+	assert_near(p.total_weight, 41, 0);
+	r = func_of(&p, "main");
+	assert_near(r.self, 0, 0);
+	assert_near(r.total, 39, 0);
+	r = func_of(&p, "read");
+	assert_near(r.self, 11, 0);
+	r = func_of(&p, "compute");
+	assert_near(r.self, 3, 0);
+	assert_near(r.total, 23, 0); /* recursion counted once */
+	r = func_of(&p, "parse");
+	assert_near(r.total, 16, 0);
+	assert_int_equal(p.notes.n, 1);
+	assert_non_null(strstr(p.notes.v[0], "small.folded:6"));
+	assert_near(p.total_count, 41, 0); /* gcd 1: counts = weights */
+	pd_profile_release(&p);
+}
+
+static void test_perf_small(void **state)
+{
+	struct pd_profile p;
+	struct pd_import_opts o;
+	struct ft r;
+
+	(void)state;
+	/* 4 cpu-clock samples of 250000 ns; one cycles sample left out. */
+	load(&p, "fixtures/perf/small.perf.txt", NULL);
+	assert_string_equal(p.format, "perf-script");
+	assert_string_equal(p.event, "cpu-clock");
+	assert_int_equal(p.unit, PD_UNIT_NS);
+	assert_near(p.interval, 250000, 0);
+	assert_near(p.total_weight, 1000000, 0);
+	assert_near(p.total_count, 4, 0);
+	r = func_of(&p, "main");
+	assert_near(r.total, 750000, 0);
+	assert_string_equal(r.module, "prog");
+	r = func_of(&p, "work");
+	assert_near(r.self, 250000, 0);
+	assert_near(r.total, 750000, 0);
+	r = func_of(&p, "inl_helper"); /* inlined: module of its caller */
+	assert_near(r.self, 250000, 0);
+	assert_string_equal(r.module, "prog");
+	r = func_of(&p, "[libc.so.6]"); /* unresolved symbol */
+	assert_near(r.total, 250000, 0);
+	r = func_of(&p, "do_syscall_64");
+	assert_string_equal(r.module, "[kernel.kallsyms]");
+	assert_int_equal(p.threads.n, 2);
+	assert_int_equal(p.notes.n, 1); /* the other event is named */
+	assert_non_null(strstr(p.notes.v[0], "cycles (1 samples)"));
+	pd_profile_release(&p);
+
+	memset(&o, 0, sizeof(o));
+	o.event = "cycles";
+	load(&p, "fixtures/perf/small.perf.txt", &o);
+	assert_int_equal(p.unit, PD_UNIT_COUNT);
+	assert_near(p.total_weight, 1000, 0);
+	pd_profile_release(&p);
+
+	memset(&o, 0, sizeof(o));
+	o.thread = "worker";
+	load(&p, "fixtures/perf/small.perf.txt", &o);
+	assert_near(p.total_weight, 250000, 0);
+	assert_near(func_of(&p, "work").self, 250000, 0);
+	pd_profile_release(&p);
+}
+
+static void test_speedscope_perfview(void **state)
+{
+	struct pd_profile p;
+	struct pd_import_opts o;
+	struct ft r;
+
+	(void)state;
+	/*
+	 * Thread 7: [0,2) Main>Work>CPU_TIME, [2,3) Main>Work>UNMANAGED,
+	 * [3,4) Main>CPU_TIME; Thread 9: [5,7.5) Monitor.Wait>CPU_TIME.
+	 * CPU_TIME charges its parent; pseudo-frames are not functions.
+	 */
+	load(&p, "fixtures/speedscope/perfview-evented.speedscope.json", NULL);
+	assert_int_equal(p.unit, PD_UNIT_NS);
+	assert_near(p.total_weight, 6.5e6, 1e-6);
+	assert_near(p.total_count, 6.5, 1e-9); /* 1 ms interval */
+	r = func_of(&p, "App.Work(int32)");
+	assert_near(r.self, 2e6, 1e-6);
+	assert_near(r.total, 3e6, 1e-6);
+	assert_string_equal(r.module, "app");
+	r = func_of(&p, "App.Main(string[])");
+	assert_near(r.self, 1e6, 1e-6);
+	assert_near(r.total, 4e6, 1e-6);
+	r = func_of(&p, "UNMANAGED_CODE_TIME");
+	assert_near(r.self, 1e6, 1e-6);
+	assert_int_equal(func_of(&p, "CPU_TIME").found, 0);
+	assert_int_equal(func_of(&p, "Threads").found, 0);
+	assert_int_equal(func_of(&p, "Thread (7) CPU=4ms").found, 0);
+	assert_int_equal(func_of(&p, "Process64 app (42) Args: --run").found,
+			 0);
+	r = func_of(&p,
+		    "System.Threading.Monitor.Wait(class System.Object,int32)");
+	assert_near(r.self, 2.5e6, 1e-6);
+	assert_string_equal(r.module, "System.Private.CoreLib");
+	assert_int_equal(p.threads.n, 2);
+	assert_int_equal(p.notes.n, 1);
+	assert_non_null(strstr(p.notes.v[0], "2 close events"));
+	pd_profile_release(&p);
+
+	memset(&o, 0, sizeof(o));
+	o.thread = "ThreadPool";
+	load(&p, "fixtures/speedscope/perfview-evented.speedscope.json", &o);
+	assert_near(p.total_weight, 2.5e6, 1e-6);
+	pd_profile_release(&p);
+	memset(&o, 0, sizeof(o));
+	o.interval_ms = 0.5;
+	load(&p, "fixtures/speedscope/perfview-evented.speedscope.json", &o);
+	assert_near(p.total_count, 13, 1e-9);
+	pd_profile_release(&p);
+}
+
+static void test_speedscope_sampled_sorted(void **state)
+{
+	struct pd_profile p;
+	struct ft r;
+
+	(void)state;
+	/*
+	 * "profiles" before "shared", "unit" after "samples". Weights
+	 * .01 .01 .02 .01 .01 s; the two "run" frames (lines 10, 12) are one
+	 * function; sample 4 holds run twice.
+	 */
+	load(&p, "fixtures/speedscope/sampled-sorted.speedscope.json", NULL);
+	assert_near(p.total_weight, 6e7, 1e-3);
+	assert_near(p.total_count, 6, 1e-9);
+	r = func_of(&p, "parse");
+	assert_near(r.self, 4e7, 1e-3);
+	assert_string_equal(r.module, "parse.py");
+	r = func_of(&p, "run");
+	assert_int_equal(r.found, 1);
+	assert_near(r.self, 2e7, 1e-3);
+	assert_near(r.total, 6e7, 1e-3);
+	pd_profile_release(&p);
+}
+
+/* Writes text to a temporary file and imports it; returns the rc. */
+static int import_text(const char *text, size_t n, const char *from,
+		       struct pd_err *err, char *path_out)
+{
+	char path[] = "/tmp/pdimportXXXXXX";
+	int fd = mkstemp(path);
+	struct pd_profile p;
+	struct pd_import_opts o;
+	int rc;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	memset(&o, 0, sizeof(o));
+	o.from = from;
+	pd_profile_init(&p);
+	rc = pd_import(&p, path, &o, err);
+	pd_profile_release(&p);
+	unlink(path);
+	if (path_out)
+		strcpy(path_out, path);
+	return rc;
+}
+
+static void expect_error(const char *text, const char *from, const char *want)
+{
+	struct pd_err err = PD_ERR_INIT;
+	char path[64];
+	int rc = import_text(text, strlen(text), from, &err, path);
+
+	if (rc >= 0 || !strstr(err.msg, want) || !strstr(err.msg, path)) {
+		print_error("input %.40s...: rc %d, message '%s', want '%s'\n",
+			    text, rc, err.msg, want);
+		fail();
+	}
+	if (strchr(err.msg, '\n')) {
+		print_error("message is not one line: %s\n", err.msg);
+		fail();
+	}
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	expect_error("", NULL, "empty file");
+	expect_error("   \n\n", NULL, "empty file");
+	expect_error("\x7f"
+		     "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0",
+		     NULL, "binary data");
+	expect_error(
+	    "{\"$schema\": \"https://www.speedscope.app/file-format-"
+	    "schema.json\", \"shared\": {\"frames\": [{\"name\": \"a\"}]},"
+	    " \"profiles\": [{\"type\": \"evented\", \"unit\": \"none\","
+	    " \"events\": [{\"type\": \"O\", \"frame\": 0, \"at\": 1",
+	    NULL, "truncated JSON");
+	expect_error(
+	    "{\"$schema\": \"https://www.speedscope.app/file-format-"
+	    "schema.json\", \"profiles\": [{\"type\": \"evented\","
+	    " \"events\": [{\"type\": \"O\", \"frame\": \"x\", \"at\": 1}]}]}",
+	    NULL, "$.profiles[0].events[0].frame");
+	expect_error("{\"shared\": {\"frames\": [{\"name\": \"a\"}]}, "
+		     "\"profiles\": [{\"type\":"
+		     " \"sampled\", \"unit\": \"none\", \"samples\": [[0, 7]],"
+		     " \"weights\": [1]}]}",
+		     NULL, "frame index 7 is out of range");
+	expect_error(
+	    "{\"shared\": {\"frames\": [{\"name\": \"a\"}]}, \"profiles\":"
+	    " [{\"type\": \"sampled\", \"unit\": \"none\", \"samples\":"
+	    " [[0], [0]], \"weights\": [1]}]}",
+	    NULL, "2 samples but 1 weights");
+	expect_error("{\"hello\": [1, 2, 3]}", NULL, "unknown shape");
+	expect_error("{\"meta\": {\"preprocessedProfileVersion\": 49},"
+		     " \"threads\": []}",
+		     NULL, "Firefox Profiler");
+	expect_error("[1, 2]", NULL, "unknown shape");
+	expect_error("hello world\nthis is not a profile\n", NULL,
+		     "not a profile format");
+}
+
+static void test_valid_edge_cases(void **state)
+{
+	struct pd_err err = PD_ERR_INIT;
+	static const char tall[] = "a;b;c 5"; /* no final newline */
+	static const char crlf[] = "a;b 2\r\na;c 3\r\n";
+
+	(void)state;
+	assert_int_equal(import_text(tall, strlen(tall), NULL, &err, NULL), 0);
+	assert_int_equal(import_text(crlf, strlen(crlf), NULL, &err, NULL), 0);
+	assert_int_equal(
+	    import_text("# only a comment\n", 17, "folded", &err, NULL),
+	    PD_EEMPTY);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_folded_small),
+		cmocka_unit_test(test_perf_small),
+		cmocka_unit_test(test_speedscope_perfview),
+		cmocka_unit_test(test_speedscope_sampled_sorted),
+		cmocka_unit_test(test_bad_input),
+		cmocka_unit_test(test_valid_edge_cases),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,130 @@
+/* Unit tests for model/: name normalisation, self/total, matching. */
+#include "testutil.h"
+
+static void norm_is(const char *raw, const char *want)
+{
+	struct pd_buf b = PD_BUF_INIT;
+
+	pd_normalize_name(raw, strlen(raw), &b);
+	if (strcmp(b.buf, want)) {
+		print_error("normalize(%s) = %s, want %s\n", raw, b.buf, want);
+		fail();
+	}
+	pd_buf_release(&b);
+}
+
+static void test_normalize(void **state)
+{
+	(void)state;
+	norm_is("parse_record", "parse_record");
+	norm_is("parse_record.constprop.0", "parse_record");
+	norm_is("parse_record.isra.0.constprop.3", "parse_record");
+	norm_is("foo.part.2", "foo");
+	norm_is("foo.cold", "foo");
+	norm_is("foo.cold.12", "foo");
+	norm_is("foo.llvm.1234567890", "foo");
+	norm_is("foo.lto_priv.0", "foo");
+	norm_is("main+0x1f", "main");
+	norm_is("core::ptr::drop_in_place::h0123456789abcdef",
+		"core::ptr::drop_in_place");
+	norm_is("rayon::join::hXYZ", "rayon::join::hXYZ"); /* not a hash */
+	norm_is("vfs_write_[k]", "vfs_write");
+	norm_is("Interpreter_[j]", "Interpreter");
+	norm_is("libfoo.so+0x1a2b", "libfoo.so+0x1a2b"); /* module+RVA stays */
+	norm_is("0x00007f1234abcd", "[unknown]");
+	norm_is("System.String.Concat(string,string)",
+		"System.String.Concat(string,string)");
+	norm_is("std::vector<int>::push_back", "std::vector<int>::push_back");
+	norm_is("a.b.part", "a.b.part"); /* .part wants a number */
+	assert_int_equal(pd_module_basename("/usr/lib/libc.so.6", 18), 9);
+	assert_int_equal(pd_module_basename("C:\\app\\x.dll", 12), 7);
+	assert_int_equal(pd_module_basename("[kernel.kallsyms]", 17), 0);
+}
+
+/*
+ * A hand-built tree:  main -> a -> a -> b  (weight 4)
+ *                     main -> a           (weight 1)
+ *                     main -> b           (weight 2)
+ * self: b 6, a 1, main 0; total: main 7, a 5 (recursion once), b 6.
+ */
+static void test_self_total(void **state)
+{
+	struct pd_profile p;
+	uint32_t fm, fa, fb, n1, n2, n3, n4, n5;
+	struct ft r;
+
+	(void)state;
+	pd_profile_init(&p);
+	fm = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "main"), 0);
+	fa = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "a"), 0);
+	fb = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "b"), 0);
+	n1 = pd_profile_child(&p, PD_ROOT, fm);
+	n2 = pd_profile_child(&p, n1, fa);
+	n3 = pd_profile_child(&p, n2, fa);
+	n4 = pd_profile_child(&p, n3, fb);
+	n5 = pd_profile_child(&p, n1, fb);
+	assert_int_equal(pd_profile_child(&p, n1, fa), n2); /* deduplicated */
+	pd_profile_add(&p, n4, 4, 4);
+	pd_profile_add(&p, n2, 1, 1);
+	pd_profile_add(&p, n5, 2, 2);
+	pd_profile_finish(&p);
+	assert_near(p.total_weight, 7, 0);
+	r = func_of(&p, "main");
+	assert_near(r.self, 0, 0);
+	assert_near(r.total, 7, 0);
+	r = func_of(&p, "a");
+	assert_near(r.self, 1, 0);
+	assert_near(r.total, 5, 0);
+	r = func_of(&p, "b");
+	assert_near(r.self, 6, 0);
+	assert_near(r.total, 6, 0);
+	assert_near(r.total_c, 6, 0);
+	pd_profile_release(&p);
+}
+
+static void test_matching_across_profiles(void **state)
+{
+	struct pd_profile a, b;
+	struct pd_funcs fn;
+	uint32_t x, y;
+
+	(void)state;
+	pd_profile_init(&a);
+	pd_profile_init(&b);
+	pd_funcs_init(&fn, 0);
+	x = pd_funcs_get(&fn, "parse.constprop.0", 17, "/build1/bin/app", 15);
+	y = pd_funcs_get(&fn, "parse", 5, "/build2/bin/app", 15);
+	assert_int_equal(x, y);
+	assert_int_equal(fn.v.v[x].raw.n, 2); /* both raw names kept */
+	y = pd_funcs_get(&fn, "parse", 5, "/lib/other.so", 13);
+	assert_int_not_equal(x, y);
+	pd_funcs_alias(&fn, "app2", "app");
+	y = pd_funcs_get(&fn, "parse", 5, "/x/app2", 7);
+	assert_int_equal(x, y);
+	pd_funcs_release(&fn);
+
+	pd_funcs_init(&fn, PD_FUNCS_NO_NORMALIZE);
+	x = pd_funcs_get(&fn, "parse.constprop.0", 17, "app", 3);
+	y = pd_funcs_get(&fn, "parse", 5, "app", 3);
+	assert_int_not_equal(x, y);
+	pd_funcs_release(&fn);
+
+	pd_funcs_init(&fn, PD_FUNCS_NO_MODULE);
+	x = pd_funcs_get(&fn, "parse", 5, "a.so", 4);
+	y = pd_funcs_get(&fn, "parse", 5, "b.so", 4);
+	assert_int_equal(x, y);
+	pd_funcs_release(&fn);
+	pd_profile_release(&a);
+	pd_profile_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_normalize),
+		cmocka_unit_test(test_self_total),
+		cmocka_unit_test(test_matching_across_profiles),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
