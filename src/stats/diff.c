@@ -118,7 +118,7 @@ static void measure(struct pd_metric *m, const struct expo *x, double wa,
 	log_ratio(x, a, b, phi, &L, &se);
 	m->p = p_value(x, a, b, phi, L, se);
 	if (wa <= 0 || wb <= 0) { /* added or removed: no ratio to speak of */
-		m->ratio = m->ci_low = m->ci_high = PD_NAN;
+		m->ratio = m->ci_low = m->ci_high = m->mde_pct = PD_NAN;
 		return;
 	}
 	m->ratio = exp(L);

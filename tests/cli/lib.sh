@@ -1,0 +1,79 @@
+# Shared helpers for the CLI tests. Each test is a POSIX shell script run by
+# ctest with PERFDIFF (the binary), PD_ROOT (source tree) and PD_CORPUS set.
+# PD_WRAP (e.g. "valgrind --error-exitcode=99 --leak-check=full") wraps
+# every perfdiff call.
+set -u
+: "${PERFDIFF:?}" "${PD_ROOT:?}"
+PD_CORPUS=${PD_CORPUS:-$PD_ROOT/../shared/corpus}
+PD_WRAP=${PD_WRAP:-}
+T=$(mktemp -d "${TMPDIR:-/tmp}/pdcli.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+pass=0
+failed=0
+
+pd() {
+	# shellcheck disable=SC2086
+	$PD_WRAP "$PERFDIFF" "$@"
+}
+
+ok() {
+	pass=$((pass + 1))
+}
+
+not_ok() {
+	echo "FAIL: $*" >&2
+	failed=$((failed + 1))
+}
+
+# expect_exit STATUS cmd...: runs cmd, stdout to $T/out, stderr to $T/err
+expect_exit() {
+	want=$1
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok; else
+		not_ok "'$*' exited $got, want $want; stderr: $(head -c 400 "$T/err")"
+	fi
+}
+
+# expect_grep PATTERN FILE
+expect_grep() {
+	if grep -q -e "$1" "$2"; then ok; else
+		not_ok "'$1' not found in $2: $(head -c 400 "$2")"
+	fi
+}
+
+expect_no_grep() {
+	if grep -q -e "$1" "$2"; then
+		not_ok "'$1' unexpectedly found in $2"
+	else ok; fi
+}
+
+# expect_lines N FILE: exactly N lines
+expect_lines() {
+	n=$(wc -l <"$2" | tr -d ' ')
+	if [ "$n" -eq "$1" ]; then ok; else
+		not_ok "$2 has $n lines, want $1: $(head -c 300 "$2")"
+	fi
+}
+
+# golden NAME FILE: compares with fixtures/expected/NAME
+golden() {
+	exp="$PD_ROOT/fixtures/expected/$1"
+	if [ "${PD_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$2" "$exp"
+		ok
+	elif diff -u "$exp" "$2" >"$T/golden.diff"; then ok; else
+		not_ok "output differs from $exp:"
+		head -40 "$T/golden.diff" >&2
+	fi
+}
+
+have_corpus() {
+	[ -d "$PD_CORPUS/perf-script" ]
+}
+
+finish() {
+	echo "$pass passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}

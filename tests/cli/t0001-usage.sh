@@ -1,0 +1,30 @@
+#!/bin/sh
+# Usage errors, help, version, typo suggestions: exit 2 with one line.
+. "$(dirname "$0")/lib.sh"
+D=$PD_ROOT/fixtures/demo
+
+expect_exit 2 pd
+expect_grep "usage: perfdiff" "$T/out"
+expect_exit 0 pd --help
+expect_grep "Commands:" "$T/out"
+expect_exit 0 pd help diff
+expect_grep "threshold PCT" "$T/out"
+expect_exit 0 pd version
+expect_grep "^perfdiff 0\." "$T/out"
+expect_exit 2 pd dif
+expect_grep "did you mean 'diff'" "$T/err"
+expect_lines 1 "$T/err"
+expect_exit 2 pd "$D/base.perf.txt.gz"
+expect_grep "want two profiles" "$T/err"
+expect_exit 2 pd --bogus "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+expect_grep "unknown option --bogus" "$T/err"
+expect_lines 1 "$T/err"
+expect_exit 2 pd --threshold abc "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+expect_grep "threshold wants a number" "$T/err"
+expect_exit 2 pd -f pdf "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+expect_grep "unknown output format" "$T/err"
+expect_exit 2 pd --from pprof "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+expect_grep "unknown format 'pprof'" "$T/err"
+expect_exit 2 pd --threshold
+expect_grep "needs a value" "$T/err"
+finish

@@ -1,0 +1,23 @@
+#!/bin/sh
+# -f folded is difffolded-compatible: checked against inferno-diff-folded's
+# expected outputs in the corpus (sorted, since both tools use hash order).
+. "$(dirname "$0")/lib.sh"
+have_corpus || { echo "corpus not found at $PD_CORPUS: skipped"; exit 77; }
+DF=$PD_CORPUS/diff-folded
+
+expect_exit 0 pd -f folded --from folded "$DF/inferno-input-before.txt" "$DF/inferno-input-after.txt"
+sort "$T/out" >"$T/ours"
+sort "$DF/inferno-diff-folded-output-default.txt" >"$T/theirs"
+if diff -u "$T/theirs" "$T/ours" >&2; then ok; else not_ok "default diff-folded"; fi
+
+# inferno truncates fractional counts (the Perl tool keeps them): compare
+# after truncating ours.
+expect_exit 0 pd -f folded --from folded "$DF/inferno-input-before_fractionals.txt" "$DF/inferno-input-after.txt"
+awk '{ n = NF; $(n-1) = int($(n-1)); $n = int($n); print }' "$T/out" | sort >"$T/ours"
+sort "$DF/inferno-diff-folded-output-fractionals.txt" >"$T/theirs"
+if diff -u "$T/theirs" "$T/ours" >&2; then ok; else not_ok "fractional diff-folded"; fi
+
+# A line without a count is skipped with one warning naming its line.
+expect_exit 0 pd -f folded --from folded "$DF/inferno-input-bad_before.txt" "$DF/inferno-input-after.txt"
+expect_grep "skipped 1 malformed line, first at .*bad_before.txt:" "$T/err"
+finish

@@ -1,0 +1,42 @@
+#!/bin/sh
+# Markdown stays under 60 000 characters for huge profiles, and hostile
+# names are escaped in Markdown and valid in JSON.
+. "$(dirname "$0")/lib.sh"
+
+python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+with open(t + "/big-a.folded", "w") as a, open(t + "/big-b.folded", "w") as b:
+    for i in range(20000):
+        name = "namespace::module_%d::function_with_a_long_name_%d" % (i % 97, i)
+        a.write("main;%s %d\n" % (name, 1000))
+        b.write("main;%s %d\n" % (name, 1000 if i % 3 else 1500))
+evil = ["=cmd|' /C calc'!A0", "a|b`c`<script>alert(1)</script>", "x*y_z~[link](http://e)",
+        "bad\xff\xfeutf8", "+plus", "@at", "-minus", "semi;colon"]
+with open(t + "/evil-a.folded", "w", encoding="utf-8", errors="surrogateescape") as a, \
+     open(t + "/evil-b.folded", "w", encoding="utf-8", errors="surrogateescape") as b:
+    for i, e in enumerate(evil):
+        e = e.replace(";", ":")
+        a.write("main;%s 100\n" % e.encode("latin-1").decode("utf-8", "surrogateescape"))
+        b.write("main;%s %d\n" % (e.encode("latin-1").decode("utf-8", "surrogateescape"), 100 if i else 400))
+PY
+
+expect_exit 1 pd --sample-weight 1 --min-impact 0 -f md "$T/big-a.folded" "$T/big-b.folded"
+n=$(wc -c <"$T/out")
+[ "$n" -lt 60000 ] && ok || not_ok "markdown is $n bytes"
+expect_grep "more rows left out" "$T/out"
+expect_grep "Settings and provenance" "$T/out"
+expect_grep "^\*\*perfdiff: regressed\*\* — 6667 functions regressed" "$T/out"
+
+expect_exit 1 pd --sample-weight 1 -f md "$T/evil-a.folded" "$T/evil-b.folded"
+expect_no_grep "<script>" "$T/out"
+expect_grep "&#60;script&#62;" "$T/out"
+# A raw pipe inside a table cell would break the row.
+if grep '^| <code>' "$T/out" | awk -F'|' '{ if (NF != 11) bad = 1 } END { exit bad }'; then ok; else
+	not_ok "a table row has the wrong number of cells"
+fi
+expect_exit 1 pd --sample-weight 1 -f json "$T/evil-a.folded" "$T/evil-b.folded"
+if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any("\ufffd" in f["function"] for f in d["functions"])' "$T/out"; then ok; else
+	not_ok "JSON with invalid UTF-8 names"
+fi
+finish

@@ -1,0 +1,45 @@
+#!/bin/sh
+# The method on real data: a small C program built twice, parse_record()
+# doing 40 % more work in the candidate, each build profiled three times
+# with `perf record -g`. The slowed function must be the top regression in
+# every base/candidate pair, and runs of the same build must show no
+# regressed or improved function. Skipped only when perf cannot record.
+. "$(dirname "$0")/lib.sh"
+if ! "$PD_ROOT/scripts/record-workload.sh" "$T/w" 3 1500 1999 2>"$T/rec.err"; then
+	echo "skipped: $(cat "$T/rec.err")"
+	exit 77
+fi
+
+for i in 1 2 3; do
+	j=$((i % 3 + 1))
+	expect_exit 1 pd -f json "$T/w/base-$i.perf.txt" "$T/w/cand-$j.perf.txt"
+	if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+top = d["functions"][0]
+assert top["function"] == "parse_record", top["function"]
+assert top["self"]["status"] == "regressed", top["self"]
+# 40 % more work in the function: the interval must contain it
+assert top["self"]["ci_low"] < 1.40 < top["self"]["ci_high"] or \
+       abs(top["self"]["delta_pct"] - 40) < 15, top["self"]
+others = [f["function"] for f in d["functions"][1:]
+          if f["self"]["status"] in ("regressed", "improved")]
+assert not others, others
+PY
+	then ok; else not_ok "base-$i vs cand-$j: planted regression not found"; fi
+done
+# A/A: three pairs of the same build.
+for pair in "base-1 base-2" "base-2 base-3" "cand-1 cand-3"; do
+	set -- $pair
+	pd -f json "$T/w/$1.perf.txt" "$T/w/$2.perf.txt" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" -eq 0 ] && python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+moved = [(f["function"], m) for f in d["functions"] for m in ("self", "total")
+         if f[m]["status"] in ("regressed", "improved")]
+assert not moved, moved
+PY
+	then ok; else not_ok "A/A $1 vs $2 flagged a change (exit $rc)"; fi
+done
+finish
