@@ -90,12 +90,10 @@ static ssize_t fill_utf16(struct pd_input *in, struct pd_err *err)
 			uint32_t lo;
 
 			if (i + 3 >= in->raw_len) {
-				if (r == 0) {
-					u = 0xfffd; /* truncated pair */
-					i = in->raw_len;
-				} else {
-					break;
-				}
+				if (r != 0)
+					break; /* the pair's second half is next
+						*/
+				u = 0xfffd;    /* input ends inside a pair */
 			} else {
 				lo = in->utf16 == 1
 					 ? (uint32_t)(p[2] | p[3] << 8)

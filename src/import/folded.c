@@ -157,7 +157,8 @@ int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 
 		for (i = 0; i < p->nodes.n; i++)
 			total += p->nodes.v[i].count;
-		p->nsamples = (uint64_t)(total + 0.5);
+		p->nsamples =
+		    total < 1.8e19 ? (uint64_t)(total + 0.5) : UINT64_MAX;
 	}
 	(void)filtered;
 out:

@@ -200,6 +200,19 @@ static void value_start(struct ss *s)
 		l->idx++;
 }
 
+/* A scalar at the top level is no speedscope file. */
+static int top_scalar(struct ss *s)
+{
+	if (s->depth >= 0)
+		return 0;
+	pd_err_set(s->err, PD_EFORMAT,
+		   "%s: JSON of an unknown shape (the top level is not an"
+		   " object; supported: %s)",
+		   s->in->path, pd_format_list());
+	s->failed = 1;
+	return 1;
+}
+
 static enum st child_state(struct ss *s, int is_map)
 {
 	struct level *l = top(s);
@@ -534,6 +547,8 @@ static int cb_number(void *ctx, const char *v, size_t n)
 
 	if (s->skip)
 		return 1;
+	if (top_scalar(s))
+		return 0;
 	value_start(s);
 	return on_number(s, v, n, 0);
 }
@@ -546,6 +561,8 @@ static int cb_string(void *ctx, const unsigned char *v, size_t n)
 
 	if (s->skip)
 		return 1;
+	if (top_scalar(s))
+		return 0;
 	value_start(s);
 	l = top(s);
 	switch (l->st) {
@@ -626,6 +643,8 @@ static int cb_other(void *ctx)
 
 	if (s->skip)
 		return 1;
+	if (top_scalar(s))
+		return 0;
 	value_start(s);
 	l = top(s);
 	if (l->st == S_SAMPLE || l->st == S_WEIGHTS || l->st == S_SAMPLES ||

@@ -514,7 +514,8 @@ int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
 	else
 		d->verdict = PD_INCONCLUSIVE;
 
-	qsort(d->funcs.v, d->funcs.n, sizeof(*d->funcs.v), cmp_fdiff);
+	if (d->funcs.n > 1)
+		qsort(d->funcs.v, d->funcs.n, sizeof(*d->funcs.v), cmp_fdiff);
 
 	/*
 	 * Too short: even the best-sampled function present on both sides

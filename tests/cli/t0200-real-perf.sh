@@ -26,7 +26,10 @@ others = [f["function"] for f in d["functions"][1:]
           if f["self"]["status"] in ("regressed", "improved")]
 assert not others, others
 PY
-	then ok; else not_ok "base-$i vs cand-$j: planted regression not found"; fi
+	then ok; else
+		not_ok "base-$i vs cand-$j: planted regression not found"
+		pd "$T/w/base-$i.perf.txt" "$T/w/cand-$j.perf.txt" >&2
+	fi
 done
 # A/A: three pairs of the same build.
 for pair in "base-1 base-2" "base-2 base-3" "cand-1 cand-3"; do
@@ -40,6 +43,9 @@ moved = [(f["function"], m) for f in d["functions"] for m in ("self", "total")
          if f[m]["status"] in ("regressed", "improved")]
 assert not moved, moved
 PY
-	then ok; else not_ok "A/A $1 vs $2 flagged a change (exit $rc)"; fi
+	then ok; else
+		not_ok "A/A $1 vs $2 flagged a change (exit $rc)"
+		pd "$T/w/$1.perf.txt" "$T/w/$2.perf.txt" >&2
+	fi
 done
 finish

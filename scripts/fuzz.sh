@@ -1,0 +1,24 @@
+#!/bin/sh
+# Builds the libFuzzer targets with clang and runs each for SECONDS
+# (default 60), seeded from fixtures/ and, when present, ../shared/corpus.
+# usage: scripts/fuzz.sh [SECONDS]
+set -eu
+secs=${1:-60}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_folded fuzz_speedscope fuzz_sniff
+corpus=$root/../shared/corpus
+for t in perf_script:perf-script folded:folded speedscope:speedscope sniff:; do
+	name=${t%%:*}
+	dir=${t#*:}
+	seeds=build-fuzz/seeds-$name
+	mkdir -p "$seeds"
+	find fixtures -type f -size -64k -exec cp {} "$seeds"/ \; 2>/dev/null || true
+	if [ -n "$dir" ] && [ -d "$corpus/$dir" ]; then
+		find "$corpus/$dir" -type f -size -64k -exec cp {} "$seeds"/ \;
+	fi
+	echo "== fuzz_$name for ${secs}s"
+	build-fuzz/tests/fuzz_$name -max_total_time="$secs" -max_len=65536 \
+		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$seeds" 2>&1 | tail -6
+done

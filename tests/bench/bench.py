@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""perfdiff benchmark: generates large inputs and reports MB/s and peak RSS.
+
+usage: tests/bench/bench.py [--perf-mb 100] [--speedscope-mb 1000] [--folded-mb 100]
+Needs a built tree (build/perfdiff, build/tests/bench_gen). Each run is a
+fresh process, so peak RSS is that run's alone. Not part of the test suite.
+"""
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def measure(cmd):
+    """Runs cmd in a child; returns (seconds, peak RSS MB, exit status)."""
+    r, w = os.pipe()
+    t0 = time.monotonic()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.execvp(cmd[0], cmd)
+    os.close(w)
+    _, status, ru = os.wait4(pid, 0)
+    dt = time.monotonic() - t0
+    os.close(r)
+    return dt, ru.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+
+
+def gen(kind, mb, seed, path):
+    if not os.path.exists(path):
+        with open(path, "wb") as f:
+            subprocess.run([os.path.join(ROOT, "build/tests/bench_gen"), kind,
+                            str(mb), str(seed)], stdout=f, check=True)
+    return os.path.getsize(path)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--perf-mb", type=float, default=100)
+    ap.add_argument("--speedscope-mb", type=float, default=1000)
+    ap.add_argument("--folded-mb", type=float, default=100)
+    ap.add_argument("--dir", default=tempfile.gettempdir())
+    ap.add_argument("--keep", action="store_true")
+    a = ap.parse_args()
+    pd = os.path.join(ROOT, "build/perfdiff")
+    rows = []
+    made = []
+    for kind, mb, ext in (("perf", a.perf_mb, "perf.txt"),
+                          ("folded", a.folded_mb, "folded"),
+                          ("speedscope", a.speedscope_mb, "speedscope.json")):
+        if mb <= 0:
+            continue
+        base = os.path.join(a.dir, "pdbench-base-%g.%s" % (mb, ext))
+        cand = os.path.join(a.dir, "pdbench-cand-%g.%s" % (mb, ext))
+        made += [base, cand]
+        nb = gen(kind, mb, 0, base)
+        nc = gen(kind, mb, 1, cand)
+        dt, rss, st = measure([pd, "show", "-f", "json", base])
+        rows.append(("import " + kind, nb, dt, rss, st))
+        dt, rss, st = measure([pd, "-f", "json", base, cand])
+        rows.append(("diff " + kind + " pair", nb + nc, dt, rss, st))
+    print("%-24s %10s %9s %10s %12s %s" % ("run", "input MB", "seconds",
+                                           "MB/s", "peak RSS MB", "exit"))
+    for name, n, dt, rss, st in rows:
+        print("%-24s %10.1f %9.2f %10.1f %12.1f %d" % (name, n / 1e6, dt,
+                                                       n / 1e6 / dt, rss, st))
+    if not a.keep:
+        for p in made:
+            os.unlink(p)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
