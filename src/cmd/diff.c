@@ -163,7 +163,7 @@ int pd_cmd_diff(int argc, char **argv)
 {
 	struct pd_import_opts io;
 	struct pd_settings set;
-	struct pd_report_opts ro = { 20, 0 };
+	struct pd_report_opts ro = { 20, 0, 1 };
 	struct job jobs[2];
 	struct pd_funcs fn;
 	struct pd_diff d;
@@ -287,8 +287,13 @@ int pd_cmd_diff(int argc, char **argv)
 
 	pd_funcs_init(&fn, flags);
 	pd_diff_compute(&d, &jobs[0].p, &jobs[1].p, &fn, &set);
+	/*
+	 * Warnings go to stderr; the text report repeats them, unless stdout
+	 * and stderr are the same terminal, where they would show twice.
+	 */
+	ro.warnings = !(fmt == FMT_TEXT && !output && isatty(1) && isatty(2));
 	for (i = 0; i < (int)d.warnings.n; i++)
-		if (fmt != FMT_TEXT || output)
+		if (ro.warnings)
 			fprintf(stderr, "perfdiff: warning: %s\n",
 				d.warnings.v[i]);
 

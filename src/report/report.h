@@ -13,8 +13,9 @@
 #include "stats/diff.h"
 
 struct pd_report_opts {
-	int top;   /* rows per table in text/md, default 20 */
-	int color; /* ANSI colours in text */
+	int top;      /* rows per table in text/md, default 20 */
+	int color;    /* ANSI colours in text */
+	int warnings; /* warnings were also written to stderr */
 };
 
 int pd_report_text(FILE *f, const struct pd_diff *d,
