@@ -357,6 +357,25 @@ static int add_frame_text(struct perf_state *st, const char *s, size_t n)
 	return 1;
 }
 
+static int frame_shaped(const char *s)
+{
+	const char *t;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	t = s;
+	while (isxdigit((unsigned char)*s))
+		s++;
+	if (s == t || (*s != ' ' && *s != '\t'))
+		return 0;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	t = s;
+	while ((*s >= '0' && *s <= '9') || *s == '/')
+		s++;
+	return s == t || (*s != ' ' && *s != '\t' && *s != '\0');
+}
+
 static int try_frame_line(struct perf_state *st, const char *s)
 {
 	const char *ip;
@@ -518,10 +537,12 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 		if (*s == '#' && !st.in_sample)
 			continue;
 		if (st.in_sample && (indented || isxdigit((unsigned char)*s))) {
-			/* Fast path: frame lines carry no "word: " field. */
-			int maybe_header = line[len - 1] == ':' ||
-					   strstr(line, ": ") ||
-					   strstr(line, ":\t");
+			/*
+			 * Fast path: a frame line is "hex symbol...", and a
+			 * symbol is never a bare pid; a padded header whose
+			 * comm looks like hex ("cc1") is followed by one.
+			 */
+			int maybe_header = !frame_shaped(line);
 
 			if (!maybe_header || !parse_header(line, &h)) {
 				if (!st.keep)

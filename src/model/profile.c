@@ -34,6 +34,8 @@ void pd_profile_release(struct pd_profile *p)
 	PD_VEC_FREE(&p->nodes);
 	free(p->frame_slots);
 	free(p->node_slots);
+	free(p->lc_frame);
+	free(p->lc_child);
 	free(p->source);
 	free(p->exporter);
 	free(p->event);
@@ -104,9 +106,9 @@ uint32_t pd_profile_frame(struct pd_profile *p, uint32_t name, uint32_t module)
 	return (uint32_t)p->frames.n - 1;
 }
 
-uint32_t pd_profile_child(struct pd_profile *p, uint32_t parent, uint32_t frame)
+static uint32_t child_lookup(struct pd_profile *p, uint32_t parent,
+			     uint32_t frame, uint64_t k)
 {
-	uint64_t k = node_key(parent, frame);
 	struct pd_node n;
 	size_t j;
 
@@ -130,6 +132,31 @@ uint32_t pd_profile_child(struct pd_profile *p, uint32_t parent, uint32_t frame)
 	PD_VEC_PUSH(&p->nodes, n);
 	p->node_slots[j] = (uint32_t)p->nodes.n;
 	return (uint32_t)p->nodes.n - 1;
+}
+
+uint32_t pd_profile_child(struct pd_profile *p, uint32_t parent, uint32_t frame)
+{
+	uint64_t k = node_key(parent, frame);
+	uint32_t id;
+
+	if (parent < p->lc_cap && p->lc_frame[parent] == frame)
+		return p->lc_child[parent];
+	id = child_lookup(p, parent, frame, k);
+	if (parent >= p->lc_cap) {
+		size_t cap = p->lc_cap ? p->lc_cap : 1024, old = p->lc_cap;
+
+		while (cap <= parent)
+			cap *= 2;
+		p->lc_frame =
+		    pd_xreallocarray(p->lc_frame, cap, sizeof(*p->lc_frame));
+		p->lc_child =
+		    pd_xreallocarray(p->lc_child, cap, sizeof(*p->lc_child));
+		memset(p->lc_frame + old, 0xff, (cap - old) * sizeof(uint32_t));
+		p->lc_cap = cap;
+	}
+	p->lc_frame[parent] = frame;
+	p->lc_child[parent] = id;
+	return id;
 }
 
 void pd_profile_note(struct pd_profile *p, const char *fmt, ...)

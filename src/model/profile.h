@@ -48,6 +48,9 @@ struct pd_profile {
 	PD_VEC(struct pd_node) nodes;
 	uint32_t *node_slots;
 	size_t node_nslots;
+	/* last child looked up under each node: stacks repeat their paths */
+	uint32_t *lc_frame, *lc_child;
+	size_t lc_cap;
 
 	enum pd_unit unit;
 	double interval;    /* weight of one sample, 0 when unknown */
