@@ -259,6 +259,11 @@ int pd_cmd_diff(int argc, char **argv)
 			 argc - optind);
 		return 2;
 	}
+	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
+		pd_error("error: only one of BASELINE and CANDIDATE can be"
+			 " standard input (-)");
+		return 2;
+	}
 	if (!strcmp(color, "always"))
 		ro.color = 1;
 	else if (!strcmp(color, "auto"))

@@ -66,6 +66,24 @@ def main():
         rows.append(("import " + kind, nb, dt, rss, st))
         dt, rss, st = measure([pd, "-f", "json", base, cand])
         rows.append(("diff " + kind + " pair", nb + nc, dt, rss, st))
+    # FlameGraph's pipeline, when its scripts are on PATH, for comparison.
+    import shutil
+    sc, dfp = shutil.which("stackcollapse-perf.pl"), shutil.which("difffolded.pl")
+    if sc and dfp and a.perf_mb > 0:
+        base = os.path.join(a.dir, "pdbench-base-%g.perf.txt" % a.perf_mb)
+        cand = os.path.join(a.dir, "pdbench-cand-%g.perf.txt" % a.perf_mb)
+        n = os.path.getsize(base) + os.path.getsize(cand)
+        t0 = time.monotonic()
+        fa, fb = base + ".folded", cand + ".folded"
+        for src, dst in ((base, fa), (cand, fb)):
+            with open(dst, "w") as out:
+                subprocess.run([sc, src], stdout=out, check=True)
+        with open(os.devnull, "w") as out:
+            subprocess.run([dfp, fa, fb], stdout=out, check=True)
+        dt = time.monotonic() - t0
+        rows.append(("FlameGraph perl pair", n, dt, float("nan"), 0))
+        os.unlink(fa)
+        os.unlink(fb)
     print("%-24s %10s %9s %10s %12s %s" % ("run", "input MB", "seconds",
                                            "MB/s", "peak RSS MB", "exit"))
     for name, n, dt, rss, st in rows:

@@ -47,4 +47,12 @@ check_err --thread nosuchthread "$D/base.perf.txt.gz" "$D/base.perf.txt.gz"
 expect_grep "no samples left after filtering" "$T/err"
 # A directory.
 check_err "$T" "$D/base.perf.txt.gz"
+# Standard input serves one side, not both.
+if pd "$D/base.perf.txt.gz" - <"$D/cand.perf.txt.gz" >"$T/out" 2>"$T/err"; then
+	not_ok "stdin candidate: expected a regression"
+else
+	[ $? -eq 1 ] && ok || not_ok "stdin candidate: $(cat "$T/err")"
+fi
+check_err - -
+expect_grep "only one of BASELINE and CANDIDATE" "$T/err"
 finish
