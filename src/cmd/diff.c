@@ -159,6 +159,39 @@ static int parse_format(const char *s, enum fmt *f)
 	return 0;
 }
 
+/*
+ * Options that diff and show share: input options, -f, -o, -h and getopt's
+ * errors. Returns 1 when c was handled, 0 when it is the caller's, or
+ * 100 + an exit status when the command must stop now.
+ */
+static int shared_option(int c, char **argv, struct pd_import_opts *io,
+			 enum fmt *fmt, const char **output, const char *usage,
+			 const char *cmd)
+{
+	int r = import_option(c, io);
+
+	if (r)
+		return r < 0 ? 102 : 1;
+	switch (c) {
+	case 'f':
+		return parse_format(optarg, fmt) ? 102 : 1;
+	case 'o':
+		*output = optarg;
+		return 1;
+	case 'h':
+		fputs(usage, stdout);
+		return 100;
+	case ':':
+		pd_error("error: option %s needs a value", argv[optind - 1]);
+		return 102;
+	case '?':
+		pd_error("error: unknown option %s (perfdiff help %s)",
+			 argv[optind - 1], cmd);
+		return 102;
+	}
+	return 0;
+}
+
 int pd_cmd_diff(int argc, char **argv)
 {
 	struct pd_import_opts io;
@@ -181,23 +214,14 @@ int pd_cmd_diff(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:h", diff_options, NULL)) !=
 	       -1) {
-		int r = import_option(c, &io);
+		int r = shared_option(c, argv, &io, &fmt, &output, diff_usage,
+				      "diff");
 
-		if (r < 0)
-			return 2;
-		if (r > 0)
+		if (r >= 100)
+			return r - 100;
+		if (r)
 			continue;
 		switch (c) {
-		case 'f':
-			if (parse_format(optarg, &fmt))
-				return 2;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			fputs(diff_usage, stdout);
-			return 0;
 		case OPT_NO_NORMALIZE:
 			flags |= PD_FUNCS_NO_NORMALIZE;
 			break;
@@ -242,10 +266,6 @@ int pd_cmd_diff(int argc, char **argv)
 			}
 			color = optarg;
 			break;
-		case ':':
-			pd_error("error: option %s needs a value",
-				 argv[optind - 1]);
-			return 2;
 		default:
 			pd_error(
 			    "error: unknown option %s (perfdiff help diff)",
@@ -357,43 +377,29 @@ int pd_cmd_show(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:h", diff_options, NULL)) !=
 	       -1) {
-		int r = import_option(c, &io);
+		int r = shared_option(c, argv, &io, &fmt, &output, show_usage,
+				      "show");
 
-		if (r < 0)
-			return 2;
-		if (r > 0)
+		if (r >= 100)
+			return r - 100;
+		if (r)
 			continue;
 		switch (c) {
-		case 'f':
-			if (parse_format(optarg, &fmt))
-				return 2;
-			if (fmt == FMT_MD) {
-				pd_error("error: show writes text, json or"
-					 " folded");
-				return 2;
-			}
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
-			fputs(show_usage, stdout);
-			return 0;
 		case OPT_TOP:
 			if (pd_parse_double("--top", optarg, 1, 1e9, &v))
 				return 2;
 			top = (int)v;
 			break;
-		case ':':
-			pd_error("error: option %s needs a value",
-				 argv[optind - 1]);
-			return 2;
 		default:
 			pd_error(
 			    "error: unknown option %s (perfdiff help show)",
 			    argv[optind - 1]);
 			return 2;
 		}
+	}
+	if (fmt == FMT_MD) {
+		pd_error("error: show writes text, json or folded");
+		return 2;
 	}
 	if (argc - optind != 1) {
 		pd_error("error: want one profile; see perfdiff help show");

@@ -101,22 +101,31 @@ static void rehash(struct pd_intern *t)
 	t->nslots = ns;
 }
 
-uint32_t pd_intern_find(const struct pd_intern *t, const char *s, size_t len)
+/* Slot of s: the one holding it, or the empty one where it would go. */
+static size_t probe(const struct pd_intern *t, const char *s, size_t len,
+		    uint32_t h)
 {
-	uint32_t h = pd_hash_bytes(s, len);
 	size_t j;
 
-	if (!t->nslots)
-		return UINT32_MAX;
 	for (j = h & (t->nslots - 1); t->slots[j];
 	     j = (j + 1) & (t->nslots - 1)) {
 		uint32_t id = t->slots[j] - 1;
 
 		if (t->hashv[id] == h && t->len[id] == len &&
 		    !memcmp(t->str[id], s, len))
-			return id;
+			break;
 	}
-	return UINT32_MAX;
+	return j;
+}
+
+uint32_t pd_intern_find(const struct pd_intern *t, const char *s, size_t len)
+{
+	size_t j;
+
+	if (!t->nslots)
+		return UINT32_MAX;
+	j = probe(t, s, len, pd_hash_bytes(s, len));
+	return t->slots[j] ? t->slots[j] - 1 : UINT32_MAX;
 }
 
 uint32_t pd_intern(struct pd_intern *t, const char *s, size_t len)
@@ -126,14 +135,9 @@ uint32_t pd_intern(struct pd_intern *t, const char *s, size_t len)
 
 	if ((t->n + 1) * 2 > t->nslots)
 		rehash(t);
-	for (j = h & (t->nslots - 1); t->slots[j];
-	     j = (j + 1) & (t->nslots - 1)) {
-		uint32_t id = t->slots[j] - 1;
-
-		if (t->hashv[id] == h && t->len[id] == len &&
-		    !memcmp(t->str[id], s, len))
-			return id;
-	}
+	j = probe(t, s, len, h);
+	if (t->slots[j])
+		return t->slots[j] - 1;
 	if (len > UINT32_MAX || t->n >= UINT32_MAX - 1)
 		pd_die_oom(len);
 	if (t->n == t->cap) {
