@@ -14,6 +14,7 @@
 #include "import/import.h"
 #include "report/report.h"
 #include "stats/diff.h"
+#include "store/load.h"
 
 static const char diff_usage[] =
     "usage: perfdiff [diff] BASELINE CANDIDATE [options]\n"
@@ -59,6 +60,10 @@ enum {
 	OPT_SHARE,
 	OPT_TOP,
 	OPT_COLOR,
+	OPT_DB,
+	OPT_SCENARIO,
+	OPT_CACHE,
+	OPT_TOOL,
 };
 
 static const struct option diff_options[] = {
@@ -80,6 +85,12 @@ static const struct option diff_options[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "colour", required_argument, NULL, OPT_COLOR },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "tool", required_argument, NULL, OPT_TOOL },
+	{ "baseline", required_argument, NULL, 'b' },
+	{ "candidate", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -192,161 +203,397 @@ static int shared_option(int c, char **argv, struct pd_import_opts *io,
 	return 0;
 }
 
-int pd_cmd_diff(int argc, char **argv)
-{
+/* Options of a comparison: statistics, output, and where runs come from. */
+struct run_opts {
 	struct pd_import_opts io;
 	struct pd_settings set;
-	struct pd_report_opts ro = { 20, 0, 1 };
-	struct job jobs[2];
-	struct pd_funcs fn;
-	struct pd_diff d;
-	struct pd_out out;
-	enum fmt fmt = FMT_TEXT;
-	const char *output = NULL, *color = "auto";
-	unsigned flags = 0;
-	pthread_t th;
-	int c, i, rc, status = 2, threaded;
+	struct pd_report_opts ro;
+	enum fmt fmt;
+	const char *output, *color;
+	unsigned flags;
+	PD_VEC(const char *) base, cand; /* -b / -c files */
+	const char *db, *scenario, *cache, *tool;
+};
+
+static int run_option(int c, struct run_opts *r)
+{
 	double v;
 
-	memset(&io, 0, sizeof(io));
-	pd_settings_default(&set);
+	switch (c) {
+	case OPT_NO_NORMALIZE:
+		r->flags |= PD_FUNCS_NO_NORMALIZE;
+		return 1;
+	case OPT_NO_MODULE:
+		r->flags |= PD_FUNCS_NO_MODULE;
+		return 1;
+	case OPT_THRESHOLD:
+		return pd_parse_double("--threshold", optarg, 0, 1000,
+				       &r->set.threshold_pct)
+			   ? -1
+			   : 1;
+	case OPT_MIN_IMPACT:
+		return pd_parse_double("--min-impact", optarg, 0, 100,
+				       &r->set.min_impact_pct)
+			   ? -1
+			   : 1;
+	case OPT_ALPHA:
+		return pd_parse_double("--alpha", optarg, 1e-12, 0.5,
+				       &r->set.alpha)
+			   ? -1
+			   : 1;
+	case OPT_DISPERSION:
+		return pd_parse_double("--dispersion", optarg, 0.01, 1000,
+				       &r->set.dispersion)
+			   ? -1
+			   : 1;
+	case OPT_SHARE:
+		r->set.share = 1;
+		return 1;
+	case OPT_TOP:
+		if (pd_parse_double("--top", optarg, 1, 1000000, &v))
+			return -1;
+		r->ro.top = (int)v;
+		return 1;
+	case OPT_COLOR:
+		if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
+		    strcmp(optarg, "never")) {
+			pd_error("error: --color wants auto, always or never");
+			return -1;
+		}
+		r->color = optarg;
+		return 1;
+	case 'b':
+		PD_VEC_PUSH(&r->base, optarg);
+		return 1;
+	case 'c':
+		PD_VEC_PUSH(&r->cand, optarg);
+		return 1;
+	case OPT_DB:
+		r->db = optarg;
+		return 1;
+	case OPT_SCENARIO:
+		r->scenario = optarg;
+		return 1;
+	case OPT_CACHE:
+		r->cache = optarg;
+		return 1;
+	case OPT_TOOL:
+		r->tool = optarg;
+		return 1;
+	}
+	return 0;
+}
+
+/* Parses a comparison's options; returns -1 to go on, else an exit status. */
+static int parse_run(int argc, char **argv, struct run_opts *r,
+		     const char *usage, const char *cmd)
+{
+	int c;
+
+	memset(r, 0, sizeof(*r));
+	pd_settings_default(&r->set);
+	r->ro.top = 20;
+	r->color = "auto";
+	r->db = pd_db_default_path();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", diff_options, NULL)) !=
-	       -1) {
-		int r = shared_option(c, argv, &io, &fmt, &output, diff_usage,
-				      "diff");
+	while ((c = getopt_long(argc, argv, ":f:o:hb:c:", diff_options,
+				NULL)) != -1) {
+		int k = shared_option(c, argv, &r->io, &r->fmt, &r->output,
+				      usage, cmd);
 
-		if (r >= 100)
-			return r - 100;
-		if (r)
+		if (k >= 100)
+			return k - 100;
+		if (k)
 			continue;
-		switch (c) {
-		case OPT_NO_NORMALIZE:
-			flags |= PD_FUNCS_NO_NORMALIZE;
-			break;
-		case OPT_NO_MODULE:
-			flags |= PD_FUNCS_NO_MODULE;
-			break;
-		case OPT_THRESHOLD:
-			if (pd_parse_double("--threshold", optarg, 0, 1000,
-					    &set.threshold_pct))
-				return 2;
-			break;
-		case OPT_MIN_IMPACT:
-			if (pd_parse_double("--min-impact", optarg, 0, 100,
-					    &set.min_impact_pct))
-				return 2;
-			break;
-		case OPT_ALPHA:
-			if (pd_parse_double("--alpha", optarg, 1e-12, 0.5,
-					    &set.alpha))
-				return 2;
-			break;
-		case OPT_DISPERSION:
-			if (pd_parse_double("--dispersion", optarg, 0.01, 1000,
-					    &set.dispersion))
-				return 2;
-			break;
-		case OPT_SHARE:
-			set.share = 1;
-			break;
-		case OPT_TOP:
-			if (pd_parse_double("--top", optarg, 1, 1000000, &v))
-				return 2;
-			ro.top = (int)v;
-			break;
-		case OPT_COLOR:
-			if (strcmp(optarg, "auto") &&
-			    strcmp(optarg, "always") &&
-			    strcmp(optarg, "never")) {
-				pd_error("error: --color wants auto, always or"
-					 " never");
-				return 2;
-			}
-			color = optarg;
-			break;
-		default:
-			pd_error(
-			    "error: unknown option %s (perfdiff help diff)",
-			    argv[optind - 1]);
+		k = run_option(c, r);
+		if (k < 0)
+			return 2;
+		if (!k) {
+			pd_error("error: unknown option %s (perfdiff help %s)",
+				 argv[optind - 1], cmd);
 			return 2;
 		}
 	}
-	if (argc - optind != 2) {
-		pd_error("error: want two profiles, BASELINE and CANDIDATE (got"
-			 " %d); see perfdiff help diff",
-			 argc - optind);
-		return 2;
-	}
-	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-")) {
-		pd_error("error: only one of BASELINE and CANDIDATE can be"
-			 " standard input (-)");
-		return 2;
-	}
-	if (!strcmp(color, "always"))
-		ro.color = 1;
-	else if (!strcmp(color, "auto"))
-		ro.color = !output && isatty(1) && !getenv("NO_COLOR");
+	if (!strcmp(r->color, "always"))
+		r->ro.color = 1;
+	else if (!strcmp(r->color, "auto"))
+		r->ro.color = !r->output && isatty(1) && !getenv("NO_COLOR");
+	return -1;
+}
 
-	for (i = 0; i < 2; i++) {
-		jobs[i].path = argv[optind + i];
-		jobs[i].o = &io;
-		jobs[i].rc = 0;
-		memset(&jobs[i].err, 0, sizeof(jobs[i].err));
-		pd_profile_init(&jobs[i].p);
-	}
-	/* The two sides are independent: read them at the same time. */
-	threaded = !pthread_create(&th, NULL, import_job, &jobs[1]);
-	import_job(&jobs[0]);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		import_job(&jobs[1]);
-	for (i = 0; i < 2; i++) {
-		if (jobs[i].rc < 0) {
-			pd_error("%s", jobs[i].err.msg);
-			goto out_profiles;
-		}
-	}
+/* Writes the report; returns the exit status (0, 1, or 2). */
+static int render(struct pd_diff *d, struct run_opts *r,
+		  const struct pd_profile *pa, const struct pd_profile *pb)
+{
+	struct pd_out out;
+	int rc, status = 2;
+	size_t i;
 
-	pd_funcs_init(&fn, flags);
-	pd_diff_compute(&d, &jobs[0].p, &jobs[1].p, &fn, &set);
 	/*
 	 * Warnings go to stderr; the text report repeats them, unless stdout
 	 * and stderr are the same terminal, where they would show twice.
 	 */
-	ro.warnings = !(fmt == FMT_TEXT && !output && isatty(1) && isatty(2));
-	for (i = 0; i < (int)d.warnings.n; i++)
-		if (ro.warnings)
+	r->ro.warnings =
+	    !(r->fmt == FMT_TEXT && !r->output && isatty(1) && isatty(2));
+	for (i = 0; i < d->warnings.n; i++)
+		if (r->ro.warnings)
 			fprintf(stderr, "perfdiff: warning: %s\n",
-				d.warnings.v[i]);
-
-	if (pd_out_open(&out, output) == 0) {
-		switch (fmt) {
-		case FMT_TEXT:
-			rc = pd_report_text(out.f, &d, &ro);
-			break;
-		case FMT_MD:
-			rc = pd_report_md(out.f, &d, &ro);
-			break;
-		case FMT_JSON:
-			rc = pd_report_json(out.f, &d, &ro);
-			break;
-		default:
-			rc = pd_report_folded(out.f, &jobs[0].p, &jobs[1].p);
-			break;
-		}
-		if (rc < 0 && output)
-			pd_error("error: %s: write failed", output);
-		if (pd_out_close(&out, rc) == 0 && rc == 0)
-			status = d.verdict == PD_REGRESSED ? 1 : 0;
+				d->warnings.v[i]);
+	if (r->fmt == FMT_FOLDED && (!pa || !pb)) {
+		pd_error("error: folded output compares one profile per side");
+		return 2;
 	}
+	if (pd_out_open(&out, r->output) != 0)
+		return 2;
+	switch (r->fmt) {
+	case FMT_TEXT:
+		rc = pd_report_text(out.f, d, &r->ro);
+		break;
+	case FMT_MD:
+		rc = pd_report_md(out.f, d, &r->ro);
+		break;
+	case FMT_JSON:
+		rc = pd_report_json(out.f, d, &r->ro);
+		break;
+	default:
+		rc = pd_report_folded(out.f, pa, pb);
+		break;
+	}
+	if (rc < 0 && r->output)
+		pd_error("error: %s: write failed", r->output);
+	if (pd_out_close(&out, rc) == 0 && rc == 0)
+		status = d->verdict == PD_REGRESSED ? 1 : 0;
+	return status;
+}
+
+struct pool {
+	struct job *jobs;
+	size_t n;
+};
+
+static void *pool_odd(void *arg)
+{
+	struct pool *p = arg;
+	size_t i;
+
+	for (i = 1; i < p->n; i += 2)
+		import_job(&p->jobs[i]);
+	return NULL;
+}
+
+/* Imports paths on two threads; prints the first error; 0 or -1. */
+static int import_all(const char *const *paths, size_t n,
+		      const struct pd_import_opts *io, struct job *jobs)
+{
+	struct pool pool = { jobs, n };
+	pthread_t th;
+	int threaded;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		jobs[i].path = paths[i];
+		jobs[i].o = io;
+		jobs[i].rc = 0;
+		memset(&jobs[i].err, 0, sizeof(jobs[i].err));
+		pd_profile_init(&jobs[i].p);
+	}
+	/* The files are independent: read two at a time. */
+	threaded = n > 1 && !pthread_create(&th, NULL, pool_odd, &pool);
+	for (i = 0; i < n; i += threaded ? 2 : 1)
+		import_job(&jobs[i]);
+	if (threaded)
+		pthread_join(th, NULL);
+	for (i = 0; i < n; i++) {
+		if (jobs[i].rc < 0) {
+			pd_error("%s", jobs[i].err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int pd_cmd_diff(int argc, char **argv)
+{
+	struct run_opts r;
+	struct job *jobs;
+	const struct pd_profile **pa, **pb;
+	const char **paths;
+	struct pd_funcs fn;
+	struct pd_diff d;
+	size_t na, nb, i, n;
+	int status = 2;
+
+	status = parse_run(argc, argv, &r, diff_usage, "diff");
+	if (status >= 0)
+		goto out_opts;
+	status = 2;
+	if (r.base.n || r.cand.n) {
+		if (!r.base.n || !r.cand.n || argc != optind) {
+			pd_error(
+			    "error: with -b/-c give every profile that way:"
+			    " -b BASE... -c CAND...");
+			goto out_opts;
+		}
+		na = r.base.n;
+		nb = r.cand.n;
+	} else {
+		if (argc - optind != 2) {
+			pd_error("error: want two profiles, BASELINE and"
+				 " CANDIDATE (got %d); see perfdiff help diff",
+				 argc - optind);
+			goto out_opts;
+		}
+		PD_VEC_PUSH(&r.base, argv[optind]);
+		PD_VEC_PUSH(&r.cand, argv[optind + 1]);
+		na = nb = 1;
+	}
+	n = na + nb;
+	paths = pd_xmalloc(n * sizeof(*paths));
+	for (i = 0; i < n; i++)
+		paths[i] = i < na ? r.base.v[i] : r.cand.v[i - na];
+	for (i = 0; i < n; i++) {
+		size_t k;
+
+		for (k = i + 1; k < n; k++)
+			if (!strcmp(paths[i], "-") && !strcmp(paths[k], "-")) {
+				pd_error("error: only one profile can be"
+					 " standard input (-)");
+				free(paths);
+				goto out_opts;
+			}
+	}
+	jobs = pd_xcalloc(n, sizeof(*jobs));
+	if (import_all(paths, n, &r.io, jobs) == 0) {
+		pa = pd_xmalloc(na * sizeof(*pa));
+		pb = pd_xmalloc(nb * sizeof(*pb));
+		for (i = 0; i < na; i++)
+			pa[i] = &jobs[i].p;
+		for (i = 0; i < nb; i++)
+			pb[i] = &jobs[na + i].p;
+		pd_funcs_init(&fn, r.flags);
+		pd_diff_profiles(&d, pa, na, pb, nb, &fn, &r.set);
+		status = render(&d, &r, na == 1 ? pa[0] : NULL,
+				nb == 1 ? pb[0] : NULL);
+		pd_diff_release(&d);
+		pd_funcs_release(&fn);
+		free(pa);
+		free(pb);
+	}
+	for (i = 0; i < n; i++)
+		pd_profile_release(&jobs[i].p);
+	free(jobs);
+	free(paths);
+out_opts:
+	PD_VEC_FREE(&r.base);
+	PD_VEC_FREE(&r.cand);
+	return status;
+}
+
+static const char compare_usage[] =
+    "usage: perfdiff compare BASE_REV CAND_REV --scenario S [--cache C]\n"
+    "                        [--tool T] [--db FILE] [options]\n"
+    "\n"
+    "Compares two stored commits (sha prefixes) with every repeat run on\n"
+    "each side, using noise learned from the history. Takes the statistics\n"
+    "and output options of perfdiff diff (see perfdiff help diff).\n"
+    "  --db FILE        database (default $PERFDIFF_DB, else ./perfdiff.db)\n"
+    "  --scenario S     the scenario (required)\n"
+    "  --cache C        warm or cold, when both are stored\n"
+    "  --tool T         the profiler, when several are stored\n";
+
+int pd_cmd_compare(int argc, char **argv)
+{
+	struct run_opts r;
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_funcs fn;
+	struct pd_loaded la, lb;
+	struct pd_noise noise;
+	struct pd_diff d;
+	char *sha[2] = { NULL, NULL }, *cache = NULL, *tool = NULL;
+	char *c2 = NULL, *t2 = NULL;
+	const char *cc, *tt;
+	int status, i, loaded = 0, have_noise = 0;
+
+	memset(&la, 0, sizeof(la));
+	memset(&lb, 0, sizeof(lb));
+	status = parse_run(argc, argv, &r, compare_usage, "compare");
+	if (status >= 0)
+		goto out_opts;
+	status = 2;
+	if (argc - optind != 2 || !r.scenario) {
+		pd_error("error: usage: perfdiff compare BASE_REV CAND_REV"
+			 " --scenario S [--cache C]");
+		goto out_opts;
+	}
+	if (access(r.db, F_OK) != 0) {
+		pd_error("error: %s: no such database (perfdiff ingest creates"
+			 " it)",
+			 r.db);
+		goto out_opts;
+	}
+	if (pd_db_open(&db, r.db, 0, &err) < 0) {
+		pd_error("%s", err.msg);
+		goto out_opts;
+	}
+	pd_funcs_init(&fn, r.flags);
+	for (i = 0; i < 2; i++) {
+		if (pd_store_resolve(&db, argv[optind + i], r.scenario, r.cache,
+				     &sha[i], &err) < 0)
+			goto fail;
+	}
+	cc = r.cache;
+	tt = r.tool;
+	if (pd_store_caches(&db, sha[0], r.scenario, &cc, &tt, &cache, &tool,
+			    &err) < 0)
+		goto fail;
+	/* The candidate must have the same cache state and tool. */
+	if (pd_store_caches(&db, sha[1], r.scenario, &cc, &tt, &c2, &t2, &err) <
+	    0)
+		goto fail;
+	if (pd_store_load(&db, sha[0], r.scenario, cache, tool, &fn, &la,
+			  &err) < 0 ||
+	    pd_store_load(&db, sha[1], r.scenario, cache, tool, &fn, &lb,
+			  &err) < 0)
+		goto fail;
+	loaded = 1;
+	{
+		const char *exclude[] = { sha[0], sha[1], NULL };
+
+		if (pd_store_noise(&db, r.scenario, cache, tool, exclude, &fn,
+				   &noise, &err) < 0)
+			goto fail;
+		have_noise = 1;
+	}
+	pd_diff_aggs(&d, &la.side, la.runs, la.n, &lb.side, lb.runs, lb.n, &fn,
+		     &r.set, &noise);
+	if (la.host && lb.host && strcmp(la.host, lb.host))
+		pd_diff_warn(&d, "hosts differ: baseline %s, candidate %s",
+			     la.host, lb.host);
+	status = render(&d, &r, NULL, NULL);
 	pd_diff_release(&d);
+	goto done;
+fail:
+	pd_error("%s", err.msg);
+done:
+	if (have_noise)
+		pd_noise_release(&noise);
+	if (loaded || la.runs)
+		pd_loaded_release(&la);
+	if (loaded || lb.runs)
+		pd_loaded_release(&lb);
 	pd_funcs_release(&fn);
-out_profiles:
-	pd_profile_release(&jobs[0].p);
-	pd_profile_release(&jobs[1].p);
+	pd_db_close(&db);
+	free(sha[0]);
+	free(sha[1]);
+	free(cache);
+	free(tool);
+	free(c2);
+	free(t2);
+out_opts:
+	PD_VEC_FREE(&r.base);
+	PD_VEC_FREE(&r.cand);
 	return status;
 }
 

@@ -82,69 +82,89 @@ static const char *json_shape(const char *head, size_t len)
 	return NULL;
 }
 
+/* Picks the format of an opened input; NULL with err set when none fits. */
+static const struct pd_format *
+sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
+{
+	const char *h = in->head, *end = in->head + in->head_len;
+	const struct pd_format *fmt = NULL;
+	size_t i;
+
+	if (o->from) {
+		fmt = pd_format_find(o->from);
+		if (!fmt)
+			pd_err_set(err, PD_EUSAGE,
+				   "unknown format '%s' (supported: %s)",
+				   o->from, pd_format_list());
+		return fmt;
+	}
+	if (skip_ws(h, end) == end) {
+		pd_err_set(err, PD_EEMPTY, "%s: empty file", in->path);
+		return NULL;
+	}
+	if (pd_input_is_binary(in)) {
+		pd_err_set(err, PD_EFORMAT,
+			   "%s: binary data, not a supported profile"
+			   " (supported: %s)%s",
+			   in->path, pd_format_list(),
+			   in->gzipped ? "; a gzipped protobuf would be pprof,"
+					 " not supported yet"
+				       : "");
+		return NULL;
+	}
+	for (i = 0; i < PD_ARRAY_SIZE(formats) && !fmt; i++)
+		if (formats[i].sniff(h, in->head_len))
+			fmt = &formats[i];
+	if (!fmt && (*skip_ws(h, end) == '{' || *skip_ws(h, end) == '[')) {
+		const char *shape = json_shape(h, in->head_len);
+
+		if (shape) {
+			pd_err_set(err, PD_EFORMAT,
+				   "%s: this is %s, which this version cannot"
+				   " read (supported: %s)",
+				   in->path, shape, pd_format_list());
+			return NULL;
+		}
+		/* The speedscope reader says so if the shape is off. */
+		fmt = pd_format_find("speedscope");
+	}
+	if (!fmt)
+		pd_err_set(err, PD_EFORMAT,
+			   "%s:1: not a profile format perfdiff knows"
+			   " (supported: %s; --from to force one)",
+			   in->path, pd_format_list());
+	return fmt;
+}
+
+const struct pd_format *pd_import_sniff(const char *path,
+					const struct pd_import_opts *o,
+					struct pd_err *err)
+{
+	struct pd_input in;
+	const struct pd_format *fmt = NULL;
+
+	if (pd_input_open(&in, path, err) == 0)
+		fmt = sniff(&in, o, err);
+	pd_input_close(&in);
+	return fmt;
+}
+
 int pd_import(struct pd_profile *p, const char *path,
 	      const struct pd_import_opts *o, struct pd_err *err)
 {
 	struct pd_input in;
-	const struct pd_format *fmt = NULL;
-	const char *h, *end;
+	const struct pd_format *fmt;
 	int rc;
-	size_t i;
 
 	rc = pd_input_open(&in, path, err);
 	if (rc < 0)
 		goto out;
 	free(p->source);
 	p->source = pd_xstrdup(path);
-	h = in.head;
-	end = in.head + in.head_len;
-	if (o->from) {
-		fmt = pd_format_find(o->from);
-		if (!fmt) {
-			rc = pd_err_set(err, PD_EUSAGE,
-					"unknown format '%s' (supported: %s)",
-					o->from, pd_format_list());
-			goto out;
-		}
-	} else if (skip_ws(h, end) == end) {
-		rc = pd_err_set(err, PD_EEMPTY, "%s: empty file", path);
+	fmt = sniff(&in, o, err);
+	if (!fmt) {
+		rc = err->code ? err->code : PD_EFORMAT;
 		goto out;
-	} else if (pd_input_is_binary(&in)) {
-		rc = pd_err_set(err, PD_EFORMAT,
-				"%s: binary data, not a supported profile"
-				" (supported: %s)%s",
-				path, pd_format_list(),
-				in.gzipped ? "; a gzipped protobuf would be"
-					     " pprof, not supported yet"
-					   : "");
-		goto out;
-	} else {
-		for (i = 0; i < PD_ARRAY_SIZE(formats) && !fmt; i++)
-			if (formats[i].sniff(h, in.head_len))
-				fmt = &formats[i];
-		if (!fmt &&
-		    (*skip_ws(h, end) == '{' || *skip_ws(h, end) == '[')) {
-			const char *shape = json_shape(h, in.head_len);
-
-			if (shape) {
-				rc = pd_err_set(err, PD_EFORMAT,
-						"%s: this is %s, which this"
-						" version cannot read"
-						" (supported: %s)",
-						path, shape, pd_format_list());
-				goto out;
-			}
-			/* The speedscope reader says so if the shape is off. */
-			fmt = pd_format_find("speedscope");
-		}
-		if (!fmt) {
-			rc = pd_err_set(err, PD_EFORMAT,
-					"%s:1: not a profile format perfdiff"
-					" knows (supported: %s; --from to"
-					" force one)",
-					path, pd_format_list());
-			goto out;
-		}
 	}
 	p->format = fmt->name;
 	rc = fmt->import(&in, p, o, err);

@@ -32,6 +32,10 @@ struct pd_format {
 PD_NODISCARD int pd_import(struct pd_profile *p, const char *path,
 			   const struct pd_import_opts *o, struct pd_err *err);
 const struct pd_format *pd_format_find(const char *name);
+/* The format of path's content, or NULL with err saying why not. */
+const struct pd_format *pd_import_sniff(const char *path,
+					const struct pd_import_opts *o,
+					struct pd_err *err);
 /* Comma-separated names of the supported formats, for messages. */
 const char *pd_format_list(void);
 

@@ -54,6 +54,10 @@ static cJSON *metric(const struct pd_metric *m)
 	add_num(o, "ci_high", m->ci_high);
 	add_num(o, "mde_pct", m->mde_pct);
 	cJSON_AddItemToObject(o, "unstable", cJSON_CreateBool(m->unstable));
+	add_num(o, "threshold_pct", m->tau_pct);
+	add_num(o, "threshold_points", m->tau_points);
+	add_num(o, "mw_p", m->mw_p);
+	add_num(o, "suggested_runs", m->suggested_runs);
 	add_num(o, "baseline_samples", m->base_n);
 	add_num(o, "candidate_samples", m->cand_n);
 	add_num(o, "impact_pct", m->impact_pct);
@@ -131,6 +135,8 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 	add_num(x, "phi", d->phi);
 	add_num(x, "lambda", d->lambda);
 	add_str(x, "source", d->phi_source);
+	add_str(x, "method", d->method);
+	add_str(x, "prior", d->prior_source);
 	add_num(x, "functions", (double)d->lambda_n);
 	cJSON_AddItemToObject(root, "dispersion", x);
 	arr = cJSON_CreateArray();

@@ -144,16 +144,27 @@ static void provenance(struct pd_buf *b, const struct pd_diff *d)
 		    " weights\n",
 		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
 		    d->set.share ? "shares of total" : "absolute");
-	pd_buf_addf(b, "- Dispersion: phi %.2f (%s", d->phi, d->phi_source);
-	if (!isnan(d->lambda))
-		pd_buf_addf(b, "; lambda %.2f from %zu functions", d->lambda,
-			    d->lambda_n);
-	else
+	if (!strcmp(d->method, "moderated-t")) {
+		pd_buf_addf(
+		    b,
+		    "- Method: moderated t-test over %d + %d runs (prior"
+		    " from %s), Mann–Whitney as a check\n",
+		    d->base.runs, d->cand.runs, d->prior_source);
+	} else {
 		pd_buf_addf(b,
-			    "; lambda not estimated, %zu well-sampled"
-			    " functions of 30 needed",
-			    d->lambda_n);
-	pd_buf_adds(b, ")\n");
+			    "- Method: quasi-Poisson test on sample counts;"
+			    " phi %.2f (%s",
+			    d->phi, d->phi_source);
+		if (!isnan(d->lambda))
+			pd_buf_addf(b, "; lambda %.2f from %zu functions",
+				    d->lambda, d->lambda_n);
+		else
+			pd_buf_addf(b,
+				    "; lambda not estimated, %zu well-sampled"
+				    " functions of 30 needed",
+				    d->lambda_n);
+		pd_buf_adds(b, ")\n");
+	}
 	for (i = 0; i < d->warnings.n && i < 20; i++) {
 		pd_buf_adds(b, "- ⚠️ ");
 		md_text(b, d->warnings.v[i], 500);

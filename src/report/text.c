@@ -83,6 +83,9 @@ static void row(struct pd_buf *b, const struct pd_diff *d,
 	cell(b, t.buf, 7, 1);
 	pd_fmt_func(&name, d, r->f->func);
 	safe_name(b, name.buf);
+	if (m->tau_points)
+		pd_buf_addf(b, " (threshold learned from %d commits: %.1f %%)",
+			    m->tau_points, m->tau_pct);
 	pd_buf_addch(b, '\n');
 	pd_buf_release(&t);
 	pd_buf_release(&name);
@@ -159,21 +162,26 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 	pd_buf_addch(&b, '\n');
 	side_line(&b, "baseline", &d->base);
 	side_line(&b, "candidate", &d->cand);
-	pd_buf_addf(&b,
-		    "settings: threshold %g %%, min impact %g %%, alpha %g, %s;"
-		    " phi %.2f (%s",
-		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
-		    d->set.share ? "shares" : "absolute", d->phi,
-		    d->phi_source);
-	if (!isnan(d->lambda))
-		pd_buf_addf(&b, ", lambda %.2f from %zu functions", d->lambda,
-			    d->lambda_n);
-	else
-		pd_buf_addf(&b,
-			    ", lambda not estimated: %zu well-sampled"
-			    " functions, 30 needed",
-			    d->lambda_n);
-	pd_buf_adds(&b, ")\n");
+	pd_buf_addf(
+	    &b, "settings: threshold %g %%, min impact %g %%, alpha %g, %s; ",
+	    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
+	    d->set.share ? "shares" : "absolute");
+	if (!strcmp(d->method, "moderated-t")) {
+		pd_buf_addf(
+		    &b, "moderated t-test over %d + %d runs (prior from %s)\n",
+		    d->base.runs, d->cand.runs, d->prior_source);
+	} else {
+		pd_buf_addf(&b, "phi %.2f (%s", d->phi, d->phi_source);
+		if (!isnan(d->lambda))
+			pd_buf_addf(&b, ", lambda %.2f from %zu functions",
+				    d->lambda, d->lambda_n);
+		else
+			pd_buf_addf(&b,
+				    ", lambda not estimated: %zu well-sampled"
+				    " functions, 30 needed",
+				    d->lambda_n);
+		pd_buf_adds(&b, ")\n");
+	}
 	if (d->base.count_rule)
 		pd_buf_addf(&b, "counts: baseline %s\n", d->base.count_rule);
 	if (d->cand.count_rule)

@@ -86,19 +86,19 @@ static double p_value(const struct expo *x, double a, double b, double phi,
 	return 2 * pd_norm_sf(fabs(L / se));
 }
 
-/* Fills everything but q and status. */
-static void measure(struct pd_metric *m, const struct expo *x, double wa,
-		    double wb, double a, double b, double phi, int share)
+/* Fields every method fills the same way. */
+static void measure_common(struct pd_metric *m, const struct expo *x, double wa,
+			   double wb, double a, double b, int share)
 {
-	double L, se, abar = (a + b) / 2;
-
 	memset(m, 0, sizeof(*m));
 	m->base = wa;
 	m->cand = wb;
 	m->base_n = a;
 	m->cand_n = b;
 	m->delta = wb - wa;
-	m->p = m->q = PD_NAN;
+	m->p = m->q = m->mw_p = m->suggested_runs = PD_NAN;
+	m->ratio = m->ci_low = m->ci_high = PD_NAN;
+	m->ci90_low = m->ci90_high = m->mde_pct = PD_NAN;
 	if (share) {
 		double sa = x->ta > 0 ? wa / x->ta : 0;
 		double sb = x->tb > 0 ? wb / x->tb : 0;
@@ -109,30 +109,36 @@ static void measure(struct pd_metric *m, const struct expo *x, double wa,
 		m->delta_pct = wa > 0 ? (wb / wa - 1) * 100 : PD_NAN;
 		m->impact_pct = x->ta > 0 ? fabs(wb - wa) / x->ta * 100 : 0;
 	}
-	m->mde_pct =
-	    abar > 0 ? (exp(2.8 * sqrt(2 * phi / abar)) - 1) * 100 : PD_NAN;
-	if (a + b <= 0) {
-		m->ratio = m->ci_low = m->ci_high = PD_NAN;
+}
+
+/* One profile per side: quasi-Poisson counts. Fills all but q and status. */
+static void measure(struct pd_metric *m, const struct expo *x, double wa,
+		    double wb, double a, double b, double phi, int share)
+{
+	double L, se, abar = (a + b) / 2;
+
+	measure_common(m, x, wa, wb, a, b, share);
+	if (a + b <= 0)
 		return;
-	}
 	log_ratio(x, a, b, phi, &L, &se);
 	m->p = p_value(x, a, b, phi, L, se);
-	if (wa <= 0 || wb <= 0) { /* added or removed: no ratio to speak of */
-		m->ratio = m->ci_low = m->ci_high = m->mde_pct = PD_NAN;
+	if (wa <= 0 || wb <= 0) /* added or removed: no ratio to speak of */
 		return;
-	}
+	m->mde_pct =
+	    abar > 0 ? (exp(2.8 * sqrt(2 * phi / abar)) - 1) * 100 : PD_NAN;
 	m->ratio = exp(L);
 	m->ci_low = exp(L - Z95 * se);
 	m->ci_high = exp(L + Z95 * se);
+	m->ci90_low = exp(L - Z90 * se);
+	m->ci90_high = exp(L + Z90 * se);
 }
 
 /* The decision rule of statistics.md, after BH. */
-static void decide(struct pd_metric *m, const struct expo *x, double phi,
-		   const struct pd_settings *set, int use_q)
+static void decide(struct pd_metric *m, const struct expo *x,
+		   const struct pd_settings *set)
 {
-	double tau = set->threshold_pct / 100, mi = set->min_impact_pct;
-	double sig = use_q ? m->q : m->p;
-	double L, se, lo90, hi90, base_ref, worst;
+	double tau = m->tau_pct / 100, mi = set->min_impact_pct;
+	double base_ref, worst;
 
 	if (m->base <= 0 && m->cand <= 0) {
 		m->status = PD_SAME;
@@ -146,7 +152,7 @@ static void decide(struct pd_metric *m, const struct expo *x, double phi,
 		m->status = PD_REMOVED;
 		return;
 	}
-	if (m->tested && sig < set->alpha && m->impact_pct >= mi) {
+	if (m->tested && m->q < set->alpha && m->impact_pct >= mi) {
 		if (m->ci_low > 1 + tau) {
 			m->status = PD_REGRESSED;
 			return;
@@ -156,15 +162,13 @@ static void decide(struct pd_metric *m, const struct expo *x, double phi,
 			return;
 		}
 	}
-	log_ratio(x, m->base_n, m->cand_n, phi, &L, &se);
-	lo90 = exp(L - Z90 * se);
-	hi90 = exp(L + Z90 * se);
 	/* Equivalent: the change fits the ratio band, or is too small to
 	 * matter. */
-	base_ref = set->share ? (x->ta > 0 ? m->base / x->ta * 100 : 0)
-			      : (x->ta > 0 ? m->base / x->ta * 100 : 0);
-	worst = base_ref * fmax(hi90 - 1, 1 - lo90);
-	if ((lo90 >= 1 / (1 + tau) && hi90 <= 1 + tau) || worst < mi)
+	base_ref = x->ta > 0 ? m->base / x->ta * 100 : 0;
+	worst = base_ref * fmax(m->ci90_high - 1, 1 - m->ci90_low);
+	if (!isnan(m->ci90_low) &&
+	    ((m->ci90_low >= 1 / (1 + tau) && m->ci90_high <= 1 + tau) ||
+	     worst < mi))
 		m->status = PD_SAME;
 	else
 		m->status = PD_INCONCLUSIVE;
@@ -363,114 +367,69 @@ static void check_sides(struct pd_diff *d)
 		pd_diff_warn(d, "events differ (baseline %s, candidate %s)",
 			     a->event ? a->event : "none",
 			     b->event ? b->event : "none");
-	if (strcmp(a->format, b->format))
+	if (a->format && b->format && strcmp(a->format, b->format))
 		pd_diff_warn(d, "formats differ (baseline %s, candidate %s)",
 			     a->format, b->format);
 }
 
-int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
-		    const struct pd_profile *b, struct pd_funcs *fn,
-		    const struct pd_settings *set)
+void pd_noise_init(struct pd_noise *n, size_t nfuncs)
 {
-	struct pd_agg aa, ab;
-	struct expo x;
-	double *z2, *ps, *qs, phi;
-	size_t nf, i, nz = 0, np = 0;
-	int any_reg = 0, any_imp = 0;
+	int k;
 
-	memset(d, 0, sizeof(*d));
-	d->set = *set;
-	d->fn = fn;
-	d->lambda = PD_NAN;
-	side_from(&d->base, a);
-	side_from(&d->cand, b);
-	check_sides(d);
-	for (i = 0; i < a->notes.n; i++)
-		pd_diff_warn(d, "baseline: %s", a->notes.v[i]);
-	for (i = 0; i < b->notes.n; i++)
-		pd_diff_warn(d, "candidate: %s", b->notes.v[i]);
-	if (!(fn->flags & PD_FUNCS_NO_MODULE) &&
-	    a->has_modules != b->has_modules) {
-		fn->flags |= PD_FUNCS_NO_MODULE;
-		d->name_only = 1;
-		pd_diff_warn(d,
-			     "the %s has no module names: functions are matched"
-			     " by name alone",
-			     a->has_modules ? "candidate" : "baseline");
+	memset(n, 0, sizeof(*n));
+	n->n = nfuncs;
+	for (k = 0; k < 2; k++) {
+		n->s0[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+		n->d0[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+		n->tau[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+		n->tau_points[k] = pd_xcalloc(nfuncs + 1, sizeof(int));
 	}
+}
 
-	if (!(fn->flags & PD_FUNCS_NO_MODULE))
-		pair_modules(d, a, b, fn);
-	pd_agg_init(&aa);
-	pd_agg_init(&ab);
-	pd_agg_compute(&aa, a, fn);
-	pd_agg_compute(&ab, b, fn);
-	nf = fn->v.n;
-	pd_agg_resize(&aa, nf);
-	pd_agg_resize(&ab, nf);
+void pd_noise_release(struct pd_noise *n)
+{
+	int k;
 
-	x.ta = aa.all_w;
-	x.tb = ab.all_w;
-	x.ca = aa.all_c;
-	x.cb = ab.all_c;
-	if (d->set.share) {
-		x.ea = x.ca > 0 ? x.ca : 1;
-		x.eb = x.cb > 0 ? x.cb : 1;
-	} else {
-		x.ea = x.ta > 0 && x.ca > 0 ? x.ca / x.ta : 1;
-		x.eb = x.tb > 0 && x.cb > 0 ? x.cb / x.tb : 1;
+	for (k = 0; k < 2; k++) {
+		free(n->s0[k]);
+		free(n->d0[k]);
+		free(n->tau[k]);
+		free(n->tau_points[k]);
 	}
+	memset(n, 0, sizeof(*n));
+}
 
-	/* Overdispersion: z^2 of well-sampled self counts at phi = 1. */
-	z2 = pd_xmalloc((nf ? nf : 1) * sizeof(*z2));
-	for (i = 0; i < nf; i++) {
-		double c = aa.self_c[i] + ab.self_c[i], L, se;
-
-		if (c < 50)
-			continue;
-		log_ratio(&x, aa.self_c[i], ab.self_c[i], 1, &L, &se);
-		z2[nz++] = (L / se) * (L / se);
+/* The threshold for function f, metric k: learned when history has one. */
+static void set_tau(struct pd_metric *m, const struct pd_settings *set,
+		    const struct pd_noise *noise, uint32_t f, int k)
+{
+	m->tau_pct = set->threshold_pct;
+	m->tau_points = 0;
+	if (noise && f < noise->n && noise->tau_points[k][f] > 0 &&
+	    noise->tau[k][f] * 100 > set->threshold_pct) {
+		m->tau_pct = noise->tau[k][f] * 100;
+		m->tau_points = noise->tau_points[k][f];
+		m->unstable = 1; /* noisier than the threshold asked */
 	}
-	phi = set->dispersion > 0 ? set->dispersion : 1;
-	d->phi_source = "default";
-	d->lambda_n = nz;
-	if (nz >= 30) {
-		d->lambda = pd_median(z2, nz) / CHI2_1_MEDIAN;
-		if (d->lambda > phi) {
-			phi = d->lambda;
-			d->phi_source = "estimated";
-		}
-	}
-	d->phi = phi;
-	free(z2);
+}
 
-	PD_VEC_RESERVE(&d->funcs, nf);
-	for (i = 0; i < nf; i++) {
-		struct pd_fdiff f;
+/* BH over the tested metrics, then the decision for every metric. */
+static void test_all(struct pd_diff *d, const struct expo *x)
+{
+	double *ps = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*ps));
+	double *qs = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*qs));
+	size_t i, np = 0;
 
-		if (aa.total_w[i] <= 0 && ab.total_w[i] <= 0)
-			continue;
-		f.func = (uint32_t)i;
-		measure(&f.self, &x, aa.self_w[i], ab.self_w[i], aa.self_c[i],
-			ab.self_c[i], phi, d->set.share);
-		measure(&f.total, &x, aa.total_w[i], ab.total_w[i],
-			aa.total_c[i], ab.total_c[i], phi, d->set.share);
-		PD_VEC_PUSH(&d->funcs, f);
-	}
-
-	/* Independent filter, then BH over both metrics of every function. */
-	ps = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*ps));
-	qs = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*qs));
 	for (i = 0; i < d->funcs.n * 2; i++) {
 		struct pd_fdiff *f = &d->funcs.v[i / 2];
 		struct pd_metric *m = i % 2 ? &f->total : &f->self;
 		double possible =
-		    x.ta > 0 ? fmax(m->base, m->cand) / x.ta * 100 : 0;
+		    x->ta > 0 ? fmax(m->base, m->cand) / x->ta * 100 : 0;
 
 		if (m->base <= 0 || m->cand <= 0 || isnan(m->p))
 			continue;
 		if (m->base_n + m->cand_n >= 20 ||
-		    possible >= set->min_impact_pct) {
+		    possible >= d->set.min_impact_pct) {
 			m->tested = 1;
 			ps[np++] = m->p;
 		}
@@ -483,28 +442,406 @@ int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
 
 		if (m->tested)
 			m->q = qs[np++];
-		decide(m, &x, phi, &d->set, 1);
-		any_reg |= m->status == PD_REGRESSED;
-		any_imp |= m->status == PD_IMPROVED;
+		decide(m, x, &d->set);
 		if (i % 2 == 0)
 			d->nstatus[m->status]++;
 	}
 	free(ps);
 	free(qs);
+}
+
+static struct expo exposure(const struct pd_diff *d, double ta, double ca,
+			    double tb, double cb)
+{
+	struct expo x;
+
+	x.ta = ta;
+	x.tb = tb;
+	x.ca = ca;
+	x.cb = cb;
+	if (d->set.share) {
+		x.ea = x.ca > 0 ? x.ca : 1;
+		x.eb = x.cb > 0 ? x.cb : 1;
+	} else {
+		x.ea = x.ta > 0 && x.ca > 0 ? x.ca / x.ta : 1;
+		x.eb = x.tb > 0 && x.cb > 0 ? x.cb / x.tb : 1;
+	}
+	return x;
+}
+
+/* One profile per side. */
+static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
+			const struct pd_agg *ab, const struct pd_noise *noise)
+{
+	struct expo x = exposure(d, aa->all_w, aa->all_c, ab->all_w, ab->all_c);
+	size_t nf = d->fn->v.n, i, nz = 0;
+	double *z2, phi;
+
+	d->method = "quasi-poisson";
+	/* Overdispersion: z^2 of well-sampled self counts at phi = 1. */
+	z2 = pd_xmalloc((nf ? nf : 1) * sizeof(*z2));
+	for (i = 0; i < nf; i++) {
+		double c = aa->self_c[i] + ab->self_c[i], L, se;
+
+		if (c < 50)
+			continue;
+		log_ratio(&x, aa->self_c[i], ab->self_c[i], 1, &L, &se);
+		z2[nz++] = (L / se) * (L / se);
+	}
+	phi = d->set.dispersion > 0 ? d->set.dispersion : 1;
+	d->phi_source = "default";
+	d->lambda_n = nz;
+	if (nz >= 30)
+		d->lambda = pd_median(z2, nz) / CHI2_1_MEDIAN;
+	if (noise && noise->phi_pairs) {
+		phi = fmax(1, noise->phi);
+		d->phi_source = "history";
+	} else if (nz >= 30 && d->lambda > phi) {
+		phi = d->lambda;
+		d->phi_source = "estimated";
+	}
+	d->phi = phi;
+	free(z2);
+
+	PD_VEC_RESERVE(&d->funcs, nf);
+	for (i = 0; i < nf; i++) {
+		struct pd_fdiff f;
+
+		if (aa->total_w[i] <= 0 && ab->total_w[i] <= 0)
+			continue;
+		f.func = (uint32_t)i;
+		measure(&f.self, &x, aa->self_w[i], ab->self_w[i],
+			aa->self_c[i], ab->self_c[i], phi, d->set.share);
+		measure(&f.total, &x, aa->total_w[i], ab->total_w[i],
+			aa->total_c[i], ab->total_c[i], phi, d->set.share);
+		set_tau(&f.self, &d->set, noise, f.func, 0);
+		set_tau(&f.total, &d->set, noise, f.func, 1);
+		PD_VEC_PUSH(&d->funcs, f);
+	}
+	test_all(d, &x);
 
 	/* The profile total: one test of its own. */
 	measure(&d->total, &x, x.ta, x.tb, x.ca, x.cb, phi, d->set.share);
+	d->total.tau_pct = d->set.threshold_pct;
 	d->total.tested = !d->set.share;
 	if (d->set.share) {
 		d->total.p = PD_NAN;
 		d->total.status = PD_SAME;
 	} else {
 		d->total.q = d->total.p;
-		decide(&d->total, &x, phi, &d->set, 1);
+		decide(&d->total, &x, &d->set);
 	}
-	any_reg |= d->total.status == PD_REGRESSED;
-	any_imp |= d->total.status == PD_IMPROVED;
+}
 
+/* Per-run values of one function and metric, on the log scale. */
+struct series {
+	double *ya, *yb;
+	double wa, wb, ca, cb; /* means of weights and counts */
+};
+
+static double run_eps(const struct pd_agg *r)
+{
+	/* Half a sample's weight keeps ln() finite for an absent function. */
+	return r->all_c > 0 ? 0.5 * r->all_w / r->all_c : 0.5;
+}
+
+static void fill_series(struct series *s, const struct pd_agg *a, size_t na,
+			const struct pd_agg *b, size_t nb, size_t f, int total,
+			int share)
+{
+	size_t i;
+
+	s->wa = s->wb = s->ca = s->cb = 0;
+	for (i = 0; i < na + nb; i++) {
+		const struct pd_agg *r = i < na ? &a[i] : &b[i - na];
+		double w = total ? r->total_w[f] : r->self_w[f];
+		double c = total ? r->total_c[f] : r->self_c[f];
+		double y = share
+			       ? log((c + 0.5) / (r->all_c > 0 ? r->all_c : 1))
+			       : log(w + run_eps(r));
+
+		if (i < na) {
+			s->ya[i] = y;
+			s->wa += w / (double)na;
+			s->ca += c / (double)na;
+		} else {
+			s->yb[i - na] = y;
+			s->wb += w / (double)nb;
+			s->cb += c / (double)nb;
+		}
+	}
+}
+
+static void mean_var(const double *y, size_t n, double *mean, double *var)
+{
+	double m = 0, v = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += y[i];
+	m /= (double)n;
+	for (i = 0; i < n; i++)
+		v += (y[i] - m) * (y[i] - m);
+	*mean = m;
+	*var = n > 1 ? v / (double)(n - 1) : 0;
+}
+
+/* Bimodal runs: one gap holds most of the range, each side of it 2+ runs. */
+static int bimodal(const double *y, size_t n)
+{
+	double *v, gap = 0, range;
+	size_t i, at = 0;
+
+	if (n < 4)
+		return 0;
+	v = pd_xmalloc(n * sizeof(*v));
+	memcpy(v, y, n * sizeof(*v));
+	pd_median(v, n);
+	range = v[n - 1] - v[0];
+	for (i = 1; i < n; i++)
+		if (v[i] - v[i - 1] > gap) {
+			gap = v[i] - v[i - 1];
+			at = i;
+		}
+	free(v);
+	return range > 0 && gap > 0.6 * range && at >= 2 && n - at >= 2;
+}
+
+/*
+ * The moderated Welch t-test of one metric: variances shrunk toward the
+ * prior (s0, d0), floored by the Poisson variance 1/c.
+ */
+static void measure_runs(struct pd_metric *m, const struct expo *x,
+			 const struct series *s, size_t na, size_t nb,
+			 double s0, double d0, const struct pd_settings *set)
+{
+	double ma, mb, va, vb, sa, sb, se2, df, L, t95, t90, u, delta;
+
+	measure_common(m, x, s->wa, s->wb, s->ca, s->cb, set->share);
+	if (s->wa <= 0 && s->wb <= 0)
+		return;
+	mean_var(s->ya, na, &ma, &va);
+	mean_var(s->yb, nb, &mb, &vb);
+	if (!(d0 > 0))
+		s0 = d0 = 0;
+	sa = (d0 * s0 + (double)(na - 1) * va) / (d0 + (double)(na - 1));
+	sb = (d0 * s0 + (double)(nb - 1) * vb) / (d0 + (double)(nb - 1));
+	if (!(d0 + (double)(na - 1) > 0))
+		sa = va;
+	if (!(d0 + (double)(nb - 1) > 0))
+		sb = vb;
+	sa = fmax(sa, 1 / fmax(s->ca, 0.5));
+	sb = fmax(sb, 1 / fmax(s->cb, 0.5));
+	se2 = sa / (double)na + sb / (double)nb;
+	df = se2 * se2 /
+	     ((sa / (double)na) * (sa / (double)na) /
+		  fmax(d0 + (double)na - 1, 1) +
+	      (sb / (double)nb) * (sb / (double)nb) /
+		  fmax(d0 + (double)nb - 1, 1));
+	L = mb - ma;
+	m->p = pd_t_sf2(fabs(L) / sqrt(se2), df);
+	m->mw_p = pd_mann_whitney(s->ya, na, s->yb, nb, &u);
+	/* With 10+ runs a side the rank test is the main one. */
+	if (na >= 10 && nb >= 10)
+		m->p = m->mw_p;
+	if (s->wa <= 0 || s->wb <= 0)
+		return;
+	t95 = pd_t_quantile(0.975, df);
+	t90 = pd_t_quantile(0.95, df);
+	m->ratio = exp(L);
+	m->ci_low = exp(L - t95 * sqrt(se2));
+	m->ci_high = exp(L + t95 * sqrt(se2));
+	m->ci90_low = exp(L - t90 * sqrt(se2));
+	m->ci90_high = exp(L + t90 * sqrt(se2));
+	m->mde_pct = (exp(2.8 * sqrt(se2)) - 1) * 100;
+	delta = log(1 + set->threshold_pct / 100);
+	m->suggested_runs = ceil(2 * (1.96 + 0.84) * (1.96 + 0.84) * (sa + sb) /
+				 2 / (delta * delta));
+	/* Unstable: the tests point opposite ways, or runs split in two. */
+	if ((L > 0) != (u > (double)na * (double)nb / 2) && m->p < 0.5 &&
+	    m->mw_p < 0.5 && fabs(u - (double)na * (double)nb / 2) > 0)
+		m->unstable = 1;
+	if (bimodal(s->ya, na) || bimodal(s->yb, nb))
+		m->unstable = 1;
+}
+
+struct prior_bin {
+	double mean, var;
+};
+
+static int cmp_bin(const void *a, const void *b)
+{
+	double x = ((const struct prior_bin *)a)->mean;
+	double y = ((const struct prior_bin *)b)->mean;
+
+	return (x > y) - (x < y);
+}
+
+/* Several runs per side. */
+static void diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
+		      struct pd_agg *b, size_t nb, const struct pd_noise *noise)
+{
+	size_t nf = d->fn->v.n, i, k, nbins = 0;
+	double ta = 0, tb = 0, ca = 0, cb = 0;
+	struct series s;
+	struct prior_bin *bins[2];
+	double *s0fun[2];
+	struct expo x;
+
+	d->method = "moderated-t";
+	d->phi = d->set.dispersion;
+	d->phi_source = "default";
+	d->prior_source = "functions";
+	for (i = 0; i < na; i++) {
+		ta += a[i].all_w / (double)na;
+		ca += a[i].all_c / (double)na;
+	}
+	for (i = 0; i < nb; i++) {
+		tb += b[i].all_w / (double)nb;
+		cb += b[i].all_c / (double)nb;
+	}
+	x = exposure(d, ta, ca, tb, cb);
+	s.ya = pd_xmalloc((na + 1) * sizeof(double));
+	s.yb = pd_xmalloc((nb + 1) * sizeof(double));
+
+	/*
+	 * The prior without history: for each function, the median pooled
+	 * variance of the ~50 functions of most similar mean count.
+	 */
+	for (k = 0; k < 2; k++) {
+		bins[k] = pd_xmalloc((nf + 1) * sizeof(**bins));
+		s0fun[k] = pd_xcalloc(nf + 1, sizeof(double));
+		for (i = 0; i <= nf; i++)
+			s0fun[k][i] = PD_NAN;
+	}
+	for (k = 0; k < 2; k++) {
+		nbins = 0;
+		for (i = 0; i < nf; i++) {
+			double ma, va, mb, vb, pooled;
+
+			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
+			/* Few samples: the Poisson floor rules, not the prior.
+			 */
+			if (s.ca < 10 || s.cb < 10 || na + nb < 3)
+				continue;
+			mean_var(s.ya, na, &ma, &va);
+			mean_var(s.yb, nb, &mb, &vb);
+			pooled =
+			    ((double)(na - 1) * va + (double)(nb - 1) * vb) /
+			    (double)(na + nb - 2);
+			bins[k][nbins].mean = (s.ca + s.cb) / 2;
+			bins[k][nbins++].var = pooled;
+		}
+		if (nbins > 1)
+			qsort(bins[k], nbins, sizeof(**bins), cmp_bin);
+		for (i = 0; i < nf; i++) {
+			double c;
+			size_t lo = 0, hi = nbins, mid, from, to, j, w = 25;
+			double *tmp;
+
+			s0fun[k][i] = PD_NAN;
+			if (!nbins)
+				continue;
+			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
+			c = (s.ca + s.cb) / 2;
+			while (lo < hi) {
+				mid = (lo + hi) / 2;
+				if (bins[k][mid].mean < c)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			from = lo > w ? lo - w : 0;
+			to = lo + w < nbins ? lo + w : nbins;
+			if (to - from < 5) { /* too few neighbours: no prior */
+				s0fun[k][i] = PD_NAN;
+				continue;
+			}
+			tmp = pd_xmalloc((to - from + 1) * sizeof(*tmp));
+			for (j = from; j < to; j++)
+				tmp[j - from] = bins[k][j].var;
+			s0fun[k][i] = pd_median(tmp, to - from);
+			free(tmp);
+		}
+	}
+
+	PD_VEC_RESERVE(&d->funcs, nf);
+	for (i = 0; i < nf; i++) {
+		struct pd_fdiff f;
+		int any = 0;
+
+		for (k = 0; k < na + nb && !any; k++) {
+			const struct pd_agg *r = k < na ? &a[k] : &b[k - na];
+
+			any = r->total_w[i] > 0;
+		}
+		if (!any)
+			continue;
+		f.func = (uint32_t)i;
+		for (k = 0; k < 2; k++) {
+			struct pd_metric *m = k ? &f.total : &f.self;
+			double s0 = s0fun[k][i], d0 = isnan(s0) ? 0 : 4;
+
+			if (noise && i < noise->n && noise->d0[k][i] > 0) {
+				s0 = noise->s0[k][i];
+				d0 = noise->d0[k][i];
+				d->prior_source = "history";
+			}
+			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
+			measure_runs(m, &x, &s, na, nb, s0, d0, &d->set);
+			set_tau(m, &d->set, noise, f.func, (int)k);
+		}
+		PD_VEC_PUSH(&d->funcs, f);
+	}
+	test_all(d, &x);
+
+	/* The total over the runs. */
+	{
+		for (i = 0; i < na; i++)
+			s.ya[i] = log(a[i].all_w);
+		for (i = 0; i < nb; i++)
+			s.yb[i] = log(b[i].all_w);
+		s.wa = ta;
+		s.wb = tb;
+		s.ca = ca;
+		s.cb = cb;
+		if (d->set.share) {
+			measure_common(&d->total, &x, ta, tb, ca, cb, 1);
+			d->total.status = PD_SAME;
+		} else {
+			measure_runs(&d->total, &x, &s, na, nb, 0, 0, &d->set);
+			d->total.tau_pct = d->set.threshold_pct;
+			d->total.tested = 1;
+			d->total.q = d->total.p;
+			decide(&d->total, &x, &d->set);
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		free(bins[k]);
+		free(s0fun[k]);
+	}
+	free(s.ya);
+	free(s.yb);
+}
+
+static void finish(struct pd_diff *d)
+{
+	int any_reg = d->total.status == PD_REGRESSED;
+	int any_imp = d->total.status == PD_IMPROVED;
+	double best = PD_NAN;
+	size_t i;
+
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *f = &d->funcs.v[i];
+
+		any_reg |= f->self.status == PD_REGRESSED ||
+			   f->total.status == PD_REGRESSED;
+		any_imp |= f->self.status == PD_IMPROVED ||
+			   f->total.status == PD_IMPROVED;
+		if (f->self.base > 0 && f->self.cand > 0 &&
+		    (isnan(best) || f->self.mde_pct < best))
+			best = f->self.mde_pct;
+	}
 	if (any_reg)
 		d->verdict = PD_REGRESSED;
 	else if (any_imp)
@@ -513,34 +850,139 @@ int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
 		d->verdict = PD_SAME;
 	else
 		d->verdict = PD_INCONCLUSIVE;
-
 	if (d->funcs.n > 1)
 		qsort(d->funcs.v, d->funcs.n, sizeof(*d->funcs.v), cmp_fdiff);
-
 	/*
 	 * Too short: even the best-sampled function present on both sides
 	 * cannot show a change of the threshold.
 	 */
-	{
-		double best = PD_NAN;
+	if (!isnan(best) && best > d->set.threshold_pct)
+		pd_diff_warn(d,
+			     "%s for a %g %% threshold: even the best-sampled"
+			     " function can only show changes above %.0f %%"
+			     " (record longer, at a higher frequency, or %s)",
+			     strcmp(d->method, "moderated-t")
+				 ? "profiles too short"
+				 : "too few or too noisy runs",
+			     d->set.threshold_pct, best,
+			     strcmp(d->method, "moderated-t") ? "repeat runs"
+							      : "add runs");
+}
 
-		for (i = 0; i < d->funcs.n; i++) {
-			const struct pd_metric *m = &d->funcs.v[i].self;
+static void begin(struct pd_diff *d, struct pd_funcs *fn,
+		  const struct pd_settings *set)
+{
+	memset(d, 0, sizeof(*d));
+	d->set = *set;
+	d->fn = fn;
+	d->lambda = PD_NAN;
+	d->method = "quasi-poisson";
+	d->phi_source = "default";
+}
 
-			if (m->base > 0 && m->cand > 0 &&
-			    (isnan(best) || m->mde_pct < best))
-				best = m->mde_pct;
-		}
-		if (!isnan(best) && best > set->threshold_pct)
-			pd_diff_warn(
-			    d,
-			    "profiles too short for a %g %% threshold:"
-			    " even the best-sampled function can only"
-			    " show changes above %.0f %% (record longer,"
-			    " at a higher frequency, or repeat runs)",
-			    set->threshold_pct, best);
-	}
-	pd_agg_release(&aa);
-	pd_agg_release(&ab);
+int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
+		 size_t na, const struct pd_side *sb, struct pd_agg *b,
+		 size_t nb, struct pd_funcs *fn, const struct pd_settings *set,
+		 const struct pd_noise *noise)
+{
+	size_t i;
+
+	begin(d, fn, set);
+	d->base = *sa;
+	d->cand = *sb;
+	check_sides(d);
+	for (i = 0; i < na; i++)
+		pd_agg_resize(&a[i], fn->v.n);
+	for (i = 0; i < nb; i++)
+		pd_agg_resize(&b[i], fn->v.n);
+	if (na == 1 && nb == 1)
+		diff_counts(d, a, b, noise);
+	else
+		diff_runs(d, a, na, b, nb, noise);
+	finish(d);
 	return 0;
+}
+
+/* Matching decisions that need the profiles, then aggregates. */
+static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
+		    size_t na, const struct pd_profile *const *b, size_t nb,
+		    struct pd_funcs *fn)
+{
+	int ma = 1, mb = 1;
+	size_t i, j;
+
+	for (i = 0; i < na; i++)
+		ma &= a[i]->has_modules;
+	for (i = 0; i < nb; i++)
+		mb &= b[i]->has_modules;
+	for (i = 0; i < na + nb; i++) {
+		const struct pd_profile *p = i < na ? a[i] : b[i - na];
+
+		for (j = 0; j < p->notes.n; j++)
+			pd_diff_warn(d, "%s: %s",
+				     i < na ? "baseline" : "candidate",
+				     p->notes.v[j]);
+	}
+	if (!(fn->flags & PD_FUNCS_NO_MODULE) && ma != mb) {
+		fn->flags |= PD_FUNCS_NO_MODULE;
+		d->name_only = 1;
+		pd_diff_warn(d,
+			     "the %s has no module names: functions are matched"
+			     " by name alone",
+			     ma ? "candidate" : "baseline");
+	}
+	if (!(fn->flags & PD_FUNCS_NO_MODULE))
+		pair_modules(d, a[0], b[0], fn);
+}
+
+int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
+		     size_t na, const struct pd_profile *const *b, size_t nb,
+		     struct pd_funcs *fn, const struct pd_settings *set)
+{
+	struct pd_agg *aa = pd_xcalloc(na + nb, sizeof(*aa));
+	struct pd_diff pre;
+	struct pd_side sa, sb;
+	size_t i;
+
+	/* Warnings from matching are collected first, then carried over. */
+	begin(&pre, fn, set);
+	prepare(&pre, a, na, b, nb, fn);
+	for (i = 0; i < na + nb; i++) {
+		pd_agg_init(&aa[i]);
+		pd_agg_compute(&aa[i], i < na ? a[i] : b[i - na], fn);
+	}
+	side_from(&sa, a[0]);
+	side_from(&sb, b[0]);
+	sa.runs = (int)na;
+	sb.runs = (int)nb;
+	for (i = 1; i < na; i++) {
+		sa.total += a[i]->total_weight;
+		sa.samples += a[i]->total_count;
+	}
+	for (i = 1; i < nb; i++) {
+		sb.total += b[i]->total_weight;
+		sb.samples += b[i]->total_count;
+	}
+	sa.total /= (double)na;
+	sa.samples /= (double)na;
+	sb.total /= (double)nb;
+	sb.samples /= (double)nb;
+	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
+	d->name_only = pre.name_only;
+	/* Matching notes first, in the order they arose. */
+	for (i = 0; i < d->warnings.n; i++)
+		PD_VEC_PUSH(&pre.warnings, d->warnings.v[i]);
+	PD_VEC_FREE(&d->warnings);
+	d->warnings = pre.warnings;
+	for (i = 0; i < na + nb; i++)
+		pd_agg_release(&aa[i]);
+	free(aa);
+	return 0;
+}
+
+int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
+		    const struct pd_profile *b, struct pd_funcs *fn,
+		    const struct pd_settings *set)
+{
+	return pd_diff_profiles(d, &a, 1, &b, 1, fn, set);
 }

@@ -24,16 +24,38 @@ enum pd_status {
 };
 
 struct pd_metric {
-	double base, cand;     /* weights, in the profile unit */
+	double base, cand; /* weights, in the profile unit (means over runs) */
 	double base_n, cand_n; /* sample counts behind them */
 	double delta, delta_pct;
 	double ratio, ci_low, ci_high; /* NAN when undefined */
+	double ci90_low, ci90_high;    /* for the "same" decision */
 	double p, q;		       /* NAN when not tested */
 	double mde_pct;
 	double impact_pct; /* |delta| as % of the baseline total */
+	double tau_pct;	   /* threshold used: the default or a learned one */
+	int tau_points;	   /* history points behind a learned threshold */
+	double mw_p;	   /* Mann-Whitney, several runs per side; else NAN */
+	double suggested_runs; /* runs per side to resolve it; NAN if n/a */
 	enum pd_status status;
 	int tested, unstable;
 };
+
+/*
+ * Noise learned from history, indexed by function id of the diff's
+ * function table; [0] self, [1] total. Zero entries mean "nothing learned".
+ */
+struct pd_noise {
+	size_t n;
+	double *s0[2], *d0[2]; /* prior variance of ln(weight) and its df */
+	double *tau[2];	       /* learned threshold, a fraction (0.075) */
+	int *tau_points[2];
+	double phi;	   /* from A/A pairs of repeats */
+	size_t phi_pairs;  /* 0: none */
+	size_t runs, shas; /* history behind it */
+};
+
+void pd_noise_init(struct pd_noise *n, size_t nfuncs);
+void pd_noise_release(struct pd_noise *n);
 
 struct pd_fdiff {
 	uint32_t func;
@@ -62,6 +84,8 @@ struct pd_diff {
 	double phi, lambda; /* lambda NAN when not estimated */
 	size_t lambda_n;    /* functions behind lambda */
 	const char *phi_source;
+	const char *method;	  /* "quasi-poisson" or "moderated-t" */
+	const char *prior_source; /* moderated-t: "history" or "functions" */
 	PD_VEC(char *) warnings;
 	enum pd_status verdict;
 	struct pd_metric total;
@@ -81,6 +105,19 @@ const char *pd_status_name(enum pd_status s);
 int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
 		    const struct pd_profile *b, struct pd_funcs *fn,
 		    const struct pd_settings *set);
+/*
+ * Several runs per side (files or stored runs), as per-run aggregates
+ * over fn. The sides' descriptions are copied. One run per side uses the
+ * count test; more use the moderated t-test. noise may be NULL.
+ */
+int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
+		 size_t na, const struct pd_side *sb, struct pd_agg *b,
+		 size_t nb, struct pd_funcs *fn, const struct pd_settings *set,
+		 const struct pd_noise *noise);
+/* Several profiles per side: imports are the caller's, matching is ours. */
+int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
+		     size_t na, const struct pd_profile *const *b, size_t nb,
+		     struct pd_funcs *fn, const struct pd_settings *set);
 void pd_diff_release(struct pd_diff *d);
 void pd_diff_warn(struct pd_diff *d, const char *fmt, ...) PD_PRINTF(2, 3);
 

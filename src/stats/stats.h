@@ -23,4 +23,16 @@ double pd_median(double *v, size_t n);
 /* Benjamini-Hochberg q values for n p values (q[i] matches p[i]). */
 void pd_bh(const double *p, size_t n, double *q);
 
+/* Two-sided tail of Student's t: P(|T| > t) with df degrees of freedom. */
+double pd_t_sf2(double t, double df);
+/* The p quantile of Student's t (p > 0.5), e.g. 0.975 for a 95 % CI. */
+double pd_t_quantile(double p, double df);
+/*
+ * Two-sided Mann-Whitney test of y against x: exact without ties for small
+ * samples, else the normal approximation with tie correction. *u gets the
+ * number of (x, y) pairs with y > x (ties count 1/2).
+ */
+double pd_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+		       double *u);
+
 #endif

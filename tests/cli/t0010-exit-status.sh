@@ -54,5 +54,5 @@ else
 	[ $? -eq 1 ] && ok || not_ok "stdin candidate: $(cat "$T/err")"
 fi
 check_err - -
-expect_grep "only one of BASELINE and CANDIDATE" "$T/err"
+expect_grep "only one profile can be standard input" "$T/err"
 finish

@@ -1,0 +1,1 @@
+INSERT INTO functions (name, module) VALUES (?1, ?2)

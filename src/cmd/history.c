@@ -1,0 +1,419 @@
+/*
+ * History commands: `perfdiff bundle init`, `perfdiff ingest`,
+ * `perfdiff runs`.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <cJSON.h>
+
+#include "cmd/cmd.h"
+#include "core/buf.h"
+#include "core/hash.h"
+#include "report/report.h"
+#include "store/store.h"
+
+enum { OPT_DB = 300, OPT_SHA, OPT_SCENARIO, OPT_CACHE, OPT_DATASET };
+
+static const struct option hist_options[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "sha", required_argument, NULL, OPT_SHA },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "dataset", required_argument, NULL, OPT_DATASET },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct hist_args {
+	const char *db, *sha, *scenario, *cache;
+	PD_VEC(const char *) datasets;
+};
+
+/* Parses the options every history command shares; -1 on error, 1 help. */
+static int parse(int argc, char **argv, struct hist_args *a, const char *usage)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->db = pd_db_default_path();
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", hist_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_DB:
+			a->db = optarg;
+			break;
+		case OPT_SHA:
+			a->sha = optarg;
+			break;
+		case OPT_SCENARIO:
+			a->scenario = optarg;
+			break;
+		case OPT_CACHE:
+			a->cache = optarg;
+			break;
+		case OPT_DATASET:
+			PD_VEC_PUSH(&a->datasets, optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 1;
+		case ':':
+			pd_error("error: option %s needs a value",
+				 argv[optind - 1]);
+			return -1;
+		default:
+			pd_error("error: unknown option %s", argv[optind - 1]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static const char ingest_usage[] =
+    "usage: perfdiff ingest [--db FILE] PATH...\n"
+    "\n"
+    "Stores bundles (folders with profiles/ and build_meta.json) or single\n"
+    "profiles in the history. Each bundle is one transaction; a bundle\n"
+    "already stored is skipped.\n"
+    "  --db FILE        database (default $PERFDIFF_DB, else ./perfdiff.db)\n"
+    "  --sha REV        git sha when the bundle does not say\n"
+    "  --scenario NAME  scenario when the bundle does not say\n"
+    "  --cache STATE    warm or cold when the bundle does not say\n";
+
+int pd_cmd_ingest(int argc, char **argv)
+{
+	struct hist_args a;
+	struct pd_bundle_key key;
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	int i, r, status = 0, tty = isatty(2);
+	time_t start = time(NULL);
+	size_t stored = 0, skipped = 0, k;
+
+	r = parse(argc, argv, &a, ingest_usage);
+	if (r)
+		return r > 0 ? 0 : 2;
+	if (optind >= argc) {
+		pd_error("error: want at least one bundle or profile");
+		PD_VEC_FREE(&a.datasets);
+		return 2;
+	}
+	key.sha = a.sha;
+	key.scenario = a.scenario;
+	key.cache = a.cache;
+	if (pd_db_open(&db, a.db, 1, &err) < 0) {
+		pd_error("%s", err.msg);
+		PD_VEC_FREE(&a.datasets);
+		return 2;
+	}
+	for (i = optind; i < argc; i++) {
+		struct pd_ingest_result res;
+
+		memset(&err, 0, sizeof(err));
+		if (tty && time(NULL) - start >= 1)
+			fprintf(stderr, "\rperfdiff: ingesting %d/%d",
+				i - optind + 1, argc - optind);
+		if (pd_store_ingest(&db, argv[i], &key, &res, &err) < 0) {
+			if (tty && time(NULL) - start >= 1)
+				fputc('\n', stderr);
+			pd_error("%s", err.msg);
+			pd_ingest_result_release(&res);
+			status = 2;
+			break;
+		}
+		for (k = 0; k < res.notes.n; k++)
+			fprintf(stderr, "perfdiff: note: %s\n", res.notes.v[k]);
+		if (res.skipped) {
+			skipped++;
+			fprintf(stderr,
+				"perfdiff: %s: already stored, skipped\n",
+				argv[i]);
+		} else {
+			stored++;
+			printf("%s: %zu run%s, %zu function rows\n", argv[i],
+			       res.runs, res.runs == 1 ? "" : "s", res.rows);
+		}
+		pd_ingest_result_release(&res);
+	}
+	if (tty && time(NULL) - start >= 1)
+		fputc('\n', stderr);
+	pd_db_close(&db);
+	PD_VEC_FREE(&a.datasets);
+	if (fflush(stdout) || ferror(stdout))
+		status = 2;
+	return status;
+}
+
+static const char runs_usage[] =
+    "usage: perfdiff runs [--db FILE] [--scenario S] [--cache C] [--sha REV]\n"
+    "\n"
+    "Lists the stored runs, newest commit first.\n";
+
+int pd_cmd_runs(int argc, char **argv)
+{
+	struct hist_args a;
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	sqlite3_stmt *st;
+	int r, rc, n = 0;
+
+	r = parse(argc, argv, &a, runs_usage);
+	PD_VEC_FREE(&a.datasets);
+	if (r)
+		return r > 0 ? 0 : 2;
+	if (optind != argc) {
+		pd_error("error: runs takes no operands");
+		return 2;
+	}
+	if (access(a.db, F_OK) != 0) {
+		pd_error("error: %s: no such database (perfdiff ingest creates"
+			 " it)",
+			 a.db);
+		return 2;
+	}
+	if (pd_db_open(&db, a.db, 0, &err) < 0) {
+		pd_error("%s", err.msg);
+		return 2;
+	}
+	st = pd_db_stmt(&db, "q_runs_list", &err);
+	if (!st) {
+		pd_error("%s", err.msg);
+		pd_db_close(&db);
+		return 2;
+	}
+	if (a.scenario)
+		sqlite3_bind_text(st, 1, a.scenario, -1, SQLITE_STATIC);
+	if (a.cache)
+		sqlite3_bind_text(st, 2, a.cache, -1, SQLITE_STATIC);
+	if (a.sha)
+		sqlite3_bind_text(st, 3, a.sha, -1, SQLITE_STATIC);
+	printf("%-6s %-12s %-20s %-6s %-12s %3s %10s %14s  %s\n", "RUN", "SHA",
+	       "SCENARIO", "CACHE", "TOOL", "#", "SAMPLES", "TOTAL", "DATE");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct pd_buf w = PD_BUF_INIT;
+		const char *unit = (const char *)sqlite3_column_text(st, 7);
+		enum pd_unit u = !strcmp(unit, "ns")	  ? PD_UNIT_NS
+				 : !strcmp(unit, "bytes") ? PD_UNIT_BYTES
+				 : !strcmp(unit, "count") ? PD_UNIT_COUNT
+							  : PD_UNIT_SAMPLES;
+
+		pd_fmt_weight(&w, sqlite3_column_double(st, 8), u);
+		printf("%-6lld %-12.12s %-20s %-6s %-12s %3d %10.0f %11s %-2s  "
+		       "%s\n",
+		       (long long)sqlite3_column_int64(st, 0),
+		       (const char *)sqlite3_column_text(st, 1),
+		       (const char *)sqlite3_column_text(st, 2),
+		       (const char *)sqlite3_column_text(st, 3),
+		       (const char *)sqlite3_column_text(st, 4),
+		       sqlite3_column_int(st, 5), sqlite3_column_double(st, 9),
+		       w.buf, pd_unit_display(u),
+		       (const char *)sqlite3_column_text(st, 10));
+		pd_buf_release(&w);
+		n++;
+	}
+	if (rc != SQLITE_DONE) {
+		pd_db_fail(&db, &err, "listing runs");
+		pd_error("%s", err.msg);
+		pd_db_close(&db);
+		return 2;
+	}
+	pd_db_close(&db);
+	if (!n)
+		fprintf(stderr, "perfdiff: no runs match\n");
+	return fflush(stdout) || ferror(stdout) ? 2 : 0;
+}
+
+/* First line of a command's output, or NULL. */
+static char *first_line(const char *cmd)
+{
+	char buf[512];
+	FILE *p = popen(cmd, "r");
+	char *s = NULL;
+
+	if (!p)
+		return NULL;
+	if (fgets(buf, sizeof(buf), p)) {
+		buf[strcspn(buf, "\r\n")] = '\0';
+		if (*buf)
+			s = pd_xstrdup(buf);
+	}
+	if (pclose(p) != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+}
+
+static char *cpu_model(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512];
+	char *s = NULL;
+
+	if (!f)
+		return first_line(
+		    "sysctl -n machdep.cpu.brand_string 2>/dev/null");
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+			char *v = strchr(line, ':') + 1;
+
+			while (*v == ' ' || *v == '\t')
+				v++;
+			v[strcspn(v, "\n")] = '\0';
+			s = pd_xstrdup(v);
+			break;
+		}
+	}
+	fclose(f);
+	return s;
+}
+
+static const char bundle_usage[] =
+    "usage: perfdiff bundle init DIR --scenario NAME --cache warm|cold\n"
+    "                            [--sha REV] [--dataset PATH]...\n"
+    "\n"
+    "Creates a bundle folder (dist/, inputs/, profiles/) with a\n"
+    "build_meta.json filled in from the git repository in the current\n"
+    "folder, the compilers, CFLAGS/RUSTFLAGS, the datasets' SHA-256 and\n"
+    "this host. Put the profiles under DIR/profiles/, then ingest DIR.\n";
+
+int pd_cmd_bundle(int argc, char **argv)
+{
+	struct hist_args a;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_buf path = PD_BUF_INIT, host = PD_BUF_INIT;
+	struct utsname un;
+	cJSON *meta, *ds;
+	const char *dir, *sub[] = { "", "/dist", "/inputs", "/profiles" };
+	char *sha = NULL, *cdate, *s, *text, date[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
+	int r, status = 2;
+
+	r = parse(argc, argv, &a, bundle_usage);
+	if (r) {
+		PD_VEC_FREE(&a.datasets);
+		return r > 0 ? 0 : 2;
+	}
+	if (argc - optind != 2 || strcmp(argv[optind], "init")) {
+		pd_error(
+		    "error: usage: perfdiff bundle init DIR --scenario NAME"
+		    " --cache warm|cold");
+		PD_VEC_FREE(&a.datasets);
+		return 2;
+	}
+	dir = argv[optind + 1];
+	if (!a.scenario || !a.cache) {
+		pd_error("error: bundle init needs --scenario and --cache");
+		PD_VEC_FREE(&a.datasets);
+		return 2;
+	}
+	meta = cJSON_CreateObject();
+	sha = a.sha ? pd_xstrdup(a.sha)
+		    : first_line("git rev-parse HEAD 2>/dev/null");
+	if (!sha) {
+		pd_error(
+		    "error: no git sha: not in a git repository; pass --sha");
+		goto out;
+	}
+	cJSON_AddStringToObject(meta, "git_sha", sha);
+	cJSON_AddStringToObject(meta, "scenario", a.scenario);
+	cJSON_AddStringToObject(meta, "cache", a.cache);
+	cdate = first_line("git log -1 --format=%cI 2>/dev/null");
+	add_str(meta, "commit_date", cdate);
+	free(cdate);
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	cJSON_AddStringToObject(meta, "date", date);
+	s = first_line("cc --version 2>/dev/null");
+	add_str(meta, "compiler", s);
+	free(s);
+	s = first_line("rustc -V 2>/dev/null");
+	add_str(meta, "rustc", s);
+	free(s);
+	add_str(meta, "cflags", getenv("CFLAGS"));
+	add_str(meta, "rustflags", getenv("RUSTFLAGS"));
+	s = first_line("cc -dumpmachine 2>/dev/null");
+	add_str(meta, "target", s);
+	free(s);
+	ds = cJSON_CreateArray();
+	for (i = 0; i < a.datasets.n; i++) {
+		struct pd_sha256 h;
+		char hex[65];
+		cJSON *d = cJSON_CreateObject();
+
+		pd_sha256_init(&h);
+		if (pd_sha256_file(&h, a.datasets.v[i], &err) < 0) {
+			pd_error("%s", err.msg);
+			cJSON_Delete(d);
+			cJSON_Delete(ds);
+			goto out;
+		}
+		pd_sha256_hex(&h, hex);
+		cJSON_AddStringToObject(d, "path", a.datasets.v[i]);
+		cJSON_AddStringToObject(d, "sha256", hex);
+		cJSON_AddItemToArray(ds, d);
+		if (i == 0)
+			cJSON_AddStringToObject(meta, "dataset_hash", hex);
+	}
+	cJSON_AddItemToObject(meta, "datasets", ds);
+	s = cpu_model();
+	if (uname(&un) == 0)
+		pd_buf_addf(&host, "%s; %ld cores; %s %s %s",
+			    s ? s : "unknown cpu",
+			    sysconf(_SC_NPROCESSORS_ONLN), un.sysname,
+			    un.release, un.machine);
+	free(s);
+	add_str(meta, "host", host.buf);
+
+	for (i = 0; i < PD_ARRAY_SIZE(sub); i++) {
+		pd_buf_reset(&path);
+		pd_buf_addf(&path, "%s%s", dir, sub[i]);
+		if (mkdir(path.buf, 0777) && errno != EEXIST) {
+			pd_error("error: %s: %s", path.buf, strerror(errno));
+			goto out;
+		}
+	}
+	pd_buf_reset(&path);
+	pd_buf_addf(&path, "%s/build_meta.json", dir);
+	if (access(path.buf, F_OK) == 0) {
+		pd_error("error: %s exists; not overwriting it", path.buf);
+		goto out;
+	}
+	{
+		struct pd_out out;
+
+		if (pd_out_open(&out, path.buf))
+			goto out;
+		text = cJSON_Print(meta);
+		r = fputs(text, out.f) == EOF || fputc('\n', out.f) == EOF;
+		free(text);
+		if (pd_out_close(&out, r ? PD_EIO : 0))
+			goto out;
+	}
+	printf("%s: bundle for %.12s (%s, %s); put profiles in %s/profiles/\n",
+	       dir, sha, a.scenario, a.cache, dir);
+	status = 0;
+out:
+	free(sha);
+	cJSON_Delete(meta);
+	pd_buf_release(&path);
+	pd_buf_release(&host);
+	PD_VEC_FREE(&a.datasets);
+	return status;
+}

@@ -1,0 +1,408 @@
+/*
+ * Bundle folders. The key comes from build_meta.json (accepting the common
+ * spellings), else from the folder name <date>-<gitsha>-<scenario> and the
+ * runbook's file names (2026-01-20_a1b2c3d_mft_large.perfview.speedscope.json,
+ * warm/cold tokens), else from the caller's fallback.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <cJSON.h>
+
+#include "core/buf.h"
+#include "core/hash.h"
+#include "import/bundle.h"
+
+int pd_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static char *slurp(const char *path, size_t max, struct pd_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	struct pd_buf b = PD_BUF_INIT;
+	char chunk[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		pd_buf_add(&b, chunk, n);
+		if (b.len > max) {
+			fclose(f);
+			pd_buf_release(&b);
+			pd_err_set(err, PD_ETOOBIG, "%s: larger than %zu bytes",
+				   path, max);
+			return NULL;
+		}
+	}
+	fclose(f);
+	return pd_buf_detach(&b);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	return strcmp(((const struct pd_bundle_file *)a)->rel,
+		      ((const struct pd_bundle_file *)b)->rel);
+}
+
+static int walk(struct pd_bundle *b, const char *dir, const char *rel,
+		struct pd_err *err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return pd_err_set(err, PD_EIO, "%s: cannot read: %s", dir,
+				  strerror(errno));
+	while ((e = readdir(d))) {
+		struct pd_buf full = PD_BUF_INIT, r = PD_BUF_INIT;
+		struct pd_bundle_file f;
+		struct stat st;
+
+		if (e->d_name[0] == '.')
+			continue; /* ., .., and hidden files */
+		pd_buf_addf(&full, "%s/%s", dir, e->d_name);
+		pd_buf_addf(&r, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
+		if (stat(full.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
+			int rc = walk(b, full.buf, r.buf, err);
+
+			pd_buf_release(&full);
+			pd_buf_release(&r);
+			if (rc < 0) {
+				closedir(d);
+				return rc;
+			}
+			continue;
+		}
+		if (stat(full.buf, &st) != 0 || !S_ISREG(st.st_mode)) {
+			pd_buf_release(&full);
+			pd_buf_release(&r);
+			continue;
+		}
+		f.path = pd_buf_detach(&full);
+		f.rel = pd_buf_detach(&r);
+		PD_VEC_PUSH(&b->files, f);
+	}
+	closedir(d);
+	return 0;
+}
+
+static char *json_str(const cJSON *o, const char *const *names)
+{
+	for (; *names; names++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, *names);
+
+		if (cJSON_IsString(v) && v->valuestring[0])
+			return pd_xstrdup(v->valuestring);
+		if (cJSON_IsNumber(v)) {
+			struct pd_buf b = PD_BUF_INIT;
+
+			pd_buf_addf(&b, "%.17g", v->valuedouble);
+			return pd_buf_detach(&b);
+		}
+	}
+	return NULL;
+}
+
+/* A nested object's field: build_meta often groups "git": {"sha": ...}. */
+static char *json_find(const cJSON *o, const char *const *names)
+{
+	const cJSON *c;
+	char *s = json_str(o, names);
+
+	if (s)
+		return s;
+	cJSON_ArrayForEach(c, o)
+	{
+		if (cJSON_IsObject(c) && (s = json_str(c, names)))
+			return s;
+	}
+	return NULL;
+}
+
+static int is_hexsha(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 7 || n > 40)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]) ||
+		    isupper((unsigned char)s[i]))
+			return 0;
+	return 1;
+}
+
+/* Finds "<date><sep><sha><sep><rest>" in name; rest ends at the first dot. */
+static int parse_runbook_name(const char *name, char **date, char **sha,
+			      char **scenario)
+{
+	const char *p = name, *q, *r;
+	size_t n;
+
+	if (strlen(p) < 12 || !isdigit((unsigned char)p[0]) || p[4] != '-' ||
+	    p[7] != '-')
+		return 0;
+	q = p + 10;
+	if (*q != '-' && *q != '_')
+		return 0;
+	q++;
+	r = q;
+	while (*r && *r != '-' && *r != '_' && *r != '.')
+		r++;
+	if (!is_hexsha(q, (size_t)(r - q)) || (*r != '-' && *r != '_'))
+		return 0;
+	*date = pd_xstrndup(p, 10);
+	*sha = pd_xstrndup(q, (size_t)(r - q));
+	r++;
+	n = strcspn(r, ".");
+	*scenario = n ? pd_xstrndup(r, n) : NULL;
+	return 1;
+}
+
+/* warm/cold as a token of name (split at - _ . /). */
+static const char *cache_token(const char *name)
+{
+	const char *p = name;
+
+	while (*p) {
+		size_t n = strcspn(p, "-_./ ");
+
+		if (n == 4 && !strncmp(p, "warm", 4))
+			return "warm";
+		if (n == 4 && !strncmp(p, "cold", 4))
+			return "cold";
+		p += n;
+		if (*p)
+			p++;
+	}
+	return NULL;
+}
+
+/* Drops warm/cold tokens from a scenario guessed from a name. */
+static void strip_cache_token(char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > 5 &&
+	    (!strcmp(s + n - 5, "_warm") || !strcmp(s + n - 5, "-warm") ||
+	     !strcmp(s + n - 5, "_cold") || !strcmp(s + n - 5, "-cold")))
+		s[n - 5] = '\0';
+}
+
+static void take(char **field, const char **from, char *value,
+		 const char *where)
+{
+	if (*field || !value) {
+		free(value);
+		return;
+	}
+	*field = value;
+	*from = where;
+}
+
+int pd_bundle_read(struct pd_bundle *b, const char *dir,
+		   const struct pd_bundle_key *fallback, struct pd_err *err)
+{
+	static const char *const sha_names[] = { "git_sha",  "sha",
+						 "commit",   "git_commit",
+						 "revision", NULL };
+	static const char *const scen_names[] = { "scenario", "scenario_name",
+						  NULL };
+	static const char *const cache_names[] = { "cache", "cache_state",
+						   NULL };
+	static const char *const cdate_names[] = { "commit_date", "commit_time",
+						   NULL };
+	static const char *const date_names[] = { "date", "run_date",
+						  "timestamp", NULL };
+	static const char *const host_names[] = { "host", "host_fingerprint",
+						  "hostname", NULL };
+	static const char *const cc_names[] = { "compiler", "toolchain", "cc",
+						NULL };
+	static const char *const flag_names[] = { "flags", "cflags", "CFLAGS",
+						  "rustflags", NULL };
+	static const char *const target_names[] = { "target", "target_triple",
+						    NULL };
+	static const char *const data_names[] = { "dataset_hash", "dataset",
+						  NULL };
+	struct pd_buf path = PD_BUF_INIT;
+	struct pd_sha256 h;
+	const char *base;
+	char *date = NULL, *sha = NULL, *scen = NULL;
+	char hex[65];
+	size_t i, n;
+	int rc = 0;
+
+	memset(b, 0, sizeof(*b));
+	n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	b->dir = pd_xstrndup(dir, n);
+
+	/* build_meta.json */
+	pd_buf_addf(&path, "%s/build_meta.json", b->dir);
+	b->build_meta = slurp(path.buf, 1 << 20, err);
+	if (err->code) {
+		rc = err->code;
+		goto out;
+	}
+	if (b->build_meta) {
+		cJSON *meta = cJSON_Parse(b->build_meta);
+
+		if (!meta || !cJSON_IsObject(meta)) {
+			rc = pd_err_set(
+			    err, PD_EPARSE, "%s: not a JSON object%s%.40s",
+			    path.buf, cJSON_GetErrorPtr() ? " near: " : "",
+			    cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "");
+			cJSON_Delete(meta);
+			goto out;
+		}
+		take(&b->sha, &b->sha_from, json_find(meta, sha_names),
+		     "build_meta.json");
+		take(&b->scenario, &b->scenario_from,
+		     json_find(meta, scen_names), "build_meta.json");
+		take(&b->cache, &b->cache_from, json_find(meta, cache_names),
+		     "build_meta.json");
+		b->commit_date = json_find(meta, cdate_names);
+		b->run_date = json_find(meta, date_names);
+		b->host = json_find(meta, host_names);
+		b->compiler = json_find(meta, cc_names);
+		b->flags = json_find(meta, flag_names);
+		b->target = json_find(meta, target_names);
+		b->dataset = json_find(meta, data_names);
+		cJSON_Delete(meta);
+	}
+
+	/* The folder name, then the profiles' file names. */
+	base = strrchr(b->dir, '/');
+	base = base ? base + 1 : b->dir;
+	if (parse_runbook_name(base, &date, &sha, &scen)) {
+		if (scen)
+			strip_cache_token(scen);
+		take(&b->sha, &b->sha_from, sha, "the folder name");
+		take(&b->scenario, &b->scenario_from, scen, "the folder name");
+		take(&b->run_date, &(const char *){ NULL }, date, "");
+		date = sha = scen = NULL;
+	}
+	if (!b->cache && cache_token(base))
+		take(&b->cache, &b->cache_from, pd_xstrdup(cache_token(base)),
+		     "the folder name");
+
+	pd_buf_reset(&path);
+	pd_buf_addf(&path, "%s/profiles", b->dir);
+	if (!pd_is_dir(path.buf)) {
+		rc =
+		    pd_err_set(err, PD_EFORMAT,
+			       "%s: not a bundle: no profiles/ folder", b->dir);
+		goto out;
+	}
+	rc = walk(b, path.buf, "", err);
+	if (rc < 0)
+		goto out;
+	if (b->files.n > 1)
+		qsort(b->files.v, b->files.n, sizeof(*b->files.v), cmp_file);
+	for (i = 0; i < b->files.n; i++) {
+		const char *fname = strrchr(b->files.v[i].rel, '/');
+
+		fname = fname ? fname + 1 : b->files.v[i].rel;
+		if (parse_runbook_name(fname, &date, &sha, &scen)) {
+			if (scen)
+				strip_cache_token(scen);
+			take(&b->sha, &b->sha_from, sha,
+			     "a profile's file name");
+			take(&b->scenario, &b->scenario_from, scen,
+			     "a profile's file name");
+			take(&b->run_date, &(const char *){ NULL }, date, "");
+			date = sha = scen = NULL;
+		}
+		if (!b->cache && cache_token(fname))
+			take(&b->cache, &b->cache_from,
+			     pd_xstrdup(cache_token(fname)),
+			     "a profile's file name");
+	}
+	if (fallback) {
+		take(&b->sha, &b->sha_from,
+		     fallback->sha ? pd_xstrdup(fallback->sha) : NULL, "--sha");
+		take(&b->scenario, &b->scenario_from,
+		     fallback->scenario ? pd_xstrdup(fallback->scenario) : NULL,
+		     "--scenario");
+		take(&b->cache, &b->cache_from,
+		     fallback->cache ? pd_xstrdup(fallback->cache) : NULL,
+		     "--cache");
+	}
+	if (!b->sha || !b->scenario || !b->cache) {
+		const char *what = !b->sha	  ? "git sha"
+				   : !b->scenario ? "scenario"
+						  : "cache state";
+		const char *opt = !b->sha	 ? "--sha"
+				  : !b->scenario ? "--scenario"
+						 : "--cache";
+
+		rc = pd_err_set(err, PD_EINVAL,
+				"%s: no %s: not in build_meta.json, the folder"
+				" name (<date>-<gitsha>-<scenario>) or the file"
+				" names%s; pass %s",
+				b->dir, what,
+				!b->cache && b->sha && b->scenario
+				    ? " (no warm/cold token)"
+				    : "",
+				opt);
+		goto out;
+	}
+
+	/* Content hash: relative path, size and bytes of each file, sorted. */
+	pd_sha256_init(&h);
+	if (b->build_meta) {
+		pd_sha256_add(&h, "build_meta.json", 16);
+		pd_sha256_add(&h, b->build_meta, strlen(b->build_meta));
+	}
+	for (i = 0; i < b->files.n; i++) {
+		pd_sha256_add(&h, b->files.v[i].rel,
+			      strlen(b->files.v[i].rel) + 1);
+		rc = pd_sha256_file(&h, b->files.v[i].path, err);
+		if (rc < 0)
+			goto out;
+	}
+	pd_sha256_hex(&h, hex);
+	b->hash = pd_xstrdup(hex);
+	rc = 0;
+out:
+	free(date);
+	free(sha);
+	free(scen);
+	pd_buf_release(&path);
+	return rc;
+}
+
+void pd_bundle_release(struct pd_bundle *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->files.n; i++) {
+		free(b->files.v[i].path);
+		free(b->files.v[i].rel);
+	}
+	PD_VEC_FREE(&b->files);
+	free(b->dir);
+	free(b->hash);
+	free(b->sha);
+	free(b->scenario);
+	free(b->cache);
+	free(b->commit_date);
+	free(b->run_date);
+	free(b->host);
+	free(b->build_meta);
+	free(b->compiler);
+	free(b->flags);
+	free(b->target);
+	free(b->dataset);
+	memset(b, 0, sizeof(*b));
+}

@@ -1,0 +1,44 @@
+/*
+ * Bundles: one folder per profiled run (design.md). Reading one finds its
+ * key (git sha, scenario, cache state), its metadata and its profiles. The
+ * struct owns every string; pd_bundle_release() frees them.
+ */
+#ifndef PD_BUNDLE_H
+#define PD_BUNDLE_H
+
+#include "core/err.h"
+#include "core/vec.h"
+
+struct pd_bundle_key {
+	const char *sha, *scenario, *cache; /* NULL: unknown */
+};
+
+struct pd_bundle_file {
+	char *path; /* full path */
+	char *rel;  /* path relative to the bundle */
+};
+
+struct pd_bundle {
+	char *dir;
+	char *hash; /* SHA-256 over profiles/ and build_meta.json */
+	char *sha, *scenario, *cache;
+	const char *sha_from, *scenario_from, *cache_from; /* where found */
+	char *commit_date, *run_date, *host;
+	char *build_meta;			   /* the JSON text, or NULL */
+	char *compiler, *flags, *target, *dataset; /* for mismatch warnings */
+	PD_VEC(struct pd_bundle_file) files;	   /* under profiles/, sorted */
+};
+
+/* True when path is a directory. */
+int pd_is_dir(const char *path);
+/*
+ * Reads the bundle at dir. Fields missing from build_meta.json, the folder
+ * name and the runbook's file names are taken from fallback; a key still
+ * missing is an error naming the field.
+ */
+PD_NODISCARD int pd_bundle_read(struct pd_bundle *b, const char *dir,
+				const struct pd_bundle_key *fallback,
+				struct pd_err *err);
+void pd_bundle_release(struct pd_bundle *b);
+
+#endif

@@ -1,0 +1,469 @@
+/*
+ * Ingest: a bundle's profiles become runs. All profiles are imported and
+ * aggregated before the write lock is taken; then one BEGIN IMMEDIATE
+ * transaction writes the bundle, its runs, their per-function rows and
+ * stack trees. Any failure rolls back: the database holds all of a bundle
+ * or none of it, even when the process is killed (SQLite's journal).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <zlib.h>
+
+#include "core/buf.h"
+#include "core/hash.h"
+#include "import/import.h"
+#include "store/store.h"
+
+void pd_ingest_result_release(struct pd_ingest_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->notes.n; i++)
+		free(r->notes.v[i]);
+	PD_VEC_FREE(&r->notes);
+}
+
+static int contains_ci(const char *s, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *s; s++)
+		if (!strncasecmp(s, needle, n))
+			return 1;
+	return 0;
+}
+
+const char *pd_tool_name(const char *rel, const char *format,
+			 const char *exporter)
+{
+	static const char *const hints[] = { "perfview", "samply",
+					     "wpa",	 "dotnet-trace",
+					     "py-spy",	 "pyinstrument" };
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(hints); i++)
+		if (rel && contains_ci(rel, hints[i]))
+			return hints[i];
+	if (!strcmp(format, "perf-script"))
+		return "perf";
+	if (!strcmp(format, "speedscope") && exporter) {
+		if (strstr(exporter, "TraceEvent") ||
+		    !strcmp(exporter, "speedscope@1.3.2"))
+			return "perfview";
+		if (!strncmp(exporter, "py-spy", 6))
+			return "py-spy";
+		if (!strncmp(exporter, "pyinstrument", 12))
+			return "pyinstrument";
+	}
+	return format;
+}
+
+static void put_u32(struct pd_buf *b, uint32_t v)
+{
+	unsigned char c[4] = { (unsigned char)v, (unsigned char)(v >> 8),
+			       (unsigned char)(v >> 16),
+			       (unsigned char)(v >> 24) };
+
+	pd_buf_add(b, c, 4);
+}
+
+static void put_f64(struct pd_buf *b, double d)
+{
+	uint64_t v;
+	unsigned char c[8];
+	int i;
+
+	memcpy(&v, &d, 8);
+	for (i = 0; i < 8; i++)
+		c[i] = (unsigned char)(v >> (8 * i));
+	pd_buf_add(b, c, 8);
+}
+
+void pd_stacks_encode(const struct pd_profile *p, const uint32_t *node_func,
+		      struct pd_buf *out)
+{
+	struct pd_buf raw = PD_BUF_INIT;
+	uLongf n;
+	size_t i;
+
+	for (i = 1; i < p->nodes.n; i++) {
+		put_u32(&raw, p->nodes.v[i].parent);
+		put_u32(&raw, node_func[i]);
+		put_f64(&raw, p->nodes.v[i].weight);
+		put_f64(&raw, p->nodes.v[i].count);
+	}
+	n = compressBound((uLong)raw.len);
+	pd_buf_grow(out, n);
+	if (compress2((Bytef *)out->buf + out->len, &n, (const Bytef *)raw.buf,
+		      (uLong)raw.len, 6) != Z_OK)
+		pd_die_oom(n);
+	out->len += n;
+	pd_buf_release(&raw);
+}
+
+int pd_stacks_decode(const void *blob, size_t n, size_t nodes,
+		     struct pd_buf *raw, struct pd_err *err)
+{
+	uLongf want = (uLongf)(nodes * 24);
+
+	pd_buf_reset(raw);
+	pd_buf_grow(raw, want);
+	if (uncompress((Bytef *)raw->buf, &want, blob, (uLong)n) != Z_OK ||
+	    want != nodes * 24)
+		return pd_err_set(err, PD_EPARSE, "corrupt stack tree blob");
+	raw->len = want;
+	return 0;
+}
+
+/* One profile, imported and aggregated, waiting to be written. */
+struct pending {
+	char *rel, *format, *event, *exporter;
+	const char *tool;
+	int repeat;
+	enum pd_unit unit;
+	double interval, total_w, total_n;
+	struct pd_agg agg;
+	struct pd_buf stacks;
+	size_t nodes;
+};
+
+static void now_iso(char out[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+static int bind_text(sqlite3_stmt *st, int i, const char *s)
+{
+	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT)
+		 : sqlite3_bind_null(st, i);
+}
+
+/* Binds an integer when the value is whole, else a real. */
+static void bind_num(sqlite3_stmt *st, int i, double v)
+{
+	if (fabs(v) < 9e15 && !(v - floor(v) > 0))
+		sqlite3_bind_int64(st, i, (sqlite3_int64)v);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+static int step_done(struct pd_db *db, sqlite3_stmt *st, struct pd_err *err,
+		     const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return pd_db_fail(db, err, what);
+	return 0;
+}
+
+static int bundle_stored(struct pd_db *db, const char *hash, int *found,
+			 struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_bundle_exists", err);
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return pd_db_fail(db, err, "looking up the bundle");
+	*found = rc == SQLITE_ROW;
+	return 0;
+}
+
+static int func_id(struct pd_db *db, const char *name, const char *module,
+		   sqlite3_int64 *id, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_func_get", err);
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, module, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+		return 0;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return pd_db_fail(db, err, "looking up a function");
+	st = pd_db_stmt(db, "q_func_insert", err);
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, module, -1, SQLITE_STATIC);
+	if (step_done(db, st, err, "adding a function"))
+		return PD_EIO;
+	*id = sqlite3_last_insert_rowid(db->h);
+	return 0;
+}
+
+/* Derivable: w == n * interval, so one of them need not be stored. */
+static int derivable(double w, double n, double interval)
+{
+	return interval > 0 && fabs(n * interval - w) <= 1e-9 * fabs(w);
+}
+
+static int write_bundle(struct pd_db *db, const struct pd_bundle *b,
+			const char *path, struct pending *pv, size_t np,
+			struct pd_funcs *fn, struct pd_ingest_result *res,
+			struct pd_err *err)
+{
+	sqlite3_int64 *dbid = pd_xcalloc(fn->v.n + 1, sizeof(*dbid));
+	char now[32];
+	size_t i, k;
+	int rc, found = 0;
+
+	now_iso(now);
+	rc = pd_db_exec(db, "BEGIN IMMEDIATE", err);
+	if (rc < 0)
+		goto out_free;
+	rc = bundle_stored(db, b->hash, &found, err);
+	if (rc < 0 || found)
+		goto out;
+	{
+		sqlite3_stmt *st = pd_db_stmt(db, "q_bundle_insert", err);
+
+		if (!st) {
+			rc = PD_EIO;
+			goto out;
+		}
+		bind_text(st, 1, b->hash);
+		bind_text(st, 2, path);
+		bind_text(st, 3, now);
+		rc = step_done(db, st, err, "adding the bundle");
+		if (rc < 0)
+			goto out;
+	}
+	for (k = 0; k < np; k++) {
+		struct pending *p = &pv[k];
+		sqlite3_stmt *st = pd_db_stmt(db, "q_run_insert", err);
+		sqlite3_int64 run;
+
+		if (!st) {
+			rc = PD_EIO;
+			goto out;
+		}
+		bind_text(st, 1, b->hash);
+		bind_text(st, 2, b->sha);
+		bind_text(st, 3, b->scenario);
+		bind_text(st, 4, b->cache);
+		sqlite3_bind_int(st, 5, p->repeat);
+		bind_text(st, 6, p->tool);
+		bind_text(st, 7, p->format);
+		bind_text(st, 8, p->rel);
+		bind_text(st, 9, pd_unit_name(p->unit));
+		if (p->interval > 0)
+			sqlite3_bind_double(st, 10, p->interval);
+		bind_text(st, 11, p->event);
+		sqlite3_bind_double(st, 12, p->total_w);
+		sqlite3_bind_double(st, 13, p->total_n);
+		bind_text(st, 14, b->commit_date);
+		bind_text(st, 15, b->run_date);
+		bind_text(st, 16, b->host);
+		bind_text(st, 17, b->build_meta);
+		rc = step_done(db, st, err, "adding a run");
+		if (rc < 0)
+			goto out;
+		run = sqlite3_last_insert_rowid(db->h);
+		for (i = 0; i < p->agg.n; i++) {
+			double sw = p->agg.self_w[i], tw = p->agg.total_w[i];
+			double sn = p->agg.self_c[i], tn = p->agg.total_c[i];
+
+			if (tw <= 0)
+				continue;
+			if (!dbid[i]) {
+				rc = func_id(db, pd_func_name(fn, (uint32_t)i),
+					     pd_func_module(fn, (uint32_t)i),
+					     &dbid[i], err);
+				if (rc < 0)
+					goto out;
+			}
+			st = pd_db_stmt(db, "q_rf_insert", err);
+			if (!st) {
+				rc = PD_EIO;
+				goto out;
+			}
+			sqlite3_bind_int64(st, 1, run);
+			sqlite3_bind_int64(st, 2, dbid[i]);
+			bind_num(st, 3, sn);
+			bind_num(st, 4, tn);
+			if (!derivable(sw, sn, p->interval))
+				bind_num(st, 5, sw);
+			if (!derivable(tw, tn, p->interval))
+				bind_num(st, 6, tw);
+			rc = step_done(db, st, err, "adding a function row");
+			if (rc < 0)
+				goto out;
+			res->rows++;
+		}
+		st = pd_db_stmt(db, "q_stacks_insert", err);
+		if (!st) {
+			rc = PD_EIO;
+			goto out;
+		}
+		sqlite3_bind_int64(st, 1, run);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)p->nodes);
+		sqlite3_bind_blob(st, 3, p->stacks.buf, (int)p->stacks.len,
+				  SQLITE_STATIC);
+		rc = step_done(db, st, err, "adding a stack tree");
+		if (rc < 0)
+			goto out;
+		res->runs++;
+	}
+out:
+	if (rc == 0) {
+		rc = pd_db_exec(db, "COMMIT", err);
+		res->skipped = found;
+	}
+	if (rc < 0)
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+out_free:
+	free(dbid);
+	return rc;
+}
+
+int pd_store_ingest(struct pd_db *db, const char *path,
+		    const struct pd_bundle_key *fallback,
+		    struct pd_ingest_result *res, struct pd_err *err)
+{
+	struct pd_bundle b;
+	struct pd_funcs fn;
+	struct pending *pv = NULL;
+	struct pd_import_opts io;
+	size_t np = 0, i;
+	int rc, found = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&io, 0, sizeof(io));
+	memset(&b, 0, sizeof(b));
+	pd_funcs_init(&fn, 0);
+	if (pd_is_dir(path)) {
+		rc = pd_bundle_read(&b, path, fallback, err);
+		if (rc < 0)
+			goto out;
+	} else {
+		/* A single profile: the key comes from the options. */
+		struct pd_sha256 h;
+		struct pd_bundle_file f;
+		char hex[65];
+
+		if (!fallback || !fallback->sha || !fallback->scenario ||
+		    !fallback->cache) {
+			rc = pd_err_set(err, PD_EUSAGE,
+					"%s: a single profile needs --sha,"
+					" --scenario and --cache",
+					path);
+			goto out;
+		}
+		b.dir = pd_xstrdup(path);
+		b.sha = pd_xstrdup(fallback->sha);
+		b.scenario = pd_xstrdup(fallback->scenario);
+		b.cache = pd_xstrdup(fallback->cache);
+		pd_sha256_init(&h);
+		pd_sha256_add(&h, b.sha, strlen(b.sha) + 1);
+		pd_sha256_add(&h, b.scenario, strlen(b.scenario) + 1);
+		pd_sha256_add(&h, b.cache, strlen(b.cache) + 1);
+		rc = pd_sha256_file(&h, path, err);
+		if (rc < 0)
+			goto out;
+		pd_sha256_hex(&h, hex);
+		b.hash = pd_xstrdup(hex);
+		f.path = pd_xstrdup(path);
+		f.rel = pd_xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1
+						      : path);
+		PD_VEC_PUSH(&b.files, f);
+	}
+	rc = bundle_stored(db, b.hash, &found, err);
+	if (rc < 0)
+		goto out;
+	if (found) {
+		res->skipped = 1;
+		goto out;
+	}
+
+	pv = pd_xcalloc(b.files.n + 1, sizeof(*pv));
+	for (i = 0; i < b.files.n; i++) {
+		struct pd_err serr = PD_ERR_INIT;
+		struct pd_profile prof;
+		struct pending *p;
+		uint32_t *node_func;
+		size_t k;
+
+		if (!pd_import_sniff(b.files.v[i].path, &io, &serr)) {
+			struct pd_buf note = PD_BUF_INIT;
+
+			pd_buf_addf(&note, "skipped %s", serr.msg);
+			PD_VEC_PUSH(&res->notes, pd_buf_detach(&note));
+			continue;
+		}
+		pd_profile_init(&prof);
+		rc = pd_import(&prof, b.files.v[i].path, &io, err);
+		if (rc < 0) {
+			pd_profile_release(&prof);
+			goto out;
+		}
+		p = &pv[np++];
+		p->rel = pd_xstrdup(b.files.v[i].rel);
+		p->format = pd_xstrdup(prof.format);
+		p->event = prof.event ? pd_xstrdup(prof.event) : NULL;
+		p->exporter = prof.exporter ? pd_xstrdup(prof.exporter) : NULL;
+		p->tool = pd_tool_name(p->rel, prof.format, prof.exporter);
+		for (k = 0; k + 1 < np; k++)
+			if (!strcmp(pv[k].tool, p->tool))
+				p->repeat++;
+		p->repeat++;
+		p->unit = prof.unit;
+		p->interval = prof.interval;
+		p->total_w = prof.total_weight;
+		p->total_n = prof.total_count;
+		pd_agg_init(&p->agg);
+		pd_agg_compute(&p->agg, &prof, &fn);
+		node_func = pd_xmalloc(prof.nodes.n * sizeof(*node_func));
+		node_func[0] = UINT32_MAX;
+		for (k = 1; k < prof.nodes.n; k++)
+			node_func[k] = p->agg.frame_func[prof.nodes.v[k].frame];
+		pd_buf_init(&p->stacks);
+		pd_stacks_encode(&prof, node_func, &p->stacks);
+		p->nodes = prof.nodes.n - 1;
+		free(node_func);
+		pd_profile_release(&prof);
+	}
+	if (!np) {
+		rc = pd_err_set(err, PD_EEMPTY,
+				"%s: no supported profile under profiles/",
+				path);
+		goto out;
+	}
+	for (i = 0; i < np; i++)
+		pd_agg_resize(&pv[i].agg, fn.v.n);
+	/* The function ids the rows refer to are written on first use. */
+	rc = write_bundle(db, &b, path, pv, np, &fn, res, err);
+out:
+	for (i = 0; i < np; i++) {
+		free(pv[i].rel);
+		free(pv[i].format);
+		free(pv[i].event);
+		free(pv[i].exporter);
+		pd_agg_release(&pv[i].agg);
+		pd_buf_release(&pv[i].stacks);
+	}
+	free(pv);
+	pd_funcs_release(&fn);
+	pd_bundle_release(&b);
+	return rc;
+}

@@ -1,0 +1,448 @@
+/*
+ * Reading the history back: resolving revisions, loading the runs of one
+ * side of a comparison as per-run aggregates, and learning noise from the
+ * runs around them (statistics.md, "Learning noise from history").
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "stats/stats.h"
+#include "store/load.h"
+
+#define WINDOW_SHAS 30
+#define CHI2_1_MEDIAN 0.454936423119572
+
+void pd_loaded_release(struct pd_loaded *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		pd_agg_release(&l->runs[i]);
+	free(l->runs);
+	free(l->source);
+	free(l->format);
+	free(l->event);
+	free(l->host);
+	free(l->build_meta);
+	memset(l, 0, sizeof(*l));
+}
+
+int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
+		     const char *cache, char **sha, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_revs", err);
+	struct pd_buf list = PD_BUF_INIT;
+	int rc, n = 0;
+
+	*sha = NULL;
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, prefix, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
+	if (cache)
+		sqlite3_bind_text(st, 3, cache, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *s = (const char *)sqlite3_column_text(st, 0);
+
+		if (!n++)
+			*sha = pd_xstrdup(s);
+		pd_buf_addf(&list, "%s%.12s", list.len ? ", " : "", s);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		free(*sha);
+		*sha = NULL;
+		pd_buf_release(&list);
+		return pd_db_fail(db, err, "resolving a revision");
+	}
+	if (n != 1) {
+		if (n == 0)
+			rc = pd_err_set(err, PD_EINVAL,
+					"%s: no stored runs of commit '%s' in"
+					" scenario %s%s%s",
+					db->path, prefix, scenario,
+					cache ? "/" : "", cache ? cache : "");
+		else
+			rc = pd_err_set(err, PD_EINVAL,
+					"%s: '%s' is ambiguous: %s", db->path,
+					prefix, list.buf);
+		free(*sha);
+		*sha = NULL;
+		pd_buf_release(&list);
+		return rc;
+	}
+	pd_buf_release(&list);
+	return 0;
+}
+
+int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
+		    const char **cache, const char **tool, char **cache_out,
+		    char **tool_out, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_caches", err);
+	struct pd_buf caches = PD_BUF_INIT, tools = PD_BUF_INIT;
+	char *c1 = NULL, *t1 = NULL;
+	int rc, nc = 0, nt = 0;
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 0);
+		const char *t = (const char *)sqlite3_column_text(st, 1);
+
+		if ((!*cache || !strcmp(*cache, c)) && (!c1 || strcmp(c1, c))) {
+			if (!c1)
+				c1 = pd_xstrdup(c);
+			pd_buf_addf(&caches, "%s%s", caches.len ? ", " : "", c);
+			nc++;
+		}
+		if ((!*cache || !strcmp(*cache, c)) &&
+		    (!*tool || !strcmp(*tool, t)) && (!t1 || strcmp(t1, t)) &&
+		    !strstr(tools.buf, t)) {
+			if (!t1)
+				t1 = pd_xstrdup(t);
+			pd_buf_addf(&tools, "%s%s", tools.len ? ", " : "", t);
+			nt++;
+		}
+	}
+	sqlite3_reset(st);
+	rc = rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "listing runs");
+	if (!rc && nc > 1)
+		rc = pd_err_set(err, PD_EINVAL,
+				"commit %.12s has %s runs; pass --cache", sha,
+				caches.buf);
+	if (!rc && nt > 1)
+		rc = pd_err_set(err, PD_EINVAL,
+				"commit %.12s has runs of several tools (%s);"
+				" pass --tool",
+				sha, tools.buf);
+	if (!rc && (!nc || !nt))
+		rc = pd_err_set(
+		    err, PD_EINVAL, "commit %.12s has no runs of %s%s%s%s", sha,
+		    scenario, *cache ? "/" : "", *cache ? *cache : "",
+		    *tool ? " with that tool" : "");
+	if (!rc) {
+		*cache_out = c1;
+		*tool_out = t1;
+		*cache = c1;
+		*tool = t1;
+		c1 = t1 = NULL;
+	}
+	free(c1);
+	free(t1);
+	pd_buf_release(&caches);
+	pd_buf_release(&tools);
+	return rc;
+}
+
+static enum pd_unit unit_of(const char *u)
+{
+	if (!strcmp(u, "ns"))
+		return PD_UNIT_NS;
+	if (!strcmp(u, "bytes"))
+		return PD_UNIT_BYTES;
+	if (!strcmp(u, "count"))
+		return PD_UNIT_COUNT;
+	return PD_UNIT_SAMPLES;
+}
+
+/* One run's rows into an aggregate over fn. */
+static int load_run(struct pd_db *db, sqlite3_int64 run, double total_w,
+		    double total_n, struct pd_funcs *fn, struct pd_agg *a,
+		    struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_run_functions", err);
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	pd_agg_init(a);
+	sqlite3_bind_int64(st, 1, run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *mod = (const char *)sqlite3_column_text(st, 1);
+		uint32_t f =
+		    pd_funcs_get(fn, name, strlen(name), mod, strlen(mod));
+
+		pd_agg_resize(a, fn->v.n);
+		a->self_w[f] += sqlite3_column_double(st, 2);
+		a->total_w[f] += sqlite3_column_double(st, 3);
+		a->self_c[f] += sqlite3_column_double(st, 4);
+		a->total_c[f] += sqlite3_column_double(st, 5);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return pd_db_fail(db, err, "loading a run");
+	a->all_w = total_w;
+	a->all_c = total_n;
+	return 0;
+}
+
+int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
+		  const char *cache, const char *tool, struct pd_funcs *fn,
+		  struct pd_loaded *out, struct pd_err *err)
+{
+	sqlite3_stmt *st;
+	PD_VEC(sqlite3_int64) ids = PD_VEC_INIT;
+	PD_VEC(double) tw = PD_VEC_INIT, tn = PD_VEC_INIT;
+	struct pd_buf src = PD_BUF_INIT;
+	size_t i;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	st = pd_db_stmt(db, "q_side_runs", err);
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, cache, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, tool, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		PD_VEC_PUSH(&ids, sqlite3_column_int64(st, 0));
+		PD_VEC_PUSH(&tw, sqlite3_column_double(st, 7));
+		PD_VEC_PUSH(&tn, sqlite3_column_double(st, 8));
+		if (ids.n == 1) {
+			out->format = pd_xstrdup(
+			    (const char *)sqlite3_column_text(st, 3));
+			out->side.unit =
+			    unit_of((const char *)sqlite3_column_text(st, 4));
+			out->side.interval = sqlite3_column_double(st, 5);
+			if (sqlite3_column_type(st, 6) != SQLITE_NULL)
+				out->event = pd_xstrdup(
+				    (const char *)sqlite3_column_text(st, 6));
+			if (sqlite3_column_type(st, 10) != SQLITE_NULL)
+				out->host = pd_xstrdup(
+				    (const char *)sqlite3_column_text(st, 10));
+			if (sqlite3_column_type(st, 11) != SQLITE_NULL)
+				out->build_meta = pd_xstrdup(
+				    (const char *)sqlite3_column_text(st, 11));
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		rc = pd_db_fail(db, err, "loading runs");
+		goto out;
+	}
+	if (!ids.n) {
+		rc = pd_err_set(err, PD_EINVAL, "no runs of %.12s %s/%s (%s)",
+				sha, scenario, cache, tool);
+		goto out;
+	}
+	out->runs = pd_xcalloc(ids.n, sizeof(*out->runs));
+	out->n = ids.n;
+	for (i = 0; i < ids.n; i++) {
+		rc = load_run(db, ids.v[i], tw.v[i], tn.v[i], fn, &out->runs[i],
+			      err);
+		if (rc < 0)
+			goto out;
+		out->side.total += tw.v[i] / (double)ids.n;
+		out->side.samples += tn.v[i] / (double)ids.n;
+	}
+	pd_buf_addf(&src, "%.12s %s/%s, %s, %zu run%s", sha, scenario, cache,
+		    tool, ids.n, ids.n == 1 ? "" : "s");
+	out->source = pd_buf_detach(&src);
+	out->side.source = out->source;
+	out->side.format = out->format;
+	out->side.event = out->event;
+	out->side.count_rule = "stored sample counts";
+	out->side.runs = (int)ids.n;
+	rc = 0;
+out:
+	PD_VEC_FREE(&ids);
+	PD_VEC_FREE(&tw);
+	PD_VEC_FREE(&tn);
+	return rc;
+}
+
+struct hrun {
+	sqlite3_int64 id;
+	char *sha;
+	double tw, tn;
+	struct pd_agg agg;
+};
+
+static double quantile(double *v, size_t n, double q)
+{
+	double pos;
+	size_t lo;
+
+	pd_median(v, n); /* sorts */
+	pos = q * (double)(n - 1);
+	lo = (size_t)floor(pos);
+	if (lo + 1 >= n)
+		return v[n - 1];
+	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
+}
+
+int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
+		   const char *tool, const char *const *exclude,
+		   struct pd_funcs *fn, struct pd_noise *noise,
+		   struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_history_runs", err);
+	PD_VEC(struct hrun) runs = PD_VEC_INIT;
+	PD_VEC(double) z2 = PD_VEC_INIT;
+	size_t i, j, k, f, first = 0, nshas = 0;
+	int rc;
+
+	memset(noise, 0, sizeof(*noise));
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, scenario, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, cache, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, tool, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct hrun r;
+		const char *sha = (const char *)sqlite3_column_text(st, 1);
+		int skip = 0;
+
+		for (k = 0; exclude && exclude[k]; k++)
+			skip |= !strcmp(exclude[k], sha);
+		if (skip)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.id = sqlite3_column_int64(st, 0);
+		r.sha = pd_xstrdup(sha);
+		r.tw = sqlite3_column_double(st, 3);
+		r.tn = sqlite3_column_double(st, 4);
+		PD_VEC_PUSH(&runs, r);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		rc = pd_db_fail(db, err, "reading the history");
+		goto out;
+	}
+	/* The window: the last WINDOW_SHAS commits. */
+	for (i = runs.n; i-- > 0;) {
+		if (i + 1 == runs.n || strcmp(runs.v[i].sha, runs.v[i + 1].sha))
+			nshas++;
+		if (nshas > WINDOW_SHAS) {
+			first = i + 1;
+			nshas = WINDOW_SHAS;
+			break;
+		}
+	}
+	for (i = first; i < runs.n; i++) {
+		rc = load_run(db, runs.v[i].id, runs.v[i].tw, runs.v[i].tn, fn,
+			      &runs.v[i].agg, err);
+		if (rc < 0)
+			goto out;
+	}
+	pd_noise_init(noise, fn->v.n);
+	noise->runs = runs.n - first;
+	noise->shas = nshas;
+	for (i = first; i < runs.n; i++)
+		pd_agg_resize(&runs.v[i].agg, fn->v.n);
+
+	for (k = 0; k < 2; k++) {
+		for (f = 0; f < fn->v.n; f++) {
+			double pooled = 0, df = 0;
+			PD_VEC(double) means = PD_VEC_INIT;
+
+			/* Groups of runs of one commit. */
+			for (i = first; i < runs.n;) {
+				double m = 0, v = 0, mw = 0;
+				size_t e = i, n;
+
+				while (e < runs.n &&
+				       !strcmp(runs.v[e].sha, runs.v[i].sha))
+					e++;
+				n = e - i;
+				for (j = i; j < e; j++) {
+					const struct pd_agg *a = &runs.v[j].agg;
+					double w =
+					    k ? a->total_w[f] : a->self_w[f];
+					double eps =
+					    a->all_c > 0
+						? 0.5 * a->all_w / a->all_c
+						: 0.5;
+
+					m += log(w + eps) / (double)n;
+					mw += w / (double)n;
+				}
+				for (j = i; j < e && n > 1; j++) {
+					const struct pd_agg *a = &runs.v[j].agg;
+					double w =
+					    k ? a->total_w[f] : a->self_w[f];
+					double eps =
+					    a->all_c > 0
+						? 0.5 * a->all_w / a->all_c
+						: 0.5;
+
+					v += (log(w + eps) - m) *
+					     (log(w + eps) - m);
+				}
+				if (n > 1) {
+					pooled += v;
+					df += (double)(n - 1);
+				}
+				PD_VEC_PUSH(&means, mw);
+				i = e;
+			}
+			if (df >= 2) {
+				noise->s0[k][f] = pooled / df;
+				noise->d0[k][f] = fmin(df, 30);
+			}
+			/* Thresholds from neighbouring commits: Q3 + 3 IQR. */
+			if (means.n >= WINDOW_SHAS) {
+				PD_VEC(double) d = PD_VEC_INIT;
+
+				for (j = 1; j < means.n; j++)
+					if (means.v[j - 1] > 0 &&
+					    means.v[j] > 0)
+						PD_VEC_PUSH(
+						    &d,
+						    fabs(means.v[j] /
+							     means.v[j - 1] -
+							 1));
+				if (d.n + 1 >= WINDOW_SHAS) {
+					double q1 = quantile(d.v, d.n, 0.25);
+					double q3 = quantile(d.v, d.n, 0.75);
+
+					noise->tau[k][f] = q3 + 3 * (q3 - q1);
+					noise->tau_points[k][f] = (int)means.n;
+				}
+				PD_VEC_FREE(&d);
+			}
+			PD_VEC_FREE(&means);
+		}
+	}
+	/* phi from A/A pairs: consecutive repeats of one commit. */
+	for (i = first; i + 1 < runs.n; i++) {
+		const struct pd_agg *a = &runs.v[i].agg,
+				    *b = &runs.v[i + 1].agg;
+		double ea, eb;
+
+		if (strcmp(runs.v[i].sha, runs.v[i + 1].sha))
+			continue;
+		noise->phi_pairs++;
+		ea = a->all_w > 0 && a->all_c > 0 ? a->all_c / a->all_w : 1;
+		eb = b->all_w > 0 && b->all_c > 0 ? b->all_c / b->all_w : 1;
+		for (f = 0; f < fn->v.n; f++) {
+			double x = a->self_c[f], y = b->self_c[f], L, se;
+
+			if (x + y < 50)
+				continue;
+			L = log((y + 0.5) / eb) - log((x + 0.5) / ea);
+			se = sqrt(1 / (x + 0.5) + 1 / (y + 0.5));
+			PD_VEC_PUSH(&z2, (L / se) * (L / se));
+		}
+	}
+	if (z2.n >= 30)
+		noise->phi = pd_median(z2.v, z2.n) / CHI2_1_MEDIAN;
+	else
+		noise->phi_pairs = 0;
+	rc = 0;
+out:
+	for (i = 0; i < runs.n; i++) {
+		free(runs.v[i].sha);
+		pd_agg_release(&runs.v[i].agg);
+	}
+	PD_VEC_FREE(&runs);
+	PD_VEC_FREE(&z2);
+	return rc;
+}

@@ -1,0 +1,46 @@
+/*
+ * Loading stored runs for comparisons. A pd_loaded owns its aggregates and
+ * strings; its side description points into them.
+ */
+#ifndef PD_LOAD_H
+#define PD_LOAD_H
+
+#include "model/func.h"
+#include "stats/diff.h"
+#include "store/db.h"
+
+struct pd_loaded {
+	struct pd_agg *runs;
+	size_t n;
+	struct pd_side side;
+	char *source, *format, *event, *host, *build_meta;
+};
+
+void pd_loaded_release(struct pd_loaded *l);
+/* The one full sha starting with prefix; ambiguity lists the candidates. */
+PD_NODISCARD int pd_store_resolve(struct pd_db *db, const char *prefix,
+				  const char *scenario, const char *cache,
+				  char **sha, struct pd_err *err);
+/*
+ * Settles the cache state and tool of a commit when not given (*cache or
+ * *tool NULL): exactly one must exist. Owned copies go to *_out.
+ */
+PD_NODISCARD int pd_store_caches(struct pd_db *db, const char *sha,
+				 const char *scenario, const char **cache,
+				 const char **tool, char **cache_out,
+				 char **tool_out, struct pd_err *err);
+PD_NODISCARD int pd_store_load(struct pd_db *db, const char *sha,
+			       const char *scenario, const char *cache,
+			       const char *tool, struct pd_funcs *fn,
+			       struct pd_loaded *out, struct pd_err *err);
+/*
+ * Learns noise from the last 30 commits of scenario/cache/tool, leaving
+ * out the shas in exclude (NULL-terminated): priors for the t-test from
+ * repeats, phi from A/A pairs, per-function thresholds from neighbours.
+ */
+PD_NODISCARD int pd_store_noise(struct pd_db *db, const char *scenario,
+				const char *cache, const char *tool,
+				const char *const *exclude, struct pd_funcs *fn,
+				struct pd_noise *noise, struct pd_err *err);
+
+#endif

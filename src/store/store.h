@@ -1,0 +1,42 @@
+/*
+ * The history: bundles in, runs out. Ingest writes a bundle in one
+ * transaction or not at all; loading returns per-run aggregates that the
+ * statistics consume. Results own their memory (see each _release).
+ */
+#ifndef PD_STORE_H
+#define PD_STORE_H
+
+#include "core/vec.h"
+#include "import/bundle.h"
+#include "model/func.h"
+#include "store/db.h"
+
+struct pd_ingest_result {
+	int skipped;	      /* already stored */
+	size_t runs;	      /* runs written */
+	size_t rows;	      /* run_functions rows written */
+	PD_VEC(char *) notes; /* files passed over, one line each */
+};
+
+void pd_ingest_result_release(struct pd_ingest_result *r);
+/*
+ * Ingests a bundle folder, or a single profile file (then fallback must
+ * give the whole key). A broken profile refuses the whole bundle.
+ */
+PD_NODISCARD int pd_store_ingest(struct pd_db *db, const char *path,
+				 const struct pd_bundle_key *fallback,
+				 struct pd_ingest_result *res,
+				 struct pd_err *err);
+
+/* The tool that wrote a profile, from its file name, format and exporter. */
+const char *pd_tool_name(const char *rel, const char *format,
+			 const char *exporter);
+
+/* Stack tree blob: (u32 parent, u32 function, f64 weight, f64 count) per
+ * node after the root, little-endian, zlib-compressed. */
+void pd_stacks_encode(const struct pd_profile *p, const uint32_t *node_func,
+		      struct pd_buf *out);
+PD_NODISCARD int pd_stacks_decode(const void *blob, size_t n, size_t nodes,
+				  struct pd_buf *raw, struct pd_err *err);
+
+#endif
