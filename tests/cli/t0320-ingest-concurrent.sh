@@ -1,0 +1,29 @@
+#!/bin/sh
+# Four ingests at once into one database lose nothing.
+. "$(dirname "$0")/lib.sh"
+command -v sqlite3 >/dev/null || { echo "sqlite3 not installed: skipped"; exit 77; }
+python3 - "$T" <<'PY'
+import os, sys
+t = sys.argv[1]
+for b in range(8):
+    os.makedirs("%s/c%d/profiles" % (t, b))
+    with open("%s/c%d/build_meta.json" % (t, b), "w") as f:
+        f.write('{"git_sha": "%07x", "scenario": "c", "cache": "cold"}' % (b + 100))
+    for r in range(3):
+        with open("%s/c%d/profiles/r%d.folded" % (t, b, r), "w") as f:
+            for i in range(3000):
+                f.write("main;fn%d %d\n" % (i, 1 + (i + r + b) % 9))
+PY
+db=$T/c.db
+for p in 0 1 2 3; do
+	"$PERFDIFF" ingest --db "$db" "$T/c$p" "$T/c$((p + 4))" >"$T/o$p" 2>"$T/e$p" &
+done
+wait
+for p in 0 1 2 3; do
+	[ -s "$T/e$p" ] && not_ok "ingest $p: $(cat "$T/e$p")" || ok
+done
+[ "$(sqlite3 "$db" 'select count(*) from runs')" = 24 ] && ok || not_ok "runs: $(sqlite3 "$db" 'select count(*) from runs')"
+[ "$(sqlite3 "$db" 'select count(*) from bundles')" = 8 ] && ok || not_ok "bundles"
+[ "$(sqlite3 "$db" 'select count(*) from functions')" = 3001 ] && ok || not_ok "functions: $(sqlite3 "$db" 'select count(*) from functions')"
+[ "$(sqlite3 "$db" 'PRAGMA integrity_check')" = ok ] && ok || not_ok integrity
+finish

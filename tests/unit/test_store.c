@@ -1,0 +1,223 @@
+/* Unit tests for store/: migrations, ingest round trips, refusal. */
+#include "testutil.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "store/load.h"
+#include "store/store.h"
+
+static char dir[64];
+
+static void path_in(char *out, size_t n, const char *rel)
+{
+	snprintf(out, n, "%s/%s", dir, rel);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	strcpy(dir, "/tmp/pdstoreXXXXXX");
+	assert_non_null(mkdtemp(dir));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static long long count(struct pd_db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	long long n = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(db->h, sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+static void test_migrate(void **state)
+{
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	char path[128];
+
+	(void)state;
+	path_in(path, sizeof(path), "m.db");
+	assert_int_equal(pd_db_open(&db, path, 0, &err), PD_EIO); /* no create */
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(pd_db_open(&db, path, 1, &err), 0);
+	assert_int_equal(db.version, pd_db_schema_latest());
+	assert_int_equal(count(&db, "PRAGMA user_version"), pd_db_schema_latest());
+	assert_int_equal(count(&db, "SELECT count(*) FROM runs"), 0);
+	assert_int_equal(pd_db_exec(&db, "PRAGMA user_version = 99", &err), 0);
+	pd_db_close(&db);
+	/* A newer database is refused, not damaged. */
+	assert_int_equal(pd_db_open(&db, path, 0, &err), PD_EFORMAT);
+	assert_non_null(strstr(err.msg, "schema version 99 is newer"));
+}
+
+static void test_ingest_roundtrip(void **state)
+{
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_ingest_result res;
+	struct pd_bundle_key key = { "abc1234def", "demo", "warm" };
+	struct pd_funcs fn;
+	struct pd_loaded l;
+	char path[128], fixture[512], *sha = NULL;
+	size_t i;
+
+	(void)state;
+	path_in(path, sizeof(path), "r.db");
+	snprintf(fixture, sizeof(fixture), "%s/fixtures/perf/small.perf.txt",
+		 PD_SOURCE_DIR);
+	assert_int_equal(pd_db_open(&db, path, 1, &err), 0);
+	assert_int_equal(pd_store_ingest(&db, fixture, &key, &res, &err), 0);
+	assert_false(res.skipped);
+	assert_int_equal(res.runs, 1);
+	pd_ingest_result_release(&res);
+	/* Again: already stored. */
+	assert_int_equal(pd_store_ingest(&db, fixture, &key, &res, &err), 0);
+	assert_true(res.skipped);
+	pd_ingest_result_release(&res);
+	assert_int_equal(count(&db, "SELECT count(*) FROM runs"), 1);
+	/* cpu-clock, constant period: every weight is derivable, so NULL. */
+	assert_int_equal(count(&db, "SELECT count(*) FROM run_functions"
+				    " WHERE self_w IS NOT NULL OR total_w IS NOT NULL"),
+			 0);
+	/* The view fills them in: work's total is 3 x 250000 ns. */
+	assert_int_equal(count(&db, "SELECT total FROM run_functions_v"
+				    " WHERE name = 'work'"),
+			 750000);
+
+	assert_int_equal(pd_store_resolve(&db, "abc", "demo", NULL, &sha, &err), 0);
+	assert_string_equal(sha, "abc1234def");
+	pd_funcs_init(&fn, 0);
+	assert_int_equal(pd_store_load(&db, sha, "demo", "warm", "perf", &fn, &l,
+				       &err),
+			 0);
+	assert_int_equal(l.n, 1);
+	assert_near(l.runs[0].all_w, 1000000, 0);
+	for (i = 0; i < fn.v.n; i++) {
+		if (!strcmp(pd_func_name(&fn, (uint32_t)i), "main")) {
+			assert_near(l.runs[0].total_w[i], 750000, 0);
+			assert_near(l.runs[0].total_c[i], 3, 0);
+		}
+	}
+	pd_loaded_release(&l);
+	pd_funcs_release(&fn);
+	free(sha);
+	assert_int_equal(pd_store_resolve(&db, "fff", "demo", NULL, &sha, &err),
+			 PD_EINVAL);
+	assert_non_null(strstr(err.msg, "no stored runs"));
+	pd_db_close(&db);
+}
+
+static void test_stacks_blob(void **state)
+{
+	struct pd_profile p;
+	struct pd_buf blob = PD_BUF_INIT, raw = PD_BUF_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	uint32_t *nf;
+	size_t i;
+	double w;
+
+	(void)state;
+	load(&p, "fixtures/folded/small.folded", NULL);
+	nf = calloc(p.nodes.n, sizeof(*nf));
+	for (i = 0; i < p.nodes.n; i++)
+		nf[i] = (uint32_t)i * 7;
+	pd_stacks_encode(&p, nf, &blob);
+	assert_int_equal(pd_stacks_decode(blob.buf, blob.len, p.nodes.n - 1, &raw,
+					  &err),
+			 0);
+	assert_int_equal(raw.len, (p.nodes.n - 1) * 24);
+	/* node 3 (index 2 in the blob): parent, function, weight */
+	memcpy(&w, raw.buf + 2 * 24 + 8, 8);
+	assert_near(w, p.nodes.v[3].weight, 0);
+	assert_int_equal((unsigned char)raw.buf[2 * 24 + 4], 21);
+	assert_int_equal(pd_stacks_decode(blob.buf, blob.len / 2, p.nodes.n - 1,
+					  &raw, &err),
+			 PD_EPARSE);
+	free(nf);
+	pd_buf_release(&blob);
+	pd_buf_release(&raw);
+	pd_profile_release(&p);
+}
+
+static void test_bundle_refused_whole(void **state)
+{
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_ingest_result res;
+	char path[128], b[128], f[256];
+
+	(void)state;
+	path_in(path, sizeof(path), "b.db");
+	path_in(b, sizeof(b), "2026-01-20-a1b2c3d-mft_large");
+	mkdir(b, 0777);
+	snprintf(f, sizeof(f), "%s/profiles", b);
+	mkdir(f, 0777);
+	snprintf(f, sizeof(f), "%s/profiles/run1.folded", b);
+	write_file(f, "main;a 5\nmain;b 7\n");
+	snprintf(f, sizeof(f), "%s/profiles/README.txt", b);
+	write_file(f, "notes about the run\n");
+	assert_int_equal(pd_db_open(&db, path, 1, &err), 0);
+	/* No cache state anywhere: refused, naming the field. */
+	assert_int_equal(pd_store_ingest(&db, b, NULL, &res, &err), PD_EINVAL);
+	assert_non_null(strstr(err.msg, "no cache state"));
+	pd_ingest_result_release(&res);
+	/* A broken speedscope profile refuses the whole bundle. */
+	snprintf(f, sizeof(f), "%s/build_meta.json", b);
+	write_file(f, "{\"commit\": \"a1b2c3d\", \"cache_state\": \"cold\"}");
+	snprintf(f, sizeof(f), "%s/profiles/run2.speedscope.json", b);
+	write_file(f, "{\"$schema\": \"https://www.speedscope.app/file-format-"
+		      "schema.json\", \"profiles\": [");
+	memset(&err, 0, sizeof(err));
+	assert_true(pd_store_ingest(&db, b, NULL, &res, &err) < 0);
+	assert_non_null(strstr(err.msg, "run2.speedscope.json"));
+	pd_ingest_result_release(&res);
+	assert_int_equal(count(&db, "SELECT count(*) FROM runs"), 0);
+	assert_int_equal(count(&db, "SELECT count(*) FROM bundles"), 0);
+	/* Fixed: stored, with the key from build_meta and the folder name. */
+	unlink(f);
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(pd_store_ingest(&db, b, NULL, &res, &err), 0);
+	assert_int_equal(res.runs, 1);
+	assert_int_equal(res.notes.n, 1); /* README.txt passed over */
+	pd_ingest_result_release(&res);
+	assert_int_equal(count(&db, "SELECT count(*) FROM runs WHERE git_sha ="
+				    " 'a1b2c3d' AND scenario = 'mft_large' AND"
+				    " cache = 'cold'"),
+			 1);
+	pd_db_close(&db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_migrate),
+		cmocka_unit_test(test_ingest_roundtrip),
+		cmocka_unit_test(test_stacks_blob),
+		cmocka_unit_test(test_bundle_refused_whole),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
