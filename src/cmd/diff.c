@@ -508,6 +508,7 @@ int pd_cmd_compare(int argc, char **argv)
 	struct pd_db db;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_funcs fn;
+	struct pd_idmap ids;
 	struct pd_loaded la, lb;
 	struct pd_noise noise;
 	struct pd_diff d;
@@ -538,6 +539,7 @@ int pd_cmd_compare(int argc, char **argv)
 		goto out_opts;
 	}
 	pd_funcs_init(&fn, r.flags);
+	pd_idmap_init(&ids, &fn);
 	for (i = 0; i < 2; i++) {
 		if (pd_store_resolve(&db, argv[optind + i], r.scenario, r.cache,
 				     &sha[i], &err) < 0)
@@ -552,18 +554,28 @@ int pd_cmd_compare(int argc, char **argv)
 	if (pd_store_caches(&db, sha[1], r.scenario, &cc, &tt, &c2, &t2, &err) <
 	    0)
 		goto fail;
-	if (pd_store_load(&db, sha[0], r.scenario, cache, tool, &fn, &la,
-			  &err) < 0 ||
-	    pd_store_load(&db, sha[1], r.scenario, cache, tool, &fn, &lb,
-			  &err) < 0)
-		goto fail;
-	loaded = 1;
 	{
+		/* Noise is learned on a second thread while the sides load. */
 		const char *exclude[] = { sha[0], sha[1], NULL };
+		struct pd_noise_task task;
+		int rc1, rc2;
 
-		if (pd_store_noise(&db, r.scenario, cache, tool, exclude, &fn,
-				   &noise, &err) < 0)
+		pd_store_noise_start(&task, r.db, r.scenario, cache, tool,
+				     exclude);
+		rc1 = pd_store_load(&db, sha[0], r.scenario, cache, tool, &ids,
+				    &la, &err);
+		if (rc1 == 0)
+			rc1 = pd_store_load(&db, sha[1], r.scenario, cache,
+					    tool, &ids, &lb, &err);
+		rc2 = pd_store_noise_finish(
+		    &task, &fn, &noise,
+		    rc1 < 0 ? &(struct pd_err){ 0, { 0 } } : &err);
+		loaded = 1;
+		if (rc1 < 0 || rc2 < 0) {
+			if (rc2 == 0)
+				pd_noise_release(&noise);
 			goto fail;
+		}
 		have_noise = 1;
 	}
 	pd_diff_aggs(&d, &la.side, la.runs, la.n, &lb.side, lb.runs, lb.n, &fn,
@@ -583,6 +595,7 @@ done:
 		pd_loaded_release(&la);
 	if (loaded || lb.runs)
 		pd_loaded_release(&lb);
+	pd_idmap_release(&ids);
 	pd_funcs_release(&fn);
 	pd_db_close(&db);
 	free(sha[0]);

@@ -251,7 +251,7 @@ static int write_bundle(struct pd_db *db, const struct pd_bundle *b,
 	}
 	for (k = 0; k < np; k++) {
 		struct pending *p = &pv[k];
-		sqlite3_stmt *st = pd_db_stmt(db, "q_run_insert", err);
+		sqlite3_stmt *st = pd_db_stmt(db, "q_run_insert", err), *rfst;
 		sqlite3_int64 run;
 
 		if (!st) {
@@ -280,6 +280,11 @@ static int write_bundle(struct pd_db *db, const struct pd_bundle *b,
 		if (rc < 0)
 			goto out;
 		run = sqlite3_last_insert_rowid(db->h);
+		/*
+		 * The row statement is held across the loop and every column is
+		 * bound each time (NULL included): the hot path of an ingest.
+		 */
+		rfst = NULL;
 		for (i = 0; i < p->agg.n; i++) {
 			double sw = p->agg.self_w[i], tw = p->agg.total_w[i];
 			double sn = p->agg.self_c[i], tn = p->agg.total_c[i];
@@ -293,20 +298,24 @@ static int write_bundle(struct pd_db *db, const struct pd_bundle *b,
 				if (rc < 0)
 					goto out;
 			}
-			st = pd_db_stmt(db, "q_rf_insert", err);
-			if (!st) {
+			if (!rfst &&
+			    !(rfst = pd_db_stmt(db, "q_rf_insert", err))) {
 				rc = PD_EIO;
 				goto out;
 			}
-			sqlite3_bind_int64(st, 1, run);
-			sqlite3_bind_int64(st, 2, dbid[i]);
-			bind_num(st, 3, sn);
-			bind_num(st, 4, tn);
+			sqlite3_bind_int64(rfst, 1, run);
+			sqlite3_bind_int64(rfst, 2, dbid[i]);
+			bind_num(rfst, 3, sn);
+			bind_num(rfst, 4, tn);
 			if (!derivable(sw, sn, p->interval))
-				bind_num(st, 5, sw);
+				bind_num(rfst, 5, sw);
+			else
+				sqlite3_bind_null(rfst, 5);
 			if (!derivable(tw, tn, p->interval))
-				bind_num(st, 6, tw);
-			rc = step_done(db, st, err, "adding a function row");
+				bind_num(rfst, 6, tw);
+			else
+				sqlite3_bind_null(rfst, 6);
+			rc = step_done(db, rfst, err, "adding a function row");
 			if (rc < 0)
 				goto out;
 			res->rows++;

@@ -4,6 +4,7 @@
  * runs around them (statistics.md, "Learning noise from history").
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,7 +49,8 @@ int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
 
 		if (!n++)
 			*sha = pd_xstrdup(s);
-		pd_buf_addf(&list, "%s%.12s", list.len ? ", " : "", s);
+		if (n <= 10)
+			pd_buf_addf(&list, "%s%.12s", list.len ? ", " : "", s);
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE) {
@@ -64,10 +66,13 @@ int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
 					" scenario %s%s%s",
 					db->path, prefix, scenario,
 					cache ? "/" : "", cache ? cache : "");
-		else
+		else {
+			if (n > 10)
+				pd_buf_addf(&list, " and %d more", n - 10);
 			rc = pd_err_set(err, PD_EINVAL,
 					"%s: '%s' is ambiguous: %s", db->path,
 					prefix, list.buf);
+		}
 		free(*sha);
 		*sha = NULL;
 		pd_buf_release(&list);
@@ -150,29 +155,97 @@ static enum pd_unit unit_of(const char *u)
 	return PD_UNIT_SAMPLES;
 }
 
-/* One run's rows into an aggregate over fn. */
-static int load_run(struct pd_db *db, sqlite3_int64 run, double total_w,
-		    double total_n, struct pd_funcs *fn, struct pd_agg *a,
-		    struct pd_err *err)
+void pd_idmap_init(struct pd_idmap *m, struct pd_funcs *fn)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_run_functions", err);
+	memset(m, 0, sizeof(*m));
+	m->fn = fn;
+}
+
+void pd_idmap_release(struct pd_idmap *m)
+{
+	PD_VEC_FREE(&m->map);
+}
+
+/* The function id of database function id, looked up once. */
+static int map_id(struct pd_db *db, struct pd_idmap *m, sqlite3_int64 id,
+		  uint32_t *out, struct pd_err *err)
+{
+	sqlite3_stmt *st;
+	size_t i = (size_t)id;
+
+	if (id < 0)
+		return pd_err_set(err, PD_EPARSE, "%s: bad function id",
+				  db->path);
+	if (i < m->map.n && m->map.v[i]) {
+		*out = m->map.v[i] - 1;
+		return 0;
+	}
+	st = pd_db_stmt(db, "q_func_by_id", err);
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_reset(st);
+		return pd_err_set(err, PD_EPARSE,
+				  "%s: run_functions names function %lld, which"
+				  " is not stored",
+				  db->path, (long long)id);
+	}
+	{
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const char *mod = (const char *)sqlite3_column_text(st, 1);
+
+		*out =
+		    pd_funcs_get(m->fn, name, strlen(name), mod, strlen(mod));
+	}
+	sqlite3_reset(st);
+	PD_VEC_RESERVE(&m->map, i + 1);
+	while (m->map.n <= i)
+		m->map.v[m->map.n++] = 0;
+	m->map.v[i] = *out + 1;
+	return 0;
+}
+
+/* One run's rows into an aggregate over the id map's functions. */
+static int load_run(struct pd_db *db, sqlite3_int64 run, double interval,
+		    double total_w, double total_n, struct pd_idmap *ids,
+		    struct pd_agg *a, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_run_rows", err);
 	int rc;
 
 	if (!st)
 		return PD_EIO;
 	pd_agg_init(a);
+	pd_agg_resize(a, ids->fn->v.n);
 	sqlite3_bind_int64(st, 1, run);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *mod = (const char *)sqlite3_column_text(st, 1);
-		uint32_t f =
-		    pd_funcs_get(fn, name, strlen(name), mod, strlen(mod));
+		uint32_t f = 0;
+		double v[4]; /* self_n, total_n, self_w, total_w */
+		int k;
 
-		pd_agg_resize(a, fn->v.n);
-		a->self_w[f] += sqlite3_column_double(st, 2);
-		a->total_w[f] += sqlite3_column_double(st, 3);
-		a->self_c[f] += sqlite3_column_double(st, 4);
-		a->total_c[f] += sqlite3_column_double(st, 5);
+		rc = map_id(db, ids, sqlite3_column_int64(st, 0), &f, err);
+		if (rc < 0) {
+			sqlite3_reset(st);
+			return rc;
+		}
+		for (k = 0; k < 4; k++)
+			v[k] = sqlite3_column_type(st, k + 1) == SQLITE_NULL
+				   ? PD_NAN
+				   : sqlite3_column_double(st, k + 1);
+		/* A NULL is the other number converted by the interval. */
+		for (k = 0; k < 2; k++) {
+			if (isnan(v[k + 2]))
+				v[k + 2] = v[k] * interval;
+			if (isnan(v[k]))
+				v[k] = interval > 0 ? v[k + 2] / interval : 0;
+		}
+		if (f >= a->n)
+			pd_agg_resize(a, ids->fn->v.n + 64);
+		a->self_c[f] += v[0];
+		a->total_c[f] += v[1];
+		a->self_w[f] += v[2];
+		a->total_w[f] += v[3];
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
@@ -183,12 +256,12 @@ static int load_run(struct pd_db *db, sqlite3_int64 run, double total_w,
 }
 
 int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
-		  const char *cache, const char *tool, struct pd_funcs *fn,
+		  const char *cache, const char *tool, struct pd_idmap *idmap,
 		  struct pd_loaded *out, struct pd_err *err)
 {
 	sqlite3_stmt *st;
 	PD_VEC(sqlite3_int64) ids = PD_VEC_INIT;
-	PD_VEC(double) tw = PD_VEC_INIT, tn = PD_VEC_INIT;
+	PD_VEC(double) tw = PD_VEC_INIT, tn = PD_VEC_INIT, iv = PD_VEC_INIT;
 	struct pd_buf src = PD_BUF_INIT;
 	size_t i;
 	int rc;
@@ -205,6 +278,7 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 		PD_VEC_PUSH(&ids, sqlite3_column_int64(st, 0));
 		PD_VEC_PUSH(&tw, sqlite3_column_double(st, 7));
 		PD_VEC_PUSH(&tn, sqlite3_column_double(st, 8));
+		PD_VEC_PUSH(&iv, sqlite3_column_double(st, 5));
 		if (ids.n == 1) {
 			out->format = pd_xstrdup(
 			    (const char *)sqlite3_column_text(st, 3));
@@ -235,8 +309,8 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 	out->runs = pd_xcalloc(ids.n, sizeof(*out->runs));
 	out->n = ids.n;
 	for (i = 0; i < ids.n; i++) {
-		rc = load_run(db, ids.v[i], tw.v[i], tn.v[i], fn, &out->runs[i],
-			      err);
+		rc = load_run(db, ids.v[i], iv.v[i], tw.v[i], tn.v[i], idmap,
+			      &out->runs[i], err);
 		if (rc < 0)
 			goto out;
 		out->side.total += tw.v[i] / (double)ids.n;
@@ -255,24 +329,23 @@ out:
 	PD_VEC_FREE(&ids);
 	PD_VEC_FREE(&tw);
 	PD_VEC_FREE(&tn);
+	PD_VEC_FREE(&iv);
 	return rc;
 }
 
 struct hrun {
 	sqlite3_int64 id;
 	char *sha;
-	double tw, tn;
+	double tw, tn, interval;
 	struct pd_agg agg;
 };
 
-static double quantile(double *v, size_t n, double q)
+/* The q quantile of sorted v (linear interpolation). */
+static double quantile(const double *v, size_t n, double q)
 {
-	double pos;
-	size_t lo;
+	double pos = q * (double)(n - 1);
+	size_t lo = (size_t)floor(pos);
 
-	pd_median(v, n); /* sorts */
-	pos = q * (double)(n - 1);
-	lo = (size_t)floor(pos);
 	if (lo + 1 >= n)
 		return v[n - 1];
 	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
@@ -280,13 +353,14 @@ static double quantile(double *v, size_t n, double q)
 
 int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 		   const char *tool, const char *const *exclude,
-		   struct pd_funcs *fn, struct pd_noise *noise,
+		   struct pd_idmap *ids, struct pd_noise *noise,
 		   struct pd_err *err)
 {
 	sqlite3_stmt *st = pd_db_stmt(db, "q_history_runs", err);
 	PD_VEC(struct hrun) runs = PD_VEC_INIT;
 	PD_VEC(double) z2 = PD_VEC_INIT;
 	size_t i, j, k, f, first = 0, nshas = 0;
+	struct pd_funcs *fn = ids->fn;
 	int rc;
 
 	memset(noise, 0, sizeof(*noise));
@@ -309,6 +383,7 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 		r.sha = pd_xstrdup(sha);
 		r.tw = sqlite3_column_double(st, 3);
 		r.tn = sqlite3_column_double(st, 4);
+		r.interval = sqlite3_column_double(st, 5);
 		PD_VEC_PUSH(&runs, r);
 	}
 	sqlite3_reset(st);
@@ -327,8 +402,9 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 		}
 	}
 	for (i = first; i < runs.n; i++) {
-		rc = load_run(db, runs.v[i].id, runs.v[i].tw, runs.v[i].tn, fn,
-			      &runs.v[i].agg, err);
+		rc =
+		    load_run(db, runs.v[i].id, runs.v[i].interval, runs.v[i].tw,
+			     runs.v[i].tn, ids, &runs.v[i].agg, err);
 		if (rc < 0)
 			goto out;
 	}
@@ -400,9 +476,11 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 							     means.v[j - 1] -
 							 1));
 				if (d.n + 1 >= WINDOW_SHAS) {
-					double q1 = quantile(d.v, d.n, 0.25);
-					double q3 = quantile(d.v, d.n, 0.75);
+					double q1, q3;
 
+					pd_median(d.v, d.n); /* sorts */
+					q1 = quantile(d.v, d.n, 0.25);
+					q3 = quantile(d.v, d.n, 0.75);
 					noise->tau[k][f] = q3 + 3 * (q3 - q1);
 					noise->tau_points[k][f] = (int)means.n;
 				}
@@ -444,5 +522,95 @@ out:
 	}
 	PD_VEC_FREE(&runs);
 	PD_VEC_FREE(&z2);
+	return rc;
+}
+
+struct noise_job {
+	const char *path, *scenario, *cache, *tool;
+	const char *const *exclude;
+	struct pd_funcs fn;
+	struct pd_noise noise;
+	struct pd_err err;
+	int rc;
+};
+
+static void *noise_thread(void *arg)
+{
+	struct noise_job *j = arg;
+	struct pd_db db;
+	struct pd_idmap ids;
+
+	j->rc = pd_db_open(&db, j->path, 0, &j->err);
+	if (j->rc < 0)
+		return NULL;
+	pd_idmap_init(&ids, &j->fn);
+	j->rc = pd_store_noise(&db, j->scenario, j->cache, j->tool, j->exclude,
+			       &ids, &j->noise, &j->err);
+	pd_idmap_release(&ids);
+	pd_db_close(&db);
+	return NULL;
+}
+
+int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
+			 const char *scenario, const char *cache,
+			 const char *tool, const char *const *exclude)
+{
+	struct noise_job *j = pd_xcalloc(1, sizeof(*j));
+
+	j->path = db_path;
+	j->scenario = scenario;
+	j->cache = cache;
+	j->tool = tool;
+	j->exclude = exclude;
+	pd_funcs_init(&j->fn, 0);
+	t->job = j;
+	t->threaded = !pthread_create(&t->th, NULL, noise_thread, j);
+	if (!t->threaded)
+		noise_thread(j);
+	return 0;
+}
+
+int pd_store_noise_finish(struct pd_noise_task *t, struct pd_funcs *fn,
+			  struct pd_noise *out, struct pd_err *err)
+{
+	struct noise_job *j = t->job;
+	size_t i;
+	int k, rc = j->rc;
+
+	if (t->threaded)
+		pthread_join(t->th, NULL);
+	rc = j->rc;
+	if (rc < 0) {
+		*err = j->err;
+	} else {
+		/* Re-index by the caller's functions, matching on the keys. */
+		uint32_t *to = pd_xmalloc((j->fn.v.n + 1) * sizeof(*to));
+
+		for (i = 0; i < j->fn.v.n; i++) {
+			const char *n = pd_func_name(&j->fn, (uint32_t)i);
+			const char *m = pd_func_module(&j->fn, (uint32_t)i);
+
+			to[i] = pd_funcs_get(fn, n, strlen(n), m, strlen(m));
+		}
+		pd_noise_init(out, fn->v.n);
+		out->phi = j->noise.phi;
+		out->phi_pairs = j->noise.phi_pairs;
+		out->runs = j->noise.runs;
+		out->shas = j->noise.shas;
+		for (i = 0; i < j->noise.n && i < j->fn.v.n; i++) {
+			for (k = 0; k < 2; k++) {
+				out->s0[k][to[i]] = j->noise.s0[k][i];
+				out->d0[k][to[i]] = j->noise.d0[k][i];
+				out->tau[k][to[i]] = j->noise.tau[k][i];
+				out->tau_points[k][to[i]] =
+				    j->noise.tau_points[k][i];
+			}
+		}
+		free(to);
+	}
+	pd_noise_release(&j->noise);
+	pd_funcs_release(&j->fn);
+	free(j);
+	t->job = NULL;
 	return rc;
 }

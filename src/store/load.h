@@ -5,9 +5,20 @@
 #ifndef PD_LOAD_H
 #define PD_LOAD_H
 
+#include <pthread.h>
+
 #include "model/func.h"
 #include "stats/diff.h"
 #include "store/db.h"
+
+/* Maps database function ids to a pd_funcs table, filled as rows arrive. */
+struct pd_idmap {
+	struct pd_funcs *fn;
+	PD_VEC(uint32_t) map; /* db id -> function id + 1, 0 = not yet */
+};
+
+void pd_idmap_init(struct pd_idmap *m, struct pd_funcs *fn);
+void pd_idmap_release(struct pd_idmap *m);
 
 struct pd_loaded {
 	struct pd_agg *runs;
@@ -31,7 +42,7 @@ PD_NODISCARD int pd_store_caches(struct pd_db *db, const char *sha,
 				 char **tool_out, struct pd_err *err);
 PD_NODISCARD int pd_store_load(struct pd_db *db, const char *sha,
 			       const char *scenario, const char *cache,
-			       const char *tool, struct pd_funcs *fn,
+			       const char *tool, struct pd_idmap *ids,
 			       struct pd_loaded *out, struct pd_err *err);
 /*
  * Learns noise from the last 30 commits of scenario/cache/tool, leaving
@@ -40,7 +51,27 @@ PD_NODISCARD int pd_store_load(struct pd_db *db, const char *sha,
  */
 PD_NODISCARD int pd_store_noise(struct pd_db *db, const char *scenario,
 				const char *cache, const char *tool,
-				const char *const *exclude, struct pd_funcs *fn,
-				struct pd_noise *noise, struct pd_err *err);
+				const char *const *exclude,
+				struct pd_idmap *ids, struct pd_noise *noise,
+				struct pd_err *err);
+
+/*
+ * The same on a thread of its own (its own connection and function
+ * table), so a comparison loads its two sides meanwhile. finish() joins
+ * and re-indexes the result by fn; it must be called once.
+ */
+struct pd_noise_task {
+	void *job;
+	pthread_t th;
+	int threaded;
+};
+
+int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
+			 const char *scenario, const char *cache,
+			 const char *tool, const char *const *exclude);
+PD_NODISCARD int pd_store_noise_finish(struct pd_noise_task *t,
+				       struct pd_funcs *fn,
+				       struct pd_noise *out,
+				       struct pd_err *err);
 
 #endif

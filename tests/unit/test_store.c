@@ -45,7 +45,8 @@ static long long count(struct pd_db *db, const char *sql)
 	sqlite3_stmt *st;
 	long long n = -1;
 
-	assert_int_equal(sqlite3_prepare_v2(db->h, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db->h, sql, -1, &st, NULL),
+			 SQLITE_OK);
 	if (sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
@@ -60,11 +61,13 @@ static void test_migrate(void **state)
 
 	(void)state;
 	path_in(path, sizeof(path), "m.db");
-	assert_int_equal(pd_db_open(&db, path, 0, &err), PD_EIO); /* no create */
+	assert_int_equal(pd_db_open(&db, path, 0, &err),
+			 PD_EIO); /* no create */
 	memset(&err, 0, sizeof(err));
 	assert_int_equal(pd_db_open(&db, path, 1, &err), 0);
 	assert_int_equal(db.version, pd_db_schema_latest());
-	assert_int_equal(count(&db, "PRAGMA user_version"), pd_db_schema_latest());
+	assert_int_equal(count(&db, "PRAGMA user_version"),
+			 pd_db_schema_latest());
 	assert_int_equal(count(&db, "SELECT count(*) FROM runs"), 0);
 	assert_int_equal(pd_db_exec(&db, "PRAGMA user_version = 99", &err), 0);
 	pd_db_close(&db);
@@ -80,6 +83,7 @@ static void test_ingest_roundtrip(void **state)
 	struct pd_ingest_result res;
 	struct pd_bundle_key key = { "abc1234def", "demo", "warm" };
 	struct pd_funcs fn;
+	struct pd_idmap ids;
 	struct pd_loaded l;
 	char path[128], fixture[512], *sha = NULL;
 	size_t i;
@@ -99,20 +103,22 @@ static void test_ingest_roundtrip(void **state)
 	pd_ingest_result_release(&res);
 	assert_int_equal(count(&db, "SELECT count(*) FROM runs"), 1);
 	/* cpu-clock, constant period: every weight is derivable, so NULL. */
-	assert_int_equal(count(&db, "SELECT count(*) FROM run_functions"
-				    " WHERE self_w IS NOT NULL OR total_w IS NOT NULL"),
-			 0);
+	assert_int_equal(
+	    count(&db, "SELECT count(*) FROM run_functions"
+		       " WHERE self_w IS NOT NULL OR total_w IS NOT NULL"),
+	    0);
 	/* The view fills them in: work's total is 3 x 250000 ns. */
 	assert_int_equal(count(&db, "SELECT total FROM run_functions_v"
 				    " WHERE name = 'work'"),
 			 750000);
 
-	assert_int_equal(pd_store_resolve(&db, "abc", "demo", NULL, &sha, &err), 0);
+	assert_int_equal(pd_store_resolve(&db, "abc", "demo", NULL, &sha, &err),
+			 0);
 	assert_string_equal(sha, "abc1234def");
 	pd_funcs_init(&fn, 0);
-	assert_int_equal(pd_store_load(&db, sha, "demo", "warm", "perf", &fn, &l,
-				       &err),
-			 0);
+	pd_idmap_init(&ids, &fn);
+	assert_int_equal(
+	    pd_store_load(&db, sha, "demo", "warm", "perf", &ids, &l, &err), 0);
 	assert_int_equal(l.n, 1);
 	assert_near(l.runs[0].all_w, 1000000, 0);
 	for (i = 0; i < fn.v.n; i++) {
@@ -122,6 +128,7 @@ static void test_ingest_roundtrip(void **state)
 		}
 	}
 	pd_loaded_release(&l);
+	pd_idmap_release(&ids);
 	pd_funcs_release(&fn);
 	free(sha);
 	assert_int_equal(pd_store_resolve(&db, "fff", "demo", NULL, &sha, &err),
@@ -145,17 +152,16 @@ static void test_stacks_blob(void **state)
 	for (i = 0; i < p.nodes.n; i++)
 		nf[i] = (uint32_t)i * 7;
 	pd_stacks_encode(&p, nf, &blob);
-	assert_int_equal(pd_stacks_decode(blob.buf, blob.len, p.nodes.n - 1, &raw,
-					  &err),
-			 0);
+	assert_int_equal(
+	    pd_stacks_decode(blob.buf, blob.len, p.nodes.n - 1, &raw, &err), 0);
 	assert_int_equal(raw.len, (p.nodes.n - 1) * 24);
 	/* node 3 (index 2 in the blob): parent, function, weight */
 	memcpy(&w, raw.buf + 2 * 24 + 8, 8);
 	assert_near(w, p.nodes.v[3].weight, 0);
 	assert_int_equal((unsigned char)raw.buf[2 * 24 + 4], 21);
-	assert_int_equal(pd_stacks_decode(blob.buf, blob.len / 2, p.nodes.n - 1,
-					  &raw, &err),
-			 PD_EPARSE);
+	assert_int_equal(
+	    pd_stacks_decode(blob.buf, blob.len / 2, p.nodes.n - 1, &raw, &err),
+	    PD_EPARSE);
 	free(nf);
 	pd_buf_release(&blob);
 	pd_buf_release(&raw);

@@ -1,0 +1,1 @@
+SELECT name, module FROM functions WHERE id = ?1

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Real repeat runs through the history: a program built twice and
+# profiled with perf record into bundles (the slow build 40 % more work in
+# parse_record), ingested, then compared from the database. The planted
+# change must be found; two commits of the same build must show nothing.
+. "$(dirname "$0")/lib.sh"
+command -v sqlite3 >/dev/null || { echo "sqlite3 not installed: skipped"; exit 77; }
+if ! "$PD_ROOT/scripts/record-workload.sh" "$T/w" 6 1200 1999 2>"$T/rec.err"; then
+	echo "skipped: $(cat "$T/rec.err")"
+	exit 77
+fi
+export PERFDIFF_DB="$T/real.db"
+mk() { # mk NAME SHA SIDE FIRST LAST DATE
+	mkdir -p "$T/$1/profiles"
+	printf '{"git_sha": "%s", "scenario": "wl", "cache": "warm", "commit_date": "%s"}\n' \
+		"$2" "$6" >"$T/$1/build_meta.json"
+	i=$4
+	while [ "$i" -le "$5" ]; do
+		cp "$T/w/$3-$i.perf.txt" "$T/$1/profiles/perf.script.$i.txt"
+		i=$((i + 1))
+	done
+}
+mk A 1111111aaaa base 1 3 2026-01-01T00:00:00Z
+mk B 2222222bbbb base 4 6 2026-01-02T00:00:00Z
+mk C 3333333cccc cand 1 3 2026-01-03T00:00:00Z
+expect_exit 0 pd ingest "$T/A" "$T/B" "$T/C"
+[ "$(sqlite3 "$PERFDIFF_DB" 'select count(*) from runs')" = 9 ] && ok || not_ok "9 runs"
+
+expect_exit 1 pd compare 2222222 3333333 --scenario wl -f json
+cp "$T/out" "$T/cmp.json"
+if python3 - "$T/cmp.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["dispersion"]["method"] == "moderated-t"
+top = d["functions"][0]
+assert top["function"] == "parse_record", top["function"]
+assert top["self"]["status"] == "regressed", top["self"]
+assert 1.2 < top["self"]["ratio"] < 1.7, top["self"]["ratio"]
+others = [f["function"] for f in d["functions"][1:] if f["self"]["status"] in ("regressed", "improved")]
+assert not others, others
+PY
+then ok; else not_ok "planted change through the history"; pd compare 2222222 3333333 --scenario wl >&2; fi
+
+# A/A: two commits of the same build.
+pd compare 1111111 2222222 --scenario wl -f json >"$T/aa.json" 2>"$T/err"
+rc=$?
+if [ "$rc" -eq 0 ] && python3 - "$T/aa.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+moved = [(f["function"], m) for f in d["functions"] for m in ("self", "total")
+         if f[m]["status"] in ("regressed", "improved")]
+assert not moved, moved
+PY
+then ok; else not_ok "A/A through the history (exit $rc)"; pd compare 1111111 2222222 --scenario wl >&2; fi
+finish
