@@ -4,6 +4,7 @@
  * 2 error.
  */
 #include <getopt.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "import/import.h"
 #include "report/report.h"
 #include "stats/diff.h"
+#include "import/bundle.h"
 #include "store/load.h"
 
 static const char diff_usage[] =
@@ -203,6 +205,12 @@ static int shared_option(int c, char **argv, struct pd_import_opts *io,
 	return 0;
 }
 
+/* Profile paths of one side (works with the PD_VEC macros). */
+struct path_list {
+	const char **v;
+	size_t n, cap;
+};
+
 /* Options of a comparison: statistics, output, and where runs come from. */
 struct run_opts {
 	struct pd_import_opts io;
@@ -211,7 +219,7 @@ struct run_opts {
 	enum fmt fmt;
 	const char *output, *color;
 	unsigned flags;
-	PD_VEC(const char *) base, cand; /* -b / -c files */
+	struct path_list base, cand; /* -b / -c files */
 	const char *db, *scenario, *cache, *tool;
 };
 
@@ -413,6 +421,73 @@ static int import_all(const char *const *paths, size_t n,
 	return 0;
 }
 
+/* Warns about build metadata that differs between the two sides. */
+static void meta_warn(struct pd_diff *d, const struct pd_meta *a,
+		      const struct pd_meta *b)
+{
+	static const struct {
+		const char *what;
+		size_t off;
+	} f[] = {
+		{ "compilers", offsetof(struct pd_meta, compiler) },
+		{ "build flags", offsetof(struct pd_meta, flags) },
+		{ "targets", offsetof(struct pd_meta, target) },
+		{ "datasets", offsetof(struct pd_meta, dataset) },
+		{ "cache states", offsetof(struct pd_meta, cache) },
+		{ "hosts", offsetof(struct pd_meta, host) },
+	};
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(f); i++) {
+		const char *x = *(char *const *)((const char *)a + f[i].off);
+		const char *y = *(char *const *)((const char *)b + f[i].off);
+
+		if (x && y && strcmp(x, y))
+			pd_diff_warn(d, "%s differ: baseline %s, candidate %s",
+				     f[i].what, x, y);
+	}
+}
+
+/*
+ * A bundle folder as one side: its supported profiles of the first
+ * profile's format are repeat runs. Adds their paths to files.
+ */
+static int expand_bundle(const char *dir, struct path_list *files,
+			 struct pd_bundle *b, struct pd_meta *meta)
+{
+	static const struct pd_bundle_key any = { "?", "?", "?" };
+	struct pd_import_opts none;
+	struct pd_err err = PD_ERR_INIT;
+	const struct pd_format *first = NULL;
+	size_t i, n = 0;
+
+	memset(&none, 0, sizeof(none));
+	if (pd_bundle_read(b, dir, &any, &err) < 0) {
+		pd_error("%s", err.msg);
+		return -1;
+	}
+	for (i = 0; i < b->files.n; i++) {
+		const struct pd_format *fmt;
+
+		memset(&err, 0, sizeof(err));
+		fmt = pd_import_sniff(b->files.v[i].path, &none, &err);
+		if (!fmt || (first && fmt != first))
+			continue;
+		first = fmt;
+		PD_VEC_PUSH(files, b->files.v[i].path);
+		n++;
+	}
+	if (!n) {
+		pd_error("error: %s: no supported profile under profiles/",
+			 dir);
+		return -1;
+	}
+	pd_meta_from_json(meta, b->build_meta);
+	if (!meta->cache && strcmp(b->cache, "?"))
+		meta->cache = pd_xstrdup(b->cache);
+	return 0;
+}
+
 int pd_cmd_diff(int argc, char **argv)
 {
 	struct run_opts r;
@@ -421,9 +496,13 @@ int pd_cmd_diff(int argc, char **argv)
 	const char **paths;
 	struct pd_funcs fn;
 	struct pd_diff d;
+	struct pd_bundle bundle[2];
+	struct pd_meta meta[2];
 	size_t na, nb, i, n;
-	int status = 2;
+	int status = 2, have_meta = 0;
 
+	memset(bundle, 0, sizeof(bundle));
+	memset(meta, 0, sizeof(meta));
 	status = parse_run(argc, argv, &r, diff_usage, "diff");
 	if (status >= 0)
 		goto out_opts;
@@ -444,9 +523,21 @@ int pd_cmd_diff(int argc, char **argv)
 				 argc - optind);
 			goto out_opts;
 		}
-		PD_VEC_PUSH(&r.base, argv[optind]);
-		PD_VEC_PUSH(&r.cand, argv[optind + 1]);
-		na = nb = 1;
+		/* A folder is a bundle: its profiles are that side's runs. */
+		for (i = 0; i < 2; i++) {
+			const char *arg = argv[optind + i];
+
+			if (pd_is_dir(arg)) {
+				if (expand_bundle(arg, i ? &r.cand : &r.base,
+						  &bundle[i], &meta[i]) < 0)
+					goto out_opts;
+				have_meta = 1;
+			} else {
+				PD_VEC_PUSH(i ? &r.cand : &r.base, arg);
+			}
+		}
+		na = r.base.n;
+		nb = r.cand.n;
 	}
 	n = na + nb;
 	paths = pd_xmalloc(n * sizeof(*paths));
@@ -473,6 +564,8 @@ int pd_cmd_diff(int argc, char **argv)
 			pb[i] = &jobs[na + i].p;
 		pd_funcs_init(&fn, r.flags);
 		pd_diff_profiles(&d, pa, na, pb, nb, &fn, &r.set);
+		if (have_meta)
+			meta_warn(&d, &meta[0], &meta[1]);
 		status = render(&d, &r, na == 1 ? pa[0] : NULL,
 				nb == 1 ? pb[0] : NULL);
 		pd_diff_release(&d);
@@ -485,6 +578,10 @@ int pd_cmd_diff(int argc, char **argv)
 	free(jobs);
 	free(paths);
 out_opts:
+	for (i = 0; i < 2; i++) {
+		pd_bundle_release(&bundle[i]);
+		pd_meta_release(&meta[i]);
+	}
 	PD_VEC_FREE(&r.base);
 	PD_VEC_FREE(&r.cand);
 	return status;
@@ -580,9 +677,15 @@ int pd_cmd_compare(int argc, char **argv)
 	}
 	pd_diff_aggs(&d, &la.side, la.runs, la.n, &lb.side, lb.runs, lb.n, &fn,
 		     &r.set, &noise);
-	if (la.host && lb.host && strcmp(la.host, lb.host))
-		pd_diff_warn(&d, "hosts differ: baseline %s, candidate %s",
-			     la.host, lb.host);
+	{
+		struct pd_meta ma, mb;
+
+		pd_meta_from_json(&ma, la.build_meta);
+		pd_meta_from_json(&mb, lb.build_meta);
+		meta_warn(&d, &ma, &mb);
+		pd_meta_release(&ma);
+		pd_meta_release(&mb);
+	}
 	status = render(&d, &r, NULL, NULL);
 	pd_diff_release(&d);
 	goto done;

@@ -209,6 +209,44 @@ static void take(char **field, const char **from, char *value,
 	*from = where;
 }
 
+static const char *const meta_cc[] = { "compiler", "toolchain", "cc", NULL };
+static const char *const meta_flags[] = { "flags", "cflags", "CFLAGS",
+					  "rustflags", NULL };
+static const char *const meta_target[] = { "target", "target_triple", NULL };
+static const char *const meta_data[] = { "dataset_hash", "dataset", NULL };
+static const char *const meta_cache[] = { "cache", "cache_state", NULL };
+static const char *const meta_host[] = { "host", "host_fingerprint", "hostname",
+					 NULL };
+
+void pd_meta_from_json(struct pd_meta *m, const char *json)
+{
+	cJSON *o = json ? cJSON_Parse(json) : NULL;
+
+	memset(m, 0, sizeof(*m));
+	if (!cJSON_IsObject(o)) {
+		cJSON_Delete(o);
+		return;
+	}
+	m->compiler = json_find(o, meta_cc);
+	m->flags = json_find(o, meta_flags);
+	m->target = json_find(o, meta_target);
+	m->dataset = json_find(o, meta_data);
+	m->cache = json_find(o, meta_cache);
+	m->host = json_find(o, meta_host);
+	cJSON_Delete(o);
+}
+
+void pd_meta_release(struct pd_meta *m)
+{
+	free(m->compiler);
+	free(m->flags);
+	free(m->target);
+	free(m->dataset);
+	free(m->cache);
+	free(m->host);
+	memset(m, 0, sizeof(*m));
+}
+
 int pd_bundle_read(struct pd_bundle *b, const char *dir,
 		   const struct pd_bundle_key *fallback, struct pd_err *err)
 {

@@ -29,6 +29,15 @@ struct pd_bundle {
 	PD_VEC(struct pd_bundle_file) files;	   /* under profiles/, sorted */
 };
 
+/* Build metadata that should match between two sides of a comparison. */
+struct pd_meta {
+	char *compiler, *flags, *target, *dataset, *cache, *host;
+};
+
+/* Reads the fields from build_meta.json text (any may stay NULL). */
+void pd_meta_from_json(struct pd_meta *m, const char *json);
+void pd_meta_release(struct pd_meta *m);
+
 /* True when path is a directory. */
 int pd_is_dir(const char *path);
 /*

@@ -104,4 +104,10 @@ set -- $(ls "$T"/s1/profiles/*.folded | sed 's/^/-b /') $(ls "$T"/s2/profiles/*.
 expect_exit 1 pd "$@"
 expect_grep "regressed *self.*f0$" "$T/out"
 expect_grep "moderated t-test over 4 + 4 runs" "$T/out"
+# Two bundle folders diff directly; differing build metadata is a warning.
+sed 's/"warm"/"warm", "cflags": "-O3"/' "$T/s2/build_meta.json" >"$T/m" && mv "$T/m" "$T/s2/build_meta.json"
+sed 's/"warm"/"warm", "cflags": "-O2"/' "$T/s1/build_meta.json" >"$T/m" && mv "$T/m" "$T/s1/build_meta.json"
+expect_exit 1 pd "$T/s1" "$T/s2"
+expect_grep "build flags differ: baseline -O2, candidate -O3" "$T/err"
+expect_grep "regressed *self.*f0$" "$T/out"
 finish
