@@ -186,3 +186,25 @@ int pd_report_put(FILE *f, const struct pd_buf *b)
 		return PD_EIO;
 	return 0;
 }
+
+const struct pd_fdiff *pd_report_needs_runs(const struct pd_diff *d)
+{
+	const struct pd_fdiff *best = NULL;
+	size_t i;
+
+	if (strcmp(d->method, "moderated-t"))
+		return NULL;
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *f = &d->funcs.v[i];
+
+		if (f->self.status != PD_INCONCLUSIVE ||
+		    isnan(f->self.suggested_runs) ||
+		    f->self.base / (d->base.total > 0 ? d->base.total : 1) *
+			    100 <
+			d->set.min_impact_pct)
+			continue;
+		if (!best || f->self.base > best->self.base)
+			best = f;
+	}
+	return best;
+}

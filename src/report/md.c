@@ -165,6 +165,20 @@ static void provenance(struct pd_buf *b, const struct pd_diff *d)
 				    d->lambda_n);
 		pd_buf_adds(b, ")\n");
 	}
+	{
+		const struct pd_fdiff *f = pd_report_needs_runs(d);
+
+		if (f) {
+			pd_buf_addf(
+			    b,
+			    "- Runs: %.0f per side would resolve a %g %%"
+			    " change in ",
+			    f->self.suggested_runs, d->set.threshold_pct);
+			md_func(b, d, f->func);
+			pd_buf_addf(b, " (inconclusive with %d + %d)\n",
+				    d->base.runs, d->cand.runs);
+		}
+	}
 	for (i = 0; i < d->warnings.n && i < 20; i++) {
 		pd_buf_adds(b, "- ⚠️ ");
 		md_text(b, d->warnings.v[i], 500);

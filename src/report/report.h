@@ -53,6 +53,11 @@ struct pd_row {
 };
 size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 		      struct pd_row **rows);
+/*
+ * Several runs per side: the largest function whose self verdict is
+ * inconclusive, for "take N runs per side" advice; NULL when none.
+ */
+const struct pd_fdiff *pd_report_needs_runs(const struct pd_diff *d);
 /* Writes a whole buffer; returns 0 or -PD_EIO. */
 int pd_report_put(FILE *f, const struct pd_buf *b);
 

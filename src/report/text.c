@@ -182,6 +182,22 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 				    d->lambda_n);
 		pd_buf_adds(&b, ")\n");
 	}
+	{
+		const struct pd_fdiff *nf = pd_report_needs_runs(d);
+
+		if (nf) {
+			struct pd_buf n = PD_BUF_INIT;
+
+			pd_fmt_func(&n, d, nf->func);
+			pd_buf_addf(
+			    &b,
+			    "runs: %.0f per side would resolve a %g %%"
+			    " change in %s (inconclusive with %d + %d)\n",
+			    nf->self.suggested_runs, d->set.threshold_pct,
+			    n.buf, d->base.runs, d->cand.runs);
+			pd_buf_release(&n);
+		}
+	}
 	if (d->base.count_rule)
 		pd_buf_addf(&b, "counts: baseline %s\n", d->base.count_rule);
 	if (d->cand.count_rule)
