@@ -104,6 +104,17 @@ set -- $(ls "$T"/s1/profiles/*.folded | sed 's/^/-b /') $(ls "$T"/s2/profiles/*.
 expect_exit 1 pd "$@"
 expect_grep "regressed *self.*f0$" "$T/out"
 expect_grep "moderated t-test over 4 + 4 runs" "$T/out"
+# The example SQL in docs/history.md runs as written on this database.
+python3 - "$PD_ROOT/docs/history.md" >"$T/examples.sql" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+for block in re.findall(r"```sql\n(.*?)```", text, re.S):
+    print(block.replace("'mft_large'", "'syn'").replace("'parse_record'", "'f0'"))
+PY
+if sqlite3 -bail "$PERFDIFF_DB" <"$T/examples.sql" >"$T/sqlout" 2>"$T/sqlerr"; then ok; else
+	not_ok "docs/history.md examples: $(cat "$T/sqlerr")"
+fi
+expect_grep "abc2220000" "$T/sqlout"
 # Two bundle folders diff directly; differing build metadata is a warning.
 sed 's/"warm"/"warm", "cflags": "-O3"/' "$T/s2/build_meta.json" >"$T/m" && mv "$T/m" "$T/s2/build_meta.json"
 sed 's/"warm"/"warm", "cflags": "-O2"/' "$T/s1/build_meta.json" >"$T/m" && mv "$T/m" "$T/s1/build_meta.json"
