@@ -63,6 +63,8 @@ void pd_fmt_p(struct pd_buf *b, double p)
 {
 	if (isnan(p))
 		pd_buf_adds(b, "-");
+	else if (p < 1e-16)
+		pd_buf_adds(b, "<1e-16");
 	else if (p < 1e-4)
 		pd_buf_addf(b, "%.0e", p);
 	else

@@ -38,7 +38,7 @@ static void add_num(cJSON *o, const char *k, double v)
 		cJSON_AddItemToObject(o, k, cJSON_CreateNumber(v));
 }
 
-static cJSON *metric(const struct pd_metric *m)
+static cJSON *metric(const struct pd_diff *d, const struct pd_metric *m)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -61,6 +61,10 @@ static cJSON *metric(const struct pd_metric *m)
 	add_num(o, "baseline_samples", m->base_n);
 	add_num(o, "candidate_samples", m->cand_n);
 	add_num(o, "impact_pct", m->impact_pct);
+	if (m->shift >= 0)
+		add_str(o, "cost_shift", pd_func_name(d->fn, (uint32_t)m->shift));
+	else
+		cJSON_AddItemToObject(o, "cost_shift", cJSON_CreateNull());
 	return o;
 }
 
@@ -144,7 +148,7 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 		cJSON_AddItemToArray(arr, str(d->warnings.v[i]));
 	cJSON_AddItemToObject(root, "warnings", arr);
 	add_str(root, "verdict", pd_status_name(d->verdict));
-	cJSON_AddItemToObject(root, "total", metric(&d->total));
+	cJSON_AddItemToObject(root, "total", metric(d, &d->total));
 	arr = cJSON_CreateArray();
 	for (i = 0; i < d->funcs.n; i++) {
 		const struct pd_fdiff *fd = &d->funcs.v[i];
@@ -158,8 +162,8 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 			    raw,
 			    str(pd_intern_str(&d->fn->strs, fn->raw.v[k])));
 		cJSON_AddItemToObject(fo, "raw_names", raw);
-		cJSON_AddItemToObject(fo, "self", metric(&fd->self));
-		cJSON_AddItemToObject(fo, "total", metric(&fd->total));
+		cJSON_AddItemToObject(fo, "self", metric(d, &fd->self));
+		cJSON_AddItemToObject(fo, "total", metric(d, &fd->total));
 		cJSON_AddItemToArray(arr, fo);
 	}
 	cJSON_AddItemToObject(root, "functions", arr);

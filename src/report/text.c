@@ -83,6 +83,16 @@ static void row(struct pd_buf *b, const struct pd_diff *d,
 	cell(b, t.buf, 7, 1);
 	pd_fmt_func(&name, d, r->f->func);
 	safe_name(b, name.buf);
+	if (m->shift >= 0) {
+		struct pd_buf o = PD_BUF_INIT;
+
+		pd_fmt_func(&o, d, (uint32_t)m->shift);
+		pd_buf_adds(b, m->status == PD_REGRESSED ? " (cost shift from "
+							 : " (cost shift to ");
+		safe_name(b, o.buf);
+		pd_buf_addch(b, ')');
+		pd_buf_release(&o);
+	}
 	if (m->tau_points)
 		pd_buf_addf(b, " (threshold learned from %d commits: %.1f %%)",
 			    m->tau_points, m->tau_pct);

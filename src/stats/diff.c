@@ -99,6 +99,7 @@ static void measure_common(struct pd_metric *m, const struct expo *x, double wa,
 	m->p = m->q = m->mw_p = m->suggested_runs = PD_NAN;
 	m->ratio = m->ci_low = m->ci_high = PD_NAN;
 	m->ci90_low = m->ci90_high = m->mde_pct = PD_NAN;
+	m->shift = -1;
 	if (share) {
 		double sa = x->ta > 0 ? wa / x->ta : 0;
 		double sb = x->tb > 0 ? wb / x->tb : 0;
@@ -903,6 +904,111 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 	return 0;
 }
 
+/* Caller -> callee weights: the inclusive weight under each call edge. */
+struct edge {
+	uint32_t caller, callee;
+	double w[2]; /* baseline, candidate */
+};
+
+struct edges {
+	struct edge *v;
+	size_t n, cap;
+};
+
+static void add_edges(struct edges *e, const struct pd_profile *p,
+		      const struct pd_agg *a, int side)
+{
+	size_t nn = p->nodes.n, i, j;
+	double *sub = pd_xmalloc(nn * sizeof(*sub));
+
+	for (i = 0; i < nn; i++)
+		sub[i] = p->nodes.v[i].weight;
+	for (i = nn; i-- > 1;)
+		sub[p->nodes.v[i].parent] += sub[i];
+	for (i = 1; i < nn; i++) {
+		const struct pd_node *nd = &p->nodes.v[i];
+		uint32_t callee, caller;
+
+		if (nd->parent == PD_ROOT)
+			continue;
+		callee = a->frame_func[nd->frame];
+		caller = a->frame_func[p->nodes.v[nd->parent].frame];
+		if (caller == callee)
+			continue;
+		for (j = 0; j < e->n; j++)
+			if (e->v[j].caller == caller && e->v[j].callee == callee)
+				break;
+		if (j == e->n) {
+			struct edge x = { caller, callee, { 0, 0 } };
+
+			PD_VEC_PUSH(e, x);
+		}
+		e->v[j].w[side] += sub[i];
+	}
+	free(sub);
+}
+
+/*
+ * statistics.md: a function regressed while its main caller's total is
+ * "same" and a sibling improved by a similar amount: the work moved, it
+ * did not grow. Both get the other's id in shift.
+ */
+static void label_cost_shifts(struct pd_diff *d, const struct pd_profile *pa,
+			      const struct pd_agg *aa,
+			      const struct pd_profile *pb,
+			      const struct pd_agg *ab)
+{
+	struct edges e = PD_VEC_INIT;
+	int64_t *at;
+	size_t i, j, nf = d->fn->v.n;
+
+	for (i = 0; i < d->funcs.n; i++)
+		if (d->funcs.v[i].self.status == PD_REGRESSED)
+			break;
+	if (i == d->funcs.n)
+		return;
+	add_edges(&e, pa, aa, 0);
+	add_edges(&e, pb, ab, 1);
+	at = pd_xmalloc((nf + 1) * sizeof(*at));
+	for (i = 0; i < nf; i++)
+		at[i] = -1;
+	for (i = 0; i < d->funcs.n; i++)
+		at[d->funcs.v[i].func] = (int64_t)i;
+	for (i = 0; i < d->funcs.n; i++) {
+		struct pd_fdiff *f = &d->funcs.v[i];
+		uint32_t caller = UINT32_MAX;
+		double best = 0;
+
+		if (f->self.status != PD_REGRESSED)
+			continue;
+		for (j = 0; j < e.n; j++)
+			if (e.v[j].callee == f->func && e.v[j].w[0] + e.v[j].w[1] > best) {
+				best = e.v[j].w[0] + e.v[j].w[1];
+				caller = e.v[j].caller;
+			}
+		if (caller == UINT32_MAX || at[caller] < 0 ||
+		    d->funcs.v[at[caller]].total.status != PD_SAME)
+			continue;
+		for (j = 0; j < e.n; j++) {
+			struct pd_fdiff *s;
+			double r;
+
+			if (e.v[j].caller != caller || e.v[j].callee == f->func ||
+			    at[e.v[j].callee] < 0)
+				continue;
+			s = &d->funcs.v[at[e.v[j].callee]];
+			r = -s->self.delta / f->self.delta;
+			if (s->self.status == PD_IMPROVED && r >= 0.5 && r <= 2) {
+				f->self.shift = s->func;
+				s->self.shift = f->func;
+				break;
+			}
+		}
+	}
+	free(at);
+	PD_VEC_FREE(&e);
+}
+
 /* Matching decisions that need the profiles, then aggregates. */
 static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 		    size_t na, const struct pd_profile *const *b, size_t nb,
@@ -968,6 +1074,8 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 	sb.total /= (double)nb;
 	sb.samples /= (double)nb;
 	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
+	if (na == 1 && nb == 1)
+		label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);
 	d->name_only = pre.name_only;
 	/* Matching notes first, in the order they arose. */
 	for (i = 0; i < d->warnings.n; i++)

@@ -38,6 +38,7 @@ struct pd_metric {
 	double suggested_runs; /* runs per side to resolve it; NAN if n/a */
 	enum pd_status status;
 	int tested, unstable;
+	int64_t shift; /* cost shift: function the work moved from/to, or -1 */
 };
 
 /*
