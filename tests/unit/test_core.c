@@ -193,6 +193,19 @@ static void test_missing_file(void **state)
 	pd_input_close(&in);
 }
 
+static void test_error_is_one_line(void **state)
+{
+	struct pd_err err = PD_ERR_INIT;
+
+	(void)state;
+	assert_int_equal(pd_err_set(&err, PD_EPARSE, "f: key %s: bad", "a\nb\rc\x7f"),
+			 PD_EPARSE);
+	assert_string_equal(err.msg, "f: key a?b?c?: bad");
+	/* The first error is kept: later ones are consequences. */
+	pd_err_set(&err, PD_EIO, "second");
+	assert_int_equal(err.code, PD_EPARSE);
+}
+
 static void test_command_table_sorted(void **state)
 {
 	size_t n, i;
@@ -212,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_input_decoding),
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_error_is_one_line),
 		cmocka_unit_test(test_command_table_sorted),
 	};
 
