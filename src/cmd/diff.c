@@ -53,6 +53,8 @@ enum {
 	OPT_THREAD,
 	OPT_SAMPLE_WEIGHT,
 	OPT_INTERVAL,
+	OPT_WEIGHT,
+	OPT_SYMBOLS,
 	OPT_NO_NORMALIZE,
 	OPT_NO_MODULE,
 	OPT_THRESHOLD,
@@ -75,6 +77,8 @@ static const struct option diff_options[] = {
 	{ "thread", required_argument, NULL, OPT_THREAD },
 	{ "sample-weight", required_argument, NULL, OPT_SAMPLE_WEIGHT },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
 	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 	{ "no-module", no_argument, NULL, OPT_NO_MODULE },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -147,6 +151,27 @@ static int import_option(int c, struct pd_import_opts *io)
 			return -1;
 		io->interval_ms = v;
 		return 1;
+	case OPT_WEIGHT:
+		if (!strcmp(optarg, "cpu"))
+			io->weight_mode = 0;
+		else if (!strcmp(optarg, "wall"))
+			io->weight_mode = 1;
+		else {
+			pd_error("error: --weight wants cpu or wall");
+			return -1;
+		}
+		return 1;
+	case OPT_SYMBOLS: {
+		/* Repeatable: a growing NULL-terminated list. */
+		static const char **dirs;
+		static size_t n;
+
+		dirs = pd_xreallocarray(dirs, n + 2, sizeof(*dirs));
+		dirs[n++] = optarg;
+		dirs[n] = NULL;
+		io->symbol_dirs = dirs;
+		return 1;
+	}
 	}
 	return 0;
 }

@@ -14,6 +14,8 @@
 static const struct pd_format formats[] = {
 	{ "speedscope", "speedscope JSON (PerfView, dotnet-trace, py-spy, ...)",
 	  pd_speedscope_sniff, pd_speedscope_import },
+	{ "firefox", "Firefox Profiler / samply (processed and Gecko)",
+	  pd_firefox_sniff, pd_firefox_import },
 	{ "perf-script", "Linux perf script text", pd_perf_sniff,
 	  pd_perf_import },
 	{ "folded", "folded stacks (stackcollapse, inferno)", pd_folded_sniff,
@@ -29,6 +31,8 @@ const struct pd_format *pd_format_find(const char *name)
 			return &formats[i];
 	if (!strcmp(name, "perf") || !strcmp(name, "perf_script"))
 		return pd_format_find("perf-script");
+	if (!strcmp(name, "samply") || !strcmp(name, "gecko"))
+		return pd_format_find("firefox");
 	if (!strcmp(name, "collapsed"))
 		return pd_format_find("folded");
 	return NULL;
@@ -36,7 +40,7 @@ const struct pd_format *pd_format_find(const char *name)
 
 const char *pd_format_list(void)
 {
-	return "speedscope, perf-script, folded";
+	return "speedscope, firefox (samply), perf-script, folded";
 }
 
 int pd_filter_match(const char *needle, const char *name, size_t len)
@@ -69,14 +73,14 @@ static int has(const char *head, size_t len, const char *needle)
 /* Names JSON shapes that later versions read, for a helpful message. */
 static const char *json_shape(const char *head, size_t len)
 {
-	if (has(head, len, "\"preprocessedProfileVersion\""))
-		return "a Firefox Profiler processed profile (samply)";
+	if (has(head, len, "\"found_modules\"") ||
+	    has(head, len, "\"known_addresses\""))
+		return "symbol data (a symbolication reply or sidecar), not a"
+		       " profile";
 	if (has(head, len, "\"dhatFileVersion\""))
 		return "a DHAT heap profile";
 	if (has(head, len, "\"timeDeltas\"") && has(head, len, "\"nodes\""))
 		return "a Chrome/Node .cpuprofile";
-	if (has(head, len, "\"meta\"") && has(head, len, "\"threads\""))
-		return "a Firefox Gecko profile";
 	if (has(head, len, "\"traceEvents\""))
 		return "a Chrome trace-event file";
 	return NULL;
@@ -120,8 +124,10 @@ sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
 
 		if (shape) {
 			pd_err_set(err, PD_EFORMAT,
-				   "%s: this is %s, which this version cannot"
-				   " read (supported: %s)",
+				   strstr(shape, "not a profile")
+				       ? "%s: this is %s (supported: %s)"
+				       : "%s: this is %s, which this version"
+					 " cannot read (supported: %s)",
 				   in->path, shape, pd_format_list());
 			return NULL;
 		}

@@ -18,6 +18,8 @@ struct pd_import_opts {
 	double sample_weight; /* weight of one sample; 0 = derive */
 	double
 	    interval_ms; /* sampling interval for evented data; 0 = default */
+	int weight_mode; /* Firefox: 0 CPU time when known, 1 wall clock */
+	const char *const *symbol_dirs; /* --symbols folders, NULL-terminated */
 };
 
 struct pd_format {
@@ -48,6 +50,9 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 int pd_folded_sniff(const char *head, size_t len);
 int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 		     const struct pd_import_opts *o, struct pd_err *err);
+int pd_firefox_sniff(const char *head, size_t len);
+int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
+		      const struct pd_import_opts *o, struct pd_err *err);
 int pd_speedscope_sniff(const char *head, size_t len);
 int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err);

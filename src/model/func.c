@@ -173,6 +173,21 @@ size_t pd_module_basename(const char *s, size_t n)
 	return i;
 }
 
+/*
+ * An unsymbolicated frame "module+0xRVA" (module as the frame's own, up to
+ * an "@debugid"): the offset is its identity and must stay.
+ */
+static int is_module_offset(const char *name, size_t nlen, const char *module,
+			    size_t mlen)
+{
+	size_t b = pd_module_basename(module, mlen), k;
+	const char *at = memchr(module + b, '@', mlen - b);
+
+	k = at ? (size_t)(at - module - b) : mlen - b;
+	return k && nlen > k + 3 && !memcmp(name, module + b, k) &&
+	       !memcmp(name + k, "+0x", 3);
+}
+
 static void funcs_rehash(struct pd_funcs *f)
 {
 	size_t ns = f->nslots ? f->nslots * 2 : 1024;
@@ -202,7 +217,8 @@ uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 	struct pd_func fn;
 	size_t j, k;
 
-	if (f->flags & PD_FUNCS_NO_NORMALIZE)
+	if ((f->flags & PD_FUNCS_NO_NORMALIZE) ||
+	    is_module_offset(name, nlen, module, mlen))
 		pd_buf_add(&key, name, nlen);
 	else
 		pd_normalize_name(name, nlen, &key);

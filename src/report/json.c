@@ -62,7 +62,8 @@ static cJSON *metric(const struct pd_diff *d, const struct pd_metric *m)
 	add_num(o, "candidate_samples", m->cand_n);
 	add_num(o, "impact_pct", m->impact_pct);
 	if (m->shift >= 0)
-		add_str(o, "cost_shift", pd_func_name(d->fn, (uint32_t)m->shift));
+		add_str(o, "cost_shift",
+			pd_func_name(d->fn, (uint32_t)m->shift));
 	else
 		cJSON_AddItemToObject(o, "cost_shift", cJSON_CreateNull());
 	return o;

@@ -936,7 +936,8 @@ static void add_edges(struct edges *e, const struct pd_profile *p,
 		if (caller == callee)
 			continue;
 		for (j = 0; j < e->n; j++)
-			if (e->v[j].caller == caller && e->v[j].callee == callee)
+			if (e->v[j].caller == caller &&
+			    e->v[j].callee == callee)
 				break;
 		if (j == e->n) {
 			struct edge x = { caller, callee, { 0, 0 } };
@@ -982,7 +983,8 @@ static void label_cost_shifts(struct pd_diff *d, const struct pd_profile *pa,
 		if (f->self.status != PD_REGRESSED)
 			continue;
 		for (j = 0; j < e.n; j++)
-			if (e.v[j].callee == f->func && e.v[j].w[0] + e.v[j].w[1] > best) {
+			if (e.v[j].callee == f->func &&
+			    e.v[j].w[0] + e.v[j].w[1] > best) {
 				best = e.v[j].w[0] + e.v[j].w[1];
 				caller = e.v[j].caller;
 			}
@@ -993,12 +995,13 @@ static void label_cost_shifts(struct pd_diff *d, const struct pd_profile *pa,
 			struct pd_fdiff *s;
 			double r;
 
-			if (e.v[j].caller != caller || e.v[j].callee == f->func ||
-			    at[e.v[j].callee] < 0)
+			if (e.v[j].caller != caller ||
+			    e.v[j].callee == f->func || at[e.v[j].callee] < 0)
 				continue;
 			s = &d->funcs.v[at[e.v[j].callee]];
 			r = -s->self.delta / f->self.delta;
-			if (s->self.status == PD_IMPROVED && r >= 0.5 && r <= 2) {
+			if (s->self.status == PD_IMPROVED && r >= 0.5 &&
+			    r <= 2) {
 				f->self.shift = s->func;
 				s->self.shift = f->func;
 				break;

@@ -198,8 +198,9 @@ static void test_error_is_one_line(void **state)
 	struct pd_err err = PD_ERR_INIT;
 
 	(void)state;
-	assert_int_equal(pd_err_set(&err, PD_EPARSE, "f: key %s: bad", "a\nb\rc\x7f"),
-			 PD_EPARSE);
+	assert_int_equal(
+	    pd_err_set(&err, PD_EPARSE, "f: key %s: bad", "a\nb\rc\x7f"),
+	    PD_EPARSE);
 	assert_string_equal(err.msg, "f: key a?b?c?: bad");
 	/* The first error is kept: later ones are consequences. */
 	pd_err_set(&err, PD_EIO, "second");

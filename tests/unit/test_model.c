@@ -98,6 +98,12 @@ static void test_matching_across_profiles(void **state)
 	assert_int_equal(fn.v.v[x].raw.n, 2); /* both raw names kept */
 	y = pd_funcs_get(&fn, "parse", 5, "/lib/other.so", 13);
 	assert_int_not_equal(x, y);
+	/* An unsymbolicated frame keeps its offset: it is its identity. */
+	x = pd_funcs_get(&fn, "app+0x1a2b", 10, "/x/app@ABC", 10);
+	y = pd_funcs_get(&fn, "app+0x1a2c", 10, "/x/app@ABC", 10);
+	assert_int_not_equal(x, y);
+	assert_string_equal(pd_func_name(&fn, x), "app+0x1a2b");
+	x = pd_funcs_get(&fn, "parse.constprop.0", 17, "/build1/bin/app", 15);
 	pd_funcs_alias(&fn, "app2", "app");
 	y = pd_funcs_get(&fn, "parse", 5, "/x/app2", 7);
 	assert_int_equal(x, y);
