@@ -230,7 +230,7 @@ static void test_bad_input(void **state)
 	expect_error("{\"hello\": [1, 2, 3]}", NULL, "unknown shape");
 	expect_error("{\"meta\": {\"preprocessedProfileVersion\": 49},"
 		     " \"threads\": []}",
-		     NULL, "Firefox Profiler");
+		     NULL, "not a Firefox profile: no \"threads\"");
 	expect_error("[1, 2]", NULL, "unknown shape");
 	expect_error("hello world\nthis is not a profile\n", NULL,
 		     "not a profile format");
