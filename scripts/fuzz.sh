@@ -1,17 +1,20 @@
 #!/bin/sh
 # Builds the libFuzzer targets with clang and runs each for SECONDS
 # (default 60), seeded from fixtures/ and, when present, ../shared/corpus.
-# usage: scripts/fuzz.sh [SECONDS]
+# usage: scripts/fuzz.sh [SECONDS] [TARGET]   (TARGET: perf_script, folded,
+#        speedscope, firefox or sniff; default all)
 set -eu
 secs=${1:-60}
+only=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_folded fuzz_speedscope fuzz_sniff
+cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_folded fuzz_speedscope fuzz_firefox fuzz_sniff
 corpus=$root/../shared/corpus
-for t in perf_script:perf-script folded:folded speedscope:speedscope sniff:; do
+for t in perf_script:perf-script folded:folded speedscope:speedscope firefox:firefox-processed sniff:; do
 	name=${t%%:*}
 	dir=${t#*:}
+	[ -n "$only" ] && [ "$only" != "$name" ] && continue
 	seeds=build-fuzz/seeds-$name
 	mkdir -p "$seeds"
 	find fixtures -type f -size -64k -exec cp {} "$seeds"/ \; 2>/dev/null || true

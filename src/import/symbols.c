@@ -417,7 +417,7 @@ static long elf_resolve(const char *path, const char *code_id,
 
 /* ---- llvm-symbolizer ---- */
 
-static size_t llvm_resolve(const char *path, struct pd_symreq *reqs, size_t n)
+size_t pd_symbols_llvm(const char *path, struct pd_symreq *reqs, size_t n)
 {
 	char in[] = "/tmp/pdsymXXXXXX";
 	int fd = mkstemp(in);
@@ -566,7 +566,7 @@ size_t pd_symbols_from_dirs(const char *const *dirs,
 				continue;
 			r = elf_resolve(path, lib->code_id, reqs, n, notes);
 			if (r < 0) /* not ELF: PE, Mach-O, PDB */
-				r = (long)llvm_resolve(path, reqs, n);
+				r = (long)pd_symbols_llvm(path, reqs, n);
 			if (r > 0) {
 				got = (size_t)r;
 				*file = path;

@@ -43,6 +43,11 @@ size_t pd_symbols_from_dirs(const char *const *dirs,
 			    const struct pd_libinfo *lib,
 			    struct pd_symreq *reqs, size_t n, char **file,
 			    struct pd_buf *notes);
+/*
+ * Resolves reqs from path with one llvm-symbolizer run (addresses relative
+ * to the image base); returns how many it named, 0 without llvm-symbolizer.
+ */
+size_t pd_symbols_llvm(const char *path, struct pd_symreq *reqs, size_t n);
 /* Normalises a debug id (breakpad or UUID form) to 33 upper-hex digits. */
 void pd_debugid_norm(const char *in, char out[34]);
 

@@ -1,0 +1,168 @@
+#!/bin/sh
+# samply / Firefox Profiler profiles: corpus, independent numbers, CPU
+# weights, offline symbolication (ELF with build id, samply's sidecar),
+# and malformed input.
+. "$(dirname "$0")/lib.sh"
+have_corpus || { echo "corpus not found at $PD_CORPUS: skipped"; exit 77; }
+FP=$PD_CORPUS/firefox-processed
+
+# Every file imports; the symbol-server reply is named for what it is.
+for f in "$FP"/* "$PD_CORPUS"/firefox-gecko/*; do
+	case $f in
+	*symbol-server-response*)
+		expect_exit 2 pd show "$f"
+		expect_grep "symbol data .*not a profile" "$T/err" ;;
+	*)
+		expect_exit 0 pd show -f json "$f" ;;
+	esac
+done
+
+# Wall-clock numbers against an independent reading (tests/tools/ffprof_funcs.py).
+for f in "$FP"/*.json "$FP"/*.json.gz "$FP"/*.snap; do
+	case $f in *symbol-server*) continue ;; esac
+	pd show --weight wall -f json "$f" >"$T/ours.json" 2>/dev/null
+	python3 "$PD_ROOT/tests/tools/ffprof_funcs.py" "$f" >"$T/ref.json"
+	if python3 - "$T/ours.json" "$T/ref.json" <<'PY'
+import json, sys
+ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert abs(ours["profile"]["total"] - ref["total"]) < 1e-6 * ref["total"]
+o = {}
+for f in ours["functions"]:
+    o[f["function"]] = o.get(f["function"], 0) + f["self"]
+for k, (s, t) in ref["functions"].items():
+    if k.startswith("0x") or k == "[unknown]":
+        continue  # absolute-address labels: perfdiff names them [unknown]
+    assert abs(o.get(k, 0) - s) <= 1e-6 * max(1, s), (k, o.get(k), s)
+PY
+	then ok; else not_ok "numbers of $f"; fi
+done
+
+# CPU weights: the sum of threadCPUDelta (first value of each thread
+# left out, samples with a stack only), converted from microseconds.
+f=$FP/samply-macos-v49-unsymbolicated.json
+pd show -f json "$f" >"$T/cpu.json"
+if python3 - "$f" "$T/cpu.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = 0.0
+for t in d["threads"]:
+    s = t["samples"]
+    for i, (st, c) in enumerate(zip(s["stack"], s["threadCPUDelta"])):
+        if i and st is not None and c:
+            want += c * 1000
+got = json.load(open(sys.argv[2]))["profile"]["total"]
+assert abs(got - want) < 1e-6 * want, (got, want)
+PY
+then ok; else not_ok "CPU weights"; fi
+expect_grep "CPU time" "$T/cpu.json"
+
+# Symbolication from an ELF binary built here; addresses from nm.
+mkdir -p "$T/bin" "$T/other"
+cc -O2 -g -fno-omit-frame-pointer -o "$T/bin/workload" "$PD_ROOT/fixtures/workload/workload.c"
+printf 'int main(void) { return 0; }\n' >"$T/o.c" && cc -o "$T/other/workload" "$T/o.c"
+build_id=$(readelf -n "$T/bin/workload" | sed -n 's/.*Build ID: //p')
+nm "$T/bin/workload" >"$T/nm.txt"
+python3 - "$T/nm.txt" "$build_id" "$T/unsym.json" <<'PY'
+import json, sys
+syms = {}
+for line in open(sys.argv[1]):
+    parts = line.split()
+    if len(parts) == 3 and parts[1] in "tT":
+        syms.setdefault(parts[2].split(".")[0], int(parts[0], 16))
+want = ["main", "process_batch", "parse_record", "hash_key", "sort_bucket"]
+strings, funcs, frames = [], [], []
+for n in want:
+    strings.append("0x%x" % (syms[n] + 3))
+    funcs.append(len(funcs))
+    frames.append(syms[n] + 3)  # an address inside the function
+# stacks: 0 main, 1 main>process_batch, 2 ..>parse_record, 3 ..>hash_key, 4 ..>sort_bucket
+samples = [2] * 10 + [3] * 5 + [4] * 2 + [1]
+profile = {
+    "meta": {"interval": 1.0, "preprocessedProfileVersion": 49, "version": 24,
+             "symbolicated": False, "startTime": 0,
+             "sampleUnits": {"time": "ms", "eventDelay": "ms", "threadCPUDelta": "µs"}},
+    "libs": [{"name": "workload", "path": "/opt/app/workload", "debugName": "workload",
+              "debugPath": "/opt/app/workload", "breakpadId": "00112233445566778899AABBCCDDEEFF0",
+              "codeId": sys.argv[2], "arch": "x86_64"}],
+    "threads": [{
+        "name": "workload", "processName": "workload", "pid": "42", "tid": 42,
+        "samples": {"length": len(samples), "stack": samples, "time": list(range(len(samples))),
+                    "weight": None, "weightType": "samples"},
+        "stackTable": {"length": 5, "frame": [0, 1, 2, 3, 4], "prefix": [None, 0, 1, 1, 1]},
+        "frameTable": {"length": 5, "address": frames, "func": funcs, "nativeSymbol": [None] * 5,
+                       "inlineDepth": [0] * 5, "category": [0] * 5},
+        "funcTable": {"length": 5, "name": list(range(5)), "resource": [0] * 5,
+                      "isJS": [False] * 5, "fileName": [None] * 5},
+        "resourceTable": {"length": 1, "lib": [0], "name": [5], "type": [1]},
+        "nativeSymbols": {"length": 0, "libIndex": [], "address": [], "name": []},
+        "stringArray": strings + ["workload"],
+    }],
+}
+json.dump(profile, open(sys.argv[3], "w"))
+PY
+expect_exit 0 pd show -f json "$T/unsym.json"
+expect_grep "workload+0x" "$T/out"
+expect_exit 0 pd show -f json --symbols "$T/other" --symbols "$T/bin" "$T/unsym.json"
+if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+assert f["parse_record"]["self"] == 10e6, f.get("parse_record")
+assert f["hash_key"]["self"] == 5e6 and f["sort_bucket"]["self"] == 2e6
+assert f["process_batch"]["total"] == 18e6 and f["main"]["total"] == 18e6
+assert not [w for w in d["warnings"] if "unsymbolicated" in w], d["warnings"]
+PY
+then ok; else not_ok "ELF symbolication"; fi
+expect_grep "other/workload: build id .* not used" "$T/err"
+# A wrong build id: the binary is not used, the frames stay addresses.
+sed 's/"codeId": "[0-9a-f]*"/"codeId": "deadbeef"/' "$T/unsym.json" >"$T/wrongid.json"
+expect_exit 0 pd show -f json --symbols "$T/bin" "$T/wrongid.json"
+expect_grep "unsymbolicated" "$T/err"
+
+# samply's sidecar, written from the documented layout, next to the profile.
+mkdir -p "$T/side"
+cp "$T/unsym.json" "$T/side/profile.json"
+python3 - "$T/nm.txt" "$T/side/profile.syms.json" <<'PY'
+import json, sys
+syms = {}
+for line in open(sys.argv[1]):
+    p = line.split()
+    if len(p) == 3 and p[1] in "tT":
+        syms.setdefault(p[2].split(".")[0], int(p[0], 16))
+names = ["main", "process_batch", "parse_record", "hash_key", "sort_bucket"]
+side = {"string_table": ["UNKNOWN"] + names,
+        "data": [{"debug_name": "workload",
+                  "debug_id": "00112233-4455-6677-8899-aabbccddeeff",
+                  "code_id": "",
+                  "symbol_table": [{"rva": syms[n], "size": 16, "symbol": i + 1}
+                                   for i, n in enumerate(names)],
+                  "known_addresses": sorted([[syms[n] + 3, i] for i, n in enumerate(names)])}]}
+json.dump(side, open(sys.argv[2], "w"))
+PY
+expect_exit 0 pd show -f json "$T/side/profile.json"
+expect_grep '"function":."parse_record"' "$T/out"
+expect_grep "symbols from .*profile.syms.json" "$T/err"
+
+# Malformed input: one line, exit 2.
+bad() { # bad NAME PYTHON-EDIT WANT
+	python3 - "$T/unsym.json" "$T/$1.json" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["threads"][0]
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"))
+PY
+	expect_exit 2 pd show "$T/$1.json"
+	expect_lines 1 "$T/err"
+	expect_grep "$3" "$T/err"
+}
+bad newer 'd["meta"]["preprocessedProfileVersion"] = 99' "99 is newer than this perfdiff reads"
+bad nostack 'del t["stackTable"]' "no stackTable"
+bad stackrange 't["samples"]["stack"][0] = 77' "samples.stack\[0\] = 77 is out of range"
+bad framerange 't["stackTable"]["frame"][2] = 50' "stackTable row 2 points to frame 50"
+bad funcrange 't["frameTable"]["func"][1] = 9' "frameTable row 1 names a func out of range"
+bad librange 't["resourceTable"]["lib"][0] = 4' "names a lib out of range"
+printf '{"meta": {"interval": 1, "preprocessedProfileVersion": 49}, "threads": [{"samples": {"stack": [0' >"$T/trunc.json"
+expect_exit 2 pd show "$T/trunc.json"
+expect_grep "truncated JSON" "$T/err"
+finish
