@@ -1,5 +1,6 @@
 /* Number and name formatting shared by the human-readable reports. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,4 +210,42 @@ const struct pd_fdiff *pd_report_needs_runs(const struct pd_diff *d)
 			best = f;
 	}
 	return best;
+}
+
+void pd_fmt_threads(struct pd_buf *b, const struct pd_side *s)
+{
+	const struct pd_profile *p = s->profile;
+	size_t order[3] = { 0, 0, 0 }, n = 0, i, k;
+	double total = 0;
+
+	if (!p || p->threads.n < 2)
+		return;
+	for (i = 0; i < p->threads.n; i++)
+		total += p->threads.v[i].weight;
+	/* the three heaviest, in order */
+	for (k = 0; k < 3 && k < p->threads.n; k++) {
+		size_t best = SIZE_MAX;
+
+		for (i = 0; i < p->threads.n; i++) {
+			size_t j;
+			int used = 0;
+
+			for (j = 0; j < n; j++)
+				used |= order[j] == i;
+			if (!used &&
+			    (best == SIZE_MAX || p->threads.v[i].weight >
+						     p->threads.v[best].weight))
+				best = i;
+		}
+		order[n++] = best;
+	}
+	pd_buf_addf(b, "%zu threads: ", p->threads.n);
+	for (k = 0; k < n; k++)
+		pd_buf_addf(
+		    b, "%s%s %.0f %%", k ? ", " : "",
+		    pd_intern_str(&p->strs, p->threads.v[order[k]].name),
+		    total > 0 ? p->threads.v[order[k]].weight / total * 100
+			      : 0);
+	if (p->threads.n > n)
+		pd_buf_addf(b, ", %zu more", p->threads.n - n);
 }

@@ -126,6 +126,16 @@ static void md_side(struct pd_buf *b, const char *label,
 		pd_buf_adds(b, "; ");
 		md_text(b, s->count_rule, 400);
 	}
+	{
+		struct pd_buf t = PD_BUF_INIT;
+
+		pd_fmt_threads(&t, s);
+		if (t.len) {
+			pd_buf_adds(b, "; ");
+			md_text(b, t.buf, 400);
+		}
+		pd_buf_release(&t);
+	}
 	pd_buf_addch(b, '\n');
 }
 

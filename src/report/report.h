@@ -58,6 +58,8 @@ size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
  * inconclusive, for "take N runs per side" advice; NULL when none.
  */
 const struct pd_fdiff *pd_report_needs_runs(const struct pd_diff *d);
+/* "12 threads: main 60 %, worker 30 %, ..., 9 more" (nothing for one). */
+void pd_fmt_threads(struct pd_buf *b, const struct pd_side *s);
 /* Writes a whole buffer; returns 0 or -PD_EIO. */
 int pd_report_put(FILE *f, const struct pd_buf *b);
 

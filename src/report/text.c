@@ -111,6 +111,13 @@ static void side_line(struct pd_buf *b, const char *label,
 		    s->source, s->format, s->event ? ", " : "",
 		    s->event ? s->event : "", s->samples, w.buf,
 		    pd_unit_display(s->unit));
+	pd_buf_reset(&w);
+	pd_fmt_threads(&w, s);
+	if (w.len) {
+		pd_buf_adds(b, "  ");
+		safe_name(b, w.buf);
+		pd_buf_addch(b, '\n');
+	}
 	pd_buf_release(&w);
 }
 
