@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <bzlib.h>
 
 #include "core/input.h"
 #include "core/xalloc.h"
@@ -39,8 +40,55 @@ static int utf8_put(char *o, uint32_t cp)
 	return 4;
 }
 
+static int gz_read(struct pd_input *in, void *buf, size_t n,
+		   struct pd_err *err);
+
+/* bzip2 on top of the raw byte stream, so stdin works too. */
+static int bz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
+{
+	bz_stream *z = in->bz;
+	int r;
+
+	if (n > RAW_CHUNK)
+		n = RAW_CHUNK;
+	z->next_out = buf;
+	z->avail_out = (unsigned)n;
+	while (z->avail_out == n && !in->bz_end) {
+		if (!in->bzin_len) {
+			r = gz_read(in, in->bzin, RAW_CHUNK, err);
+			if (r < 0)
+				return r;
+			if (r == 0)
+				return pd_err_set(err, PD_EPARSE,
+						  "%s: truncated bzip2 data",
+						  in->path);
+			in->bzin_len = (size_t)r;
+			z->next_in = (char *)in->bzin;
+			z->avail_in = (unsigned)r;
+		}
+		r = BZ2_bzDecompress(z);
+		if (r == BZ_STREAM_END) {
+			in->bz_end = 1;
+		} else if (r != BZ_OK) {
+			return pd_err_set(err, PD_EPARSE,
+					  "%s: corrupt bzip2 data (error %d)",
+					  in->path, r);
+		}
+		if (!z->avail_in)
+			in->bzin_len = 0;
+	}
+	return (int)(n - z->avail_out);
+}
+
 static int raw_read(struct pd_input *in, void *buf, size_t n,
 		    struct pd_err *err)
+{
+	if (in->bz)
+		return bz_read(in, buf, n, err);
+	return gz_read(in, buf, n, err);
+}
+
+static int gz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
 {
 	int r;
 
@@ -157,11 +205,33 @@ int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 	}
 	in->gzipped = !gzdirect(in->gz);
 	memcpy(magic, in->dec, got < 4 ? got : 4);
-	if (got >= 3 && !memcmp(magic, "BZh", 3))
-		return pd_err_set(err, PD_EFORMAT,
-				  "%s: bzip2-compressed input is not supported;"
-				  " decompress it first (bunzip2 -k)",
-				  path);
+	if (got >= 3 && !memcmp(magic, "BZh", 3)) {
+		/* bzip2: what was read is compressed; decode the head again. */
+		bz_stream *z = pd_xcalloc(1, sizeof(*z));
+
+		if (BZ2_bzDecompressInit(z, 0, 0) != BZ_OK) {
+			free(z);
+			return pd_err_set(err, PD_EIO, "%s: bzip2 init failed",
+					  path);
+		}
+		in->bz = z;
+		in->bzin = pd_xmalloc(RAW_CHUNK);
+		memcpy(in->bzin, in->dec, got);
+		in->bzin_len = got;
+		z->next_in = (char *)in->bzin;
+		z->avail_in = (unsigned)got;
+		got = 0;
+		while (got < PD_INPUT_HEAD) {
+			r = raw_read(in, in->dec + got, PD_INPUT_HEAD - got,
+				     err);
+			if (r < 0)
+				return r;
+			if (r == 0)
+				break;
+			got += (size_t)r;
+		}
+		memcpy(magic, in->dec, got < 4 ? got : 4);
+	}
 	if (got >= 4 && !memcmp(magic,
 				"\xfd"
 				"7zX",
@@ -238,6 +308,13 @@ ssize_t pd_input_read(struct pd_input *in, char *buf, size_t n,
 
 void pd_input_close(struct pd_input *in)
 {
+	if (in->bz) {
+		BZ2_bzDecompressEnd(in->bz);
+		free(in->bz);
+		in->bz = NULL;
+	}
+	free(in->bzin);
+	in->bzin = NULL;
 	if (in->gz)
 		gzclose(in->gz);
 	free(in->raw);

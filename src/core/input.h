@@ -1,7 +1,8 @@
 /*
- * Byte input from a file or stdin ("-"), decoded to UTF-8: gzip is inflated
- * transparently, a UTF-8 BOM is dropped and UTF-16 (with BOM) is converted.
- * The struct owns its handle and buffers; pd_input_close() releases them.
+ * Byte input from a file or stdin ("-"), decoded to UTF-8: gzip and bzip2
+ * are inflated transparently, a UTF-8 BOM is dropped and UTF-16 (with BOM) is
+ * converted. The struct owns its handle and buffers; pd_input_close() releases
+ * them.
  */
 #ifndef PD_INPUT_H
 #define PD_INPUT_H
@@ -20,6 +21,10 @@ struct pd_input {
 	void *gz;	  /* gzFile */
 	int utf16;	  /* 0, 1 little-endian, 2 big-endian */
 	int gzipped;
+	void *bz;	     /* bz_stream when the input is bzip2 */
+	unsigned char *bzin; /* compressed bytes waiting */
+	size_t bzin_len;
+	int bz_end;
 	unsigned char *raw; /* UTF-16 staging */
 	size_t raw_len;
 	char *dec; /* decoded bytes not yet handed out */

@@ -16,6 +16,8 @@ static const struct pd_format formats[] = {
 	  pd_speedscope_sniff, pd_speedscope_import },
 	{ "firefox", "Firefox Profiler / samply (processed and Gecko)",
 	  pd_firefox_sniff, pd_firefox_import },
+	{ "wpa", "Windows Performance Analyzer CSV export", pd_wpa_sniff,
+	  pd_wpa_import },
 	{ "perf-script", "Linux perf script text", pd_perf_sniff,
 	  pd_perf_import },
 	{ "folded", "folded stacks (stackcollapse, inferno)", pd_folded_sniff,
@@ -33,6 +35,8 @@ const struct pd_format *pd_format_find(const char *name)
 		return pd_format_find("perf-script");
 	if (!strcmp(name, "samply") || !strcmp(name, "gecko"))
 		return pd_format_find("firefox");
+	if (!strcmp(name, "csv") || !strcmp(name, "wpa-csv"))
+		return pd_format_find("wpa");
 	if (!strcmp(name, "collapsed"))
 		return pd_format_find("folded");
 	return NULL;
@@ -40,7 +44,7 @@ const struct pd_format *pd_format_find(const char *name)
 
 const char *pd_format_list(void)
 {
-	return "speedscope, firefox (samply), perf-script, folded";
+	return "speedscope, firefox (samply), wpa (CSV), perf-script, folded";
 }
 
 int pd_filter_match(const char *needle, const char *name, size_t len)
@@ -177,7 +181,8 @@ int pd_import(struct pd_profile *p, const char *path,
 	if (rc < 0)
 		goto out;
 	pd_profile_finish(p);
-	if (p->total_weight <= 0 || !(p->total_weight < HUGE_VAL)) {
+	if ((p->total_weight <= 0 || !(p->total_weight < HUGE_VAL)) &&
+	    !p->tables.n) {
 		rc = pd_err_set(err, PD_EEMPTY,
 				"%s: no samples%s (empty profile)", path,
 				(o->process || o->thread || o->event)

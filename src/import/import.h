@@ -20,6 +20,7 @@ struct pd_import_opts {
 	    interval_ms; /* sampling interval for evented data; 0 = default */
 	int weight_mode; /* Firefox: 0 CPU time when known, 1 wall clock */
 	const char *const *symbol_dirs; /* --symbols folders, NULL-terminated */
+	char decimal; /* WPA CSV: forced decimal separator, 0 = detect */
 };
 
 struct pd_format {
@@ -53,6 +54,9 @@ int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 int pd_firefox_sniff(const char *head, size_t len);
 int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 		      const struct pd_import_opts *o, struct pd_err *err);
+int pd_wpa_sniff(const char *head, size_t len);
+int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
+		  const struct pd_import_opts *o, struct pd_err *err);
 int pd_speedscope_sniff(const char *head, size_t len);
 int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err);

@@ -44,6 +44,23 @@ void pd_profile_release(struct pd_profile *p)
 	for (i = 0; i < p->notes.n; i++)
 		free(p->notes.v[i]);
 	PD_VEC_FREE(&p->notes);
+	for (i = 0; i < p->tables.n; i++) {
+		struct pd_mtable *t = p->tables.v[i];
+		size_t k;
+
+		for (k = 0; k < t->keys.n; k++)
+			free(t->keys.v[k]);
+		for (k = 0; k < t->measures.n; k++)
+			free(t->measures.v[k]);
+		PD_VEC_FREE(&t->keys);
+		PD_VEC_FREE(&t->measures);
+		PD_VEC_FREE(&t->count_like);
+		PD_VEC_FREE(&t->values);
+		pd_intern_release(&t->rowkeys);
+		free(t->name);
+		free(t);
+	}
+	PD_VEC_FREE(&p->tables);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -213,4 +230,28 @@ const char *pd_unit_name(enum pd_unit u)
 		return "count";
 	}
 	return "count";
+}
+
+struct pd_mtable *pd_mtable_new(struct pd_profile *p, const char *name)
+{
+	struct pd_mtable *t = pd_xcalloc(1, sizeof(*t));
+
+	t->name = pd_xstrdup(name);
+	pd_intern_init(&t->rowkeys);
+	PD_VEC_PUSH(&p->tables, t);
+	return t;
+}
+
+void pd_mtable_add(struct pd_mtable *t, const char *key, size_t klen,
+		   const double *values)
+{
+	uint32_t id = pd_intern(&t->rowkeys, key, klen);
+	size_t m = t->measures.n, i;
+
+	/* id 0 is the empty string: rows are id - 1 with key "" as id 0 too */
+	while (t->values.n < ((size_t)id + 1) * m)
+		PD_VEC_PUSH(&t->values, 0.0);
+	for (i = 0; i < m; i++)
+		t->values.v[(size_t)id * m + i] += values[i];
+	t->rows_in++;
 }

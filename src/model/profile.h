@@ -35,6 +35,20 @@ struct pd_node {
 	double count;	 /* samples behind that weight */
 };
 
+/*
+ * A table that is not CPU stacks (WPA Disk Usage, File I/O, ...): rows
+ * keyed by their text columns, each with summed numeric measures.
+ */
+struct pd_mtable {
+	char *name;
+	PD_VEC(char *) keys;	 /* key column names */
+	PD_VEC(char *) measures; /* measure column names, units included */
+	PD_VEC(int) count_like;	 /* measure counts events (a count test fits) */
+	struct pd_intern rowkeys; /* key values joined with '\t' -> row + 1 */
+	PD_VEC(double) values;	  /* row * measures.n + measure */
+	size_t rows_in;		  /* input rows summed into them */
+};
+
 struct pd_thread_info {
 	uint32_t name; /* string id: "comm (tid)", a speedscope profile name */
 	double weight;
@@ -64,6 +78,8 @@ struct pd_profile {
 	uint64_t nsamples;    /* input samples (or events) kept */
 	double total_weight, total_count;
 	int has_modules; /* some frame has a module */
+	int self_only;	 /* the input had self weights only (no stacks) */
+	PD_VEC(struct pd_mtable *) tables;
 };
 
 void pd_profile_init(struct pd_profile *p);
@@ -84,5 +100,9 @@ void pd_profile_thread(struct pd_profile *p, const char *name, size_t len,
 /* Computes totals; call once after import. */
 void pd_profile_finish(struct pd_profile *p);
 const char *pd_unit_name(enum pd_unit u);
+struct pd_mtable *pd_mtable_new(struct pd_profile *p, const char *name);
+/* Adds values (one per measure) to the row with this key. */
+void pd_mtable_add(struct pd_mtable *t, const char *key, size_t klen,
+		   const double *values);
 
 #endif

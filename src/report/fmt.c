@@ -249,3 +249,31 @@ void pd_fmt_threads(struct pd_buf *b, const struct pd_side *s)
 	if (p->threads.n > n)
 		pd_buf_addf(b, ", %zu more", p->threads.n - n);
 }
+
+void pd_fmt_key(struct pd_buf *b, const char *key)
+{
+	for (; *key; key++) {
+		if (*key == '\t')
+			pd_buf_adds(b, " / ");
+		else
+			pd_buf_addch(b,
+				     (unsigned char)*key < 0x20 ? '?' : *key);
+	}
+}
+
+size_t pd_table_notable(const struct pd_tdiff *t)
+{
+	size_t r, k, n = 0;
+
+	for (r = 0; r < t->rows.n; r++)
+		for (k = 0; k < t->nmeasures; k++) {
+			const struct pd_metric *m = &t->rows.v[r].m[k];
+
+			n += m->status == PD_REGRESSED ||
+			     m->status == PD_IMPROVED ||
+			     ((m->status == PD_ADDED ||
+			       m->status == PD_REMOVED) &&
+			      m->impact_pct >= 0.5);
+		}
+	return n;
+}

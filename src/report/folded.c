@@ -200,6 +200,28 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 		pd_buf_release(&w);
 		pd_buf_release(&t);
 	}
+	for (i = 0; i < p->tables.n; i++) {
+		const struct pd_mtable *t = p->tables.v[i];
+		size_t r, k;
+
+		pd_buf_addf(&b, "table \"%s\": %zu rows in, %u keys\n", t->name,
+			    t->rows_in, (unsigned)t->rowkeys.n);
+		for (r = 0; r < t->rowkeys.n && (int)r < top; r++) {
+			double any = 0;
+
+			for (k = 0; k < t->measures.n; k++)
+				any += fabs(t->values.v[r * t->measures.n + k]);
+			if (!(any > 0))
+				continue;
+			pd_buf_adds(&b, "  ");
+			pd_fmt_key(&b, pd_intern_str(&t->rowkeys, (uint32_t)r));
+			pd_buf_adds(&b, ":");
+			for (k = 0; k < t->measures.n; k++)
+				pd_buf_addf(&b, " %s=%.6g", t->measures.v[k],
+					    t->values.v[r * t->measures.n + k]);
+			pd_buf_addch(&b, '\n');
+		}
+	}
 	for (i = 0; i < p->notes.n; i++)
 		pd_buf_addf(&b, "warning: %s\n", p->notes.v[i]);
 	rc = pd_report_put(f, &b);

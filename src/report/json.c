@@ -111,6 +111,62 @@ static int emit(FILE *f, cJSON *root)
 	return rc;
 }
 
+static cJSON *tables_json(const struct pd_diff *d)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t t, r, k;
+
+	for (t = 0; t < d->tables.n; t++) {
+		const struct pd_tdiff *td = &d->tables.v[t];
+		cJSON *to = cJSON_CreateObject(), *a2 = cJSON_CreateArray();
+
+		add_str(to, "name", td->base->name);
+		for (k = 0; k < td->base->keys.n; k++)
+			cJSON_AddItemToArray(a2, str(td->base->keys.v[k]));
+		cJSON_AddItemToObject(to, "keys", a2);
+		a2 = cJSON_CreateArray();
+		for (k = 0; k < td->nmeasures; k++) {
+			cJSON *mo = cJSON_CreateObject();
+
+			add_str(mo, "name", td->base->measures.v[k]);
+			cJSON_AddItemToObject(
+			    mo, "tested",
+			    cJSON_CreateBool(td->base->count_like.v[k]));
+			cJSON_AddItemToArray(a2, mo);
+		}
+		cJSON_AddItemToObject(to, "measures", a2);
+		a2 = cJSON_CreateArray();
+		for (r = 0; r < td->rows.n; r++) {
+			cJSON *ro = cJSON_CreateObject(),
+			      *ka = cJSON_CreateArray();
+			cJSON *ms = cJSON_CreateObject();
+			const char *p = td->rows.v[r].key;
+
+			for (;;) {
+				const char *tab = strchr(p, '\t');
+				char *part = pd_xstrndup(
+				    p, tab ? (size_t)(tab - p) : strlen(p));
+
+				cJSON_AddItemToArray(ka, str(part));
+				free(part);
+				if (!tab)
+					break;
+				p = tab + 1;
+			}
+			cJSON_AddItemToObject(ro, "key", ka);
+			for (k = 0; k < td->nmeasures; k++)
+				cJSON_AddItemToObject(
+				    ms, td->base->measures.v[k],
+				    metric(d, &td->rows.v[r].m[k]));
+			cJSON_AddItemToObject(ro, "measures", ms);
+			cJSON_AddItemToArray(a2, ro);
+		}
+		cJSON_AddItemToObject(to, "rows", a2);
+		cJSON_AddItemToArray(arr, to);
+	}
+	return arr;
+}
+
 int pd_report_json(FILE *f, const struct pd_diff *d,
 		   const struct pd_report_opts *o)
 {
@@ -164,10 +220,14 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 			    str(pd_intern_str(&d->fn->strs, fn->raw.v[k])));
 		cJSON_AddItemToObject(fo, "raw_names", raw);
 		cJSON_AddItemToObject(fo, "self", metric(d, &fd->self));
-		cJSON_AddItemToObject(fo, "total", metric(d, &fd->total));
+		cJSON_AddItemToObject(fo, "total",
+				      d->self_only ? cJSON_CreateNull()
+						   : metric(d, &fd->total));
 		cJSON_AddItemToArray(arr, fo);
 	}
 	cJSON_AddItemToObject(root, "functions", arr);
+	if (d->tables.n)
+		cJSON_AddItemToObject(root, "tables", tables_json(d));
 	return emit(f, root);
 }
 

@@ -260,6 +260,43 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 		budget -= b.len - start;
 		free(both);
 	}
+	for (i = 0; i < d->tables.n; i++) {
+		const struct pd_tdiff *t = &d->tables.v[i];
+		size_t r, k, shown = 0;
+
+		pd_buf_adds(&b, "\n<details><summary>Table ");
+		md_text(&b, t->base->name, 100);
+		pd_buf_addf(&b,
+			    " (%zu changes)</summary>\n\n| Key | Measure |"
+			    " Verdict | Baseline | Candidate | Δ |\n"
+			    "|---|---|---|--:|--:|--:|\n",
+			    pd_table_notable(t));
+		for (r = 0; r < t->rows.n; r++)
+			for (k = 0; k < t->nmeasures; k++) {
+				const struct pd_metric *m = &t->rows.v[r].m[k];
+				struct pd_buf key = PD_BUF_INIT;
+
+				if (m->status == PD_SAME ||
+				    m->status == PD_INCONCLUSIVE ||
+				    shown >= 50 ||
+				    b.len + 2000 > PD_MD_LIMIT - tail.len)
+					continue;
+				shown++;
+				pd_fmt_key(&key, t->rows.v[r].key);
+				pd_buf_adds(&b, "| ");
+				md_text(&b, key.buf, 120);
+				pd_buf_adds(&b, " | ");
+				md_text(&b, t->base->measures.v[k], 60);
+				pd_buf_addf(&b, " | %s%s | %.6g | %.6g | ",
+					    pd_status_name(m->status),
+					    m->tested ? "" : " (untested)",
+					    m->base, m->cand);
+				pd_fmt_pct(&b, m->delta_pct);
+				pd_buf_adds(&b, " |\n");
+				pd_buf_release(&key);
+			}
+		pd_buf_adds(&b, "\n</details>\n");
+	}
 	if (nrest) {
 		pd_buf_addf(&b,
 			    "\n<details><summary>All functions by self"

@@ -101,6 +101,62 @@ static void row(struct pd_buf *b, const struct pd_diff *d,
 	pd_buf_release(&name);
 }
 
+static int table_row_notable(const struct pd_metric *m)
+{
+	return m->status == PD_REGRESSED || m->status == PD_IMPROVED ||
+	       ((m->status == PD_ADDED || m->status == PD_REMOVED) &&
+		m->impact_pct >= 0.5);
+}
+
+static void table_section(struct pd_buf *b, const struct pd_diff *d,
+			  const struct pd_tdiff *t,
+			  const struct pd_report_opts *o)
+{
+	size_t r, k, n = 0, untested = 0;
+	struct pd_buf x = PD_BUF_INIT;
+
+	(void)d;
+	pd_buf_addf(b, "table \"%s\" (%zu and %zu rows in): %zu changes\n",
+		    t->base->name, t->base->rows_in, t->cand->rows_in,
+		    pd_table_notable(t));
+	for (r = 0; r < t->rows.n; r++) {
+		for (k = 0; k < t->nmeasures; k++) {
+			const struct pd_metric *m = &t->rows.v[r].m[k];
+
+			if (!table_row_notable(m))
+				continue;
+			if ((int)n++ >= o->top)
+				continue;
+			pd_buf_reset(&x);
+			pd_buf_addf(&x, "%s%s", pd_status_name(m->status),
+				    m->tested ? "" : "*");
+			untested += !m->tested;
+			cell(b, x.buf, 13, 0);
+			cell(b, t->base->measures.v[k], 24, 0);
+			pd_buf_reset(&x);
+			pd_fmt_pct(&x, m->delta_pct);
+			cell(b, x.buf, 9, 1);
+			pd_buf_reset(&x);
+			pd_buf_addf(&x, "%.6g", m->base);
+			cell(b, x.buf, 12, 1);
+			pd_buf_reset(&x);
+			pd_buf_addf(&x, "%.6g", m->cand);
+			cell(b, x.buf, 12, 1);
+			pd_buf_reset(&x);
+			pd_fmt_key(&x, t->rows.v[r].key);
+			pd_buf_adds(b, x.buf);
+			pd_buf_addch(b, '\n');
+		}
+	}
+	if (n > (size_t)o->top)
+		pd_buf_addf(b, "(%zu more changes)\n", n - (size_t)o->top);
+	if (untested)
+		pd_buf_adds(b, "* untested: no noise estimate for this measure;"
+			       " judged by the threshold alone\n");
+	pd_buf_addch(b, '\n');
+	pd_buf_release(&x);
+}
+
 static void side_line(struct pd_buf *b, const char *label,
 		      const struct pd_side *s)
 {
@@ -166,6 +222,8 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 			    hidden);
 	if (shown)
 		pd_buf_addch(&b, '\n');
+	for (k = 0; k < d->tables.n; k++)
+		table_section(&b, d, &d->tables.v[k], o);
 
 	if (o->color)
 		pd_buf_adds(&b, d->verdict == PD_REGRESSED  ? BOLD RED

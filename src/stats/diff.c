@@ -55,7 +55,16 @@ void pd_diff_warn(struct pd_diff *d, const char *fmt, ...)
 
 void pd_diff_release(struct pd_diff *d)
 {
-	size_t i;
+	size_t i, k;
+
+	for (i = 0; i < d->tables.n; i++) {
+		for (k = 0; k < d->tables.v[i].rows.n; k++) {
+			free(d->tables.v[i].rows.v[k].key);
+			free(d->tables.v[i].rows.v[k].m);
+		}
+		PD_VEC_FREE(&d->tables.v[i].rows);
+	}
+	PD_VEC_FREE(&d->tables);
 
 	for (i = 0; i < d->warnings.n; i++)
 		free(d->warnings.v[i]);
@@ -1012,6 +1021,204 @@ static void label_cost_shifts(struct pd_diff *d, const struct pd_profile *pa,
 	PD_VEC_FREE(&e);
 }
 
+static int cmp_trow(const void *pa, const void *pb)
+{
+	const struct pd_trow *a = pa, *b = pb;
+
+	if (a->impact > b->impact)
+		return -1;
+	if (a->impact < b->impact)
+		return 1;
+	return strcmp(a->key, b->key);
+}
+
+static double mvalue(const struct pd_mtable *t, const char *key, size_t m)
+{
+	uint32_t id = pd_intern_find(&t->rowkeys, key, strlen(key));
+	size_t at;
+
+	if (id == UINT32_MAX)
+		return 0;
+	at = (size_t)id * t->measures.n + m;
+	return at < t->values.n ? t->values.v[at] : 0;
+}
+
+static size_t measure_index(const struct pd_mtable *t, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < t->measures.n; i++)
+		if (!strcmp(t->measures.v[i], name))
+			return i;
+	return SIZE_MAX;
+}
+
+/*
+ * Metric tables (WPA Disk Usage, File I/O, ...): rows matched by key. A
+ * count-like measure gets the count test (BH within the table); other
+ * measures are judged by the practical threshold alone and marked untested.
+ */
+static void diff_tables(struct pd_diff *d, const struct pd_profile *a,
+			const struct pd_profile *b)
+{
+	size_t ti;
+
+	for (ti = 0; ti < a->tables.n && ti < b->tables.n; ti++) {
+		const struct pd_mtable *ta = a->tables.v[ti],
+				       *tb = b->tables.v[ti];
+		struct pd_tdiff td;
+		struct pd_intern keys;
+		size_t nm = ta->measures.n, i, k, np = 0;
+		double *tot_a = pd_xcalloc(nm + 1, sizeof(double));
+		double *tot_b = pd_xcalloc(nm + 1, sizeof(double));
+		double *ps, *qs, tau = d->set.threshold_pct / 100;
+		size_t *mb = pd_xmalloc((nm + 1) * sizeof(*mb));
+
+		for (k = 0; k < nm; k++) {
+			mb[k] = measure_index(tb, ta->measures.v[k]);
+			if (mb[k] == SIZE_MAX)
+				pd_diff_warn(
+				    d,
+				    "table \"%s\": measure \"%s\" is not"
+				    " in the candidate",
+				    ta->name, ta->measures.v[k]);
+		}
+		memset(&td, 0, sizeof(td));
+		td.base = ta;
+		td.cand = tb;
+		td.nmeasures = nm;
+		pd_intern_init(&keys);
+		for (i = 0; i < ta->rowkeys.n; i++)
+			pd_intern(&keys,
+				  pd_intern_str(&ta->rowkeys, (uint32_t)i),
+				  pd_intern_len(&ta->rowkeys, (uint32_t)i));
+		for (i = 0; i < tb->rowkeys.n; i++)
+			pd_intern(&keys,
+				  pd_intern_str(&tb->rowkeys, (uint32_t)i),
+				  pd_intern_len(&tb->rowkeys, (uint32_t)i));
+		for (i = 0; i < keys.n; i++)
+			for (k = 0; k < nm; k++) {
+				const char *key =
+				    pd_intern_str(&keys, (uint32_t)i);
+
+				tot_a[k] += mvalue(ta, key, k);
+				tot_b[k] += mb[k] == SIZE_MAX
+						? 0
+						: mvalue(tb, key, mb[k]);
+			}
+		for (i = 0; i < keys.n; i++) {
+			const char *key = pd_intern_str(&keys, (uint32_t)i);
+			struct pd_trow r;
+			int any = 0;
+
+			r.key = pd_xstrdup(key);
+			r.m = pd_xcalloc(nm + 1, sizeof(*r.m));
+			r.impact = 0;
+			for (k = 0; k < nm; k++) {
+				struct expo x;
+				double va = mvalue(ta, key, k);
+				double vb = mb[k] == SIZE_MAX
+						? 0
+						: mvalue(tb, key, mb[k]);
+				struct pd_metric *m = &r.m[k];
+
+				any |= fabs(va) > 0 || fabs(vb) > 0;
+				x = exposure(d, tot_a[k], tot_a[k], tot_b[k],
+					     tot_b[k]);
+				x.ea = x.eb = 1;
+				if (ta->count_like.v[k])
+					measure(m, &x, va, vb, va, vb, d->phi,
+						0);
+				else
+					measure_common(m, &x, va, vb, PD_NAN,
+						       PD_NAN, 0);
+				m->tau_pct = d->set.threshold_pct;
+				if (!ta->count_like.v[k] && va > 0 && vb > 0)
+					m->ratio = vb / va;
+				if (m->impact_pct > r.impact)
+					r.impact = m->impact_pct;
+			}
+			if (!any) {
+				free(r.key);
+				free(r.m);
+				continue;
+			}
+			PD_VEC_PUSH(&td.rows, r);
+		}
+		/* BH over the count tests of this table, then decide. */
+		ps = pd_xmalloc((td.rows.n * nm + 1) * sizeof(*ps));
+		qs = pd_xmalloc((td.rows.n * nm + 1) * sizeof(*qs));
+		for (i = 0; i < td.rows.n; i++)
+			for (k = 0; k < nm; k++) {
+				struct pd_metric *m = &td.rows.v[i].m[k];
+
+				if (ta->count_like.v[k] && m->base > 0 &&
+				    m->cand > 0 && !isnan(m->p)) {
+					m->tested = 1;
+					ps[np++] = m->p;
+				}
+			}
+		pd_bh(ps, np, qs);
+		np = 0;
+		for (i = 0; i < td.rows.n; i++)
+			for (k = 0; k < nm; k++) {
+				struct pd_metric *m = &td.rows.v[i].m[k];
+				struct expo x = exposure(d, tot_a[k], tot_a[k],
+							 tot_b[k], tot_b[k]);
+
+				if (m->tested) {
+					m->q = qs[np++];
+					decide(m, &x, &d->set);
+				} else if (m->base <= 0 && m->cand > 0) {
+					m->status = PD_ADDED;
+				} else if (m->cand <= 0 && m->base > 0) {
+					m->status = PD_REMOVED;
+				} else if (m->base > 0 &&
+					   m->impact_pct >=
+					       d->set.min_impact_pct &&
+					   (m->ratio >= 1 + tau ||
+					    m->ratio <= 1 / (1 + tau))) {
+					/* untested: the threshold alone */
+					m->status = m->ratio > 1 ? PD_REGRESSED
+								 : PD_IMPROVED;
+				} else {
+					m->status = PD_SAME;
+				}
+			}
+		free(ps);
+		free(qs);
+		if (td.rows.n > 1)
+			qsort(td.rows.v, td.rows.n, sizeof(*td.rows.v),
+			      cmp_trow);
+		PD_VEC_PUSH(&d->tables, td);
+		pd_intern_release(&keys);
+		free(tot_a);
+		free(tot_b);
+		free(mb);
+	}
+	if (a->tables.n != b->tables.n)
+		pd_diff_warn(d,
+			     "the sides have %zu and %zu metric tables; the"
+			     " extra ones are not compared",
+			     a->tables.n, b->tables.n);
+}
+
+/* Totals of a self-only input (flat WPA rows) are not known: empty them. */
+static void drop_totals(struct pd_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->funcs.n; i++) {
+		struct pd_metric *m = &d->funcs.v[i].total;
+
+		m->base = m->cand = m->delta = m->delta_pct = PD_NAN;
+		m->ratio = m->ci_low = m->ci_high = m->p = m->q = PD_NAN;
+		m->mde_pct = PD_NAN;
+		m->status = PD_SAME;
+		m->tested = 0;
+	}
+}
+
 /* Matching decisions that need the profiles, then aggregates. */
 static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 		    size_t na, const struct pd_profile *const *b, size_t nb,
@@ -1079,6 +1286,28 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
 	if (na == 1 && nb == 1)
 		label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);
+	if (a[0]->self_only || b[0]->self_only) {
+		d->self_only = 1;
+		drop_totals(d);
+	}
+	diff_tables(d, a[0], b[0]);
+	/* A tested regression in a metric table counts like a function's. */
+	for (i = 0; i < d->tables.n; i++) {
+		size_t r, k;
+
+		for (r = 0; r < d->tables.v[i].rows.n; r++)
+			for (k = 0; k < d->tables.v[i].nmeasures; k++) {
+				const struct pd_metric *m =
+				    &d->tables.v[i].rows.v[r].m[k];
+
+				if (m->tested && m->status == PD_REGRESSED)
+					d->verdict = PD_REGRESSED;
+				else if (m->tested &&
+					 m->status == PD_IMPROVED &&
+					 d->verdict != PD_REGRESSED)
+					d->verdict = PD_IMPROVED;
+			}
+	}
 	d->name_only = pre.name_only;
 	/* Matching notes first, in the order they arose. */
 	for (i = 0; i < d->warnings.n; i++)

@@ -63,6 +63,19 @@ struct pd_fdiff {
 	struct pd_metric self, total;
 };
 
+/* One row of a compared metric table: a key and one metric per measure. */
+struct pd_trow {
+	char *key;	     /* key values joined with '\t' (owned) */
+	struct pd_metric *m; /* one per measure (owned) */
+	double impact;	     /* the largest impact over the measures */
+};
+
+struct pd_tdiff {
+	const struct pd_mtable *base, *cand; /* borrowed */
+	PD_VEC(struct pd_trow) rows;	     /* largest impact first */
+	size_t nmeasures;
+};
+
 struct pd_settings {
 	double threshold_pct;  /* --threshold, default 5 */
 	double min_impact_pct; /* --min-impact, default 0.5 */
@@ -95,6 +108,8 @@ struct pd_diff {
 	const struct pd_funcs *fn;
 	size_t nstatus[PD_STATUS_COUNT]; /* functions by self status */
 	int name_only; /* matched on names because a side lacks modules */
+	int self_only; /* a side has self weights only: totals are empty */
+	PD_VEC(struct pd_tdiff) tables; /* metric tables (WPA), when present */
 };
 
 void pd_settings_default(struct pd_settings *s);

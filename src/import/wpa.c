@@ -1,0 +1,814 @@
+/*
+ * Windows Performance Analyzer CSV exports (formats.md 3), parsed with
+ * libcsv. A file is one table; its columns decide what it is:
+ *   - CPU Usage (Sampled) with a Stack column of whole stacks, root first,
+ *     frames joined by '/';
+ *   - the same copied from WPA's tree view: one row per node, indented with
+ *     "|-", weights inclusive;
+ *   - flat Module + Function rows: self weights only;
+ *   - any other table (Disk Usage, File I/O, ...): text columns are the key,
+ *     numeric columns with a unit are measures, summed per key.
+ * Numbers follow the exporting machine's locale. The decimal separator is
+ * decided once per file from the first rows (formats.md 3.5), never per cell.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <csv.h>
+
+#include "core/buf.h"
+#include "import/import.h"
+
+#define LOOKAHEAD 2000
+
+enum shape { SHAPE_STACK, SHAPE_TREE, SHAPE_FLAT, SHAPE_TABLE };
+enum kind { K_IGNORE, K_KEY, K_MEASURE };
+
+struct column {
+	char *name;    /* as in the header */
+	char unit[16]; /* from the last parentheses: ms, s, µs, B, ... */
+	int text;      /* a non-numeric value was seen */
+	int numeric;   /* a numeric value was seen */
+	int hex;       /* 0x... values: addresses or offsets, not keys */
+	enum kind kind;
+};
+
+struct row {
+	char **f;
+	size_t n;
+	size_t line;
+};
+
+struct wpa {
+	struct pd_profile *p;
+	const struct pd_import_opts *o;
+	struct pd_input *in;
+	struct pd_err *err;
+	PD_VEC(char *) cur; /* fields of the row being read */
+	size_t line;	    /* rows seen, the header being 1 */
+	PD_VEC(struct column) cols;
+	PD_VEC(struct row) pending; /* rows before the decisions */
+	int decided, failed;
+	char decimal, thousands;
+	enum shape shape;
+	int c_stack, c_weight, c_count, c_process, c_thread, c_module,
+	    c_function;
+	double weight_scale; /* to ns */
+	/* tree shape */
+	PD_VEC(struct tnode) tree;
+	/* table shape */
+	struct pd_mtable *table;
+	PD_VEC(int) measure_cols;
+	PD_VEC(int) key_cols;
+	/* processes by weight, for the note */
+	struct pd_intern procs;
+	PD_VEC(double) proc_w;
+	struct pd_buf tmp, key;
+	PD_VEC(uint32_t) frames;
+	size_t ambiguous;
+};
+
+struct tnode {
+	int depth;
+	uint32_t node;
+	double incl_w, incl_c, child_w, child_c;
+};
+
+static const char *const units[] = { "ms", "s",	 "µs",	  "us", "ns", "B", "KB",
+				     "MB", "GB", "bytes", "%",	"Hz", NULL };
+
+static void split_unit(struct column *c)
+{
+	size_t n = strlen(c->name), i;
+	const char *open;
+
+	if (!n || c->name[n - 1] != ')')
+		return;
+	open = strrchr(c->name, '(');
+	if (!open)
+		return;
+	for (i = 0; units[i]; i++) {
+		size_t k = strlen(units[i]);
+
+		if ((size_t)(c->name + n - 1 - open - 1) == k &&
+		    !memcmp(open + 1, units[i], k)) {
+			snprintf(c->unit, sizeof(c->unit), "%s", units[i]);
+			return;
+		}
+	}
+}
+
+static int col_named(const struct wpa *w, const char *prefix)
+{
+	size_t i, k = strlen(prefix);
+
+	for (i = 0; i < w->cols.n; i++)
+		if (!strncmp(w->cols.v[i].name, prefix, k) &&
+		    (w->cols.v[i].name[k] == '\0' ||
+		     w->cols.v[i].name[k] == ' '))
+			return (int)i;
+	return -1;
+}
+
+/* Strips spaces, no-break spaces (U+00A0, U+202F) and quotes into out. */
+static void clean_number(const char *s, struct pd_buf *out)
+{
+	pd_buf_reset(out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == ' ' || c == '"' || c == '\'')
+			continue;
+		if (c == 0xc2 && (unsigned char)s[1] == 0xa0) {
+			s++;
+			continue;
+		}
+		if (c == 0xe2 && (unsigned char)s[1] == 0x80 &&
+		    (unsigned char)s[2] == 0xaf) {
+			s += 2;
+			continue;
+		}
+		pd_buf_addch(out, c);
+	}
+}
+
+static int looks_numeric(const char *s)
+{
+	int digits = 0;
+
+	if (*s == '-' || *s == '+')
+		s++;
+	for (; *s; s++) {
+		if (isdigit((unsigned char)*s))
+			digits++;
+		else if (*s != '.' && *s != ',')
+			return 0;
+	}
+	return digits > 0;
+}
+
+/* Evidence about the decimal separator from one cleaned numeric cell. */
+static void observe(struct wpa *w, const char *s, int *dot, int *comma)
+{
+	const char *d = strrchr(s, '.'), *c = strrchr(s, ',');
+	const char *dd = strchr(s, '.'), *cc = strchr(s, ',');
+
+	if (d && c) { /* both: the last one is the decimal separator */
+		if (d > c)
+			(*dot)++;
+		else
+			(*comma)++;
+		return;
+	}
+	if (d && dd != d) { /* "1.048.576": '.' groups thousands */
+		(*comma)++;
+		return;
+	}
+	if (c && cc != c) {
+		(*dot)++;
+		return;
+	}
+	if (d && strlen(d + 1) != 3)
+		(*dot)++;
+	else if (c && strlen(c + 1) != 3)
+		(*comma)++;
+	else if (d || c)
+		w->ambiguous++;
+}
+
+static int parse_num(struct wpa *w, const char *s, double *out)
+{
+	char *end;
+	size_t i;
+
+	clean_number(s, &w->tmp);
+	if (!w->tmp.len)
+		return 0;
+	for (i = 0; i < w->tmp.len; i++) {
+		char ch = w->tmp.buf[i];
+
+		if (ch == w->thousands) {
+			memmove(w->tmp.buf + i, w->tmp.buf + i + 1,
+				w->tmp.len - i);
+			w->tmp.len--;
+			i--;
+		} else if (ch == w->decimal) {
+			w->tmp.buf[i] = '.';
+		}
+	}
+	*out = strtod(w->tmp.buf, &end);
+	return *end == '\0' && end != w->tmp.buf && isfinite(*out);
+}
+
+static double weight_scale(const char *unit)
+{
+	if (!strcmp(unit, "ms"))
+		return 1e6;
+	if (!strcmp(unit, "s"))
+		return 1e9;
+	if (!strcmp(unit, "µs") || !strcmp(unit, "us"))
+		return 1e3;
+	return 1; /* ns or none */
+}
+
+static int is_timestamp(const char *name)
+{
+	static const char *const t[] = { "TimeStamp",	  "Init Time",
+					 "Complete Time", "Start Time",
+					 "End Time",	  "Stop Time",
+					 "Time Stamp",	  NULL };
+	size_t i;
+
+	for (i = 0; t[i]; i++)
+		if (strstr(name, t[i]))
+			return 1;
+	return 0;
+}
+
+static int fail_at(struct wpa *w, size_t line, int col, const char *what)
+{
+	if (col >= 0 && (size_t)col < w->cols.n)
+		pd_err_set(w->err, PD_EPARSE, "%s: row %zu, column \"%s\": %s",
+			   w->in->path, line, w->cols.v[col].name, what);
+	else
+		pd_err_set(w->err, PD_EPARSE, "%s: row %zu: %s", w->in->path,
+			   line, what);
+	w->failed = 1;
+	return PD_EPARSE;
+}
+
+/* "module.dll!Function" -> frame; a frame with no '!' has no module. */
+static uint32_t frame_for(struct wpa *w, const char *s, size_t n)
+{
+	const char *bang = memchr(s, '!', n);
+	struct pd_profile *p = w->p;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	bang = memchr(s, '!', n);
+	if (bang && bang > s)
+		return pd_profile_frame(
+		    p,
+		    pd_intern(&p->strs, bang + 1, n - (size_t)(bang - s) - 1),
+		    pd_intern(&p->strs, s, (size_t)(bang - s)));
+	return pd_profile_frame(p, pd_intern(&p->strs, s, n), 0);
+}
+
+static void note_process(struct wpa *w, const char *proc, double weight)
+{
+	uint32_t id = pd_intern_cstr(&w->procs, proc);
+
+	while (w->proc_w.n <= id)
+		PD_VEC_PUSH(&w->proc_w, 0.0);
+	w->proc_w.v[id] += weight;
+}
+
+static int keep_row(struct wpa *w, char **f)
+{
+	const struct pd_import_opts *o = w->o;
+
+	if (o->process && w->c_process >= 0 &&
+	    !pd_filter_match(o->process, f[w->c_process],
+			     strlen(f[w->c_process])))
+		return 0;
+	if (o->thread && w->c_thread >= 0 &&
+	    !pd_filter_match(o->thread, f[w->c_thread], strlen(f[w->c_thread])))
+		return 0;
+	return 1;
+}
+
+static int row_weight(struct wpa *w, char **f, size_t line, double *wt,
+		      double *cnt)
+{
+	double v;
+
+	*cnt = 1;
+	if (w->c_count >= 0 && *f[w->c_count]) {
+		if (!parse_num(w, f[w->c_count], &v) || v < 0)
+			return fail_at(w, line, w->c_count, "not a count");
+		*cnt = v;
+	}
+	if (w->c_weight >= 0 && *f[w->c_weight]) {
+		if (!parse_num(w, f[w->c_weight], &v))
+			return fail_at(w, line, w->c_weight, "not a number");
+		*wt = v * w->weight_scale;
+	} else {
+		*wt = *cnt;
+	}
+	return 0;
+}
+
+static int do_stack_row(struct wpa *w, char **f, size_t line)
+{
+	const char *st = f[w->c_stack];
+	size_t n = strlen(st), i, start = 0;
+	uint32_t node = PD_ROOT;
+	double wt, cnt;
+	int rc = row_weight(w, f, line, &wt, &cnt);
+
+	if (rc < 0)
+		return rc;
+	if (w->c_process >= 0)
+		note_process(w, f[w->c_process], wt);
+	if (!keep_row(w, f))
+		return 0;
+	w->frames.n = 0;
+	if (strcmp(st, "n/a") && n) {
+		/*
+		 * Frames are joined with '/', but a C++ name may hold one
+		 * (operator/): a piece without '!' belongs to the one before.
+		 */
+		size_t cur = 0, end = 0;
+		int open = 0;
+
+		for (i = 0; i <= n; i++) {
+			if (i < n && st[i] != '/')
+				continue;
+			if (open && !memchr(st + start, '!', i - start)) {
+				end = i; /* glue to the frame before */
+			} else {
+				if (open)
+					PD_VEC_PUSH(
+					    &w->frames,
+					    frame_for(w, st + cur, end - cur));
+				cur = start;
+				end = i;
+				open = 1;
+			}
+			start = i + 1;
+		}
+		if (open && end > cur)
+			PD_VEC_PUSH(&w->frames,
+				    frame_for(w, st + cur, end - cur));
+	}
+	for (i = 0; i < w->frames.n; i++)
+		node = pd_profile_child(w->p, node, w->frames.v[i]);
+	pd_profile_add(w->p, node, wt, cnt);
+	w->p->nsamples++;
+	return 0;
+}
+
+static void tree_pop(struct wpa *w, int depth)
+{
+	while (w->tree.n && w->tree.v[w->tree.n - 1].depth >= depth) {
+		struct tnode *t = &w->tree.v[w->tree.n - 1];
+		double sw = t->incl_w - t->child_w, sc = t->incl_c - t->child_c;
+
+		if (sw > 0)
+			pd_profile_add(w->p, t->node, sw, sc > 0 ? sc : 0);
+		w->tree.n--;
+	}
+}
+
+static int do_tree_row(struct wpa *w, char **f, size_t line)
+{
+	const char *st = f[w->c_stack], *name = st;
+	int depth = 0;
+	double wt, cnt;
+	struct tnode t;
+	uint32_t parent;
+	int rc = row_weight(w, f, line, &wt, &cnt);
+
+	if (rc < 0)
+		return rc;
+	/* "|    |- ntoskrnl.exe!KiExecuteAllDpcs": depth = number of '|' */
+	while (*name == '|' || *name == ' ' || *name == '-' || *name == '\t') {
+		depth += *name == '|';
+		name++;
+	}
+	tree_pop(w, depth);
+	parent = w->tree.n ? w->tree.v[w->tree.n - 1].node : PD_ROOT;
+	if (w->tree.n) {
+		w->tree.v[w->tree.n - 1].child_w += wt;
+		w->tree.v[w->tree.n - 1].child_c += cnt;
+	}
+	memset(&t, 0, sizeof(t));
+	t.depth = depth;
+	t.incl_w = wt;
+	t.incl_c = cnt;
+	if (!strcmp(name, "[Root]") || !*name)
+		t.node = parent;
+	else
+		t.node = pd_profile_child(w->p, parent,
+					  frame_for(w, name, strlen(name)));
+	PD_VEC_PUSH(&w->tree, t);
+	w->p->nsamples++;
+	return 0;
+}
+
+static int do_flat_row(struct wpa *w, char **f, size_t line)
+{
+	double wt, cnt;
+	struct pd_buf *b = &w->tmp;
+	uint32_t fr;
+	int rc = row_weight(w, f, line, &wt, &cnt);
+
+	if (rc < 0)
+		return rc;
+	if (w->c_process >= 0)
+		note_process(w, f[w->c_process], wt);
+	if (!keep_row(w, f))
+		return 0;
+	pd_buf_reset(b);
+	if (w->c_module >= 0 && *f[w->c_module])
+		pd_buf_addf(b, "%s!", f[w->c_module]);
+	pd_buf_adds(b, f[w->c_function]);
+	fr = frame_for(w, b->buf, b->len);
+	pd_profile_add(w->p, pd_profile_child(w->p, PD_ROOT, fr), wt, cnt);
+	w->p->nsamples++;
+	return 0;
+}
+
+static int do_table_row(struct wpa *w, char **f, size_t line)
+{
+	size_t m = w->measure_cols.n, i;
+	double v[64];
+
+	pd_buf_reset(&w->key);
+	for (i = 0; i < w->key_cols.n; i++) {
+		if (i)
+			pd_buf_addch(&w->key, '\t');
+		pd_buf_adds(&w->key, f[w->key_cols.v[i]]);
+	}
+	for (i = 0; i < m && i < 64; i++) {
+		const char *cell = f[w->measure_cols.v[i]];
+
+		v[i] = 0;
+		if (*cell && !parse_num(w, cell, &v[i]))
+			return fail_at(w, line, w->measure_cols.v[i],
+				       "not a number");
+	}
+	pd_mtable_add(w->table, w->key.buf, w->key.len, v);
+	return 0;
+}
+
+static int process_row(struct wpa *w, char **f, size_t n, size_t line)
+{
+	if (n != w->cols.n)
+		return fail_at(w, line, -1,
+			       n < w->cols.n ? "fewer fields than the header"
+					     : "more fields than the header");
+	switch (w->shape) {
+	case SHAPE_STACK:
+		return do_stack_row(w, f, line);
+	case SHAPE_TREE:
+		return do_tree_row(w, f, line);
+	case SHAPE_FLAT:
+		return do_flat_row(w, f, line);
+	default:
+		return do_table_row(w, f, line);
+	}
+}
+
+/* Decimal separator, column kinds and the shape, from the first rows. */
+static int decide(struct wpa *w)
+{
+	int dot = 0, comma = 0, tree = 0;
+	size_t i, r;
+
+	for (r = 0; r < w->pending.n; r++) {
+		struct row *row = &w->pending.v[r];
+
+		for (i = 0; i < row->n && i < w->cols.n; i++) {
+			struct column *c = &w->cols.v[i];
+
+			clean_number(row->f[i], &w->tmp);
+			if (!w->tmp.len || !strcmp(w->tmp.buf, "n/a"))
+				continue;
+			if (looks_numeric(w->tmp.buf)) {
+				c->numeric = 1;
+				observe(w, w->tmp.buf, &dot, &comma);
+			} else if (w->tmp.buf[0] == '0' &&
+				   (w->tmp.buf[1] == 'x' ||
+				    w->tmp.buf[1] == 'X')) {
+				c->hex = 1;
+			} else {
+				c->text = 1;
+			}
+		}
+		if (w->c_stack >= 0 && (size_t)w->c_stack < row->n &&
+		    (row->f[w->c_stack][0] == '|' ||
+		     strstr(row->f[w->c_stack], "|-")))
+			tree = 1;
+	}
+	if (w->o->decimal)
+		w->decimal = w->o->decimal;
+	else if (dot || comma)
+		w->decimal = comma > dot ? ',' : '.';
+	else {
+		w->decimal = '.';
+		if (w->ambiguous)
+			pd_profile_note(
+			    w->p,
+			    "%s: numbers like 1,234 could use either"
+			    " decimal separator; read '.' as decimal"
+			    " (--decimal , to change)",
+			    w->in->path);
+	}
+	w->thousands = w->decimal == ',' ? '.' : ',';
+
+	w->c_stack = col_named(w, "Stack");
+	w->c_weight = col_named(w, "Weight");
+	w->c_count = col_named(w, "Count");
+	w->c_process = col_named(w, "Process");
+	w->c_thread = col_named(w, "Thread ID");
+	w->c_module = col_named(w, "Module");
+	w->c_function = col_named(w, "Function");
+	if (w->c_weight >= 0)
+		w->weight_scale = weight_scale(w->cols.v[w->c_weight].unit);
+	if (w->c_stack >= 0)
+		w->shape = tree || col_named(w, "Line #") >= 0 ? SHAPE_TREE
+							       : SHAPE_STACK;
+	else if (w->c_function >= 0 && (w->c_weight >= 0 || w->c_count >= 0))
+		w->shape = SHAPE_FLAT;
+	else
+		w->shape = SHAPE_TABLE;
+
+	if (w->shape == SHAPE_TABLE) {
+		const char *base = strrchr(w->in->path, '/');
+		struct pd_buf name = PD_BUF_INIT;
+
+		base = base ? base + 1 : w->in->path;
+		pd_buf_add(&name, base, strcspn(base, "."));
+		for (i = 0; i < name.len; i++)
+			if (name.buf[i] == '_')
+				name.buf[i] = ' ';
+		w->table = pd_mtable_new(w->p, name.buf);
+		pd_buf_release(&name);
+		for (i = 0; i < w->cols.n; i++) {
+			struct column *c = &w->cols.v[i];
+
+			if ((c->unit[0] || !strcmp(c->name, "Count")) &&
+			    c->numeric && !c->text && !is_timestamp(c->name) &&
+			    strcmp(c->unit, "%")) {
+				c->kind = K_MEASURE;
+				PD_VEC_PUSH(&w->measure_cols, (int)i);
+				PD_VEC_PUSH(&w->table->measures,
+					    pd_xstrdup(c->name));
+				PD_VEC_PUSH(&w->table->count_like,
+					    !strcmp(c->name, "Count") ||
+						    !strcmp(c->unit, "B")
+						? 1
+						: 0);
+			} else if (c->text && !c->numeric && !c->hex) {
+				c->kind = K_KEY;
+				PD_VEC_PUSH(&w->key_cols, (int)i);
+				PD_VEC_PUSH(&w->table->keys,
+					    pd_xstrdup(c->name));
+			}
+		}
+		if (!w->measure_cols.n || w->measure_cols.n > 64)
+			return pd_err_set(w->err, PD_EFORMAT,
+					  "%s: row 1: no WPA columns perfdiff"
+					  " knows: no Stack, Module/Function,"
+					  " or numeric column with a unit in"
+					  " parentheses (supported: %s)",
+					  w->in->path, pd_format_list());
+	} else if (w->shape == SHAPE_FLAT) {
+		w->p->self_only = 1;
+		pd_profile_note(w->p,
+				"%s: a flat Module/Function table has self"
+				" weights only: total is left empty",
+				w->in->path);
+	}
+	w->decided = 1;
+	for (r = 0; r < w->pending.n && !w->failed; r++)
+		if (process_row(w, w->pending.v[r].f, w->pending.v[r].n,
+				w->pending.v[r].line) < 0)
+			return PD_EPARSE;
+	return 0;
+}
+
+static void free_row(struct row *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		free(r->f[i]);
+	free(r->f);
+}
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct wpa *w = data;
+
+	PD_VEC_PUSH(&w->cur, pd_xstrndup(s ? s : "", s ? len : 0));
+}
+
+static void on_row(int c, void *data)
+{
+	struct wpa *w = data;
+	size_t i;
+
+	(void)c;
+	if (w->failed) {
+		for (i = 0; i < w->cur.n; i++)
+			free(w->cur.v[i]);
+		w->cur.n = 0;
+		return;
+	}
+	w->line++;
+	if (w->cur.n == 1 && !w->cur.v[0][0]) { /* an empty line */
+		free(w->cur.v[0]);
+		w->cur.n = 0;
+		return;
+	}
+	if (!w->cols.n) { /* the header */
+		for (i = 0; i < w->cur.n; i++) {
+			struct column col;
+
+			memset(&col, 0, sizeof(col));
+			col.name = w->cur.v[i];
+			split_unit(&col);
+			PD_VEC_PUSH(&w->cols, col);
+		}
+		w->c_stack = col_named(w, "Stack");
+		w->cur.n = 0;
+		return;
+	}
+	if (!w->decided) {
+		struct row r;
+
+		r.f = pd_xmalloc((w->cur.n + 1) * sizeof(char *));
+		memcpy(r.f, w->cur.v, w->cur.n * sizeof(char *));
+		r.n = w->cur.n;
+		r.line = w->line;
+		PD_VEC_PUSH(&w->pending, r);
+		w->cur.n = 0;
+		if (w->pending.n >= LOOKAHEAD && decide(w) < 0)
+			w->failed = 1;
+		return;
+	}
+	if (process_row(w, w->cur.v, w->cur.n, w->line) < 0)
+		w->failed = 1;
+	for (i = 0; i < w->cur.n; i++)
+		free(w->cur.v[i]);
+	w->cur.n = 0;
+}
+
+int pd_wpa_sniff(const char *head, size_t len)
+{
+	const char *nl = memchr(head, '\n', len);
+	size_t n = nl ? (size_t)(nl - head) : len, i, k;
+	static const char *const marks[] = { "(ms)",  "(s)",	"(\xc2\xb5s)",
+					     "(B)",   "Weight", "Stack",
+					     "Count", NULL };
+	int seps = 0, hits = 0;
+
+	for (i = 0; i < n; i++)
+		seps += head[i] == ',' || head[i] == ';' || head[i] == '\t';
+	for (k = 0; marks[k]; k++)
+		hits += pd_filter_match(marks[k], head, n);
+	return seps >= 1 && hits >= 1 && memchr(head, '(', n) &&
+	       !memchr(head, '{', n < 2 ? n : 2);
+}
+
+int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
+		  const struct pd_import_opts *o, struct pd_err *err)
+{
+	struct csv_parser csv;
+	struct wpa w;
+	char *buf = pd_xmalloc(1u << 20);
+	size_t i, semi = 0, comma = 0, tab = 0;
+	int rc = 0;
+	const char *h = in->head;
+
+	memset(&w, 0, sizeof(w));
+	w.p = p;
+	w.o = o;
+	w.in = in;
+	w.err = err;
+	w.c_stack = -1;
+	pd_intern_init(&w.procs);
+	pd_buf_init(&w.tmp);
+	pd_buf_init(&w.key);
+	if (csv_init(&csv, CSV_APPEND_NULL) != 0)
+		pd_die_oom(0);
+	/* The delimiter: the most common of ; , and tab in the header. */
+	for (i = 0; i < in->head_len && h[i] != '\n'; i++) {
+		semi += h[i] == ';';
+		comma += h[i] == ',';
+		tab += h[i] == '\t';
+	}
+	csv_set_delim(&csv, semi > comma && semi >= tab ? ';'
+			    : tab > comma		? '\t'
+							: ',');
+	for (;;) {
+		ssize_t n = pd_input_read(in, buf, 1u << 20, err);
+
+		if (n < 0) {
+			rc = (int)n;
+			goto out;
+		}
+		if (!n)
+			break;
+		if (csv_parse(&csv, buf, (size_t)n, on_field, on_row, &w) !=
+			(size_t)n &&
+		    !w.failed) {
+			rc = pd_err_set(err, PD_EPARSE, "%s: row %zu: %s",
+					in->path, w.line + 1,
+					csv_strerror(csv_error(&csv)));
+			goto out;
+		}
+		if (w.failed) {
+			rc = err->code ? err->code : PD_EPARSE;
+			goto out;
+		}
+	}
+	csv_fini(&csv, on_field, on_row, &w);
+	if (!w.failed && !w.decided) {
+		if (!w.cols.n) {
+			rc = pd_err_set(err, PD_EEMPTY, "%s: empty table",
+					in->path);
+			goto out;
+		}
+		rc = decide(&w);
+	}
+	if (w.failed || rc < 0) {
+		rc = err->code ? err->code : PD_EPARSE;
+		goto out;
+	}
+	if (w.shape == SHAPE_TREE)
+		tree_pop(&w, -1);
+	if (w.shape == SHAPE_TABLE) {
+		/* A metric table has no samples: give it a nominal total. */
+		p->unit = PD_UNIT_COUNT;
+		pd_profile_add(p, PD_ROOT, (double)w.table->rows_in,
+			       (double)w.table->rows_in);
+		p->count_rule = pd_xstrdup("a WPA table (no CPU samples)");
+	} else {
+		p->unit = w.c_weight >= 0 ? PD_UNIT_NS : PD_UNIT_SAMPLES;
+		p->count_rule = pd_xstrdup(
+		    w.c_count >= 0 ? "sample counts = the Count column"
+				   : "sample counts = one per row");
+		if (w.c_weight >= 0 && w.c_count >= 0) {
+			double tw = 0, tc = 0;
+
+			for (i = 0; i < p->nodes.n; i++) {
+				tw += p->nodes.v[i].weight;
+				tc += p->nodes.v[i].count;
+			}
+			if (tc > 0)
+				p->interval = tw / tc;
+		}
+		/* The processes by weight, so the user can pick one. */
+		if (w.proc_w.n > 1) {
+			struct pd_buf b = PD_BUF_INIT;
+			double total = 0;
+			size_t k, shown = 0;
+			int *used = pd_xcalloc(w.proc_w.n, sizeof(int));
+
+			for (k = 0; k < w.proc_w.n; k++)
+				total += w.proc_w.v[k];
+			pd_buf_addf(&b, "%s: processes by weight:", in->path);
+			while (shown < 5) {
+				size_t best = SIZE_MAX;
+
+				for (k = 1; k < w.proc_w.n; k++)
+					if (!used[k] &&
+					    (best == SIZE_MAX ||
+					     w.proc_w.v[k] > w.proc_w.v[best]))
+						best = k;
+				if (best == SIZE_MAX || w.proc_w.v[best] <= 0)
+					break;
+				used[best] = 1;
+				pd_buf_addf(
+				    &b, "%s %s %.1f %%", shown++ ? "," : "",
+				    pd_intern_str(&w.procs, (uint32_t)best),
+				    total > 0 ? w.proc_w.v[best] / total * 100
+					      : 0);
+			}
+			pd_buf_adds(&b, " (--process NAME to pick one)");
+			pd_profile_note(p, "%s", b.buf);
+			pd_buf_release(&b);
+			free(used);
+		}
+	}
+out:
+	csv_free(&csv);
+	free(buf);
+	for (i = 0; i < w.cur.n; i++)
+		free(w.cur.v[i]);
+	PD_VEC_FREE(&w.cur);
+	for (i = 0; i < w.pending.n; i++)
+		free_row(&w.pending.v[i]);
+	PD_VEC_FREE(&w.pending);
+	for (i = 0; i < w.cols.n; i++)
+		free(w.cols.v[i].name);
+	PD_VEC_FREE(&w.cols);
+	PD_VEC_FREE(&w.tree);
+	PD_VEC_FREE(&w.measure_cols);
+	PD_VEC_FREE(&w.key_cols);
+	PD_VEC_FREE(&w.proc_w);
+	PD_VEC_FREE(&w.frames);
+	pd_intern_release(&w.procs);
+	pd_buf_release(&w.tmp);
+	pd_buf_release(&w.key);
+	return rc;
+}
