@@ -654,19 +654,55 @@ static void on_row(int c, void *data)
 
 int pd_wpa_sniff(const char *head, size_t len)
 {
-	const char *nl = memchr(head, '\n', len);
-	size_t n = nl ? (size_t)(nl - head) : len, i, k;
-	static const char *const marks[] = { "(ms)",  "(s)",	"(\xc2\xb5s)",
-					     "(B)",   "Weight", "Stack",
-					     "Count", NULL };
-	int seps = 0, hits = 0;
+	static const char *const titles[] = { "Stack",	   "Count",   "Module",
+					      "Function",  "Process", "Weight",
+					      "Thread ID", "IO Type", NULL };
+	static const char *const unit_ends[] = { " (ms)",	 " (s)",
+						 " (\xc2\xb5s)", " (B)",
+						 " (ns)",	 NULL };
+	const char *nl = memchr(head, '\n', len), *p, *e;
+	size_t n = nl ? (size_t)(nl - head) : len, semi = 0, comma = 0, tab = 0,
+	       i, k, fields = 1;
+	char delim;
+	int hits = 0;
 
-	for (i = 0; i < n; i++)
-		seps += head[i] == ',' || head[i] == ';' || head[i] == '\t';
-	for (k = 0; marks[k]; k++)
-		hits += pd_filter_match(marks[k], head, n);
-	return seps >= 1 && hits >= 1 && memchr(head, '(', n) &&
-	       !memchr(head, '{', n < 2 ? n : 2);
+	if (n && head[n - 1] == '\r')
+		n--;
+	/* Folded stacks end in a number; a header does not. */
+	if (!n || isdigit((unsigned char)head[n - 1]) || head[0] == '{')
+		return 0;
+	for (i = 0; i < n; i++) {
+		semi += head[i] == ';';
+		comma += head[i] == ',';
+		tab += head[i] == '\t';
+	}
+	delim = semi > comma && semi >= tab ? ';' : tab > comma ? '\t' : ',';
+	for (p = head, e = head + n; p <= e;) {
+		const char *q = memchr(p, delim, (size_t)(e - p));
+		size_t fl;
+
+		if (!q)
+			q = e;
+		fl = (size_t)(q - p);
+		if (fl && *p == '"' && p[fl - 1] == '"') {
+			p++;
+			fl -= 2;
+		}
+		for (k = 0; titles[k]; k++)
+			hits += fl == strlen(titles[k]) &&
+				!memcmp(p, titles[k], fl);
+		for (k = 0; unit_ends[k]; k++) {
+			size_t ul = strlen(unit_ends[k]);
+
+			hits +=
+			    fl > ul && !memcmp(p + fl - ul, unit_ends[k], ul);
+		}
+		if (q == e)
+			break;
+		fields++;
+		p = q + 1;
+	}
+	return fields >= 2 && hits >= 1;
 }
 
 int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
