@@ -9,9 +9,9 @@ only=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_folded fuzz_speedscope fuzz_firefox fuzz_sniff
+cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_sniff
 corpus=$root/../shared/corpus
-for t in perf_script:perf-script folded:folded speedscope:speedscope firefox:firefox-processed sniff:; do
+for t in perf_script:perf-script folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv sniff:; do
 	name=${t%%:*}
 	dir=${t#*:}
 	[ -n "$only" ] && [ "$only" != "$name" ] && continue

@@ -55,6 +55,7 @@ enum {
 	OPT_INTERVAL,
 	OPT_WEIGHT,
 	OPT_SYMBOLS,
+	OPT_DECIMAL,
 	OPT_NO_NORMALIZE,
 	OPT_NO_MODULE,
 	OPT_THRESHOLD,
@@ -79,6 +80,7 @@ static const struct option diff_options[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
+	{ "decimal", required_argument, NULL, OPT_DECIMAL },
 	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 	{ "no-module", no_argument, NULL, OPT_NO_MODULE },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -160,6 +162,13 @@ static int import_option(int c, struct pd_import_opts *io)
 			pd_error("error: --weight wants cpu or wall");
 			return -1;
 		}
+		return 1;
+	case OPT_DECIMAL:
+		if ((optarg[0] != '.' && optarg[0] != ',') || optarg[1]) {
+			pd_error("error: --decimal wants . or ,");
+			return -1;
+		}
+		io->decimal = optarg[0];
 		return 1;
 	case OPT_SYMBOLS: {
 		/* Repeatable: a growing NULL-terminated list. */
