@@ -699,7 +699,7 @@ int pd_cmd_compare(int argc, char **argv)
 			rc1 = pd_store_load(&db, sha[1], r.scenario, cache,
 					    tool, &ids, &lb, &err);
 		rc2 = pd_store_noise_finish(
-		    &task, &fn, &noise,
+		    &task, &ids, &noise,
 		    rc1 < 0 ? &(struct pd_err){ 0, { 0 } } : &err);
 		loaded = 1;
 		if (rc1 < 0 || rc2 < 0) {

@@ -102,7 +102,19 @@ double pd_median(double *v, size_t n)
 {
 	if (!n)
 		return PD_NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
+	if (n <= 32) { /* small: insertion sort beats qsort's overhead */
+		size_t i, j;
+
+		for (i = 1; i < n; i++) {
+			double x = v[i];
+
+			for (j = i; j > 0 && v[j - 1] > x; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	} else {
+		qsort(v, n, sizeof(*v), cmp_double);
+	}
 	if (n % 2)
 		return v[n / 2];
 	return 0.5 * (v[n / 2 - 1] + v[n / 2]);

@@ -159,6 +159,7 @@ int pd_db_open(struct pd_db *db, const char *path, int create,
 				"PRAGMA journal_mode = WAL;"
 				"PRAGMA synchronous = NORMAL;"
 				"PRAGMA cache_size = -65536;"
+				"PRAGMA mmap_size = 2147418112;"
 				"PRAGMA foreign_keys = OFF;",
 				err);
 	if (rc == 0)

@@ -207,6 +207,20 @@ static int map_id(struct pd_db *db, struct pd_idmap *m, sqlite3_int64 id,
 }
 
 /* One run's rows into an aggregate over the id map's functions. */
+/* Database id space: arrays sized once to the largest function id. */
+static size_t size_hint = 1024;
+
+static void hint_from_db(struct pd_db *db)
+{
+	struct pd_err e = PD_ERR_INIT;
+	sqlite3_stmt *st = pd_db_stmt(db, "q_max_func", &e);
+
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		size_hint = (size_t)sqlite3_column_int64(st, 0) + 1;
+	if (st)
+		sqlite3_reset(st);
+}
+
 static int load_run(struct pd_db *db, sqlite3_int64 run, double interval,
 		    double total_w, double total_n, struct pd_idmap *ids,
 		    struct pd_agg *a, struct pd_err *err)
@@ -217,17 +231,30 @@ static int load_run(struct pd_db *db, sqlite3_int64 run, double interval,
 	if (!st)
 		return PD_EIO;
 	pd_agg_init(a);
-	pd_agg_resize(a, ids->fn->v.n);
+	pd_agg_resize(a, ids ? ids->fn->v.n : size_hint);
 	sqlite3_bind_int64(st, 1, run);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		uint32_t f = 0;
 		double v[4]; /* self_n, total_n, self_w, total_w */
 		int k;
 
-		rc = map_id(db, ids, sqlite3_column_int64(st, 0), &f, err);
-		if (rc < 0) {
-			sqlite3_reset(st);
-			return rc;
+		if (ids) {
+			rc = map_id(db, ids, sqlite3_column_int64(st, 0), &f,
+				    err);
+			if (rc < 0) {
+				sqlite3_reset(st);
+				return rc;
+			}
+		} else { /* database id space (noise learning) */
+			sqlite3_int64 id = sqlite3_column_int64(st, 0);
+
+			if (id < 0 || id > UINT32_MAX - 64) {
+				sqlite3_reset(st);
+				return pd_err_set(err, PD_EPARSE,
+						  "%s: bad function id",
+						  db->path);
+			}
+			f = (uint32_t)id;
 		}
 		for (k = 0; k < 4; k++)
 			v[k] = sqlite3_column_type(st, k + 1) == SQLITE_NULL
@@ -241,7 +268,8 @@ static int load_run(struct pd_db *db, sqlite3_int64 run, double interval,
 				v[k] = interval > 0 ? v[k + 2] / interval : 0;
 		}
 		if (f >= a->n)
-			pd_agg_resize(a, ids->fn->v.n + 64);
+			pd_agg_resize(a, ids ? ids->fn->v.n + 64
+					     : (size_t)f * 2 + 64);
 		a->self_c[f] += v[0];
 		a->total_c[f] += v[1];
 		a->self_w[f] += v[2];
@@ -340,6 +368,32 @@ struct hrun {
 	struct pd_agg agg;
 };
 
+/* Half of a noise window, loaded on its own connection and thread. */
+struct half {
+	const char *path;
+	struct hrun *runs;
+	size_t lo, hi;
+	struct pd_err err;
+	int rc;
+};
+
+static void *load_half(void *arg)
+{
+	struct half *h = arg;
+	struct pd_db db;
+	size_t i;
+
+	h->rc = pd_db_open(&db, h->path, 0, &h->err);
+	if (h->rc < 0)
+		return NULL;
+	for (i = h->lo; i < h->hi && h->rc == 0; i++)
+		h->rc = load_run(&db, h->runs[i].id, h->runs[i].interval,
+				 h->runs[i].tw, h->runs[i].tn, NULL,
+				 &h->runs[i].agg, &h->err);
+	pd_db_close(&db);
+	return NULL;
+}
+
 /* The q quantile of sorted v (linear interpolation). */
 static double quantile(const double *v, size_t n, double q)
 {
@@ -359,8 +413,7 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 	sqlite3_stmt *st = pd_db_stmt(db, "q_history_runs", err);
 	PD_VEC(struct hrun) runs = PD_VEC_INIT;
 	PD_VEC(double) z2 = PD_VEC_INIT;
-	size_t i, j, k, f, first = 0, nshas = 0;
-	struct pd_funcs *fn = ids->fn;
+	size_t i, j, k, f, first = 0, nshas = 0, nfun = 0;
 	int rc;
 
 	memset(noise, 0, sizeof(*noise));
@@ -401,21 +454,61 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 			break;
 		}
 	}
-	for (i = first; i < runs.n; i++) {
-		rc =
-		    load_run(db, runs.v[i].id, runs.v[i].interval, runs.v[i].tw,
-			     runs.v[i].tn, ids, &runs.v[i].agg, err);
+	/*
+	 * Loading the window is most of the work: a second connection on a
+	 * second thread reads half of it (database ids only: no names).
+	 */
+	if (!ids)
+		hint_from_db(db);
+	if (!ids && runs.n - first >= 4) {
+		struct half h;
+		pthread_t th;
+		int threaded;
+
+		memset(&h, 0, sizeof(h));
+		h.path = db->path;
+		h.runs = runs.v;
+		h.lo = first + (runs.n - first) / 2;
+		h.hi = runs.n;
+		threaded = !pthread_create(&th, NULL, load_half, &h);
+		rc = 0;
+		for (i = first; i < (threaded ? h.lo : runs.n) && rc == 0; i++)
+			rc = load_run(db, runs.v[i].id, runs.v[i].interval,
+				      runs.v[i].tw, runs.v[i].tn, NULL,
+				      &runs.v[i].agg, err);
+		if (threaded) {
+			pthread_join(th, NULL);
+			if (rc == 0 && h.rc < 0) {
+				*err = h.err;
+				rc = h.rc;
+			}
+		}
 		if (rc < 0)
 			goto out;
+	} else {
+		for (i = first; i < runs.n; i++) {
+			rc = load_run(db, runs.v[i].id, runs.v[i].interval,
+				      runs.v[i].tw, runs.v[i].tn, ids,
+				      &runs.v[i].agg, err);
+			if (rc < 0)
+				goto out;
+		}
 	}
-	pd_noise_init(noise, fn->v.n);
+
+	/* Functions: the caller's table, or database ids when ids is NULL. */
+	for (i = first; i < runs.n; i++)
+		if (runs.v[i].agg.n > nfun)
+			nfun = runs.v[i].agg.n;
+	if (ids && ids->fn->v.n > nfun)
+		nfun = ids->fn->v.n;
+	pd_noise_init(noise, nfun);
 	noise->runs = runs.n - first;
 	noise->shas = nshas;
 	for (i = first; i < runs.n; i++)
-		pd_agg_resize(&runs.v[i].agg, fn->v.n);
+		pd_agg_resize(&runs.v[i].agg, nfun);
 
 	for (k = 0; k < 2; k++) {
-		for (f = 0; f < fn->v.n; f++) {
+		for (f = 0; f < nfun; f++) {
 			double pooled = 0, df = 0;
 			PD_VEC(double) means = PD_VEC_INIT;
 
@@ -500,7 +593,7 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 		noise->phi_pairs++;
 		ea = a->all_w > 0 && a->all_c > 0 ? a->all_c / a->all_w : 1;
 		eb = b->all_w > 0 && b->all_c > 0 ? b->all_c / b->all_w : 1;
-		for (f = 0; f < fn->v.n; f++) {
+		for (f = 0; f < nfun; f++) {
 			double x = a->self_c[f], y = b->self_c[f], L, se;
 
 			if (x + y < 50)
@@ -528,7 +621,6 @@ out:
 struct noise_job {
 	const char *path, *scenario, *cache, *tool;
 	const char *const *exclude;
-	struct pd_funcs fn;
 	struct pd_noise noise;
 	struct pd_err err;
 	int rc;
@@ -538,15 +630,13 @@ static void *noise_thread(void *arg)
 {
 	struct noise_job *j = arg;
 	struct pd_db db;
-	struct pd_idmap ids;
 
 	j->rc = pd_db_open(&db, j->path, 0, &j->err);
 	if (j->rc < 0)
 		return NULL;
-	pd_idmap_init(&ids, &j->fn);
+	/* In database function ids: no names to look up on this thread. */
 	j->rc = pd_store_noise(&db, j->scenario, j->cache, j->tool, j->exclude,
-			       &ids, &j->noise, &j->err);
-	pd_idmap_release(&ids);
+			       NULL, &j->noise, &j->err);
 	pd_db_close(&db);
 	return NULL;
 }
@@ -562,7 +652,6 @@ int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
 	j->cache = cache;
 	j->tool = tool;
 	j->exclude = exclude;
-	pd_funcs_init(&j->fn, 0);
 	t->job = j;
 	t->threaded = !pthread_create(&t->th, NULL, noise_thread, j);
 	if (!t->threaded)
@@ -570,12 +659,12 @@ int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
 	return 0;
 }
 
-int pd_store_noise_finish(struct pd_noise_task *t, struct pd_funcs *fn,
+int pd_store_noise_finish(struct pd_noise_task *t, struct pd_idmap *ids,
 			  struct pd_noise *out, struct pd_err *err)
 {
 	struct noise_job *j = t->job;
-	size_t i;
-	int k, rc = j->rc;
+	size_t i, n = ids->fn->v.n;
+	int k, rc;
 
 	if (t->threaded)
 		pthread_join(t->th, NULL);
@@ -583,33 +672,31 @@ int pd_store_noise_finish(struct pd_noise_task *t, struct pd_funcs *fn,
 	if (rc < 0) {
 		*err = j->err;
 	} else {
-		/* Re-index by the caller's functions, matching on the keys. */
-		uint32_t *to = pd_xmalloc((j->fn.v.n + 1) * sizeof(*to));
-
-		for (i = 0; i < j->fn.v.n; i++) {
-			const char *n = pd_func_name(&j->fn, (uint32_t)i);
-			const char *m = pd_func_module(&j->fn, (uint32_t)i);
-
-			to[i] = pd_funcs_get(fn, n, strlen(n), m, strlen(m));
-		}
-		pd_noise_init(out, fn->v.n);
+		/*
+		 * Database ids to the caller's functions. A function the two
+		 * compared sides do not have needs no noise.
+		 */
+		pd_noise_init(out, n);
 		out->phi = j->noise.phi;
 		out->phi_pairs = j->noise.phi_pairs;
 		out->runs = j->noise.runs;
 		out->shas = j->noise.shas;
-		for (i = 0; i < j->noise.n && i < j->fn.v.n; i++) {
+		for (i = 0; i < j->noise.n && i < ids->map.n; i++) {
+			uint32_t f;
+
+			if (!ids->map.v[i])
+				continue;
+			f = ids->map.v[i] - 1;
 			for (k = 0; k < 2; k++) {
-				out->s0[k][to[i]] = j->noise.s0[k][i];
-				out->d0[k][to[i]] = j->noise.d0[k][i];
-				out->tau[k][to[i]] = j->noise.tau[k][i];
-				out->tau_points[k][to[i]] =
+				out->s0[k][f] = j->noise.s0[k][i];
+				out->d0[k][f] = j->noise.d0[k][i];
+				out->tau[k][f] = j->noise.tau[k][i];
+				out->tau_points[k][f] =
 				    j->noise.tau_points[k][i];
 			}
 		}
-		free(to);
 	}
 	pd_noise_release(&j->noise);
-	pd_funcs_release(&j->fn);
 	free(j);
 	t->job = NULL;
 	return rc;

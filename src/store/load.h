@@ -48,6 +48,7 @@ PD_NODISCARD int pd_store_load(struct pd_db *db, const char *sha,
  * Learns noise from the last 30 commits of scenario/cache/tool, leaving
  * out the shas in exclude (NULL-terminated): priors for the t-test from
  * repeats, phi from A/A pairs, per-function thresholds from neighbours.
+ * With ids NULL the result is indexed by database function id.
  */
 PD_NODISCARD int pd_store_noise(struct pd_db *db, const char *scenario,
 				const char *cache, const char *tool,
@@ -56,9 +57,10 @@ PD_NODISCARD int pd_store_noise(struct pd_db *db, const char *scenario,
 				struct pd_err *err);
 
 /*
- * The same on a thread of its own (its own connection and function
- * table), so a comparison loads its two sides meanwhile. finish() joins
- * and re-indexes the result by fn; it must be called once.
+ * The same on a thread of its own (its own connection, database ids), so
+ * a comparison loads its two sides meanwhile. finish() joins and re-indexes
+ * the result through the caller's id map (after both sides are loaded); it
+ * must be called once.
  */
 struct pd_noise_task {
 	void *job;
@@ -70,7 +72,7 @@ int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
 			 const char *scenario, const char *cache,
 			 const char *tool, const char *const *exclude);
 PD_NODISCARD int pd_store_noise_finish(struct pd_noise_task *t,
-				       struct pd_funcs *fn,
+				       struct pd_idmap *ids,
 				       struct pd_noise *out,
 				       struct pd_err *err);
 

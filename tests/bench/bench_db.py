@@ -29,6 +29,7 @@ def main():
                          text=True, check=True)
     print(out.stdout.strip())
     con = sqlite3.connect(a.db)
+    con.execute("PRAGMA mmap_size = 2147418112")  # as perfdiff opens it
     shas = [r[0] for r in con.execute(
         "SELECT git_sha FROM runs ORDER BY id LIMIT 2 OFFSET ?", (a.runs // 2,))]
     series_sql = open(os.path.join(ROOT, "sql/q_series.sql")).read()
