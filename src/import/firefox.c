@@ -601,7 +601,12 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 		struct table *t = TOP(s)->tab;
 
 		if (!str && t->nschema < MAXCOL && d >= 0 && d < 1000) {
-			snprintf(t->schema_name[t->nschema], 24, "%s", k);
+			size_t kl = strlen(k);
+
+			if (kl > 23) /* longer schema names are not ours */
+				kl = 23;
+			memcpy(t->schema_name[t->nschema], k, kl);
+			t->schema_name[t->nschema][kl] = '\0';
 			t->schema_pos[t->nschema++] = (int)d;
 		}
 		return 1;
