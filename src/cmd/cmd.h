@@ -37,6 +37,8 @@ struct pd_out {
 };
 
 int pd_out_open(struct pd_out *o, const char *path);
+/* Gives a temporary file the permissions a new file would get (umask). */
+void pd_tmp_perms(int fd);
 /* Commits (rc == 0) or discards the file; returns 0 or -1 with a message. */
 int pd_out_close(struct pd_out *o, int rc);
 

@@ -3,6 +3,7 @@
  * the diff, render it, and exit like diff(1): 0 no regression, 1 regression,
  * 2 error.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -185,7 +186,7 @@ static int import_option(int c, struct pd_import_opts *io)
 	return 0;
 }
 
-enum fmt { FMT_TEXT, FMT_MD, FMT_JSON, FMT_FOLDED };
+enum fmt { FMT_TEXT, FMT_MD, FMT_JSON, FMT_FOLDED, FMT_HTML, FMT_XLSX };
 
 static int parse_format(const char *s, enum fmt *f)
 {
@@ -197,9 +198,13 @@ static int parse_format(const char *s, enum fmt *f)
 		*f = FMT_JSON;
 	else if (!strcmp(s, "folded"))
 		*f = FMT_FOLDED;
+	else if (!strcmp(s, "html"))
+		*f = FMT_HTML;
+	else if (!strcmp(s, "xlsx"))
+		*f = FMT_XLSX;
 	else {
 		pd_error("error: unknown output format '%s' (text, md, json,"
-			 " folded)",
+			 " folded, html, xlsx)",
 			 s);
 		return -1;
 	}
@@ -365,8 +370,35 @@ static int parse_run(int argc, char **argv, struct run_opts *r,
 }
 
 /* Writes the report; returns the exit status (0, 1, or 2). */
+/* XLSX: libxlsxwriter writes a file; give it a temporary name. */
+static int render_xlsx(struct pd_diff *d, const char *output)
+{
+	struct pd_err err = PD_ERR_INIT;
+	char *tmp = pd_xmalloc(strlen(output) + 16);
+	int fd;
+
+	sprintf(tmp, "%s.tmp.XXXXXX", output);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		pd_error("error: %s: cannot create: %s", output, strerror(errno));
+		free(tmp);
+		return 2;
+	}
+	pd_tmp_perms(fd);
+	close(fd);
+	if (pd_report_xlsx(tmp, d, &err) < 0 || rename(tmp, output)) {
+		pd_error("%s", err.code ? err.msg : "error: cannot rename into place");
+		unlink(tmp);
+		free(tmp);
+		return 2;
+	}
+	free(tmp);
+	return d->verdict == PD_REGRESSED ? 1 : 0;
+}
+
 static int render(struct pd_diff *d, struct run_opts *r,
-		  const struct pd_profile *pa, const struct pd_profile *pb)
+		  const struct pd_profile *pa, const struct pd_profile *pb,
+		  struct pd_funcs *fn)
 {
 	struct pd_out out;
 	int rc, status = 2;
@@ -386,6 +418,13 @@ static int render(struct pd_diff *d, struct run_opts *r,
 		pd_error("error: folded output compares one profile per side");
 		return 2;
 	}
+	if (r->fmt == FMT_XLSX) {
+		if (!r->output) {
+			pd_error("error: -f xlsx needs -o FILE.xlsx");
+			return 2;
+		}
+		return render_xlsx(d, r->output);
+	}
 	if (pd_out_open(&out, r->output) != 0)
 		return 2;
 	switch (r->fmt) {
@@ -397,6 +436,9 @@ static int render(struct pd_diff *d, struct run_opts *r,
 		break;
 	case FMT_JSON:
 		rc = pd_report_json(out.f, d, &r->ro);
+		break;
+	case FMT_HTML:
+		rc = pd_report_html(out.f, d, &r->ro, pa, pb, fn);
 		break;
 	default:
 		rc = pd_report_folded(out.f, pa, pb);
@@ -601,7 +643,7 @@ int pd_cmd_diff(int argc, char **argv)
 		if (have_meta)
 			meta_warn(&d, &meta[0], &meta[1]);
 		status = render(&d, &r, na == 1 ? pa[0] : NULL,
-				nb == 1 ? pb[0] : NULL);
+				nb == 1 ? pb[0] : NULL, &fn);
 		pd_diff_release(&d);
 		pd_funcs_release(&fn);
 		free(pa);
@@ -720,7 +762,7 @@ int pd_cmd_compare(int argc, char **argv)
 		pd_meta_release(&ma);
 		pd_meta_release(&mb);
 	}
-	status = render(&d, &r, NULL, NULL);
+	status = render(&d, &r, NULL, NULL, &fn);
 	pd_diff_release(&d);
 	goto done;
 fail:

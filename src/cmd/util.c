@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -38,6 +39,15 @@ int pd_parse_double(const char *opt, const char *s, double lo, double hi,
 	return 0;
 }
 
+void pd_tmp_perms(int fd)
+{
+	/* mkstemp makes 0600; a report should get the usual permissions. */
+	mode_t m = umask(0);
+
+	umask(m);
+	fchmod(fd, 0666 & ~m);
+}
+
 int pd_out_open(struct pd_out *o, const char *path)
 {
 	int fd;
@@ -57,6 +67,7 @@ int pd_out_open(struct pd_out *o, const char *path)
 		free(o->tmp);
 		return -1;
 	}
+	pd_tmp_perms(fd);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		pd_error("error: %s: %s", path, strerror(errno));

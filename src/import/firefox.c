@@ -978,6 +978,10 @@ static int thread_sums(struct ff *s, struct thread *th, const struct view *v,
 				   " is out of range (%zu stacks)",
 				   s->in->path, th->name ? th->name : "?", i,
 				   st, nst);
+			free(out->wall);
+			free(out->cpu);
+			free(out->n);
+			out->wall = out->cpu = out->n = NULL;
 			return PD_EPARSE;
 		}
 		if (isnan(w))

@@ -24,6 +24,16 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 		 const struct pd_report_opts *o);
 int pd_report_json(FILE *f, const struct pd_diff *d,
 		   const struct pd_report_opts *o);
+/*
+ * One self-contained HTML file. pa/pb (may be NULL) give the flame graph
+ * and callers/callees; fn is the diff's function table.
+ */
+int pd_report_html(FILE *f, const struct pd_diff *d,
+		   const struct pd_report_opts *o, const struct pd_profile *pa,
+		   const struct pd_profile *pb, struct pd_funcs *fn);
+/* An XLSX workbook (libxlsxwriter) written to path. */
+int pd_report_xlsx(const char *path, const struct pd_diff *d,
+		   struct pd_err *err);
 /* difffolded-compatible "stack base cand" lines, sorted by stack. */
 int pd_report_folded(FILE *f, const struct pd_profile *a,
 		     const struct pd_profile *b);

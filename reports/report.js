@@ -1,0 +1,177 @@
+// perfdiff HTML report: a sortable, filterable table rendered lazily, a
+// differential flame graph in inline SVG, and callers/callees of the top
+// regressions. Everything comes from the JSON in #data; no network access.
+"use strict";
+(function () {
+  var D = JSON.parse(document.getElementById("data").textContent);
+  var F = D.functions; // [name, module, sv, sb, sc, sd, sp, sr, slo, shi, sq, sm, tv, tb, tc, tp, un]
+  var unitScale = D.unit === "ns" ? 1e-6 : 1, unitName = D.unit === "ns" ? "ms" : D.unit;
+
+  function esc(s) {
+    return String(s).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+  function num(v, d) { return v === null || v === undefined ? "n/a" : (v * unitScale).toFixed(d === undefined ? 3 : d); }
+  function pct(v) { return v === null || v === undefined ? "n/a" : (v >= 0 ? "+" : "") + v.toFixed(1) + " %"; }
+  function ratio(r, lo, hi) { return r === null ? "n/a" : r.toFixed(2) + " (" + lo.toFixed(2) + "…" + hi.toFixed(2) + ")"; }
+  function qfmt(q) { return q === null ? "–" : (q < 1e-4 ? q.toExponential(0) : q.toFixed(4)); }
+
+  // ---- table ----
+  var cols = { name: 0, module: 1, sv: 2, sb: 3, sc: 4, sd: 5, sp: 6, sr: 7, sq: 10, sm: 11, tv: 12, tb: 13, tc: 14, tp: 15, un: 16 };
+  var rank = { regressed: 0, added: 1, improved: 2, removed: 3, inconclusive: 4, same: 5 };
+  var order = F.map(function (f, i) { return i; });
+  var sortKey = "sd", sortAsc = false, shown = 200;
+  var tbody = document.querySelector("#functions tbody");
+
+  function cmp(a, b) {
+    var c = cols[sortKey], x = F[a][c], y = F[b][c];
+    if (sortKey === "sv" || sortKey === "tv") { x = rank[x]; y = rank[y]; }
+    if (x === null) x = -Infinity;
+    if (y === null) y = -Infinity;
+    var r = x < y ? -1 : x > y ? 1 : 0;
+    return sortAsc ? r : -r;
+  }
+  function visible() {
+    var q = document.getElementById("filter").value.toLowerCase();
+    var v = document.getElementById("verdict-filter").value;
+    return order.filter(function (i) {
+      var f = F[i];
+      return (!q || f[0].toLowerCase().indexOf(q) >= 0 || f[1].toLowerCase().indexOf(q) >= 0) &&
+        (!v || f[2] === v || f[12] === v);
+    });
+  }
+  function render() {
+    var rows = visible(), html = [];
+    for (var k = 0; k < rows.length && k < shown; k++) {
+      var f = F[rows[k]];
+      html.push("<tr><td class=fn>" + esc(f[0]) + "</td><td>" + esc(f[1]) + "</td>" +
+        "<td class=" + f[2] + ">" + f[2] + "</td><td class=n>" + num(f[3]) + "</td><td class=n>" + num(f[4]) +
+        "</td><td class=n>" + num(f[5]) + "</td><td class=n>" + pct(f[6]) + "</td><td class=n>" + ratio(f[7], f[8], f[9]) +
+        "</td><td class=n>" + qfmt(f[10]) + "</td><td class=n>" + (f[11] === null ? "n/a" : f[11].toFixed(0) + " %") +
+        "</td><td class=" + f[12] + ">" + f[12] + "</td><td class=n>" + num(f[13]) + "</td><td class=n>" + num(f[14]) +
+        "</td><td class=n>" + pct(f[15]) + "</td><td>" + (f[16] ? "yes" : "") + "</td></tr>");
+    }
+    tbody.innerHTML = html.join("");
+    document.getElementById("count").textContent = Math.min(shown, rows.length) + " of " + rows.length + " functions";
+    document.getElementById("more").hidden = rows.length <= shown;
+  }
+  function sortBy(key) {
+    if (sortKey === key) sortAsc = !sortAsc; else { sortKey = key; sortAsc = key === "name" || key === "module"; }
+    order.sort(cmp);
+    document.querySelectorAll("#functions th").forEach(function (th) {
+      th.classList.toggle("sorted", th.dataset.k === sortKey);
+      th.classList.toggle("asc", th.dataset.k === sortKey && sortAsc);
+    });
+    render();
+  }
+  document.querySelectorAll("#functions th").forEach(function (th) {
+    th.addEventListener("click", function () { sortBy(th.dataset.k); });
+  });
+  document.getElementById("filter").addEventListener("input", render);
+  document.getElementById("verdict-filter").addEventListener("change", render);
+  document.getElementById("more").addEventListener("click", function () { shown += 1000; render(); });
+  // regressions first: by self delta, largest first
+  order.sort(function (a, b) { return (F[b][5] || 0) - (F[a][5] || 0); });
+  render();
+
+  // ---- flame graph ----
+  var T = D.flame; // {names: [...], nodes: [[parent, nameIdx, base, cand, fnIdx], ...]}
+  var flame = document.getElementById("flame");
+  if (!T || !T.nodes.length) {
+    document.getElementById("flame-none").hidden = false;
+    document.querySelector("#flame-section .controls").hidden = true;
+  } else {
+    var N = T.nodes.length, kids = [], incl = { base: new Float64Array(N + 1), cand: new Float64Array(N + 1) };
+    for (var i = 0; i <= N; i++) kids.push([]);
+    // node i of T.nodes is id i + 1; 0 is the root
+    for (i = 0; i < N; i++) kids[T.nodes[i][0]].push(i + 1);
+    for (i = N; i >= 1; i--) {
+      var nd = T.nodes[i - 1];
+      incl.base[i] += nd[2]; incl.cand[i] += nd[3];
+      incl.base[nd[0]] += incl.base[i]; incl.cand[nd[0]] += incl.cand[i];
+    }
+    var size = "cand", zoom = 0, search = "";
+    var W = Math.max(600, flame.clientWidth || 1000), H = 17;
+    function colour(i) {
+      var nd = T.nodes[i - 1], f = nd[4] >= 0 ? F[nd[4]] : null;
+      if (!f) return "#c8c8c8";
+      var p = Math.min(1, Math.abs(f[6] || 0) / 50), s = Math.round(35 + 55 * p);
+      if (f[2] === "regressed" || f[2] === "added") return "hsl(0," + s + "%,60%)";
+      if (f[2] === "improved" || f[2] === "removed") return "hsl(222," + s + "%,62%)";
+      return "#c8c8c8";
+    }
+    function draw() {
+      var w = incl[size], total = w[zoom] || 1, rects = [], maxd = 0;
+      function walk(id, x, depth) {
+        var width = w[id] / total * W;
+        if (width < 1 && id !== zoom) return; // below a pixel: merged into the parent
+        if (id !== 0) {
+          var nd = T.nodes[id - 1], name = T.names[nd[1]];
+          var hit = search && name.toLowerCase().indexOf(search) >= 0;
+          // new: nothing under this frame in the baseline
+          var cls = (incl.base[id] === 0 && size === "cand" ? "new" : "") + (hit ? " hit" : "");
+          var tip = name + "\nbaseline " + num(incl.base[id]) + " " + unitName + ", candidate " + num(incl.cand[id]) +
+            " " + unitName + ", Δ " + num(incl.cand[id] - incl.base[id]) + " " + unitName;
+          rects.push('<g data-id="' + id + '"><rect x="' + x.toFixed(1) + '" y="' + (depth * H) + '" width="' +
+            Math.max(width - 0.5, 0.5).toFixed(1) + '" height="' + (H - 1) + '" fill="' + colour(id) + '" class="' + cls +
+            '"><title>' + esc(tip) + "</title></rect>" + (width > 40 ? '<text x="' + (x + 3).toFixed(1) + '" y="' +
+            (depth * H + 12) + '">' + esc(name.length * 7 > width ? name.slice(0, Math.floor(width / 7) - 1) + "…" : name) +
+            "</text>" : "") + "</g>");
+          if (depth > maxd) maxd = depth;
+        }
+        var cx = x;
+        kids[id].forEach(function (k) { walk(k, cx, id === zoom && id !== 0 ? depth + 1 : depth + (id === 0 ? 0 : 1)); cx += w[k] / total * W; });
+      }
+      // the ancestors of a zoomed frame are not drawn: it spans the width
+      walk(zoom, 0, 0);
+      flame.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg" width="' + W + '" height="' + ((maxd + 2) * H) + '">' +
+        rects.join("") + "</svg>";
+    }
+    flame.addEventListener("click", function (e) {
+      var g = e.target.closest("g[data-id]");
+      if (g) { zoom = +g.dataset.id; draw(); }
+    });
+    document.getElementById("flame-reset").addEventListener("click", function () { zoom = 0; draw(); });
+    document.getElementById("flame-search").addEventListener("input", function (e) { search = e.target.value.toLowerCase(); draw(); });
+    document.querySelectorAll("input[name=size]").forEach(function (r) {
+      r.addEventListener("change", function () { size = r.value; zoom = 0; draw(); });
+    });
+    draw();
+  }
+
+  // ---- callers and callees of the top regressions ----
+  var wb = document.getElementById("where-body"), out = [];
+  (D.where || []).forEach(function (w) {
+    out.push("<h3>" + esc(F[w.f][0]) + ' <span class="regressed">' + pct(F[w.f][6]) + "</span></h3>");
+    ["callers", "callees"].forEach(function (kind) {
+      if (!w[kind].length) return;
+      out.push("<table><tr><th>" + kind + "</th><th class=n>baseline " + unitName + "</th><th class=n>candidate " +
+        unitName + "</th><th class=n>Δ</th><th>self verdict</th></tr>");
+      w[kind].forEach(function (e) {
+        var g = F[e[0]];
+        out.push("<tr><td>" + esc(g[0]) + "</td><td class=n>" + num(e[1]) + "</td><td class=n>" + num(e[2]) +
+          "</td><td class=n>" + num(e[2] - e[1]) + "</td><td class=" + g[2] + ">" + g[2] + "</td></tr>");
+      });
+      out.push("</table>");
+    });
+  });
+  wb.innerHTML = out.length ? out.join("") : "<p>No function regressed.</p>";
+
+  // A check for the test suite, run only when the URL ends in #selftest:
+  // sort by a column through a real click, count the flame graph's frames.
+  if (location.hash === "#selftest") {
+    var res = { rows: tbody.rows.length }, before = [], after = [];
+    for (var r = 0; r < Math.min(5, tbody.rows.length); r++) before.push(tbody.rows[r].cells[0].textContent);
+    document.querySelector('#functions th[data-k="name"]').click();
+    for (r = 0; r < Math.min(5, tbody.rows.length); r++) after.push(tbody.rows[r].cells[0].textContent);
+    res.sorted = before.join("|") !== after.join("|");
+    res.ascending = after.slice().sort().join("|") === after.join("|");
+    res.rects = document.querySelectorAll("#flame rect").length;
+    res.where = document.querySelectorAll("#where table").length;
+    var pre = document.createElement("pre");
+    pre.id = "selftest";
+    pre.textContent = "SELFTEST " + JSON.stringify(res);
+    document.body.appendChild(pre);
+  }
+})();

@@ -1,0 +1,299 @@
+/*
+ * The XLSX workbook (libxlsxwriter): Summary (verdict, inputs, settings,
+ * warnings, counts per verdict, a bar chart of the top regressions),
+ * Regressions, Improvements, All functions, and one sheet per metric table.
+ * Every name goes in as a string cell, never a formula, so a symbol that
+ * starts with '=', '+', '-' or '@' stays text. libxlsxwriter writes the
+ * file itself; the caller gives it a temporary name and renames it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xlsxwriter.h>
+
+#include "core/utf8.h"
+#include "report/report.h"
+
+struct fmts {
+	lxw_format *head, *ms, *num, *pct, *ratio, *p, *red, *blue, *title;
+};
+
+static void put_str(lxw_worksheet *ws, int r, int c, const char *s,
+		    lxw_format *f)
+{
+	struct pd_buf b = PD_BUF_INIT;
+
+	pd_utf8_sanitize(s, strlen(s), &b);
+	if (b.len > 32767) /* Excel's cell limit */
+		pd_buf_setlen(&b, 32767);
+	worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, b.buf, f);
+	pd_buf_release(&b);
+}
+
+static void put_num(lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
+{
+	if (isnan(v) || isinf(v))
+		worksheet_write_blank(ws, (lxw_row_t)r, (lxw_col_t)c, f);
+	else
+		worksheet_write_number(ws, (lxw_row_t)r, (lxw_col_t)c, v, f);
+}
+
+static const char *const fcols[] = {
+	"Function", "Module", "Self verdict", "Self baseline", "Self candidate",
+	"Self delta", "Self delta %", "Self ratio", "Ratio CI low", "Ratio CI high",
+	"Self q", "Self MDE %", "Total verdict", "Total baseline",
+	"Total candidate", "Total delta", "Total delta %", "Total ratio",
+	"Total q", "Unstable", "Threshold %",
+};
+
+static void header(lxw_worksheet *ws, const struct fmts *F, int nrows,
+		   const char *unit)
+{
+	int c, n = (int)PD_ARRAY_SIZE(fcols);
+
+	for (c = 0; c < n; c++) {
+		struct pd_buf h = PD_BUF_INIT;
+
+		pd_buf_adds(&h, fcols[c]);
+		if (strstr(fcols[c], "baseline") || strstr(fcols[c], "candidate") ||
+		    !strcmp(fcols[c], "Self delta") || !strcmp(fcols[c], "Total delta"))
+			pd_buf_addf(&h, " (%s)", unit);
+		put_str(ws, 0, c, h.buf, F->head);
+		pd_buf_release(&h);
+	}
+	worksheet_freeze_panes(ws, 1, 1);
+	worksheet_autofilter(ws, 0, 0, (lxw_row_t)(nrows > 0 ? nrows : 1),
+			     (lxw_col_t)(n - 1));
+	worksheet_set_column(ws, 0, 0, 48, NULL);
+	worksheet_set_column(ws, 1, 1, 18, NULL);
+	worksheet_set_column(ws, 2, (lxw_col_t)(n - 1), 13, NULL);
+	/* Conditional formats on the delta % columns: red up, blue down. */
+	if (nrows > 0) {
+		lxw_conditional_format up = { 0 }, down = { 0 };
+		int dc[2] = { 6, 16 }, k;
+
+		up.type = LXW_CONDITIONAL_TYPE_CELL;
+		up.criteria = LXW_CONDITIONAL_CRITERIA_GREATER_THAN;
+		up.value = 0.05;
+		up.format = F->red;
+		down.type = LXW_CONDITIONAL_TYPE_CELL;
+		down.criteria = LXW_CONDITIONAL_CRITERIA_LESS_THAN;
+		down.value = -0.05;
+		down.format = F->blue;
+		for (k = 0; k < 2; k++) {
+			worksheet_conditional_format_range(ws, 1, (lxw_col_t)dc[k],
+						    (lxw_row_t)nrows, (lxw_col_t)dc[k],
+						    &up);
+			worksheet_conditional_format_range(ws, 1, (lxw_col_t)dc[k],
+						    (lxw_row_t)nrows, (lxw_col_t)dc[k],
+						    &down);
+		}
+	}
+}
+
+static void frow(lxw_worksheet *ws, const struct fmts *F, int r,
+		 const struct pd_diff *d, const struct pd_fdiff *f, double scale)
+{
+	const struct pd_metric *s = &f->self, *t = &f->total;
+
+	put_str(ws, r, 0, pd_func_name(d->fn, f->func), NULL);
+	put_str(ws, r, 1, pd_func_module(d->fn, f->func), NULL);
+	put_str(ws, r, 2, pd_status_name(s->status), NULL);
+	put_num(ws, r, 3, s->base * scale, F->ms);
+	put_num(ws, r, 4, s->cand * scale, F->ms);
+	put_num(ws, r, 5, s->delta * scale, F->ms);
+	put_num(ws, r, 6, s->delta_pct / 100, F->pct);
+	put_num(ws, r, 7, s->ratio, F->ratio);
+	put_num(ws, r, 8, s->ci_low, F->ratio);
+	put_num(ws, r, 9, s->ci_high, F->ratio);
+	put_num(ws, r, 10, s->q, F->p);
+	put_num(ws, r, 11, s->mde_pct / 100, F->pct);
+	put_str(ws, r, 12, d->self_only ? "" : pd_status_name(t->status), NULL);
+	put_num(ws, r, 13, t->base * scale, F->ms);
+	put_num(ws, r, 14, t->cand * scale, F->ms);
+	put_num(ws, r, 15, t->delta * scale, F->ms);
+	put_num(ws, r, 16, t->delta_pct / 100, F->pct);
+	put_num(ws, r, 17, t->ratio, F->ratio);
+	put_num(ws, r, 18, t->q, F->p);
+	put_str(ws, r, 19, s->unstable || t->unstable ? "yes" : "", NULL);
+	put_num(ws, r, 20, s->tau_pct / 100, F->pct);
+}
+
+static int sheet_of(lxw_workbook *wb, const struct fmts *F,
+		    const struct pd_diff *d, const char *name, int want,
+		    double scale, const char *unit)
+{
+	lxw_worksheet *ws = workbook_add_worksheet(wb, name);
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *f = &d->funcs.v[i];
+
+		if (want >= 0 && f->self.status != (enum pd_status)want &&
+		    f->total.status != (enum pd_status)want)
+			continue;
+		if (r >= 1048574)
+			break;
+		frow(ws, F, ++r, d, f, scale);
+	}
+	header(ws, F, r, unit);
+	return r;
+}
+
+int pd_report_xlsx(const char *path, const struct pd_diff *d,
+		   struct pd_err *err)
+{
+	lxw_workbook *wb = workbook_new(path);
+	lxw_worksheet *sum;
+	struct fmts F;
+	double scale = pd_unit_display_scale(d->base.unit);
+	const char *unit = pd_unit_display(d->base.unit);
+	struct pd_buf b = PD_BUF_INIT;
+	int r = 0, nreg;
+	size_t i, k;
+	lxw_error rc;
+
+	if (!wb)
+		return pd_err_set(err, PD_EIO, "%s: cannot create the workbook",
+				  path);
+	F.head = workbook_add_format(wb);
+	format_set_bold(F.head);
+	format_set_bg_color(F.head, 0xEEEEEE);
+	format_set_bottom(F.head, LXW_BORDER_THIN);
+	F.title = workbook_add_format(wb);
+	format_set_bold(F.title);
+	format_set_font_size(F.title, 14);
+	F.ms = workbook_add_format(wb);
+	format_set_num_format(F.ms, "#,##0.000");
+	F.num = workbook_add_format(wb);
+	format_set_num_format(F.num, "#,##0");
+	F.pct = workbook_add_format(wb);
+	format_set_num_format(F.pct, "+0.0%;-0.0%;0.0%");
+	F.ratio = workbook_add_format(wb);
+	format_set_num_format(F.ratio, "0.000");
+	F.p = workbook_add_format(wb);
+	format_set_num_format(F.p, "0.00E+00");
+	F.red = workbook_add_format(wb);
+	format_set_font_color(F.red, 0x9C0006);
+	format_set_bg_color(F.red, 0xFFC7CE);
+	F.blue = workbook_add_format(wb);
+	format_set_font_color(F.blue, 0x1F3F8F);
+	format_set_bg_color(F.blue, 0xC6D9F1);
+
+	sum = workbook_add_worksheet(wb, "Summary");
+	worksheet_set_column(sum, 0, 0, 22, NULL);
+	worksheet_set_column(sum, 1, 1, 90, NULL);
+	pd_buf_addf(&b, "perfdiff: %s", pd_status_name(d->verdict));
+	put_str(sum, r++, 0, b.buf, F.title);
+	pd_buf_reset(&b);
+	pd_fmt_headline(&b, d);
+	put_str(sum, r++, 0, b.buf, NULL);
+	r++;
+	for (k = 0; k < 2; k++) {
+		const struct pd_side *s = k ? &d->cand : &d->base;
+
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, "%s (%s, %d run%s, %.0f samples)", s->source,
+			    s->format ? s->format : "?", s->runs,
+			    s->runs == 1 ? "" : "s", s->samples);
+		put_str(sum, r, 0, k ? "Candidate" : "Baseline", F.head);
+		put_str(sum, r, 1, b.buf, NULL);
+		r++;
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, "Total %s (%s)", k ? "candidate" : "baseline", unit);
+		put_str(sum, r, 0, b.buf, F.head);
+		put_num(sum, r++, 1, s->total * scale, F.ms);
+	}
+	pd_buf_reset(&b);
+	pd_buf_addf(&b, "threshold %g %%, min impact %g %%, alpha %g, %s, %s",
+		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
+		    d->set.share ? "shares" : "absolute", d->method);
+	put_str(sum, r, 0, "Settings", F.head);
+	put_str(sum, r++, 1, b.buf, NULL);
+	put_str(sum, r, 0, "Total change", F.head);
+	put_num(sum, r++, 1, d->total.delta_pct / 100, F.pct);
+	for (k = 0; k < PD_STATUS_COUNT; k++) {
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, "Functions %s", pd_status_name((enum pd_status)k));
+		put_str(sum, r, 0, b.buf, F.head);
+		put_num(sum, r++, 1, (double)d->nstatus[k], F.num);
+	}
+	for (i = 0; i < d->warnings.n; i++) {
+		put_str(sum, r, 0, i ? "" : "Warnings", F.head);
+		put_str(sum, r++, 1, d->warnings.v[i], NULL);
+	}
+
+	nreg = sheet_of(wb, &F, d, "Regressions", PD_REGRESSED, scale, unit);
+	sheet_of(wb, &F, d, "Improvements", PD_IMPROVED, scale, unit);
+	sheet_of(wb, &F, d, "All functions", -1, scale, unit);
+
+	/* A bar chart of the top regressions (self delta) on the summary. */
+	if (nreg > 0) {
+		lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_BAR);
+		lxw_chart_series *se;
+		int n = nreg < 10 ? nreg : 10;
+
+		se = chart_add_series(ch, NULL, NULL);
+		chart_series_set_categories(se, "Regressions", 1, 0, (lxw_row_t)n, 0);
+		chart_series_set_values(se, "Regressions", 1, 5, (lxw_row_t)n, 5);
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, "Self delta (%s)", unit);
+		chart_series_set_name(se, b.buf);
+		chart_title_set_name(ch, "Top regressions");
+		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+		worksheet_insert_chart(sum, (lxw_row_t)(r + 2), 0, ch);
+	}
+
+	/* Metric tables: one sheet each. */
+	for (i = 0; i < d->tables.n && i < 20; i++) {
+		const struct pd_tdiff *t = &d->tables.v[i];
+		lxw_worksheet *ws;
+		size_t rr, m;
+		int c = 0;
+
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, "Table %zu", i + 1);
+		ws = workbook_add_worksheet(wb, b.buf);
+		put_str(ws, 0, c++, "Key", F.head);
+		for (m = 0; m < t->nmeasures; m++) {
+			const char *mn = t->base->measures.v[m];
+			const char *sub[] = { "baseline", "candidate", "delta %",
+					      "verdict" };
+			int s;
+
+			for (s = 0; s < 4; s++) {
+				pd_buf_reset(&b);
+				pd_buf_addf(&b, "%s %s", mn, sub[s]);
+				put_str(ws, 0, c++, b.buf, F.head);
+			}
+		}
+		for (rr = 0; rr < t->rows.n && rr < 1048574; rr++) {
+			pd_buf_reset(&b);
+			pd_fmt_key(&b, t->rows.v[rr].key);
+			c = 0;
+			put_str(ws, (int)rr + 1, c++, b.buf, NULL);
+			for (m = 0; m < t->nmeasures; m++) {
+				const struct pd_metric *x = &t->rows.v[rr].m[m];
+
+				put_num(ws, (int)rr + 1, c++, x->base, F.num);
+				put_num(ws, (int)rr + 1, c++, x->cand, F.num);
+				put_num(ws, (int)rr + 1, c++, x->delta_pct / 100, F.pct);
+				put_str(ws, (int)rr + 1, c++, pd_status_name(x->status),
+					NULL);
+			}
+		}
+		worksheet_freeze_panes(ws, 1, 1);
+		worksheet_autofilter(ws, 0, 0, (lxw_row_t)(t->rows.n ? t->rows.n : 1),
+				     (lxw_col_t)(c - 1));
+		worksheet_set_column(ws, 0, 0, 40, NULL);
+		worksheet_set_column(ws, 1, (lxw_col_t)(c - 1), 14, NULL);
+		put_str(sum, r++, 0, "Table", F.head);
+		put_str(sum, r - 1, 1, t->base->name, NULL);
+	}
+	pd_buf_release(&b);
+	rc = workbook_close(wb);
+	if (rc != LXW_NO_ERROR)
+		return pd_err_set(err, PD_EIO, "%s: %s", path, lxw_strerror(rc));
+	return 0;
+}

@@ -1,0 +1,76 @@
+#!/bin/sh
+# The HTML report: self-contained, escaped, and working in a real browser
+# (headless Chromium: sorting by a click, a drawn flame graph, no console
+# errors, a screenshot). Skips only the browser part without chromium.
+. "$(dirname "$0")/lib.sh"
+D=$PD_ROOT/fixtures/demo
+expect_exit 1 pd -f html -o "$T/demo.html" "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+# Nothing is fetched: no external scripts, styles, images or imports.
+if grep -Eq '<(script|link|img|iframe)[^>]+(src|href)=|@import|url\(' "$T/demo.html"; then
+	not_ok "the report refers to something outside itself"
+else ok; fi
+expect_grep "parse_record" "$T/demo.html"
+expect_grep "<h1>perfdiff: regressed</h1>" "$T/demo.html"
+
+# Hostile names: escaped in the text, and unable to end the data script.
+printf 'main;</script><script>alert(1)</script> 100\nmain;a&b<i>"q"'"'"' 100\n' >"$T/a.folded"
+printf 'main;</script><script>alert(1)</script> 300\nmain;a&b<i>"q"'"'"' 100\n' >"$T/b.folded"
+expect_exit 1 pd --sample-weight 1 -f html -o "$T/evil.html" "$T/a.folded" "$T/b.folded"
+expect_no_grep "<script>alert" "$T/evil.html"
+expect_no_grep "<i>\"q\"" "$T/evil.html"
+n=$(grep -c "</script>" "$T/evil.html")
+[ "$n" -eq 2 ] && ok || not_ok "$n </script> tags: the data ended a script element"
+
+# 50 000 functions: the file stays reasonable and the table renders lazily.
+python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+with open(t + "/big-a.folded", "w") as a, open(t + "/big-b.folded", "w") as b:
+    for i in range(50000):
+        a.write("main;mod%d;function_%d %d\n" % (i % 100, i, 100))
+        b.write("main;mod%d;function_%d %d\n" % (i % 100, i, 100 if i % 50 else 180))
+PY
+expect_exit 1 pd --sample-weight 1 -f html -o "$T/big.html" "$T/big-a.folded" "$T/big-b.folded"
+size=$(wc -c <"$T/big.html")
+[ "$size" -lt 20000000 ] && ok || not_ok "50 000 functions make $size bytes"
+
+CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+if [ -z "$CHROME" ]; then
+	echo "chromium not installed: browser checks skipped"
+	finish
+	exit $?
+fi
+browse() { # browse FILE -> DOM on stdout, console on $T/console
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --no-first-run --user-data-dir="$T/ud$$" \
+		--enable-logging=stderr --v=0 --virtual-time-budget=5000 \
+		--dump-dom "file://$1#selftest" 2>"$T/console"
+}
+for f in demo big; do
+	browse "$T/$f.html" >"$T/$f.dom"
+	if python3 - "$T/$f.dom" "$f" <<'PY'
+import json, re, sys
+dom = open(sys.argv[1]).read()
+m = re.search(r"SELFTEST (\{.*?\})", dom)
+assert m, "no self-test result in the DOM"
+r = json.loads(m.group(1))
+assert r["sorted"] and r["ascending"], r
+assert r["rects"] > 3, r
+assert r["rows"] == (200 if sys.argv[2] == "big" else r["rows"]), r
+if sys.argv[2] == "demo":
+    assert r["where"] >= 1, r
+PY
+	then ok; else not_ok "$f.html in Chromium: $(grep -o 'SELFTEST.*' "$T/$f.dom" | head -c 300)"; fi
+	if grep -E 'CONSOLE|Uncaught' "$T/console" | grep -Eiq 'error|uncaught'; then
+		not_ok "$f.html: console errors: $(grep -E 'CONSOLE|Uncaught' "$T/console" | head -3)"
+	else ok; fi
+done
+# Screenshots, for a person to look at (PD_SHOTS keeps them).
+shots=${PD_SHOTS:-$T}
+timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+	--disable-component-update --disable-sync --no-first-run --user-data-dir="$T/ud2" \
+	--hide-scrollbars --window-size=1400,1500 --virtual-time-budget=5000 \
+	--screenshot="$shots/report-html.png" "file://$T/demo.html" >/dev/null 2>&1
+[ -s "$shots/report-html.png" ] && ok || not_ok "no screenshot"
+finish

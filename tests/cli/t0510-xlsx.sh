@@ -1,0 +1,44 @@
+#!/bin/sh
+# The XLSX workbook read back by an independent reader (xlsx2csv): the
+# numbers equal the JSON of the same diff, and a name starting with '='
+# is a string, never a formula.
+. "$(dirname "$0")/lib.sh"
+command -v xlsx2csv >/dev/null || { echo "xlsx2csv not installed: skipped"; exit 77; }
+D=$PD_ROOT/fixtures/demo
+expect_exit 1 pd -f xlsx -o "$T/r.xlsx" "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+expect_exit 1 pd -f json -o "$T/r.json" "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+xlsx2csv -n "All functions" "$T/r.xlsx" >"$T/all.csv"
+xlsx2csv -n "Summary" "$T/r.xlsx" >"$T/summary.csv"
+xlsx2csv -n "Regressions" "$T/r.xlsx" >"$T/reg.csv"
+if python3 - "$T/all.csv" "$T/r.json" "$T/reg.csv" <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+d = json.load(open(sys.argv[2]))
+by = {r["Function"]: r for r in rows}
+assert len(rows) == len(d["functions"]), (len(rows), len(d["functions"]))
+for f in d["functions"]:
+    r = by[f["function"]]
+    s = f["self"]
+    assert abs(float(r["Self baseline (ms)"]) - s["baseline"] / 1e6) < 1e-6, (f["function"], r)
+    assert abs(float(r["Self candidate (ms)"]) - s["candidate"] / 1e6) < 1e-6
+    assert r["Self verdict"] == s["status"]
+    if s["ratio"] is not None:
+        assert abs(float(r["Self ratio"]) - s["ratio"]) < 1e-3
+    if s["delta_pct"] is not None:
+        assert abs(float(r["Self delta %"]) - s["delta_pct"] / 100) < 1e-6
+reg = list(csv.DictReader(open(sys.argv[3])))
+assert reg[0]["Function"] == "parse_record", reg[0]
+PY
+then ok; else not_ok "xlsx numbers differ from the JSON"; fi
+expect_grep "perfdiff: regressed" "$T/summary.csv"
+# Formula injection: '=' names stay strings (no <f> element in any sheet).
+printf 'main;=HYPERLINK("http://e","x") 10\nmain;+1+1 10\nmain;@SUM(A1) 10\nmain;-2 10\n' >"$T/a.folded"
+printf 'main;=HYPERLINK("http://e","x") 30\nmain;+1+1 10\nmain;@SUM(A1) 10\nmain;-2 10\n' >"$T/b.folded"
+pd --sample-weight 1 -f xlsx -o "$T/inj.xlsx" "$T/a.folded" "$T/b.folded" >/dev/null 2>&1
+mkdir -p "$T/x" && (cd "$T/x" && python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall()' "$T/inj.xlsx")
+if grep -l "<f>" "$T"/x/xl/worksheets/*.xml >/dev/null 2>&1; then not_ok "a formula in the workbook"; else ok; fi
+xlsx2csv -n "All functions" "$T/inj.xlsx" >"$T/inj.csv"
+expect_grep '=HYPERLINK' "$T/inj.csv"
+expect_exit 2 pd -f xlsx "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+expect_grep "needs -o" "$T/err"
+finish
