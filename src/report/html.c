@@ -60,7 +60,8 @@ static cJSON *jstr(const char *s)
 
 static cJSON *jnum(double v)
 {
-	return isnan(v) || isinf(v) ? cJSON_CreateNull() : cJSON_CreateNumber(v);
+	return isnan(v) || isinf(v) ? cJSON_CreateNull()
+				    : cJSON_CreateNumber(v);
 }
 
 /* Merged stack tree: node key (parent, name) -> merged id. */
@@ -162,12 +163,13 @@ static cJSON *where(const struct pd_diff *d, const struct pd_profile *pa,
 			sub[p->nodes.v[k].parent] += sub[k];
 		fp[0] = -1;
 		for (k = 1; k < nn; k++) {
-			const struct pd_frame *fr = &p->frames.v[p->nodes.v[k].frame];
-			uint32_t f = pd_funcs_get(
-				fn, pd_intern_str(&p->strs, fr->name),
-				pd_intern_len(&p->strs, fr->name),
-				pd_intern_str(&p->strs, fr->module),
-				pd_intern_len(&p->strs, fr->module));
+			const struct pd_frame *fr =
+			    &p->frames.v[p->nodes.v[k].frame];
+			uint32_t f =
+			    pd_funcs_get(fn, pd_intern_str(&p->strs, fr->name),
+					 pd_intern_len(&p->strs, fr->name),
+					 pd_intern_str(&p->strs, fr->module),
+					 pd_intern_len(&p->strs, fr->module));
 
 			fp[k] = f < fn->v.n ? pos[f] : -1;
 		}
@@ -208,14 +210,16 @@ static cJSON *where(const struct pd_diff *d, const struct pd_profile *pa,
 
 			if (e.v[j].b == top[i] && nc < 8) {
 				row = cJSON_CreateArray();
-				cJSON_AddItemToArray(row, cJSON_CreateNumber(e.v[j].a));
+				cJSON_AddItemToArray(
+				    row, cJSON_CreateNumber(e.v[j].a));
 				cJSON_AddItemToArray(row, jnum(e.v[j].w[0]));
 				cJSON_AddItemToArray(row, jnum(e.v[j].w[1]));
 				cJSON_AddItemToArray(cr, row);
 				nc++;
 			} else if (e.v[j].a == top[i] && nce < 8) {
 				row = cJSON_CreateArray();
-				cJSON_AddItemToArray(row, cJSON_CreateNumber(e.v[j].b));
+				cJSON_AddItemToArray(
+				    row, cJSON_CreateNumber(e.v[j].b));
 				cJSON_AddItemToArray(row, jnum(e.v[j].w[0]));
 				cJSON_AddItemToArray(row, jnum(e.v[j].w[1]));
 				cJSON_AddItemToArray(ce, row);
@@ -260,12 +264,13 @@ static char *data_json(const struct pd_diff *d, const struct pd_profile *pa,
 		cJSON_AddItemToArray(r, jnum(s->ci_high));
 		cJSON_AddItemToArray(r, jnum(s->q));
 		cJSON_AddItemToArray(r, jnum(s->mde_pct));
-		cJSON_AddItemToArray(r, jstr(d->self_only ? "same"
-							  : pd_status_name(t->status)));
+		cJSON_AddItemToArray(
+		    r, jstr(d->self_only ? "same" : pd_status_name(t->status)));
 		cJSON_AddItemToArray(r, jnum(t->base));
 		cJSON_AddItemToArray(r, jnum(t->cand));
 		cJSON_AddItemToArray(r, jnum(t->delta_pct));
-		cJSON_AddItemToArray(r, cJSON_CreateBool(s->unstable || t->unstable));
+		cJSON_AddItemToArray(
+		    r, cJSON_CreateBool(s->unstable || t->unstable));
 		cJSON_AddItemToArray(arr, r);
 	}
 	cJSON_AddItemToObject(root, "functions", arr);
@@ -281,16 +286,19 @@ static char *data_json(const struct pd_diff *d, const struct pd_profile *pa,
 		merge(&t, pa, 0, fn, pos);
 		merge(&t, pb, 1, fn, pos);
 		for (i = 0; i < t.names.n; i++)
-			cJSON_AddItemToArray(names,
-					     jstr(pd_intern_str(&t.names, (uint32_t)i)));
+			cJSON_AddItemToArray(
+			    names, jstr(pd_intern_str(&t.names, (uint32_t)i)));
 		for (i = 1; i < t.parent.n && i <= MAX_FLAME_NODES; i++) {
 			cJSON *n = cJSON_CreateArray();
 
-			cJSON_AddItemToArray(n, cJSON_CreateNumber(t.parent.v[i]));
-			cJSON_AddItemToArray(n, cJSON_CreateNumber(t.name.v[i]));
+			cJSON_AddItemToArray(n,
+					     cJSON_CreateNumber(t.parent.v[i]));
+			cJSON_AddItemToArray(n,
+					     cJSON_CreateNumber(t.name.v[i]));
 			cJSON_AddItemToArray(n, jnum(t.w[0].v[i]));
 			cJSON_AddItemToArray(n, jnum(t.w[1].v[i]));
-			cJSON_AddItemToArray(n, cJSON_CreateNumber(t.fpos.v[i]));
+			cJSON_AddItemToArray(n,
+					     cJSON_CreateNumber(t.fpos.v[i]));
 			cJSON_AddItemToArray(nodes, n);
 		}
 		cJSON_AddItemToObject(fl, "names", names);
@@ -397,17 +405,20 @@ int pd_report_html(FILE *f, const struct pd_diff *d,
 		} else if (SLOT("summary")) {
 			side_rows(&b, "Baseline", &d->base);
 			side_rows(&b, "Candidate", &d->cand);
-			pd_buf_addf(&b,
-				    "<tr><td>Settings</td><td>threshold %g %%, min"
-				    " impact %g %%, alpha %g, %s; %s",
-				    d->set.threshold_pct, d->set.min_impact_pct,
-				    d->set.alpha,
-				    d->set.share ? "shares of total" : "absolute",
-				    d->method);
+			pd_buf_addf(
+			    &b,
+			    "<tr><td>Settings</td><td>threshold %g %%, min"
+			    " impact %g %%, alpha %g, %s; %s",
+			    d->set.threshold_pct, d->set.min_impact_pct,
+			    d->set.alpha,
+			    d->set.share ? "shares of total" : "absolute",
+			    d->method);
 			if (!strcmp(d->method, "quasi-poisson")) {
-				pd_buf_addf(&b, ", phi %.2f (%s", d->phi, d->phi_source);
+				pd_buf_addf(&b, ", phi %.2f (%s", d->phi,
+					    d->phi_source);
 				if (!isnan(d->lambda))
-					pd_buf_addf(&b, ", lambda %.2f", d->lambda);
+					pd_buf_addf(&b, ", lambda %.2f",
+						    d->lambda);
 				pd_buf_adds(&b, ")");
 			}
 			pd_buf_adds(&b, "</td></tr>\n");
