@@ -1,0 +1,340 @@
+/*
+ * E-Divisive means (Matteson & James 2014), as Apache Otava uses it.
+ *
+ * Algorithm note: for a segment and a split at t, the energy statistic is
+ *   Q(t) = (m n / (m + n)) * (2/(mn) sum|x_i - y_j| - 1/C(m,2) sum|x_i - x_k|
+ *          - 1/C(n,2) sum|y_j - y_l|)
+ * with X the m values before t and Y the n after (alpha = 1). The best
+ * split maximises Q. Its significance is the share of random shuffles of
+ * the segment whose best Q is at least as large. Splits are searched
+ * recursively; pairwise distances make a segment O(n^2), which is small for
+ * nightly histories (hundreds of points).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/compat.h"
+#include "core/xalloc.h"
+#include "stats/trend.h"
+
+static uint64_t next_rand(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/*
+ * Best split of v[0..n) and its statistic. O(n^2) with running sums:
+ * within-before, within-after and between distances updated as t moves.
+ */
+static double best_split(const double *v, size_t n, size_t min_size, size_t *at)
+{
+	double best = -1, total_within = 0;
+	double *row = pd_xcalloc(n + 1, sizeof(*row)); /* sum_j |v_i - v_j| */
+	double within_x = 0, between = 0, within_y;
+	size_t i, j, t;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			double d = fabs(v[i] - v[j]);
+
+			row[i] += d;
+			row[j] += d;
+			total_within += d;
+		}
+	*at = 0;
+	within_y = total_within;
+	between = 0;
+	for (t = 1; t < n; t++) {
+		/* move v[t-1] from Y to X */
+		double to_x = 0;
+
+		for (j = 0; j < t - 1; j++)
+			to_x += fabs(v[t - 1] - v[j]);
+		/* distances of v[t-1] to Y (the rest) */
+		{
+			double to_y = row[t - 1] - to_x;
+
+			within_x += to_x;
+			within_y -= to_y;
+			between = between - to_x + to_y;
+		}
+		if (t >= min_size && n - t >= min_size) {
+			double m = (double)t, nn = (double)(n - t), q;
+			double ex = m > 1 ? within_x / (m * (m - 1) / 2) : 0;
+			double ey = nn > 1 ? within_y / (nn * (nn - 1) / 2) : 0;
+
+			q = m * nn / (m + nn) *
+			    (2 * between / (m * nn) - ex - ey);
+			if (q > best) {
+				best = q;
+				*at = t;
+			}
+		}
+	}
+	free(row);
+	return best;
+}
+
+struct seg {
+	size_t lo, hi;
+};
+
+size_t pd_edivisive(const double *x, size_t n, double pmax, int reps,
+		    size_t min_size, uint64_t seed, size_t *cps, double *p_out,
+		    size_t max)
+{
+	struct seg *stack = pd_xmalloc((2 * n + 2) * sizeof(*stack));
+	double *tmp = pd_xmalloc((n + 1) * sizeof(*tmp));
+	size_t sp = 0, found = 0, i, j;
+	uint64_t rs = seed ? seed : 0x9e3779b97f4a7c15ULL;
+
+	if (min_size < 2)
+		min_size = 2;
+	stack[sp].lo = 0;
+	stack[sp++].hi = n;
+	while (sp && found < max) {
+		struct seg s = stack[--sp];
+		size_t len = s.hi - s.lo, at, ge = 0;
+		double q, p;
+		int r;
+
+		if (len < 2 * min_size)
+			continue;
+		q = best_split(x + s.lo, len, min_size, &at);
+		if (q <= 0 || !at)
+			continue;
+		for (r = 0; r < reps; r++) {
+			size_t a;
+
+			memcpy(tmp, x + s.lo, len * sizeof(*tmp));
+			for (i = len; i > 1; i--) { /* Fisher-Yates */
+				j = (size_t)(next_rand(&rs) % i);
+				{
+					double t = tmp[i - 1];
+
+					tmp[i - 1] = tmp[j];
+					tmp[j] = t;
+				}
+			}
+			if (best_split(tmp, len, min_size, &a) >= q)
+				ge++;
+			/* p only grows from here: stop once it is above pmax */
+			if ((double)(ge + 1) > pmax * (double)(reps + 1))
+				break;
+		}
+		p = (double)(ge + 1) / (double)(reps + 1);
+		if (p > pmax)
+			continue;
+		cps[found] = s.lo + at;
+		if (p_out)
+			p_out[found] = p;
+		found++;
+		stack[sp].lo = s.lo;
+		stack[sp++].hi = s.lo + at;
+		stack[sp].lo = s.lo + at;
+		stack[sp++].hi = s.hi;
+	}
+	/* sorted, p values alongside */
+	for (i = 1; i < found; i++)
+		for (j = i; j > 0 && cps[j - 1] > cps[j]; j--) {
+			size_t t = cps[j];
+
+			cps[j] = cps[j - 1];
+			cps[j - 1] = t;
+			if (p_out) {
+				double pt = p_out[j];
+
+				p_out[j] = p_out[j - 1];
+				p_out[j - 1] = pt;
+			}
+		}
+	free(stack);
+	free(tmp);
+	return found;
+}
+
+void pd_trend_release(struct pd_trend *t)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->series.n; i++) {
+		struct pd_tseries *s = &t->series.v[i];
+
+		for (k = 0; k < s->pts.n; k++) {
+			free(s->pts.v[k].sha);
+			free(s->pts.v[k].date);
+			free(s->pts.v[k].v);
+		}
+		PD_VEC_FREE(&s->pts);
+		PD_VEC_FREE(&s->changes);
+		free(s->name);
+	}
+	PD_VEC_FREE(&t->series);
+	for (i = 0; i < t->alerts.n; i++) {
+		PD_VEC_FREE(&t->alerts.v[i].series);
+		PD_VEC_FREE(&t->alerts.v[i].moved);
+	}
+	PD_VEC_FREE(&t->alerts);
+	free(t->scenario);
+	free(t->cache);
+	free(t->tool);
+}
+
+/* Mean over commits [lo, hi) of the per-commit means. */
+static double mean_of(const struct pd_tseries *s, size_t lo, size_t hi)
+{
+	double m = 0;
+	size_t i, n = 0;
+
+	for (i = lo; i < hi && i < s->pts.n; i++) {
+		if (!s->pts.v[i].n)
+			continue;
+		m += s->pts.v[i].mean;
+		n++;
+	}
+	return n ? m / (double)n : PD_NAN;
+}
+
+static void analyse_series(struct pd_tseries *s, double pmax, int reps,
+			   size_t persist)
+{
+	PD_VEC(double) x = PD_VEC_INIT;
+	PD_VEC(size_t) commit_of = PD_VEC_INIT;
+	size_t *cps, *starts, i, k, n;
+	double *ps;
+
+	starts = pd_xmalloc((s->pts.n + 1) * sizeof(*starts));
+	for (i = 0; i < s->pts.n; i++) {
+		starts[i] = x.n;
+		for (k = 0; k < s->pts.v[i].n; k++) {
+			/* log scale: a change is a ratio, whatever the size */
+			PD_VEC_PUSH(&x, log(s->pts.v[i].v[k] + 1e-9));
+			PD_VEC_PUSH(&commit_of, i);
+		}
+	}
+	starts[s->pts.n] = x.n;
+	cps = pd_xmalloc((x.n + 1) * sizeof(*cps));
+	ps = pd_xmalloc((x.n + 1) * sizeof(*ps));
+	n = x.n >= 6
+		? pd_edivisive(x.v, x.n, pmax, reps, 3, 0x5eed, cps, ps, x.n)
+		: 0;
+	for (i = 0; i < n; i++) {
+		/* A change inside a commit's runs belongs to the commit after.
+		 */
+		size_t c = commit_of.v[cps[i]], next_c, prev_c;
+		struct pd_tchange ch;
+		double before, after;
+
+		if (starts[c] != cps[i])
+			c++;
+		if (c == 0 || c >= s->pts.n)
+			continue;
+		/* Compare with the neighbouring change points' segments. */
+		prev_c = 0;
+		next_c = s->pts.n;
+		for (k = 0; k < n; k++) {
+			size_t o = commit_of.v[cps[k]];
+
+			if (k == i)
+				continue;
+			if (o < c && o > prev_c)
+				prev_c = o;
+			if (o > c && o < next_c)
+				next_c = o;
+		}
+		if (next_c - c < persist)
+			continue; /* it has not held for long enough yet */
+		before = mean_of(s, prev_c, c);
+		after = mean_of(s, c, next_c);
+		if (!(before > 0) || !(after >= 0))
+			continue;
+		ch.at = c;
+		ch.change = after / before - 1;
+		ch.p = ps[i];
+		if (fabs(ch.change) < s->tau)
+			continue;
+		PD_VEC_PUSH(&s->changes, ch);
+	}
+	PD_VEC_FREE(&x);
+	PD_VEC_FREE(&commit_of);
+	free(cps);
+	free(ps);
+	free(starts);
+}
+
+size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
+{
+	size_t i, k, a;
+
+	for (i = 0; i < t->series.n; i++)
+		analyse_series(&t->series.v[i], t->pmax, reps, persist);
+	/* Change points on one commit are one alert. */
+	for (i = 0; i < t->series.n; i++) {
+		const struct pd_tseries *s = &t->series.v[i];
+
+		for (k = 0; k < s->changes.n; k++) {
+			struct pd_alert al;
+
+			for (a = 0; a < t->alerts.n; a++)
+				if (t->alerts.v[a].at == s->changes.v[k].at)
+					break;
+			if (a == t->alerts.n) {
+				memset(&al, 0, sizeof(al));
+				al.at = s->changes.v[k].at;
+				al.total = PD_NAN;
+				PD_VEC_PUSH(&t->alerts, al);
+			}
+			if (i == 0)
+				t->alerts.v[a].total = s->changes.v[k].change;
+			PD_VEC_PUSH(&t->alerts.v[a].series, i);
+			PD_VEC_PUSH(&t->alerts.v[a].moved,
+				    s->changes.v[k].change);
+		}
+	}
+	/*
+	 * Attribute each alert to the functions whose self time moved there,
+	 * detected or not: their change across the commit (up to 3 commits
+	 * on each side) when it passes their threshold.
+	 */
+	for (a = 0; a < t->alerts.n; a++) {
+		struct pd_alert *al = &t->alerts.v[a];
+
+		for (i = 1; i < t->series.n; i++) {
+			const struct pd_tseries *s = &t->series.v[i];
+			size_t lo = al->at >= 3 ? al->at - 3 : 0, j;
+			double b = mean_of(s, lo, al->at),
+			       f = mean_of(s, al->at, al->at + 3);
+			int have = 0;
+
+			for (j = 0; j < al->series.n; j++)
+				have |= al->series.v[j] == i;
+			if (have || !(b > 0) || fabs(f / b - 1) < s->tau)
+				continue;
+			PD_VEC_PUSH(&al->series, i);
+			PD_VEC_PUSH(&al->moved, f / b - 1);
+		}
+		if (isnan(al->total) && t->series.n) {
+			const struct pd_tseries *s = &t->series.v[0];
+			size_t lo = al->at >= 3 ? al->at - 3 : 0;
+			double b = mean_of(s, lo, al->at),
+			       f = mean_of(s, al->at, al->at + 3);
+
+			if (b > 0)
+				al->total = f / b - 1;
+		}
+	}
+	/* oldest first */
+	for (i = 1; i < t->alerts.n; i++)
+		for (k = i; k > 0 && t->alerts.v[k - 1].at > t->alerts.v[k].at;
+		     k--) {
+			struct pd_alert x = t->alerts.v[k];
+
+			t->alerts.v[k] = t->alerts.v[k - 1];
+			t->alerts.v[k - 1] = x;
+		}
+	return t->alerts.n;
+}

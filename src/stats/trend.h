@@ -1,0 +1,74 @@
+/*
+ * Change points in a series (statistics.md, "Trends"): E-Divisive means
+ * with a permutation test. Pure functions; results go to caller arrays.
+ */
+#ifndef PD_TREND_H
+#define PD_TREND_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/vec.h"
+
+/*
+ * Finds change points in x[0..n) by hierarchical E-Divisive (energy
+ * distance, alpha = 1): the best split of a segment is kept when a
+ * permutation test (reps shuffles, seeded) gives p <= pmax, and the search
+ * goes on in both halves. A change point is the index of the first value
+ * after the change. Segments shorter than min_size are not split.
+ * Returns how many were found (at most max); cps come out sorted, p_out
+ * (optional) gets each one's p value.
+ */
+size_t pd_edivisive(const double *x, size_t n, double pmax, int reps,
+		    size_t min_size, uint64_t seed, size_t *cps, double *p_out,
+		    size_t max);
+
+/* One commit of a series: the values of its repeat runs. */
+struct pd_tpoint {
+	char *sha, *date; /* owned */
+	double *v;	  /* per run (owned) */
+	size_t n;
+	double mean, lo, hi;
+};
+
+/* A change point kept after the filters. */
+struct pd_tchange {
+	size_t at;     /* commit index of the first commit after the change */
+	double change; /* mean after / mean before - 1 */
+	double p;
+};
+
+struct pd_tseries {
+	char *name; /* "total", or the function's name [module] */
+	double tau; /* threshold (fraction) used for this series */
+	int tau_learned;
+	PD_VEC(struct pd_tpoint) pts;
+	PD_VEC(struct pd_tchange) changes;
+};
+
+struct pd_alert {
+	size_t at;	       /* commit index */
+	double total;	       /* the total's change there (NAN if none) */
+	PD_VEC(size_t) series; /* series with a change point there */
+	PD_VEC(double) moved;  /* their changes */
+};
+
+struct pd_trend {
+	char *scenario, *cache, *tool;
+	int unit;			  /* enum pd_unit */
+	PD_VEC(struct pd_tseries) series; /* [0] is the total */
+	PD_VEC(struct pd_alert) alerts;	  /* oldest first */
+	size_t ncommits;
+	double pmax, threshold_pct;
+};
+
+void pd_trend_release(struct pd_trend *t);
+/*
+ * Change points of every series (E-Divisive on the log of each run's
+ * value, runs in commit order), kept when the change is at least the
+ * series' threshold and holds for persist later commits; change points
+ * on one commit form one alert. Returns the number of alerts.
+ */
+size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist);
+
+#endif

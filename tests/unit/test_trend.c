@@ -1,0 +1,145 @@
+/*
+ * Unit tests for stats/trend: E-Divisive and alert grouping. Expected
+ * values come from the definition: for 0 0 0 1 1 1 the best split has
+ * Q = 3 and only 2 of the C(6,3) = 20 orderings reach it, so p = 0.1.
+ */
+#include "testutil.h"
+
+#include "core/xalloc.h"
+#include "stats/trend.h"
+
+/* Deterministic noise in [-1, 1]. */
+static double noise(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(*s >> 11) / 4503599627370496.0 - 1;
+}
+
+static void test_exact_p(void **state)
+{
+	const double x[] = { 0, 0, 0, 1, 1, 1 };
+	size_t cps[6];
+	double p[6];
+	size_t n;
+
+	(void)state;
+	n = pd_edivisive(x, 6, 1.0, 19999, 2, 7, cps, p, 1);
+	assert_int_equal(n, 1);
+	assert_int_equal(cps[0], 3);
+	assert_near(p[0], 0.1, 0.01);
+}
+
+static void test_step_found_noise_silent(void **state)
+{
+	double x[60];
+	size_t cps[60], n, i;
+	uint64_t s = 42;
+
+	(void)state;
+	for (i = 0; i < 60; i++)
+		x[i] = (i < 33 ? 100 : 112) + 2 * noise(&s);
+	n = pd_edivisive(x, 60, 0.001, 999, 3, 1, cps, NULL, 60);
+	assert_int_equal(n, 1);
+	assert_int_equal(cps[0], 33);
+	/* the same noise without the step: nothing at p = 0.001 */
+	s = 42;
+	for (i = 0; i < 60; i++)
+		x[i] = 100 + 2 * noise(&s);
+	n = pd_edivisive(x, 60, 0.001, 999, 3, 1, cps, NULL, 60);
+	assert_int_equal(n, 0);
+}
+
+static void test_two_steps(void **state)
+{
+	double x[90];
+	size_t cps[90], n, i;
+	uint64_t s = 9;
+
+	(void)state;
+	for (i = 0; i < 90; i++)
+		x[i] = (i < 30 ? 10 : i < 60 ? 14 : 11) + 0.5 * noise(&s);
+	n = pd_edivisive(x, 90, 0.001, 999, 3, 1, cps, NULL, 90);
+	assert_int_equal(n, 2);
+	assert_int_equal(cps[0], 30);
+	assert_int_equal(cps[1], 60);
+}
+
+/* 12 commits x 3 runs; the series steps by step from commit at on. */
+static void series(struct pd_tseries *ts, const char *name, double base,
+		   double step, size_t at, uint64_t seed)
+{
+	size_t c, k;
+	uint64_t s = seed;
+
+	memset(ts, 0, sizeof(*ts));
+	ts->name = pd_xstrdup(name);
+	ts->tau = 0.05;
+	for (c = 0; c < 12; c++) {
+		struct pd_tpoint pt;
+		char sha[16];
+
+		memset(&pt, 0, sizeof(pt));
+		snprintf(sha, sizeof(sha), "c%02zu", c);
+		pt.sha = pd_xstrdup(sha);
+		pt.date = pd_xstrdup("");
+		pt.n = 3;
+		pt.v = pd_xmalloc(3 * sizeof(double));
+		pt.mean = 0;
+		for (k = 0; k < 3; k++) {
+			pt.v[k] = (c >= at ? base * (1 + step) : base) *
+				  (1 + 0.01 * noise(&s));
+			pt.mean += pt.v[k] / 3;
+		}
+		PD_VEC_PUSH(&ts->pts, pt);
+	}
+}
+
+static void test_alert_grouping(void **state)
+{
+	struct pd_trend t;
+	struct pd_tseries ts;
+	size_t i;
+	int found_a = 0, found_b = 0;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	t.pmax = 0.001;
+	t.ncommits = 12;
+	series(&ts, "total", 1000, 0.10, 7, 1);
+	PD_VEC_PUSH(&t.series, ts);
+	series(&ts, "parse", 250, 0.40, 7, 2);
+	PD_VEC_PUSH(&t.series, ts);
+	series(&ts, "flat", 500, 0, 7, 3);
+	PD_VEC_PUSH(&t.series, ts);
+	/* a step two commits from the end has not persisted yet */
+	series(&ts, "late", 100, 0.5, 10, 4);
+	PD_VEC_PUSH(&t.series, ts);
+	assert_int_equal(pd_trend_analyse(&t, 999, 3), 1);
+	assert_int_equal(t.alerts.v[0].at, 7);
+	assert_near(t.alerts.v[0].total, 0.10, 0.01);
+	for (i = 0; i < t.alerts.v[0].series.n; i++) {
+		size_t k = t.alerts.v[0].series.v[i];
+
+		if (k == 1) {
+			found_a = 1;
+			assert_near(t.alerts.v[0].moved.v[i], 0.40, 0.02);
+		}
+		found_b |= k == 2 || k == 3;
+	}
+	assert_true(found_a);
+	assert_false(found_b);
+	assert_int_equal(t.series.v[3].changes.n, 0);
+	pd_trend_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact_p),
+		cmocka_unit_test(test_step_found_noise_silent),
+		cmocka_unit_test(test_two_steps),
+		cmocka_unit_test(test_alert_grouping),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
