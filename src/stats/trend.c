@@ -177,8 +177,12 @@ void pd_trend_release(struct pd_trend *t)
 	for (i = 0; i < t->alerts.n; i++) {
 		PD_VEC_FREE(&t->alerts.v[i].series);
 		PD_VEC_FREE(&t->alerts.v[i].moved);
+		PD_VEC_FREE(&t->alerts.v[i].delta);
 	}
 	PD_VEC_FREE(&t->alerts);
+	for (i = 0; i < t->notes.n; i++)
+		free(t->notes.v[i]);
+	PD_VEC_FREE(&t->notes);
 	free(t->scenario);
 	free(t->cache);
 	free(t->tool);
@@ -205,14 +209,22 @@ static void analyse_series(struct pd_tseries *s, double pmax, int reps,
 	PD_VEC(double) x = PD_VEC_INIT;
 	PD_VEC(size_t) commit_of = PD_VEC_INIT;
 	size_t *cps, *starts, i, k, n;
-	double *ps;
+	double *ps, floor = 0;
 
+	/*
+	 * A run where the function was not sampled has weight 0: the log
+	 * needs a floor, a thousandth of the series' largest mean, so that
+	 * such runs count as small rather than as far-off outliers.
+	 */
+	for (i = 0; i < s->pts.n; i++)
+		floor = fmax(floor, s->pts.v[i].mean);
+	floor = floor > 0 ? floor * 1e-3 : 1e-9;
 	starts = pd_xmalloc((s->pts.n + 1) * sizeof(*starts));
 	for (i = 0; i < s->pts.n; i++) {
 		starts[i] = x.n;
 		for (k = 0; k < s->pts.v[i].n; k++) {
 			/* log scale: a change is a ratio, whatever the size */
-			PD_VEC_PUSH(&x, log(s->pts.v[i].v[k] + 1e-9));
+			PD_VEC_PUSH(&x, log(s->pts.v[i].v[k] + floor));
 			PD_VEC_PUSH(&commit_of, i);
 		}
 	}
@@ -270,8 +282,30 @@ size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 {
 	size_t i, k, a;
 
+	double min_impact = t->min_impact > 0 ? t->min_impact : 0.005;
+
 	for (i = 0; i < t->series.n; i++)
 		analyse_series(&t->series.v[i], t->pmax, reps, persist);
+	/*
+	 * A function's change point counts when its move is a visible part
+	 * of the total: min_impact of the total's mean before it.
+	 */
+	for (i = 1; i < t->series.n && t->series.n; i++) {
+		struct pd_tseries *s = &t->series.v[i];
+		size_t w = 0;
+
+		for (k = 0; k < s->changes.n; k++) {
+			size_t at = s->changes.v[k].at;
+			double tot =
+			    mean_of(&t->series.v[0], at >= 3 ? at - 3 : 0, at);
+			double b = mean_of(s, at >= 3 ? at - 3 : 0, at);
+			double f = mean_of(s, at, at + 3);
+
+			if (tot > 0 && fabs(f - b) >= min_impact * tot)
+				s->changes.v[w++] = s->changes.v[k];
+		}
+		s->changes.n = w;
+	}
 	/* Change points on one commit are one alert. */
 	for (i = 0; i < t->series.n; i++) {
 		const struct pd_tseries *s = &t->series.v[i];
@@ -290,9 +324,16 @@ size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 			}
 			if (i == 0)
 				t->alerts.v[a].total = s->changes.v[k].change;
-			PD_VEC_PUSH(&t->alerts.v[a].series, i);
-			PD_VEC_PUSH(&t->alerts.v[a].moved,
-				    s->changes.v[k].change);
+			{
+				size_t at = s->changes.v[k].at;
+				double b = mean_of(s, at >= 3 ? at - 3 : 0, at);
+
+				PD_VEC_PUSH(&t->alerts.v[a].series, i);
+				PD_VEC_PUSH(&t->alerts.v[a].moved,
+					    s->changes.v[k].change);
+				PD_VEC_PUSH(&t->alerts.v[a].delta,
+					    mean_of(s, at, at + 3) - b);
+			}
 		}
 	}
 	/*
@@ -310,12 +351,16 @@ size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 			       f = mean_of(s, al->at, al->at + 3);
 			int have = 0;
 
+			double tot = mean_of(&t->series.v[0], lo, al->at);
+
 			for (j = 0; j < al->series.n; j++)
 				have |= al->series.v[j] == i;
-			if (have || !(b > 0) || fabs(f / b - 1) < s->tau)
+			if (have || !(b > 0) || fabs(f / b - 1) < s->tau ||
+			    !(fabs(f - b) >= min_impact * tot))
 				continue;
 			PD_VEC_PUSH(&al->series, i);
 			PD_VEC_PUSH(&al->moved, f / b - 1);
+			PD_VEC_PUSH(&al->delta, f - b);
 		}
 		if (isnan(al->total) && t->series.n) {
 			const struct pd_tseries *s = &t->series.v[0];

@@ -50,7 +50,8 @@ struct pd_alert {
 	size_t at;	       /* commit index */
 	double total;	       /* the total's change there (NAN if none) */
 	PD_VEC(size_t) series; /* series with a change point there */
-	PD_VEC(double) moved;  /* their changes */
+	PD_VEC(double) moved;  /* their changes (fractions) */
+	PD_VEC(double) delta;  /* in weight: mean after - mean before */
 };
 
 struct pd_trend {
@@ -60,6 +61,9 @@ struct pd_trend {
 	PD_VEC(struct pd_alert) alerts;	  /* oldest first */
 	size_t ncommits;
 	double pmax, threshold_pct;
+	double min_impact;    /* a function's move counts from this share of
+				 the total (0.005 when 0) */
+	PD_VEC(char *) notes; /* what the loading left out, one line each */
 };
 
 void pd_trend_release(struct pd_trend *t);
