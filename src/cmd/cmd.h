@@ -15,11 +15,14 @@ struct pd_cmd {
 };
 
 int pd_cmd_bundle(int argc, char **argv);
+int pd_cmd_check(int argc, char **argv);
 int pd_cmd_compare(int argc, char **argv);
+int pd_cmd_culprit(int argc, char **argv);
 int pd_cmd_diff(int argc, char **argv);
 int pd_cmd_ingest(int argc, char **argv);
 int pd_cmd_runs(int argc, char **argv);
 int pd_cmd_show(int argc, char **argv);
+int pd_cmd_trend(int argc, char **argv);
 int pd_cmd_help(int argc, char **argv);
 int pd_cmd_version(int argc, char **argv);
 

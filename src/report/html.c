@@ -17,7 +17,7 @@
 
 #define MAX_FLAME_NODES 300000
 
-static void html_text(struct pd_buf *b, const char *s)
+void pd_html_text(struct pd_buf *b, const char *s)
 {
 	struct pd_buf u = PD_BUF_INIT;
 	const char *p;
@@ -339,11 +339,11 @@ static void side_rows(struct pd_buf *b, const char *label,
 	struct pd_buf w = PD_BUF_INIT;
 
 	pd_buf_addf(b, "<tr><td>%s</td><td>", label);
-	html_text(b, s->source);
+	pd_html_text(b, s->source);
 	pd_buf_addf(b, " (%s", s->format ? s->format : "?");
 	if (s->event) {
 		pd_buf_adds(b, ", ");
-		html_text(b, s->event);
+		pd_html_text(b, s->event);
 	}
 	pd_fmt_weight(&w, s->total, s->unit);
 	pd_buf_addf(b, ", %d run%s, %.0f samples, total %s %s)", s->runs,
@@ -353,7 +353,7 @@ static void side_rows(struct pd_buf *b, const char *label,
 	pd_fmt_threads(&w, s);
 	if (w.len) {
 		pd_buf_adds(b, "<br>");
-		html_text(b, w.buf);
+		pd_html_text(b, w.buf);
 	}
 	pd_buf_adds(b, "</td></tr>\n");
 	pd_buf_release(&w);
@@ -395,13 +395,13 @@ int pd_report_html(FILE *f, const struct pd_diff *d,
 		}
 		if (SLOT("title")) {
 			pd_buf_adds(&b, "perfdiff: ");
-			html_text(&b, pd_status_name(d->verdict));
+			pd_html_text(&b, pd_status_name(d->verdict));
 		} else if (SLOT("verdict")) {
 			pd_buf_adds(&b, pd_status_name(d->verdict));
 		} else if (SLOT("headline")) {
 			pd_buf_reset(&x);
 			pd_fmt_headline(&x, d);
-			html_text(&b, x.buf);
+			pd_html_text(&b, x.buf);
 		} else if (SLOT("summary")) {
 			side_rows(&b, "Baseline", &d->base);
 			side_rows(&b, "Candidate", &d->cand);
@@ -425,7 +425,7 @@ int pd_report_html(FILE *f, const struct pd_diff *d,
 		} else if (SLOT("warnings")) {
 			for (i = 0; i < d->warnings.n; i++) {
 				pd_buf_adds(&b, "<li>");
-				html_text(&b, d->warnings.v[i]);
+				pd_html_text(&b, d->warnings.v[i]);
 				pd_buf_adds(&b, "</li>\n");
 			}
 		} else if (SLOT("footer")) {

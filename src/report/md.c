@@ -16,7 +16,7 @@
 #define NAME_MAX_CHARS 200
 
 /* Entity-escapes everything Markdown or HTML could read as syntax. */
-static void md_text(struct pd_buf *b, const char *s, size_t max)
+void pd_md_text(struct pd_buf *b, const char *s, size_t max)
 {
 	size_t chars = 0;
 
@@ -41,11 +41,11 @@ static void md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 	const char *mod = pd_func_module(d->fn, func);
 
 	pd_buf_adds(b, "<code>");
-	md_text(b, pd_func_name(d->fn, func), NAME_MAX_CHARS);
+	pd_md_text(b, pd_func_name(d->fn, func), NAME_MAX_CHARS);
 	pd_buf_adds(b, "</code>");
 	if (*mod) {
 		pd_buf_adds(b, " <sub>");
-		md_text(b, mod, 60);
+		pd_md_text(b, mod, 60);
 		pd_buf_adds(b, "</sub>");
 	}
 }
@@ -115,7 +115,7 @@ static void md_side(struct pd_buf *b, const char *label,
 		    const struct pd_side *s)
 {
 	pd_buf_addf(b, "- %s: <code>", label);
-	md_text(b, s->source, 300);
+	pd_md_text(b, s->source, 300);
 	pd_buf_addf(b, "</code> (%s", s->format);
 	if (s->event)
 		pd_buf_addf(b, ", event %s", s->event);
@@ -124,7 +124,7 @@ static void md_side(struct pd_buf *b, const char *label,
 	pd_buf_addf(b, " %s)", pd_unit_display(s->unit));
 	if (s->count_rule) {
 		pd_buf_adds(b, "; ");
-		md_text(b, s->count_rule, 400);
+		pd_md_text(b, s->count_rule, 400);
 	}
 	{
 		struct pd_buf t = PD_BUF_INIT;
@@ -132,7 +132,7 @@ static void md_side(struct pd_buf *b, const char *label,
 		pd_fmt_threads(&t, s);
 		if (t.len) {
 			pd_buf_adds(b, "; ");
-			md_text(b, t.buf, 400);
+			pd_md_text(b, t.buf, 400);
 		}
 		pd_buf_release(&t);
 	}
@@ -191,7 +191,7 @@ static void provenance(struct pd_buf *b, const struct pd_diff *d)
 	}
 	for (i = 0; i < d->warnings.n && i < 20; i++) {
 		pd_buf_adds(b, "- ⚠️ ");
-		md_text(b, d->warnings.v[i], 500);
+		pd_md_text(b, d->warnings.v[i], 500);
 		pd_buf_addch(b, '\n');
 	}
 	if (legend)
@@ -265,7 +265,7 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 		size_t r, k, shown = 0;
 
 		pd_buf_adds(&b, "\n<details><summary>Table ");
-		md_text(&b, t->base->name, 100);
+		pd_md_text(&b, t->base->name, 100);
 		pd_buf_addf(&b,
 			    " (%zu changes)</summary>\n\n| Key | Measure |"
 			    " Verdict | Baseline | Candidate | Δ |\n"
@@ -284,9 +284,9 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 				shown++;
 				pd_fmt_key(&key, t->rows.v[r].key);
 				pd_buf_adds(&b, "| ");
-				md_text(&b, key.buf, 120);
+				pd_md_text(&b, key.buf, 120);
 				pd_buf_adds(&b, " | ");
-				md_text(&b, t->base->measures.v[k], 60);
+				pd_md_text(&b, t->base->measures.v[k], 60);
 				pd_buf_addf(&b, " | %s%s | %.6g | %.6g | ",
 					    pd_status_name(m->status),
 					    m->tested ? "" : " (untested)",

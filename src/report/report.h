@@ -38,9 +38,28 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 int pd_report_folded(FILE *f, const struct pd_profile *a,
 		     const struct pd_profile *b);
 
+/*
+ * Trends (trend.c): a summary for a nightly mail (text, md), JSON for
+ * scripts, HTML with one SVG chart per series, XLSX with line charts.
+ */
+struct pd_trend;
+int pd_trend_text(FILE *f, const struct pd_trend *t, int color);
+int pd_trend_md(FILE *f, const struct pd_trend *t);
+int pd_trend_json(FILE *f, const struct pd_trend *t);
+int pd_trend_html(FILE *f, const struct pd_trend *t);
+int pd_trend_xlsx(const char *path, const struct pd_trend *t,
+		  struct pd_err *err);
+/* "total +6.2 % at a1b2c3d, from parse_record +18 %, ..." */
+void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
+		  int max_funcs);
+
 /* One profile: per-function self/total, for `perfdiff show`. */
 int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top);
 int pd_report_profile_json(FILE *f, const struct pd_profile *p);
+
+/* Escaping: HTML text (and attribute values); Markdown table text. */
+void pd_html_text(struct pd_buf *b, const char *s);
+void pd_md_text(struct pd_buf *b, const char *s, size_t max_chars);
 
 /* Shared formatting (fmt.c). */
 void pd_fmt_weight(struct pd_buf *b, double v, enum pd_unit u);

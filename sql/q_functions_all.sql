@@ -1,0 +1,2 @@
+-- Every stored function, for matching a name pattern.
+SELECT id, name, module FROM functions

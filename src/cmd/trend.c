@@ -1,0 +1,580 @@
+/*
+ * `perfdiff trend` and `perfdiff culprit`: change points over the stored
+ * commits of a scenario, and the bisect range of the latest one.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "report/report.h"
+#include "store/trend.h"
+
+enum {
+	OPT_DB = 300,
+	OPT_SCENARIO,
+	OPT_CACHE,
+	OPT_TOOL,
+	OPT_LAST,
+	OPT_SINCE,
+	OPT_FUNCTION,
+	OPT_TOP,
+	OPT_REPO,
+	OPT_P,
+	OPT_THRESHOLD,
+	OPT_ALERT_AFTER,
+	OPT_COLOR,
+	OPT_STATE,
+};
+
+static const struct option trend_options[] = {
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "tool", required_argument, NULL, OPT_TOOL },
+	{ "last", required_argument, NULL, OPT_LAST },
+	{ "since", required_argument, NULL, OPT_SINCE },
+	{ "function", required_argument, NULL, OPT_FUNCTION },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "repo", required_argument, NULL, OPT_REPO },
+	{ "p", required_argument, NULL, OPT_P },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "alert-after", required_argument, NULL, OPT_ALERT_AFTER },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct trend_args {
+	struct pd_trend_query q;
+	const char *db, *repo, *fmt, *output, *pattern, *alert_after, *color;
+	const char *state;
+	double pmax;
+	regex_t re;
+	int have_re;
+};
+
+/* Permutations behind each p value: enough to reach p = 0.001. */
+#define TREND_REPS 1999
+#define TREND_PERSIST 3
+
+static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
+		 const char *cmd)
+{
+	double v;
+	int c, rc;
+
+	memset(a, 0, sizeof(*a));
+	a->db = pd_db_default_path();
+	a->fmt = "text";
+	a->color = "auto";
+	a->pmax = 0.001;
+	a->q.top = 10;
+	a->q.threshold_pct = 5;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:h", trend_options, NULL)) !=
+	       -1) {
+		switch (c) {
+		case OPT_DB:
+			a->db = optarg;
+			break;
+		case OPT_SCENARIO:
+			a->q.scenario = optarg;
+			break;
+		case OPT_CACHE:
+			a->q.cache = optarg;
+			break;
+		case OPT_TOOL:
+			a->q.tool = optarg;
+			break;
+		case OPT_LAST:
+			if (pd_parse_double("--last", optarg, 2, 1e9, &v))
+				return 2;
+			a->q.last = (size_t)v;
+			break;
+		case OPT_SINCE:
+			a->q.since = optarg;
+			break;
+		case OPT_FUNCTION:
+			a->pattern = optarg;
+			break;
+		case OPT_TOP:
+			if (pd_parse_double("--top", optarg, 0, 1000, &v))
+				return 2;
+			a->q.top = (size_t)v;
+			break;
+		case OPT_REPO:
+			a->repo = optarg;
+			break;
+		case OPT_P:
+			if (pd_parse_double("--p", optarg, 1e-4, 0.5, &a->pmax))
+				return 2;
+			break;
+		case OPT_THRESHOLD:
+			if (pd_parse_double("--threshold", optarg, 0, 1000,
+					    &a->q.threshold_pct))
+				return 2;
+			break;
+		case OPT_ALERT_AFTER:
+			a->alert_after = optarg;
+			break;
+		case OPT_COLOR:
+			a->color = optarg;
+			break;
+		case OPT_STATE:
+			a->state = optarg;
+			break;
+		case 'f':
+			a->fmt = optarg;
+			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		case ':':
+			pd_error("error: option %s needs a value",
+				 argv[optind - 1]);
+			return 2;
+		default:
+			pd_error("error: unknown option %s (perfdiff help %s)",
+				 argv[optind - 1], cmd);
+			return 2;
+		}
+	}
+	if (optind != argc) {
+		pd_error("error: unexpected operand %s (perfdiff help %s)",
+			 argv[optind], cmd);
+		return 2;
+	}
+	if (!a->q.scenario) {
+		pd_error("error: --scenario is required (perfdiff runs lists"
+			 " them)");
+		return 2;
+	}
+	if (a->pattern) {
+		rc = regcomp(&a->re, a->pattern, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[200];
+
+			regerror(rc, &a->re, msg, sizeof(msg));
+			pd_error("error: --function %s: %s", a->pattern, msg);
+			return 2;
+		}
+		a->have_re = 1;
+		a->q.function = &a->re;
+	}
+	return -1;
+}
+
+/*
+ * Output lines of `git -C repo args...`, run without a shell. Returns the
+ * number of lines, or -1 with a message printed.
+ */
+static long git_lines(const char *repo, const char *const *args, char ***out)
+{
+	int fd[2], status;
+	pid_t pid;
+	FILE *f;
+	char line[512];
+	PD_VEC(char *) v = PD_VEC_INIT;
+
+	if (pipe(fd) < 0) {
+		pd_error("error: pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		pd_error("error: fork: %s", strerror(errno));
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		const char *argv[16];
+		int i, n = 0;
+
+		argv[n++] = "git";
+		argv[n++] = "-C";
+		argv[n++] = repo;
+		for (i = 0; args[i] && n < 15; i++)
+			argv[n++] = args[i];
+		argv[n] = NULL;
+		dup2(fd[1], 1);
+		close(fd[0]);
+		close(fd[1]);
+		execvp("git", (char *const *)(uintptr_t)argv);
+		_exit(127);
+	}
+	close(fd[1]);
+	f = fdopen(fd[0], "r");
+	if (!f) {
+		close(fd[0]);
+		waitpid(pid, &status, 0);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (*line)
+			PD_VEC_PUSH(&v, pd_xstrdup(line));
+	}
+	fclose(f);
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0) {
+		size_t i;
+
+		pd_error("error: %s: git %s failed (is it a git repository?)",
+			 repo, args[0]);
+		for (i = 0; i < v.n; i++)
+			free(v.v[i]);
+		PD_VEC_FREE(&v);
+		return -1;
+	}
+	*out = v.v;
+	return (long)v.n;
+}
+
+static void free_lines(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void args_release(struct trend_args *a)
+{
+	if (a->have_re)
+		regfree(&a->re);
+	free_lines((char **)(uintptr_t)a->q.order, a->q.norder);
+}
+
+/* Loads and analyses; 0 or 2 (message printed). */
+static int load_trend(struct trend_args *a, struct pd_trend *t)
+{
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	int rc;
+
+	if (a->repo) {
+		static const char *const rl[] = { "rev-list", "--topo-order",
+						  "--reverse", "HEAD", NULL };
+		char **lines = NULL;
+		long n = git_lines(a->repo, rl, &lines);
+
+		if (n < 0)
+			return 2;
+		a->q.order = lines;
+		a->q.norder = (size_t)n;
+	}
+	if (access(a->db, F_OK) != 0) {
+		pd_error("error: %s: no such database (perfdiff ingest creates"
+			 " it)",
+			 a->db);
+		return 2;
+	}
+	if (pd_db_open(&db, a->db, 0, &err) < 0) {
+		pd_error("%s", err.msg);
+		return 2;
+	}
+	rc = pd_store_trend(&db, &a->q, t, &err);
+	pd_db_close(&db);
+	if (rc) {
+		pd_error("%s", err.msg);
+		pd_trend_release(t);
+		return 2;
+	}
+	t->pmax = a->pmax;
+	pd_trend_analyse(t, TREND_REPS, TREND_PERSIST);
+	return 0;
+}
+
+/* Index of the commit whose sha starts with rev; -1 (printed) if none. */
+static long find_commit(const struct pd_trend *t, const char *rev)
+{
+	const struct pd_tseries *s = &t->series.v[0];
+	size_t i, n = strlen(rev);
+	long found = -1;
+
+	for (i = 0; i < s->pts.n; i++)
+		if (!strncmp(s->pts.v[i].sha, rev, n) ||
+		    !strncmp(rev, s->pts.v[i].sha, strlen(s->pts.v[i].sha))) {
+			if (found >= 0) {
+				pd_error("error: %s is ambiguous in the series",
+					 rev);
+				return -1;
+			}
+			found = (long)i;
+		}
+	if (found < 0)
+		pd_error("error: %s is not among the series' commits", rev);
+	return found;
+}
+
+/*
+ * --state: the alerts already reported, by first bad sha. Returns 1 when
+ * the trend has others (and records them, atomically), 0 when not, 2 on
+ * error.
+ */
+static int state_update(const char *path, const struct pd_trend *t)
+{
+	PD_VEC(char *) seen = PD_VEC_INIT;
+	struct pd_out out;
+	char line[512];
+	FILE *f = fopen(path, "r");
+	size_t i, k, fresh = 0;
+	int status = 0;
+
+	if (!f && errno != ENOENT) {
+		pd_error("error: %s: %s", path, strerror(errno));
+		return 2;
+	}
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (*line)
+			PD_VEC_PUSH(&seen, pd_xstrdup(line));
+	}
+	if (f)
+		fclose(f);
+	for (i = 0; i < t->alerts.n; i++) {
+		const char *sha = t->series.v[0].pts.v[t->alerts.v[i].at].sha;
+
+		for (k = 0; k < seen.n; k++)
+			if (!strcmp(seen.v[k], sha))
+				break;
+		if (k == seen.n) {
+			PD_VEC_PUSH(&seen, pd_xstrdup(sha));
+			fresh++;
+		}
+	}
+	if (fresh) {
+		status = 1;
+		if (pd_out_open(&out, path) != 0) {
+			status = 2;
+		} else {
+			int rc = 0;
+
+			for (k = 0; k < seen.n; k++)
+				rc |= fprintf(out.f, "%s\n", seen.v[k]) < 0;
+			if (pd_out_close(&out, rc ? PD_EIO : 0) != 0)
+				status = 2;
+		}
+	}
+	for (k = 0; k < seen.n; k++)
+		free(seen.v[k]);
+	PD_VEC_FREE(&seen);
+	return status;
+}
+
+static const char trend_usage[] =
+    "usage: perfdiff trend --scenario S [--cache C] [--tool T] [--db FILE]\n"
+    "                      [--last N | --since DATE] [--repo PATH]\n"
+    "                      [--function REGEX] [--top K] [-f FMT] [-o FILE]\n"
+    "\n"
+    "The series of the scenario's total and of its top-K functions over\n"
+    "the stored commits, with change points (E-Divisive means). Exits 1\n"
+    "when the window has an alert (after --alert-after REV if given).\n"
+    "  --db FILE          database (default $PERFDIFF_DB, else ./perfdiff.db)\n"
+    "  --scenario S       the scenario (required)\n"
+    "  --cache C, --tool T  when the scenario has several\n"
+    "  --last N           the last N commits\n"
+    "  --since DATE       commits dated DATE (ISO 8601) or later\n"
+    "  --repo PATH        order commits as git does (rev-list of HEAD)\n"
+    "                     instead of by commit date\n"
+    "  --function REGEX   only functions whose \"name [module]\" matches\n"
+    "  --top K            function series (default 10, by impact)\n"
+    "  --p P              significance of a change point (default 0.001)\n"
+    "  --threshold PCT    smallest change when none is learned (default 5)\n"
+    "  --alert-after REV  exit 1 only for alerts after commit REV\n"
+    "  --state FILE       exit 1 only for alerts not listed in FILE, then\n"
+    "                     add them (first bad shas, one per line)\n"
+    "  -f, --format FMT   text (default), md, json, html, xlsx\n"
+    "  -o, --output FILE  write to FILE (xlsx needs it)\n";
+
+int pd_cmd_trend(int argc, char **argv)
+{
+	struct trend_args a;
+	struct pd_trend t;
+	struct pd_out out;
+	struct pd_err err = PD_ERR_INIT;
+	long after = -1;
+	int rc, status;
+
+	status = parse(argc, argv, &a, trend_usage, "trend");
+	if (status >= 0) {
+		args_release(&a);
+		return status;
+	}
+	if (strcmp(a.fmt, "text") && strcmp(a.fmt, "md") &&
+	    strcmp(a.fmt, "json") && strcmp(a.fmt, "html") &&
+	    strcmp(a.fmt, "xlsx")) {
+		pd_error("error: -f %s: want text, md, json, html or xlsx",
+			 a.fmt);
+		args_release(&a);
+		return 2;
+	}
+	if (!strcmp(a.fmt, "xlsx") && !a.output) {
+		pd_error("error: -f xlsx needs -o FILE.xlsx");
+		args_release(&a);
+		return 2;
+	}
+	if (load_trend(&a, &t)) {
+		args_release(&a);
+		return 2;
+	}
+	status = 2;
+	if (a.alert_after && (after = find_commit(&t, a.alert_after)) < 0)
+		goto out;
+	if (!strcmp(a.fmt, "xlsx")) {
+		char *tmp = pd_xmalloc(strlen(a.output) + 16);
+		int fd;
+
+		/* libxlsxwriter writes by name: a temporary one, renamed */
+		sprintf(tmp, "%s.tmp.XXXXXX", a.output);
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			pd_error("error: %s: cannot create: %s", a.output,
+				 strerror(errno));
+			free(tmp);
+			goto out;
+		}
+		pd_tmp_perms(fd);
+		close(fd);
+		rc = pd_trend_xlsx(tmp, &t, &err);
+		if (rc || rename(tmp, a.output)) {
+			pd_error("%s", rc ? err.msg
+					  : "error: cannot rename into place");
+			unlink(tmp);
+			free(tmp);
+			goto out;
+		}
+		free(tmp);
+	} else {
+		int color = !strcmp(a.color, "always") ||
+			    (!strcmp(a.color, "auto") && !a.output &&
+			     isatty(1) && !getenv("NO_COLOR"));
+
+		if (pd_out_open(&out, a.output) != 0)
+			goto out;
+		if (!strcmp(a.fmt, "md"))
+			rc = pd_trend_md(out.f, &t);
+		else if (!strcmp(a.fmt, "json"))
+			rc = pd_trend_json(out.f, &t);
+		else if (!strcmp(a.fmt, "html"))
+			rc = pd_trend_html(out.f, &t);
+		else
+			rc = pd_trend_text(out.f, &t, color);
+		if (rc && a.output)
+			pd_error("error: %s: write failed", a.output);
+		if (pd_out_close(&out, rc) != 0 || rc)
+			goto out;
+	}
+	status = 0;
+	if (a.state)
+		status = state_update(a.state, &t);
+	else if (t.alerts.n && (long)t.alerts.v[t.alerts.n - 1].at > after)
+		status = 1;
+out:
+	pd_trend_release(&t);
+	args_release(&a);
+	return status;
+}
+
+static const char culprit_usage[] =
+    "usage: perfdiff culprit --scenario S [--cache C] [--tool T] [--db FILE]\n"
+    "                        [--function REGEX] [--repo PATH] [--last N]\n"
+    "\n"
+    "Finds the latest change point of the scenario (or of the functions\n"
+    "matching --function) and prints the last good and first bad stored\n"
+    "commits and the git bisect command between them. With --repo it also\n"
+    "says when the two are adjacent, so no bisect is needed. Exits 0 when a\n"
+    "change was found, 1 when none, 2 on error. Takes trend's options.\n";
+
+int pd_cmd_culprit(int argc, char **argv)
+{
+	struct trend_args a;
+	struct pd_trend t;
+	const struct pd_alert *al = NULL;
+	const char *good, *bad;
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, k;
+	int status;
+
+	status = parse(argc, argv, &a, culprit_usage, "culprit");
+	if (status >= 0) {
+		args_release(&a);
+		return status;
+	}
+	/* With a pattern the total does not decide: its functions do. */
+	if (load_trend(&a, &t)) {
+		args_release(&a);
+		return 2;
+	}
+	for (i = t.alerts.n; i-- > 0 && !al;) {
+		const struct pd_alert *x = &t.alerts.v[i];
+
+		for (k = 0; k < x->series.n; k++)
+			if (!a.pattern || x->series.v[k] != 0) {
+				al = x;
+				break;
+			}
+	}
+	for (i = 0; i < t.notes.n; i++)
+		fprintf(stderr, "perfdiff: note: %s\n", t.notes.v[i]);
+	if (!al) {
+		printf("no change point in %s/%s over %zu commits\n",
+		       t.scenario, t.cache, t.ncommits);
+		status = 1;
+		goto out;
+	}
+	good = t.series.v[0].pts.v[al->at - 1].sha;
+	bad = t.series.v[0].pts.v[al->at].sha;
+	pd_fmt_alert(&b, &t, (size_t)(al - t.alerts.v), 5);
+	printf("change: %s\n", b.buf);
+	printf("last good: %s\nfirst bad: %s\n", good, bad);
+	status = 0;
+	if (a.repo) {
+		const char *args[] = { "rev-list", "--count", NULL, NULL };
+		struct pd_buf range = PD_BUF_INIT;
+		char **lines = NULL;
+		long n;
+
+		pd_buf_addf(&range, "%s..%s", good, bad);
+		args[2] = range.buf;
+		n = git_lines(a.repo, args, &lines);
+		pd_buf_release(&range);
+		if (n < 0) {
+			status = 2;
+			goto out;
+		}
+		if (n >= 1 && !strcmp(lines[0], "1")) {
+			printf("adjacent: %s is the first bad commit; no bisect"
+			       " needed\n",
+			       bad);
+			free_lines(lines, (size_t)n);
+			goto out;
+		}
+		if (n >= 1)
+			printf("%s commits to test between them\n", lines[0]);
+		free_lines(lines, (size_t)n);
+	}
+	printf("git bisect start %s %s\n", bad, good);
+out:
+	pd_buf_release(&b);
+	pd_trend_release(&t);
+	args_release(&a);
+	return status;
+}

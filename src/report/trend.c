@@ -1,0 +1,636 @@
+/*
+ * Trend reports. Text and Markdown lead with the alerts, one line each, as
+ * a nightly mail or an issue wants them; HTML draws each series as an SVG
+ * line chart (means, min-max bars over repeats, change points dashed, a
+ * <title> per point for hover values); XLSX has the values and native line
+ * charts. Every name is escaped for its output.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cJSON.h>
+#include <xlsxwriter.h>
+
+#include "core/blob.h"
+#include "core/utf8.h"
+#include "core/xalloc.h"
+#include "report/report.h"
+#include "stats/trend.h"
+
+#define SHORT_SHA 10
+
+static void short_sha(struct pd_buf *b, const char *sha)
+{
+	pd_buf_addf(b, "%.*s", SHORT_SHA, sha);
+}
+
+/*
+ * Functions of an alert, largest move in weight first (indices into
+ * al->series): what a reader should look at first.
+ */
+static size_t *alert_order(const struct pd_alert *al)
+{
+	size_t *o = pd_xmalloc((al->series.n + 1) * sizeof(*o)), i, k;
+
+	for (i = 0; i < al->series.n; i++)
+		o[i] = i;
+	for (i = 1; i < al->series.n; i++)
+		for (k = i; k > 0 && fabs(al->delta.v[o[k]]) >
+					 fabs(al->delta.v[o[k - 1]]);
+		     k--) {
+			size_t x = o[k];
+
+			o[k] = o[k - 1];
+			o[k - 1] = x;
+		}
+	return o;
+}
+
+void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
+		  int max_funcs)
+{
+	const struct pd_alert *al = &t->alerts.v[alert];
+	const struct pd_tseries *s0 = &t->series.v[0];
+	size_t *o = alert_order(al), i;
+	int shown = 0;
+
+	pd_buf_addf(b, "%s/%s: total ", t->scenario, t->cache);
+	if (isnan(al->total))
+		pd_buf_adds(b, "n/a");
+	else
+		pd_fmt_pct(b, 100 * al->total);
+	pd_buf_adds(b, " at ");
+	short_sha(b, s0->pts.v[al->at].sha);
+	for (i = 0; i < al->series.n && shown < max_funcs; i++) {
+		size_t k = al->series.v[o[i]];
+
+		if (k == 0)
+			continue;
+		pd_buf_adds(b, shown ? ", " : ", from ");
+		pd_buf_addf(b, "%s ", t->series.v[k].name);
+		pd_fmt_pct(b, 100 * al->moved.v[o[i]]);
+		shown++;
+	}
+	free(o);
+}
+
+static double series_change(const struct pd_tseries *s)
+{
+	double a = s->pts.n ? s->pts.v[0].mean : PD_NAN;
+	double z = s->pts.n ? s->pts.v[s->pts.n - 1].mean : PD_NAN;
+
+	return a > 0 ? 100 * (z / a - 1) : PD_NAN;
+}
+
+static void heading(struct pd_buf *b, const struct pd_trend *t)
+{
+	const struct pd_tseries *s0 = &t->series.v[0];
+
+	pd_buf_addf(b, "scenario %s, cache %s, tool %s: %zu commits",
+		    t->scenario, t->cache, t->tool, t->ncommits);
+	if (s0->pts.n && *s0->pts.v[0].date)
+		pd_buf_addf(b, " (%.10s to %.10s)", s0->pts.v[0].date,
+			    s0->pts.v[s0->pts.n - 1].date);
+	pd_buf_addf(b, ", total and %zu functions; change points at p <= %g",
+		    t->series.n - 1, t->pmax);
+}
+
+int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	const char *red = color ? "\033[31m" : "",
+		   *off = color ? "\033[0m" : "";
+	size_t i, k;
+	int rc;
+
+	pd_buf_adds(&b, "perfdiff trend: ");
+	heading(&b, t);
+	pd_buf_adds(&b, "\n\n");
+	for (i = 0; i < t->notes.n; i++)
+		pd_buf_addf(&b, "note: %s\n", t->notes.v[i]);
+	if (!t->alerts.n)
+		pd_buf_addf(&b, "no change points: %s/%s is steady\n",
+			    t->scenario, t->cache);
+	for (i = t->alerts.n; i-- > 0;) {
+		const struct pd_alert *al = &t->alerts.v[i];
+
+		pd_buf_addf(&b, "%sALERT%s ", red, off);
+		pd_fmt_alert(&b, t, i, 3);
+		pd_buf_adds(&b, "\n  last good ");
+		short_sha(&b, t->series.v[0].pts.v[al->at - 1].sha);
+		pd_buf_adds(&b, ", first bad ");
+		short_sha(&b, t->series.v[0].pts.v[al->at].sha);
+		pd_buf_addch(&b, '\n');
+	}
+	pd_buf_addf(&b, "\n%-40s %12s %12s %9s %7s  %s\n", "series", "first",
+		    "last", "change", "thresh", "change points");
+	for (i = 0; i < t->series.n; i++) {
+		const struct pd_tseries *s = &t->series.v[i];
+		struct pd_buf w = PD_BUF_INIT;
+		size_t col;
+
+		pd_utf8_sanitize(s->name, strlen(s->name), &w);
+		col = 0;
+		for (k = 0; w.buf[k]; k++) /* characters, not bytes */
+			col += ((unsigned char)w.buf[k] & 0xc0) != 0x80;
+		pd_buf_adds(&b, w.buf);
+		pd_buf_release(&w);
+		for (; col < 40; col++)
+			pd_buf_addch(&b, ' ');
+		pd_buf_addch(&b, ' ');
+		pd_buf_reset(&w);
+		pd_fmt_weight(&w, s->pts.v[0].mean, (enum pd_unit)t->unit);
+		pd_buf_addf(&b, "%12s ", w.buf);
+		pd_buf_reset(&w);
+		pd_fmt_weight(&w, s->pts.v[s->pts.n - 1].mean,
+			      (enum pd_unit)t->unit);
+		pd_buf_addf(&b, "%12s ", w.buf);
+		pd_buf_reset(&w);
+		pd_fmt_pct(&w, series_change(s));
+		pd_buf_addf(&b, "%9s %6.1f%%%s ", w.buf, 100 * s->tau,
+			    s->tau_learned ? "*" : " ");
+		pd_buf_release(&w);
+		for (k = 0; k < s->changes.n; k++) {
+			pd_buf_adds(&b, k ? ", " : " ");
+			short_sha(&b, s->pts.v[s->changes.v[k].at].sha);
+			pd_buf_addch(&b, ' ');
+			pd_fmt_pct(&b, 100 * s->changes.v[k].change);
+		}
+		if (!s->changes.n)
+			pd_buf_adds(&b, " -");
+		pd_buf_addch(&b, '\n');
+	}
+	pd_buf_addf(&b,
+		    "\nweights in %s (mean of the repeat runs); * threshold"
+		    " learned from history\n",
+		    pd_unit_display((enum pd_unit)t->unit));
+	rc = pd_report_put(f, &b);
+	pd_buf_release(&b);
+	return rc;
+}
+
+int pd_trend_md(FILE *f, const struct pd_trend *t)
+{
+	struct pd_buf b = PD_BUF_INIT, line = PD_BUF_INIT;
+	size_t i, k;
+	int rc;
+
+	pd_buf_adds(&b, "### perfdiff trend: ");
+	pd_md_text(&b, t->scenario, 200);
+	pd_buf_adds(&b, "\n\n");
+	pd_buf_reset(&line);
+	heading(&line, t);
+	pd_md_text(&b, line.buf, 100000);
+	pd_buf_adds(&b, "\n\n");
+	for (i = 0; i < t->notes.n; i++) {
+		pd_buf_adds(&b, "> ");
+		pd_md_text(&b, t->notes.v[i], 1000);
+		pd_buf_adds(&b, "\n\n");
+	}
+	if (!t->alerts.n)
+		pd_buf_adds(&b, "No change points: the series are steady.\n");
+	for (i = t->alerts.n; i-- > 0;) {
+		const struct pd_alert *al = &t->alerts.v[i];
+
+		pd_buf_reset(&line);
+		pd_fmt_alert(&line, t, i, 3);
+		pd_buf_adds(&b, "- :red_circle: **");
+		pd_md_text(&b, line.buf, 2000);
+		pd_buf_adds(&b, "** (last good <code>");
+		pd_buf_reset(&line);
+		short_sha(&line, t->series.v[0].pts.v[al->at - 1].sha);
+		pd_md_text(&b, line.buf, 100);
+		pd_buf_adds(&b, "</code>)\n");
+	}
+	pd_buf_addf(&b,
+		    "\n| series | first (%s) | last (%s) | change |"
+		    " threshold | change points |\n",
+		    pd_unit_display((enum pd_unit)t->unit),
+		    pd_unit_display((enum pd_unit)t->unit));
+	pd_buf_adds(&b, "|---|---:|---:|---:|---:|---|\n");
+	for (i = 0; i < t->series.n; i++) {
+		const struct pd_tseries *s = &t->series.v[i];
+
+		pd_buf_adds(&b, "| <code>");
+		pd_md_text(&b, s->name, 200);
+		pd_buf_adds(&b, "</code> | ");
+		pd_fmt_weight(&b, s->pts.v[0].mean, (enum pd_unit)t->unit);
+		pd_buf_adds(&b, " | ");
+		pd_fmt_weight(&b, s->pts.v[s->pts.n - 1].mean,
+			      (enum pd_unit)t->unit);
+		pd_buf_adds(&b, " | ");
+		pd_fmt_pct(&b, series_change(s));
+		pd_buf_addf(&b, " | %.1f %%%s | ", 100 * s->tau,
+			    s->tau_learned ? " (learned)" : "");
+		for (k = 0; k < s->changes.n; k++) {
+			pd_buf_reset(&line);
+			short_sha(&line, s->pts.v[s->changes.v[k].at].sha);
+			pd_buf_adds(&b, k ? ", <code>" : "<code>");
+			pd_md_text(&b, line.buf, 100);
+			pd_buf_adds(&b, "</code> ");
+			pd_fmt_pct(&b, 100 * s->changes.v[k].change);
+		}
+		pd_buf_adds(&b, " |\n");
+	}
+	rc = pd_report_put(f, &b);
+	pd_buf_release(&b);
+	pd_buf_release(&line);
+	return rc;
+}
+
+static cJSON *num(double v)
+{
+	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+int pd_trend_json(FILE *f, const struct pd_trend *t)
+{
+	cJSON *root = cJSON_CreateObject(), *arr, *o;
+	const struct pd_tseries *s0 = &t->series.v[0];
+	size_t i, k, j;
+	char *txt;
+	int rc;
+
+	cJSON_AddNumberToObject(root, "version", 1);
+	cJSON_AddStringToObject(root, "scenario", t->scenario);
+	cJSON_AddStringToObject(root, "cache", t->cache);
+	cJSON_AddStringToObject(root, "tool", t->tool);
+	cJSON_AddStringToObject(root, "unit",
+				pd_unit_name((enum pd_unit)t->unit));
+	cJSON_AddNumberToObject(root, "p_max", t->pmax);
+	arr = cJSON_AddArrayToObject(root, "notes");
+	for (i = 0; i < t->notes.n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(t->notes.v[i]));
+	arr = cJSON_AddArrayToObject(root, "commits");
+	for (i = 0; i < s0->pts.n; i++) {
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "sha", s0->pts.v[i].sha);
+		cJSON_AddStringToObject(o, "date", s0->pts.v[i].date);
+		cJSON_AddNumberToObject(o, "runs", (double)s0->pts.v[i].n);
+		cJSON_AddItemToArray(arr, o);
+	}
+	arr = cJSON_AddArrayToObject(root, "alerts");
+	for (i = 0; i < t->alerts.n; i++) {
+		const struct pd_alert *al = &t->alerts.v[i];
+		cJSON *fa;
+		size_t *ord = alert_order(al);
+
+		o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "index", (double)al->at);
+		cJSON_AddStringToObject(o, "first_bad", s0->pts.v[al->at].sha);
+		cJSON_AddStringToObject(o, "last_good",
+					s0->pts.v[al->at - 1].sha);
+		cJSON_AddItemToObject(o, "total_change_pct",
+				      num(100 * al->total));
+		fa = cJSON_AddArrayToObject(o, "functions");
+		for (j = 0; j < al->series.n; j++) {
+			size_t si = al->series.v[ord[j]];
+			cJSON *x;
+
+			if (!si)
+				continue;
+			x = cJSON_CreateObject();
+			cJSON_AddStringToObject(x, "name",
+						t->series.v[si].name);
+			cJSON_AddItemToObject(x, "change_pct",
+					      num(100 * al->moved.v[ord[j]]));
+			cJSON_AddItemToArray(fa, x);
+		}
+		free(ord);
+		cJSON_AddItemToArray(arr, o);
+	}
+	arr = cJSON_AddArrayToObject(root, "series");
+	for (i = 0; i < t->series.n; i++) {
+		const struct pd_tseries *s = &t->series.v[i];
+		cJSON *pts, *chs;
+
+		o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "name", s->name);
+		cJSON_AddNumberToObject(o, "threshold_pct", 100 * s->tau);
+		cJSON_AddBoolToObject(o, "threshold_learned", s->tau_learned);
+		pts = cJSON_AddArrayToObject(o, "points");
+		for (k = 0; k < s->pts.n; k++) {
+			const struct pd_tpoint *p = &s->pts.v[k];
+			cJSON *po = cJSON_CreateObject(), *vs;
+
+			cJSON_AddItemToObject(po, "mean", num(p->mean));
+			cJSON_AddItemToObject(po, "min", num(p->lo));
+			cJSON_AddItemToObject(po, "max", num(p->hi));
+			vs = cJSON_AddArrayToObject(po, "runs");
+			for (j = 0; j < p->n; j++)
+				cJSON_AddItemToArray(vs, num(p->v[j]));
+			cJSON_AddItemToArray(pts, po);
+		}
+		chs = cJSON_AddArrayToObject(o, "change_points");
+		for (k = 0; k < s->changes.n; k++) {
+			cJSON *c = cJSON_CreateObject();
+
+			cJSON_AddNumberToObject(c, "index",
+						(double)s->changes.v[k].at);
+			cJSON_AddStringToObject(
+			    c, "sha", s->pts.v[s->changes.v[k].at].sha);
+			cJSON_AddItemToObject(
+			    c, "change_pct", num(100 * s->changes.v[k].change));
+			cJSON_AddItemToObject(c, "p", num(s->changes.v[k].p));
+			cJSON_AddItemToArray(chs, c);
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	txt = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!txt)
+		return PD_EIO;
+	rc = fputs(txt, f) < 0 || fputc('\n', f) == EOF ? PD_EIO : 0;
+	cJSON_free(txt);
+	return rc;
+}
+
+/* One series as an SVG line chart, 760 x 230 user units. */
+static void svg_series(struct pd_buf *b, const struct pd_trend *t,
+		       const struct pd_tseries *s)
+{
+	const double W = 760, H = 230, L = 70, R = 16, T = 14, B = 40;
+	double lo = INFINITY, hi = -INFINITY, scale;
+	size_t i, n = s->pts.n, step;
+	enum pd_unit u = (enum pd_unit)t->unit;
+	struct pd_buf tmp = PD_BUF_INIT;
+
+	scale = pd_unit_display_scale(u);
+	for (i = 0; i < n; i++) {
+		if (s->pts.v[i].n) {
+			lo = fmin(lo, s->pts.v[i].lo);
+			hi = fmax(hi, s->pts.v[i].hi);
+		}
+	}
+	if (!isfinite(lo)) {
+		lo = 0;
+		hi = 1;
+	}
+	{
+		double pad = (hi - lo) * 0.08 + fabs(hi) * 0.01 + 1e-12;
+
+		lo = fmax(0, lo - pad);
+		hi += pad;
+	}
+#define X(i)                                                                   \
+	(n > 1 ? L + (W - L - R) * (double)(i) / (double)(n - 1)               \
+	       : (L + W - R) / 2)
+#define Y(v) (T + (H - T - B) * (1 - ((v)-lo) / (hi - lo)))
+	pd_buf_addf(b,
+		    "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\""
+		    " xmlns=\"http://www.w3.org/2000/svg\">\n",
+		    W, H);
+	for (i = 0; i <= 4; i++) {
+		double v = lo + (hi - lo) * (double)i / 4;
+
+		pd_buf_addf(b,
+			    "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\""
+			    " y1=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+			    "%.4g</text>\n",
+			    L, W - R, Y(v), Y(v), L - 6, Y(v) + 4, v * scale);
+	}
+	pd_buf_addf(
+	    b,
+	    "<text x=\"12\" y=\"%.1f\" transform=\"rotate(-90 12 %.1f)\""
+	    " text-anchor=\"middle\">%s</text>\n",
+	    (H - B + T) / 2, (H - B + T) / 2, pd_unit_display(u));
+	step = n > 8 ? (n + 7) / 8 : 1;
+	for (i = 0; i < n; i += step) {
+		pd_buf_reset(&tmp);
+		pd_buf_addf(&tmp, "%.7s", s->pts.v[i].sha);
+		pd_buf_addf(
+		    b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+		    X(i), H - B + 16);
+		pd_html_text(b, tmp.buf);
+		pd_buf_adds(b, "</text>\n");
+	}
+	/* change points: between the last good and the first bad commit */
+	for (i = 0; i < s->changes.n; i++) {
+		size_t at = s->changes.v[i].at;
+		double x = (X(at - 1) + X(at)) / 2;
+
+		pd_buf_addf(b,
+			    "<line class=\"cp\" x1=\"%.1f\" x2=\"%.1f\""
+			    " y1=\"%.1f\" y2=\"%.1f\"/>"
+			    "<text class=\"cplabel\" x=\"%.1f\" y=\"%.1f\">",
+			    x, x, T, H - B, x + 4, T + 10);
+		pd_buf_reset(&tmp);
+		pd_fmt_pct(&tmp, 100 * s->changes.v[i].change);
+		pd_html_text(b, tmp.buf);
+		pd_buf_adds(b, "</text>\n");
+	}
+	pd_buf_adds(b, "<polyline class=\"line\" points=\"");
+	for (i = 0; i < n; i++)
+		if (s->pts.v[i].n)
+			pd_buf_addf(b, "%.1f,%.1f ", X(i), Y(s->pts.v[i].mean));
+	pd_buf_adds(b, "\"/>\n");
+	for (i = 0; i < n; i++) {
+		const struct pd_tpoint *p = &s->pts.v[i];
+
+		if (!p->n)
+			continue;
+		if (p->hi > p->lo)
+			pd_buf_addf(
+			    b,
+			    "<line class=\"bar\" x1=\"%.1f\" x2=\"%.1f\""
+			    " y1=\"%.1f\" y2=\"%.1f\"/>",
+			    X(i), X(i), Y(p->lo), Y(p->hi));
+		pd_buf_addf(b,
+			    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\""
+			    " r=\"3.5\"><title>",
+			    X(i), Y(p->mean));
+		pd_buf_reset(&tmp);
+		pd_buf_addf(&tmp, "%s %.10s: mean ", p->sha, p->date);
+		pd_fmt_weight(&tmp, p->mean, u);
+		pd_buf_addf(&tmp, " %s (min ", pd_unit_display(u));
+		pd_fmt_weight(&tmp, p->lo, u);
+		pd_buf_adds(&tmp, ", max ");
+		pd_fmt_weight(&tmp, p->hi, u);
+		pd_buf_addf(&tmp, ", %zu runs)", p->n);
+		pd_html_text(b, tmp.buf);
+		pd_buf_adds(b, "</title></circle>\n");
+	}
+#undef X
+#undef Y
+	pd_buf_adds(b, "</svg>\n");
+	pd_buf_release(&tmp);
+}
+
+int pd_trend_html(FILE *f, const struct pd_trend *t)
+{
+	const struct pd_blob *css = pd_blob_get("reports/trend.css");
+	struct pd_buf b = PD_BUF_INIT, line = PD_BUF_INIT;
+	size_t i;
+	int rc;
+
+	pd_buf_adds(&b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+			"<meta charset=\"utf-8\">\n<title>perfdiff trend: ");
+	pd_html_text(&b, t->scenario);
+	pd_buf_adds(&b, "</title>\n<style>\n");
+	if (css)
+		pd_buf_adds(&b, css->data);
+	pd_buf_adds(&b, "</style></head><body>\n<h1>perfdiff trend: ");
+	pd_html_text(&b, t->scenario);
+	pd_buf_adds(&b, "</h1>\n<p class=\"meta\">");
+	heading(&line, t);
+	pd_html_text(&b, line.buf);
+	pd_buf_adds(&b, "</p>\n");
+	for (i = 0; i < t->notes.n; i++) {
+		pd_buf_adds(&b, "<p class=\"note\">");
+		pd_html_text(&b, t->notes.v[i]);
+		pd_buf_adds(&b, "</p>\n");
+	}
+	if (!t->alerts.n)
+		pd_buf_adds(&b, "<p class=\"steady\">No change points: the"
+				" series are steady.</p>\n");
+	for (i = t->alerts.n; i-- > 0;) {
+		const struct pd_alert *al = &t->alerts.v[i];
+
+		pd_buf_reset(&line);
+		pd_fmt_alert(&line, t, i, 5);
+		pd_buf_addf(&line, " (last good %.10s)",
+			    t->series.v[0].pts.v[al->at - 1].sha);
+		pd_buf_adds(&b, "<p class=\"alert\">");
+		pd_html_text(&b, line.buf);
+		pd_buf_adds(&b, "</p>\n");
+	}
+	for (i = 0; i < t->series.n; i++) {
+		const struct pd_tseries *s = &t->series.v[i];
+
+		pd_buf_adds(&b, "<h2>");
+		pd_html_text(&b, s->name);
+		pd_buf_adds(&b, "</h2>\n<p class=\"meta\">threshold ");
+		pd_buf_addf(&b, "%.1f %%%s; change ", 100 * s->tau,
+			    s->tau_learned ? " (learned)" : "");
+		pd_buf_reset(&line);
+		pd_fmt_pct(&line, series_change(s));
+		pd_html_text(&b, line.buf);
+		pd_buf_adds(&b, " from the first commit to the last</p>\n");
+		svg_series(&b, t, s);
+	}
+	pd_buf_adds(&b, "</body></html>\n");
+	rc = pd_report_put(f, &b);
+	pd_buf_release(&b);
+	pd_buf_release(&line);
+	return rc;
+}
+
+static void xl_str(lxw_worksheet *ws, int r, int c, const char *s,
+		   lxw_format *f)
+{
+	struct pd_buf b = PD_BUF_INIT;
+
+	pd_utf8_sanitize(s, strlen(s), &b);
+	if (b.len > 32767)
+		pd_buf_setlen(&b, 32767);
+	worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, b.buf, f);
+	pd_buf_release(&b);
+}
+
+int pd_trend_xlsx(const char *path, const struct pd_trend *t,
+		  struct pd_err *err)
+{
+	lxw_workbook *wb = workbook_new(path);
+	lxw_worksheet *sum, *data;
+	lxw_format *head, *val, *title;
+	const struct pd_tseries *s0 = &t->series.v[0];
+	double scale = pd_unit_display_scale((enum pd_unit)t->unit);
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, k, n = s0->pts.n;
+	int r = 0;
+	lxw_error rc;
+
+	if (!wb)
+		return pd_err_set(err, PD_EIO, "%s: cannot create the workbook",
+				  path);
+	head = workbook_add_format(wb);
+	format_set_bold(head);
+	format_set_bg_color(head, 0xEEEEEE);
+	title = workbook_add_format(wb);
+	format_set_bold(title);
+	format_set_font_size(title, 14);
+	val = workbook_add_format(wb);
+	format_set_num_format(val, "#,##0.000");
+	sum = workbook_add_worksheet(wb, "Trend");
+	data = workbook_add_worksheet(wb, "Series");
+	pd_buf_addf(&b, "perfdiff trend: %s", t->scenario);
+	xl_str(sum, r++, 0, b.buf, title);
+	pd_buf_reset(&b);
+	heading(&b, t);
+	xl_str(sum, r++, 0, b.buf, NULL);
+	for (i = 0; i < t->notes.n; i++)
+		xl_str(sum, r++, 0, t->notes.v[i], NULL);
+	if (!t->alerts.n)
+		xl_str(sum, r++, 0, "No change points: the series are steady.",
+		       NULL);
+	for (i = t->alerts.n; i-- > 0;) {
+		pd_buf_reset(&b);
+		pd_buf_adds(&b, "ALERT ");
+		pd_fmt_alert(&b, t, i, 5);
+		xl_str(sum, r++, 0, b.buf, NULL);
+	}
+	r++;
+	/* Series sheet: one row per commit, one column per series mean. */
+	xl_str(data, 0, 0, "commit", head);
+	xl_str(data, 0, 1, "date", head);
+	xl_str(data, 0, 2, "runs", head);
+	for (k = 0; k < t->series.n; k++) {
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, "%s (%s)", t->series.v[k].name,
+			    pd_unit_display((enum pd_unit)t->unit));
+		xl_str(data, 0, (int)k + 3, b.buf, head);
+	}
+	for (i = 0; i < n; i++) {
+		xl_str(data, (int)i + 1, 0, s0->pts.v[i].sha, NULL);
+		xl_str(data, (int)i + 1, 1, s0->pts.v[i].date, NULL);
+		worksheet_write_number(data, (lxw_row_t)(i + 1), 2,
+				       (double)s0->pts.v[i].n, NULL);
+		for (k = 0; k < t->series.n; k++) {
+			const struct pd_tpoint *p = &t->series.v[k].pts.v[i];
+
+			if (p->n)
+				worksheet_write_number(data, (lxw_row_t)(i + 1),
+						       (lxw_col_t)(k + 3),
+						       p->mean * scale, val);
+		}
+	}
+	worksheet_set_column(data, 0, 0, 14, NULL);
+	worksheet_set_column(data, 1, 1, 22, NULL);
+	worksheet_set_column(data, 3, (lxw_col_t)(t->series.n + 2), 16, NULL);
+	worksheet_freeze_panes(data, 1, 3);
+	/* One native line chart per series on the summary sheet. */
+	for (k = 0; k < t->series.n && n; k++) {
+		lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_LINE);
+		lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+		struct pd_buf nm = PD_BUF_INIT;
+
+		chart_series_set_categories(se, "Series", 1, 0, (lxw_row_t)n,
+					    0);
+		chart_series_set_values(se, "Series", 1, (lxw_col_t)(k + 3),
+					(lxw_row_t)n, (lxw_col_t)(k + 3));
+		chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
+		/* a title starting with '=' would be read as a reference */
+		if (t->series.v[k].name[0] == '=')
+			pd_buf_addch(&nm, ' ');
+		pd_utf8_sanitize(t->series.v[k].name,
+				 strlen(t->series.v[k].name), &nm);
+		if (nm.len > 250)
+			pd_buf_setlen(&nm, 250);
+		chart_title_set_name(ch, nm.buf);
+		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+		chart_axis_set_name(ch->y_axis,
+				    pd_unit_display((enum pd_unit)t->unit));
+		worksheet_insert_chart(sum, (lxw_row_t)(r + (int)k * 16), 0,
+				       ch);
+		pd_buf_release(&nm);
+	}
+	worksheet_set_column(sum, 0, 0, 100, NULL);
+	pd_buf_release(&b);
+	rc = workbook_close(wb);
+	if (rc != LXW_NO_ERROR)
+		return pd_err_set(err, PD_EIO, "%s: %s", path,
+				  lxw_strerror(rc));
+	return 0;
+}

@@ -1,0 +1,513 @@
+/*
+ * Trend loading: runs grouped into commits, ordered by commit date or by
+ * git, windowed, and the per-run weights of the chosen functions.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "model/profile.h"
+#include "stats/diff.h"
+#include "store/load.h"
+#include "store/trend.h"
+
+struct trun {
+	int64_t id;
+	double total, interval;
+	size_t commit;
+};
+
+struct tcommit {
+	char *sha, *date;
+	size_t first_run, nruns; /* in the runs vector, after regrouping */
+	long order;		 /* position in git order, -1 unknown */
+};
+
+/* Grows v to hold index i (zeroed). */
+static void grow(double **v, size_t *n, size_t i)
+{
+	if (i < *n)
+		return;
+	*v = pd_xrealloc(*v, (i + 1) * sizeof(**v));
+	memset(*v + *n, 0, (i + 1 - *n) * sizeof(**v));
+	*n = i + 1;
+}
+
+/* The one cache state and tool for the scenario, unless given. */
+static int settle_key(struct pd_db *db, const struct pd_trend_query *q,
+		      struct pd_trend *t, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_trend_keys", err);
+	struct pd_buf all = PD_BUF_INIT;
+	int rc, n = 0;
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, q->scenario, -1, SQLITE_TRANSIENT);
+	if (q->cache)
+		sqlite3_bind_text(st, 2, q->cache, -1, SQLITE_TRANSIENT);
+	if (q->tool)
+		sqlite3_bind_text(st, 3, q->tool, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *c = (const char *)sqlite3_column_text(st, 0);
+		const char *tl = (const char *)sqlite3_column_text(st, 1);
+
+		if (!n) {
+			t->cache = pd_xstrdup(c);
+			t->tool = pd_xstrdup(tl);
+		}
+		pd_buf_addf(&all, "%s%s/%s", n ? ", " : "", c, tl);
+		n++;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		pd_buf_release(&all);
+		return pd_db_fail(db, err, "reading the history");
+	}
+	if (n == 1) {
+		pd_buf_release(&all);
+		return 0;
+	}
+	if (!n)
+		pd_err_set(err, PD_EINVAL,
+			   "%s: no runs stored for scenario %s%s%s%s%s",
+			   db->path, q->scenario, q->cache ? ", cache " : "",
+			   q->cache ? q->cache : "", q->tool ? ", tool " : "",
+			   q->tool ? q->tool : "");
+	else
+		pd_err_set(err, PD_EINVAL,
+			   "%s: scenario %s has several cache states or tools"
+			   " (%s): choose with --cache and --tool",
+			   db->path, q->scenario, all.buf);
+	pd_buf_release(&all);
+	return PD_EINVAL;
+}
+
+/* Position of sha in the git order (stored shas may be prefixes). */
+static long git_pos(const struct pd_trend_query *q, const char *sha)
+{
+	size_t i, n = strlen(sha);
+
+	for (i = 0; i < q->norder; i++)
+		if (!strncmp(q->order[i], sha, n))
+			return (long)i;
+	return -1;
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct tcommit *x = a, *y = b;
+
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static int read_runs(struct pd_db *db, const struct pd_trend_query *q,
+		     struct pd_trend *t, struct tcommit **cs, size_t *ncs,
+		     struct trun **rs, size_t *nrs, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_trend_runs", err);
+	PD_VEC(struct tcommit) c = PD_VEC_INIT;
+	PD_VEC(struct trun) r = PD_VEC_INIT;
+	PD_VEC(struct trun) sorted = PD_VEC_INIT;
+	size_t i, k, first = 0, dropped = 0;
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, q->scenario, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, t->cache, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, t->tool, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *sha = (const char *)sqlite3_column_text(st, 1);
+		const char *d = (const char *)sqlite3_column_text(st, 2);
+		const char *u = (const char *)sqlite3_column_text(st, 5);
+		struct trun run;
+
+		/* the same sha again is usually the previous one */
+		for (k = c.n; k-- > 0;)
+			if (!strcmp(c.v[k].sha, sha))
+				break;
+		if (k == (size_t)-1) {
+			struct tcommit nc;
+
+			memset(&nc, 0, sizeof(nc));
+			nc.sha = pd_xstrdup(sha);
+			nc.date = pd_xstrdup(d);
+			nc.order = q->norder ? git_pos(q, sha) : (long)c.n;
+			PD_VEC_PUSH(&c, nc);
+			k = c.n - 1;
+		}
+		run.id = sqlite3_column_int64(st, 0);
+		run.total = sqlite3_column_double(st, 3);
+		run.interval = sqlite3_column_double(st, 4);
+		run.commit = k;
+		PD_VEC_PUSH(&r, run);
+		for (i = 0; i <= PD_UNIT_COUNT; i++)
+			if (!strcmp(pd_unit_name((enum pd_unit)i), u))
+				t->unit = (int)i;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		rc = pd_db_fail(db, err, "reading the history");
+		goto fail;
+	}
+	/* git order: commits git does not know are left out */
+	if (q->norder) {
+		for (i = 0; i < c.n; i++)
+			dropped += c.v[i].order < 0;
+		if (dropped) {
+			struct pd_buf b = PD_BUF_INIT;
+
+			pd_buf_addf(&b,
+				    "%zu stored commits are not in the"
+				    " repository's history and are left out",
+				    dropped);
+			PD_VEC_PUSH(&t->notes, pd_buf_detach(&b));
+		}
+	}
+	/* Sort commits (stable: ties keep date order), then regroup runs. */
+	for (i = 0; i < c.n; i++)
+		c.v[i].first_run = i; /* old index, for the remap below */
+	qsort(c.v, c.n, sizeof(*c.v), by_order);
+	{
+		size_t *newidx = pd_xmalloc((c.n + 1) * sizeof(*newidx));
+
+		for (i = 0; i < c.n; i++)
+			newidx[c.v[i].first_run] = i;
+		for (i = 0; i < c.n; i++) {
+			c.v[i].first_run = sorted.n;
+			c.v[i].nruns = 0;
+			for (k = 0; k < r.n; k++)
+				if (newidx[r.v[k].commit] == i) {
+					struct trun x = r.v[k];
+
+					x.commit = i;
+					PD_VEC_PUSH(&sorted, x);
+					c.v[i].nruns++;
+				}
+		}
+		free(newidx);
+	}
+	while (first < c.n && c.v[first].order < 0)
+		first++;
+	if (q->since)
+		while (first < c.n && strcmp(c.v[first].date, q->since) < 0)
+			first++;
+	if (q->last && c.n - first > q->last)
+		first = c.n - q->last;
+	for (i = 0; i < first; i++) {
+		free(c.v[i].sha);
+		free(c.v[i].date);
+	}
+	memmove(c.v, c.v + first, (c.n - first) * sizeof(*c.v));
+	c.n -= first;
+	if (!c.n) {
+		rc = pd_err_set(err, PD_EINVAL,
+				"%s: no stored commits of %s/%s in the window",
+				db->path, q->scenario, t->cache);
+		goto fail;
+	}
+	/* runs of the window only, commit indices from 0 */
+	k = c.v[0].first_run;
+	for (i = 0; i < c.n; i++)
+		c.v[i].first_run -= k;
+	memmove(sorted.v, sorted.v + k, (sorted.n - k) * sizeof(*sorted.v));
+	sorted.n -= k;
+	for (i = 0; i < sorted.n; i++)
+		sorted.v[i].commit -= first;
+	PD_VEC_FREE(&r);
+	*cs = c.v;
+	*ncs = c.n;
+	*rs = sorted.v;
+	*nrs = sorted.n;
+	return 0;
+fail:
+	for (i = 0; i < c.n; i++) {
+		free(c.v[i].sha);
+		free(c.v[i].date);
+	}
+	PD_VEC_FREE(&c);
+	PD_VEC_FREE(&r);
+	PD_VEC_FREE(&sorted);
+	return rc;
+}
+
+/* Calls fn for each (function id, self weight) of a run. */
+static int each_self(struct pd_db *db, const struct trun *run,
+		     void (*fn)(void *, int64_t, double), void *arg,
+		     struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_run_self", err);
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_int64(st, 1, run->id);
+	sqlite3_bind_double(st, 2, run->interval);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(arg, sqlite3_column_int64(st, 0),
+		   sqlite3_column_double(st, 1));
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading a run");
+}
+
+struct rank {
+	double *mean, *first, *last; /* shares, summed */
+	size_t n, n1, n2;
+	char *allow; /* func id -> 1 if the pattern matches; or NULL */
+	size_t nallow;
+	double run_total;
+	int in_first, in_last;
+};
+
+static void rank_row(void *arg, int64_t id, double w)
+{
+	struct rank *k = arg;
+	size_t i = (size_t)id, n;
+	double share;
+
+	if (id < 0 || (k->allow && (i >= k->nallow || !k->allow[i])))
+		return;
+	share = k->run_total > 0 ? w / k->run_total : 0;
+	n = k->n;
+	grow(&k->mean, &n, i);
+	n = k->n1;
+	grow(&k->first, &n, i);
+	n = k->n2;
+	grow(&k->last, &n, i);
+	k->n = k->n1 = k->n2 = n;
+	k->mean[i] += share;
+	if (k->in_first)
+		k->first[i] += share;
+	if (k->in_last)
+		k->last[i] += share;
+}
+
+struct pick {
+	const size_t *series_of; /* func id -> series index + 1, 0 = none */
+	size_t nids;
+	double *row; /* per series, this run's weight */
+};
+
+static void pick_row(void *arg, int64_t id, double w)
+{
+	struct pick *p = arg;
+
+	if (id >= 0 && (size_t)id < p->nids && p->series_of[id])
+		p->row[p->series_of[id] - 1] = w;
+}
+
+struct scored {
+	size_t id;
+	double score;
+};
+
+static int by_score(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+
+	if (x->score < y->score)
+		return 1;
+	if (x->score > y->score)
+		return -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Fills allow[] with the ids of functions whose "name [module]" matches. */
+static int match_functions(struct pd_db *db, const regex_t *re, char **allow,
+			   size_t *nallow, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_functions_all", err);
+	struct pd_buf b = PD_BUF_INIT;
+	size_t n = 0;
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	*allow = NULL;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *mod = (const char *)sqlite3_column_text(st, 2);
+
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, *mod ? "%s [%s]" : "%s%s", name, mod);
+		if (id < 0 || regexec(re, b.buf, 0, NULL, 0) != 0)
+			continue;
+		if ((size_t)id >= n) {
+			*allow = pd_xrealloc(*allow, (size_t)id + 1);
+			memset(*allow + n, 0, (size_t)id + 1 - n);
+			n = (size_t)id + 1;
+		}
+		(*allow)[id] = 1;
+	}
+	sqlite3_reset(st);
+	pd_buf_release(&b);
+	*nallow = n;
+	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading functions");
+}
+
+static void fill_point(struct pd_tpoint *pt, const struct tcommit *c,
+		       const double *v, size_t n)
+{
+	size_t k;
+
+	pt->sha = pd_xstrdup(c->sha);
+	pt->date = pd_xstrdup(c->date);
+	pt->n = n;
+	pt->v = pd_xmalloc((n + 1) * sizeof(*pt->v));
+	memcpy(pt->v, v, n * sizeof(*v));
+	pt->mean = 0;
+	pt->lo = n ? v[0] : PD_NAN;
+	pt->hi = pt->lo;
+	for (k = 0; k < n; k++) {
+		pt->mean += v[k] / (double)n;
+		pt->lo = fmin(pt->lo, v[k]);
+		pt->hi = fmax(pt->hi, v[k]);
+	}
+}
+
+int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
+		   struct pd_trend *t, struct pd_err *err)
+{
+	struct tcommit *cs = NULL;
+	struct trun *rs = NULL;
+	struct rank rk;
+	struct pick pk;
+	struct pd_noise noise;
+	struct scored *sc = NULL;
+	size_t ncs = 0, nrs = 0, i, j, k, nsel = 0, *series_of = NULL;
+	double *vals = NULL; /* [series][run] */
+	int rc, have_noise = 0;
+
+	memset(t, 0, sizeof(*t));
+	memset(&rk, 0, sizeof(rk));
+	t->scenario = pd_xstrdup(q->scenario);
+	t->threshold_pct = q->threshold_pct;
+	rc = settle_key(db, q, t, err);
+	if (rc == 0)
+		rc = read_runs(db, q, t, &cs, &ncs, &rs, &nrs, err);
+	if (rc)
+		return rc;
+	t->ncommits = ncs;
+	/* Rank the functions by impact over the window. */
+	if (q->function &&
+	    (rc = match_functions(db, q->function, &rk.allow, &rk.nallow, err)))
+		goto out;
+	for (i = 0; i < nrs && q->top; i++) {
+		rk.run_total = rs[i].total;
+		rk.in_first = rs[i].commit == 0;
+		rk.in_last = rs[i].commit == ncs - 1;
+		if ((rc = each_self(db, &rs[i], rank_row, &rk, err)))
+			goto out;
+	}
+	sc = pd_xmalloc((rk.n + 1) * sizeof(*sc));
+	for (i = 0; i < rk.n; i++) {
+		double f = rk.first[i] / (double)cs[0].nruns;
+		double l = rk.last[i] / (double)cs[ncs - 1].nruns;
+
+		sc[i].id = i;
+		sc[i].score = rk.mean[i] / (double)nrs + fabs(l - f);
+	}
+	qsort(sc, rk.n, sizeof(*sc), by_score);
+	nsel = q->top < rk.n ? q->top : rk.n;
+	/* a function below half a percent of the run is not a trend */
+	while (nsel && !(sc[nsel - 1].score >= 0.005))
+		nsel--;
+	/* Learned thresholds, indexed by function id. */
+	rc = pd_store_noise(db, q->scenario, t->cache, t->tool, NULL, NULL,
+			    &noise, err);
+	if (rc)
+		goto out;
+	have_noise = 1;
+	/* Per-run weights of the chosen functions. */
+	series_of = pd_xcalloc(rk.n + 1, sizeof(*series_of));
+	for (j = 0; j < nsel; j++)
+		series_of[sc[j].id] = j + 1;
+	vals = pd_xcalloc((nsel + 1) * (nrs + 1), sizeof(*vals));
+	pk.series_of = series_of;
+	pk.nids = rk.n;
+	pk.row = pd_xcalloc(nsel + 1, sizeof(*pk.row));
+	for (i = 0; i < nrs && nsel; i++) {
+		memset(pk.row, 0, (nsel + 1) * sizeof(*pk.row));
+		rc = each_self(db, &rs[i], pick_row, &pk, err);
+		if (rc) {
+			free(pk.row);
+			goto out;
+		}
+		for (j = 0; j < nsel; j++)
+			vals[(j + 1) * nrs + i] = pk.row[j];
+	}
+	free(pk.row);
+	for (i = 0; i < nrs; i++)
+		vals[i] = rs[i].total;
+	/* Series: the total, then the functions. */
+	for (j = 0; j <= nsel; j++) {
+		struct pd_tseries s;
+
+		memset(&s, 0, sizeof(s));
+		s.tau = q->threshold_pct / 100;
+		if (!j) {
+			s.name = pd_xstrdup("total");
+		} else {
+			sqlite3_stmt *st = pd_db_stmt(db, "q_func_by_id", err);
+			size_t id = sc[j - 1].id;
+
+			if (!st) {
+				rc = PD_EIO;
+				goto out;
+			}
+			sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
+			if (sqlite3_step(st) == SQLITE_ROW) {
+				const char *nm =
+				    (const char *)sqlite3_column_text(st, 0);
+				const char *md =
+				    (const char *)sqlite3_column_text(st, 1);
+				struct pd_buf b = PD_BUF_INIT;
+
+				pd_buf_addf(&b, *md ? "%s [%s]" : "%s%s", nm,
+					    md);
+				s.name = pd_buf_detach(&b);
+			} else {
+				s.name = pd_xstrdup("?");
+			}
+			sqlite3_reset(st);
+			if (id < noise.n && noise.tau[0] &&
+			    noise.tau[0][id] > 0) {
+				s.tau = noise.tau[0][id];
+				s.tau_learned = 1;
+			}
+		}
+		for (k = 0; k < ncs; k++) {
+			struct pd_tpoint pt;
+
+			memset(&pt, 0, sizeof(pt));
+			fill_point(&pt, &cs[k],
+				   vals + j * nrs + cs[k].first_run,
+				   cs[k].nruns);
+			PD_VEC_PUSH(&s.pts, pt);
+		}
+		PD_VEC_PUSH(&t->series, s);
+	}
+	rc = 0;
+out:
+	if (have_noise)
+		pd_noise_release(&noise);
+	for (i = 0; i < ncs; i++) {
+		free(cs[i].sha);
+		free(cs[i].date);
+	}
+	free(cs);
+	free(rs);
+	free(sc);
+	free(vals);
+	free(series_of);
+	free(rk.mean);
+	free(rk.first);
+	free(rk.last);
+	free(rk.allow);
+	return rc;
+}

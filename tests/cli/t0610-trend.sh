@@ -1,0 +1,115 @@
+#!/bin/sh
+# Trends, culprit and check on a synthetic history (folded profiles, so
+# the numbers are known exactly): ten commits of three runs, parse's
+# samples step from 1000 to 1300 at the sixth commit while read and other
+# stay put within 1 %. Also the error paths, each a one-line message.
+. "$(dirname "$0")/lib.sh"
+export PERFDIFF_DB="$T/h.db"
+tail=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+sha() { printf '%02d%s' "$1" "$tail"; }
+c=1
+while [ "$c" -le 10 ]; do
+	b=$T/b$c
+	mkdir -p "$b/profiles"
+	printf '{"git_sha": "%02d%s", "scenario": "syn", "cache": "warm", "commit_date": "2026-04-%02dT00:00:00Z"}\n' \
+		"$c" "$tail" "$c" >"$b/build_meta.json"
+	r=1
+	while [ "$r" -le 3 ]; do
+		# run-to-run noise of a few samples that cancels within a commit
+		j=$(( (r - 2) * (1 + c % 3) ))
+		p=1000; [ "$c" -ge 6 ] && p=1300
+		{
+			echo "main;parse $((p + j))"
+			echo "main;read $((2000 - j))"
+			echo "main;other $((500 + j))"
+			echo "main;=cmd|' /C calc'!A0 $((300 + j))"
+			echo "main;idle 1" # weights of GCD 1: plain sample counts
+		} >"$b/profiles/run.$r.folded"
+		r=$((r + 1))
+	done
+	c=$((c + 1))
+done
+expect_exit 0 pd ingest "$T"/b*
+
+expect_exit 1 pd trend --scenario syn -f json
+cp "$T/out" "$T/t.json"
+if python3 - "$T/t.json" "$(sha 6)" "$(sha 5)" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [c["runs"] for c in d["commits"]] == [3] * 10
+assert len(d["alerts"]) == 1, d["alerts"]
+a = d["alerts"][0]
+assert a["first_bad"] == sys.argv[2] and a["last_good"] == sys.argv[3], a
+# total: 3801 -> 4101 samples (the jitter cancels within a commit)
+assert abs(a["total_change_pct"] - 100 * 300 / 3801) < 0.2, a
+assert a["functions"][0]["name"] == "parse", a["functions"]
+assert abs(a["functions"][0]["change_pct"] - 30) < 0.3, a["functions"]
+names = [s["name"] for s in d["series"]]
+assert names[0] == "total" and names[1] == "read", names
+parse = d["series"][names.index("parse")]
+assert parse["change_points"][0]["sha"] == sys.argv[2]
+assert parse["change_points"][0]["p"] <= 0.001
+# the means per commit are the runs' means, counted by hand
+assert [round(p["mean"]) for p in parse["points"]] == [1000] * 5 + [1300] * 5
+PY
+then ok; else not_ok "synthetic trend"; cat "$T/t.json" >&2; fi
+
+expect_exit 1 pd trend --scenario syn --last 7 --top 2
+expect_grep "^ALERT syn/warm: total +7.9 % at 06aaaaaaaa, from parse +30.0 %" "$T/out"
+expect_exit 0 pd trend --scenario syn --since 2026-04-07
+expect_grep "no change points" "$T/out"
+expect_exit 0 pd trend --scenario syn --last 3
+expect_exit 1 pd trend --scenario syn -f md
+expect_grep "^| <code>=cmd&#124;&#39; /C calc&#39;&#33;A0</code> |" "$T/out"
+expect_exit 1 pd trend --scenario syn -f html -o "$T/t.html"
+expect_no_grep "=cmd|' /C" "$T/t.html"
+expect_grep "=cmd|&#39; /C calc&#39;!A0" "$T/t.html"
+expect_exit 1 pd trend --scenario syn -f xlsx -o "$T/t.xlsx"
+if command -v xlsx2csv >/dev/null; then
+	xlsx2csv -s 2 "$T/t.xlsx" >"$T/x.csv" && ok || not_ok "xlsx2csv"
+	expect_grep "^06aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,2026-04-06T00:00:00Z,3,4101," "$T/x.csv"
+	if unzip -p "$T/t.xlsx" 'xl/worksheets/*.xml' | grep -q '<f>'; then
+		not_ok "a formula in the workbook"; else ok; fi
+fi
+expect_exit 1 pd trend --scenario syn --alert-after "$(sha 5)"
+expect_exit 0 pd trend --scenario syn --alert-after 06aaaa
+expect_exit 1 pd trend --scenario syn --state "$T/seen"
+expect_exit 0 pd trend --scenario syn --state "$T/seen"
+expect_lines 1 "$T/seen"
+
+expect_exit 0 pd culprit --scenario syn
+expect_grep "^first bad: $(sha 6)" "$T/out"
+expect_grep "^git bisect start $(sha 6) $(sha 5)" "$T/out"
+expect_exit 1 pd culprit --scenario syn --function '^read$'
+expect_grep "no change point" "$T/out"
+
+# check: stored against stored, and a bundle against a stored commit
+expect_exit 1 pd check "db:$(sha 5):syn" "db:$(sha 6):syn"
+expect_exit 0 pd check "db:$(sha 2):syn" "db:$(sha 4):syn" --function '^read' --threshold 10
+expect_exit 0 pd check "db:07aa:syn:warm" "$T/b9" --function parse
+expect_exit 1 pd check "$T/b1" "$T/b7" --function parse
+expect_exit 0 pd check "$T/b1" "$T/b7" --function '^read' --threshold 10
+expect_exit 125 pd check "$T/b1" "$T/b7" --function nosuchfunction
+
+# errors: one line, exit 2 (128 for check, which must stop a bisect)
+expect_exit 2 pd trend
+expect_grep "scenario is required" "$T/err"
+expect_exit 2 pd trend --scenario nope
+expect_grep "no runs stored for scenario nope" "$T/err"
+expect_exit 2 pd trend --scenario syn --function '(' 
+expect_exit 2 pd trend --scenario syn -f pdf
+expect_exit 2 pd trend --scenario syn -f xlsx
+expect_exit 2 pd trend --scenario syn --alert-after deadbeef
+expect_grep "not among the series" "$T/err"
+expect_exit 2 pd trend --scenario syn --db "$T/none.db"
+expect_grep "no such database" "$T/err"
+expect_exit 2 pd culprit --scenario syn --repo "$T"
+expect_exit 128 pd check "db:$(sha 9)" "$T/b9"
+expect_grep "want db:REV:SCENARIO" "$T/err"
+expect_exit 128 pd check "db:ffff:syn" "$T/b9"
+expect_exit 128 pd check "$T/b1" "$T/nothing"
+expect_exit 2 pd diff "$T/b1" "$T/b2" --function parse
+for f in "$T/err"; do
+	[ "$(wc -l <"$f")" -le 1 ] && ok || not_ok "one-line error"
+done
+finish
