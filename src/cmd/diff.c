@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <pthread.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,18 @@
 #include "stats/diff.h"
 #include "import/bundle.h"
 #include "store/load.h"
+
+static const char check_usage[] =
+    "usage: perfdiff check BASELINE CANDIDATE [--function REGEX] [options]\n"
+    "\n"
+    "A verdict for git bisect run. BASELINE and CANDIDATE are profiles,\n"
+    "bundle folders, or stored commits db:REV[:SCENARIO[:CACHE]] (with\n"
+    "--db FILE). Takes the options of perfdiff diff.\n"
+    "  --function REGEX  decide on the functions whose \"name [module]\"\n"
+    "                    matches (self or total); default: the whole verdict\n"
+    "\n"
+    "Exit status: 0 good (same or improved), 1 bad (regressed), 125 skip\n"
+    "(inconclusive), 128 error (stops the bisect).\n";
 
 static const char diff_usage[] =
     "usage: perfdiff [diff] BASELINE CANDIDATE [options]\n"
@@ -70,6 +83,7 @@ enum {
 	OPT_SCENARIO,
 	OPT_CACHE,
 	OPT_TOOL,
+	OPT_FUNCTION,
 };
 
 static const struct option diff_options[] = {
@@ -98,6 +112,7 @@ static const struct option diff_options[] = {
 	{ "scenario", required_argument, NULL, OPT_SCENARIO },
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "tool", required_argument, NULL, OPT_TOOL },
+	{ "function", required_argument, NULL, OPT_FUNCTION },
 	{ "baseline", required_argument, NULL, 'b' },
 	{ "candidate", required_argument, NULL, 'c' },
 	{ "help", no_argument, NULL, 'h' },
@@ -260,6 +275,9 @@ struct run_opts {
 	unsigned flags;
 	struct path_list base, cand; /* -b / -c files */
 	const char *db, *scenario, *cache, *tool;
+	const char *function; /* check: the functions that decide */
+	regex_t fre;
+	int check; /* exit as perfdiff check does */
 };
 
 static int run_option(int c, struct run_opts *r)
@@ -327,6 +345,9 @@ static int run_option(int c, struct run_opts *r)
 	case OPT_TOOL:
 		r->tool = optarg;
 		return 1;
+	case OPT_FUNCTION:
+		r->function = optarg;
+		return 1;
 	}
 	return 0;
 }
@@ -369,6 +390,47 @@ static int parse_run(int argc, char **argv, struct run_opts *r,
 	return -1;
 }
 
+/*
+ * perfdiff check's answer for git bisect run: 1 (bad) when a deciding
+ * function (or, without --function, anything) regressed, 125 (skip) when
+ * the evidence cannot tell, 0 (good) when it is the same or better.
+ */
+static int check_status(const struct pd_diff *d, struct run_opts *r)
+{
+	struct pd_buf name = PD_BUF_INIT;
+	size_t i, matched = 0;
+	int bad = 0, unsure = 0;
+
+	if (!r->function) {
+		if (d->verdict == PD_REGRESSED)
+			return 1;
+		return d->verdict == PD_INCONCLUSIVE ? 125 : 0;
+	}
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *f = &d->funcs.v[i];
+
+		pd_buf_reset(&name);
+		pd_fmt_func(&name, d, f->func);
+		if (regexec(&r->fre, name.buf, 0, NULL, 0) != 0)
+			continue;
+		matched++;
+		bad |= f->self.status == PD_REGRESSED ||
+		       f->total.status == PD_REGRESSED ||
+		       f->self.status == PD_ADDED;
+		unsure |= f->self.status == PD_INCONCLUSIVE ||
+			  f->total.status == PD_INCONCLUSIVE;
+	}
+	pd_buf_release(&name);
+	if (!matched) {
+		fprintf(stderr,
+			"perfdiff: no function matches --function %s:"
+			" skipping\n",
+			r->function);
+		return 125;
+	}
+	return bad ? 1 : unsure ? 125 : 0;
+}
+
 /* Writes the report; returns the exit status (0, 1, or 2). */
 /* XLSX: libxlsxwriter writes a file; give it a temporary name. */
 static int render_xlsx(struct pd_diff *d, const char *output)
@@ -380,14 +442,16 @@ static int render_xlsx(struct pd_diff *d, const char *output)
 	sprintf(tmp, "%s.tmp.XXXXXX", output);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		pd_error("error: %s: cannot create: %s", output, strerror(errno));
+		pd_error("error: %s: cannot create: %s", output,
+			 strerror(errno));
 		free(tmp);
 		return 2;
 	}
 	pd_tmp_perms(fd);
 	close(fd);
 	if (pd_report_xlsx(tmp, d, &err) < 0 || rename(tmp, output)) {
-		pd_error("%s", err.code ? err.msg : "error: cannot rename into place");
+		pd_error("%s", err.code ? err.msg
+					: "error: cannot rename into place");
 		unlink(tmp);
 		free(tmp);
 		return 2;
@@ -447,7 +511,9 @@ static int render(struct pd_diff *d, struct run_opts *r,
 	if (rc < 0 && r->output)
 		pd_error("error: %s: write failed", r->output);
 	if (pd_out_close(&out, rc) == 0 && rc == 0)
-		status = d->verdict == PD_REGRESSED ? 1 : 0;
+		status = r->check		      ? check_status(d, r)
+			 : d->verdict == PD_REGRESSED ? 1
+						      : 0;
 	return status;
 }
 
@@ -564,7 +630,9 @@ static int expand_bundle(const char *dir, struct path_list *files,
 	return 0;
 }
 
-int pd_cmd_diff(int argc, char **argv)
+static int check_db(struct run_opts *r, char **operands);
+
+static int diff_run(int argc, char **argv, int check)
 {
 	struct run_opts r;
 	struct job *jobs;
@@ -575,14 +643,38 @@ int pd_cmd_diff(int argc, char **argv)
 	struct pd_bundle bundle[2];
 	struct pd_meta meta[2];
 	size_t na, nb, i, n;
-	int status = 2, have_meta = 0;
+	int status = 2, have_meta = 0, have_re = 0;
 
 	memset(bundle, 0, sizeof(bundle));
 	memset(meta, 0, sizeof(meta));
-	status = parse_run(argc, argv, &r, diff_usage, "diff");
+	status = parse_run(argc, argv, &r, check ? check_usage : diff_usage,
+			   check ? "check" : "diff");
 	if (status >= 0)
 		goto out_opts;
 	status = 2;
+	r.check = check;
+	if (r.function && !check) {
+		pd_error("error: --function is an option of perfdiff check");
+		goto out_opts;
+	}
+	if (r.function) {
+		int rc = regcomp(&r.fre, r.function, REG_EXTENDED | REG_NOSUB);
+
+		if (rc) {
+			char msg[200];
+
+			regerror(rc, &r.fre, msg, sizeof(msg));
+			pd_error("error: --function %s: %s", r.function, msg);
+			goto out_opts;
+		}
+		have_re = 1;
+	}
+	if (check && argc - optind == 2 &&
+	    (!strncmp(argv[optind], "db:", 3) ||
+	     !strncmp(argv[optind + 1], "db:", 3))) {
+		status = check_db(&r, argv + optind);
+		goto out_opts;
+	}
 	if (r.base.n || r.cand.n) {
 		if (!r.base.n || !r.cand.n || argc != optind) {
 			pd_error(
@@ -658,9 +750,265 @@ out_opts:
 		pd_bundle_release(&bundle[i]);
 		pd_meta_release(&meta[i]);
 	}
+	if (have_re)
+		regfree(&r.fre);
 	PD_VEC_FREE(&r.base);
 	PD_VEC_FREE(&r.cand);
 	return status;
+}
+
+int pd_cmd_diff(int argc, char **argv)
+{
+	return diff_run(argc, argv, 0);
+}
+
+/* One side of a check: stored runs, or profiles (files or a bundle). */
+struct check_side {
+	char *spec; /* db:REV[:SCENARIO[:CACHE]], split in place */
+	const char *rev, *scenario, *cache;
+	char *sha;
+	struct pd_loaded l;
+	int loaded;
+	struct path_list files;
+	struct pd_bundle bundle;
+	struct pd_meta meta;
+	struct job *jobs;
+	struct pd_agg *aggs;
+	size_t n;
+	struct pd_side side;
+};
+
+static int check_side_profiles(struct check_side *c, const char *arg,
+			       struct run_opts *r, struct pd_funcs *fn)
+{
+	const struct pd_profile **pp;
+	size_t i;
+
+	if (pd_is_dir(arg)) {
+		if (expand_bundle(arg, &c->files, &c->bundle, &c->meta) < 0)
+			return -1;
+	} else {
+		PD_VEC_PUSH(&c->files, arg);
+	}
+	c->n = c->files.n;
+	c->jobs = pd_xcalloc(c->n, sizeof(*c->jobs));
+	if (import_all(c->files.v, c->n, &r->io, c->jobs) < 0)
+		return -1;
+	c->aggs = pd_xcalloc(c->n, sizeof(*c->aggs));
+	pp = pd_xmalloc(c->n * sizeof(*pp));
+	for (i = 0; i < c->n; i++) {
+		pp[i] = &c->jobs[i].p;
+		pd_agg_init(&c->aggs[i]);
+		pd_agg_compute(&c->aggs[i], pp[i], fn);
+	}
+	pd_side_of_profiles(&c->side, pp, c->n);
+	free(pp);
+	return 0;
+}
+
+static void check_side_release(struct check_side *c)
+{
+	size_t i;
+
+	if (c->loaded)
+		pd_loaded_release(&c->l);
+	for (i = 0; c->aggs && i < c->n; i++)
+		pd_agg_release(&c->aggs[i]);
+	for (i = 0; c->jobs && i < c->n; i++)
+		pd_profile_release(&c->jobs[i].p);
+	free(c->aggs);
+	free(c->jobs);
+	free(c->sha);
+	free(c->spec);
+	PD_VEC_FREE(&c->files);
+	pd_bundle_release(&c->bundle);
+	pd_meta_release(&c->meta);
+}
+
+/*
+ * A check with a stored side (db:REV...): the stored runs and any files
+ * are compared as per-run aggregates over one function table, with the
+ * noise the history has learned for the stored side's scenario.
+ */
+static int check_db(struct run_opts *r, char **operands)
+{
+	struct check_side c[2];
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_funcs fn;
+	struct pd_idmap ids;
+	struct pd_noise noise;
+	struct pd_diff d;
+	const char *scen = NULL, *cache = NULL, *tool = r->tool;
+	char *cache_own = NULL, *tool_own = NULL;
+	const char *exclude[3] = { NULL, NULL, NULL };
+	int i, status = 2, have_noise = 0, opened = 0;
+	size_t k;
+
+	memset(c, 0, sizeof(c));
+	pd_funcs_init(&fn, r->flags);
+	pd_idmap_init(&ids, &fn);
+	for (i = 0; i < 2; i++) {
+		char *p;
+
+		if (strncmp(operands[i], "db:", 3))
+			continue;
+		c[i].spec = pd_xstrdup(operands[i] + 3);
+		c[i].rev = c[i].spec;
+		c[i].scenario = r->scenario;
+		c[i].cache = r->cache;
+		if ((p = strchr(c[i].spec, ':'))) {
+			*p++ = '\0';
+			c[i].scenario = p;
+			if ((p = strchr(p, ':'))) {
+				*p++ = '\0';
+				c[i].cache = p;
+			}
+		}
+		if (!*c[i].rev || !c[i].scenario || !*c[i].scenario) {
+			pd_error("error: %s: want db:REV:SCENARIO[:CACHE] (or"
+				 " --scenario)",
+				 operands[i]);
+			goto out;
+		}
+	}
+	if (access(r->db, F_OK) != 0) {
+		pd_error("error: %s: no such database (perfdiff ingest creates"
+			 " it)",
+			 r->db);
+		goto out;
+	}
+	if (pd_db_open(&db, r->db, 0, &err) < 0) {
+		pd_error("%s", err.msg);
+		goto out;
+	}
+	opened = 1;
+	for (i = 0; i < 2; i++) {
+		if (!c[i].spec) {
+			if (check_side_profiles(&c[i], operands[i], r, &fn) < 0)
+				goto out;
+			continue;
+		}
+		if (pd_store_resolve(&db, c[i].rev, c[i].scenario, c[i].cache,
+				     &c[i].sha, &err) < 0)
+			goto fail;
+		if (!cache_own)
+			cache = c[i].cache;
+		{
+			char *co = NULL, *to = NULL;
+
+			if (pd_store_caches(&db, c[i].sha, c[i].scenario,
+					    &cache, &tool, &co, &to, &err) < 0)
+				goto fail;
+			if (!cache_own) {
+				cache_own = co;
+				tool_own = to;
+			} else {
+				free(co);
+				free(to);
+			}
+		}
+		if (pd_store_load(&db, c[i].sha, c[i].scenario, cache_own,
+				  tool_own, &ids, &c[i].l, &err) < 0)
+			goto fail;
+		c[i].loaded = 1;
+		c[i].aggs = NULL;
+		c[i].side = c[i].l.side;
+		scen = c[i].scenario;
+		exclude[i] = c[i].sha;
+		/* a second stored side must match the first's key */
+		cache = cache_own;
+		tool = tool_own;
+		if (c[i].cache && strcmp(c[i].cache, cache_own)) {
+			pd_error("error: %s: cache state %s, the other side %s",
+				 operands[i], c[i].cache, cache_own);
+			goto out;
+		}
+	}
+	/* Noise learned for the stored side, without the commits compared. */
+	{
+		const char *ex[3];
+		int n = 0;
+
+		for (i = 0; i < 2; i++)
+			if (exclude[i])
+				ex[n++] = exclude[i];
+		ex[n] = NULL;
+		if (pd_store_noise(&db, scen, cache_own, tool_own, ex, &ids,
+				   &noise, &err) < 0)
+			goto fail;
+		have_noise = 1;
+	}
+	for (i = 0; i < 2; i++) {
+		struct pd_agg *a = c[i].loaded ? c[i].l.runs : c[i].aggs;
+		size_t n = c[i].loaded ? c[i].l.n : c[i].n;
+
+		for (k = 0; k < n; k++)
+			pd_agg_resize(&a[k], fn.v.n);
+	}
+	if (noise.n < fn.v.n) {
+		/* functions only the files have: nothing learned */
+		struct pd_noise grown;
+		int m;
+
+		pd_noise_init(&grown, fn.v.n);
+		for (m = 0; m < 2; m++)
+			for (k = 0; k < noise.n; k++) {
+				grown.s0[m][k] = noise.s0[m][k];
+				grown.d0[m][k] = noise.d0[m][k];
+				grown.tau[m][k] = noise.tau[m][k];
+				grown.tau_points[m][k] = noise.tau_points[m][k];
+			}
+		grown.phi = noise.phi;
+		grown.phi_pairs = noise.phi_pairs;
+		grown.runs = noise.runs;
+		grown.shas = noise.shas;
+		pd_noise_release(&noise);
+		noise = grown;
+	}
+	pd_diff_aggs(&d, &c[0].side, c[0].loaded ? c[0].l.runs : c[0].aggs,
+		     c[0].loaded ? c[0].l.n : c[0].n, &c[1].side,
+		     c[1].loaded ? c[1].l.runs : c[1].aggs,
+		     c[1].loaded ? c[1].l.n : c[1].n, &fn, &r->set, &noise);
+	{
+		struct pd_meta m[2];
+
+		for (i = 0; i < 2; i++) {
+			if (c[i].loaded)
+				pd_meta_from_json(&m[i], c[i].l.build_meta);
+			else
+				m[i] = c[i].meta;
+		}
+		meta_warn(&d, &m[0], &m[1]);
+		for (i = 0; i < 2; i++)
+			if (c[i].loaded)
+				pd_meta_release(&m[i]);
+	}
+	status = render(&d, r, NULL, NULL, &fn);
+	pd_diff_release(&d);
+	goto out;
+fail:
+	pd_error("%s", err.msg);
+out:
+	if (have_noise)
+		pd_noise_release(&noise);
+	for (i = 0; i < 2; i++)
+		check_side_release(&c[i]);
+	if (opened)
+		pd_db_close(&db);
+	pd_idmap_release(&ids);
+	pd_funcs_release(&fn);
+	free(cache_own);
+	free(tool_own);
+	return status;
+}
+
+int pd_cmd_check(int argc, char **argv)
+{
+	int s = diff_run(argc, argv, 1);
+
+	/* git bisect run stops on 128 and above: errors must not mark */
+	return s == 2 ? 128 : s;
 }
 
 static const char compare_usage[] =

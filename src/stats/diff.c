@@ -1220,6 +1220,21 @@ static void drop_totals(struct pd_diff *d)
 }
 
 /* Matching decisions that need the profiles, then aggregates. */
+void pd_side_of_profiles(struct pd_side *s, const struct pd_profile *const *p,
+			 size_t n)
+{
+	size_t i;
+
+	side_from(s, p[0]);
+	s->runs = (int)n;
+	for (i = 1; i < n; i++) {
+		s->total += p[i]->total_weight;
+		s->samples += p[i]->total_count;
+	}
+	s->total /= (double)n;
+	s->samples /= (double)n;
+}
+
 static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 		    size_t na, const struct pd_profile *const *b, size_t nb,
 		    struct pd_funcs *fn)
@@ -1267,22 +1282,8 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 		pd_agg_init(&aa[i]);
 		pd_agg_compute(&aa[i], i < na ? a[i] : b[i - na], fn);
 	}
-	side_from(&sa, a[0]);
-	side_from(&sb, b[0]);
-	sa.runs = (int)na;
-	sb.runs = (int)nb;
-	for (i = 1; i < na; i++) {
-		sa.total += a[i]->total_weight;
-		sa.samples += a[i]->total_count;
-	}
-	for (i = 1; i < nb; i++) {
-		sb.total += b[i]->total_weight;
-		sb.samples += b[i]->total_count;
-	}
-	sa.total /= (double)na;
-	sa.samples /= (double)na;
-	sb.total /= (double)nb;
-	sb.samples /= (double)nb;
+	pd_side_of_profiles(&sa, a, na);
+	pd_side_of_profiles(&sb, b, nb);
 	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
 	if (na == 1 && nb == 1)
 		label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);

@@ -134,6 +134,9 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 		     size_t na, const struct pd_profile *const *b, size_t nb,
 		     struct pd_funcs *fn, const struct pd_settings *set);
+/* A side made of n profiles (runs): means of their totals. */
+void pd_side_of_profiles(struct pd_side *s, const struct pd_profile *const *p,
+			 size_t n);
 void pd_diff_release(struct pd_diff *d);
 void pd_diff_warn(struct pd_diff *d, const char *fmt, ...) PD_PRINTF(2, 3);
 
