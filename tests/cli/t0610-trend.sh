@@ -91,6 +91,17 @@ expect_exit 1 pd check "$T/b1" "$T/b7" --function parse
 expect_exit 0 pd check "$T/b1" "$T/b7" --function '^read' --threshold 10
 expect_exit 125 pd check "$T/b1" "$T/b7" --function nosuchfunction
 
+# the nightly script: reports written, a new alert once, then quiet
+expect_exit 1 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" \
+	--scenario syn --out "$T/night" "$T/b1" "$T/b2"
+for f in md html json xlsx; do
+	[ -s "$T/night/trend-syn.$f" ] && ok || not_ok "nightly wrote trend-syn.$f"
+done
+expect_grep "new change point" "$T/out"
+expect_exit 0 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" \
+	--scenario syn --out "$T/night" --last 9
+expect_exit 2 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" --out "$T/night"
+
 # errors: one line, exit 2 (128 for check, which must stop a bisect)
 expect_exit 2 pd trend
 expect_grep "scenario is required" "$T/err"
