@@ -5,6 +5,7 @@
 #ifndef PD_CMD_H
 #define PD_CMD_H
 
+#include <regex.h>
 #include <stdio.h>
 
 struct pd_cmd {
@@ -45,6 +46,8 @@ void pd_tmp_perms(int fd);
 /* Commits (rc == 0) or discards the file; returns 0 or -1 with a message. */
 int pd_out_close(struct pd_out *o, int rc);
 
+/* Compiles an extended regular expression; prints the error, -1. */
+int pd_parse_regex(const char *opt, const char *pattern, regex_t *re);
 /* Parses a number option; prints the error and returns -1 when invalid. */
 int pd_parse_double(const char *opt, const char *s, double lo, double hi,
 		    double *out);

@@ -658,15 +658,8 @@ static int diff_run(int argc, char **argv, int check)
 		goto out_opts;
 	}
 	if (r.function) {
-		int rc = regcomp(&r.fre, r.function, REG_EXTENDED | REG_NOSUB);
-
-		if (rc) {
-			char msg[200];
-
-			regerror(rc, &r.fre, msg, sizeof(msg));
-			pd_error("error: --function %s: %s", r.function, msg);
+		if (pd_parse_regex("--function", r.function, &r.fre))
 			goto out_opts;
-		}
 		have_re = 1;
 	}
 	if (check && argc - optind == 2 &&

@@ -72,7 +72,7 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 		 const char *cmd)
 {
 	double v;
-	int c, rc;
+	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->db = pd_db_default_path();
@@ -165,14 +165,8 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 		return 2;
 	}
 	if (a->pattern) {
-		rc = regcomp(&a->re, a->pattern, REG_EXTENDED | REG_NOSUB);
-		if (rc) {
-			char msg[200];
-
-			regerror(rc, &a->re, msg, sizeof(msg));
-			pd_error("error: --function %s: %s", a->pattern, msg);
+		if (pd_parse_regex("--function", a->pattern, &a->re))
 			return 2;
-		}
 		a->have_re = 1;
 		a->q.function = &a->re;
 	}

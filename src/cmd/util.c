@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,4 +116,16 @@ int pd_out_close(struct pd_out *o, int rc)
 	free(o->tmp);
 	o->f = NULL;
 	return rc ? -1 : ret;
+}
+
+int pd_parse_regex(const char *opt, const char *pattern, regex_t *re)
+{
+	int rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
+	char msg[200];
+
+	if (!rc)
+		return 0;
+	regerror(rc, re, msg, sizeof(msg));
+	pd_error("error: %s %s: %s", opt, pattern, msg);
+	return -1;
 }

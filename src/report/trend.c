@@ -16,6 +16,7 @@
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "report/report.h"
+#include "report/xlsx.h"
 #include "stats/trend.h"
 
 #define SHORT_SHA 10
@@ -517,18 +518,6 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 	return rc;
 }
 
-static void xl_str(lxw_worksheet *ws, int r, int c, const char *s,
-		   lxw_format *f)
-{
-	struct pd_buf b = PD_BUF_INIT;
-
-	pd_utf8_sanitize(s, strlen(s), &b);
-	if (b.len > 32767)
-		pd_buf_setlen(&b, 32767);
-	worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, b.buf, f);
-	pd_buf_release(&b);
-}
-
 int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 		  struct pd_err *err)
 {
@@ -540,7 +529,6 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 	struct pd_buf b = PD_BUF_INIT;
 	size_t i, k, n = s0->pts.n;
 	int r = 0;
-	lxw_error rc;
 
 	if (!wb)
 		return pd_err_set(err, PD_EIO, "%s: cannot create the workbook",
@@ -556,35 +544,35 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 	sum = workbook_add_worksheet(wb, "Trend");
 	data = workbook_add_worksheet(wb, "Series");
 	pd_buf_addf(&b, "perfdiff trend: %s", t->scenario);
-	xl_str(sum, r++, 0, b.buf, title);
+	pd_xlsx_str(sum, r++, 0, b.buf, title);
 	pd_buf_reset(&b);
 	heading(&b, t);
-	xl_str(sum, r++, 0, b.buf, NULL);
+	pd_xlsx_str(sum, r++, 0, b.buf, NULL);
 	for (i = 0; i < t->notes.n; i++)
-		xl_str(sum, r++, 0, t->notes.v[i], NULL);
+		pd_xlsx_str(sum, r++, 0, t->notes.v[i], NULL);
 	if (!t->alerts.n)
-		xl_str(sum, r++, 0, "No change points: the series are steady.",
-		       NULL);
+		pd_xlsx_str(sum, r++, 0,
+			    "No change points: the series are steady.", NULL);
 	for (i = t->alerts.n; i-- > 0;) {
 		pd_buf_reset(&b);
 		pd_buf_adds(&b, "ALERT ");
 		pd_fmt_alert(&b, t, i, 5);
-		xl_str(sum, r++, 0, b.buf, NULL);
+		pd_xlsx_str(sum, r++, 0, b.buf, NULL);
 	}
 	r++;
 	/* Series sheet: one row per commit, one column per series mean. */
-	xl_str(data, 0, 0, "commit", head);
-	xl_str(data, 0, 1, "date", head);
-	xl_str(data, 0, 2, "runs", head);
+	pd_xlsx_str(data, 0, 0, "commit", head);
+	pd_xlsx_str(data, 0, 1, "date", head);
+	pd_xlsx_str(data, 0, 2, "runs", head);
 	for (k = 0; k < t->series.n; k++) {
 		pd_buf_reset(&b);
 		pd_buf_addf(&b, "%s (%s)", t->series.v[k].name,
 			    pd_unit_display((enum pd_unit)t->unit));
-		xl_str(data, 0, (int)k + 3, b.buf, head);
+		pd_xlsx_str(data, 0, (int)k + 3, b.buf, head);
 	}
 	for (i = 0; i < n; i++) {
-		xl_str(data, (int)i + 1, 0, s0->pts.v[i].sha, NULL);
-		xl_str(data, (int)i + 1, 1, s0->pts.v[i].date, NULL);
+		pd_xlsx_str(data, (int)i + 1, 0, s0->pts.v[i].sha, NULL);
+		pd_xlsx_str(data, (int)i + 1, 1, s0->pts.v[i].date, NULL);
 		worksheet_write_number(data, (lxw_row_t)(i + 1), 2,
 				       (double)s0->pts.v[i].n, NULL);
 		for (k = 0; k < t->series.n; k++) {
@@ -628,9 +616,5 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 	}
 	worksheet_set_column(sum, 0, 0, 100, NULL);
 	pd_buf_release(&b);
-	rc = workbook_close(wb);
-	if (rc != LXW_NO_ERROR)
-		return pd_err_set(err, PD_EIO, "%s: %s", path,
-				  lxw_strerror(rc));
-	return 0;
+	return pd_xlsx_close(wb, path, err);
 }

@@ -13,13 +13,13 @@
 
 #include "core/utf8.h"
 #include "report/report.h"
+#include "report/xlsx.h"
 
 struct fmts {
 	lxw_format *head, *ms, *num, *pct, *ratio, *p, *red, *blue, *title;
 };
 
-static void put_str(lxw_worksheet *ws, int r, int c, const char *s,
-		    lxw_format *f)
+void pd_xlsx_str(lxw_worksheet *ws, int r, int c, const char *s, lxw_format *f)
 {
 	struct pd_buf b = PD_BUF_INIT;
 
@@ -61,7 +61,7 @@ static void header(lxw_worksheet *ws, const struct fmts *F, int nrows,
 		    !strcmp(fcols[c], "Self delta") ||
 		    !strcmp(fcols[c], "Total delta"))
 			pd_buf_addf(&h, " (%s)", unit);
-		put_str(ws, 0, c, h.buf, F->head);
+		pd_xlsx_str(ws, 0, c, h.buf, F->head);
 		pd_buf_release(&h);
 	}
 	worksheet_freeze_panes(ws, 1, 1);
@@ -100,9 +100,9 @@ static void frow(lxw_worksheet *ws, const struct fmts *F, int r,
 {
 	const struct pd_metric *s = &f->self, *t = &f->total;
 
-	put_str(ws, r, 0, pd_func_name(d->fn, f->func), NULL);
-	put_str(ws, r, 1, pd_func_module(d->fn, f->func), NULL);
-	put_str(ws, r, 2, pd_status_name(s->status), NULL);
+	pd_xlsx_str(ws, r, 0, pd_func_name(d->fn, f->func), NULL);
+	pd_xlsx_str(ws, r, 1, pd_func_module(d->fn, f->func), NULL);
+	pd_xlsx_str(ws, r, 2, pd_status_name(s->status), NULL);
 	put_num(ws, r, 3, s->base * scale, F->ms);
 	put_num(ws, r, 4, s->cand * scale, F->ms);
 	put_num(ws, r, 5, s->delta * scale, F->ms);
@@ -112,14 +112,15 @@ static void frow(lxw_worksheet *ws, const struct fmts *F, int r,
 	put_num(ws, r, 9, s->ci_high, F->ratio);
 	put_num(ws, r, 10, s->q, F->p);
 	put_num(ws, r, 11, s->mde_pct / 100, F->pct);
-	put_str(ws, r, 12, d->self_only ? "" : pd_status_name(t->status), NULL);
+	pd_xlsx_str(ws, r, 12, d->self_only ? "" : pd_status_name(t->status),
+		    NULL);
 	put_num(ws, r, 13, t->base * scale, F->ms);
 	put_num(ws, r, 14, t->cand * scale, F->ms);
 	put_num(ws, r, 15, t->delta * scale, F->ms);
 	put_num(ws, r, 16, t->delta_pct / 100, F->pct);
 	put_num(ws, r, 17, t->ratio, F->ratio);
 	put_num(ws, r, 18, t->q, F->p);
-	put_str(ws, r, 19, s->unstable || t->unstable ? "yes" : "", NULL);
+	pd_xlsx_str(ws, r, 19, s->unstable || t->unstable ? "yes" : "", NULL);
 	put_num(ws, r, 20, s->tau_pct / 100, F->pct);
 }
 
@@ -158,7 +159,6 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 	struct pd_buf b = PD_BUF_INIT;
 	int r = 0, nreg;
 	size_t i, k;
-	lxw_error rc;
 
 	if (!wb)
 		return pd_err_set(err, PD_EIO, "%s: cannot create the workbook",
@@ -193,10 +193,10 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 	worksheet_set_column(sum, 0, 0, 22, NULL);
 	worksheet_set_column(sum, 1, 1, 90, NULL);
 	pd_buf_addf(&b, "perfdiff: %s", pd_status_name(d->verdict));
-	put_str(sum, r++, 0, b.buf, F.title);
+	pd_xlsx_str(sum, r++, 0, b.buf, F.title);
 	pd_buf_reset(&b);
 	pd_fmt_headline(&b, d);
-	put_str(sum, r++, 0, b.buf, NULL);
+	pd_xlsx_str(sum, r++, 0, b.buf, NULL);
 	r++;
 	for (k = 0; k < 2; k++) {
 		const struct pd_side *s = k ? &d->cand : &d->base;
@@ -205,33 +205,33 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 		pd_buf_addf(&b, "%s (%s, %d run%s, %.0f samples)", s->source,
 			    s->format ? s->format : "?", s->runs,
 			    s->runs == 1 ? "" : "s", s->samples);
-		put_str(sum, r, 0, k ? "Candidate" : "Baseline", F.head);
-		put_str(sum, r, 1, b.buf, NULL);
+		pd_xlsx_str(sum, r, 0, k ? "Candidate" : "Baseline", F.head);
+		pd_xlsx_str(sum, r, 1, b.buf, NULL);
 		r++;
 		pd_buf_reset(&b);
 		pd_buf_addf(&b, "Total %s (%s)", k ? "candidate" : "baseline",
 			    unit);
-		put_str(sum, r, 0, b.buf, F.head);
+		pd_xlsx_str(sum, r, 0, b.buf, F.head);
 		put_num(sum, r++, 1, s->total * scale, F.ms);
 	}
 	pd_buf_reset(&b);
 	pd_buf_addf(&b, "threshold %g %%, min impact %g %%, alpha %g, %s, %s",
 		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
 		    d->set.share ? "shares" : "absolute", d->method);
-	put_str(sum, r, 0, "Settings", F.head);
-	put_str(sum, r++, 1, b.buf, NULL);
-	put_str(sum, r, 0, "Total change", F.head);
+	pd_xlsx_str(sum, r, 0, "Settings", F.head);
+	pd_xlsx_str(sum, r++, 1, b.buf, NULL);
+	pd_xlsx_str(sum, r, 0, "Total change", F.head);
 	put_num(sum, r++, 1, d->total.delta_pct / 100, F.pct);
 	for (k = 0; k < PD_STATUS_COUNT; k++) {
 		pd_buf_reset(&b);
 		pd_buf_addf(&b, "Functions %s",
 			    pd_status_name((enum pd_status)k));
-		put_str(sum, r, 0, b.buf, F.head);
+		pd_xlsx_str(sum, r, 0, b.buf, F.head);
 		put_num(sum, r++, 1, (double)d->nstatus[k], F.num);
 	}
 	for (i = 0; i < d->warnings.n; i++) {
-		put_str(sum, r, 0, i ? "" : "Warnings", F.head);
-		put_str(sum, r++, 1, d->warnings.v[i], NULL);
+		pd_xlsx_str(sum, r, 0, i ? "" : "Warnings", F.head);
+		pd_xlsx_str(sum, r++, 1, d->warnings.v[i], NULL);
 	}
 
 	nreg = sheet_of(wb, &F, d, "Regressions", PD_REGRESSED, scale, unit);
@@ -276,7 +276,7 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 		pd_buf_reset(&b);
 		pd_buf_addf(&b, "Table %zu", i + 1);
 		ws = workbook_add_worksheet(wb, b.buf);
-		put_str(ws, 0, c++, "Key", F.head);
+		pd_xlsx_str(ws, 0, c++, "Key", F.head);
 		for (m = 0; m < t->nmeasures; m++) {
 			const char *mn = t->base->measures.v[m];
 			const char *sub[] = { "baseline", "candidate",
@@ -286,14 +286,14 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 			for (s = 0; s < 4; s++) {
 				pd_buf_reset(&b);
 				pd_buf_addf(&b, "%s %s", mn, sub[s]);
-				put_str(ws, 0, c++, b.buf, F.head);
+				pd_xlsx_str(ws, 0, c++, b.buf, F.head);
 			}
 		}
 		for (rr = 0; rr < t->rows.n && rr < 1048574; rr++) {
 			pd_buf_reset(&b);
 			pd_fmt_key(&b, t->rows.v[rr].key);
 			c = 0;
-			put_str(ws, (int)rr + 1, c++, b.buf, NULL);
+			pd_xlsx_str(ws, (int)rr + 1, c++, b.buf, NULL);
 			for (m = 0; m < t->nmeasures; m++) {
 				const struct pd_metric *x = &t->rows.v[rr].m[m];
 
@@ -301,8 +301,8 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 				put_num(ws, (int)rr + 1, c++, x->cand, F.num);
 				put_num(ws, (int)rr + 1, c++,
 					x->delta_pct / 100, F.pct);
-				put_str(ws, (int)rr + 1, c++,
-					pd_status_name(x->status), NULL);
+				pd_xlsx_str(ws, (int)rr + 1, c++,
+					    pd_status_name(x->status), NULL);
 			}
 		}
 		worksheet_freeze_panes(ws, 1, 1);
@@ -311,11 +311,17 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 				     (lxw_col_t)(c - 1));
 		worksheet_set_column(ws, 0, 0, 40, NULL);
 		worksheet_set_column(ws, 1, (lxw_col_t)(c - 1), 14, NULL);
-		put_str(sum, r++, 0, "Table", F.head);
-		put_str(sum, r - 1, 1, t->base->name, NULL);
+		pd_xlsx_str(sum, r++, 0, "Table", F.head);
+		pd_xlsx_str(sum, r - 1, 1, t->base->name, NULL);
 	}
 	pd_buf_release(&b);
-	rc = workbook_close(wb);
+	return pd_xlsx_close(wb, path, err);
+}
+
+int pd_xlsx_close(lxw_workbook *wb, const char *path, struct pd_err *err)
+{
+	lxw_error rc = workbook_close(wb);
+
 	if (rc != LXW_NO_ERROR)
 		return pd_err_set(err, PD_EIO, "%s: %s", path,
 				  lxw_strerror(rc));
