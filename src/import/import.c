@@ -16,6 +16,8 @@ static const struct pd_format formats[] = {
 	  pd_speedscope_sniff, pd_speedscope_import },
 	{ "firefox", "Firefox Profiler / samply (processed and Gecko)",
 	  pd_firefox_sniff, pd_firefox_import },
+	{ "cpuprofile", "Chrome / Node .cpuprofile (DevTools and old V8)",
+	  pd_cpuprofile_sniff, pd_cpuprofile_import },
 	{ "wpa", "Windows Performance Analyzer CSV export", pd_wpa_sniff,
 	  pd_wpa_import },
 	{ "perf-script", "Linux perf script text", pd_perf_sniff,
@@ -44,7 +46,8 @@ const struct pd_format *pd_format_find(const char *name)
 
 const char *pd_format_list(void)
 {
-	return "speedscope, firefox (samply), wpa (CSV), perf-script, folded";
+	return "speedscope, firefox (samply), cpuprofile, wpa (CSV),"
+	       " perf-script, folded";
 }
 
 int pd_filter_match(const char *needle, const char *name, size_t len)
@@ -83,8 +86,6 @@ static const char *json_shape(const char *head, size_t len)
 		       " profile";
 	if (has(head, len, "\"dhatFileVersion\""))
 		return "a DHAT heap profile";
-	if (has(head, len, "\"timeDeltas\"") && has(head, len, "\"nodes\""))
-		return "a Chrome/Node .cpuprofile";
 	if (has(head, len, "\"traceEvents\""))
 		return "a Chrome trace-event file";
 	return NULL;

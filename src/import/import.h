@@ -57,6 +57,9 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 int pd_wpa_sniff(const char *head, size_t len);
 int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 		  const struct pd_import_opts *o, struct pd_err *err);
+int pd_cpuprofile_sniff(const char *head, size_t len);
+int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
+			 const struct pd_import_opts *o, struct pd_err *err);
 int pd_speedscope_sniff(const char *head, size_t len);
 int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err);

@@ -2,6 +2,7 @@
 """perfdiff benchmark: generates large inputs and reports MB/s and peak RSS.
 
 usage: tests/bench/bench.py [--perf-mb 100] [--speedscope-mb 1000] [--folded-mb 100]
+                            [--cpuprofile-mb 100]
 Needs a built tree (build/perfdiff, build/tests/bench_gen). Each run is a
 fresh process, so peak RSS is that run's alone. Not part of the test suite.
 """
@@ -33,7 +34,43 @@ def measure(cmd):
     return dt, ru.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 
 
+def gen_cpuprofile(mb, seed, path):
+    """A DevTools-shaped .cpuprofile: 4000 nodes (a tree of depth up to 30),
+    then samples and timeDeltas until the file is mb megabytes."""
+    import random
+    rnd = random.Random(seed)
+    n_nodes = 4000
+    with open(path, "w") as f:
+        f.write('{"nodes":[')
+        kids = {i: [] for i in range(1, n_nodes + 1)}
+        parent = {1: None}
+        depth = {1: 0}
+        for i in range(2, n_nodes + 1):
+            p = rnd.randint(max(1, i - 200), i - 1)
+            while depth[p] >= 30:
+                p = parent[p]
+            parent[i], depth[i] = p, depth[p] + 1
+            kids[p].append(i)
+        for i in range(1, n_nodes + 1):
+            name = "(root)" if i == 1 else "fn_%d" % (i % 1500)
+            f.write('%s{"id":%d,"callFrame":{"functionName":"%s","scriptId":"%d",'
+                    '"url":"file:///app/src/mod%d.js","lineNumber":%d,'
+                    '"columnNumber":4},"hitCount":0,"children":[%s]}'
+                    % ("," if i > 1 else "", i, name, i % 40, i % 40, i % 900,
+                       ",".join(map(str, kids[i]))))
+        f.write('],"startTime":1000000,"endTime":0,"samples":[')
+        # each sample is about 6 bytes in samples + 4 in timeDeltas
+        n = int(mb * 1e6 / 10)
+        leaves = [i for i in range(2, n_nodes + 1) if not kids[i]]
+        f.write(",".join(str(rnd.choice(leaves)) for _ in range(n)))
+        f.write('],"timeDeltas":[')
+        f.write(",".join(str(rnd.randint(90, 140)) for _ in range(n)))
+        f.write("]}")
+
+
 def gen(kind, mb, seed, path):
+    if kind == "cpuprofile" and not os.path.exists(path):
+        gen_cpuprofile(mb, seed, path)
     if not os.path.exists(path):
         with open(path, "wb") as f:
             subprocess.run([os.path.join(ROOT, "build/tests/bench_gen"), kind,
@@ -46,6 +83,7 @@ def main():
     ap.add_argument("--perf-mb", type=float, default=100)
     ap.add_argument("--speedscope-mb", type=float, default=1000)
     ap.add_argument("--folded-mb", type=float, default=100)
+    ap.add_argument("--cpuprofile-mb", type=float, default=100)
     ap.add_argument("--dir", default=tempfile.gettempdir())
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
@@ -54,7 +92,8 @@ def main():
     made = []
     for kind, mb, ext in (("perf", a.perf_mb, "perf.txt"),
                           ("folded", a.folded_mb, "folded"),
-                          ("speedscope", a.speedscope_mb, "speedscope.json")):
+                          ("speedscope", a.speedscope_mb, "speedscope.json"),
+                          ("cpuprofile", a.cpuprofile_mb, "cpuprofile")):
         if mb <= 0:
             continue
         base = os.path.join(a.dir, "pdbench-base-%g.%s" % (mb, ext))

@@ -198,6 +198,36 @@ static void expect_error(const char *text, const char *from, const char *want)
 	}
 }
 
+static void test_cpuprofile_tiny(void **state)
+{
+	struct pd_profile p;
+	struct ft r;
+	static const char *old = "{\"head\":{\"functionName\":\"(root)\","
+				 "\"id\":1,\"children\":[]}}";
+	static const char *arrays_first = "{\"samples\":[2],\"timeDeltas\":[5],"
+					  "\"nodes\":[]}";
+
+	(void)state;
+	/* Sample times 1100 1200 1400 1500 1800 1850 us, end 1900. */
+	load(&p, "fixtures/cpuprofile/tiny.cpuprofile", NULL);
+	assert_string_equal(p.format, "cpuprofile");
+	assert_int_equal(p.unit, PD_UNIT_NS);
+	assert_near(p.total_weight, 750e3, 1e-6);
+	assert_near(p.total_count, 5, 0);
+	r = func_of(&p, "main");
+	assert_near(r.self, 300e3, 1e-6);
+	assert_near(r.total, 700e3, 1e-6); /* recursion counted once */
+	r = func_of(&p, "(anonymous main.js:10)");
+	assert_near(r.self, 300e3, 1e-6);
+	r = func_of(&p, "(garbage collector)");
+	assert_near(r.self, 50e3, 1e-6);
+	assert_int_equal(p.notes.n, 1); /* the idle sample */
+	pd_profile_release(&p);
+	assert_true(pd_cpuprofile_sniff(old, strlen(old)));
+	assert_true(pd_cpuprofile_sniff(arrays_first, strlen(arrays_first)));
+	assert_false(pd_cpuprofile_sniff("{\"nodes\":1}", 11));
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -257,6 +287,7 @@ int main(void)
 		cmocka_unit_test(test_perf_small),
 		cmocka_unit_test(test_speedscope_perfview),
 		cmocka_unit_test(test_speedscope_sampled_sorted),
+		cmocka_unit_test(test_cpuprofile_tiny),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_valid_edge_cases),
 	};

@@ -1,0 +1,138 @@
+#!/bin/sh
+# Chrome / Node .cpuprofile: the corpus files against an independent
+# reading (tests/tools/cpuprofile_funcs.py), a fixture counted by hand,
+# the old V8 form against the DevTools form of the same recording, real
+# profiles from node --cpu-prof with a planted change, and bad input.
+. "$(dirname "$0")/lib.sh"
+CP=$PD_CORPUS/cpuprofile
+
+check_numbers() { # FILE: perfdiff's per-function numbers = the reference
+	pd show -f json "$1" >"$T/ours.json" 2>/dev/null
+	python3 "$PD_ROOT/tests/tools/cpuprofile_funcs.py" "$1" >"$T/ref.json"
+	if python3 - "$T/ours.json" "$T/ref.json" <<'PY'
+import json, sys
+ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert ours["profile"]["format"] == "cpuprofile"
+assert abs(ours["profile"]["total"] - ref["total"]) <= 1e-6 * ref["total"]
+o = {}
+for f in ours["functions"]:
+    s, t = o.get(f["function"], (0, 0))
+    o[f["function"]] = (s + f["self"], t + f["total"])
+for k, (s, t) in ref["functions"].items():
+    assert abs(o[k][0] - s) <= 1e-6 * max(1, s), (k, o[k], s)
+    # total: perfdiff counts a sample once per function and module, the
+    # reference once per name, so names in several scripts may differ
+    assert o[k][1] >= t - 1e-6 * max(1, t), (k, o[k], t)
+PY
+	then ok; else not_ok "numbers of $1"; fi
+}
+
+if [ -d "$CP" ]; then
+	for f in "$CP"/*.cpuprofile; do
+		check_numbers "$f"
+	done
+	# the same recording in both forms: equal but for the last sample,
+	# whose end the old form gives in whole seconds only
+	pd show -f json "$CP/chrome65-simple.cpuprofile" >"$T/new.json"
+	pd show -f json "$CP/node10-example.cpuprofile" >"$T/old.json"
+	if python3 - "$T/new.json" "$T/old.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+fa = {f["function"]: f for f in a["functions"]}
+fb = {f["function"]: f for f in b["functions"]}
+assert set(fa) == set(fb) == {"(anonymous)", "a", "b", "c", "d"}, (fa, fb)
+assert fa["(anonymous)"]["self"] == fb["(anonymous)"]["self"] == 1060000
+assert fa["b"]["total"] == fb["b"]["total"]
+assert a["profile"]["samples"] == b["profile"]["samples"] == 29
+PY
+	then ok; else not_ok "old and new forms of one recording"; fi
+	expect_exit 0 pd show "$CP/node-hello.cjs-20231120T211435.cpuprofile"
+	expect_grep "warning: 1 (idle) samples" "$T/out"
+else
+	echo "corpus not found at $CP: corpus checks skipped"
+fi
+
+# The fixture, counted by hand (times 1100 1200 1400 1500 1800 1850 us,
+# end 1900): anonymous 100 + 200, =HYPERLINK 100 (total 400 with main
+# under it), main 300 self and 700 total (recursion counted once), GC 50,
+# idle 50 left out.
+check_numbers "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile"
+pd show -f json "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile" >"$T/tiny.json"
+if python3 - "$T/tiny.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: (x["self"], x["total"], x["module"]) for x in d["functions"]}
+assert d["profile"]["total"] == 750000 and d["profile"]["samples"] == 5
+assert f["(anonymous main.js:10)"] == (300000, 300000, "main.js"), f
+assert f['=HYPERLINK("x")'] == (100000, 400000, "main.js"), f
+assert f["main"] == (300000, 700000, "main.js"), f
+assert f["(garbage collector)"][:2] == (50000, 50000), f
+assert "(idle)" not in f and "(root)" not in f
+PY
+then ok; else not_ok "hand-counted fixture"; fi
+# the same with timeDeltas before samples and nodes last (the other way
+# through the streaming join) gives the same numbers
+python3 - "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile" >"$T/reordered.cpuprofile" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+order = ["timeDeltas", "samples", "endTime", "startTime", "nodes"]
+print(json.dumps({k: d[k] for k in order}))
+PY
+pd show -f json "$T/reordered.cpuprofile" >"$T/re.json"
+if python3 - "$T/tiny.json" "$T/re.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["functions"] == b["functions"], (a["functions"], b["functions"])
+assert a["profile"]["total"] == b["profile"]["total"]
+PY
+then ok; else not_ok "timeDeltas before samples"; fi
+gzip -c "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile" >"$T/tiny.cpuprofile.gz"
+expect_exit 0 pd show "$T/tiny.cpuprofile.gz"
+expect_grep "cpuprofile, 5 samples, total 0.750 ms" "$T/out"
+expect_exit 0 pd -f xlsx -o "$T/t.xlsx" "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile" "$T/tiny.cpuprofile.gz"
+
+# Real profiles: node --cpu-prof, parseRecord() doing twice the work.
+if command -v node >/dev/null; then
+	for side in base:4000 cand:8000; do
+		node --cpu-prof --cpu-prof-dir="$T/${side%%:*}" --cpu-prof-interval 250 \
+			"$PD_ROOT/fixtures/cpuprofile/work.js" 300 "${side#*:}" >/dev/null
+	done
+	expect_exit 1 pd "$T"/base/*.cpuprofile "$T"/cand/*.cpuprofile -f json
+	if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+assert d["baseline"]["format"] == "cpuprofile", d["baseline"]
+p = f["parseRecord"]
+# the JIT inlines part of parseRecord into processBatch: check the sum
+both = sum(f[n]["self"]["candidate"] for n in ("parseRecord", "processBatch"))
+base = sum(f[n]["self"]["baseline"] for n in ("parseRecord", "processBatch"))
+assert 1.5 < both / base < 3.0, both / base
+assert p["self"]["status"] == "regressed" or p["total"]["status"] == "regressed", p
+assert d["total"]["status"] == "regressed", d["total"]
+PY
+	then ok; else not_ok "planted change in node profiles"; cat "$T/err" >&2; fi
+	check_numbers "$(ls "$T"/cand/*.cpuprofile)"
+else
+	echo "node not installed: node --cpu-prof checks skipped"
+fi
+
+# Bad input: one line naming the file and the place, exit 2.
+bad() { # NAME CONTENT PATTERN
+	printf '%s' "$2" >"$T/$1.cpuprofile"
+	expect_exit 2 pd show --from cpuprofile "$T/$1.cpuprofile"
+	expect_grep "$3" "$T/err"
+	expect_lines 1 "$T/err"
+}
+node='{"id":1,"callFrame":{"functionName":"(root)","url":""},"children":[2]},{"id":2,"callFrame":{"functionName":"f","url":""}}'
+bad truncated "{\"nodes\":[$node],\"samples\":[2,2" "truncated JSON"
+bad unknown "{\"nodes\":[$node],\"samples\":[2,9],\"timeDeltas\":[1,1]}" 'samples\[1\]: node id 9 is not in the nodes'
+bad count "{\"nodes\":[$node],\"samples\":[2,2],\"timeDeltas\":[1]}" 'timeDeltas: 1 times for 2 samples'
+bad child '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)"},"children":[5]}],"samples":[1],"timeDeltas":[1]}' 'a child id that is no node: 5'
+bad cycle '{"nodes":[{"id":1,"callFrame":{"functionName":"f"},"children":[2]},{"id":2,"callFrame":{"functionName":"g"},"children":[1]}],"samples":[1],"timeDeltas":[1]}' 'a cycle of parents'
+bad type "{\"nodes\":[$node],\"samples\":[\"2\"],\"timeDeltas\":[1]}" 'samples\[0\]: a number was expected'
+bad twice '{"nodes":[{"id":1,"callFrame":{"functionName":"f"}},{"id":1,"callFrame":{"functionName":"g"}}],"samples":[1],"timeDeltas":[1]}' 'twice the node id 1'
+bad nosamples "{\"nodes\":[$node]}" '"samples" or "timeDeltas" missing'
+bad noid '{"nodes":[{"callFrame":{"functionName":"f"}}],"samples":[1],"timeDeltas":[1]}' 'no "id" in node number 0'
+bad toplevel '[1,2]' 'top level is an array'
+finish
