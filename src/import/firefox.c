@@ -1206,7 +1206,7 @@ retry:
 			continue;
 		rc = thread_sums(s, th, &v, &sm, &has_cpu);
 		if (rc < 0)
-			return rc;
+			goto out; /* earlier threads' pending symbols too */
 		fr = get_col(v.t[T_STACK], "frame");
 		pre = get_col(v.t[T_STACK], "prefix");
 		off = get_col(v.t[T_STACK], "prefixOffset");
@@ -1359,6 +1359,7 @@ retry:
 				o->thread || o->process ? " after filtering"
 							: "");
 out:
+	free(shared_frames);
 	PD_VEC_FREE(&pend.v);
 	PD_VEC_FREE(&pend.of_frame);
 	return rc;

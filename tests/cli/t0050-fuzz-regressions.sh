@@ -3,7 +3,7 @@
 # must now import or fail cleanly: exit 0, or exit 2 with one line.
 . "$(dirname "$0")/lib.sh"
 for f in "$PD_ROOT"/fixtures/regress/*; do
-	for from in "" perf-script folded speedscope; do
+	for from in "" perf-script folded speedscope firefox wpa cpuprofile; do
 		pd show ${from:+--from $from} "$f" >"$T/out" 2>"$T/err"
 		rc=$?
 		if [ "$rc" -eq 0 ]; then ok
