@@ -25,6 +25,7 @@
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "import/import.h"
+#include "import/json.h"
 
 #define MAX_DEPTH 4096	    /* the old format nests one level per frame */
 #define SMALL_ID (1u << 20) /* ids below map to slots through an array */
@@ -90,7 +91,6 @@ struct cp {
 	int have_nodes, have_samples, have_times;
 	double start, end;
 	int have_start, have_end;
-	uint64_t chunk_off;
 	yajl_handle h;
 };
 
@@ -105,6 +105,14 @@ static void path_to(const struct cp *s, struct pd_buf *b)
 		else if (!s->lv[i].is_map && s->lv[i].idx >= 0)
 			pd_buf_addf(b, "[%ld]", s->lv[i].idx);
 	}
+}
+
+static void json_path(void *arg, struct pd_buf *b)
+{
+	const struct cp *s = arg;
+
+	if (s->depth >= 0)
+		path_to(s, b);
 }
 
 static int fail(struct cp *s, const char *what)
@@ -735,11 +743,12 @@ int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err)
 {
 	struct cp s;
-	char *buf = pd_xmalloc(1u << 20);
+	struct pd_json_stream js;
 	int rc = 0;
 
 	(void)o;
 	memset(&s, 0, sizeof(s));
+	memset(&js, 0, sizeof(js));
 	s.p = p;
 	s.in = in;
 	s.err = err;
@@ -749,53 +758,16 @@ int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
 	s.h = yajl_alloc(&callbacks, NULL, &s);
 	if (!s.h)
 		pd_die_oom(0);
-	for (;;) {
-		ssize_t n = pd_input_read(in, buf, 1u << 20, err);
-		yajl_status st;
-
-		if (n < 0) {
-			rc = (int)n;
-			goto out;
-		}
-		s.chunk_off = in->offset - (uint64_t)n;
-		st = n ? yajl_parse(s.h, (unsigned char *)buf, (size_t)n)
-		       : yajl_complete_parse(s.h);
-		if (st != yajl_status_ok) {
-			if (!s.failed) {
-				unsigned char *m =
-				    yajl_get_error(s.h, 0, NULL, 0);
-				struct pd_buf path = PD_BUF_INIT;
-				char *nl;
-
-				if (s.depth >= 0)
-					path_to(&s, &path);
-				nl = strchr((char *)m, '\n');
-				if (nl)
-					*nl = '\0';
-				pd_err_set(
-				    err, PD_EPARSE, "%s: byte %llu%s%s: %s%s",
-				    in->path,
-				    (unsigned long long)(s.chunk_off +
-							 (n ? yajl_get_bytes_consumed(
-								  s.h)
-							    : 0)),
-				    path.len ? " at " : "", path.buf,
-				    n ? "JSON syntax error: "
-				      : "truncated JSON: ",
-				    (const char *)m);
-				pd_buf_release(&path);
-				yajl_free_error(s.h, m);
-			}
-			rc = PD_EPARSE;
-			goto out;
-		}
-		if (!n)
-			break;
-	}
+	js.h = s.h;
+	js.failed = &s.failed;
+	js.path = json_path;
+	js.arg = &s;
+	rc = pd_json_stream_run(&js, in, err);
+	if (rc)
+		goto out;
 	rc = build(&s);
 out:
 	yajl_free(s.h);
-	free(buf);
 	free(s.lv);
 	PD_VEC_FREE(&s.nodes);
 	PD_VEC_FREE(&s.edges);

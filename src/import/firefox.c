@@ -20,6 +20,7 @@
 
 #include "core/buf.h"
 #include "import/import.h"
+#include "import/json.h"
 #include "import/symbols.h"
 
 #define MAXCOL 24
@@ -124,6 +125,14 @@ static void path_to(struct ff *s, struct pd_buf *b)
 			pd_buf_addf(b, "[%ld]", s->lv[i].idx);
 		}
 	}
+}
+
+static void json_path(void *arg, struct pd_buf *b)
+{
+	struct ff *s = arg;
+
+	if (s->depth >= 0)
+		path_to(s, b);
 }
 
 static int fail(struct ff *s, const char *what)
@@ -1369,12 +1378,13 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 		      const struct pd_import_opts *o, struct pd_err *err)
 {
 	struct ff s;
+	struct pd_json_stream js;
 	yajl_handle h;
-	char *buf = pd_xmalloc(1u << 20);
 	size_t i;
 	int rc = 0, k;
 
 	memset(&s, 0, sizeof(s));
+	memset(&js, 0, sizeof(js));
 	s.p = p;
 	s.o = o;
 	s.in = in;
@@ -1384,58 +1394,14 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 	if (!h)
 		pd_die_oom(0);
 	/* insta snapshots of samply's writer carry a YAML header: skip it */
-	for (;;) {
-		ssize_t n = pd_input_read(in, buf, 1u << 20, err);
-		yajl_status st;
-		size_t skip = 0;
-
-		if (n < 0) {
-			rc = (int)n;
-			goto out;
-		}
-		if (in->offset == (uint64_t)n && n > 4 &&
-		    !memcmp(buf, "---\n", 4)) {
-			char *e = strstr(buf + 4, "\n---\n");
-
-			if (e && e < buf + n)
-				skip = (size_t)(e + 5 - buf);
-		}
-		st = n ? yajl_parse(h, (unsigned char *)buf + skip,
-				    (size_t)n - skip)
-		       : yajl_complete_parse(h);
-		if (st != yajl_status_ok) {
-			if (!s.failed) {
-				unsigned char *m =
-				    yajl_get_error(h, 0, NULL, 0);
-				struct pd_buf path = PD_BUF_INIT;
-				char *nl;
-
-				if (s.depth >= 0)
-					path_to(&s, &path);
-				nl = strchr((char *)m, '\n');
-				if (nl)
-					*nl = '\0';
-				pd_err_set(
-				    err, PD_EPARSE, "%s: byte %llu%s%s: %s%s",
-				    in->path,
-				    (unsigned long long)(in->offset -
-							 (uint64_t)n +
-							 (n ? yajl_get_bytes_consumed(
-								  h)
-							    : 0)),
-				    path.len ? " at " : "", path.buf,
-				    n ? "JSON syntax error: "
-				      : "truncated JSON: ",
-				    (const char *)m);
-				pd_buf_release(&path);
-				yajl_free_error(h, m);
-			}
-			rc = PD_EPARSE;
-			goto out;
-		}
-		if (!n)
-			break;
-	}
+	js.h = h;
+	js.failed = &s.failed;
+	js.path = json_path;
+	js.arg = &s;
+	js.yaml_header = 1;
+	rc = pd_json_stream_run(&js, in, err);
+	if (rc)
+		goto out;
 	if (!s.saw_meta || !s.threads.n) {
 		rc = pd_err_set(err, PD_EFORMAT,
 				"%s: not a Firefox profile: %s", in->path,
@@ -1480,7 +1446,6 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 	rc = resolve(&s);
 out:
 	yajl_free(h);
-	free(buf);
 	for (i = 0; i < s.threads.n; i++) {
 		struct thread *t = &s.threads.v[i];
 		size_t j;

@@ -17,6 +17,7 @@
 
 #include "core/buf.h"
 #include "import/import.h"
+#include "import/json.h"
 
 #define PROFILE_ROOT 0x80000000u
 #define MAX_DEPTH 16
@@ -115,7 +116,6 @@ struct ss {
 	PD_VEC(struct oframe) open;
 	PD_VEC(uint32_t) cur_sample;
 	int failed;
-	uint64_t chunk_off;
 };
 
 static void path_to(struct ss *s, struct pd_buf *b)
@@ -136,6 +136,14 @@ static void path_to(struct ss *s, struct pd_buf *b)
 		pd_buf_addf(b, ".%s", s->lv[s->depth].keytext);
 	else if (s->depth >= 0 && !s->lv[s->depth].is_map)
 		pd_buf_addf(b, "[%ld]", s->lv[s->depth].idx);
+}
+
+static void json_path(void *arg, struct pd_buf *b)
+{
+	struct ss *s = arg;
+
+	if (s->depth >= 0)
+		path_to(s, b);
 }
 
 static int fail(struct ss *s, const char *what)
@@ -1025,11 +1033,12 @@ int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 {
 	struct ss s;
 	yajl_handle h;
-	char *buf = pd_xmalloc(1u << 20);
+	struct pd_json_stream js;
 	int rc = 0;
 	size_t i;
 
 	memset(&s, 0, sizeof(s));
+	memset(&js, 0, sizeof(js));
 	s.p = p;
 	s.o = o;
 	s.in = in;
@@ -1039,49 +1048,13 @@ int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 	h = yajl_alloc(&callbacks, NULL, &s);
 	if (!h)
 		pd_die_oom(0);
-	for (;;) {
-		ssize_t n = pd_input_read(in, buf, 1u << 20, err);
-		yajl_status st;
-
-		if (n < 0) {
-			rc = (int)n;
-			goto out;
-		}
-		s.chunk_off = in->offset - (uint64_t)n;
-		st = n ? yajl_parse(h, (unsigned char *)buf, (size_t)n)
-		       : yajl_complete_parse(h);
-		if (st != yajl_status_ok) {
-			if (!s.failed) {
-				unsigned char *m =
-				    yajl_get_error(h, 0, NULL, 0);
-				struct pd_buf path = PD_BUF_INIT;
-				char *nl;
-
-				if (s.depth >= 0)
-					path_to(&s, &path);
-				nl = strchr((char *)m, '\n');
-				if (nl)
-					*nl = '\0';
-				pd_err_set(
-				    err, PD_EPARSE, "%s: byte %llu%s%s: %s%s",
-				    in->path,
-				    (unsigned long long)(s.chunk_off +
-							 (n ? yajl_get_bytes_consumed(
-								  h)
-							    : 0)),
-				    path.len ? " at " : "", path.buf,
-				    n ? "JSON syntax error: "
-				      : "truncated JSON: ",
-				    (const char *)m);
-				pd_buf_release(&path);
-				yajl_free_error(h, m);
-			}
-			rc = PD_EPARSE;
-			goto out;
-		}
-		if (!n)
-			break;
-	}
+	js.h = h;
+	js.failed = &s.failed;
+	js.path = json_path;
+	js.arg = &s;
+	rc = pd_json_stream_run(&js, in, err);
+	if (rc)
+		goto out;
 	if (!s.profs.n) {
 		rc = pd_err_set(err, PD_EFORMAT,
 				"%s: JSON of an unknown shape: no speedscope"
@@ -1095,7 +1068,6 @@ int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 	}
 out:
 	yajl_free(h);
-	free(buf);
 	pd_profile_release(&s.prov);
 	PD_VEC_FREE(&s.frames);
 	for (i = 0; i < s.profs.n; i++) {

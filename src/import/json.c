@@ -1,0 +1,72 @@
+/* The streaming JSON read loop with byte-and-path error messages. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "import/json.h"
+
+#define CHUNK (1u << 20)
+
+static void syntax_error(struct pd_json_stream *js, struct pd_input *in,
+			 ssize_t n, struct pd_err *err)
+{
+	unsigned char *m = yajl_get_error(js->h, 0, NULL, 0);
+	struct pd_buf path = PD_BUF_INIT;
+	char *nl = strchr((char *)m, '\n');
+	unsigned long long at =
+	    js->chunk_off + (n ? yajl_get_bytes_consumed(js->h) : 0);
+
+	if (nl)
+		*nl = '\0';
+	if (js->path)
+		js->path(js->arg, &path);
+	pd_err_set(
+	    err, PD_EPARSE, "%s: byte %llu%s%s: %s%s", in->path, at,
+	    path.len ? " at " : "", path.buf,
+	    n ? "JSON syntax error: " : "truncated JSON: ", (const char *)m);
+	pd_buf_release(&path);
+	yajl_free_error(js->h, m);
+}
+
+int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
+		       struct pd_err *err)
+{
+	char *buf = pd_xmalloc(CHUNK);
+	int rc = 0;
+
+	for (;;) {
+		ssize_t n = pd_input_read(in, buf, CHUNK, err);
+		size_t skip = 0;
+		yajl_status st;
+
+		if (n < 0) {
+			rc = (int)n;
+			break;
+		}
+		if (js->yaml_header && in->offset == (uint64_t)n && n > 4 &&
+		    !memcmp(buf, "---\n", 4)) {
+			/* a header before the JSON (samply's .snap files) */
+			size_t i;
+
+			for (i = 3; i + 5 <= (size_t)n; i++)
+				if (!memcmp(buf + i, "\n---\n", 5)) {
+					skip = i + 5;
+					break;
+				}
+		}
+		js->chunk_off = in->offset - (uint64_t)n + skip;
+		st = n ? yajl_parse(js->h, (unsigned char *)buf + skip,
+				    (size_t)n - skip)
+		       : yajl_complete_parse(js->h);
+		if (st != yajl_status_ok) {
+			if (!*js->failed)
+				syntax_error(js, in, n, err);
+			rc = PD_EPARSE;
+			break;
+		}
+		if (!n)
+			break;
+	}
+	free(buf);
+	return rc;
+}

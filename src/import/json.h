@@ -1,0 +1,28 @@
+/* The read-and-parse loop the streaming JSON importers share (yajl). */
+#ifndef PD_IMPORT_JSON_H
+#define PD_IMPORT_JSON_H
+
+#include <yajl_parse.h>
+
+#include "core/buf.h"
+#include "core/input.h"
+
+struct pd_json_stream {
+	yajl_handle h;
+	const int *failed; /* the callbacks recorded an error already */
+	/* appends the JSON path being read ("$.a[3]"); may be NULL */
+	void (*path)(void *arg, struct pd_buf *b);
+	void *arg;
+	int yaml_header;    /* skip a leading "---" ... "---" block */
+	uint64_t chunk_off; /* input offset of what yajl is parsing */
+};
+
+/*
+ * Feeds the whole input to js->h in 1 MiB chunks. A syntax error the
+ * callbacks did not report becomes "FILE: byte N at PATH: JSON syntax
+ * error: ..." (or "truncated JSON"). Returns 0 or the error code.
+ */
+int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
+		       struct pd_err *err);
+
+#endif
