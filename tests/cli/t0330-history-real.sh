@@ -10,19 +10,21 @@ if ! "$PD_ROOT/scripts/record-workload.sh" "$T/w" 6 1200 1999 2>"$T/rec.err"; th
 	exit 77
 fi
 export PERFDIFF_DB="$T/real.db"
-mk() { # mk NAME SHA SIDE FIRST LAST DATE
-	mkdir -p "$T/$1/profiles"
+mk() { # mk NAME SHA SIDE DATE RUN...
+	name=$1 sha=$2 side=$3 date=$4
+	shift 4
+	mkdir -p "$T/$name/profiles"
 	printf '{"git_sha": "%s", "scenario": "wl", "cache": "warm", "commit_date": "%s"}\n' \
-		"$2" "$6" >"$T/$1/build_meta.json"
-	i=$4
-	while [ "$i" -le "$5" ]; do
-		cp "$T/w/$3-$i.perf.txt" "$T/$1/profiles/perf.script.$i.txt"
-		i=$((i + 1))
+		"$sha" "$date" >"$T/$name/build_meta.json"
+	for i in "$@"; do
+		cp "$T/w/$side-$i.perf.txt" "$T/$name/profiles/perf.script.$i.txt"
 	done
 }
-mk A 1111111aaaa base 1 3 2026-01-01T00:00:00Z
-mk B 2222222bbbb base 4 6 2026-01-02T00:00:00Z
-mk C 3333333cccc cand 1 3 2026-01-03T00:00:00Z
+# The two A/A commits take alternate runs, so that a drift of the machine
+# while recording falls on both alike.
+mk A 1111111aaaa base 2026-01-01T00:00:00Z 1 3 5
+mk B 2222222bbbb base 2026-01-02T00:00:00Z 2 4 6
+mk C 3333333cccc cand 2026-01-03T00:00:00Z 1 2 3
 expect_exit 0 pd ingest "$T/A" "$T/B" "$T/C"
 [ "$(sqlite3 "$PERFDIFF_DB" 'select count(*) from runs')" = 9 ] && ok || not_ok "9 runs"
 

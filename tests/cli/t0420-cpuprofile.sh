@@ -91,9 +91,10 @@ expect_exit 0 pd show "$T/tiny.cpuprofile.gz"
 expect_grep "cpuprofile, 5 samples, total 0.750 ms" "$T/out"
 expect_exit 0 pd -f xlsx -o "$T/t.xlsx" "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile" "$T/tiny.cpuprofile.gz"
 
-# Real profiles: node --cpu-prof, parseRecord() doing twice the work.
+# Real profiles: node --cpu-prof, parseRecord() doing three times the work
+# (a step that JIT and machine noise cannot hide).
 if command -v node >/dev/null; then
-	for side in base:4000 cand:8000; do
+	for side in base:4000 cand:12000; do
 		node --cpu-prof --cpu-prof-dir="$T/${side%%:*}" --cpu-prof-interval 250 \
 			"$PD_ROOT/fixtures/cpuprofile/work.js" 300 "${side#*:}" >/dev/null
 	done
@@ -107,7 +108,7 @@ p = f["parseRecord"]
 # the JIT inlines part of parseRecord into processBatch: check the sum
 both = sum(f[n]["self"]["candidate"] for n in ("parseRecord", "processBatch"))
 base = sum(f[n]["self"]["baseline"] for n in ("parseRecord", "processBatch"))
-assert 1.5 < both / base < 3.0, both / base
+assert 1.5 < both / base < 4.5, both / base
 assert p["self"]["status"] == "regressed" or p["total"]["status"] == "regressed", p
 assert d["total"]["status"] == "regressed", d["total"]
 PY
