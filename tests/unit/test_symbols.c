@@ -64,10 +64,12 @@ static void test_llvm_batch(void **state)
 	memset(reqs, 0, sizeof(reqs));
 	/* Inside the function, a bogus address, and main: one batch. */
 	reqs[0].addr = (uint64_t)((char *)code_addr(pd_test_marker_function) -
-				  (char *)info.dli_fbase) + 2;
+				  (char *)info.dli_fbase) +
+		       2;
 	reqs[1].addr = 0x10; /* the ELF header: no symbol there */
 	assert_true(dladdr(code_addr0(main), &info));
-	reqs[2].addr = (uint64_t)((char *)code_addr0(main) - (char *)info.dli_fbase);
+	reqs[2].addr =
+	    (uint64_t)((char *)code_addr0(main) - (char *)info.dli_fbase);
 	got = pd_symbols_llvm(self, reqs, 3);
 	assert_int_equal(got, 2);
 	assert_string_equal(reqs[0].name, "pd_test_marker_function");
