@@ -209,6 +209,7 @@ static void take(char **field, const char **from, char *value,
 	*from = where;
 }
 
+/* The keys build_meta.json may use for each field, first found wins. */
 static const char *const meta_cc[] = { "compiler", "toolchain", "cc", NULL };
 static const char *const meta_flags[] = { "flags", "cflags", "CFLAGS",
 					  "rustflags", NULL };
@@ -255,22 +256,10 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 						 "revision", NULL };
 	static const char *const scen_names[] = { "scenario", "scenario_name",
 						  NULL };
-	static const char *const cache_names[] = { "cache", "cache_state",
-						   NULL };
 	static const char *const cdate_names[] = { "commit_date", "commit_time",
 						   NULL };
 	static const char *const date_names[] = { "date", "run_date",
 						  "timestamp", NULL };
-	static const char *const host_names[] = { "host", "host_fingerprint",
-						  "hostname", NULL };
-	static const char *const cc_names[] = { "compiler", "toolchain", "cc",
-						NULL };
-	static const char *const flag_names[] = { "flags", "cflags", "CFLAGS",
-						  "rustflags", NULL };
-	static const char *const target_names[] = { "target", "target_triple",
-						    NULL };
-	static const char *const data_names[] = { "dataset_hash", "dataset",
-						  NULL };
 	struct pd_buf path = PD_BUF_INIT;
 	struct pd_sha256 h;
 	const char *base;
@@ -307,15 +296,15 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 		     "build_meta.json");
 		take(&b->scenario, &b->scenario_from,
 		     json_find(meta, scen_names), "build_meta.json");
-		take(&b->cache, &b->cache_from, json_find(meta, cache_names),
+		take(&b->cache, &b->cache_from, json_find(meta, meta_cache),
 		     "build_meta.json");
 		b->commit_date = json_find(meta, cdate_names);
 		b->run_date = json_find(meta, date_names);
-		b->host = json_find(meta, host_names);
-		b->compiler = json_find(meta, cc_names);
-		b->flags = json_find(meta, flag_names);
-		b->target = json_find(meta, target_names);
-		b->dataset = json_find(meta, data_names);
+		b->host = json_find(meta, meta_host);
+		b->compiler = json_find(meta, meta_cc);
+		b->flags = json_find(meta, meta_flags);
+		b->target = json_find(meta, meta_target);
+		b->dataset = json_find(meta, meta_data);
 		cJSON_Delete(meta);
 	}
 
