@@ -654,59 +654,46 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 	}
 }
 
+/* Every scalar: counted in its array, then read (or skipped). */
+static int scalar(struct ff *s, double d, const char *str, size_t n)
+{
+	if (s->skip)
+		return 1;
+	value_start(s);
+	if (s->depth < 0)
+		return fail(s, "not a Firefox profile");
+	return on_scalar(s, d, str, n);
+}
+
 static int cb_number(void *ctx, const char *v, size_t n)
 {
 	struct ff *s = ctx;
 	char tmp[64], *end;
-	double d;
 
 	if (s->skip)
 		return 1;
-	value_start(s);
-	if (s->depth < 0)
-		return fail(s, "not a Firefox profile");
-	if (n >= sizeof(tmp))
+	if (n >= sizeof(tmp)) {
+		value_start(s);
 		return fail(s, "number too long");
+	}
 	memcpy(tmp, v, n);
 	tmp[n] = '\0';
-	d = strtod(tmp, &end);
-	return on_scalar(s, d, NULL, 0);
+	return scalar(s, strtod(tmp, &end), NULL, 0);
 }
 
 static int cb_string(void *ctx, const unsigned char *v, size_t n)
 {
-	struct ff *s = ctx;
-
-	if (s->skip)
-		return 1;
-	value_start(s);
-	if (s->depth < 0)
-		return fail(s, "not a Firefox profile");
-	return on_scalar(s, PD_NAN, (const char *)v, n);
+	return scalar(ctx, PD_NAN, (const char *)v, n);
 }
 
 static int cb_null(void *ctx)
 {
-	struct ff *s = ctx;
-
-	if (s->skip)
-		return 1;
-	value_start(s);
-	if (s->depth < 0)
-		return fail(s, "not a Firefox profile");
-	return on_scalar(s, PD_NAN, NULL, 0);
+	return scalar(ctx, PD_NAN, NULL, 0);
 }
 
 static int cb_bool(void *ctx, int b)
 {
-	struct ff *s = ctx;
-
-	if (s->skip)
-		return 1;
-	value_start(s);
-	if (s->depth < 0)
-		return fail(s, "not a Firefox profile");
-	return on_scalar(s, b ? 1 : 0, NULL, 0);
+	return scalar(ctx, b ? 1 : 0, NULL, 0);
 }
 
 static const yajl_callbacks callbacks = {
