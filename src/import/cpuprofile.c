@@ -99,12 +99,9 @@ static void path_to(const struct cp *s, struct pd_buf *b)
 	int i;
 
 	pd_buf_addch(b, '$');
-	for (i = 0; i <= s->depth; i++) {
-		if (s->lv[i].is_map && s->lv[i].key[0])
-			pd_buf_addf(b, ".%s", s->lv[i].key);
-		else if (!s->lv[i].is_map && s->lv[i].idx >= 0)
-			pd_buf_addf(b, "[%ld]", s->lv[i].idx);
-	}
+	for (i = 0; i <= s->depth && i < MAX_DEPTH; i++)
+		pd_json_path_step(b, s->lv[i].is_map, s->lv[i].key,
+				  s->lv[i].idx);
 }
 
 static void json_path(void *arg, struct pd_buf *b)
@@ -117,13 +114,8 @@ static void json_path(void *arg, struct pd_buf *b)
 
 static int fail(struct cp *s, const char *what)
 {
-	struct pd_buf b = PD_BUF_INIT;
-
-	path_to(s, &b);
-	pd_err_set(s->err, PD_EPARSE, "%s: %s: %s", s->in->path, b.buf, what);
-	pd_buf_release(&b);
-	s->failed = 1;
-	return 0;
+	return pd_json_fail(s->err, s->in->path, json_path, s, &s->failed,
+			    what);
 }
 
 static struct level *top(struct cp *s)
@@ -178,17 +170,34 @@ static void add_leaf(struct cp *s, uint32_t id, double us, size_t at)
 	s->leaf_n.v[slot] += 1;
 }
 
-static int on_number(struct cp *s, double v, int integral)
+/*
+ * Every scalar: counted in its array. Returns the level to read it in, or
+ * NULL when it is skipped (*rc 1) or wrong here (*rc 0, error recorded).
+ */
+static struct level *scalar_at(struct cp *s, int *rc)
 {
 	struct level *l;
 
+	*rc = 1;
 	if (s->skip)
-		return 1;
-	if (s->depth < 0)
-		return fail(s, "JSON of an unknown shape (not an object)");
+		return NULL;
+	if (s->depth < 0) {
+		*rc = fail(s, "JSON of an unknown shape (not an object)");
+		return NULL;
+	}
 	l = top(s);
 	if (!l->is_map)
 		l->idx++;
+	return l;
+}
+
+static int on_number(struct cp *s, double v, int integral)
+{
+	int rc;
+	struct level *l = scalar_at(s, &rc);
+
+	if (!l)
+		return rc;
 	switch (l->c) {
 	case C_TOP:
 		if (is_key(l, "startTime")) {
@@ -276,49 +285,18 @@ static int cb_double(void *ctx, double v)
 	return on_number(ctx, v, isfinite(v) && !(fabs(v - floor(v)) > 0));
 }
 
-static int cb_scalar(void *ctx)
+/* A string (v), or null or a boolean (v NULL): names, or misplaced. */
+static int other_scalar(struct cp *s, const unsigned char *v, size_t n)
 {
-	struct cp *s = ctx;
+	int rc;
+	struct level *l = scalar_at(s, &rc);
 
-	if (s->skip)
-		return 1;
-	if (s->depth < 0)
-		return fail(s, "JSON of an unknown shape (not an object)");
-	if (!top(s)->is_map)
-		top(s)->idx++;
-	if (top(s)->c == C_SAMPLES || top(s)->c == C_DELTAS ||
-	    top(s)->c == C_STAMPS || top(s)->c == C_CHILDREN)
-		return fail(s, "a number was expected");
-	return 1;
-}
-
-static int cb_null(void *ctx)
-{
-	return cb_scalar(ctx);
-}
-
-static int cb_boolean(void *ctx, int b)
-{
-	(void)b;
-	return cb_scalar(ctx);
-}
-
-static int cb_string(void *ctx, const unsigned char *v, size_t n)
-{
-	struct cp *s = ctx;
-	struct level *l;
-
-	if (s->skip)
-		return 1;
-	if (s->depth < 0)
-		return fail(s, "JSON of an unknown shape (not an object)");
-	l = top(s);
-	if (!l->is_map)
-		l->idx++;
+	if (!l)
+		return rc;
 	if (l->c == C_SAMPLES || l->c == C_DELTAS || l->c == C_STAMPS ||
 	    l->c == C_CHILDREN)
 		return fail(s, "a number was expected");
-	if (l->c == C_NODE || l->c == C_FRAME) {
+	if (v && (l->c == C_NODE || l->c == C_FRAME)) {
 		struct cnode *nd = &s->nodes.v[l->node];
 
 		if (is_key(l, "functionName"))
@@ -327,6 +305,22 @@ static int cb_string(void *ctx, const unsigned char *v, size_t n)
 			nd->url = pd_intern(&s->p->strs, (const char *)v, n);
 	}
 	return 1;
+}
+
+static int cb_null(void *ctx)
+{
+	return other_scalar(ctx, NULL, 0);
+}
+
+static int cb_boolean(void *ctx, int b)
+{
+	(void)b;
+	return other_scalar(ctx, NULL, 0);
+}
+
+static int cb_string(void *ctx, const unsigned char *v, size_t n)
+{
+	return other_scalar(ctx, v, n);
 }
 
 static int cb_map_key(void *ctx, const unsigned char *k, size_t n)

@@ -112,19 +112,14 @@ struct ff {
 	int failed, saw_meta, wrapper;
 };
 
-static void path_to(struct ff *s, struct pd_buf *b)
+static void path_to(const struct ff *s, struct pd_buf *b)
 {
 	int i;
 
 	pd_buf_addch(b, '$');
-	for (i = 0; i <= s->depth && i < MAXDEPTH; i++) {
-		if (s->lv[i].is_map) {
-			if (s->lv[i].key[0])
-				pd_buf_addf(b, ".%s", s->lv[i].key);
-		} else if (s->lv[i].idx >= 0) {
-			pd_buf_addf(b, "[%ld]", s->lv[i].idx);
-		}
-	}
+	for (i = 0; i <= s->depth && i < MAXDEPTH; i++)
+		pd_json_path_step(b, s->lv[i].is_map, s->lv[i].key,
+				  s->lv[i].idx);
 }
 
 static void json_path(void *arg, struct pd_buf *b)
@@ -137,13 +132,8 @@ static void json_path(void *arg, struct pd_buf *b)
 
 static int fail(struct ff *s, const char *what)
 {
-	struct pd_buf b = PD_BUF_INIT;
-
-	path_to(s, &b);
-	pd_err_set(s->err, PD_EPARSE, "%s: %s: %s", s->in->path, b.buf, what);
-	pd_buf_release(&b);
-	s->failed = 1;
-	return 0;
+	return pd_json_fail(s->err, s->in->path, json_path, s, &s->failed,
+			    what);
 }
 
 static int table_of(const char *k)

@@ -7,6 +7,28 @@
 
 #define CHUNK (1u << 20)
 
+void pd_json_path_step(struct pd_buf *b, int is_map, const char *key, long idx)
+{
+	if (is_map && key[0])
+		pd_buf_addf(b, ".%s", key);
+	else if (!is_map && idx >= 0)
+		pd_buf_addf(b, "[%ld]", idx);
+}
+
+int pd_json_fail(struct pd_err *err, const char *file,
+		 void (*path)(void *arg, struct pd_buf *b), void *arg,
+		 int *failed, const char *what)
+{
+	struct pd_buf b = PD_BUF_INIT;
+
+	path(arg, &b);
+	pd_err_set(err, PD_EPARSE, "%s: %s: %s", file, b.len ? b.buf : "$",
+		   what);
+	pd_buf_release(&b);
+	*failed = 1;
+	return 0;
+}
+
 static void syntax_error(struct pd_json_stream *js, struct pd_input *in,
 			 ssize_t n, struct pd_err *err)
 {

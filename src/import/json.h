@@ -25,4 +25,14 @@ struct pd_json_stream {
 int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 		       struct pd_err *err);
 
+/* Appends one step of a JSON path: ".key" in an object, "[i]" in an array. */
+void pd_json_path_step(struct pd_buf *b, int is_map, const char *key, long idx);
+/*
+ * Records "FILE: PATH: what" (the path from path(arg), "$" when empty),
+ * sets *failed and returns 0, which stops yajl.
+ */
+int pd_json_fail(struct pd_err *err, const char *file,
+		 void (*path)(void *arg, struct pd_buf *b), void *arg,
+		 int *failed, const char *what);
+
 #endif

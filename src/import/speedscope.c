@@ -118,24 +118,14 @@ struct ss {
 	int failed;
 };
 
-static void path_to(struct ss *s, struct pd_buf *b)
+static void path_to(const struct ss *s, struct pd_buf *b)
 {
 	int i;
 
 	pd_buf_addch(b, '$');
-	for (i = 1; i <= s->depth && i < MAX_DEPTH; i++) {
-		const struct level *up = &s->lv[i - 1];
-
-		if (up->is_map)
-			pd_buf_addf(b, ".%s", up->keytext);
-		else
-			pd_buf_addf(b, "[%ld]", up->idx);
-	}
-	if (s->depth >= 0 && s->lv[s->depth].is_map &&
-	    s->lv[s->depth].keytext[0])
-		pd_buf_addf(b, ".%s", s->lv[s->depth].keytext);
-	else if (s->depth >= 0 && !s->lv[s->depth].is_map)
-		pd_buf_addf(b, "[%ld]", s->lv[s->depth].idx);
+	for (i = 0; i <= s->depth && i < MAX_DEPTH; i++)
+		pd_json_path_step(b, s->lv[i].is_map, s->lv[i].keytext,
+				  s->lv[i].idx);
 }
 
 static void json_path(void *arg, struct pd_buf *b)
@@ -148,13 +138,8 @@ static void json_path(void *arg, struct pd_buf *b)
 
 static int fail(struct ss *s, const char *what)
 {
-	struct pd_buf b = PD_BUF_INIT;
-
-	path_to(s, &b);
-	pd_err_set(s->err, PD_EPARSE, "%s: %s: %s", s->in->path, b.buf, what);
-	pd_buf_release(&b);
-	s->failed = 1;
-	return 0;
+	return pd_json_fail(s->err, s->in->path, json_path, s, &s->failed,
+			    what);
 }
 
 static enum key key_of(const unsigned char *k, size_t n)
