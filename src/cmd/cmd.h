@@ -8,6 +8,8 @@
 #include <regex.h>
 #include <stdio.h>
 
+#include "store/db.h"
+
 struct pd_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -46,6 +48,17 @@ void pd_tmp_perms(int fd);
 /* Commits (rc == 0) or discards the file; returns 0 or -1 with a message. */
 int pd_out_close(struct pd_out *o, int rc);
 
+/* Opens an existing history database; prints the error, -1. */
+int pd_open_history(struct pd_db *db, const char *path);
+/*
+ * For writers that take a file name (libxlsxwriter): write() fills a
+ * temporary file next to output, renamed into place on success. Prints
+ * the error, -1.
+ */
+int pd_write_by_name(const char *output,
+		     int (*write)(const char *tmp, const void *arg,
+				  struct pd_err *err),
+		     const void *arg);
 /* Compiles an extended regular expression; prints the error, -1. */
 int pd_parse_regex(const char *opt, const char *pattern, regex_t *re);
 /* Parses a number option; prints the error and returns -1 when invalid. */

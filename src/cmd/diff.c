@@ -435,30 +435,15 @@ static int check_status(const struct pd_diff *d, struct run_opts *r)
 
 /* Writes the report; returns the exit status (0, 1, or 2). */
 /* XLSX: libxlsxwriter writes a file; give it a temporary name. */
+static int write_xlsx(const char *tmp, const void *d, struct pd_err *err)
+{
+	return pd_report_xlsx(tmp, d, err);
+}
+
 static int render_xlsx(struct pd_diff *d, const char *output)
 {
-	struct pd_err err = PD_ERR_INIT;
-	char *tmp = pd_xmalloc(strlen(output) + 16);
-	int fd;
-
-	sprintf(tmp, "%s.tmp.XXXXXX", output);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		pd_error("error: %s: cannot create: %s", output,
-			 strerror(errno));
-		free(tmp);
+	if (pd_write_by_name(output, write_xlsx, d) < 0)
 		return 2;
-	}
-	pd_tmp_perms(fd);
-	close(fd);
-	if (pd_report_xlsx(tmp, d, &err) < 0 || rename(tmp, output)) {
-		pd_error("%s", err.code ? err.msg
-					: "error: cannot rename into place");
-		unlink(tmp);
-		free(tmp);
-		return 2;
-	}
-	free(tmp);
 	return d->verdict == PD_REGRESSED ? 1 : 0;
 }
 
@@ -867,16 +852,8 @@ static int check_db(struct run_opts *r, char **operands)
 			goto out;
 		}
 	}
-	if (access(r->db, F_OK) != 0) {
-		pd_error("error: %s: no such database (perfdiff ingest creates"
-			 " it)",
-			 r->db);
+	if (pd_open_history(&db, r->db) < 0)
 		goto out;
-	}
-	if (pd_db_open(&db, r->db, 0, &err) < 0) {
-		pd_error("%s", err.msg);
-		goto out;
-	}
 	opened = 1;
 	for (i = 0; i < 2; i++) {
 		if (!c[i].spec) {
@@ -1044,16 +1021,8 @@ int pd_cmd_compare(int argc, char **argv)
 			 " --scenario S [--cache C]");
 		goto out_opts;
 	}
-	if (access(r.db, F_OK) != 0) {
-		pd_error("error: %s: no such database (perfdiff ingest creates"
-			 " it)",
-			 r.db);
+	if (pd_open_history(&db, r.db) < 0)
 		goto out_opts;
-	}
-	if (pd_db_open(&db, r.db, 0, &err) < 0) {
-		pd_error("%s", err.msg);
-		goto out_opts;
-	}
 	pd_funcs_init(&fn, r.flags);
 	pd_idmap_init(&ids, &fn);
 	for (i = 0; i < 2; i++) {

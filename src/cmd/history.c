@@ -173,16 +173,8 @@ int pd_cmd_runs(int argc, char **argv)
 		pd_error("error: runs takes no operands");
 		return 2;
 	}
-	if (access(a.db, F_OK) != 0) {
-		pd_error("error: %s: no such database (perfdiff ingest creates"
-			 " it)",
-			 a.db);
+	if (pd_open_history(&db, a.db) < 0)
 		return 2;
-	}
-	if (pd_db_open(&db, a.db, 0, &err) < 0) {
-		pd_error("%s", err.msg);
-		return 2;
-	}
 	st = pd_db_stmt(&db, "q_runs_list", &err);
 	if (!st) {
 		pd_error("%s", err.msg);

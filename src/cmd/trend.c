@@ -274,16 +274,8 @@ static int load_trend(struct trend_args *a, struct pd_trend *t)
 		a->q.order = lines;
 		a->q.norder = (size_t)n;
 	}
-	if (access(a->db, F_OK) != 0) {
-		pd_error("error: %s: no such database (perfdiff ingest creates"
-			 " it)",
-			 a->db);
+	if (pd_open_history(&db, a->db) < 0)
 		return 2;
-	}
-	if (pd_db_open(&db, a->db, 0, &err) < 0) {
-		pd_error("%s", err.msg);
-		return 2;
-	}
 	rc = pd_store_trend(&db, &a->q, t, &err);
 	pd_db_close(&db);
 	if (rc) {
@@ -373,6 +365,11 @@ static int state_update(const char *path, const struct pd_trend *t)
 	return status;
 }
 
+static int write_xlsx(const char *tmp, const void *t, struct pd_err *err)
+{
+	return pd_trend_xlsx(tmp, t, err);
+}
+
 static const char trend_usage[] =
     "usage: perfdiff trend --scenario S [--cache C] [--tool T] [--db FILE]\n"
     "                      [--last N | --since DATE] [--repo PATH]\n"
@@ -403,7 +400,6 @@ int pd_cmd_trend(int argc, char **argv)
 	struct trend_args a;
 	struct pd_trend t;
 	struct pd_out out;
-	struct pd_err err = PD_ERR_INIT;
 	long after = -1;
 	int rc, status;
 
@@ -433,29 +429,8 @@ int pd_cmd_trend(int argc, char **argv)
 	if (a.alert_after && (after = find_commit(&t, a.alert_after)) < 0)
 		goto out;
 	if (!strcmp(a.fmt, "xlsx")) {
-		char *tmp = pd_xmalloc(strlen(a.output) + 16);
-		int fd;
-
-		/* libxlsxwriter writes by name: a temporary one, renamed */
-		sprintf(tmp, "%s.tmp.XXXXXX", a.output);
-		fd = mkstemp(tmp);
-		if (fd < 0) {
-			pd_error("error: %s: cannot create: %s", a.output,
-				 strerror(errno));
-			free(tmp);
+		if (pd_write_by_name(a.output, write_xlsx, &t) < 0)
 			goto out;
-		}
-		pd_tmp_perms(fd);
-		close(fd);
-		rc = pd_trend_xlsx(tmp, &t, &err);
-		if (rc || rename(tmp, a.output)) {
-			pd_error("%s", rc ? err.msg
-					  : "error: cannot rename into place");
-			unlink(tmp);
-			free(tmp);
-			goto out;
-		}
-		free(tmp);
 	} else {
 		int color = !strcmp(a.color, "always") ||
 			    (!strcmp(a.color, "auto") && !a.output &&

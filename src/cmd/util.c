@@ -129,3 +129,51 @@ int pd_parse_regex(const char *opt, const char *pattern, regex_t *re)
 	pd_error("error: %s %s: %s", opt, pattern, msg);
 	return -1;
 }
+
+int pd_open_history(struct pd_db *db, const char *path)
+{
+	struct pd_err err = PD_ERR_INIT;
+
+	if (access(path, F_OK) != 0) {
+		pd_error("error: %s: no such database (perfdiff ingest creates"
+			 " it)",
+			 path);
+		return -1;
+	}
+	if (pd_db_open(db, path, 0, &err) < 0) {
+		pd_error("%s", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+int pd_write_by_name(const char *output,
+		     int (*write)(const char *tmp, const void *arg,
+				  struct pd_err *err),
+		     const void *arg)
+{
+	struct pd_err err = PD_ERR_INIT;
+	char *tmp = pd_xmalloc(strlen(output) + 16);
+	int fd, rc;
+
+	sprintf(tmp, "%s.tmp.XXXXXX", output);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		pd_error("error: %s: cannot create: %s", output,
+			 strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	pd_tmp_perms(fd);
+	close(fd);
+	rc = write(tmp, arg, &err);
+	if (rc < 0 || rename(tmp, output)) {
+		pd_error("%s",
+			 rc < 0 ? err.msg : "error: cannot rename into place");
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
