@@ -918,26 +918,7 @@ static int check_db(struct run_opts *r, char **operands)
 		for (k = 0; k < n; k++)
 			pd_agg_resize(&a[k], fn.v.n);
 	}
-	if (noise.n < fn.v.n) {
-		/* functions only the files have: nothing learned */
-		struct pd_noise grown;
-		int m;
-
-		pd_noise_init(&grown, fn.v.n);
-		for (m = 0; m < 2; m++)
-			for (k = 0; k < noise.n; k++) {
-				grown.s0[m][k] = noise.s0[m][k];
-				grown.d0[m][k] = noise.d0[m][k];
-				grown.tau[m][k] = noise.tau[m][k];
-				grown.tau_points[m][k] = noise.tau_points[m][k];
-			}
-		grown.phi = noise.phi;
-		grown.phi_pairs = noise.phi_pairs;
-		grown.runs = noise.runs;
-		grown.shas = noise.shas;
-		pd_noise_release(&noise);
-		noise = grown;
-	}
+	/* (noise learning sized its arrays to the table, grown by then) */
 	pd_diff_aggs(&d, &c[0].side, c[0].loaded ? c[0].l.runs : c[0].aggs,
 		     c[0].loaded ? c[0].l.n : c[0].n, &c[1].side,
 		     c[1].loaded ? c[1].l.runs : c[1].aggs,
