@@ -1,0 +1,513 @@
+/*
+ * The machinery of the comparison commands: options, parallel import,
+ * bundle operands, metadata warnings, rendering and exit statuses.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/run.h"
+#include "core/xalloc.h"
+
+const struct option pd_diff_options[] = {
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "process", required_argument, NULL, OPT_PROCESS },
+	{ "thread", required_argument, NULL, OPT_THREAD },
+	{ "sample-weight", required_argument, NULL, OPT_SAMPLE_WEIGHT },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "weight", required_argument, NULL, OPT_WEIGHT },
+	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
+	{ "decimal", required_argument, NULL, OPT_DECIMAL },
+	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
+	{ "no-module", no_argument, NULL, OPT_NO_MODULE },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "min-impact", required_argument, NULL, OPT_MIN_IMPACT },
+	{ "alpha", required_argument, NULL, OPT_ALPHA },
+	{ "dispersion", required_argument, NULL, OPT_DISPERSION },
+	{ "share", no_argument, NULL, OPT_SHARE },
+	{ "format", required_argument, NULL, 'f' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "color", required_argument, NULL, OPT_COLOR },
+	{ "colour", required_argument, NULL, OPT_COLOR },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "scenario", required_argument, NULL, OPT_SCENARIO },
+	{ "cache", required_argument, NULL, OPT_CACHE },
+	{ "tool", required_argument, NULL, OPT_TOOL },
+	{ "function", required_argument, NULL, OPT_FUNCTION },
+	{ "baseline", required_argument, NULL, 'b' },
+	{ "candidate", required_argument, NULL, 'c' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void *import_job(void *arg)
+{
+	struct job *j = arg;
+
+	j->rc = pd_import(&j->p, j->path, j->o, &j->err);
+	return NULL;
+}
+
+/* Shared by diff and show: parses the import options; 1 if consumed. */
+static int import_option(int c, struct pd_import_opts *io)
+{
+	double v;
+
+	switch (c) {
+	case OPT_FROM:
+		if (!pd_format_find(optarg)) {
+			pd_error("error: unknown format '%s' (supported: %s)",
+				 optarg, pd_format_list());
+			return -1;
+		}
+		io->from = optarg;
+		return 1;
+	case OPT_EVENT:
+		io->event = optarg;
+		return 1;
+	case OPT_PROCESS:
+		io->process = optarg;
+		return 1;
+	case OPT_THREAD:
+		io->thread = optarg;
+		return 1;
+	case OPT_SAMPLE_WEIGHT:
+		if (pd_parse_double("--sample-weight", optarg, 1e-300, 1e300,
+				    &v))
+			return -1;
+		io->sample_weight = v;
+		return 1;
+	case OPT_INTERVAL:
+		if (pd_parse_double("--interval", optarg, 1e-9, 1e9, &v))
+			return -1;
+		io->interval_ms = v;
+		return 1;
+	case OPT_WEIGHT:
+		if (!strcmp(optarg, "cpu"))
+			io->weight_mode = 0;
+		else if (!strcmp(optarg, "wall"))
+			io->weight_mode = 1;
+		else {
+			pd_error("error: --weight wants cpu or wall");
+			return -1;
+		}
+		return 1;
+	case OPT_DECIMAL:
+		if ((optarg[0] != '.' && optarg[0] != ',') || optarg[1]) {
+			pd_error("error: --decimal wants . or ,");
+			return -1;
+		}
+		io->decimal = optarg[0];
+		return 1;
+	case OPT_SYMBOLS: {
+		/* Repeatable: a growing NULL-terminated list. */
+		static const char **dirs;
+		static size_t n;
+
+		dirs = pd_xreallocarray(dirs, n + 2, sizeof(*dirs));
+		dirs[n++] = optarg;
+		dirs[n] = NULL;
+		io->symbol_dirs = dirs;
+		return 1;
+	}
+	}
+	return 0;
+}
+
+static int parse_format(const char *s, enum fmt *f)
+{
+	if (!strcmp(s, "text"))
+		*f = FMT_TEXT;
+	else if (!strcmp(s, "md") || !strcmp(s, "markdown"))
+		*f = FMT_MD;
+	else if (!strcmp(s, "json"))
+		*f = FMT_JSON;
+	else if (!strcmp(s, "folded"))
+		*f = FMT_FOLDED;
+	else if (!strcmp(s, "html"))
+		*f = FMT_HTML;
+	else if (!strcmp(s, "xlsx"))
+		*f = FMT_XLSX;
+	else {
+		pd_error("error: unknown output format '%s' (text, md, json,"
+			 " folded, html, xlsx)",
+			 s);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Options that diff and show share: input options, -f, -o, -h and getopt's
+ * errors. Returns 1 when c was handled, 0 when it is the caller's, or
+ * 100 + an exit status when the command must stop now.
+ */
+int pd_shared_option(int c, char **argv, struct pd_import_opts *io,
+		     enum fmt *fmt, const char **output, const char *usage,
+		     const char *cmd)
+{
+	int r = import_option(c, io);
+
+	if (r)
+		return r < 0 ? 102 : 1;
+	switch (c) {
+	case 'f':
+		return parse_format(optarg, fmt) ? 102 : 1;
+	case 'o':
+		*output = optarg;
+		return 1;
+	case 'h':
+		fputs(usage, stdout);
+		return 100;
+	case ':':
+		pd_error("error: option %s needs a value", argv[optind - 1]);
+		return 102;
+	case '?':
+		pd_error("error: unknown option %s (perfdiff help %s)",
+			 argv[optind - 1], cmd);
+		return 102;
+	}
+	return 0;
+}
+
+static int run_option(int c, struct run_opts *r)
+{
+	double v;
+
+	switch (c) {
+	case OPT_NO_NORMALIZE:
+		r->flags |= PD_FUNCS_NO_NORMALIZE;
+		return 1;
+	case OPT_NO_MODULE:
+		r->flags |= PD_FUNCS_NO_MODULE;
+		return 1;
+	case OPT_THRESHOLD:
+		return pd_parse_double("--threshold", optarg, 0, 1000,
+				       &r->set.threshold_pct)
+			   ? -1
+			   : 1;
+	case OPT_MIN_IMPACT:
+		return pd_parse_double("--min-impact", optarg, 0, 100,
+				       &r->set.min_impact_pct)
+			   ? -1
+			   : 1;
+	case OPT_ALPHA:
+		return pd_parse_double("--alpha", optarg, 1e-12, 0.5,
+				       &r->set.alpha)
+			   ? -1
+			   : 1;
+	case OPT_DISPERSION:
+		return pd_parse_double("--dispersion", optarg, 0.01, 1000,
+				       &r->set.dispersion)
+			   ? -1
+			   : 1;
+	case OPT_SHARE:
+		r->set.share = 1;
+		return 1;
+	case OPT_TOP:
+		if (pd_parse_double("--top", optarg, 1, 1000000, &v))
+			return -1;
+		r->ro.top = (int)v;
+		return 1;
+	case OPT_COLOR:
+		if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
+		    strcmp(optarg, "never")) {
+			pd_error("error: --color wants auto, always or never");
+			return -1;
+		}
+		r->color = optarg;
+		return 1;
+	case 'b':
+		PD_VEC_PUSH(&r->base, optarg);
+		return 1;
+	case 'c':
+		PD_VEC_PUSH(&r->cand, optarg);
+		return 1;
+	case OPT_DB:
+		r->db = optarg;
+		return 1;
+	case OPT_SCENARIO:
+		r->scenario = optarg;
+		return 1;
+	case OPT_CACHE:
+		r->cache = optarg;
+		return 1;
+	case OPT_TOOL:
+		r->tool = optarg;
+		return 1;
+	case OPT_FUNCTION:
+		r->function = optarg;
+		return 1;
+	}
+	return 0;
+}
+
+/* Parses a comparison's options; returns -1 to go on, else an exit status. */
+int pd_parse_run(int argc, char **argv, struct run_opts *r, const char *usage,
+		 const char *cmd)
+{
+	int c;
+
+	memset(r, 0, sizeof(*r));
+	pd_settings_default(&r->set);
+	r->ro.top = 20;
+	r->color = "auto";
+	r->db = pd_db_default_path();
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":f:o:hb:c:", pd_diff_options,
+				NULL)) != -1) {
+		int k = pd_shared_option(c, argv, &r->io, &r->fmt, &r->output,
+					 usage, cmd);
+
+		if (k >= 100)
+			return k - 100;
+		if (k)
+			continue;
+		k = run_option(c, r);
+		if (k < 0)
+			return 2;
+		if (!k) {
+			pd_error("error: unknown option %s (perfdiff help %s)",
+				 argv[optind - 1], cmd);
+			return 2;
+		}
+	}
+	if (!strcmp(r->color, "always"))
+		r->ro.color = 1;
+	else if (!strcmp(r->color, "auto"))
+		r->ro.color = !r->output && isatty(1) && !getenv("NO_COLOR");
+	return -1;
+}
+
+/*
+ * perfdiff check's answer for git bisect run: 1 (bad) when a deciding
+ * function (or, without --function, anything) regressed, 125 (skip) when
+ * the evidence cannot tell, 0 (good) when it is the same or better.
+ */
+static int check_status(const struct pd_diff *d, struct run_opts *r)
+{
+	struct pd_buf name = PD_BUF_INIT;
+	size_t i, matched = 0;
+	int bad = 0, unsure = 0;
+
+	if (!r->function) {
+		if (d->verdict == PD_REGRESSED)
+			return 1;
+		return d->verdict == PD_INCONCLUSIVE ? 125 : 0;
+	}
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *f = &d->funcs.v[i];
+
+		pd_buf_reset(&name);
+		pd_fmt_func(&name, d, f->func);
+		if (regexec(&r->fre, name.buf, 0, NULL, 0) != 0)
+			continue;
+		matched++;
+		bad |= f->self.status == PD_REGRESSED ||
+		       f->total.status == PD_REGRESSED ||
+		       f->self.status == PD_ADDED;
+		unsure |= f->self.status == PD_INCONCLUSIVE ||
+			  f->total.status == PD_INCONCLUSIVE;
+	}
+	pd_buf_release(&name);
+	if (!matched) {
+		fprintf(stderr,
+			"perfdiff: no function matches --function %s:"
+			" skipping\n",
+			r->function);
+		return 125;
+	}
+	return bad ? 1 : unsure ? 125 : 0;
+}
+
+/* XLSX: libxlsxwriter writes a file; give it a temporary name. */
+static int write_xlsx(const char *tmp, const void *d, struct pd_err *err)
+{
+	return pd_report_xlsx(tmp, d, err);
+}
+
+static int render_xlsx(struct pd_diff *d, const char *output)
+{
+	if (pd_write_by_name(output, write_xlsx, d) < 0)
+		return 2;
+	return d->verdict == PD_REGRESSED ? 1 : 0;
+}
+
+/* Writes the report; returns the exit status (0, 1, 2; check: 125). */
+int pd_render(struct pd_diff *d, struct run_opts *r,
+	      const struct pd_profile *pa, const struct pd_profile *pb,
+	      struct pd_funcs *fn)
+{
+	struct pd_out out;
+	int rc, status = 2;
+	size_t i;
+
+	/*
+	 * Warnings go to stderr; the text report repeats them, unless stdout
+	 * and stderr are the same terminal, where they would show twice.
+	 */
+	r->ro.warnings =
+	    !(r->fmt == FMT_TEXT && !r->output && isatty(1) && isatty(2));
+	for (i = 0; i < d->warnings.n; i++)
+		if (r->ro.warnings)
+			fprintf(stderr, "perfdiff: warning: %s\n",
+				d->warnings.v[i]);
+	if (r->fmt == FMT_FOLDED && (!pa || !pb)) {
+		pd_error("error: folded output compares one profile per side");
+		return 2;
+	}
+	if (r->fmt == FMT_XLSX) {
+		if (!r->output) {
+			pd_error("error: -f xlsx needs -o FILE.xlsx");
+			return 2;
+		}
+		return render_xlsx(d, r->output);
+	}
+	if (pd_out_open(&out, r->output) != 0)
+		return 2;
+	switch (r->fmt) {
+	case FMT_TEXT:
+		rc = pd_report_text(out.f, d, &r->ro);
+		break;
+	case FMT_MD:
+		rc = pd_report_md(out.f, d, &r->ro);
+		break;
+	case FMT_JSON:
+		rc = pd_report_json(out.f, d, &r->ro);
+		break;
+	case FMT_HTML:
+		rc = pd_report_html(out.f, d, &r->ro, pa, pb, fn);
+		break;
+	default:
+		rc = pd_report_folded(out.f, pa, pb);
+		break;
+	}
+	if (rc < 0 && r->output)
+		pd_error("error: %s: write failed", r->output);
+	if (pd_out_close(&out, rc) == 0 && rc == 0)
+		status = r->check		      ? check_status(d, r)
+			 : d->verdict == PD_REGRESSED ? 1
+						      : 0;
+	return status;
+}
+
+struct pool {
+	struct job *jobs;
+	size_t n;
+};
+
+static void *pool_odd(void *arg)
+{
+	struct pool *p = arg;
+	size_t i;
+
+	for (i = 1; i < p->n; i += 2)
+		import_job(&p->jobs[i]);
+	return NULL;
+}
+
+/* Imports paths on two threads; prints the first error; 0 or -1. */
+int pd_import_all(const char *const *paths, size_t n,
+		  const struct pd_import_opts *io, struct job *jobs)
+{
+	struct pool pool = { jobs, n };
+	pthread_t th;
+	int threaded;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		jobs[i].path = paths[i];
+		jobs[i].o = io;
+		jobs[i].rc = 0;
+		memset(&jobs[i].err, 0, sizeof(jobs[i].err));
+		pd_profile_init(&jobs[i].p);
+	}
+	/* The files are independent: read two at a time. */
+	threaded = n > 1 && !pthread_create(&th, NULL, pool_odd, &pool);
+	for (i = 0; i < n; i += threaded ? 2 : 1)
+		import_job(&jobs[i]);
+	if (threaded)
+		pthread_join(th, NULL);
+	for (i = 0; i < n; i++) {
+		if (jobs[i].rc < 0) {
+			pd_error("%s", jobs[i].err.msg);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Warns about build metadata that differs between the two sides. */
+void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
+		  const struct pd_meta *b)
+{
+	static const struct {
+		const char *what;
+		size_t off;
+	} f[] = {
+		{ "compilers", offsetof(struct pd_meta, compiler) },
+		{ "build flags", offsetof(struct pd_meta, flags) },
+		{ "targets", offsetof(struct pd_meta, target) },
+		{ "datasets", offsetof(struct pd_meta, dataset) },
+		{ "cache states", offsetof(struct pd_meta, cache) },
+		{ "hosts", offsetof(struct pd_meta, host) },
+	};
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(f); i++) {
+		const char *x = *(char *const *)((const char *)a + f[i].off);
+		const char *y = *(char *const *)((const char *)b + f[i].off);
+
+		if (x && y && strcmp(x, y))
+			pd_diff_warn(d, "%s differ: baseline %s, candidate %s",
+				     f[i].what, x, y);
+	}
+}
+
+/*
+ * A bundle folder as one side: its supported profiles of the first
+ * profile's format are repeat runs. Adds their paths to files.
+ */
+int pd_expand_bundle(const char *dir, struct path_list *files,
+		     struct pd_bundle *b, struct pd_meta *meta)
+{
+	static const struct pd_bundle_key any = { "?", "?", "?" };
+	struct pd_import_opts none;
+	struct pd_err err = PD_ERR_INIT;
+	const struct pd_format *first = NULL;
+	size_t i, n = 0;
+
+	memset(&none, 0, sizeof(none));
+	if (pd_bundle_read(b, dir, &any, &err) < 0) {
+		pd_error("%s", err.msg);
+		return -1;
+	}
+	for (i = 0; i < b->files.n; i++) {
+		const struct pd_format *fmt;
+
+		memset(&err, 0, sizeof(err));
+		fmt = pd_import_sniff(b->files.v[i].path, &none, &err);
+		if (!fmt || (first && fmt != first))
+			continue;
+		first = fmt;
+		PD_VEC_PUSH(files, b->files.v[i].path);
+		n++;
+	}
+	if (!n) {
+		pd_error("error: %s: no supported profile under profiles/",
+			 dir);
+		return -1;
+	}
+	pd_meta_from_json(meta, b->build_meta);
+	if (!meta->cache && strcmp(b->cache, "?"))
+		meta->cache = pd_xstrdup(b->cache);
+	return 0;
+}

@@ -1,0 +1,112 @@
+/*
+ * What diff, show, check and compare share: their options, importing
+ * files on two threads, bundle operands, metadata warnings and rendering.
+ */
+#ifndef PD_CMD_RUN_H
+#define PD_CMD_RUN_H
+
+#include <getopt.h>
+#include <regex.h>
+
+#include "import/bundle.h"
+#include "import/import.h"
+#include "report/report.h"
+#include "stats/diff.h"
+
+struct job {
+	const char *path;
+	const struct pd_import_opts *o;
+	struct pd_profile p;
+	struct pd_err err;
+	int rc;
+};
+
+enum fmt { FMT_TEXT, FMT_MD, FMT_JSON, FMT_FOLDED, FMT_HTML, FMT_XLSX };
+
+/* Profile paths of one side (works with the PD_VEC macros). */
+struct path_list {
+	const char **v;
+	size_t n, cap;
+};
+
+/* Options of a comparison: statistics, output, and where runs come from. */
+struct run_opts {
+	struct pd_import_opts io;
+	struct pd_settings set;
+	struct pd_report_opts ro;
+	enum fmt fmt;
+	const char *output, *color;
+	unsigned flags;
+	struct path_list base, cand; /* -b / -c files */
+	const char *db, *scenario, *cache, *tool;
+	const char *function; /* check: the functions that decide */
+	regex_t fre;
+	int check; /* exit as perfdiff check does */
+};
+
+/* Option ids of pd_diff_options beyond the single letters. */
+enum {
+	OPT_FROM = 256,
+	OPT_EVENT,
+	OPT_PROCESS,
+	OPT_THREAD,
+	OPT_SAMPLE_WEIGHT,
+	OPT_INTERVAL,
+	OPT_WEIGHT,
+	OPT_SYMBOLS,
+	OPT_DECIMAL,
+	OPT_NO_NORMALIZE,
+	OPT_NO_MODULE,
+	OPT_THRESHOLD,
+	OPT_MIN_IMPACT,
+	OPT_ALPHA,
+	OPT_DISPERSION,
+	OPT_SHARE,
+	OPT_TOP,
+	OPT_COLOR,
+	OPT_DB,
+	OPT_SCENARIO,
+	OPT_CACHE,
+	OPT_TOOL,
+	OPT_FUNCTION,
+};
+
+extern const struct option pd_diff_options[];
+
+/*
+ * Options that diff and show share: input options, -f, -o, -h and getopt's
+ * errors. Returns 1 when c was handled, 0 when it is the caller's, or
+ * 100 + an exit status when the command must stop now.
+ */
+int pd_shared_option(int c, char **argv, struct pd_import_opts *io,
+		     enum fmt *fmt, const char **output, const char *usage,
+		     const char *cmd);
+
+/* Parses a comparison's options; returns -1 to go on, else an exit status. */
+int pd_parse_run(int argc, char **argv, struct run_opts *r, const char *usage,
+		 const char *cmd);
+
+/* Writes the report; returns the exit status (0, 1, 2; check: 125). */
+int pd_render(struct pd_diff *d, struct run_opts *r,
+	      const struct pd_profile *pa, const struct pd_profile *pb,
+	      struct pd_funcs *fn);
+
+/* Imports paths on two threads; prints the first error; 0 or -1. */
+int pd_import_all(const char *const *paths, size_t n,
+		  const struct pd_import_opts *io, struct job *jobs);
+
+/* Warns about build metadata that differs between the two sides. */
+void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
+		  const struct pd_meta *b);
+
+/*
+ * A bundle folder as one side: its supported profiles of the first
+ * profile's format are repeat runs. Adds their paths to files.
+ */
+int pd_expand_bundle(const char *dir, struct path_list *files,
+		     struct pd_bundle *b, struct pd_meta *meta);
+
+/* check with a stored side (db:REV...): the exit status. */
+int pd_check_db(struct run_opts *r, char **operands);
+
+#endif
