@@ -18,6 +18,7 @@
 
 #include "core/buf.h"
 #include "stats/diff.h"
+#include "stats/diff_impl.h"
 #include "stats/stats.h"
 
 #define Z95 1.959963984540054
@@ -72,12 +73,6 @@ void pd_diff_release(struct pd_diff *d)
 	PD_VEC_FREE(&d->funcs);
 }
 
-struct expo {
-	double ea, eb; /* exposures */
-	double ta, tb; /* total weights */
-	double ca, cb; /* total counts */
-};
-
 /* Log ratio and its standard error for counts a, b. */
 static void log_ratio(const struct expo *x, double a, double b, double phi,
 		      double *L, double *se)
@@ -96,8 +91,8 @@ static double p_value(const struct expo *x, double a, double b, double phi,
 }
 
 /* Fields every method fills the same way. */
-static void measure_common(struct pd_metric *m, const struct expo *x, double wa,
-			   double wb, double a, double b, int share)
+void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
+			    double wa, double wb, double a, double b, int share)
 {
 	memset(m, 0, sizeof(*m));
 	m->base = wa;
@@ -122,12 +117,12 @@ static void measure_common(struct pd_metric *m, const struct expo *x, double wa,
 }
 
 /* One profile per side: quasi-Poisson counts. Fills all but q and status. */
-static void measure(struct pd_metric *m, const struct expo *x, double wa,
-		    double wb, double a, double b, double phi, int share)
+void pd_diff_measure(struct pd_metric *m, const struct expo *x, double wa,
+		     double wb, double a, double b, double phi, int share)
 {
 	double L, se, abar = (a + b) / 2;
 
-	measure_common(m, x, wa, wb, a, b, share);
+	pd_diff_measure_common(m, x, wa, wb, a, b, share);
 	if (a + b <= 0)
 		return;
 	log_ratio(x, a, b, phi, &L, &se);
@@ -144,8 +139,8 @@ static void measure(struct pd_metric *m, const struct expo *x, double wa,
 }
 
 /* The decision rule of statistics.md, after BH. */
-static void decide(struct pd_metric *m, const struct expo *x,
-		   const struct pd_settings *set)
+void pd_diff_decide(struct pd_metric *m, const struct expo *x,
+		    const struct pd_settings *set)
 {
 	double tau = m->tau_pct / 100, mi = set->min_impact_pct;
 	double base_ref, worst;
@@ -197,155 +192,6 @@ static int cmp_fdiff(const void *pa, const void *pb)
 	if (a->total.delta < b->total.delta)
 		return 1;
 	return (a->func > b->func) - (a->func < b->func);
-}
-
-/* Module basename of a frame, as a slice of the profile's string. */
-static const char *frame_module(const struct pd_profile *p, uint32_t f,
-				size_t *len)
-{
-	const char *m = pd_intern_str(&p->strs, p->frames.v[f].module);
-	size_t n = pd_intern_len(&p->strs, p->frames.v[f].module);
-	size_t b = pd_module_basename(m, n);
-
-	*len = n - b;
-	return m + b;
-}
-
-/* Counts baseline functions of module ma that candidate module mb also has. */
-static size_t common_names(const struct pd_profile *a, const char *ma,
-			   const char *mb, const struct pd_intern *keys,
-			   const unsigned char *kbits)
-{
-	struct pd_buf k = PD_BUF_INIT;
-	size_t f, n = 0, mal = strlen(ma);
-
-	for (f = 0; f < a->frames.n; f++) {
-		size_t ml;
-		const char *m = frame_module(a, (uint32_t)f, &ml);
-		const struct pd_frame *fr = &a->frames.v[f];
-		uint32_t kid;
-
-		if (ml != mal || memcmp(m, ma, ml))
-			continue;
-		pd_buf_reset(&k);
-		pd_buf_adds(&k, mb);
-		pd_buf_addch(&k, 0);
-		pd_buf_add(&k, pd_intern_str(&a->strs, fr->name),
-			   pd_intern_len(&a->strs, fr->name));
-		kid = pd_intern_find(keys, k.buf, k.len);
-		if (kid != UINT32_MAX && (kbits[kid] & 2))
-			n++;
-	}
-	pd_buf_release(&k);
-	return n;
-}
-
-/*
- * Builds often name their binary differently (app-old, app-new). A module
- * seen on one side only is paired with the other side's one-sided module
- * that shares most of its function names, when at least half of the
- * smaller one's functions match.
- */
-static void pair_modules(struct pd_diff *d, const struct pd_profile *a,
-			 const struct pd_profile *b, struct pd_funcs *fn)
-{
-	const struct pd_profile *side[2] = { a, b };
-	struct pd_intern mods, keys;
-	PD_VEC(unsigned char) mbits = PD_VEC_INIT, kbits = PD_VEC_INIT;
-	PD_VEC(uint32_t) nfun[2] = { PD_VEC_INIT, PD_VEC_INIT };
-	struct pd_buf k = PD_BUF_INIT;
-	size_t i, j, s;
-
-	pd_intern_init(&mods);
-	pd_intern_init(&keys);
-	for (s = 0; s < 2; s++) {
-		for (i = 0; i < side[s]->frames.n; i++) {
-			size_t ml;
-			const char *m = frame_module(side[s], (uint32_t)i, &ml);
-			const struct pd_frame *fr = &side[s]->frames.v[i];
-			uint32_t mid, kid;
-
-			if (!ml)
-				continue;
-			mid = pd_intern(&mods, m, ml);
-			while (mbits.n <= mid)
-				PD_VEC_PUSH(&mbits, 0);
-			mbits.v[mid] |= (unsigned char)(1u << s);
-			pd_buf_reset(&k);
-			pd_buf_add(&k, m, ml);
-			pd_buf_addch(&k, 0);
-			pd_buf_add(&k, pd_intern_str(&side[s]->strs, fr->name),
-				   pd_intern_len(&side[s]->strs, fr->name));
-			kid = pd_intern(&keys, k.buf, k.len);
-			while (kbits.n <= kid)
-				PD_VEC_PUSH(&kbits, 0);
-			if (!(kbits.v[kid] & (1u << s))) {
-				while (nfun[s].n <= mid)
-					PD_VEC_PUSH(&nfun[s], 0);
-				nfun[s].v[mid]++;
-			}
-			kbits.v[kid] |= (unsigned char)(1u << s);
-		}
-	}
-	for (s = 0; s < 2; s++)
-		while (nfun[s].n < mods.n)
-			PD_VEC_PUSH(&nfun[s], 0);
-	for (i = 1; i < mods.n; i++) {
-		size_t best = 0, best_common = 0, small;
-
-		if (mbits.v[i] != 1) /* baseline-only modules */
-			continue;
-		for (j = 1; j < mods.n; j++) {
-			size_t c;
-
-			if (mbits.v[j] != 2)
-				continue;
-			c = common_names(a, pd_intern_str(&mods, (uint32_t)i),
-					 pd_intern_str(&mods, (uint32_t)j),
-					 &keys, kbits.v);
-			if (c > best_common) {
-				best_common = c;
-				best = j;
-			}
-		}
-		if (!best)
-			continue;
-		small = nfun[0].v[i] < nfun[1].v[best] ? nfun[0].v[i]
-						       : nfun[1].v[best];
-		if (best_common * 2 < small)
-			continue;
-		pd_funcs_alias(fn, pd_intern_str(&mods, (uint32_t)best),
-			       pd_intern_str(&mods, (uint32_t)i));
-		pd_diff_warn(
-		    d,
-		    "module %s (candidate) is matched to %s (baseline):"
-		    " %zu functions in common",
-		    pd_intern_str(&mods, (uint32_t)best),
-		    pd_intern_str(&mods, (uint32_t)i), best_common);
-		mbits.v[best] = 3;
-	}
-	pd_buf_release(&k);
-	pd_intern_release(&mods);
-	pd_intern_release(&keys);
-	PD_VEC_FREE(&mbits);
-	PD_VEC_FREE(&kbits);
-	PD_VEC_FREE(&nfun[0]);
-	PD_VEC_FREE(&nfun[1]);
-}
-
-static void side_from(struct pd_side *s, const struct pd_profile *p)
-{
-	s->source = p->source;
-	s->format = p->format;
-	s->exporter = p->exporter;
-	s->event = p->event;
-	s->count_rule = p->count_rule;
-	s->unit = p->unit;
-	s->total = p->total_weight;
-	s->samples = p->total_count;
-	s->interval = p->interval;
-	s->runs = 1;
-	s->profile = p;
 }
 
 static int differs(double x, double y)
@@ -452,7 +298,7 @@ static void test_all(struct pd_diff *d, const struct expo *x)
 
 		if (m->tested)
 			m->q = qs[np++];
-		decide(m, x, &d->set);
+		pd_diff_decide(m, x, &d->set);
 		if (i % 2 == 0)
 			d->nstatus[m->status]++;
 	}
@@ -460,8 +306,8 @@ static void test_all(struct pd_diff *d, const struct expo *x)
 	free(qs);
 }
 
-static struct expo exposure(const struct pd_diff *d, double ta, double ca,
-			    double tb, double cb)
+struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
+			     double tb, double cb)
 {
 	struct expo x;
 
@@ -483,7 +329,8 @@ static struct expo exposure(const struct pd_diff *d, double ta, double ca,
 static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 			const struct pd_agg *ab, const struct pd_noise *noise)
 {
-	struct expo x = exposure(d, aa->all_w, aa->all_c, ab->all_w, ab->all_c);
+	struct expo x =
+	    pd_diff_exposure(d, aa->all_w, aa->all_c, ab->all_w, ab->all_c);
 	size_t nf = d->fn->v.n, i, nz = 0;
 	double *z2, phi;
 
@@ -520,10 +367,12 @@ static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		if (aa->total_w[i] <= 0 && ab->total_w[i] <= 0)
 			continue;
 		f.func = (uint32_t)i;
-		measure(&f.self, &x, aa->self_w[i], ab->self_w[i],
-			aa->self_c[i], ab->self_c[i], phi, d->set.share);
-		measure(&f.total, &x, aa->total_w[i], ab->total_w[i],
-			aa->total_c[i], ab->total_c[i], phi, d->set.share);
+		pd_diff_measure(&f.self, &x, aa->self_w[i], ab->self_w[i],
+				aa->self_c[i], ab->self_c[i], phi,
+				d->set.share);
+		pd_diff_measure(&f.total, &x, aa->total_w[i], ab->total_w[i],
+				aa->total_c[i], ab->total_c[i], phi,
+				d->set.share);
 		set_tau(&f.self, &d->set, noise, f.func, 0);
 		set_tau(&f.total, &d->set, noise, f.func, 1);
 		PD_VEC_PUSH(&d->funcs, f);
@@ -531,7 +380,8 @@ static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	test_all(d, &x);
 
 	/* The profile total: one test of its own. */
-	measure(&d->total, &x, x.ta, x.tb, x.ca, x.cb, phi, d->set.share);
+	pd_diff_measure(&d->total, &x, x.ta, x.tb, x.ca, x.cb, phi,
+			d->set.share);
 	d->total.tau_pct = d->set.threshold_pct;
 	d->total.tested = !d->set.share;
 	if (d->set.share) {
@@ -539,7 +389,7 @@ static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		d->total.status = PD_SAME;
 	} else {
 		d->total.q = d->total.p;
-		decide(&d->total, &x, &d->set);
+		pd_diff_decide(&d->total, &x, &d->set);
 	}
 }
 
@@ -627,7 +477,7 @@ static void measure_runs(struct pd_metric *m, const struct expo *x,
 {
 	double ma, mb, va, vb, sa, sb, se2, df, L, t95, t90, u, delta;
 
-	measure_common(m, x, s->wa, s->wb, s->ca, s->cb, set->share);
+	pd_diff_measure_common(m, x, s->wa, s->wb, s->ca, s->cb, set->share);
 	if (s->wa <= 0 && s->wb <= 0)
 		return;
 	mean_var(s->ya, na, &ma, &va);
@@ -710,7 +560,7 @@ static void diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		tb += b[i].all_w / (double)nb;
 		cb += b[i].all_c / (double)nb;
 	}
-	x = exposure(d, ta, ca, tb, cb);
+	x = pd_diff_exposure(d, ta, ca, tb, cb);
 	s.ya = pd_xmalloc((na + 1) * sizeof(double));
 	s.yb = pd_xmalloc((nb + 1) * sizeof(double));
 
@@ -816,14 +666,15 @@ static void diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		s.ca = ca;
 		s.cb = cb;
 		if (d->set.share) {
-			measure_common(&d->total, &x, ta, tb, ca, cb, 1);
+			pd_diff_measure_common(&d->total, &x, ta, tb, ca, cb,
+					       1);
 			d->total.status = PD_SAME;
 		} else {
 			measure_runs(&d->total, &x, &s, na, nb, 0, 0, &d->set);
 			d->total.tau_pct = d->set.threshold_pct;
 			d->total.tested = 1;
 			d->total.q = d->total.p;
-			decide(&d->total, &x, &d->set);
+			pd_diff_decide(&d->total, &x, &d->set);
 		}
 	}
 	for (k = 0; k < 2; k++) {
@@ -879,8 +730,8 @@ static void finish(struct pd_diff *d)
 							      : "add runs");
 }
 
-static void begin(struct pd_diff *d, struct pd_funcs *fn,
-		  const struct pd_settings *set)
+void pd_diff_begin(struct pd_diff *d, struct pd_funcs *fn,
+		   const struct pd_settings *set)
 {
 	memset(d, 0, sizeof(*d));
 	d->set = *set;
@@ -897,7 +748,7 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 {
 	size_t i;
 
-	begin(d, fn, set);
+	pd_diff_begin(d, fn, set);
 	d->base = *sa;
 	d->cand = *sb;
 	check_sides(d);
@@ -911,419 +762,4 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 		diff_runs(d, a, na, b, nb, noise);
 	finish(d);
 	return 0;
-}
-
-/* Caller -> callee weights: the inclusive weight under each call edge. */
-struct edge {
-	uint32_t caller, callee;
-	double w[2]; /* baseline, candidate */
-};
-
-struct edges {
-	struct edge *v;
-	size_t n, cap;
-};
-
-static void add_edges(struct edges *e, const struct pd_profile *p,
-		      const struct pd_agg *a, int side)
-{
-	size_t nn = p->nodes.n, i, j;
-	double *sub = pd_xmalloc(nn * sizeof(*sub));
-
-	for (i = 0; i < nn; i++)
-		sub[i] = p->nodes.v[i].weight;
-	for (i = nn; i-- > 1;)
-		sub[p->nodes.v[i].parent] += sub[i];
-	for (i = 1; i < nn; i++) {
-		const struct pd_node *nd = &p->nodes.v[i];
-		uint32_t callee, caller;
-
-		if (nd->parent == PD_ROOT)
-			continue;
-		callee = a->frame_func[nd->frame];
-		caller = a->frame_func[p->nodes.v[nd->parent].frame];
-		if (caller == callee)
-			continue;
-		for (j = 0; j < e->n; j++)
-			if (e->v[j].caller == caller &&
-			    e->v[j].callee == callee)
-				break;
-		if (j == e->n) {
-			struct edge x = { caller, callee, { 0, 0 } };
-
-			PD_VEC_PUSH(e, x);
-		}
-		e->v[j].w[side] += sub[i];
-	}
-	free(sub);
-}
-
-/*
- * statistics.md: a function regressed while its main caller's total is
- * "same" and a sibling improved by a similar amount: the work moved, it
- * did not grow. Both get the other's id in shift.
- */
-static void label_cost_shifts(struct pd_diff *d, const struct pd_profile *pa,
-			      const struct pd_agg *aa,
-			      const struct pd_profile *pb,
-			      const struct pd_agg *ab)
-{
-	struct edges e = PD_VEC_INIT;
-	int64_t *at;
-	size_t i, j, nf = d->fn->v.n;
-
-	for (i = 0; i < d->funcs.n; i++)
-		if (d->funcs.v[i].self.status == PD_REGRESSED)
-			break;
-	if (i == d->funcs.n)
-		return;
-	add_edges(&e, pa, aa, 0);
-	add_edges(&e, pb, ab, 1);
-	at = pd_xmalloc((nf + 1) * sizeof(*at));
-	for (i = 0; i < nf; i++)
-		at[i] = -1;
-	for (i = 0; i < d->funcs.n; i++)
-		at[d->funcs.v[i].func] = (int64_t)i;
-	for (i = 0; i < d->funcs.n; i++) {
-		struct pd_fdiff *f = &d->funcs.v[i];
-		uint32_t caller = UINT32_MAX;
-		double best = 0;
-
-		if (f->self.status != PD_REGRESSED)
-			continue;
-		for (j = 0; j < e.n; j++)
-			if (e.v[j].callee == f->func &&
-			    e.v[j].w[0] + e.v[j].w[1] > best) {
-				best = e.v[j].w[0] + e.v[j].w[1];
-				caller = e.v[j].caller;
-			}
-		if (caller == UINT32_MAX || at[caller] < 0 ||
-		    d->funcs.v[at[caller]].total.status != PD_SAME)
-			continue;
-		for (j = 0; j < e.n; j++) {
-			struct pd_fdiff *s;
-			double r;
-
-			if (e.v[j].caller != caller ||
-			    e.v[j].callee == f->func || at[e.v[j].callee] < 0)
-				continue;
-			s = &d->funcs.v[at[e.v[j].callee]];
-			r = -s->self.delta / f->self.delta;
-			if (s->self.status == PD_IMPROVED && r >= 0.5 &&
-			    r <= 2) {
-				f->self.shift = s->func;
-				s->self.shift = f->func;
-				break;
-			}
-		}
-	}
-	free(at);
-	PD_VEC_FREE(&e);
-}
-
-static int cmp_trow(const void *pa, const void *pb)
-{
-	const struct pd_trow *a = pa, *b = pb;
-
-	if (a->impact > b->impact)
-		return -1;
-	if (a->impact < b->impact)
-		return 1;
-	return strcmp(a->key, b->key);
-}
-
-static double mvalue(const struct pd_mtable *t, const char *key, size_t m)
-{
-	uint32_t id = pd_intern_find(&t->rowkeys, key, strlen(key));
-	size_t at;
-
-	if (id == UINT32_MAX)
-		return 0;
-	at = (size_t)id * t->measures.n + m;
-	return at < t->values.n ? t->values.v[at] : 0;
-}
-
-static size_t measure_index(const struct pd_mtable *t, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < t->measures.n; i++)
-		if (!strcmp(t->measures.v[i], name))
-			return i;
-	return SIZE_MAX;
-}
-
-/*
- * Metric tables (WPA Disk Usage, File I/O, ...): rows matched by key. A
- * count-like measure gets the count test (BH within the table); other
- * measures are judged by the practical threshold alone and marked untested.
- */
-static void diff_tables(struct pd_diff *d, const struct pd_profile *a,
-			const struct pd_profile *b)
-{
-	size_t ti;
-
-	for (ti = 0; ti < a->tables.n && ti < b->tables.n; ti++) {
-		const struct pd_mtable *ta = a->tables.v[ti],
-				       *tb = b->tables.v[ti];
-		struct pd_tdiff td;
-		struct pd_intern keys;
-		size_t nm = ta->measures.n, i, k, np = 0;
-		double *tot_a = pd_xcalloc(nm + 1, sizeof(double));
-		double *tot_b = pd_xcalloc(nm + 1, sizeof(double));
-		double *ps, *qs, tau = d->set.threshold_pct / 100;
-		size_t *mb = pd_xmalloc((nm + 1) * sizeof(*mb));
-
-		for (k = 0; k < nm; k++) {
-			mb[k] = measure_index(tb, ta->measures.v[k]);
-			if (mb[k] == SIZE_MAX)
-				pd_diff_warn(
-				    d,
-				    "table \"%s\": measure \"%s\" is not"
-				    " in the candidate",
-				    ta->name, ta->measures.v[k]);
-		}
-		memset(&td, 0, sizeof(td));
-		td.base = ta;
-		td.cand = tb;
-		td.nmeasures = nm;
-		pd_intern_init(&keys);
-		for (i = 0; i < ta->rowkeys.n; i++)
-			pd_intern(&keys,
-				  pd_intern_str(&ta->rowkeys, (uint32_t)i),
-				  pd_intern_len(&ta->rowkeys, (uint32_t)i));
-		for (i = 0; i < tb->rowkeys.n; i++)
-			pd_intern(&keys,
-				  pd_intern_str(&tb->rowkeys, (uint32_t)i),
-				  pd_intern_len(&tb->rowkeys, (uint32_t)i));
-		for (i = 0; i < keys.n; i++)
-			for (k = 0; k < nm; k++) {
-				const char *key =
-				    pd_intern_str(&keys, (uint32_t)i);
-
-				tot_a[k] += mvalue(ta, key, k);
-				tot_b[k] += mb[k] == SIZE_MAX
-						? 0
-						: mvalue(tb, key, mb[k]);
-			}
-		for (i = 0; i < keys.n; i++) {
-			const char *key = pd_intern_str(&keys, (uint32_t)i);
-			struct pd_trow r;
-			int any = 0;
-
-			r.key = pd_xstrdup(key);
-			r.m = pd_xcalloc(nm + 1, sizeof(*r.m));
-			r.impact = 0;
-			for (k = 0; k < nm; k++) {
-				struct expo x;
-				double va = mvalue(ta, key, k);
-				double vb = mb[k] == SIZE_MAX
-						? 0
-						: mvalue(tb, key, mb[k]);
-				struct pd_metric *m = &r.m[k];
-
-				any |= fabs(va) > 0 || fabs(vb) > 0;
-				x = exposure(d, tot_a[k], tot_a[k], tot_b[k],
-					     tot_b[k]);
-				x.ea = x.eb = 1;
-				if (ta->count_like.v[k])
-					measure(m, &x, va, vb, va, vb, d->phi,
-						0);
-				else
-					measure_common(m, &x, va, vb, PD_NAN,
-						       PD_NAN, 0);
-				m->tau_pct = d->set.threshold_pct;
-				if (!ta->count_like.v[k] && va > 0 && vb > 0)
-					m->ratio = vb / va;
-				if (m->impact_pct > r.impact)
-					r.impact = m->impact_pct;
-			}
-			if (!any) {
-				free(r.key);
-				free(r.m);
-				continue;
-			}
-			PD_VEC_PUSH(&td.rows, r);
-		}
-		/* BH over the count tests of this table, then decide. */
-		ps = pd_xmalloc((td.rows.n * nm + 1) * sizeof(*ps));
-		qs = pd_xmalloc((td.rows.n * nm + 1) * sizeof(*qs));
-		for (i = 0; i < td.rows.n; i++)
-			for (k = 0; k < nm; k++) {
-				struct pd_metric *m = &td.rows.v[i].m[k];
-
-				if (ta->count_like.v[k] && m->base > 0 &&
-				    m->cand > 0 && !isnan(m->p)) {
-					m->tested = 1;
-					ps[np++] = m->p;
-				}
-			}
-		pd_bh(ps, np, qs);
-		np = 0;
-		for (i = 0; i < td.rows.n; i++)
-			for (k = 0; k < nm; k++) {
-				struct pd_metric *m = &td.rows.v[i].m[k];
-				struct expo x = exposure(d, tot_a[k], tot_a[k],
-							 tot_b[k], tot_b[k]);
-
-				if (m->tested) {
-					m->q = qs[np++];
-					decide(m, &x, &d->set);
-				} else if (m->base <= 0 && m->cand > 0) {
-					m->status = PD_ADDED;
-				} else if (m->cand <= 0 && m->base > 0) {
-					m->status = PD_REMOVED;
-				} else if (m->base > 0 &&
-					   m->impact_pct >=
-					       d->set.min_impact_pct &&
-					   (m->ratio >= 1 + tau ||
-					    m->ratio <= 1 / (1 + tau))) {
-					/* untested: the threshold alone */
-					m->status = m->ratio > 1 ? PD_REGRESSED
-								 : PD_IMPROVED;
-				} else {
-					m->status = PD_SAME;
-				}
-			}
-		free(ps);
-		free(qs);
-		if (td.rows.n > 1)
-			qsort(td.rows.v, td.rows.n, sizeof(*td.rows.v),
-			      cmp_trow);
-		PD_VEC_PUSH(&d->tables, td);
-		pd_intern_release(&keys);
-		free(tot_a);
-		free(tot_b);
-		free(mb);
-	}
-	if (a->tables.n != b->tables.n)
-		pd_diff_warn(d,
-			     "the sides have %zu and %zu metric tables; the"
-			     " extra ones are not compared",
-			     a->tables.n, b->tables.n);
-}
-
-/* Totals of a self-only input (flat WPA rows) are not known: empty them. */
-static void drop_totals(struct pd_diff *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->funcs.n; i++) {
-		struct pd_metric *m = &d->funcs.v[i].total;
-
-		m->base = m->cand = m->delta = m->delta_pct = PD_NAN;
-		m->ratio = m->ci_low = m->ci_high = m->p = m->q = PD_NAN;
-		m->mde_pct = PD_NAN;
-		m->status = PD_SAME;
-		m->tested = 0;
-	}
-}
-
-/* Matching decisions that need the profiles, then aggregates. */
-void pd_side_of_profiles(struct pd_side *s, const struct pd_profile *const *p,
-			 size_t n)
-{
-	size_t i;
-
-	side_from(s, p[0]);
-	s->runs = (int)n;
-	for (i = 1; i < n; i++) {
-		s->total += p[i]->total_weight;
-		s->samples += p[i]->total_count;
-	}
-	s->total /= (double)n;
-	s->samples /= (double)n;
-}
-
-static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
-		    size_t na, const struct pd_profile *const *b, size_t nb,
-		    struct pd_funcs *fn)
-{
-	int ma = 1, mb = 1;
-	size_t i, j;
-
-	for (i = 0; i < na; i++)
-		ma &= a[i]->has_modules;
-	for (i = 0; i < nb; i++)
-		mb &= b[i]->has_modules;
-	for (i = 0; i < na + nb; i++) {
-		const struct pd_profile *p = i < na ? a[i] : b[i - na];
-
-		for (j = 0; j < p->notes.n; j++)
-			pd_diff_warn(d, "%s: %s",
-				     i < na ? "baseline" : "candidate",
-				     p->notes.v[j]);
-	}
-	if (!(fn->flags & PD_FUNCS_NO_MODULE) && ma != mb) {
-		fn->flags |= PD_FUNCS_NO_MODULE;
-		d->name_only = 1;
-		pd_diff_warn(d,
-			     "the %s has no module names: functions are matched"
-			     " by name alone",
-			     ma ? "candidate" : "baseline");
-	}
-	if (!(fn->flags & PD_FUNCS_NO_MODULE))
-		pair_modules(d, a[0], b[0], fn);
-}
-
-int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
-		     size_t na, const struct pd_profile *const *b, size_t nb,
-		     struct pd_funcs *fn, const struct pd_settings *set)
-{
-	struct pd_agg *aa = pd_xcalloc(na + nb, sizeof(*aa));
-	struct pd_diff pre;
-	struct pd_side sa, sb;
-	size_t i;
-
-	/* Warnings from matching are collected first, then carried over. */
-	begin(&pre, fn, set);
-	prepare(&pre, a, na, b, nb, fn);
-	for (i = 0; i < na + nb; i++) {
-		pd_agg_init(&aa[i]);
-		pd_agg_compute(&aa[i], i < na ? a[i] : b[i - na], fn);
-	}
-	pd_side_of_profiles(&sa, a, na);
-	pd_side_of_profiles(&sb, b, nb);
-	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
-	if (na == 1 && nb == 1)
-		label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);
-	if (a[0]->self_only || b[0]->self_only) {
-		d->self_only = 1;
-		drop_totals(d);
-	}
-	diff_tables(d, a[0], b[0]);
-	/* A tested regression in a metric table counts like a function's. */
-	for (i = 0; i < d->tables.n; i++) {
-		size_t r, k;
-
-		for (r = 0; r < d->tables.v[i].rows.n; r++)
-			for (k = 0; k < d->tables.v[i].nmeasures; k++) {
-				const struct pd_metric *m =
-				    &d->tables.v[i].rows.v[r].m[k];
-
-				if (m->tested && m->status == PD_REGRESSED)
-					d->verdict = PD_REGRESSED;
-				else if (m->tested &&
-					 m->status == PD_IMPROVED &&
-					 d->verdict != PD_REGRESSED)
-					d->verdict = PD_IMPROVED;
-			}
-	}
-	d->name_only = pre.name_only;
-	/* Matching notes first, in the order they arose. */
-	for (i = 0; i < d->warnings.n; i++)
-		PD_VEC_PUSH(&pre.warnings, d->warnings.v[i]);
-	PD_VEC_FREE(&d->warnings);
-	d->warnings = pre.warnings;
-	for (i = 0; i < na + nb; i++)
-		pd_agg_release(&aa[i]);
-	free(aa);
-	return 0;
-}
-
-int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
-		    const struct pd_profile *b, struct pd_funcs *fn,
-		    const struct pd_settings *set)
-{
-	return pd_diff_profiles(d, &a, 1, &b, 1, fn, set);
 }

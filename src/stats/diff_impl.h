@@ -1,0 +1,45 @@
+/*
+ * What the parts of the diff share inside stats/ (not for other layers):
+ * exposures, the per-metric test and decision, and starting a diff.
+ */
+#ifndef PD_STATS_DIFF_IMPL_H
+#define PD_STATS_DIFF_IMPL_H
+
+#include "stats/diff.h"
+
+struct expo {
+	double ea, eb; /* exposures */
+	double ta, tb; /* total weights */
+	double ca, cb; /* total counts */
+};
+
+/* A fresh diff over fn with the settings. */
+void pd_diff_begin(struct pd_diff *d, struct pd_funcs *fn,
+		   const struct pd_settings *set);
+
+/* Exposures of the two sides from their total weights and counts. */
+struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
+			     double tb, double cb);
+
+/* Fields every method fills the same way. */
+void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
+			    double wa, double wb, double a, double b,
+			    int share);
+
+/* One profile per side: quasi-Poisson counts. Fills all but q and status. */
+void pd_diff_measure(struct pd_metric *m, const struct expo *x, double wa,
+		     double wb, double a, double b, double phi, int share);
+
+/* The decision rule of statistics.md, after BH. */
+void pd_diff_decide(struct pd_metric *m, const struct expo *x,
+		    const struct pd_settings *set);
+
+/*
+ * Metric tables (WPA Disk Usage, File I/O, ...): rows matched by key. A
+ * count-like measure gets the count test (BH within the table); other
+ * measures are judged by the practical threshold alone and marked untested.
+ */
+void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
+		    const struct pd_profile *b);
+
+#endif

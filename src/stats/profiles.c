@@ -1,0 +1,395 @@
+/*
+ * Diffs of profiles: matching functions across builds (module pairing for
+ * renamed binaries), sides from profiles, cost-shift labels, and the
+ * entry points that import nothing but compare what was imported.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "stats/diff_impl.h"
+#include "stats/stats.h"
+
+/* Module basename of a frame, as a slice of the profile's string. */
+static const char *frame_module(const struct pd_profile *p, uint32_t f,
+				size_t *len)
+{
+	const char *m = pd_intern_str(&p->strs, p->frames.v[f].module);
+	size_t n = pd_intern_len(&p->strs, p->frames.v[f].module);
+	size_t b = pd_module_basename(m, n);
+
+	*len = n - b;
+	return m + b;
+}
+
+/* Counts baseline functions of module ma that candidate module mb also has. */
+static size_t common_names(const struct pd_profile *a, const char *ma,
+			   const char *mb, const struct pd_intern *keys,
+			   const unsigned char *kbits)
+{
+	struct pd_buf k = PD_BUF_INIT;
+	size_t f, n = 0, mal = strlen(ma);
+
+	for (f = 0; f < a->frames.n; f++) {
+		size_t ml;
+		const char *m = frame_module(a, (uint32_t)f, &ml);
+		const struct pd_frame *fr = &a->frames.v[f];
+		uint32_t kid;
+
+		if (ml != mal || memcmp(m, ma, ml))
+			continue;
+		pd_buf_reset(&k);
+		pd_buf_adds(&k, mb);
+		pd_buf_addch(&k, 0);
+		pd_buf_add(&k, pd_intern_str(&a->strs, fr->name),
+			   pd_intern_len(&a->strs, fr->name));
+		kid = pd_intern_find(keys, k.buf, k.len);
+		if (kid != UINT32_MAX && (kbits[kid] & 2))
+			n++;
+	}
+	pd_buf_release(&k);
+	return n;
+}
+
+/*
+ * Builds often name their binary differently (app-old, app-new). A module
+ * seen on one side only is paired with the other side's one-sided module
+ * that shares most of its function names, when at least half of the
+ * smaller one's functions match.
+ */
+static void pair_modules(struct pd_diff *d, const struct pd_profile *a,
+			 const struct pd_profile *b, struct pd_funcs *fn)
+{
+	const struct pd_profile *side[2] = { a, b };
+	struct pd_intern mods, keys;
+	PD_VEC(unsigned char) mbits = PD_VEC_INIT, kbits = PD_VEC_INIT;
+	PD_VEC(uint32_t) nfun[2] = { PD_VEC_INIT, PD_VEC_INIT };
+	struct pd_buf k = PD_BUF_INIT;
+	size_t i, j, s;
+
+	pd_intern_init(&mods);
+	pd_intern_init(&keys);
+	for (s = 0; s < 2; s++) {
+		for (i = 0; i < side[s]->frames.n; i++) {
+			size_t ml;
+			const char *m = frame_module(side[s], (uint32_t)i, &ml);
+			const struct pd_frame *fr = &side[s]->frames.v[i];
+			uint32_t mid, kid;
+
+			if (!ml)
+				continue;
+			mid = pd_intern(&mods, m, ml);
+			while (mbits.n <= mid)
+				PD_VEC_PUSH(&mbits, 0);
+			mbits.v[mid] |= (unsigned char)(1u << s);
+			pd_buf_reset(&k);
+			pd_buf_add(&k, m, ml);
+			pd_buf_addch(&k, 0);
+			pd_buf_add(&k, pd_intern_str(&side[s]->strs, fr->name),
+				   pd_intern_len(&side[s]->strs, fr->name));
+			kid = pd_intern(&keys, k.buf, k.len);
+			while (kbits.n <= kid)
+				PD_VEC_PUSH(&kbits, 0);
+			if (!(kbits.v[kid] & (1u << s))) {
+				while (nfun[s].n <= mid)
+					PD_VEC_PUSH(&nfun[s], 0);
+				nfun[s].v[mid]++;
+			}
+			kbits.v[kid] |= (unsigned char)(1u << s);
+		}
+	}
+	for (s = 0; s < 2; s++)
+		while (nfun[s].n < mods.n)
+			PD_VEC_PUSH(&nfun[s], 0);
+	for (i = 1; i < mods.n; i++) {
+		size_t best = 0, best_common = 0, small;
+
+		if (mbits.v[i] != 1) /* baseline-only modules */
+			continue;
+		for (j = 1; j < mods.n; j++) {
+			size_t c;
+
+			if (mbits.v[j] != 2)
+				continue;
+			c = common_names(a, pd_intern_str(&mods, (uint32_t)i),
+					 pd_intern_str(&mods, (uint32_t)j),
+					 &keys, kbits.v);
+			if (c > best_common) {
+				best_common = c;
+				best = j;
+			}
+		}
+		if (!best)
+			continue;
+		small = nfun[0].v[i] < nfun[1].v[best] ? nfun[0].v[i]
+						       : nfun[1].v[best];
+		if (best_common * 2 < small)
+			continue;
+		pd_funcs_alias(fn, pd_intern_str(&mods, (uint32_t)best),
+			       pd_intern_str(&mods, (uint32_t)i));
+		pd_diff_warn(
+		    d,
+		    "module %s (candidate) is matched to %s (baseline):"
+		    " %zu functions in common",
+		    pd_intern_str(&mods, (uint32_t)best),
+		    pd_intern_str(&mods, (uint32_t)i), best_common);
+		mbits.v[best] = 3;
+	}
+	pd_buf_release(&k);
+	pd_intern_release(&mods);
+	pd_intern_release(&keys);
+	PD_VEC_FREE(&mbits);
+	PD_VEC_FREE(&kbits);
+	PD_VEC_FREE(&nfun[0]);
+	PD_VEC_FREE(&nfun[1]);
+}
+
+static void side_from(struct pd_side *s, const struct pd_profile *p)
+{
+	s->source = p->source;
+	s->format = p->format;
+	s->exporter = p->exporter;
+	s->event = p->event;
+	s->count_rule = p->count_rule;
+	s->unit = p->unit;
+	s->total = p->total_weight;
+	s->samples = p->total_count;
+	s->interval = p->interval;
+	s->runs = 1;
+	s->profile = p;
+}
+
+/* Caller -> callee weights: the inclusive weight under each call edge. */
+struct edge {
+	uint32_t caller, callee;
+	double w[2]; /* baseline, candidate */
+};
+
+struct edges {
+	struct edge *v;
+	size_t n, cap;
+};
+
+static void add_edges(struct edges *e, const struct pd_profile *p,
+		      const struct pd_agg *a, int side)
+{
+	size_t nn = p->nodes.n, i, j;
+	double *sub = pd_xmalloc(nn * sizeof(*sub));
+
+	for (i = 0; i < nn; i++)
+		sub[i] = p->nodes.v[i].weight;
+	for (i = nn; i-- > 1;)
+		sub[p->nodes.v[i].parent] += sub[i];
+	for (i = 1; i < nn; i++) {
+		const struct pd_node *nd = &p->nodes.v[i];
+		uint32_t callee, caller;
+
+		if (nd->parent == PD_ROOT)
+			continue;
+		callee = a->frame_func[nd->frame];
+		caller = a->frame_func[p->nodes.v[nd->parent].frame];
+		if (caller == callee)
+			continue;
+		for (j = 0; j < e->n; j++)
+			if (e->v[j].caller == caller &&
+			    e->v[j].callee == callee)
+				break;
+		if (j == e->n) {
+			struct edge x = { caller, callee, { 0, 0 } };
+
+			PD_VEC_PUSH(e, x);
+		}
+		e->v[j].w[side] += sub[i];
+	}
+	free(sub);
+}
+
+/*
+ * statistics.md: a function regressed while its main caller's total is
+ * "same" and a sibling improved by a similar amount: the work moved, it
+ * did not grow. Both get the other's id in shift.
+ */
+static void label_cost_shifts(struct pd_diff *d, const struct pd_profile *pa,
+			      const struct pd_agg *aa,
+			      const struct pd_profile *pb,
+			      const struct pd_agg *ab)
+{
+	struct edges e = PD_VEC_INIT;
+	int64_t *at;
+	size_t i, j, nf = d->fn->v.n;
+
+	for (i = 0; i < d->funcs.n; i++)
+		if (d->funcs.v[i].self.status == PD_REGRESSED)
+			break;
+	if (i == d->funcs.n)
+		return;
+	add_edges(&e, pa, aa, 0);
+	add_edges(&e, pb, ab, 1);
+	at = pd_xmalloc((nf + 1) * sizeof(*at));
+	for (i = 0; i < nf; i++)
+		at[i] = -1;
+	for (i = 0; i < d->funcs.n; i++)
+		at[d->funcs.v[i].func] = (int64_t)i;
+	for (i = 0; i < d->funcs.n; i++) {
+		struct pd_fdiff *f = &d->funcs.v[i];
+		uint32_t caller = UINT32_MAX;
+		double best = 0;
+
+		if (f->self.status != PD_REGRESSED)
+			continue;
+		for (j = 0; j < e.n; j++)
+			if (e.v[j].callee == f->func &&
+			    e.v[j].w[0] + e.v[j].w[1] > best) {
+				best = e.v[j].w[0] + e.v[j].w[1];
+				caller = e.v[j].caller;
+			}
+		if (caller == UINT32_MAX || at[caller] < 0 ||
+		    d->funcs.v[at[caller]].total.status != PD_SAME)
+			continue;
+		for (j = 0; j < e.n; j++) {
+			struct pd_fdiff *s;
+			double r;
+
+			if (e.v[j].caller != caller ||
+			    e.v[j].callee == f->func || at[e.v[j].callee] < 0)
+				continue;
+			s = &d->funcs.v[at[e.v[j].callee]];
+			r = -s->self.delta / f->self.delta;
+			if (s->self.status == PD_IMPROVED && r >= 0.5 &&
+			    r <= 2) {
+				f->self.shift = s->func;
+				s->self.shift = f->func;
+				break;
+			}
+		}
+	}
+	free(at);
+	PD_VEC_FREE(&e);
+}
+
+/* Totals of a self-only input (flat WPA rows) are not known: empty them. */
+static void drop_totals(struct pd_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->funcs.n; i++) {
+		struct pd_metric *m = &d->funcs.v[i].total;
+
+		m->base = m->cand = m->delta = m->delta_pct = PD_NAN;
+		m->ratio = m->ci_low = m->ci_high = m->p = m->q = PD_NAN;
+		m->mde_pct = PD_NAN;
+		m->status = PD_SAME;
+		m->tested = 0;
+	}
+}
+
+/* Matching decisions that need the profiles, then aggregates. */
+void pd_side_of_profiles(struct pd_side *s, const struct pd_profile *const *p,
+			 size_t n)
+{
+	size_t i;
+
+	side_from(s, p[0]);
+	s->runs = (int)n;
+	for (i = 1; i < n; i++) {
+		s->total += p[i]->total_weight;
+		s->samples += p[i]->total_count;
+	}
+	s->total /= (double)n;
+	s->samples /= (double)n;
+}
+
+static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
+		    size_t na, const struct pd_profile *const *b, size_t nb,
+		    struct pd_funcs *fn)
+{
+	int ma = 1, mb = 1;
+	size_t i, j;
+
+	for (i = 0; i < na; i++)
+		ma &= a[i]->has_modules;
+	for (i = 0; i < nb; i++)
+		mb &= b[i]->has_modules;
+	for (i = 0; i < na + nb; i++) {
+		const struct pd_profile *p = i < na ? a[i] : b[i - na];
+
+		for (j = 0; j < p->notes.n; j++)
+			pd_diff_warn(d, "%s: %s",
+				     i < na ? "baseline" : "candidate",
+				     p->notes.v[j]);
+	}
+	if (!(fn->flags & PD_FUNCS_NO_MODULE) && ma != mb) {
+		fn->flags |= PD_FUNCS_NO_MODULE;
+		d->name_only = 1;
+		pd_diff_warn(d,
+			     "the %s has no module names: functions are matched"
+			     " by name alone",
+			     ma ? "candidate" : "baseline");
+	}
+	if (!(fn->flags & PD_FUNCS_NO_MODULE))
+		pair_modules(d, a[0], b[0], fn);
+}
+
+int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
+		     size_t na, const struct pd_profile *const *b, size_t nb,
+		     struct pd_funcs *fn, const struct pd_settings *set)
+{
+	struct pd_agg *aa = pd_xcalloc(na + nb, sizeof(*aa));
+	struct pd_diff pre;
+	struct pd_side sa, sb;
+	size_t i;
+
+	/* Warnings from matching are collected first, then carried over. */
+	pd_diff_begin(&pre, fn, set);
+	prepare(&pre, a, na, b, nb, fn);
+	for (i = 0; i < na + nb; i++) {
+		pd_agg_init(&aa[i]);
+		pd_agg_compute(&aa[i], i < na ? a[i] : b[i - na], fn);
+	}
+	pd_side_of_profiles(&sa, a, na);
+	pd_side_of_profiles(&sb, b, nb);
+	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
+	if (na == 1 && nb == 1)
+		label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);
+	if (a[0]->self_only || b[0]->self_only) {
+		d->self_only = 1;
+		drop_totals(d);
+	}
+	pd_diff_tables(d, a[0], b[0]);
+	/* A tested regression in a metric table counts like a function's. */
+	for (i = 0; i < d->tables.n; i++) {
+		size_t r, k;
+
+		for (r = 0; r < d->tables.v[i].rows.n; r++)
+			for (k = 0; k < d->tables.v[i].nmeasures; k++) {
+				const struct pd_metric *m =
+				    &d->tables.v[i].rows.v[r].m[k];
+
+				if (m->tested && m->status == PD_REGRESSED)
+					d->verdict = PD_REGRESSED;
+				else if (m->tested &&
+					 m->status == PD_IMPROVED &&
+					 d->verdict != PD_REGRESSED)
+					d->verdict = PD_IMPROVED;
+			}
+	}
+	d->name_only = pre.name_only;
+	/* Matching notes first, in the order they arose. */
+	for (i = 0; i < d->warnings.n; i++)
+		PD_VEC_PUSH(&pre.warnings, d->warnings.v[i]);
+	PD_VEC_FREE(&d->warnings);
+	d->warnings = pre.warnings;
+	for (i = 0; i < na + nb; i++)
+		pd_agg_release(&aa[i]);
+	free(aa);
+	return 0;
+}
+
+int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
+		    const struct pd_profile *b, struct pd_funcs *fn,
+		    const struct pd_settings *set)
+{
+	return pd_diff_profiles(d, &a, 1, &b, 1, fn, set);
+}
