@@ -1,0 +1,660 @@
+/*
+ * Firefox Profiler tables to a profile (formats.md 2.4-2.6): per-thread
+ * sample sums by stack, stacks to tree nodes, frames to functions, and
+ * address-only frames symbolicated offline in one batch per library.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "import/firefox.h"
+#include "import/symbols.h"
+
+struct frameinfo {
+	uint32_t frame; /* pd frame, UINT32_MAX until known */
+	int32_t lib;	/* -1: none */
+	uint64_t addr;	/* for symbolication */
+	int pending;	/* waits for a symbol */
+};
+
+/* Tables and strings a thread uses: its own, or the shared ones. */
+struct view {
+	const struct table *t[T_NTABLES];
+	const uint32_t *str;
+	size_t nstr;
+	const struct lib *libs;
+	size_t nlibs;
+	int gecko;
+	const struct ctx *ctx;
+};
+
+static void view_of(struct ff *s, struct thread *th, struct view *v)
+{
+	int i;
+
+	for (i = 0; i < T_NTABLES; i++)
+		v->t[i] =
+		    th->t[i].have || i == T_SAMPLES ? &th->t[i] : &s->shared[i];
+	if (th->has_strings) {
+		v->str = th->strings.v;
+		v->nstr = th->strings.n;
+	} else {
+		v->str = s->shared_strings.v;
+		v->nstr = s->shared_strings.n;
+	}
+	v->ctx = &s->ctxs.v[th->ctx];
+	if (th->libs.n) {
+		v->libs = th->libs.v;
+		v->nlibs = th->libs.n;
+	} else {
+		v->libs = v->ctx->libs.v;
+		v->nlibs = v->ctx->libs.n;
+	}
+	v->gecko = !(v->ctx->processed_version > 0) &&
+		   get_col(v->t[T_FRAME], "location");
+}
+
+static const char *vstr(const struct view *v, struct pd_profile *p, double i)
+{
+	if (isnan(i) || i < 0 || i >= (double)v->nstr)
+		return NULL;
+	return pd_intern_str(&p->strs, v->str[(size_t)i]);
+}
+
+static int is_hex_name(const char *n)
+{
+	size_t i;
+
+	if (!n || n[0] != '0' || (n[1] != 'x' && n[1] != 'X') || !n[2])
+		return 0;
+	for (i = 2; n[i]; i++)
+		if (!isxdigit((unsigned char)n[i]))
+			return 0;
+	return 1;
+}
+
+static const char *lib_label(const struct lib *l)
+{
+	return l->name ? l->name : l->debug_name ? l->debug_name : "?";
+}
+
+/* Pending symbol look-ups: one per unsymbolicated frame (lib, address). */
+struct pend {
+	const struct lib *lib;
+	uint64_t addr;
+	uint32_t frame;
+	const struct lib *orig; /* lib survives "handled" marking */
+	int resolved;
+};
+
+struct pendings {
+	PD_VEC(struct pend) v;
+	PD_VEC(int32_t) of_frame; /* pd frame -> index in v, -1 */
+};
+
+static uint32_t frame_of(struct ff *s, const struct view *v, size_t f,
+			 struct pendings *pend, int *bad)
+{
+	struct pd_profile *p = s->p;
+	const struct table *ft = v->t[T_FRAME], *fn = v->t[T_FUNC];
+	const struct table *rt = v->t[T_RESOURCE], *ns = v->t[T_NATSYM];
+	double func, res, lib = PD_NAN, nsym, addr;
+	uint32_t name_id;
+	const char *name = NULL, *module = "";
+	struct pd_buf b = PD_BUF_INIT;
+	uint32_t id;
+
+	if (v->gecko) {
+		const char *loc = vstr(v, p, cv(get_col(ft, "location"), f));
+		size_t i;
+
+		if (!loc) {
+			*bad = 1;
+			return 0;
+		}
+		if (is_hex_name(loc)) {
+			/* An absolute address: find its library. */
+			uint64_t a = strtoull(loc, NULL, 16);
+
+			for (i = 0; i < v->nlibs; i++) {
+				const struct lib *l = &v->libs[i];
+
+				if (l->end > l->start &&
+				    (double)a >= l->start &&
+				    (double)a < l->end) {
+					uint64_t rva = a - (uint64_t)l->start +
+						       (uint64_t)l->offset;
+
+					pd_buf_addf(&b, "%s+0x%llx",
+						    lib_label(l),
+						    (unsigned long long)rva);
+					id = pd_profile_frame(
+					    p,
+					    pd_intern(&p->strs, b.buf, b.len),
+					    pd_intern_cstr(&p->strs,
+							   lib_label(l)));
+					pd_buf_release(&b);
+					return id;
+				}
+			}
+			return pd_profile_frame(
+			    p, pd_intern_cstr(&p->strs, loc), 0);
+		}
+		/* JS: "fn (url:line:col)", the module is the URL. */
+		{
+			const char *paren = strrchr(loc, '(');
+			size_t len = strlen(loc);
+
+			if (paren && paren > loc && paren[-1] == ' ' &&
+			    loc[len - 1] == ')') {
+				const char *colon = paren + 1, *c;
+				size_t mlen;
+
+				for (c = loc + len - 2;
+				     c > paren &&
+				     (isdigit((unsigned char)*c) || *c == ':');
+				     c--)
+					;
+				mlen = (size_t)(c - colon + 1);
+				id = pd_profile_frame(
+				    p,
+				    pd_intern(&p->strs, loc,
+					      (size_t)(paren - 1 - loc)),
+				    pd_intern(&p->strs, colon, mlen));
+				return id;
+			}
+		}
+		return pd_profile_frame(p, pd_intern_cstr(&p->strs, loc), 0);
+	}
+
+	func = cv(get_col(ft, "func"), f);
+	if (isnan(func) || func < 0 ||
+	    func >= (double)col_len(get_col(fn, "name"))) {
+		*bad = 1;
+		return 0;
+	}
+	name = vstr(v, p, cv(get_col(fn, "name"), (size_t)func));
+	if (!name) {
+		*bad = 2;
+		return 0;
+	}
+	res = cv(get_col(fn, "resource"), (size_t)func);
+	if (get_col(ft, "lib"))
+		lib = cv(get_col(ft, "lib"), f);
+	else if (!isnan(res) && res >= 0)
+		lib = cv(get_col(rt, "lib"), (size_t)res);
+	if (!isnan(lib) && (lib < 0 || lib >= (double)v->nlibs)) {
+		*bad = 3;
+		return 0;
+	}
+	if (!isnan(lib))
+		module = lib_label(&v->libs[(size_t)lib]);
+	else if (!isnan(res) && res >= 0) {
+		const char *rn =
+		    vstr(v, p, cv(get_col(rt, "name"), (size_t)res));
+
+		module = rn ? rn : "";
+	}
+	nsym = cv(get_col(ft, "nativeSymbol"), f);
+	if (!isnan(nsym) && nsym >= 0) {
+		const char *sn =
+		    vstr(v, p, cv(get_col(ns, "name"), (size_t)nsym));
+
+		if (sn && !is_hex_name(sn))
+			name = sn;
+	}
+	addr = cv(get_col(ft, "address"), f);
+	if (is_hex_name(name) && !isnan(lib) && !isnan(addr) && addr >= 0) {
+		/* Unsymbolicated: named lib+0xRVA until a symbol is found. */
+		const struct lib *l = &v->libs[(size_t)lib];
+
+		pd_buf_addf(&b, "%s+0x%llx", lib_label(l),
+			    (unsigned long long)addr);
+		name_id = pd_intern(&p->strs, b.buf, b.len);
+		/*
+		 * Without a symbol the library's debug id is part of the
+		 * identity: the same offset in another build is other code.
+		 */
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, "%s%s%s", module, l->breakpad_id ? "@" : "",
+			    l->breakpad_id ? l->breakpad_id : "");
+		id = pd_profile_frame(p, name_id,
+				      pd_intern(&p->strs, b.buf, b.len));
+		pd_buf_release(&b);
+		while (pend->of_frame.n <= id)
+			PD_VEC_PUSH(&pend->of_frame, -1);
+		if (pend->of_frame.v[id] < 0) {
+			struct pend x = { l, (uint64_t)addr, id, l, 0 };
+
+			pend->of_frame.v[id] = (int32_t)pend->v.n;
+			PD_VEC_PUSH(&pend->v, x);
+		}
+		return id;
+	}
+	return pd_profile_frame(p, pd_intern_cstr(&p->strs, name),
+				pd_intern_cstr(&p->strs, module));
+}
+
+/* Sums of one thread's samples per stack index. */
+struct sums {
+	double *wall, *cpu, *n;
+	size_t len;
+};
+
+static double unit_ns(const char *u)
+{
+	if (!strcmp(u, "ns"))
+		return 1;
+	if (!strcmp(u, "ms"))
+		return 1e6;
+	return 1e3; /* "µs", samply's unit */
+}
+
+static int thread_sums(struct ff *s, struct thread *th, const struct view *v,
+		       struct sums *out, int *has_cpu)
+{
+	const struct table *t = v->t[T_SAMPLES];
+	const struct col *stack = get_col(t, "stack");
+	const struct col *weight = get_col(t, "weight");
+	const struct col *cpu = get_col(t, "threadCPUDelta");
+	size_t n = col_len(stack), i, nst;
+	double interval_ns = v->ctx->interval * 1e6;
+	double cpu_scale = unit_ns(v->ctx->cpu_unit);
+	const char *wt = t->weight_type;
+
+	(void)th;
+	nst = col_len(get_col(v->t[T_STACK], "frame"));
+	out->len = nst;
+	out->wall = pd_xcalloc(nst + 1, sizeof(double));
+	out->cpu = pd_xcalloc(nst + 1, sizeof(double));
+	out->n = pd_xcalloc(nst + 1, sizeof(double));
+	*has_cpu = cpu && col_len(cpu) == n && n > 1 &&
+		   strcmp(v->ctx->cpu_unit, "variable CPU cycles");
+	for (i = 0; i < n; i++) {
+		double st = cv(stack, i), w = weight ? cv(weight, i) : 1, c;
+
+		if (isnan(st))
+			continue; /* a sample without a stack */
+		if (st < 0 || st >= (double)nst || st - floor(st) > 0) {
+			pd_err_set(s->err, PD_EPARSE,
+				   "%s: thread \"%s\": samples.stack[%zu] = %g"
+				   " is out of range (%zu stacks)",
+				   s->in->path, th->name ? th->name : "?", i,
+				   st, nst);
+			free(out->wall);
+			free(out->cpu);
+			free(out->n);
+			out->wall = out->cpu = out->n = NULL;
+			return PD_EPARSE;
+		}
+		if (isnan(w))
+			w = 1;
+		if (!strcmp(wt, "tracing-ms"))
+			out->wall[(size_t)st] += w * 1e6;
+		else
+			out->wall[(size_t)st] += w * interval_ns;
+		out->n[(size_t)st] += w;
+		c = i ? cv(cpu, i) : 0; /* the first delta means nothing */
+		if (!isnan(c) && c > 0)
+			out->cpu[(size_t)st] += c * cpu_scale;
+	}
+	return 0;
+}
+
+static int thread_wanted(const struct pd_import_opts *o, const struct thread *t)
+{
+	const char *name = t->name ? t->name : "";
+	const char *proc = t->process ? t->process : name;
+
+	if (o->thread && !pd_filter_match(o->thread, name, strlen(name)) &&
+	    !(t->tid && !strcmp(o->thread, t->tid)))
+		return 0;
+	if (o->process && !pd_filter_match(o->process, proc, strlen(proc)) &&
+	    !(t->pid && !strcmp(o->process, t->pid)))
+		return 0;
+	return 1;
+}
+
+static void symbolicate(struct ff *s, struct pendings *pend)
+{
+	struct pd_profile *p = s->p;
+	struct pd_sidecar *side;
+	struct pd_err serr = PD_ERR_INIT;
+	char *side_path = NULL;
+	struct pd_buf notes = PD_BUF_INIT;
+	size_t i, done = 0;
+
+	if (!pend->v.n)
+		return;
+	side = pd_sidecar_load(s->in->path, &side_path, &serr);
+	if (serr.code)
+		pd_profile_note(p, "%s", serr.msg);
+	/* One batch per library. */
+	for (i = 0; i < pend->v.n;) {
+		const struct lib *l = pend->v.v[i].lib;
+		struct pd_libinfo li = { l->name,	 l->path,
+					 l->debug_name,	 l->debug_path,
+					 l->breakpad_id, l->code_id };
+		struct pd_symreq *reqs;
+		size_t j, k, n = 0, got = 0;
+		char *file = NULL;
+
+		for (j = i; j < pend->v.n; j++)
+			n += pend->v.v[j].lib == l;
+		reqs = pd_xcalloc(n, sizeof(*reqs));
+		for (j = i, k = 0; j < pend->v.n; j++)
+			if (pend->v.v[j].lib == l)
+				reqs[k++].addr = pend->v.v[j].addr;
+		if (side)
+			got += pd_sidecar_resolve(side, &li, reqs, n);
+		if (got < n && s->o->symbol_dirs)
+			got += pd_symbols_from_dirs(s->o->symbol_dirs, &li,
+						    reqs, n, &file, &notes);
+		for (j = i, k = 0; j < pend->v.n; j++) {
+			struct pend *e = &pend->v.v[j];
+
+			if (e->lib != l)
+				continue;
+			if (reqs[k].name) {
+				p->frames.v[e->frame].name =
+				    pd_intern_cstr(&p->strs, reqs[k].name);
+				/* Named: it matches across builds by name
+				 * again. */
+				p->frames.v[e->frame].module =
+				    pd_intern_cstr(&p->strs, lib_label(l));
+				e->resolved = 1;
+				done++;
+			}
+			free(reqs[k].name);
+			k++;
+			e->lib = NULL; /* handled */
+		}
+		free(reqs);
+		free(file);
+		while (i < pend->v.n && !pend->v.v[i].lib)
+			i++;
+	}
+	if (notes.len)
+		pd_profile_note(p, "%s", notes.buf);
+	if (done && side_path)
+		pd_profile_note(p, "symbols from %s", side_path);
+	free(side_path);
+	pd_sidecar_free(side);
+	pd_buf_release(&notes);
+}
+
+/* Per library: unsymbolicated weight, heaviest first, for the report. */
+static void unsym_report(struct ff *s, const struct pendings *pend,
+			 const double *frame_weight)
+{
+	struct pd_profile *p = s->p;
+	PD_VEC(const char *) libs = PD_VEC_INIT;
+	PD_VEC(double) w = PD_VEC_INIT;
+	struct pd_buf b = PD_BUF_INIT;
+	double total = 0;
+	size_t i, k, shown = 0;
+
+	for (i = 0; i < pend->v.n; i++) {
+		const struct pend *e = &pend->v.v[i];
+		const char *lib = lib_label(e->orig);
+
+		if (e->resolved)
+			continue;
+		for (k = 0; k < libs.n; k++)
+			if (!strcmp(libs.v[k], lib))
+				break;
+		if (k == libs.n) {
+			PD_VEC_PUSH(&libs, lib);
+			PD_VEC_PUSH(&w, 0.0);
+		}
+		w.v[k] += frame_weight[e->frame];
+		total += frame_weight[e->frame];
+	}
+	/* heaviest first */
+	for (i = 0; i < libs.n; i++)
+		for (k = i + 1; k < libs.n; k++)
+			if (w.v[k] > w.v[i]) {
+				const char *t = libs.v[i];
+				double x = w.v[i];
+
+				libs.v[i] = libs.v[k];
+				libs.v[k] = t;
+				w.v[i] = w.v[k];
+				w.v[k] = x;
+			}
+	if (total > 0 && p->total_weight > 0) {
+		pd_buf_addf(&b,
+			    "%.1f %% of the weight is in unsymbolicated"
+			    " frames (",
+			    total / p->total_weight * 100);
+		for (k = 0; k < libs.n && shown < 5; k++) {
+			if (w.v[k] <= 0)
+				continue;
+			pd_buf_addf(&b, "%s%s %.1f %%", shown++ ? ", " : "",
+				    libs.v[k], w.v[k] / p->total_weight * 100);
+		}
+		pd_buf_addf(&b,
+			    "); they match across builds only when the"
+			    " library is the same build. Pass --symbols DIR"
+			    " with the binaries, or keep samply's .syms.json"
+			    " next to the profile (docs/symbols.md)");
+		pd_profile_note(p, "%s", b.buf);
+	}
+	PD_VEC_FREE(&libs);
+	PD_VEC_FREE(&w);
+	pd_buf_release(&b);
+}
+
+int pd_firefox_resolve(struct ff *s)
+{
+	struct pd_profile *p = s->p;
+	const struct pd_import_opts *o = s->o;
+	struct pendings pend;
+	size_t ti, i, used = 0;
+	int any_cpu = 0, all_cpu = 1, want_cpu = o->weight_mode != 1, rc = 0;
+	int cpu_fallback = 0;
+	double *frame_w;
+	uint32_t *shared_frames = NULL;
+	size_t nshared = 0;
+
+	memset(&pend, 0, sizeof(pend));
+	/* First pass: does every used thread carry CPU deltas? */
+	for (ti = 0; ti < s->threads.n; ti++) {
+		struct thread *th = &s->threads.v[ti];
+		struct view v;
+		const struct col *cpu;
+
+		if (!thread_wanted(o, th))
+			continue;
+		view_of(s, th, &v);
+		cpu = get_col(v.t[T_SAMPLES], "threadCPUDelta");
+		if (!col_len(get_col(v.t[T_SAMPLES], "stack")))
+			continue;
+		if (cpu && col_len(cpu) > 1 &&
+		    strcmp(v.ctx->cpu_unit, "variable CPU cycles"))
+			any_cpu = 1;
+		else
+			all_cpu = 0;
+	}
+	want_cpu = want_cpu && any_cpu && all_cpu;
+retry:
+	for (ti = 0; ti < s->threads.n; ti++) {
+		struct thread *th = &s->threads.v[ti];
+		struct view v;
+		struct sums sm;
+		const struct col *fr, *pre, *off;
+		uint32_t *node_of = NULL, *frames = NULL;
+		size_t nst, nfr;
+		int has_cpu = 0;
+		double tw = 0;
+		int own = 0;
+
+		if (!thread_wanted(o, th))
+			continue;
+		view_of(s, th, &v);
+		if (!col_len(get_col(v.t[T_SAMPLES], "stack")))
+			continue;
+		rc = thread_sums(s, th, &v, &sm, &has_cpu);
+		if (rc < 0)
+			goto out; /* earlier threads' pending symbols too */
+		fr = get_col(v.t[T_STACK], "frame");
+		pre = get_col(v.t[T_STACK], "prefix");
+		off = get_col(v.t[T_STACK], "prefixOffset");
+		nst = col_len(fr);
+		nfr = col_len(
+		    get_col(v.t[T_FRAME], v.gecko ? "location" : "func"));
+		/* Frame ids are per table set: shared tables share them. */
+		own = v.t[T_FRAME] != &s->shared[T_FRAME];
+		if (own) {
+			frames = pd_xmalloc((nfr + 1) * sizeof(*frames));
+		} else {
+			if (!shared_frames) {
+				nshared = nfr;
+				shared_frames = pd_xmalloc(
+				    (nfr + 1) * sizeof(*shared_frames));
+				for (i = 0; i < nfr; i++)
+					shared_frames[i] = UINT32_MAX;
+			}
+			frames = shared_frames;
+		}
+		if (own)
+			for (i = 0; i < nfr; i++)
+				frames[i] = UINT32_MAX;
+		node_of = pd_xmalloc((nst + 1) * sizeof(*node_of));
+		for (i = 0; i < nst && rc == 0; i++) {
+			double f = cv(fr, i), parent;
+			int bad = 0;
+
+			if (off)
+				parent = cv(off, i) > 0 ? (double)i - cv(off, i)
+							: -1;
+			else
+				parent = isnan(cv(pre, i)) ? -1 : cv(pre, i);
+			if (isnan(f) || f < 0 || f >= (double)nfr ||
+			    parent >= (double)i ||
+			    (parent < 0 && parent > -1)) {
+				rc = pd_err_set(
+				    s->err, PD_EPARSE,
+				    "%s: thread \"%s\": stackTable row %zu"
+				    " points to frame %g or parent %g out"
+				    " of range",
+				    s->in->path, th->name ? th->name : "?", i,
+				    f, parent);
+				break;
+			}
+			if (frames[(size_t)f] == UINT32_MAX) {
+				frames[(size_t)f] =
+				    frame_of(s, &v, (size_t)f, &pend, &bad);
+				if (bad) {
+					rc = pd_err_set(
+					    s->err, PD_EPARSE,
+					    "%s: thread \"%s\": frameTable"
+					    " row %g %s",
+					    s->in->path,
+					    th->name ? th->name : "?", f,
+					    bad == 1
+						? "names a func out of range"
+					    : bad == 2
+						? "names a string out of range"
+						: "names a lib out of range");
+					frames[(size_t)f] = UINT32_MAX;
+					break;
+				}
+			}
+			node_of[i] = pd_profile_child(
+			    p, parent < 0 ? PD_ROOT : node_of[(size_t)parent],
+			    frames[(size_t)f]);
+		}
+		for (i = 0; i < nst && rc == 0; i++) {
+			double w = want_cpu ? sm.cpu[i] : sm.wall[i];
+			double c = want_cpu
+				       ? sm.cpu[i] / (v.ctx->interval * 1e6)
+				       : sm.n[i];
+
+			if (w > 0) {
+				pd_profile_add(p, node_of[i], w, c);
+				tw += w;
+			}
+		}
+		if (rc == 0 && tw > 0) {
+			struct pd_buf name = PD_BUF_INIT;
+
+			pd_buf_addf(&name, "%s",
+				    th->name ? th->name : "thread");
+			if (th->tid)
+				pd_buf_addf(&name, " (%s)", th->tid);
+			if (th->process &&
+			    (!th->name || strcmp(th->process, th->name)))
+				pd_buf_addf(&name, " in %s", th->process);
+			pd_profile_thread(p, name.buf, name.len, tw);
+			pd_buf_release(&name);
+			used++;
+		}
+		p->nsamples += col_len(get_col(v.t[T_SAMPLES], "stack"));
+		if (own)
+			free(frames);
+		free(node_of);
+		free(sm.wall);
+		free(sm.cpu);
+		free(sm.n);
+		if (rc < 0)
+			break;
+	}
+	free(shared_frames);
+	shared_frames = NULL;
+	(void)nshared;
+	if (rc < 0)
+		goto out;
+	if (want_cpu && used == 0) {
+		/* CPU deltas all zero (synthetic or idle): use the samples. */
+		size_t k;
+
+		for (k = 0; k < p->nodes.n; k++)
+			p->nodes.v[k].weight = p->nodes.v[k].count = 0;
+		p->threads.n = 0;
+		p->nsamples = 0;
+		want_cpu = 0;
+		cpu_fallback = 1;
+		goto retry;
+	}
+	if (cpu_fallback)
+		pd_profile_note(p,
+				"the CPU deltas are all zero: using wall-clock"
+				" sample weights");
+	p->unit = PD_UNIT_NS;
+	p->interval = s->ctxs.n ? s->ctxs.v[0].interval * 1e6 : 1e6;
+	free(p->count_rule);
+	p->count_rule = pd_xstrdup(
+	    want_cpu ? "weights = CPU time (threadCPUDelta); sample counts ="
+		       " CPU time / sampling interval"
+		     : "weights = samples x sampling interval (wall clock,"
+		       " off-CPU included); sample counts = samples");
+	if (o->weight_mode != 1 && any_cpu && !all_cpu)
+		pd_profile_note(
+		    p, "some threads have no CPU deltas: using wall-clock"
+		       " sample weights for all");
+	pd_profile_finish(p);
+	symbolicate(s, &pend);
+	frame_w = pd_xcalloc(p->frames.n + 1, sizeof(double));
+	for (i = 1; i < p->nodes.n; i++)
+		frame_w[p->nodes.v[i].frame] += p->nodes.v[i].weight;
+	unsym_report(s, &pend, frame_w);
+	free(frame_w);
+	free(p->exporter);
+	p->exporter = pd_xstrdup(s->ctxs.n && s->ctxs.v[0].processed_version > 0
+				     ? "Firefox Profiler processed format"
+				     : "Firefox Gecko format");
+	if (!used)
+		pd_profile_note(p, "no thread had samples%s",
+				o->thread || o->process ? " after filtering"
+							: "");
+out:
+	free(shared_frames);
+	PD_VEC_FREE(&pend.v);
+	PD_VEC_FREE(&pend.of_frame);
+	return rc;
+}
