@@ -1,0 +1,116 @@
+/*
+ * The speedscope importer's parts: speedscope.c streams the JSON into a
+ * provisional tree, speedscope_remap.c maps it onto real frames and units.
+ */
+#ifndef PD_IMPORT_SPEEDSCOPE_H
+#define PD_IMPORT_SPEEDSCOPE_H
+
+#include "import/import.h"
+
+#define PROFILE_ROOT 0x80000000u
+#define MAX_DEPTH 16
+
+enum st {
+	S_TOP,
+	S_SHARED,
+	S_FRAMES,
+	S_FRAME,
+	S_PROFILES,
+	S_PROFILE,
+	S_EVENTS,
+	S_EVENT,
+	S_SAMPLES,
+	S_SAMPLE,
+	S_WEIGHTS,
+	S_SKIP,
+};
+
+enum key {
+	K_OTHER,
+	K_SHARED,
+	K_FRAMES,
+	K_PROFILES,
+	K_SCHEMA,
+	K_EXPORTER,
+	K_NAME,
+	K_FILE,
+	K_TYPE,
+	K_UNIT,
+	K_EVENTS,
+	K_SAMPLES,
+	K_WEIGHTS,
+	K_AT,
+	K_FRAME,
+};
+
+enum kind { KIND_REAL, KIND_PROCESS, KIND_THREAD, KIND_SKIP, KIND_CPU };
+
+struct level {
+	enum st st;
+	int is_map;
+	enum key key;
+	char keytext[48];
+	long idx; /* array index of the element being read */
+};
+
+struct run_u32 {
+	uint32_t v, n;
+};
+
+struct run_f64 {
+	double v;
+	uint32_t n;
+};
+
+struct sprofile {
+	uint32_t name; /* in p->strs */
+	int type;      /* 0 unknown, 1 evented, 2 sampled */
+	char unit[16];
+	uint32_t root; /* provisional node */
+	PD_VEC(struct run_u32) samples;
+	PD_VEC(struct run_f64) weights;
+	uint64_t nsamples, nweights;
+	uint64_t nevents, unbalanced, out_of_order;
+};
+
+struct sframe {
+	uint32_t name, file; /* in p->strs */
+};
+
+struct oframe {
+	uint32_t frame, node;
+};
+
+struct ss {
+	struct pd_profile *p;
+	const struct pd_import_opts *o;
+	struct pd_input *in;
+	struct pd_err *err;
+	struct pd_profile prov; /* provisional tree; frame = raw index */
+	struct level lv[MAX_DEPTH];
+	int depth;
+	long skip;
+	int saw_schema, saw_profiles, schema_other;
+	PD_VEC(struct sframe) frames;
+	struct sframe cur_frame;
+	PD_VEC(struct sprofile) profs;
+	/* current event */
+	int ev_type; /* 'O', 'C', or 0 */
+	double ev_at;
+	long long ev_frame;
+	int ev_has_at, ev_has_frame;
+	double t_prev;
+	int t_started;
+	PD_VEC(struct oframe) open;
+	PD_VEC(uint32_t) cur_sample;
+	int failed;
+};
+
+/*
+ * The provisional tree onto the profile: names and modules, PerfView
+ * pseudo-frames (process, thread, CPU_TIME), units, sampled weights.
+ * Returns 1, or 0 with s->err set.
+ */
+int pd_speedscope_remap(struct ss *s);
+
+#endif

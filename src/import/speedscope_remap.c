@@ -1,0 +1,320 @@
+/*
+ * speedscope after the parse (formats.md 1.3-1.7): the provisional tree,
+ * keyed by raw frame index with one root per profile, mapped onto real
+ * frames, PerfView/TraceEvent pseudo-frames and units.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "import/speedscope.h"
+
+/* Scale from a speedscope unit to ours. */
+static int unit_scale(const char *u, enum pd_unit *unit, double *scale)
+{
+	static const struct {
+		const char *name;
+		enum pd_unit unit;
+		double scale;
+	} t[] = {
+		{ "nanoseconds", PD_UNIT_NS, 1 },
+		{ "microseconds", PD_UNIT_NS, 1e3 },
+		{ "milliseconds", PD_UNIT_NS, 1e6 },
+		{ "seconds", PD_UNIT_NS, 1e9 },
+		{ "bytes", PD_UNIT_BYTES, 1 },
+		{ "none", PD_UNIT_SAMPLES, 1 },
+		{ "", PD_UNIT_SAMPLES, 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(t); i++) {
+		if (!strcmp(u, t[i].name)) {
+			*unit = t[i].unit;
+			*scale = t[i].scale;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int starts(const char *s, const char *pre)
+{
+	return !strncmp(s, pre, strlen(pre));
+}
+
+/* Turns a sampled profile's runs into provisional node weights. */
+static int settle_sampled(struct ss *s, struct sprofile *sp, size_t pi)
+{
+	size_t a = 0, b = 0;
+	uint32_t an = 0, bn = 0;
+	double minw = 0;
+	int multiples = 1;
+	size_t i;
+
+	if (sp->nweights != sp->nsamples && sp->nweights) {
+		pd_err_set(s->err, PD_EPARSE,
+			   "%s: $.profiles[%zu]: %llu samples but %llu weights",
+			   s->in->path, pi, (unsigned long long)sp->nsamples,
+			   (unsigned long long)sp->nweights);
+		return 0;
+	}
+	for (i = 0; i < sp->weights.n; i++)
+		if (sp->weights.v[i].v > 0 &&
+		    (minw <= 0 || sp->weights.v[i].v < minw))
+			minw = sp->weights.v[i].v;
+	for (i = 0; i < sp->weights.n && minw > 0; i++) {
+		double r = sp->weights.v[i].v / minw;
+
+		if (sp->weights.v[i].v > 0 &&
+		    fabs(r - floor(r + 0.5)) > 1e-6 * (r + 1))
+			multiples = 0;
+	}
+	while (a < sp->samples.n) {
+		struct run_u32 *sr = &sp->samples.v[a];
+		double w = 1;
+		uint32_t take = sr->n - an;
+
+		if (sp->nweights) {
+			struct run_f64 *wr = &sp->weights.v[b];
+
+			w = wr->v;
+			if (wr->n - bn < take)
+				take = wr->n - bn;
+			bn += take;
+			if (bn == wr->n) {
+				b++;
+				bn = 0;
+			}
+		}
+		if (w > 0) {
+			struct pd_node *nd = &s->prov.nodes.v[sr->v];
+
+			nd->weight += w * take;
+			nd->count +=
+			    (multiples && minw > 0 ? w / minw : 1) * take;
+		}
+		an += take;
+		if (an == sr->n) {
+			a++;
+			an = 0;
+		}
+	}
+	PD_VEC_FREE(&sp->samples);
+	PD_VEC_FREE(&sp->weights);
+	return 1;
+}
+
+struct ctx {
+	uint32_t process, thread; /* string ids, 0 = none */
+	uint32_t real;		  /* node in p */
+	size_t prof;
+};
+
+int pd_speedscope_remap(struct ss *s)
+{
+	struct pd_profile *p = s->p, *v = &s->prov;
+	const struct pd_import_opts *o = s->o;
+	size_t nf = s->frames.n, i;
+	unsigned char *kind = pd_xcalloc(nf ? nf : 1, 1);
+	uint32_t *real = pd_xmalloc((nf ? nf : 1) * sizeof(*real));
+	struct ctx *cx = pd_xmalloc(v->nodes.n * sizeof(*cx));
+	double *scale =
+	    pd_xmalloc((s->profs.n ? s->profs.n : 1) * sizeof(double));
+	double interval_ns = (o->interval_ms > 0 ? o->interval_ms : 1) * 1e6;
+	int traceevent =
+	    p->exporter &&
+	    (pd_filter_match("TraceEvent", p->exporter, strlen(p->exporter)) ||
+	     !strcmp(p->exporter, "speedscope@1.3.2"));
+	enum pd_unit unit = PD_UNIT_SAMPLES;
+	int unit_set = 0, ok = 0;
+	uint64_t unbalanced = 0, out_of_order = 0;
+	size_t skipped_units = 0;
+
+	for (i = 0; i < nf; i++) {
+		const char *n = pd_intern_str(&p->strs, s->frames.v[i].name);
+
+		if (starts(n, "Process64 ") || starts(n, "Process32 "))
+			traceevent = 1;
+	}
+	for (i = 0; i < nf; i++) {
+		const char *n = pd_intern_str(&p->strs, s->frames.v[i].name);
+		size_t len = pd_intern_len(&p->strs, s->frames.v[i].name);
+		uint32_t mod = s->frames.v[i].file;
+		const char *bang;
+
+		kind[i] = KIND_REAL;
+		if (traceevent) {
+			if (starts(n, "Process64 ") || starts(n, "Process32 "))
+				kind[i] = KIND_PROCESS;
+			else if (starts(n, "Thread ("))
+				kind[i] = KIND_THREAD;
+			else if (!strcmp(n, "Threads") ||
+				 !strcmp(n, "(Non-Activities)") ||
+				 !strcmp(n, "(Activities)"))
+				kind[i] = KIND_SKIP;
+			else if (!strcmp(n, "CPU_TIME"))
+				kind[i] = KIND_CPU;
+		}
+		real[i] = UINT32_MAX;
+		if (kind[i] != KIND_REAL)
+			continue;
+		/* TraceEvent names are module!method: split at the first '!'.
+		 */
+		bang = traceevent ? memchr(n, '!', len) : NULL;
+		if (bang && bang > n && bang + 1 < n + len) {
+			mod = pd_intern(&p->strs, n, (size_t)(bang - n));
+			real[i] = pd_profile_frame(
+			    p,
+			    pd_intern(&p->strs, bang + 1,
+				      len - (size_t)(bang - n) - 1),
+			    mod);
+		} else {
+			real[i] = pd_profile_frame(p, s->frames.v[i].name, mod);
+		}
+	}
+	for (i = 0; i < s->profs.n; i++) {
+		struct sprofile *sp = &s->profs.v[i];
+		enum pd_unit u;
+		double sc;
+
+		if (!unit_scale(sp->unit, &u, &sc)) {
+			pd_err_set(s->err, PD_EPARSE,
+				   "%s: $.profiles[%zu].unit: unknown unit"
+				   " \"%s\"",
+				   s->in->path, i, sp->unit);
+			goto out;
+		}
+		if (sp->type == 2 && !settle_sampled(s, sp, i))
+			goto out;
+		if (!unit_set) {
+			unit = u;
+			unit_set = 1;
+		}
+		if (u != unit) {
+			scale[i] = 0; /* cannot be added to the others */
+			skipped_units++;
+			continue;
+		}
+		scale[i] = sc;
+		unbalanced += sp->unbalanced;
+		out_of_order += sp->out_of_order;
+	}
+	p->unit = unit;
+
+	cx[PD_ROOT].real = PD_ROOT;
+	cx[PD_ROOT].process = cx[PD_ROOT].thread = 0;
+	cx[PD_ROOT].prof = 0;
+	for (i = 1; i < v->nodes.n; i++) {
+		const struct pd_node *nd = &v->nodes.v[i];
+		struct ctx *c = &cx[i];
+		double w, cnt;
+		const char *pn, *tn;
+
+		if (nd->parent == PD_ROOT) {
+			c->prof = nd->frame & ~PROFILE_ROOT;
+			c->real = PD_ROOT;
+			c->process = 0;
+			c->thread = s->profs.v[c->prof].name;
+		} else {
+			uint32_t f = nd->frame;
+
+			*c = cx[nd->parent];
+			if (f >= nf) {
+				pd_err_set(s->err, PD_EPARSE,
+					   "%s: $.profiles[%zu]: frame index %u"
+					   " is out of range ($.shared.frames"
+					   " has %zu)",
+					   s->in->path, c->prof, f, nf);
+				goto out;
+			}
+			switch (kind[f]) {
+			case KIND_PROCESS:
+				c->process = s->frames.v[f].name;
+				break;
+			case KIND_THREAD:
+				c->thread = s->frames.v[f].name;
+				break;
+			case KIND_SKIP:
+			case KIND_CPU:
+				break;
+			default:
+				c->real = pd_profile_child(p, c->real, real[f]);
+			}
+		}
+		if (!(nd->weight > 0) || scale[c->prof] <= 0)
+			continue;
+		pn = pd_intern_str(&p->strs,
+				   c->process ? c->process : c->thread);
+		tn = pd_intern_str(&p->strs, c->thread);
+		if (!pd_filter_match(o->process, pn, strlen(pn)) ||
+		    !pd_filter_match(o->thread, tn, strlen(tn)))
+			continue;
+		w = nd->weight * scale[c->prof];
+		if (s->profs.v[c->prof].type == 2)
+			cnt = nd->count;
+		else if (unit == PD_UNIT_NS)
+			cnt = w / interval_ns;
+		else
+			cnt = w;
+		pd_profile_add(p, c->real, w, cnt);
+		pd_profile_thread(p, tn, strlen(tn), w);
+	}
+	if (unit == PD_UNIT_NS) {
+		int any_evented = 0, any_sampled = 0;
+		struct pd_buf rule = PD_BUF_INIT;
+
+		for (i = 0; i < s->profs.n; i++) {
+			any_evented |= s->profs.v[i].type == 1;
+			any_sampled |= s->profs.v[i].type == 2;
+		}
+		if (any_evented) {
+			p->interval = interval_ns;
+			pd_buf_addf(&rule,
+				    "sample counts = evented durations / %g ms"
+				    " sampling interval%s",
+				    interval_ns / 1e6,
+				    o->interval_ms > 0 ? " (--interval)"
+				    : traceevent       ? " (PerfView/TraceEvent"
+							 " default)"
+						       : " (assumed; --interval"
+							 " to set)");
+		}
+		if (any_sampled)
+			pd_buf_addf(&rule,
+				    "%ssample counts = sampled rows"
+				    " (weights in multiples of the smallest"
+				    " count as several)",
+				    rule.len ? "; " : "");
+		p->count_rule = pd_buf_detach(&rule);
+	} else {
+		p->count_rule = pd_xstrdup("sample counts = weights");
+		p->interval = 1;
+	}
+	for (i = 0; i < s->profs.n; i++)
+		p->nsamples += s->profs.v[i].type == 1 ? s->profs.v[i].nevents
+						       : s->profs.v[i].nsamples;
+	if (unbalanced)
+		pd_profile_note(p,
+				"%s: %llu close events did not match the open"
+				" frame and were repaired",
+				s->in->path, (unsigned long long)unbalanced);
+	if (out_of_order)
+		pd_profile_note(p,
+				"%s: %llu events went back in time and added"
+				" no weight",
+				s->in->path, (unsigned long long)out_of_order);
+	if (skipped_units)
+		pd_profile_note(p,
+				"%s: %zu profiles skipped: their unit differs"
+				" from the first profile's",
+				s->in->path, skipped_units);
+	ok = 1;
+out:
+	free(kind);
+	free(real);
+	free(cx);
+	free(scale);
+	return ok;
+}
