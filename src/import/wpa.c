@@ -20,64 +20,7 @@
 
 #include "core/buf.h"
 #include "import/import.h"
-
-#define LOOKAHEAD 2000
-
-enum shape { SHAPE_STACK, SHAPE_TREE, SHAPE_FLAT, SHAPE_TABLE };
-enum kind { K_IGNORE, K_KEY, K_MEASURE };
-
-struct column {
-	char *name;    /* as in the header */
-	char unit[16]; /* from the last parentheses: ms, s, µs, B, ... */
-	int text;      /* a non-numeric value was seen */
-	int numeric;   /* a numeric value was seen */
-	int hex;       /* 0x... values: addresses or offsets, not keys */
-	enum kind kind;
-};
-
-struct row {
-	char **f;
-	size_t n;
-	size_t line;
-};
-
-struct wpa {
-	struct pd_profile *p;
-	const struct pd_import_opts *o;
-	struct pd_input *in;
-	struct pd_err *err;
-	PD_VEC(char *) cur; /* fields of the row being read */
-	size_t line;	    /* rows seen, the header being 1 */
-	PD_VEC(struct column) cols;
-	PD_VEC(struct row) pending; /* rows before the decisions */
-	int decided, failed;
-	char decimal, thousands;
-	enum shape shape;
-	int c_stack, c_weight, c_count, c_process, c_thread, c_module,
-	    c_function;
-	double weight_scale; /* to ns */
-	/* tree shape */
-	PD_VEC(struct tnode) tree;
-	/* table shape */
-	struct pd_mtable *table;
-	PD_VEC(int) measure_cols;
-	PD_VEC(int) key_cols;
-	/* processes by weight, for the note */
-	struct pd_intern procs;
-	PD_VEC(double) proc_w;
-	struct pd_buf tmp, key;
-	PD_VEC(uint32_t) frames;
-	size_t ambiguous;
-};
-
-struct tnode {
-	int depth;
-	uint32_t node;
-	double incl_w, incl_c, child_w, child_c;
-};
-
-static const char *const units[] = { "ms", "s",	 "µs",	  "us", "ns", "B", "KB",
-				     "MB", "GB", "bytes", "%",	"Hz", NULL };
+#include "import/wpa.h"
 
 static void split_unit(struct column *c)
 {
@@ -178,7 +121,7 @@ static void observe(struct wpa *w, const char *s, int *dot, int *comma)
 		w->ambiguous++;
 }
 
-static int parse_num(struct wpa *w, const char *s, double *out)
+int pd_wpa_parse_num(struct wpa *w, const char *s, double *out)
 {
 	char *end;
 	size_t i;
@@ -227,7 +170,7 @@ static int is_timestamp(const char *name)
 	return 0;
 }
 
-static int fail_at(struct wpa *w, size_t line, int col, const char *what)
+int pd_wpa_fail_at(struct wpa *w, size_t line, int col, const char *what)
 {
 	if (col >= 0 && (size_t)col < w->cols.n)
 		pd_err_set(w->err, PD_EPARSE, "%s: row %zu, column \"%s\": %s",
@@ -237,233 +180,6 @@ static int fail_at(struct wpa *w, size_t line, int col, const char *what)
 			   line, what);
 	w->failed = 1;
 	return PD_EPARSE;
-}
-
-/* "module.dll!Function" -> frame; a frame with no '!' has no module. */
-static uint32_t frame_for(struct wpa *w, const char *s, size_t n)
-{
-	const char *bang = memchr(s, '!', n);
-	struct pd_profile *p = w->p;
-
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-		n--;
-	while (n && (*s == ' ' || *s == '\t')) {
-		s++;
-		n--;
-	}
-	bang = memchr(s, '!', n);
-	if (bang && bang > s)
-		return pd_profile_frame(
-		    p,
-		    pd_intern(&p->strs, bang + 1, n - (size_t)(bang - s) - 1),
-		    pd_intern(&p->strs, s, (size_t)(bang - s)));
-	return pd_profile_frame(p, pd_intern(&p->strs, s, n), 0);
-}
-
-static void note_process(struct wpa *w, const char *proc, double weight)
-{
-	uint32_t id = pd_intern_cstr(&w->procs, proc);
-
-	while (w->proc_w.n <= id)
-		PD_VEC_PUSH(&w->proc_w, 0.0);
-	w->proc_w.v[id] += weight;
-}
-
-static int keep_row(struct wpa *w, char **f)
-{
-	const struct pd_import_opts *o = w->o;
-
-	if (o->process && w->c_process >= 0 &&
-	    !pd_filter_match(o->process, f[w->c_process],
-			     strlen(f[w->c_process])))
-		return 0;
-	if (o->thread && w->c_thread >= 0 &&
-	    !pd_filter_match(o->thread, f[w->c_thread], strlen(f[w->c_thread])))
-		return 0;
-	return 1;
-}
-
-static int row_weight(struct wpa *w, char **f, size_t line, double *wt,
-		      double *cnt)
-{
-	double v;
-
-	*cnt = 1;
-	if (w->c_count >= 0 && *f[w->c_count]) {
-		if (!parse_num(w, f[w->c_count], &v) || v < 0)
-			return fail_at(w, line, w->c_count, "not a count");
-		*cnt = v;
-	}
-	if (w->c_weight >= 0 && *f[w->c_weight]) {
-		if (!parse_num(w, f[w->c_weight], &v))
-			return fail_at(w, line, w->c_weight, "not a number");
-		*wt = v * w->weight_scale;
-	} else {
-		*wt = *cnt;
-	}
-	return 0;
-}
-
-static int do_stack_row(struct wpa *w, char **f, size_t line)
-{
-	const char *st = f[w->c_stack];
-	size_t n = strlen(st), i, start = 0;
-	uint32_t node = PD_ROOT;
-	double wt, cnt;
-	int rc = row_weight(w, f, line, &wt, &cnt);
-
-	if (rc < 0)
-		return rc;
-	if (w->c_process >= 0)
-		note_process(w, f[w->c_process], wt);
-	if (!keep_row(w, f))
-		return 0;
-	w->frames.n = 0;
-	if (strcmp(st, "n/a") && n) {
-		/*
-		 * Frames are joined with '/', but a C++ name may hold one
-		 * (operator/): a piece without '!' belongs to the one before.
-		 */
-		size_t cur = 0, end = 0;
-		int open = 0;
-
-		for (i = 0; i <= n; i++) {
-			if (i < n && st[i] != '/')
-				continue;
-			if (open && !memchr(st + start, '!', i - start)) {
-				end = i; /* glue to the frame before */
-			} else {
-				if (open)
-					PD_VEC_PUSH(
-					    &w->frames,
-					    frame_for(w, st + cur, end - cur));
-				cur = start;
-				end = i;
-				open = 1;
-			}
-			start = i + 1;
-		}
-		if (open && end > cur)
-			PD_VEC_PUSH(&w->frames,
-				    frame_for(w, st + cur, end - cur));
-	}
-	for (i = 0; i < w->frames.n; i++)
-		node = pd_profile_child(w->p, node, w->frames.v[i]);
-	pd_profile_add(w->p, node, wt, cnt);
-	w->p->nsamples++;
-	return 0;
-}
-
-static void tree_pop(struct wpa *w, int depth)
-{
-	while (w->tree.n && w->tree.v[w->tree.n - 1].depth >= depth) {
-		struct tnode *t = &w->tree.v[w->tree.n - 1];
-		double sw = t->incl_w - t->child_w, sc = t->incl_c - t->child_c;
-
-		if (sw > 0)
-			pd_profile_add(w->p, t->node, sw, sc > 0 ? sc : 0);
-		w->tree.n--;
-	}
-}
-
-static int do_tree_row(struct wpa *w, char **f, size_t line)
-{
-	const char *st = f[w->c_stack], *name = st;
-	int depth = 0;
-	double wt, cnt;
-	struct tnode t;
-	uint32_t parent;
-	int rc = row_weight(w, f, line, &wt, &cnt);
-
-	if (rc < 0)
-		return rc;
-	/* "|    |- ntoskrnl.exe!KiExecuteAllDpcs": depth = number of '|' */
-	while (*name == '|' || *name == ' ' || *name == '-' || *name == '\t') {
-		depth += *name == '|';
-		name++;
-	}
-	tree_pop(w, depth);
-	parent = w->tree.n ? w->tree.v[w->tree.n - 1].node : PD_ROOT;
-	if (w->tree.n) {
-		w->tree.v[w->tree.n - 1].child_w += wt;
-		w->tree.v[w->tree.n - 1].child_c += cnt;
-	}
-	memset(&t, 0, sizeof(t));
-	t.depth = depth;
-	t.incl_w = wt;
-	t.incl_c = cnt;
-	if (!strcmp(name, "[Root]") || !*name)
-		t.node = parent;
-	else
-		t.node = pd_profile_child(w->p, parent,
-					  frame_for(w, name, strlen(name)));
-	PD_VEC_PUSH(&w->tree, t);
-	w->p->nsamples++;
-	return 0;
-}
-
-static int do_flat_row(struct wpa *w, char **f, size_t line)
-{
-	double wt, cnt;
-	struct pd_buf *b = &w->tmp;
-	uint32_t fr;
-	int rc = row_weight(w, f, line, &wt, &cnt);
-
-	if (rc < 0)
-		return rc;
-	if (w->c_process >= 0)
-		note_process(w, f[w->c_process], wt);
-	if (!keep_row(w, f))
-		return 0;
-	pd_buf_reset(b);
-	if (w->c_module >= 0 && *f[w->c_module])
-		pd_buf_addf(b, "%s!", f[w->c_module]);
-	pd_buf_adds(b, f[w->c_function]);
-	fr = frame_for(w, b->buf, b->len);
-	pd_profile_add(w->p, pd_profile_child(w->p, PD_ROOT, fr), wt, cnt);
-	w->p->nsamples++;
-	return 0;
-}
-
-static int do_table_row(struct wpa *w, char **f, size_t line)
-{
-	size_t m = w->measure_cols.n, i;
-	double v[64];
-
-	pd_buf_reset(&w->key);
-	for (i = 0; i < w->key_cols.n; i++) {
-		if (i)
-			pd_buf_addch(&w->key, '\t');
-		pd_buf_adds(&w->key, f[w->key_cols.v[i]]);
-	}
-	for (i = 0; i < m && i < 64; i++) {
-		const char *cell = f[w->measure_cols.v[i]];
-
-		v[i] = 0;
-		if (*cell && !parse_num(w, cell, &v[i]))
-			return fail_at(w, line, w->measure_cols.v[i],
-				       "not a number");
-	}
-	pd_mtable_add(w->table, w->key.buf, w->key.len, v);
-	return 0;
-}
-
-static int process_row(struct wpa *w, char **f, size_t n, size_t line)
-{
-	if (n != w->cols.n)
-		return fail_at(w, line, -1,
-			       n < w->cols.n ? "fewer fields than the header"
-					     : "more fields than the header");
-	switch (w->shape) {
-	case SHAPE_STACK:
-		return do_stack_row(w, f, line);
-	case SHAPE_TREE:
-		return do_tree_row(w, f, line);
-	case SHAPE_FLAT:
-		return do_flat_row(w, f, line);
-	default:
-		return do_table_row(w, f, line);
-	}
 }
 
 /* Decimal separator, column kinds and the shape, from the first rows. */
@@ -579,8 +295,8 @@ static int decide(struct wpa *w)
 	}
 	w->decided = 1;
 	for (r = 0; r < w->pending.n && !w->failed; r++)
-		if (process_row(w, w->pending.v[r].f, w->pending.v[r].n,
-				w->pending.v[r].line) < 0)
+		if (pd_wpa_row(w, w->pending.v[r].f, w->pending.v[r].n,
+			       w->pending.v[r].line) < 0)
 			return PD_EPARSE;
 	return 0;
 }
@@ -645,7 +361,7 @@ static void on_row(int c, void *data)
 			w->failed = 1;
 		return;
 	}
-	if (process_row(w, w->cur.v, w->cur.n, w->line) < 0)
+	if (pd_wpa_row(w, w->cur.v, w->cur.n, w->line) < 0)
 		w->failed = 1;
 	for (i = 0; i < w->cur.n; i++)
 		free(w->cur.v[i]);
@@ -771,7 +487,7 @@ int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 		goto out;
 	}
 	if (w.shape == SHAPE_TREE)
-		tree_pop(&w, -1);
+		pd_wpa_tree_pop(&w, -1);
 	if (w.shape == SHAPE_TABLE) {
 		/* A metric table has no samples: give it a nominal total. */
 		p->unit = PD_UNIT_COUNT;

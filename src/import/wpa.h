@@ -1,0 +1,80 @@
+/*
+ * The WPA importer's parts: wpa.c reads the CSV, settles the columns and
+ * the number format; wpa_rows.c turns each row into samples or table rows.
+ */
+#ifndef PD_IMPORT_WPA_H
+#define PD_IMPORT_WPA_H
+
+#include "import/import.h"
+
+#define LOOKAHEAD 2000
+
+enum shape { SHAPE_STACK, SHAPE_TREE, SHAPE_FLAT, SHAPE_TABLE };
+enum kind { K_IGNORE, K_KEY, K_MEASURE };
+
+struct column {
+	char *name;    /* as in the header */
+	char unit[16]; /* from the last parentheses: ms, s, µs, B, ... */
+	int text;      /* a non-numeric value was seen */
+	int numeric;   /* a numeric value was seen */
+	int hex;       /* 0x... values: addresses or offsets, not keys */
+	enum kind kind;
+};
+
+struct row {
+	char **f;
+	size_t n;
+	size_t line;
+};
+
+struct wpa {
+	struct pd_profile *p;
+	const struct pd_import_opts *o;
+	struct pd_input *in;
+	struct pd_err *err;
+	PD_VEC(char *) cur; /* fields of the row being read */
+	size_t line;	    /* rows seen, the header being 1 */
+	PD_VEC(struct column) cols;
+	PD_VEC(struct row) pending; /* rows before the decisions */
+	int decided, failed;
+	char decimal, thousands;
+	enum shape shape;
+	int c_stack, c_weight, c_count, c_process, c_thread, c_module,
+	    c_function;
+	double weight_scale; /* to ns */
+	/* tree shape */
+	PD_VEC(struct tnode) tree;
+	/* table shape */
+	struct pd_mtable *table;
+	PD_VEC(int) measure_cols;
+	PD_VEC(int) key_cols;
+	/* processes by weight, for the note */
+	struct pd_intern procs;
+	PD_VEC(double) proc_w;
+	struct pd_buf tmp, key;
+	PD_VEC(uint32_t) frames;
+	size_t ambiguous;
+};
+
+struct tnode {
+	int depth;
+	uint32_t node;
+	double incl_w, incl_c, child_w, child_c;
+};
+
+static const char *const units[] = { "ms", "s",	 "µs",	  "us", "ns", "B", "KB",
+				     "MB", "GB", "bytes", "%",	"Hz", NULL };
+
+/* 1 with *out set when s is a number in the file's format, else 0. */
+int pd_wpa_parse_num(struct wpa *w, const char *s, double *out);
+/* Records "FILE: row N, column C: what"; returns PD_EPARSE. */
+int pd_wpa_fail_at(struct wpa *w, size_t line, int col, const char *what);
+/* One data row (n fields) into the profile, by the file's shape. */
+int pd_wpa_row(struct wpa *w, char **f, size_t n, size_t line);
+/*
+ * Tree view: closes the open nodes at depth or deeper (-1: all), giving
+ * each its self weight, inclusive minus its children's.
+ */
+void pd_wpa_tree_pop(struct wpa *w, int depth);
+
+#endif

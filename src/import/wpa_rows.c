@@ -1,0 +1,239 @@
+/*
+ * WPA rows (formats.md 3.3-3.4, 3.6): whole stacks, tree-view nodes,
+ * flat module/function rows, or rows of a metric table.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "import/wpa.h"
+
+/* "module.dll!Function" -> frame; a frame with no '!' has no module. */
+static uint32_t frame_for(struct wpa *w, const char *s, size_t n)
+{
+	const char *bang = memchr(s, '!', n);
+	struct pd_profile *p = w->p;
+
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	bang = memchr(s, '!', n);
+	if (bang && bang > s)
+		return pd_profile_frame(
+		    p,
+		    pd_intern(&p->strs, bang + 1, n - (size_t)(bang - s) - 1),
+		    pd_intern(&p->strs, s, (size_t)(bang - s)));
+	return pd_profile_frame(p, pd_intern(&p->strs, s, n), 0);
+}
+
+static void note_process(struct wpa *w, const char *proc, double weight)
+{
+	uint32_t id = pd_intern_cstr(&w->procs, proc);
+
+	while (w->proc_w.n <= id)
+		PD_VEC_PUSH(&w->proc_w, 0.0);
+	w->proc_w.v[id] += weight;
+}
+
+static int keep_row(struct wpa *w, char **f)
+{
+	const struct pd_import_opts *o = w->o;
+
+	if (o->process && w->c_process >= 0 &&
+	    !pd_filter_match(o->process, f[w->c_process],
+			     strlen(f[w->c_process])))
+		return 0;
+	if (o->thread && w->c_thread >= 0 &&
+	    !pd_filter_match(o->thread, f[w->c_thread], strlen(f[w->c_thread])))
+		return 0;
+	return 1;
+}
+
+static int row_weight(struct wpa *w, char **f, size_t line, double *wt,
+		      double *cnt)
+{
+	double v;
+
+	*cnt = 1;
+	if (w->c_count >= 0 && *f[w->c_count]) {
+		if (!pd_wpa_parse_num(w, f[w->c_count], &v) || v < 0)
+			return pd_wpa_fail_at(w, line, w->c_count,
+					      "not a count");
+		*cnt = v;
+	}
+	if (w->c_weight >= 0 && *f[w->c_weight]) {
+		if (!pd_wpa_parse_num(w, f[w->c_weight], &v))
+			return pd_wpa_fail_at(w, line, w->c_weight,
+					      "not a number");
+		*wt = v * w->weight_scale;
+	} else {
+		*wt = *cnt;
+	}
+	return 0;
+}
+
+static int do_stack_row(struct wpa *w, char **f, size_t line)
+{
+	const char *st = f[w->c_stack];
+	size_t n = strlen(st), i, start = 0;
+	uint32_t node = PD_ROOT;
+	double wt, cnt;
+	int rc = row_weight(w, f, line, &wt, &cnt);
+
+	if (rc < 0)
+		return rc;
+	if (w->c_process >= 0)
+		note_process(w, f[w->c_process], wt);
+	if (!keep_row(w, f))
+		return 0;
+	w->frames.n = 0;
+	if (strcmp(st, "n/a") && n) {
+		/*
+		 * Frames are joined with '/', but a C++ name may hold one
+		 * (operator/): a piece without '!' belongs to the one before.
+		 */
+		size_t cur = 0, end = 0;
+		int open = 0;
+
+		for (i = 0; i <= n; i++) {
+			if (i < n && st[i] != '/')
+				continue;
+			if (open && !memchr(st + start, '!', i - start)) {
+				end = i; /* glue to the frame before */
+			} else {
+				if (open)
+					PD_VEC_PUSH(
+					    &w->frames,
+					    frame_for(w, st + cur, end - cur));
+				cur = start;
+				end = i;
+				open = 1;
+			}
+			start = i + 1;
+		}
+		if (open && end > cur)
+			PD_VEC_PUSH(&w->frames,
+				    frame_for(w, st + cur, end - cur));
+	}
+	for (i = 0; i < w->frames.n; i++)
+		node = pd_profile_child(w->p, node, w->frames.v[i]);
+	pd_profile_add(w->p, node, wt, cnt);
+	w->p->nsamples++;
+	return 0;
+}
+
+void pd_wpa_tree_pop(struct wpa *w, int depth)
+{
+	while (w->tree.n && w->tree.v[w->tree.n - 1].depth >= depth) {
+		struct tnode *t = &w->tree.v[w->tree.n - 1];
+		double sw = t->incl_w - t->child_w, sc = t->incl_c - t->child_c;
+
+		if (sw > 0)
+			pd_profile_add(w->p, t->node, sw, sc > 0 ? sc : 0);
+		w->tree.n--;
+	}
+}
+
+static int do_tree_row(struct wpa *w, char **f, size_t line)
+{
+	const char *st = f[w->c_stack], *name = st;
+	int depth = 0;
+	double wt, cnt;
+	struct tnode t;
+	uint32_t parent;
+	int rc = row_weight(w, f, line, &wt, &cnt);
+
+	if (rc < 0)
+		return rc;
+	/* "|    |- ntoskrnl.exe!KiExecuteAllDpcs": depth = number of '|' */
+	while (*name == '|' || *name == ' ' || *name == '-' || *name == '\t') {
+		depth += *name == '|';
+		name++;
+	}
+	pd_wpa_tree_pop(w, depth);
+	parent = w->tree.n ? w->tree.v[w->tree.n - 1].node : PD_ROOT;
+	if (w->tree.n) {
+		w->tree.v[w->tree.n - 1].child_w += wt;
+		w->tree.v[w->tree.n - 1].child_c += cnt;
+	}
+	memset(&t, 0, sizeof(t));
+	t.depth = depth;
+	t.incl_w = wt;
+	t.incl_c = cnt;
+	if (!strcmp(name, "[Root]") || !*name)
+		t.node = parent;
+	else
+		t.node = pd_profile_child(w->p, parent,
+					  frame_for(w, name, strlen(name)));
+	PD_VEC_PUSH(&w->tree, t);
+	w->p->nsamples++;
+	return 0;
+}
+
+static int do_flat_row(struct wpa *w, char **f, size_t line)
+{
+	double wt, cnt;
+	struct pd_buf *b = &w->tmp;
+	uint32_t fr;
+	int rc = row_weight(w, f, line, &wt, &cnt);
+
+	if (rc < 0)
+		return rc;
+	if (w->c_process >= 0)
+		note_process(w, f[w->c_process], wt);
+	if (!keep_row(w, f))
+		return 0;
+	pd_buf_reset(b);
+	if (w->c_module >= 0 && *f[w->c_module])
+		pd_buf_addf(b, "%s!", f[w->c_module]);
+	pd_buf_adds(b, f[w->c_function]);
+	fr = frame_for(w, b->buf, b->len);
+	pd_profile_add(w->p, pd_profile_child(w->p, PD_ROOT, fr), wt, cnt);
+	w->p->nsamples++;
+	return 0;
+}
+
+static int do_table_row(struct wpa *w, char **f, size_t line)
+{
+	size_t m = w->measure_cols.n, i;
+	double v[64];
+
+	pd_buf_reset(&w->key);
+	for (i = 0; i < w->key_cols.n; i++) {
+		if (i)
+			pd_buf_addch(&w->key, '\t');
+		pd_buf_adds(&w->key, f[w->key_cols.v[i]]);
+	}
+	for (i = 0; i < m && i < 64; i++) {
+		const char *cell = f[w->measure_cols.v[i]];
+
+		v[i] = 0;
+		if (*cell && !pd_wpa_parse_num(w, cell, &v[i]))
+			return pd_wpa_fail_at(w, line, w->measure_cols.v[i],
+					      "not a number");
+	}
+	pd_mtable_add(w->table, w->key.buf, w->key.len, v);
+	return 0;
+}
+
+int pd_wpa_row(struct wpa *w, char **f, size_t n, size_t line)
+{
+	if (n != w->cols.n)
+		return pd_wpa_fail_at(w, line, -1,
+				      n < w->cols.n
+					  ? "fewer fields than the header"
+					  : "more fields than the header");
+	switch (w->shape) {
+	case SHAPE_STACK:
+		return do_stack_row(w, f, line);
+	case SHAPE_TREE:
+		return do_tree_row(w, f, line);
+	case SHAPE_FLAT:
+		return do_flat_row(w, f, line);
+	default:
+		return do_table_row(w, f, line);
+	}
+}
