@@ -1,5 +1,7 @@
 /*
- * Matching and verdicts for one profile per side.
+ * Tests and verdicts: the count test for one profile per side (below) and
+ * the moderated t-test for several runs per side (statistics.md). Matching
+ * functions across builds is profiles.c; metric tables are tables.c.
  *
  * Counts a (baseline) and b (candidate) are treated as quasi-Poisson with
  * exposure E (samples per unit of weight in absolute mode, the side's total
