@@ -24,6 +24,7 @@ const struct option pd_diff_options[] = {
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
 	{ "decimal", required_argument, NULL, OPT_DECIMAL },
+	{ "sample-type", required_argument, NULL, OPT_SAMPLE_TYPE },
 	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 	{ "no-module", no_argument, NULL, OPT_NO_MODULE },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -105,6 +106,9 @@ static int import_option(int c, struct pd_import_opts *io)
 			return -1;
 		}
 		io->decimal = optarg[0];
+		return 1;
+	case OPT_SAMPLE_TYPE:
+		io->sample_type = optarg;
 		return 1;
 	case OPT_SYMBOLS: {
 		/* Repeatable: a growing NULL-terminated list. */

@@ -24,6 +24,9 @@ static const struct pd_format formats[] = {
 	  pd_perf_import },
 	{ "folded", "folded stacks (stackcollapse, inferno)", pd_folded_sniff,
 	  pd_folded_import },
+	/* binary: sniffed apart from the text formats, in sniff() */
+	{ "pprof", "pprof profile.proto (Go, gperftools; gzipped or not)",
+	  NULL, pd_pprof_import },
 };
 
 const struct pd_format *pd_format_find(const char *name)
@@ -41,13 +44,15 @@ const struct pd_format *pd_format_find(const char *name)
 		return pd_format_find("wpa");
 	if (!strcmp(name, "collapsed"))
 		return pd_format_find("folded");
+	if (!strcmp(name, "pb") || !strcmp(name, "proto"))
+		return pd_format_find("pprof");
 	return NULL;
 }
 
 const char *pd_format_list(void)
 {
 	return "speedscope, firefox (samply), cpuprofile, wpa (CSV),"
-	       " perf-script, folded";
+	       " perf-script, folded, pprof";
 }
 
 int pd_filter_match(const char *needle, const char *name, size_t len)
@@ -112,17 +117,16 @@ sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
 		return NULL;
 	}
 	if (pd_input_is_binary(in)) {
+		if (pd_pprof_sniff(h, in->head_len))
+			return pd_format_find("pprof");
 		pd_err_set(err, PD_EFORMAT,
 			   "%s: binary data, not a supported profile"
-			   " (supported: %s)%s",
-			   in->path, pd_format_list(),
-			   in->gzipped ? "; a gzipped protobuf would be pprof,"
-					 " not supported yet"
-				       : "");
+			   " (supported: %s)",
+			   in->path, pd_format_list());
 		return NULL;
 	}
 	for (i = 0; i < PD_ARRAY_SIZE(formats) && !fmt; i++)
-		if (formats[i].sniff(h, in->head_len))
+		if (formats[i].sniff && formats[i].sniff(h, in->head_len))
 			fmt = &formats[i];
 	if (!fmt && (*skip_ws(h, end) == '{' || *skip_ws(h, end) == '[')) {
 		const char *shape = json_shape(h, in->head_len);

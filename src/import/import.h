@@ -21,6 +21,8 @@ struct pd_import_opts {
 	int weight_mode; /* Firefox: 0 CPU time when known, 1 wall clock */
 	const char *const *symbol_dirs; /* --symbols folders, NULL-terminated */
 	char decimal; /* WPA CSV: forced decimal separator, 0 = detect */
+	const char
+	    *sample_type; /* pprof: value by name or index, NULL = default */
 };
 
 struct pd_format {
@@ -60,6 +62,9 @@ int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 int pd_cpuprofile_sniff(const char *head, size_t len);
 int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err);
+int pd_pprof_sniff(const char *head, size_t len);
+int pd_pprof_import(struct pd_input *in, struct pd_profile *p,
+		    const struct pd_import_opts *o, struct pd_err *err);
 int pd_speedscope_sniff(const char *head, size_t len);
 int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err);

@@ -23,8 +23,11 @@ expect_exit 2 pd --threshold abc "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
 expect_grep "threshold wants a number" "$T/err"
 expect_exit 2 pd -f pdf "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
 expect_grep "unknown output format" "$T/err"
+expect_exit 2 pd --from jfr "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+expect_grep "unknown format 'jfr'" "$T/err"
+# a text file forced to be pprof: the protobuf reader says where it broke
 expect_exit 2 pd --from pprof "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
-expect_grep "unknown format 'pprof'" "$T/err"
+expect_grep "base.perf.txt.gz: byte 0: pprof: " "$T/err"
 expect_exit 2 pd --threshold
 expect_grep "needs a value" "$T/err"
 finish

@@ -3,6 +3,7 @@
  * numbers counted by hand (see each test), and malformed inputs.
  */
 #include "testutil.h"
+#include "import/protobuf.h"
 
 #include <unistd.h>
 
@@ -280,6 +281,73 @@ static void test_valid_edge_cases(void **state)
 	    PD_EEMPTY);
 }
 
+/* Varints and fields, with values worked out by hand from the spec. */
+static void test_protobuf_wire(void **state)
+{
+	/* 300 = 0b10_0101100 -> ac 02; -1 as int64 takes ten bytes */
+	static const uint8_t v300[] = { 0xac, 0x02 };
+	static const uint8_t neg1[] = { 0xff, 0xff, 0xff, 0xff, 0xff,
+					0xff, 0xff, 0xff, 0xff, 0x01 };
+	static const uint8_t over[] = { 0xff, 0xff, 0xff, 0xff, 0xff,
+					0xff, 0xff, 0xff, 0xff, 0x02 };
+	/* field 1 packed [3, 270] then field 1 unpacked 86942, field 2
+	 * "hi", field 3 fixed32 1, then a length running past the end */
+	static const uint8_t msg[] = {
+		0x0a, 0x03, 0x03, 0x8e, 0x02, 0x08, 0x9e,
+		0xa7, 0x05, 0x12, 0x02, 'h',  'i',  0x1d,
+		0x01, 0x00, 0x00, 0x00, 0x22, 0x05, 0x00
+	};
+	const uint8_t *p;
+	uint64_t v;
+	struct pd_pb r;
+	struct pd_pb_field f;
+	struct pd_u64s vals = { NULL, 0, 0 };
+	const char *why = NULL;
+
+	(void)state;
+	p = v300;
+	assert_int_equal(pd_pb_varint(&p, v300 + 2, &v), 0);
+	assert_int_equal(v, 300);
+	assert_ptr_equal(p, v300 + 2);
+	p = v300;
+	assert_int_equal(pd_pb_varint(&p, v300 + 1, &v), -1); /* truncated */
+	p = neg1;
+	assert_int_equal(pd_pb_varint(&p, neg1 + 10, &v), 0);
+	assert_int_equal((int64_t)v, -1);
+	p = over;
+	assert_int_equal(pd_pb_varint(&p, over + 10, &v), -1);
+
+	pd_pb_init(&r, msg, sizeof(msg), 100);
+	assert_int_equal(pd_pb_next(&r, &f, &why), 1);
+	assert_int_equal(f.num, 1);
+	assert_int_equal(f.wt, PD_PB_LEN);
+	assert_int_equal(f.off, 100);
+	assert_int_equal(pd_pb_repeated(&f, &vals), 0);
+	assert_int_equal(pd_pb_next(&r, &f, &why), 1);
+	assert_int_equal(f.wt, PD_PB_VARINT);
+	assert_int_equal(f.off, 105);
+	assert_int_equal(pd_pb_repeated(&f, &vals), 0);
+	assert_int_equal(vals.n, 3);
+	assert_int_equal(vals.v[0], 3);
+	assert_int_equal(vals.v[1], 270);
+	assert_int_equal(vals.v[2], 86942);
+	assert_int_equal(pd_pb_next(&r, &f, &why), 1);
+	assert_int_equal(f.num, 2);
+	assert_int_equal(f.len, 2);
+	assert_memory_equal(f.data, "hi", 2);
+	assert_int_equal(pd_pb_next(&r, &f, &why), 1);
+	assert_int_equal(f.wt, PD_PB_FIXED32);
+	assert_int_equal(f.v, 1);
+	assert_int_equal(pd_pb_next(&r, &f, &why), -1);
+	assert_string_equal(why, "length runs past the end of the message");
+	/* a packed run cut in the middle of a varint */
+	f.wt = PD_PB_LEN;
+	f.data = v300;
+	f.len = 1;
+	assert_int_equal(pd_pb_repeated(&f, &vals), -1);
+	free(vals.v);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -290,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_cpuprofile_tiny),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_valid_edge_cases),
+		cmocka_unit_test(test_protobuf_wire),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

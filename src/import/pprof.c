@@ -1,0 +1,1007 @@
+/*
+ * pprof profile.proto (formats.md 5), gzipped or not (pd_input inflates).
+ *
+ * The top-level fields are read one at a time from the input, so memory
+ * holds one field's bytes, the dictionaries (strings, functions,
+ * locations, mappings) and one row of values per distinct stack: samples
+ * are summed by their location-id sequence as they arrive, because the
+ * tables they refer to usually come after them. The stacks are resolved
+ * into the profile tree at the end.
+ *
+ * As pprof does: the value is the default_sample_type's, else the last
+ * one (--sample-type picks another, by name or index); locations are
+ * leaf first and a location's lines innermost first, so both are walked
+ * backwards; values are already unsampled and are not multiplied by the
+ * period. A location without lines becomes its address in its mapping.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "import/import.h"
+#include "import/protobuf.h"
+
+#define MAX_FIELD (1u << 30) /* one top-level field; samples are tiny */
+#define CHUNK (256u * 1024u)
+
+struct ptype {
+	int64_t type, unit; /* string indices */
+	uint64_t off;
+};
+
+struct pfunc {
+	uint64_t id;
+	int64_t name, sysname;
+	uint64_t off;
+};
+
+struct pmap {
+	uint64_t id, start, offset;
+	int64_t file;
+	uint64_t off;
+};
+
+struct ploc {
+	uint64_t id, mapping, address;
+	size_t line0, nlines;	/* function ids in lines[] */
+	size_t frame0, nframes; /* resolved frames, root first */
+	int resolved;
+	uint64_t off;
+};
+
+/* id -> index, open addressing; ids are arbitrary and sparse. */
+struct idmap {
+	uint64_t *keys;
+	uint32_t *vals; /* index + 1, 0 = empty */
+	size_t nslots;
+};
+
+struct pstate {
+	struct pd_input *in;
+	struct pd_err *err;
+	const char *path;
+	const struct pd_import_opts *o;
+	/* the input window */
+	uint8_t *buf;
+	size_t cap, pos, len;
+	uint64_t off; /* input offset of buf[0] */
+	int eof;
+
+	PD_VEC(struct ptype) types;
+	struct ptype period_type;
+	int64_t period, default_type;
+	int seen_time;
+	size_t ndrop;
+	PD_VEC(struct pfunc) funcs;
+	PD_VEC(struct pmap) maps;
+	PD_VEC(struct ploc) locs;
+	struct pd_u64s lines;
+	PD_VEC(uint32_t) frames;
+	PD_VEC(char) strs;
+	PD_VEC(size_t) stroff; /* string i is strs[stroff[i]..stroff[i+1]) */
+
+	struct pd_intern stacks;   /* location ids as bytes -> stack id */
+	PD_VEC(double) vals;	   /* stack id * nv + value index */
+	PD_VEC(uint64_t) stack_at; /* input offset of a stack's first sample */
+	size_t nv;		   /* values per sample, from the first */
+	uint64_t nsample_msgs, nempty, nnegative, negative_at;
+	struct pd_u64s tmp_locs, tmp_vals;
+};
+
+static const char *const top_names[] = {
+	"?",
+	"sample_type",
+	"sample",
+	"mapping",
+	"location",
+	"function",
+	"string_table",
+	"drop_frames",
+	"keep_frames",
+	"time_nanos",
+	"duration_nanos",
+	"period_type",
+	"period",
+	"comment",
+	"default_sample_type",
+	"doc_url",
+};
+
+static int fail(struct pstate *s, uint64_t off, const char *fmt, ...)
+    PD_PRINTF(3, 4);
+
+static int fail(struct pstate *s, uint64_t off, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return pd_err_set(s->err, PD_EPARSE, "%s: byte %" PRIu64 ": pprof: %s",
+			  s->path, off, what);
+}
+
+static int bad_wire(struct pstate *s, const char *msg,
+		    const struct pd_pb_field *f, const char *name, int want)
+{
+	return fail(s, f->off, "%s.%s (field %u) has wire type %s, expected %s",
+		    msg, name, f->num, pd_pb_wire_name(f->wt),
+		    pd_pb_wire_name(want));
+}
+
+static int bad_msg(struct pstate *s, const char *msg, const struct pd_pb *r,
+		   const char *why)
+{
+	return fail(s, r->base + (uint64_t)(r->p - r->start), "in %s: %s", msg,
+		    why);
+}
+
+/* --- dictionaries ------------------------------------------------------ */
+
+static void idmap_release(struct idmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+/* Builds the map of n records whose id is at *(uint64_t *)(base + i*size). */
+static int idmap_build(struct pstate *s, struct idmap *m, const void *base,
+		       size_t n, size_t size, const char *what)
+{
+	size_t i;
+
+	m->nslots = 16;
+	while (m->nslots < 2 * n)
+		m->nslots *= 2;
+	m->keys = pd_xcalloc(m->nslots, sizeof(*m->keys));
+	m->vals = pd_xcalloc(m->nslots, sizeof(*m->vals));
+	for (i = 0; i < n; i++) {
+		const char *rec = (const char *)base + i * size;
+		uint64_t id, off;
+		size_t h;
+
+		memcpy(&id, rec, sizeof(id));
+		h = (size_t)pd_hash_u64(id) & (m->nslots - 1);
+		while (m->vals[h] && m->keys[h] != id)
+			h = (h + 1) & (m->nslots - 1);
+		if (m->vals[h]) {
+			/* off is each record's last member */
+			memcpy(&off, rec + size - sizeof(off), sizeof(off));
+			return fail(s, off, "%s id %" PRIu64 " given twice",
+				    what, id);
+		}
+		m->keys[h] = id;
+		m->vals[h] = (uint32_t)(i + 1);
+	}
+	return 0;
+}
+
+/* Index of id, or SIZE_MAX. */
+static size_t idmap_get(const struct idmap *m, uint64_t id)
+{
+	size_t h = (size_t)pd_hash_u64(id) & (m->nslots - 1);
+
+	while (m->vals[h]) {
+		if (m->keys[h] == id)
+			return m->vals[h] - 1;
+		h = (h + 1) & (m->nslots - 1);
+	}
+	return SIZE_MAX;
+}
+
+static size_t nstrings(const struct pstate *s)
+{
+	return s->stroff.n ? s->stroff.n - 1 : 0;
+}
+
+/* String idx, or NULL (with the error set) when out of range. */
+static const char *str_at(struct pstate *s, int64_t idx, size_t *len,
+			  uint64_t off, const char *what)
+{
+	if (idx < 0 || (uint64_t)idx >= nstrings(s)) {
+		fail(s, off,
+		     "%s: string index %" PRId64 " out of range (the string"
+		     " table has %zu entries)",
+		     what, idx, nstrings(s));
+		return NULL;
+	}
+	*len = s->stroff.v[idx + 1] - s->stroff.v[idx];
+	return s->strs.v + s->stroff.v[idx];
+}
+
+static int str_is(struct pstate *s, int64_t idx, const char *want)
+{
+	size_t len;
+
+	if (idx < 0 || (uint64_t)idx >= nstrings(s))
+		return 0;
+	len = s->stroff.v[idx + 1] - s->stroff.v[idx];
+	return len == strlen(want) &&
+	       !memcmp(s->strs.v + s->stroff.v[idx], want, len);
+}
+
+/* --- messages ---------------------------------------------------------- */
+
+static int read_value_type(struct pstate *s, const struct pd_pb_field *top,
+			   struct ptype *t)
+{
+	struct pd_pb r;
+	struct pd_pb_field f;
+	const char *why;
+	int rc;
+
+	t->type = t->unit = 0;
+	t->off = top->off;
+	pd_pb_init(&r, top->data, top->len, top->off);
+	while ((rc = pd_pb_next(&r, &f, &why)) > 0) {
+		if (f.num != 1 && f.num != 2)
+			continue;
+		if (f.wt != PD_PB_VARINT)
+			return bad_wire(s, "ValueType", &f,
+					f.num == 1 ? "type" : "unit",
+					PD_PB_VARINT);
+		if (f.num == 1)
+			t->type = (int64_t)f.v;
+		else
+			t->unit = (int64_t)f.v;
+	}
+	return rc < 0 ? bad_msg(s, "ValueType", &r, why) : 0;
+}
+
+static int read_sample(struct pstate *s, const struct pd_pb_field *top)
+{
+	struct pd_pb r;
+	struct pd_pb_field f;
+	const char *why;
+	uint32_t id;
+	size_t i;
+	int rc;
+
+	s->tmp_locs.n = s->tmp_vals.n = 0;
+	pd_pb_init(&r, top->data, top->len, top->off);
+	while ((rc = pd_pb_next(&r, &f, &why)) > 0) {
+		if (f.num == 1 || f.num == 2) {
+			struct pd_u64s *out =
+			    f.num == 1 ? &s->tmp_locs : &s->tmp_vals;
+
+			if (f.wt != PD_PB_VARINT && f.wt != PD_PB_LEN)
+				return bad_wire(s, "Sample", &f,
+						f.num == 1 ? "location_id"
+							   : "value",
+						PD_PB_LEN);
+			if (pd_pb_repeated(&f, out))
+				return fail(s, f.off,
+					    "Sample.%s: malformed packed"
+					    " varints",
+					    f.num == 1 ? "location_id"
+						       : "value");
+		} else if (f.num == 3 && f.wt != PD_PB_LEN) {
+			return bad_wire(s, "Sample", &f, "label", PD_PB_LEN);
+		}
+	}
+	if (rc < 0)
+		return bad_msg(s, "Sample", &r, why);
+	s->nsample_msgs++;
+	if (!s->nv && s->tmp_vals.n) {
+		s->nv = s->tmp_vals.n;
+		PD_VEC_RESERVE(&s->vals, s->nv);
+		memset(s->vals.v, 0, s->nv * sizeof(double)); /* stack 0 */
+		s->vals.n = s->nv;
+		PD_VEC_PUSH(&s->stack_at, top->off);
+	}
+	if (s->tmp_vals.n != s->nv)
+		return fail(s, top->off,
+			    "Sample has %zu values, the first sample had %zu",
+			    s->tmp_vals.n, s->nv);
+	if (!s->tmp_locs.n) {
+		s->nempty++;
+		return 0;
+	}
+	if (s->tmp_locs.n > UINT32_MAX / 8)
+		return fail(s, top->off, "Sample has too many locations");
+	id = pd_intern(&s->stacks, (const char *)s->tmp_locs.v,
+		       s->tmp_locs.n * sizeof(uint64_t));
+	if ((size_t)id * s->nv >= s->vals.n) {
+		PD_VEC_RESERVE(&s->vals, ((size_t)id + 1) * s->nv);
+		memset(s->vals.v + s->vals.n, 0, s->nv * sizeof(double));
+		s->vals.n += s->nv;
+		PD_VEC_PUSH(&s->stack_at, top->off);
+	}
+	for (i = 0; i < s->nv; i++) {
+		int64_t v = (int64_t)s->tmp_vals.v[i];
+
+		if (v < 0 && !s->nnegative++)
+			s->negative_at = top->off;
+		s->vals.v[(size_t)id * s->nv + i] += (double)v;
+	}
+	return 0;
+}
+
+static int read_mapping(struct pstate *s, const struct pd_pb_field *top)
+{
+	struct pd_pb r;
+	struct pd_pb_field f;
+	struct pmap m = { 0, 0, 0, 0, top->off };
+	const char *why;
+	int rc;
+
+	pd_pb_init(&r, top->data, top->len, top->off);
+	while ((rc = pd_pb_next(&r, &f, &why)) > 0) {
+		if (f.num > 10)
+			continue;
+		if (f.wt != PD_PB_VARINT)
+			return bad_wire(s, "Mapping", &f, "field",
+					PD_PB_VARINT);
+		switch (f.num) {
+		case 1:
+			m.id = f.v;
+			break;
+		case 2:
+			m.start = f.v;
+			break;
+		case 4:
+			m.offset = f.v;
+			break;
+		case 5:
+			m.file = (int64_t)f.v;
+			break;
+		}
+	}
+	if (rc < 0)
+		return bad_msg(s, "Mapping", &r, why);
+	PD_VEC_PUSH(&s->maps, m);
+	return 0;
+}
+
+static int read_line(struct pstate *s, const struct pd_pb_field *top)
+{
+	struct pd_pb r;
+	struct pd_pb_field f;
+	uint64_t fn = 0;
+	const char *why;
+	int rc;
+
+	pd_pb_init(&r, top->data, top->len, top->off);
+	while ((rc = pd_pb_next(&r, &f, &why)) > 0) {
+		if (f.num > 3)
+			continue;
+		if (f.wt != PD_PB_VARINT)
+			return bad_wire(s, "Line", &f, "field", PD_PB_VARINT);
+		if (f.num == 1)
+			fn = f.v;
+	}
+	if (rc < 0)
+		return bad_msg(s, "Line", &r, why);
+	PD_VEC_PUSH(&s->lines, fn);
+	return 0;
+}
+
+static int read_location(struct pstate *s, const struct pd_pb_field *top)
+{
+	struct pd_pb r;
+	struct pd_pb_field f;
+	struct ploc l;
+	const char *why;
+	int rc;
+
+	memset(&l, 0, sizeof(l));
+	l.off = top->off;
+	l.line0 = s->lines.n;
+	pd_pb_init(&r, top->data, top->len, top->off);
+	while ((rc = pd_pb_next(&r, &f, &why)) > 0) {
+		if (f.num == 4) {
+			if (f.wt != PD_PB_LEN)
+				return bad_wire(s, "Location", &f, "line",
+						PD_PB_LEN);
+			{
+				struct pd_pb_field g = f;
+
+				/* a Line's offset is where its bytes start */
+				g.off = r.base + (uint64_t)(f.data - r.start);
+				if (read_line(s, &g))
+					return -1;
+			}
+			continue;
+		}
+		if (f.num > 5)
+			continue;
+		if (f.wt != PD_PB_VARINT)
+			return bad_wire(s, "Location", &f, "field",
+					PD_PB_VARINT);
+		if (f.num == 1)
+			l.id = f.v;
+		else if (f.num == 2)
+			l.mapping = f.v;
+		else if (f.num == 3)
+			l.address = f.v;
+	}
+	if (rc < 0)
+		return bad_msg(s, "Location", &r, why);
+	l.nlines = s->lines.n - l.line0;
+	if (!l.id)
+		return fail(s, top->off, "Location has id 0");
+	PD_VEC_PUSH(&s->locs, l);
+	return 0;
+}
+
+static int read_function(struct pstate *s, const struct pd_pb_field *top)
+{
+	struct pd_pb r;
+	struct pd_pb_field f;
+	struct pfunc fn = { 0, 0, 0, top->off };
+	const char *why;
+	int rc;
+
+	pd_pb_init(&r, top->data, top->len, top->off);
+	while ((rc = pd_pb_next(&r, &f, &why)) > 0) {
+		if (f.num > 5)
+			continue;
+		if (f.wt != PD_PB_VARINT)
+			return bad_wire(s, "Function", &f, "field",
+					PD_PB_VARINT);
+		if (f.num == 1)
+			fn.id = f.v;
+		else if (f.num == 2)
+			fn.name = (int64_t)f.v;
+		else if (f.num == 3)
+			fn.sysname = (int64_t)f.v;
+	}
+	if (rc < 0)
+		return bad_msg(s, "Function", &r, why);
+	if (!fn.id)
+		return fail(s, top->off, "Function has id 0");
+	PD_VEC_PUSH(&s->funcs, fn);
+	return 0;
+}
+
+/* The payload of a length-delimited field starts after tag and length. */
+static void payload_at(struct pd_pb_field *f, const uint8_t *tag_at)
+{
+	f->off += (uint64_t)(f->data - tag_at);
+}
+
+static int top_field(struct pstate *s, struct pd_pb_field *f,
+		     const uint8_t *tag_at)
+{
+	static const unsigned char want[16] = {
+		0,
+		PD_PB_LEN,
+		PD_PB_LEN,
+		PD_PB_LEN,
+		PD_PB_LEN,
+		PD_PB_LEN,
+		PD_PB_LEN,
+		PD_PB_VARINT,
+		PD_PB_VARINT,
+		PD_PB_VARINT,
+		PD_PB_VARINT,
+		PD_PB_LEN,
+		PD_PB_VARINT,
+		PD_PB_VARINT,
+		PD_PB_VARINT,
+		PD_PB_VARINT,
+	};
+
+	if (f->num >= 16)
+		return 0; /* unknown: skipped */
+	if (f->wt != want[f->num] &&
+	    !((f->num == 13 || f->num == 7 || f->num == 8) &&
+	      f->wt == PD_PB_LEN))
+		return bad_wire(s, "Profile", f, top_names[f->num],
+				want[f->num]);
+	if (f->wt == PD_PB_LEN)
+		payload_at(f, tag_at);
+	switch (f->num) {
+	case 1: {
+		struct ptype t;
+
+		if (read_value_type(s, f, &t))
+			return -1;
+		PD_VEC_PUSH(&s->types, t);
+		return 0;
+	}
+	case 2:
+		return read_sample(s, f);
+	case 3:
+		return read_mapping(s, f);
+	case 4:
+		return read_location(s, f);
+	case 5:
+		return read_function(s, f);
+	case 6:
+		if (!s->stroff.n)
+			PD_VEC_PUSH(&s->stroff, 0);
+		PD_VEC_RESERVE(&s->strs, s->strs.n + f->len + 1);
+		memcpy(s->strs.v + s->strs.n, f->data, f->len);
+		s->strs.n += f->len;
+		PD_VEC_PUSH(&s->stroff, s->strs.n);
+		if (s->stroff.n == 2 && f->len)
+			return fail(s, f->off,
+				    "string_table[0] must be empty, it is"
+				    " %zu bytes",
+				    f->len);
+		return 0;
+	case 7:
+		s->ndrop++;
+		return 0;
+	case 9:
+		if (s->seen_time++)
+			return fail(s, f->off,
+				    "a second time_nanos: concatenated"
+				    " profiles are not one profile (pprof"
+				    " refuses them too)");
+		return 0;
+	case 11:
+		return read_value_type(s, f, &s->period_type);
+	case 12:
+		s->period = (int64_t)f->v;
+		return 0;
+	case 14:
+		s->default_type = (int64_t)f->v;
+		return 0;
+	}
+	return 0;
+}
+
+/* --- reading the input ------------------------------------------------- */
+
+/* Makes at least want bytes available at buf + pos, unless the input ends. */
+static int fill(struct pstate *s, size_t want)
+{
+	while (s->len - s->pos < want && !s->eof) {
+		ssize_t n;
+
+		if (s->pos) {
+			memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+			s->off += s->pos;
+			s->len -= s->pos;
+			s->pos = 0;
+		}
+		if (s->cap < want || s->cap - s->len < CHUNK / 4) {
+			size_t nc = s->cap ? s->cap : CHUNK;
+
+			while (nc < want || nc - s->len < CHUNK / 4)
+				nc *= 2;
+			s->buf = pd_xrealloc(s->buf, nc);
+			s->cap = nc;
+		}
+		n = pd_input_read(s->in, (char *)s->buf + s->len,
+				  s->cap - s->len, s->err);
+		if (n < 0)
+			return (int)n;
+		if (n == 0)
+			s->eof = 1;
+		s->len += (size_t)n;
+	}
+	return 0;
+}
+
+static int read_top(struct pstate *s)
+{
+	for (;;) {
+		const uint8_t *q, *end;
+		uint64_t tag, len = 0, at;
+		struct pd_pb r;
+		struct pd_pb_field f;
+		const char *why;
+		size_t hdr;
+
+		if (fill(s, 24))
+			return -1;
+		if (s->pos == s->len)
+			return 0;
+		at = s->off + s->pos;
+		q = s->buf + s->pos;
+		end = s->buf + s->len;
+		if (pd_pb_varint(&q, end, &tag))
+			return fail(s, at, "truncated or overlong field tag");
+		if ((tag & 7) == PD_PB_LEN) {
+			if (pd_pb_varint(&q, end, &len))
+				return fail(s, at, "truncated length of %s",
+					    (tag >> 3) < 16
+						? top_names[tag >> 3]
+						: "a field");
+			if (len > MAX_FIELD)
+				return fail(s, at,
+					    "a field of %" PRIu64
+					    " bytes (over 1 GiB): not a"
+					    " profile, or corrupt",
+					    len);
+		}
+		hdr = (size_t)(q - (s->buf + s->pos));
+		if (fill(s, hdr + (size_t)len + 10))
+			return -1;
+		if (s->len - s->pos < hdr + (size_t)len)
+			return fail(s, at,
+				    "truncated: %s wants %" PRIu64
+				    " bytes, the input ends after %zu",
+				    (tag >> 3) < 16 ? top_names[tag >> 3]
+						    : "a field",
+				    len, s->len - s->pos - hdr);
+		/* one field: its bytes, or the 10 a varint may take */
+		pd_pb_init(&r, s->buf + s->pos,
+			   (tag & 7) == PD_PB_LEN ? hdr + (size_t)len
+						  : s->len - s->pos,
+			   at);
+		if (pd_pb_next(&r, &f, &why) <= 0)
+			return fail(s, at, "%s", why);
+		s->pos += (size_t)(r.p - r.start);
+		if (top_field(s, &f, r.start))
+			return -1;
+	}
+}
+
+/* --- from stacks to the profile ----------------------------------------- */
+
+static int unit_scale(struct pstate *s, int64_t unit, int samples_type,
+		      enum pd_unit *u, double *scale)
+{
+	static const struct {
+		const char *name;
+		enum pd_unit u;
+		double scale;
+	} units[] = {
+		{ "nanoseconds", PD_UNIT_NS, 1 },
+		{ "microseconds", PD_UNIT_NS, 1e3 },
+		{ "milliseconds", PD_UNIT_NS, 1e6 },
+		{ "seconds", PD_UNIT_NS, 1e9 },
+		{ "bytes", PD_UNIT_BYTES, 1 },
+		{ "kilobytes", PD_UNIT_BYTES, 1024 },
+		{ "megabytes", PD_UNIT_BYTES, 1024 * 1024 },
+	};
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(units); i++)
+		if (str_is(s, unit, units[i].name)) {
+			*u = units[i].u;
+			*scale = units[i].scale;
+			return 0;
+		}
+	*u = samples_type ? PD_UNIT_SAMPLES : PD_UNIT_COUNT;
+	*scale = 1;
+	return 0;
+}
+
+/* The value index to use: --sample-type, default_sample_type, the last. */
+static int choose(struct pstate *s, size_t *out)
+{
+	const char *want = s->o->sample_type;
+	size_t i;
+
+	if (!s->types.n)
+		return fail(s, 0,
+			    "no sample_type: the samples' values have"
+			    " no meaning");
+	if (want) {
+		char *end;
+		unsigned long k = strtoul(want, &end, 10);
+
+		if (*want && !*end) {
+			if (k < s->types.n) {
+				*out = k;
+				return 0;
+			}
+		} else {
+			for (i = 0; i < s->types.n; i++)
+				if (str_is(s, s->types.v[i].type, want)) {
+					*out = i;
+					return 0;
+				}
+		}
+		{
+			struct pd_buf b = PD_BUF_INIT;
+
+			for (i = 0; i < s->types.n; i++) {
+				size_t n;
+				const char *t =
+				    str_at(s, s->types.v[i].type, &n,
+					   s->types.v[i].off, "sample_type");
+
+				if (!t) {
+					pd_buf_release(&b);
+					return -1;
+				}
+				pd_buf_addf(&b, "%s%.*s", i ? ", " : "", (int)n,
+					    t);
+			}
+			pd_err_set(s->err, PD_EUSAGE,
+				   "%s: no sample type '%s' (it has %s)",
+				   s->path, want, b.len ? b.buf : "none");
+			pd_buf_release(&b);
+			return PD_EUSAGE;
+		}
+	}
+	*out = s->types.n - 1;
+	if (s->default_type)
+		for (i = 0; i < s->types.n; i++)
+			if (s->types.v[i].type == s->default_type)
+				*out = i;
+	return 0;
+}
+
+/*
+ * Resolves a location's frames, root first, into s->frames, the first time
+ * a stack with weight uses it (functions only in unused stacks stay out).
+ */
+static int resolve_location(struct pstate *s, struct pd_profile *p,
+			    struct ploc *l, const struct idmap *fm,
+			    const struct idmap *mm)
+{
+	char addr[64];
+	size_t k, n;
+
+	{
+		uint32_t module = 0;
+		size_t mi = l->mapping ? idmap_get(mm, l->mapping) : SIZE_MAX;
+
+		if (l->mapping && mi == SIZE_MAX)
+			return fail(s, l->off,
+				    "Location id %" PRIu64
+				    " refers to mapping id %" PRIu64
+				    ", which the profile does not have",
+				    l->id, l->mapping);
+		if (mi != SIZE_MAX) {
+			const char *m =
+			    str_at(s, s->maps.v[mi].file, &n, s->maps.v[mi].off,
+				   "Mapping.filename");
+
+			if (!m)
+				return -1;
+			module = pd_intern(&p->strs, m, n);
+		}
+		l->frame0 = s->frames.n;
+		if (!l->nlines) {
+			uint64_t a = l->address;
+			uint32_t name;
+
+			if (mi != SIZE_MAX)
+				a = a - s->maps.v[mi].start +
+				    s->maps.v[mi].offset;
+			snprintf(addr, sizeof(addr), "0x%" PRIx64, a);
+			name = pd_intern_cstr(&p->strs, addr);
+			PD_VEC_PUSH(&s->frames,
+				    pd_profile_frame(p, name, module));
+		}
+		for (k = l->nlines; k-- > 0;) {
+			uint64_t fid = s->lines.v[l->line0 + k];
+			size_t fi = idmap_get(fm, fid);
+			const struct pfunc *fn;
+			const char *name;
+
+			if (fi == SIZE_MAX)
+				return fail(
+				    s, l->off,
+				    "Location id %" PRIu64
+				    " has a line in function id %" PRIu64
+				    ", which the profile does not have",
+				    l->id, fid);
+			fn = &s->funcs.v[fi];
+			name =
+			    str_at(s, fn->name, &n, fn->off, "Function.name");
+			if (!name)
+				return -1;
+			if (!n) {
+				name = str_at(s, fn->sysname, &n, fn->off,
+					      "Function.system_name");
+				if (!name)
+					return -1;
+			}
+			if (!n) {
+				name = "(unknown)";
+				n = strlen(name);
+			}
+			PD_VEC_PUSH(
+			    &s->frames,
+			    pd_profile_frame(p, pd_intern(&p->strs, name, n),
+					     module));
+		}
+		l->nframes = s->frames.n - l->frame0;
+		l->resolved = 1;
+		if (module)
+			p->has_modules = 1;
+	}
+	return 0;
+}
+
+static int build(struct pstate *s, struct pd_profile *p)
+{
+	struct idmap fm = { 0 }, mm = { 0 }, lm = { 0 };
+	size_t c = 0, si = SIZE_MAX, i, j, n;
+	double scale, per_count = 0;
+	const char *tname, *uname;
+	size_t tlen, ulen;
+	int rc = -1;
+
+	if (!s->stroff.n)
+		return fail(s, s->off + s->len,
+			    "no string table: not a pprof"
+			    " profile, or truncated");
+	if (choose(s, &c))
+		return -1;
+	if (s->nv && s->nv != s->types.n)
+		return fail(s, s->stack_at.v[0],
+			    "samples have %zu values but the profile declares"
+			    " %zu sample types",
+			    s->nv, s->types.n);
+	tname = str_at(s, s->types.v[c].type, &tlen, s->types.v[c].off,
+		       "sample_type.type");
+	uname = str_at(s, s->types.v[c].unit, &ulen, s->types.v[c].off,
+		       "sample_type.unit");
+	if (!tname || !uname)
+		return -1;
+	for (i = 0; i < s->types.n; i++)
+		if (i != c && str_is(s, s->types.v[i].type, "samples") &&
+		    str_is(s, s->types.v[i].unit, "count"))
+			si = i;
+	unit_scale(s, s->types.v[c].unit,
+		   str_is(s, s->types.v[c].type, "samples"), &p->unit, &scale);
+	{
+		struct pd_buf b = PD_BUF_INIT;
+
+		pd_buf_addf(&b, "%.*s/%.*s", (int)tlen, tname, (int)ulen,
+			    uname);
+		free(p->event);
+		p->event = pd_buf_detach(&b);
+	}
+	if (s->period > 0 && s->period_type.unit == s->types.v[c].unit &&
+	    s->period_type.unit) {
+		p->interval = (double)s->period * scale;
+		if (si == SIZE_MAX)
+			per_count = (double)s->period;
+	}
+	if (s->nnegative) {
+		rc = fail(s, s->negative_at,
+			  "%" PRIu64 " negative sample values: this looks"
+			  " like a pprof -diff_base or -base result; give"
+			  " perfdiff the two profiles instead",
+			  s->nnegative);
+		goto out;
+	}
+	if (idmap_build(s, &fm, s->funcs.v, s->funcs.n, sizeof(*s->funcs.v),
+			"Function") ||
+	    idmap_build(s, &mm, s->maps.v, s->maps.n, sizeof(*s->maps.v),
+			"Mapping") ||
+	    idmap_build(s, &lm, s->locs.v, s->locs.n, sizeof(*s->locs.v),
+			"Location"))
+		goto out;
+
+	n = s->nv ? s->vals.n / s->nv : 0;
+	for (i = 1; i < n; i++) {
+		const double *v = s->vals.v + i * s->nv;
+		const uint64_t *ids =
+		    (const uint64_t *)(const void *)pd_intern_str(&s->stacks,
+								  (uint32_t)i);
+		size_t nids = pd_intern_len(&s->stacks, (uint32_t)i) / 8;
+		uint32_t node = PD_ROOT;
+		double w = v[c] * scale, cnt;
+
+		if (!(v[c] > 0))
+			continue;
+		for (j = nids; j-- > 0;) {
+			uint64_t id;
+			size_t li, k;
+			const struct ploc *l;
+
+			memcpy(&id, ids + j, sizeof(id));
+			li = idmap_get(&lm, id);
+			if (li == SIZE_MAX) {
+				rc =
+				    fail(s, s->stack_at.v[i],
+					 "Sample refers to location id %" PRIu64
+					 ", which the profile does not have",
+					 id);
+				goto out;
+			}
+			if (!s->locs.v[li].resolved &&
+			    resolve_location(s, p, &s->locs.v[li], &fm, &mm))
+				goto out;
+			l = &s->locs.v[li];
+			for (k = 0; k < l->nframes; k++)
+				node = pd_profile_child(
+				    p, node, s->frames.v[l->frame0 + k]);
+		}
+		if (si != SIZE_MAX)
+			cnt = v[si];
+		else if (per_count > 0)
+			cnt = v[c] / per_count;
+		else
+			cnt = 0;
+		pd_profile_add(p, node, w, cnt);
+		if (si != SIZE_MAX)
+			p->nsamples += (uint64_t)v[si];
+	}
+	if (si == SIZE_MAX)
+		p->nsamples = s->nsample_msgs;
+	if (s->o->sample_weight > 0)
+		pd_counts_from_weights(p, s->o->sample_weight, "the values");
+	else if (si != SIZE_MAX) {
+		free(p->count_rule);
+		p->count_rule =
+		    pd_xstrdup("sample counts = the samples/count values");
+	} else if (per_count > 0) {
+		struct pd_buf b = PD_BUF_INIT;
+
+		pd_buf_addf(&b,
+			    "sample counts = %.*s / %" PRId64 " (the period)",
+			    (int)tlen, tname, s->period);
+		free(p->count_rule);
+		p->count_rule = pd_buf_detach(&b);
+	} else {
+		pd_counts_from_weights(p, 0, "the values");
+	}
+	if (s->nempty)
+		pd_profile_note(p,
+				"%" PRIu64 " samples without locations left"
+				" out",
+				s->nempty);
+	if (s->ndrop)
+		pd_profile_note(p, "the profile asks to hide frames"
+				   " (drop_frames); perfdiff keeps them all,"
+				   " as pprof -all_frames does");
+	rc = 0;
+out:
+	idmap_release(&fm);
+	idmap_release(&mm);
+	idmap_release(&lm);
+	return rc;
+}
+
+int pd_pprof_sniff(const char *head, size_t len)
+{
+	struct pd_pb r;
+	struct pd_pb_field f;
+	const char *why;
+	int n = 0, rc;
+
+	/* The first fields must be Profile fields of the right wire type. */
+	pd_pb_init(&r, head, len, 0);
+	while (n < 4 && (rc = pd_pb_next(&r, &f, &why)) > 0) {
+		if (f.num < 1 || f.num > 15)
+			return 0;
+		if ((f.num <= 6 || f.num == 11) != (f.wt == PD_PB_LEN) &&
+		    f.num != 13)
+			return 0;
+		n++;
+	}
+	/* a head cut inside a long field still counts if it began well */
+	return n >= 2 || (n == 1 && r.p < r.end);
+}
+
+int pd_pprof_import(struct pd_input *in, struct pd_profile *p,
+		    const struct pd_import_opts *o, struct pd_err *err)
+{
+	struct pstate s;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.in = in;
+	s.err = err;
+	s.path = in->path;
+	s.o = o;
+	pd_intern_init(&s.stacks);
+	rc = read_top(&s);
+	if (!rc)
+		rc = build(&s, p);
+	if (rc && !err->code)
+		rc = pd_err_set(err, PD_EPARSE, "%s: pprof: malformed", s.path);
+	free(s.buf);
+	PD_VEC_FREE(&s.types);
+	PD_VEC_FREE(&s.funcs);
+	PD_VEC_FREE(&s.maps);
+	PD_VEC_FREE(&s.locs);
+	PD_VEC_FREE(&s.lines);
+	PD_VEC_FREE(&s.frames);
+	PD_VEC_FREE(&s.strs);
+	PD_VEC_FREE(&s.stroff);
+	PD_VEC_FREE(&s.vals);
+	PD_VEC_FREE(&s.stack_at);
+	PD_VEC_FREE(&s.tmp_locs);
+	PD_VEC_FREE(&s.tmp_vals);
+	pd_intern_release(&s.stacks);
+	return rc ? (err->code ? err->code : PD_EPARSE) : 0;
+}

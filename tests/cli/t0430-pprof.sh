@@ -1,0 +1,136 @@
+#!/bin/sh
+# pprof: every corpus profile and sample type against go tool pprof -top,
+# a profile written byte by byte and counted by hand, broken variants of
+# it, and a Go program built twice with a planted slowdown, whose diff
+# must agree with go tool pprof -diff_base.
+. "$(dirname "$0")/lib.sh"
+PP=$PD_CORPUS/pprof
+MAKE="python3 $PD_ROOT/tests/tools/pprof_make.py"
+TOP="python3 $PD_ROOT/tests/tools/pprof_top.py"
+have_go=0
+if command -v go >/dev/null 2>&1; then
+	have_go=1
+	export GOCACHE="$T/gocache" GOPATH="$T/gopath" HOME="${HOME:-$T}"
+	export GOFLAGS=-mod=mod GOTOOLCHAIN=local GO111MODULE=off
+else
+	echo "go not found: the checks against go tool pprof are skipped"
+fi
+
+# same_funcs OURS REF: per-function self/total (or their deltas) agree
+same_funcs() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+o = {}
+for f in ours["functions"]:
+    s, t = f["self"], f["total"]
+    if isinstance(s, dict):  # a diff: the deltas
+        s, t = s["delta"], t["delta"]
+    a, b = o.get(f["function"], (0, 0))
+    o[f["function"]] = (a + s, b + t)
+if "profile" in ours:
+    assert abs(ours["profile"]["total"] - ref["total"]) <= 1e-9 * ref["total"]
+    assert set(o) == set(ref["functions"]), (sorted(set(o) ^ set(ref["functions"]))[:5])
+for k, (s, t) in ref["functions"].items():
+    assert k in o, k
+    assert abs(o[k][0] - s) <= 1e-9 * max(1, abs(s)), (k, o[k], s)
+    assert abs(o[k][1] - t) <= 1e-9 * max(1, abs(t)), (k, o[k], t)
+PY
+}
+
+if [ -d "$PP" ]; then
+	for f in "$PP"/*; do
+		expect_exit 0 pd show "$f"
+		[ $have_go = 1 ] || continue
+		# every sample type, by index, and the default one
+		n=$(go tool pprof -raw "$f" 2>/dev/null |
+			sed -n '/^Samples:/{n;p;q}' | wc -w)
+		for st in "" $(seq 0 $((n - 1))); do
+			pd show -f json ${st:+--sample-type $st} "$f" >"$T/o.json"
+			$TOP "$f" $st >"$T/r.json"
+			if same_funcs "$T/o.json" "$T/r.json"; then ok; else
+				not_ok "$f sample type '$st' differs from pprof -top"
+			fi
+		done
+	done
+	# uncompressed protobuf reads the same; a type by name
+	gzip -dc "$PP/eno-go-heap.pprof" >"$T/heap.pb"
+	pd show -f json --sample-type alloc_space "$PP/eno-go-heap.pprof" >"$T/a.json"
+	pd show -f json --sample-type alloc_space "$T/heap.pb" >"$T/b.json"
+	if python3 - "$T/a.json" "$T/b.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["functions"] == b["functions"]
+assert a["profile"]["unit"] == "bytes" and a["profile"]["event"] == "alloc_space/bytes"
+assert a["profile"]["total"] == 687354946  # go tool pprof -sample_index=alloc_space
+assert "524288" in a["profile"]["count_rule"]
+PY
+	then ok; else not_ok "uncompressed pprof, sample type by name"; fi
+	expect_exit 2 pd show --sample-type nope "$PP/eno-go-heap.pprof"
+	expect_grep "no sample type 'nope' (it has alloc_objects, alloc_space, inuse_objects, inuse_space)" "$T/err"
+	expect_exit 0 pd "$T/heap.pb" "$PP/eno-go-heap.pprof"
+else
+	echo "corpus not found at $PP: corpus checks skipped"
+fi
+
+# Counted by hand (tests/tools/pprof_make.py): main -> parse with
+# inlined_helper inlined into it, 3+2 samples (packed, then unpacked and
+# labelled), 4 more with memcpy (libc) below; one unsymbolized location;
+# one function with a system name only; a zero-weight stack.
+$MAKE good "$T/good.pb.gz"
+pd show -f json "$T/good.pb.gz" >"$T/good.json"
+if python3 - "$T/good.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: (x["self"], x["total"], x["module"]) for x in d["functions"]}
+ms = 1e6
+assert d["profile"]["format"] == "pprof" and d["profile"]["unit"] == "ns"
+assert d["profile"]["samples"] == 15 and d["profile"]["total"] == 150 * ms
+assert d["profile"]["interval"] == 10 * ms
+assert f["inlined_helper"] == (50 * ms, 90 * ms, "app"), f
+assert f["parse"] == (0, 90 * ms, "app"), f
+assert f["main"] == (0, 150 * ms, "app"), f
+assert f["memcpy"] == (40 * ms, 40 * ms, "libc.so.6"), f
+assert f["_Z4workv"] == (50 * ms, 50 * ms, "app"), f
+assert f["[unknown]"][:2] == (10 * ms, 10 * ms), f
+assert len(f) == 6, f
+PY
+then ok; else not_ok "hand-counted pprof"; fi
+
+# Broken input: one line naming the file and the byte, exit 2
+for k in truncated wire string-range no-location no-function string0 \
+	concat negative values; do
+	$MAKE $k "$T/$k.pb.gz"
+	expect_exit 2 pd show "$T/$k.pb.gz"
+	expect_grep "^perfdiff: $T/$k.pb.gz: byte [0-9]*: pprof: " "$T/err"
+	expect_lines 1 "$T/err"
+	cp "$T/err" "$T/err.$k"
+done
+expect_grep "concatenated profiles" "$T/err.concat"
+expect_grep "string index 500 out of range" "$T/err.string-range"
+expect_grep "wire type varint, expected length-delimited" "$T/err.wire"
+head -c 7 "$PP/speedscope-simple.prof" >"$T/cut.gz" 2>/dev/null &&
+	expect_exit 2 pd show "$T/cut.gz"
+
+# A Go program built twice, parse made 2x slower in the second build.
+if [ $have_go = 1 ]; then
+	cp "$PD_ROOT/fixtures/pprof/work.go" "$T/"
+	if (cd "$T" && go build -o w1 work.go &&
+		go build -ldflags "-X main.slow=2" -o w2 work.go &&
+		./w1 a.pprof && ./w2 b.pprof) >"$T/go.log" 2>&1; then
+		expect_exit 1 pd "$T/a.pprof" "$T/b.pprof"
+		expect_grep "regressed.*total.*main.parse" "$T/out"
+		pd -f json "$T/a.pprof" "$T/b.pprof" >"$T/d.json"
+		$TOP "$T/b.pprof" -- "$T/a.pprof" >"$T/r.json"
+		if same_funcs "$T/d.json" "$T/r.json"; then ok; else
+			not_ok "diff disagrees with go tool pprof -diff_base"
+		fi
+		# the inlined frames are functions of their own
+		expect_grep '"function":	"main.spin"' "$T/d.json"
+	else
+		not_ok "building the Go workload: $(head -c 300 "$T/go.log")"
+	fi
+fi
+
+echo "pprof: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]
