@@ -30,7 +30,7 @@ static const char diff_usage[] =
     "Inputs (format sniffed from the content; .gz read transparently):\n"
     "  --from FORMAT        force the format: speedscope, firefox, "
     "cpuprofile,\n"
-    "                       wpa, perf-script, folded, pprof\n"
+    "                       wpa, perf-script, folded, pprof, dhat\n"
     "  --event NAME         perf script: the event to use (default: the "
     "first)\n"
     "  --process NAME       keep samples whose process name contains NAME\n"
@@ -38,6 +38,8 @@ static const char diff_usage[] =
     "  --sample-weight W    weight of one sample (folded; default: derived)\n"
     "  --interval MS        sampling interval of evented data (default 1 ms)\n"
     "  --sample-type T      pprof: the value to read, by name or index\n"
+    "  --metric M           DHAT: bytes (default), blocks, peak-bytes, ...\n"
+    "  --alloc-frames RE    DHAT: the allocator's frames, cut from stacks\n"
     "Matching:\n"
     "  --no-normalize       match raw names (keep +0x.., .constprop.N, ...)\n"
     "  --no-module          match functions by name alone, ignoring modules\n"
@@ -194,7 +196,8 @@ static const char show_usage[] =
     "  -o, --output FILE  write to FILE instead of stdout\n"
     "  --top N            rows in text output (default 30)\n"
     "  --from, --event, --process, --thread, --sample-weight, --interval,\n"
-    "  --sample-type      as for perfdiff diff\n";
+    "  --sample-type, --metric, --alloc-frames\n"
+    "                     as for perfdiff diff\n";
 
 int pd_cmd_show(int argc, char **argv)
 {

@@ -25,6 +25,8 @@ const struct option pd_diff_options[] = {
 	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
 	{ "decimal", required_argument, NULL, OPT_DECIMAL },
 	{ "sample-type", required_argument, NULL, OPT_SAMPLE_TYPE },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "alloc-frames", required_argument, NULL, OPT_ALLOC_FRAMES },
 	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 	{ "no-module", no_argument, NULL, OPT_NO_MODULE },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
@@ -110,6 +112,23 @@ static int import_option(int c, struct pd_import_opts *io)
 	case OPT_SAMPLE_TYPE:
 		io->sample_type = optarg;
 		return 1;
+	case OPT_METRIC:
+		if (!pd_dhat_metric_ok(optarg)) {
+			pd_error("error: --metric wants one of %s",
+				 pd_dhat_metric_names());
+			return -1;
+		}
+		io->metric = optarg;
+		return 1;
+	case OPT_ALLOC_FRAMES: {
+		regex_t re;
+
+		if (pd_parse_regex("--alloc-frames", optarg, &re))
+			return -1;
+		regfree(&re);
+		io->alloc_frames = optarg;
+		return 1;
+	}
 	case OPT_SYMBOLS: {
 		/* Repeatable: a growing NULL-terminated list. */
 		static const char **dirs;

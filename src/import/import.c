@@ -12,6 +12,8 @@
 #include "import/import.h"
 
 static const struct pd_format formats[] = {
+	{ "dhat", "DHAT heap profile (valgrind --tool=dhat, dhat-rs)",
+	  pd_dhat_sniff, pd_dhat_import },
 	{ "speedscope", "speedscope JSON (PerfView, dotnet-trace, py-spy, ...)",
 	  pd_speedscope_sniff, pd_speedscope_import },
 	{ "firefox", "Firefox Profiler / samply (processed and Gecko)",
@@ -25,8 +27,8 @@ static const struct pd_format formats[] = {
 	{ "folded", "folded stacks (stackcollapse, inferno)", pd_folded_sniff,
 	  pd_folded_import },
 	/* binary: sniffed apart from the text formats, in sniff() */
-	{ "pprof", "pprof profile.proto (Go, gperftools; gzipped or not)",
-	  NULL, pd_pprof_import },
+	{ "pprof", "pprof profile.proto (Go, gperftools; gzipped or not)", NULL,
+	  pd_pprof_import },
 };
 
 const struct pd_format *pd_format_find(const char *name)
@@ -52,7 +54,7 @@ const struct pd_format *pd_format_find(const char *name)
 const char *pd_format_list(void)
 {
 	return "speedscope, firefox (samply), cpuprofile, wpa (CSV),"
-	       " perf-script, folded, pprof";
+	       " perf-script, folded, pprof, dhat";
 }
 
 int pd_filter_match(const char *needle, const char *name, size_t len)
@@ -89,8 +91,6 @@ static const char *json_shape(const char *head, size_t len)
 	    has(head, len, "\"known_addresses\""))
 		return "symbol data (a symbolication reply or sidecar), not a"
 		       " profile";
-	if (has(head, len, "\"dhatFileVersion\""))
-		return "a DHAT heap profile";
 	if (has(head, len, "\"traceEvents\""))
 		return "a Chrome trace-event file";
 	return NULL;
@@ -186,8 +186,9 @@ int pd_import(struct pd_profile *p, const char *path,
 	if (rc < 0)
 		goto out;
 	pd_profile_finish(p);
+	/* An exact count of zero (no leaks) is an answer, not an empty file */
 	if ((p->total_weight <= 0 || !(p->total_weight < HUGE_VAL)) &&
-	    !p->tables.n) {
+	    !p->tables.n && !(p->exact && p->nsamples)) {
 		rc = pd_err_set(err, PD_EEMPTY,
 				"%s: no samples%s (empty profile)", path,
 				(o->process || o->thread || o->event)

@@ -22,7 +22,10 @@ struct pd_import_opts {
 	const char *const *symbol_dirs; /* --symbols folders, NULL-terminated */
 	char decimal; /* WPA CSV: forced decimal separator, 0 = detect */
 	const char
-	    *sample_type; /* pprof: value by name or index, NULL = default */
+	    *sample_type;   /* pprof: value by name or index, NULL = default */
+	const char *metric; /* DHAT: measure name, NULL = total bytes */
+	const char
+	    *alloc_frames; /* DHAT: allocator frames (ERE), NULL = default */
 };
 
 struct pd_format {
@@ -62,6 +65,13 @@ int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 int pd_cpuprofile_sniff(const char *head, size_t len);
 int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err);
+int pd_dhat_sniff(const char *head, size_t len);
+int pd_dhat_import(struct pd_input *in, struct pd_profile *p,
+		   const struct pd_import_opts *o, struct pd_err *err);
+/* DHAT: whether name is a measure; the names, for messages. */
+int pd_dhat_metric_ok(const char *name);
+const char *pd_dhat_metric_names(void);
+extern const char pd_dhat_alloc_default[];
 int pd_pprof_sniff(const char *head, size_t len);
 int pd_pprof_import(struct pd_input *in, struct pd_profile *p,
 		    const struct pd_import_opts *o, struct pd_err *err);

@@ -79,6 +79,7 @@ struct pd_profile {
 	double total_weight, total_count;
 	int has_modules; /* some frame has a module */
 	int self_only;	 /* the input had self weights only (no stacks) */
+	int exact;	 /* weights are exact counts (DHAT), not samples */
 	PD_VEC(struct pd_mtable *) tables;
 };
 

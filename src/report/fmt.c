@@ -55,6 +55,8 @@ void pd_fmt_ratio_ci(struct pd_buf *b, const struct pd_metric *m)
 {
 	if (isnan(m->ratio))
 		pd_buf_adds(b, "n/a");
+	else if (isnan(m->ci_low)) /* exact counts: no interval */
+		pd_buf_addf(b, "%.2f (exact)", m->ratio);
 	else
 		pd_buf_addf(b, "%.2f (%.2f…%.2f)", m->ratio, m->ci_low,
 			    m->ci_high);

@@ -154,7 +154,10 @@ static void provenance(struct pd_buf *b, const struct pd_diff *d)
 		    " weights\n",
 		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
 		    d->set.share ? "shares of total" : "absolute");
-	if (!strcmp(d->method, "moderated-t")) {
+	if (!strcmp(d->method, "exact")) {
+		pd_buf_adds(b, "- Method: exact counts (no sampling), judged"
+			       " by the threshold alone\n");
+	} else if (!strcmp(d->method, "moderated-t")) {
 		pd_buf_addf(
 		    b,
 		    "- Method: moderated t-test over %d + %d runs (prior"

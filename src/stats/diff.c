@@ -732,6 +732,52 @@ static void finish(struct pd_diff *d)
 							      : "add runs");
 }
 
+/*
+ * Exact counts (DHAT records every allocation): there is no sampling noise
+ * to test against, so a change is one when it passes the practical
+ * threshold and the minimum impact; nothing is marked tested.
+ */
+static void exact_metric(struct pd_metric *m, const struct pd_settings *set)
+{
+	double tau = m->tau_pct / 100;
+
+	m->tested = 0;
+	m->p = m->q = m->mw_p = m->suggested_runs = PD_NAN;
+	m->ci_low = m->ci_high = m->ci90_low = m->ci90_high = PD_NAN;
+	m->mde_pct = PD_NAN;
+	m->ratio = isnan(m->delta_pct) ? PD_NAN : 1 + m->delta_pct / 100;
+	if (m->base <= 0 && m->cand <= 0)
+		m->status = PD_SAME;
+	else if (m->base <= 0)
+		m->status = PD_ADDED;
+	else if (m->cand <= 0)
+		m->status = PD_REMOVED;
+	else if (m->impact_pct >= set->min_impact_pct &&
+		 (m->ratio >= 1 + tau || m->ratio <= 1 / (1 + tau)))
+		m->status = m->ratio > 1 ? PD_REGRESSED : PD_IMPROVED;
+	else
+		m->status = PD_SAME;
+}
+
+static void exact_verdicts(struct pd_diff *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->funcs.n; i++) {
+		exact_metric(&d->funcs.v[i].self, &d->set);
+		exact_metric(&d->funcs.v[i].total, &d->set);
+	}
+	d->total.tau_pct = d->set.threshold_pct;
+	exact_metric(&d->total, &d->set);
+	d->method = "exact";
+	pd_diff_warn(d,
+		     "exact counts (%s): no sampling noise, so no significance"
+		     " test; a change is one when it passes the %g %%"
+		     " threshold and %g %% of the baseline total",
+		     d->base.exact ? d->base.format : d->cand.format,
+		     d->set.threshold_pct, d->set.min_impact_pct);
+}
+
 void pd_diff_begin(struct pd_diff *d, struct pd_funcs *fn,
 		   const struct pd_settings *set)
 {
@@ -762,6 +808,8 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 		diff_counts(d, a, b, noise);
 	else
 		diff_runs(d, a, na, b, nb, noise);
+	if (sa->exact || sb->exact)
+		exact_verdicts(d);
 	finish(d);
 	return 0;
 }

@@ -89,6 +89,7 @@ struct pd_side {
 	enum pd_unit unit;
 	double total, samples, interval;
 	int runs;
+	int exact; /* exact counts (DHAT): no sampling noise */
 	const struct pd_profile *profile; /* borrowed */
 };
 
@@ -98,7 +99,7 @@ struct pd_diff {
 	double phi, lambda; /* lambda NAN when not estimated */
 	size_t lambda_n;    /* functions behind lambda */
 	const char *phi_source;
-	const char *method;	  /* "quasi-poisson" or "moderated-t" */
+	const char *method; /* "quasi-poisson", "moderated-t" or "exact" */
 	const char *prior_source; /* moderated-t: "history" or "functions" */
 	PD_VEC(char *) warnings;
 	enum pd_status verdict;

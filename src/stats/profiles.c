@@ -158,6 +158,7 @@ static void side_from(struct pd_side *s, const struct pd_profile *p)
 	s->samples = p->total_count;
 	s->interval = p->interval;
 	s->runs = 1;
+	s->exact = p->exact;
 	s->profile = p;
 }
 
