@@ -25,6 +25,7 @@ int pd_cmd_diff(int argc, char **argv);
 int pd_cmd_ingest(int argc, char **argv);
 int pd_cmd_runs(int argc, char **argv);
 int pd_cmd_show(int argc, char **argv);
+int pd_cmd_convert(int argc, char **argv);
 int pd_cmd_trend(int argc, char **argv);
 int pd_cmd_help(int argc, char **argv);
 int pd_cmd_version(int argc, char **argv);

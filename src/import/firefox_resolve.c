@@ -305,6 +305,16 @@ static int thread_sums(struct ff *s, struct thread *th, const struct view *v,
 	return 0;
 }
 
+/* "name (tid) in process", as reports and convert name a thread. */
+static void thread_label(const struct thread *th, struct pd_buf *name)
+{
+	pd_buf_addf(name, "%s", th->name ? th->name : "thread");
+	if (th->tid)
+		pd_buf_addf(name, " (%s)", th->tid);
+	if (th->process && (!th->name || strcmp(th->process, th->name)))
+		pd_buf_addf(name, " in %s", th->process);
+}
+
 static int thread_wanted(const struct pd_import_opts *o, const struct thread *t)
 {
 	const char *name = t->name ? t->name : "";
@@ -487,7 +497,7 @@ retry:
 		struct view v;
 		struct sums sm;
 		const struct col *fr, *pre, *off;
-		uint32_t *node_of = NULL, *frames = NULL;
+		uint32_t *node_of = NULL, *frames = NULL, troot;
 		size_t nst, nfr;
 		int has_cpu = 0;
 		double tw = 0;
@@ -525,6 +535,14 @@ retry:
 			for (i = 0; i < nfr; i++)
 				frames[i] = UINT32_MAX;
 		node_of = pd_xmalloc((nst + 1) * sizeof(*node_of));
+		troot = PD_ROOT;
+		if (o->thread_roots) {
+			struct pd_buf name = PD_BUF_INIT;
+
+			thread_label(th, &name);
+			troot = pd_profile_thread_root(p, name.buf, name.len);
+			pd_buf_release(&name);
+		}
 		for (i = 0; i < nst && rc == 0; i++) {
 			double f = cv(fr, i), parent;
 			int bad = 0;
@@ -566,7 +584,7 @@ retry:
 				}
 			}
 			node_of[i] = pd_profile_child(
-			    p, parent < 0 ? PD_ROOT : node_of[(size_t)parent],
+			    p, parent < 0 ? troot : node_of[(size_t)parent],
 			    frames[(size_t)f]);
 		}
 		for (i = 0; i < nst && rc == 0; i++) {
@@ -583,13 +601,7 @@ retry:
 		if (rc == 0 && tw > 0) {
 			struct pd_buf name = PD_BUF_INIT;
 
-			pd_buf_addf(&name, "%s",
-				    th->name ? th->name : "thread");
-			if (th->tid)
-				pd_buf_addf(&name, " (%s)", th->tid);
-			if (th->process &&
-			    (!th->name || strcmp(th->process, th->name)))
-				pd_buf_addf(&name, " in %s", th->process);
+			thread_label(th, &name);
 			pd_profile_thread(p, name.buf, name.len, tw);
 			pd_buf_release(&name);
 			used++;

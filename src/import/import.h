@@ -26,6 +26,7 @@ struct pd_import_opts {
 	const char *metric; /* DHAT: measure name, NULL = total bytes */
 	const char
 	    *alloc_frames; /* DHAT: allocator frames (ERE), NULL = default */
+	int thread_roots;  /* stacks start under a frame per thread (convert) */
 };
 
 struct pd_format {

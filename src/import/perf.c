@@ -440,6 +440,10 @@ static void end_sample(struct perf_state *st)
 			    pd_profile_frame(p, p->frames.v[fr].name, mod);
 		}
 	}
+	if (st->o->thread_roots)
+		node = pd_profile_thread_root(
+		    p, pd_intern_str(&p->strs, st->thread),
+		    pd_intern_len(&p->strs, st->thread));
 	for (i = st->frames.n; i-- > 0;)
 		node = pd_profile_child(p, node, st->frames.v[i].name);
 	pd_profile_add(p, node, st->weight, 1);

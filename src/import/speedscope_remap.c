@@ -4,6 +4,7 @@
  * frames, PerfView/TraceEvent pseudo-frames and units.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,6 +216,20 @@ int pd_speedscope_remap(struct ss *s)
 		if (nd->parent == PD_ROOT) {
 			c->prof = nd->frame & ~PROFILE_ROOT;
 			c->real = PD_ROOT;
+			if (o->thread_roots) {
+				uint32_t id = s->profs.v[c->prof].name;
+				char num[32];
+				const char *nm = pd_intern_str(&p->strs, id);
+				size_t len = pd_intern_len(&p->strs, id);
+
+				if (!len) { /* an unnamed profile: its index */
+					len = (size_t)snprintf(
+					    num, sizeof(num), "profile %zu",
+					    (size_t)c->prof + 1);
+					nm = num;
+				}
+				c->real = pd_profile_thread_root(p, nm, len);
+			}
 			c->process = 0;
 			c->thread = s->profs.v[c->prof].name;
 		} else {

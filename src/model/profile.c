@@ -187,6 +187,18 @@ void pd_profile_note(struct pd_profile *p, const char *fmt, ...)
 	PD_VEC_PUSH(&p->notes, pd_buf_detach(&b));
 }
 
+uint32_t pd_profile_thread_root(struct pd_profile *p, const char *name,
+				size_t len)
+{
+	/* a module no real frame has: a control character leads it */
+	if (!p->thread_module)
+		p->thread_module = pd_intern_cstr(&p->strs, "\001thread");
+	return pd_profile_child(p, PD_ROOT,
+				pd_profile_frame(p,
+						 pd_intern(&p->strs, name, len),
+						 p->thread_module));
+}
+
 void pd_profile_thread(struct pd_profile *p, const char *name, size_t len,
 		       double weight)
 {

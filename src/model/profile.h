@@ -80,6 +80,7 @@ struct pd_profile {
 	int has_modules; /* some frame has a module */
 	int self_only;	 /* the input had self weights only (no stacks) */
 	int exact;	 /* weights are exact counts (DHAT), not samples */
+	uint32_t thread_module; /* module id of thread root frames, 0 = none */
 	PD_VEC(struct pd_mtable *) tables;
 };
 
@@ -98,6 +99,19 @@ void pd_profile_note(struct pd_profile *p, const char *fmt, ...)
     PD_PRINTF(2, 3);
 void pd_profile_thread(struct pd_profile *p, const char *name, size_t len,
 		       double weight);
+/*
+ * With pd_import_opts.thread_roots (perfdiff convert), importers that know
+ * threads start each stack under a frame naming its thread; this returns
+ * that node. pd_profile_is_thread_frame() tells such frames apart.
+ */
+uint32_t pd_profile_thread_root(struct pd_profile *p, const char *name,
+				size_t len);
+static inline int pd_profile_is_thread_frame(const struct pd_profile *p,
+					     uint32_t frame)
+{
+	return p->thread_module &&
+	       p->frames.v[frame].module == p->thread_module;
+}
 /* Computes totals; call once after import. */
 void pd_profile_finish(struct pd_profile *p);
 const char *pd_unit_name(enum pd_unit u);

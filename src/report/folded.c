@@ -85,12 +85,35 @@ static int cmp_key(const void *a, const void *b)
 		      pd_intern_str(&sort_ctx->keys, y));
 }
 
+/*
+ * Weights in plain decimal: folded readers (flamegraph.pl, inferno,
+ * perfdiff) take no exponents, and 15 significant digits keep a round
+ * trip exact to the double's precision.
+ */
 static void put_num(struct pd_buf *b, double v)
 {
-	if (fabs(v - floor(v)) < 1e-9 && fabs(v) < 9e15)
+	int digits, dec;
+	size_t end;
+
+	if (fabs(v - floor(v)) < 1e-9 && fabs(v) < 9e15) {
 		pd_buf_addf(b, "%.0f", v);
-	else
-		pd_buf_addf(b, "%.10g", v);
+		return;
+	}
+	digits = fabs(v) >= 1 ? (int)floor(log10(fabs(v))) + 1 : 0;
+	dec = 15 - digits;
+	if (fabs(v) < 1 && fabs(v) > 0) /* leading zeros after the point */
+		dec += (int)-floor(log10(fabs(v)));
+	if (dec < 0)
+		dec = 0;
+	if (dec > 30)
+		dec = 30;
+	pd_buf_addf(b, "%.*f", dec, v);
+	end = b->len;
+	while (end > 0 && b->buf[end - 1] == '0')
+		end--;
+	if (end > 0 && b->buf[end - 1] == '.')
+		end--;
+	pd_buf_setlen(b, end);
 }
 
 static int write_stacks(FILE *f, struct stacks *s, int sides)

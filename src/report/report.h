@@ -53,6 +53,10 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 		  int max_funcs);
 
+/* One profile as speedscope JSON, one sampled profile per thread. */
+int pd_report_speedscope(FILE *f, const struct pd_profile *p,
+			 const char *exporter);
+
 /* One profile: per-function self/total, for `perfdiff show`. */
 int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top);
 int pd_report_profile_json(FILE *f, const struct pd_profile *p);

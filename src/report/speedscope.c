@@ -1,0 +1,165 @@
+/*
+ * speedscope JSON for one profile (perfdiff convert): the file format of
+ * speedscope.app, sampled profiles sharing one frame table. Each distinct
+ * stack with weight is one sample row with its summed weight, so the file
+ * grows with the stacks, not the samples. Stacks under a thread frame
+ * (pd_profile_thread_root) become one profile per thread; the rest, one
+ * profile named after the input. Written as it goes: no document tree.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "report/report.h"
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_str(FILE *f, const char *s, size_t n)
+{
+	size_t i;
+
+	putc('"', f);
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			putc(c, f);
+	}
+	putc('"', f);
+}
+
+static void json_cstr(FILE *f, const char *s)
+{
+	json_str(f, s, strlen(s));
+}
+
+static const char *unit_name(enum pd_unit u)
+{
+	switch (u) {
+	case PD_UNIT_NS:
+		return "nanoseconds";
+	case PD_UNIT_BYTES:
+		return "bytes";
+	default:
+		return "none";
+	}
+}
+
+int pd_report_speedscope(FILE *f, const struct pd_profile *p,
+			 const char *exporter)
+{
+	size_t nn = p->nodes.n, nf = p->frames.n, i, k, nprof = 1;
+	uint32_t *prof = pd_xmalloc((nn + 1) * sizeof(*prof));
+	uint32_t *fidx = pd_xmalloc((nf + 1) * sizeof(*fidx));
+	uint32_t *chain = pd_xmalloc((nn + 1) * sizeof(*chain));
+	PD_VEC(uint32_t) heads = PD_VEC_INIT; /* a profile's thread node */
+	uint32_t out = 0;
+	const char *base;
+
+	/* Frame table without thread frames. */
+	fputs("{\"$schema\":\"https://www.speedscope.app/"
+	      "file-format-schema.json\",\n\"shared\":{\"frames\":[",
+	      f);
+	for (i = 0; i < nf; i++) {
+		const struct pd_frame *fr = &p->frames.v[i];
+
+		fidx[i] = UINT32_MAX;
+		if (pd_profile_is_thread_frame(p, (uint32_t)i))
+			continue;
+		fidx[i] = out;
+		fputs(out++ ? ",\n{\"name\":" : "\n{\"name\":", f);
+		json_str(f, pd_intern_str(&p->strs, fr->name),
+			 pd_intern_len(&p->strs, fr->name));
+		if (fr->module) {
+			fputs(",\"file\":", f);
+			json_str(f, pd_intern_str(&p->strs, fr->module),
+				 pd_intern_len(&p->strs, fr->module));
+		}
+		putc('}', f);
+	}
+	fputs("]},\n\"profiles\":[", f);
+
+	/* Which profile each node is in: parents come before children. */
+	PD_VEC_PUSH(&heads, PD_ROOT);
+	prof[PD_ROOT] = 0;
+	for (i = 1; i < nn; i++) {
+		const struct pd_node *nd = &p->nodes.v[i];
+
+		if (nd->parent == PD_ROOT &&
+		    pd_profile_is_thread_frame(p, nd->frame)) {
+			prof[i] = (uint32_t)heads.n;
+			PD_VEC_PUSH(&heads, (uint32_t)i);
+		} else {
+			prof[i] = nd->parent == PD_ROOT ? 0 : prof[nd->parent];
+		}
+	}
+	nprof = heads.n;
+	base = strrchr(p->source ? p->source : "profile", '/');
+	base = base ? base + 1 : (p->source ? p->source : "profile");
+
+	for (k = 0, out = 0; k < nprof; k++) {
+		double total = 0;
+		size_t rows = 0;
+
+		for (i = 1; i < nn; i++)
+			if (prof[i] == k && p->nodes.v[i].weight > 0) {
+				total += p->nodes.v[i].weight;
+				rows++;
+			}
+		if (!rows)
+			continue;
+		fputs(out++ ? ",\n{\"type\":\"sampled\",\"name\":"
+			    : "\n{\"type\":\"sampled\",\"name\":",
+		      f);
+		if (k) {
+			uint32_t fr = p->nodes.v[heads.v[k]].frame;
+			uint32_t nm = p->frames.v[fr].name;
+
+			json_str(f, pd_intern_str(&p->strs, nm),
+				 pd_intern_len(&p->strs, nm));
+		} else {
+			json_cstr(f, base);
+		}
+		fprintf(f,
+			",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%.17g,"
+			"\n\"samples\":[",
+			unit_name(p->unit), total);
+		rows = 0;
+		for (i = 1; i < nn; i++) {
+			size_t n = 0;
+			uint32_t j;
+
+			if (prof[i] != k || !(p->nodes.v[i].weight > 0))
+				continue;
+			for (j = (uint32_t)i; j != PD_ROOT;
+			     j = p->nodes.v[j].parent)
+				if (fidx[p->nodes.v[j].frame] != UINT32_MAX)
+					chain[n++] = fidx[p->nodes.v[j].frame];
+			fputs(rows++ ? ",[" : "[", f);
+			while (n--)
+				fprintf(f, n ? "%u," : "%u", chain[n]);
+			putc(']', f);
+		}
+		fputs("],\n\"weights\":[", f);
+		rows = 0;
+		for (i = 1; i < nn; i++)
+			if (prof[i] == k && p->nodes.v[i].weight > 0)
+				fprintf(f, rows++ ? ",%.17g" : "%.17g",
+					p->nodes.v[i].weight);
+		fputs("]}", f);
+	}
+	fputs("],\n\"name\":", f);
+	json_cstr(f, base);
+	fputs(",\"activeProfileIndex\":0,\"exporter\":", f);
+	json_cstr(f, exporter);
+	fputs("}\n", f);
+	free(prof);
+	free(fidx);
+	free(chain);
+	PD_VEC_FREE(&heads);
+	return ferror(f) ? -1 : 0;
+}
