@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets with clang and runs each for SECONDS
 # (default 60), seeded from fixtures/ and, when present, ../shared/corpus.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET]   (TARGET: perf_script, folded,
-#        speedscope, firefox, wpa, cpuprofile, pprof, dhat or sniff;
+#        perf_stat, speedscope, firefox, wpa, cpuprofile, pprof, dhat or
+#        sniff;
 #        default all)
 set -eu
 secs=${1:-60}
@@ -10,9 +11,9 @@ only=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_sniff
+cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_sniff
 corpus=$root/../shared/corpus
-for t in perf_script:perf-script folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv cpuprofile:cpuprofile pprof:pprof dhat:dhat sniff:; do
+for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv cpuprofile:cpuprofile pprof:pprof dhat:dhat sniff:; do
 	name=${t%%:*}
 	dir=${t#*:}
 	[ -n "$only" ] && [ "$only" != "$name" ] && continue

@@ -22,6 +22,8 @@ static const struct pd_format formats[] = {
 	  pd_cpuprofile_sniff, pd_cpuprofile_import },
 	{ "wpa", "Windows Performance Analyzer CSV export", pd_wpa_sniff,
 	  pd_wpa_import },
+	{ "perf-stat", "Linux perf stat counters (table, -x, CSV, -j JSON)",
+	  pd_perfstat_sniff, pd_perfstat_import },
 	{ "perf-script", "Linux perf script text", pd_perf_sniff,
 	  pd_perf_import },
 	{ "folded", "folded stacks (stackcollapse, inferno)", pd_folded_sniff,
@@ -46,6 +48,8 @@ const struct pd_format *pd_format_find(const char *name)
 		return pd_format_find("wpa");
 	if (!strcmp(name, "collapsed"))
 		return pd_format_find("folded");
+	if (!strcmp(name, "stat") || !strcmp(name, "perf-stat-csv"))
+		return pd_format_find("perf-stat");
 	if (!strcmp(name, "pb") || !strcmp(name, "proto"))
 		return pd_format_find("pprof");
 	return NULL;
@@ -54,7 +58,7 @@ const struct pd_format *pd_format_find(const char *name)
 const char *pd_format_list(void)
 {
 	return "speedscope, firefox (samply), cpuprofile, wpa (CSV),"
-	       " perf-script, folded, pprof, dhat";
+	       " perf-script, perf-stat, folded, pprof, dhat";
 }
 
 int pd_filter_match(const char *needle, const char *name, size_t len)

@@ -73,6 +73,9 @@ int pd_dhat_import(struct pd_input *in, struct pd_profile *p,
 int pd_dhat_metric_ok(const char *name);
 const char *pd_dhat_metric_names(void);
 extern const char pd_dhat_alloc_default[];
+int pd_perfstat_sniff(const char *head, size_t len);
+int pd_perfstat_import(struct pd_input *in, struct pd_profile *p,
+		       const struct pd_import_opts *o, struct pd_err *err);
 int pd_pprof_sniff(const char *head, size_t len);
 int pd_pprof_import(struct pd_input *in, struct pd_profile *p,
 		    const struct pd_import_opts *o, struct pd_err *err);

@@ -56,6 +56,8 @@ void pd_profile_release(struct pd_profile *p)
 		PD_VEC_FREE(&t->measures);
 		PD_VEC_FREE(&t->count_like);
 		PD_VEC_FREE(&t->values);
+		PD_VEC_FREE(&t->rse);
+		PD_VEC_FREE(&t->up);
 		pd_intern_release(&t->rowkeys);
 		free(t->name);
 		free(t);
@@ -266,4 +268,29 @@ void pd_mtable_add(struct pd_mtable *t, const char *key, size_t klen,
 	for (i = 0; i < m; i++)
 		t->values.v[(size_t)id * m + i] += values[i];
 	t->rows_in++;
+}
+
+void pd_mtable_set_rse(struct pd_mtable *t, const char *key, size_t klen,
+		       const double *rse, int higher_is_better)
+{
+	uint32_t id = pd_intern(&t->rowkeys, key, klen);
+	size_t m = t->measures.n, i;
+
+	while (t->rse.n < ((size_t)id + 1) * m)
+		PD_VEC_PUSH(&t->rse, -1.0);
+	while (t->up.n <= id)
+		PD_VEC_PUSH(&t->up, 0);
+	for (i = 0; i < m; i++)
+		t->rse.v[(size_t)id * m + i] = rse[i];
+	t->up.v[id] = (unsigned char)(higher_is_better != 0);
+}
+
+double pd_mtable_rse(const struct pd_mtable *t, const char *key, size_t m)
+{
+	uint32_t id = pd_intern_find(&t->rowkeys, key, strlen(key));
+	size_t at = (size_t)id * t->measures.n + m;
+
+	if (id == UINT32_MAX || at >= t->rse.n)
+		return -1;
+	return t->rse.v[at];
 }

@@ -47,6 +47,16 @@ struct pd_mtable {
 	struct pd_intern rowkeys; /* key values joined with '\t' -> row + 1 */
 	PD_VEC(double) values;	  /* row * measures.n + measure */
 	size_t rows_in;		  /* input rows summed into them */
+	/*
+	 * Counters (perf stat): each row is its own quantity, not a share of
+	 * a table total; rse holds each value's relative standard error
+	 * (-1 unknown) from runs repeats, and up marks rows where higher is
+	 * better (IPC).
+	 */
+	int independent;
+	PD_VEC(double) rse;
+	PD_VEC(unsigned char) up;
+	int runs; /* repeats behind rse, 0 when unknown */
 };
 
 struct pd_thread_info {
@@ -119,5 +129,10 @@ struct pd_mtable *pd_mtable_new(struct pd_profile *p, const char *name);
 /* Adds values (one per measure) to the row with this key. */
 void pd_mtable_add(struct pd_mtable *t, const char *key, size_t klen,
 		   const double *values);
+/* Sets a row's relative standard errors (one per measure, -1 unknown). */
+void pd_mtable_set_rse(struct pd_mtable *t, const char *key, size_t klen,
+		       const double *rse, int higher_is_better);
+/* A row's relative standard error for measure m, or -1. */
+double pd_mtable_rse(const struct pd_mtable *t, const char *key, size_t m);
 
 #endif

@@ -154,6 +154,30 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 		impt += f->self.status != PD_IMPROVED &&
 			f->total.status == PD_IMPROVED;
 	}
+	if (!d->funcs.n && d->tables.n) {
+		/* counters or tables only (perf stat, WPA Disk Usage) */
+		size_t r, k, tr = 0, ti = 0;
+
+		for (i = 0; i < d->tables.n; i++)
+			for (r = 0; r < d->tables.v[i].rows.n; r++)
+				for (k = 0; k < d->tables.v[i].nmeasures; k++) {
+					const struct pd_metric *m =
+					    &d->tables.v[i].rows.v[r].m[k];
+
+					tr += m->status == PD_REGRESSED;
+					ti += m->status == PD_IMPROVED;
+				}
+		if (!tr && !ti)
+			pd_buf_adds(b, "no measure changed beyond the"
+				       " threshold");
+		if (tr)
+			pd_buf_addf(b, "%zu measure%s regressed", tr,
+				    tr == 1 ? "" : "s");
+		if (ti)
+			pd_buf_addf(b, "%s%zu measure%s improved",
+				    tr ? ", " : "", ti, ti == 1 ? "" : "s");
+		return;
+	}
 	if (reg)
 		pd_buf_addf(b, "%zu function%s regressed", reg,
 			    reg == 1 ? "" : "s");
@@ -255,9 +279,12 @@ void pd_fmt_threads(struct pd_buf *b, const struct pd_side *s)
 void pd_fmt_key(struct pd_buf *b, const char *key)
 {
 	for (; *key; key++) {
-		if (*key == '\t')
-			pd_buf_adds(b, " / ");
-		else
+		if (*key == '\t') {
+			/* an empty trailing part (a unitless counter) adds
+			 * nothing */
+			if (key[1] && key[1] != '\t')
+				pd_buf_adds(b, " / ");
+		} else
 			pd_buf_addch(b,
 				     (unsigned char)*key < 0x20 ? '?' : *key);
 	}

@@ -108,6 +108,15 @@ static int table_row_notable(const struct pd_metric *m)
 		m->impact_pct >= 0.5);
 }
 
+/* Counts in full (4800000000, not 4.8e+09), fractions to 6 digits. */
+static void table_num(struct pd_buf *b, double v)
+{
+	if (fabs(v) < 1e15 && fabs(v - floor(v)) < 1e-9)
+		pd_buf_addf(b, "%.0f", v);
+	else
+		pd_buf_addf(b, "%.6g", v);
+}
+
 static void table_section(struct pd_buf *b, const struct pd_diff *d,
 			  const struct pd_tdiff *t,
 			  const struct pd_report_opts *o)
@@ -137,10 +146,10 @@ static void table_section(struct pd_buf *b, const struct pd_diff *d,
 			pd_fmt_pct(&x, m->delta_pct);
 			cell(b, x.buf, 9, 1);
 			pd_buf_reset(&x);
-			pd_buf_addf(&x, "%.6g", m->base);
+			table_num(&x, m->base);
 			cell(b, x.buf, 12, 1);
 			pd_buf_reset(&x);
-			pd_buf_addf(&x, "%.6g", m->cand);
+			table_num(&x, m->cand);
 			cell(b, x.buf, 12, 1);
 			pd_buf_reset(&x);
 			pd_fmt_key(&x, t->rows.v[r].key);

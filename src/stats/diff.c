@@ -73,6 +73,12 @@ void pd_diff_release(struct pd_diff *d)
 		free(d->warnings.v[i]);
 	PD_VEC_FREE(&d->warnings);
 	PD_VEC_FREE(&d->funcs);
+	for (k = 0; k < 2; k++)
+		if (d->merged[k]) {
+			pd_profile_release(d->merged[k]);
+			free(d->merged[k]);
+			d->merged[k] = NULL;
+		}
 }
 
 /* Log ratio and its standard error for counts a, b. */

@@ -111,6 +111,8 @@ struct pd_diff {
 	int name_only; /* matched on names because a side lacks modules */
 	int self_only; /* a side has self weights only: totals are empty */
 	PD_VEC(struct pd_tdiff) tables; /* metric tables (WPA), when present */
+	/* counters of several runs per side, merged (the tables borrow them) */
+	struct pd_profile *merged[2];
 };
 
 void pd_settings_default(struct pd_settings *s);
@@ -119,6 +121,16 @@ const char *pd_status_name(enum pd_status s);
  * Compares a (baseline) with b (candidate). The function table must be
  * fresh; its flags decide normalisation. Returns 0.
  */
+/*
+ * Adds the metric tables of a and b (na, nb runs: counters of several runs
+ * are merged, their spread giving the standard error) and lets their
+ * verdicts count. pd_diff_profiles does this; compare calls it with
+ * tables loaded from the history.
+ */
+void pd_diff_add_tables(struct pd_diff *d, const struct pd_profile *const *a,
+			size_t na, const struct pd_profile *const *b,
+			size_t nb);
+
 int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
 		    const struct pd_profile *b, struct pd_funcs *fn,
 		    const struct pd_settings *set);

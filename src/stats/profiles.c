@@ -358,24 +358,7 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 		d->self_only = 1;
 		drop_totals(d);
 	}
-	pd_diff_tables(d, a[0], b[0]);
-	/* A tested regression in a metric table counts like a function's. */
-	for (i = 0; i < d->tables.n; i++) {
-		size_t r, k;
-
-		for (r = 0; r < d->tables.v[i].rows.n; r++)
-			for (k = 0; k < d->tables.v[i].nmeasures; k++) {
-				const struct pd_metric *m =
-				    &d->tables.v[i].rows.v[r].m[k];
-
-				if (m->tested && m->status == PD_REGRESSED)
-					d->verdict = PD_REGRESSED;
-				else if (m->tested &&
-					 m->status == PD_IMPROVED &&
-					 d->verdict != PD_REGRESSED)
-					d->verdict = PD_IMPROVED;
-			}
-	}
+	pd_diff_add_tables(d, a, na, b, nb);
 	d->name_only = pre.name_only;
 	/* Matching notes first, in the order they arose. */
 	for (i = 0; i < d->warnings.n; i++)

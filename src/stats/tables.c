@@ -33,6 +33,46 @@ static double mvalue(const struct pd_mtable *t, const char *key, size_t m)
 	return at < t->values.n ? t->values.v[at] : 0;
 }
 
+static int higher_is_better(const struct pd_mtable *t, const char *key)
+{
+	uint32_t id = pd_intern_find(&t->rowkeys, key, strlen(key));
+
+	return id != UINT32_MAX && id < t->up.n && t->up.v[id];
+}
+
+/*
+ * Values known with a relative standard error on both sides (perf stat
+ * -r N): a t-test on the log ratio, Welch's degrees of freedom when the
+ * runs are known, else the normal. Returns 0 when not applicable.
+ */
+static int se_test(struct pd_metric *m, const struct expo *x, double va,
+		   double vb, double ra, double rb, int na, int nb)
+{
+	double L, se, df = 1e6, tq, tq90;
+
+	if (!(ra >= 0) || !(rb >= 0) || !(va > 0) || !(vb > 0))
+		return 0;
+	se = sqrt(ra * ra + rb * rb);
+	if (!(se > 0)) /* the same value on every run: nothing to test */
+		return 0;
+	if (na > 1 && nb > 1)
+		df = pow(ra * ra + rb * rb, 2) /
+		     (pow(ra, 4) / (na - 1) + pow(rb, 4) / (nb - 1));
+	pd_diff_measure_common(m, x, va, vb, PD_NAN, PD_NAN, 0);
+	L = log(vb / va);
+	tq = pd_t_quantile(0.975, df);
+	tq90 = pd_t_quantile(0.95, df);
+	m->p = pd_t_sf2(fabs(L) / se, df);
+	m->ratio = vb / va;
+	m->ci_low = exp(L - tq * se);
+	m->ci_high = exp(L + tq * se);
+	m->ci90_low = exp(L - tq90 * se);
+	m->ci90_high = exp(L + tq90 * se);
+	m->mde_pct = (exp(2.8 * se) - 1) * 100;
+	m->tested = 1;
+	return 1;
+}
+
 static size_t measure_index(const struct pd_mtable *t, const char *name)
 {
 	size_t i;
@@ -116,14 +156,26 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 				x = pd_diff_exposure(d, tot_a[k], tot_a[k],
 						     tot_b[k], tot_b[k]);
 				x.ea = x.eb = 1;
-				if (ta->count_like.v[k])
+				if (ta->independent) { /* its own quantity */
+					x.ta = va;
+					x.tb = vb;
+				}
+				if (se_test(m, &x, va, vb,
+					    pd_mtable_rse(ta, key, k),
+					    mb[k] == SIZE_MAX
+						? -1
+						: pd_mtable_rse(tb, key, mb[k]),
+					    ta->runs, tb->runs))
+					; /* tested on the runs' spread */
+				else if (ta->count_like.v[k])
 					pd_diff_measure(m, &x, va, vb, va, vb,
 							d->phi, 0);
 				else
 					pd_diff_measure_common(
 					    m, &x, va, vb, PD_NAN, PD_NAN, 0);
 				m->tau_pct = d->set.threshold_pct;
-				if (!ta->count_like.v[k] && va > 0 && vb > 0)
+				if (!ta->count_like.v[k] && !m->tested &&
+				    va > 0 && vb > 0)
 					m->ratio = vb / va;
 				if (m->impact_pct > r.impact)
 					r.impact = m->impact_pct;
@@ -142,8 +194,9 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 			for (k = 0; k < nm; k++) {
 				struct pd_metric *m = &td.rows.v[i].m[k];
 
-				if (ta->count_like.v[k] && m->base > 0 &&
-				    m->cand > 0 && !isnan(m->p)) {
+				if ((m->tested || ta->count_like.v[k]) &&
+				    m->base > 0 && m->cand > 0 &&
+				    !isnan(m->p)) {
 					m->tested = 1;
 					ps[np++] = m->p;
 				}
@@ -156,6 +209,10 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 				struct expo x = pd_diff_exposure(
 				    d, tot_a[k], tot_a[k], tot_b[k], tot_b[k]);
 
+				if (ta->independent) {
+					x.ta = m->base;
+					x.tb = m->cand;
+				}
 				if (m->tested) {
 					m->q = qs[np++];
 					pd_diff_decide(m, &x, &d->set);
@@ -174,6 +231,12 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 				} else {
 					m->status = PD_SAME;
 				}
+				if (higher_is_better(ta, td.rows.v[i].key)) {
+					if (m->status == PD_REGRESSED)
+						m->status = PD_IMPROVED;
+					else if (m->status == PD_IMPROVED)
+						m->status = PD_REGRESSED;
+				}
 			}
 		free(ps);
 		free(qs);
@@ -191,4 +254,134 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 			     "the sides have %zu and %zu metric tables; the"
 			     " extra ones are not compared",
 			     a->tables.n, b->tables.n);
+}
+
+/*
+ * Counters of several runs: each row's mean, and the relative standard
+ * error of that mean from the runs' spread (perf stat -r's "+-" is the
+ * same quantity). Other tables are taken from the first run.
+ */
+static struct pd_profile *merge_runs(const struct pd_profile *const *p,
+				     size_t n)
+{
+	struct pd_profile *m = pd_xcalloc(1, sizeof(*m));
+	size_t ti, i, r, k;
+
+	pd_profile_init(m);
+	for (ti = 0; ti < p[0]->tables.n; ti++) {
+		const struct pd_mtable *t0 = p[0]->tables.v[ti];
+		struct pd_mtable *t = pd_mtable_new(m, t0->name);
+		size_t nm = t0->measures.n;
+		struct pd_intern keys;
+		double *sum = pd_xcalloc(nm + 1, sizeof(double));
+		double *sq = pd_xcalloc(nm + 1, sizeof(double));
+		double *rse = pd_xcalloc(nm + 1, sizeof(double));
+
+		for (k = 0; k < t0->keys.n; k++)
+			PD_VEC_PUSH(&t->keys, pd_xstrdup(t0->keys.v[k]));
+		for (k = 0; k < nm; k++) {
+			PD_VEC_PUSH(&t->measures,
+				    pd_xstrdup(t0->measures.v[k]));
+			PD_VEC_PUSH(&t->count_like, t0->count_like.v[k]);
+		}
+		t->independent = t0->independent;
+		t->runs = t0->independent ? (int)n : t0->runs;
+		pd_intern_init(&keys);
+		for (i = 0; i < n; i++)
+			if (ti < p[i]->tables.n && (t0->independent || !i))
+				for (r = 1; r < p[i]->tables.v[ti]->rowkeys.n;
+				     r++)
+					pd_intern(
+					    &keys,
+					    pd_intern_str(
+						&p[i]->tables.v[ti]->rowkeys,
+						(uint32_t)r),
+					    pd_intern_len(
+						&p[i]->tables.v[ti]->rowkeys,
+						(uint32_t)r));
+		for (r = 1; r < keys.n; r++) {
+			const char *key = pd_intern_str(&keys, (uint32_t)r);
+			size_t klen = pd_intern_len(&keys, (uint32_t)r);
+			size_t have = 0;
+			int up = 0;
+
+			memset(sum, 0, nm * sizeof(double));
+			memset(sq, 0, nm * sizeof(double));
+			for (i = 0; i < n && (t0->independent || !i); i++) {
+				const struct pd_mtable *ti_ =
+				    ti < p[i]->tables.n ? p[i]->tables.v[ti]
+							: NULL;
+
+				if (!ti_ || pd_intern_find(&ti_->rowkeys, key,
+							   klen) == UINT32_MAX)
+					continue;
+				have++;
+				up |= higher_is_better(ti_, key);
+				for (k = 0; k < nm; k++) {
+					double v = mvalue(ti_, key, k);
+
+					sum[k] += v;
+					sq[k] += v * v;
+				}
+			}
+			for (k = 0; k < nm; k++) {
+				double mean = sum[k] / (double)have;
+				double var = have > 1
+						 ? (sq[k] - sum[k] * mean) /
+						       (double)(have - 1)
+						 : 0;
+
+				rse[k] =
+				    !t0->independent ? pd_mtable_rse(t0, key, k)
+				    : have > 1 && mean > 0
+					? sqrt(fmax(var, 0) / (double)have) /
+					      mean
+					: -1;
+				sum[k] = mean;
+			}
+			pd_mtable_add(t, key, klen, sum);
+			pd_mtable_set_rse(t, key, klen, rse, up);
+		}
+		t->rows_in = t0->rows_in;
+		pd_intern_release(&keys);
+		free(sum);
+		free(sq);
+		free(rse);
+	}
+	return m;
+}
+
+void pd_diff_add_tables(struct pd_diff *d, const struct pd_profile *const *a,
+			size_t na, const struct pd_profile *const *b, size_t nb)
+{
+	const struct pd_profile *pa = a[0], *pb = b[0];
+	size_t i;
+
+	if (na > 1)
+		pa = d->merged[0] = merge_runs(a, na);
+	if (nb > 1)
+		pb = d->merged[1] = merge_runs(b, nb);
+	pd_diff_tables(d, pa, pb);
+	/*
+	 * A regression in a metric table counts like a function's: tested
+	 * ones always; counters (perf stat) also on the threshold alone,
+	 * which is their only verdict without -r or repeats.
+	 */
+	for (i = 0; i < d->tables.n; i++) {
+		const struct pd_tdiff *td = &d->tables.v[i];
+		size_t r, k;
+
+		for (r = 0; r < td->rows.n; r++)
+			for (k = 0; k < td->nmeasures; k++) {
+				const struct pd_metric *m = &td->rows.v[r].m[k];
+
+				if (!m->tested && !td->base->independent)
+					continue;
+				if (m->status == PD_REGRESSED)
+					d->verdict = PD_REGRESSED;
+				else if (m->status == PD_IMPROVED &&
+					 d->verdict != PD_REGRESSED)
+					d->verdict = PD_IMPROVED;
+			}
+	}
 }

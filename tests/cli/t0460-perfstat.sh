@@ -1,0 +1,129 @@
+#!/bin/sh
+# perf stat: the same hand-made counters in the table, -x, CSV and -j JSON
+# shapes give the same diff, with intervals worked out by hand from the
+# "+-" errors; IPC is derived and higher is better; without -r the
+# threshold decides; several runs per side give their own error; real
+# perf stat output of the workload with a planted slowdown; bad input.
+. "$(dirname "$0")/lib.sh"
+F=$PD_ROOT/fixtures/perfstat
+
+for shape in txt csv json; do
+	expect_exit 1 pd "$F/base.stat.$shape" "$F/cand.stat.$shape"
+	expect_grep "regressed: 4 measures regressed\|regressed: 3 measures regressed" "$T/out"
+	expect_grep "warning: baseline: 1 counters not counted or not supported (first: cache-misses)" "$T/out"
+	pd -f json "$F/base.stat.$shape" "$F/cand.stat.$shape" >"$T/$shape.json" 2>/dev/null
+done
+if python3 - "$T/txt.json" "$T/csv.json" "$T/json.json" <<'PY'
+import json, math, sys
+docs = [json.load(open(p)) for p in sys.argv[1:]]
+def rows(d):
+    (t,) = d["tables"]
+    assert t["name"] == "perf stat"
+    return {tuple(r["key"]): r["measures"]["value"] for r in t["rows"]}
+r = [rows(d) for d in docs]
+# the table form also has the elapsed time; otherwise the shapes agree
+assert ("time elapsed", "s") in r[0] and ("time elapsed", "s") not in r[1]
+for k, m in r[1].items():
+    for i, other in ((0, r[0]), (2, r[2])):
+        o = other[k]
+        # the table's header says "(5 runs)", so its intervals use t with
+        # Welch's df; CSV and JSON do not say, so theirs are normal
+        fields = ["baseline", "candidate", "status", "ratio"]
+        if i == 2:
+            fields += ["ci_low", "ci_high", "p"]
+        for f in fields:
+            assert o[f] == m[f] or abs(o[f] - m[f]) < 1e-12, (k, f, o[f], m[f])
+tc = r[0][("task-clock", "msec")]
+# by hand: L = ln 1.2, se = sqrt(0.005^2 + 0.005^2), Welch df with 5 runs
+# a side = 8, t(0.975, 8) = 2.306004
+L, se = math.log(1.2), math.sqrt(2) * 0.005
+assert tc["status"] == "regressed"
+assert abs(tc["ci_low"] - math.exp(L - 2.306004 * se)) < 1e-5, tc["ci_low"]
+assert abs(tc["ci_high"] - math.exp(L + 2.306004 * se)) < 1e-5, tc["ci_high"]
+ipc = r[0][("IPC", "insn per cycle")]
+assert ipc["baseline"] == 2 and abs(ipc["candidate"] - 8000400000 / 4800000000) < 1e-12
+assert ipc["status"] == "regressed", ipc  # lower IPC is worse
+assert r[0][("cycles", "")]["status"] == "regressed"
+assert r[0][("instructions", "")]["status"] == "same", r[0][("instructions", "")]
+assert r[0][("branch-misses", "")]["status"] not in ("regressed", "improved")
+# 12 and 12 with +-10 %: too noisy to call the same within 5 %
+assert r[0][("context-switches", "")]["status"] == "inconclusive"
+for d in docs:
+    assert d["verdict"] == "regressed"
+PY
+then ok; else not_ok "perf stat shapes and hand-worked intervals"; fi
+
+# the other way round, IPC rises: improved, and so is the whole diff
+expect_exit 0 pd "$F/cand.stat.csv" "$F/base.stat.csv"
+expect_grep "improved .*IPC" "$T/out"
+expect_grep "^improved: " "$T/out"
+
+# Without -r: no errors to test with, the threshold decides (marked *)
+sed 's/( +-.*//' "$F/base.stat.txt" >"$T/nb.txt"
+sed 's/( +-.*//' "$F/cand.stat.txt" >"$T/nc.txt"
+expect_exit 1 pd "$T/nb.txt" "$T/nc.txt"
+expect_grep "regressed\* .*cycles" "$T/out"
+expect_grep "untested: no noise estimate" "$T/out"
+expect_exit 0 pd --threshold 25 "$T/nb.txt" "$T/nc.txt"
+
+# Several runs per side: their spread is the error. Runs of 100, 102, 98
+# against 120, 118, 122: means 100 and 120, standard errors of the mean
+# 1.1547 on each side (sd 2 over sqrt 3).
+i=0
+for v in 100 102 98; do
+	i=$((i + 1))
+	printf '%s,msec,task-clock,%s,100.00,,\n' "$v" 1000 >"$T/rb$i.csv"
+done
+i=0
+for v in 120 118 122; do
+	i=$((i + 1))
+	printf '%s,msec,task-clock,%s,100.00,,\n' "$v" 1000 >"$T/rc$i.csv"
+done
+pd -f json -b "$T/rb1.csv" -b "$T/rb2.csv" -b "$T/rb3.csv" \
+	-c "$T/rc1.csv" -c "$T/rc2.csv" -c "$T/rc3.csv" >"$T/runs.json" 2>/dev/null
+if python3 - "$T/runs.json" <<'PY'
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+m = d["tables"][0]["rows"][0]["measures"]["value"]
+assert m["baseline"] == 100 and m["candidate"] == 120, m
+ra, rb = 2 / math.sqrt(3) / 100, 2 / math.sqrt(3) / 120
+se = math.sqrt(ra * ra + rb * rb)
+df = (ra**2 + rb**2) ** 2 / (ra**4 / 2 + rb**4 / 2)  # 3.87
+assert m["status"] == "regressed" and m["p"] < 0.01, m
+assert abs(math.log(m["ci_high"] / 1.2) - math.log(1.2 / m["ci_low"])) < 1e-9
+# the interval's t lies between t(0.975, 3) = 3.182 and t(0.975, 4) = 2.776
+t = math.log(m["ci_high"] / 1.2) / se
+assert 2.776 < t < 3.182 and 3 < df < 4, (t, df)
+PY
+then ok; else not_ok "perf stat repeats per side"; fi
+
+# Real perf stat (software counters run everywhere perf does)
+if command -v perf >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
+	perf stat -o "$T/probe" true >/dev/null 2>&1; then
+	cc -O2 -o "$T/wb" "$PD_ROOT/fixtures/workload/workload.c"
+	cc -O2 -DSLOW_PARSE -o "$T/wc" "$PD_ROOT/fixtures/workload/workload.c"
+	for shape in "" "-x," "-j"; do
+		perf stat -r 3 $shape -o "$T/sb" "$T/wb" 300 >/dev/null 2>&1
+		perf stat -r 3 $shape -o "$T/sc" "$T/wc" 300 >/dev/null 2>&1
+		expect_exit 1 pd "$T/sb" "$T/sc"
+		expect_grep "regressed .*task-clock / msec" "$T/out"
+		expect_exit 0 pd "$T/sb" "$T/sb"
+	done
+else
+	echo "perf stat unavailable: the real-run checks are skipped"
+fi
+
+# Bad input: one line naming the file and the line, exit 2
+printf '100,msec,task-clock,1000,100.00,,\nabc,,cycles,1,100.00,,\n' >"$T/bad.csv"
+expect_exit 2 pd show --from perf-stat "$T/bad.csv"
+expect_grep "bad.csv:2: perf stat: the first field is not a number" "$T/err"
+expect_lines 1 "$T/err"
+printf '{"counter-value" : "1.0", "unit" : "", "event" : "cycles"}\n{"counter-value" : \n' >"$T/bad.json"
+expect_exit 2 pd show "$T/bad.json"
+expect_grep "bad.json:2: perf stat: not a JSON object" "$T/err"
+printf '<not supported>,,cycles,0,100.00,,\n' >"$T/none.csv"
+expect_exit 2 pd show --from perf-stat "$T/none.csv"
+expect_grep "no counted events (all <not counted> or <not supported>)" "$T/err"
+
+echo "perf stat: $pass passed, $failed failed"
+[ "$failed" -eq 0 ]
