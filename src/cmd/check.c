@@ -33,7 +33,8 @@ static int check_side_profiles(struct check_side *c, const char *arg,
 	size_t i;
 
 	if (pd_is_dir(arg)) {
-		if (pd_expand_bundle(arg, &c->files, &c->bundle, &c->meta) < 0)
+		if (pd_expand_bundle(arg, &c->files, &c->bundle, &c->meta,
+				     NULL) < 0)
 			return -1;
 	} else {
 		PD_VEC_PUSH(&c->files, arg);

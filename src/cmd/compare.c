@@ -28,6 +28,8 @@ int pd_cmd_compare(int argc, char **argv)
 	struct pd_loaded la, lb;
 	struct pd_noise noise;
 	struct pd_diff d;
+	struct pd_profile **sa = NULL, **sb = NULL;
+	size_t nsa = 0, nsb = 0, mi;
 	char *sha[2] = { NULL, NULL }, *cache = NULL, *tool = NULL;
 	char *c2 = NULL, *t2 = NULL;
 	const char *cc, *tt;
@@ -88,6 +90,18 @@ int pd_cmd_compare(int argc, char **argv)
 	}
 	pd_diff_aggs(&d, &la.side, la.runs, la.n, &lb.side, lb.runs, lb.n, &fn,
 		     &r.set, &noise);
+	/* The stored counters (perf stat) of both commits, when both have. */
+	if (pd_store_metrics(&db, sha[0], r.scenario, cache, &sa, &nsa, &err) <
+		0 ||
+	    pd_store_metrics(&db, sha[1], r.scenario, cache, &sb, &nsb, &err) <
+		0) {
+		pd_diff_release(&d);
+		goto fail;
+	}
+	if (nsa && nsb)
+		pd_diff_add_tables(&d, (const struct pd_profile *const *)sa,
+				   nsa, (const struct pd_profile *const *)sb,
+				   nsb);
 	{
 		struct pd_meta ma, mb;
 
@@ -103,6 +117,16 @@ int pd_cmd_compare(int argc, char **argv)
 fail:
 	pd_error("%s", err.msg);
 done:
+	for (mi = 0; mi < nsa; mi++) {
+		pd_profile_release(sa[mi]);
+		free(sa[mi]);
+	}
+	for (mi = 0; mi < nsb; mi++) {
+		pd_profile_release(sb[mi]);
+		free(sb[mi]);
+	}
+	free(sa);
+	free(sb);
 	if (have_noise)
 		pd_noise_release(&noise);
 	if (loaded || la.runs)

@@ -67,6 +67,7 @@ static int diff_run(int argc, char **argv, int check)
 	struct pd_diff d;
 	struct pd_bundle bundle[2];
 	struct pd_meta meta[2];
+	const char *stat[2] = { NULL, NULL };
 	size_t na, nb, i, n;
 	int status = 2, have_meta = 0, have_re = 0;
 
@@ -115,7 +116,8 @@ static int diff_run(int argc, char **argv, int check)
 
 			if (pd_is_dir(arg)) {
 				if (pd_expand_bundle(arg, i ? &r.cand : &r.base,
-						     &bundle[i], &meta[i]) < 0)
+						     &bundle[i], &meta[i],
+						     &stat[i]) < 0)
 					goto out_opts;
 				have_meta = 1;
 			} else {
@@ -141,7 +143,9 @@ static int diff_run(int argc, char **argv, int check)
 			}
 	}
 	jobs = pd_xcalloc(n, sizeof(*jobs));
-	if (pd_import_all(paths, n, &r.io, jobs) == 0) {
+	if (pd_import_all(paths, n, &r.io, jobs) == 0 &&
+	    (!stat[0] || pd_attach_stat(&jobs[0].p, stat[0], &r.io) == 0) &&
+	    (!stat[1] || pd_attach_stat(&jobs[na].p, stat[1], &r.io) == 0)) {
 		pa = pd_xmalloc(na * sizeof(*pa));
 		pb = pd_xmalloc(nb * sizeof(*pb));
 		for (i = 0; i < na; i++)

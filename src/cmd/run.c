@@ -497,11 +497,15 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
 
 /*
  * A bundle folder as one side: its supported profiles of the first
- * profile's format are repeat runs. Adds their paths to files.
+ * profile's format are repeat runs. Adds their paths to files; *stat is
+ * the bundle's perf stat output (perf.stat.txt), whose counters join the
+ * first run's tables, or NULL.
  */
 int pd_expand_bundle(const char *dir, struct path_list *files,
-		     struct pd_bundle *b, struct pd_meta *meta)
+		     struct pd_bundle *b, struct pd_meta *meta,
+		     const char **stat)
 {
+	const char *stat_path = NULL;
 	static const struct pd_bundle_key any = { "?", "?", "?" };
 	struct pd_import_opts none;
 	struct pd_err err = PD_ERR_INIT;
@@ -518,19 +522,54 @@ int pd_expand_bundle(const char *dir, struct path_list *files,
 
 		memset(&err, 0, sizeof(err));
 		fmt = pd_import_sniff(b->files.v[i].path, &none, &err);
+		if (fmt && !strcmp(fmt->name, "perf-stat")) {
+			/* counters of the run, not a run of their own */
+			if (!stat_path)
+				stat_path = b->files.v[i].path;
+			continue;
+		}
 		if (!fmt || (first && fmt != first))
 			continue;
 		first = fmt;
 		PD_VEC_PUSH(files, b->files.v[i].path);
 		n++;
 	}
+	if (!n && stat_path) { /* only counters: they are the run */
+		PD_VEC_PUSH(files, stat_path);
+		n++;
+		stat_path = NULL;
+	}
 	if (!n) {
 		pd_error("error: %s: no supported profile under profiles/",
 			 dir);
 		return -1;
 	}
+	if (stat)
+		*stat = stat_path;
 	pd_meta_from_json(meta, b->build_meta);
 	if (!meta->cache && strcmp(b->cache, "?"))
 		meta->cache = pd_xstrdup(b->cache);
+	return 0;
+}
+
+int pd_attach_stat(struct pd_profile *p, const char *path,
+		   const struct pd_import_opts *io)
+{
+	struct pd_profile s;
+	struct pd_err err = PD_ERR_INIT;
+	size_t i;
+
+	pd_profile_init(&s);
+	if (pd_import(&s, path, io, &err) < 0) {
+		pd_error("%s", err.msg);
+		pd_profile_release(&s);
+		return -1;
+	}
+	for (i = 0; i < s.tables.n; i++)
+		PD_VEC_PUSH(&p->tables, s.tables.v[i]);
+	s.tables.n = 0;
+	for (i = 0; i < s.notes.n; i++)
+		pd_profile_note(p, "%s", s.notes.v[i]);
+	pd_profile_release(&s);
 	return 0;
 }

@@ -107,7 +107,11 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
  * profile's format are repeat runs. Adds their paths to files.
  */
 int pd_expand_bundle(const char *dir, struct path_list *files,
-		     struct pd_bundle *b, struct pd_meta *meta);
+		     struct pd_bundle *b, struct pd_meta *meta,
+		     const char **stat);
+/* Moves the tables of the perf stat output at path into p. */
+int pd_attach_stat(struct pd_profile *p, const char *path,
+		   const struct pd_import_opts *io);
 
 /* check with a stored side (db:REV...): the exit status. */
 int pd_check_db(struct run_opts *r, char **operands);

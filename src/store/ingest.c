@@ -119,6 +119,12 @@ int pd_stacks_decode(const void *blob, size_t n, size_t nodes,
 }
 
 /* One profile, imported and aggregated, waiting to be written. */
+/* A row of the metrics table: a counter or a table cell. */
+struct mrow {
+	char *source, *key, *measure;
+	double value;
+};
+
 struct pending {
 	char *rel, *format, *event, *exporter;
 	const char *tool;
@@ -128,7 +134,68 @@ struct pending {
 	struct pd_agg agg;
 	struct pd_buf stacks;
 	size_t nodes;
+	PD_VEC(struct mrow) metrics;
+	int table_only; /* no stacks (perf stat): joins another run */
 };
+
+/*
+ * The profile's metric tables as metrics rows: source "format:table",
+ * key the row key (tab-separated), one row per measure, and the relative
+ * standard error, when known, as measure "NAME rse".
+ */
+static void take_metrics(struct pending *pe, const struct pd_profile *p)
+{
+	struct pd_buf src = PD_BUF_INIT, ms = PD_BUF_INIT;
+	size_t t, r, k;
+
+	for (t = 0; t < p->tables.n; t++) {
+		const struct pd_mtable *mt = p->tables.v[t];
+
+		pd_buf_reset(&src);
+		pd_buf_addf(&src, "%s:%s", p->format, mt->name);
+		for (r = 1; r < mt->rowkeys.n; r++) {
+			const char *key =
+			    pd_intern_str(&mt->rowkeys, (uint32_t)r);
+
+			for (k = 0; k < mt->measures.n; k++) {
+				size_t at = r * mt->measures.n + k;
+				double rse =
+				    at < mt->rse.n ? mt->rse.v[at] : -1;
+				struct mrow m;
+
+				m.source = pd_xstrdup(src.buf);
+				m.key = pd_xstrdup(key);
+				m.measure = pd_xstrdup(mt->measures.v[k]);
+				m.value =
+				    at < mt->values.n ? mt->values.v[at] : 0;
+				PD_VEC_PUSH(&pe->metrics, m);
+				if (rse < 0)
+					continue;
+				pd_buf_reset(&ms);
+				pd_buf_addf(&ms, "%s rse", mt->measures.v[k]);
+				m.source = pd_xstrdup(src.buf);
+				m.key = pd_xstrdup(key);
+				m.measure = pd_xstrdup(ms.buf);
+				m.value = rse;
+				PD_VEC_PUSH(&pe->metrics, m);
+			}
+		}
+	}
+	pd_buf_release(&src);
+	pd_buf_release(&ms);
+}
+
+static void free_metrics(struct pending *pe)
+{
+	size_t i;
+
+	for (i = 0; i < pe->metrics.n; i++) {
+		free(pe->metrics.v[i].source);
+		free(pe->metrics.v[i].key);
+		free(pe->metrics.v[i].measure);
+	}
+	PD_VEC_FREE(&pe->metrics);
+}
 
 static void now_iso(char out[32])
 {
@@ -163,6 +230,30 @@ static int step_done(struct pd_db *db, sqlite3_stmt *st, struct pd_err *err,
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return pd_db_fail(db, err, what);
 	return 0;
+}
+
+static int write_metrics(struct pd_db *db, sqlite3_int64 run,
+			 const struct pending *pe, struct pd_err *err)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < pe->metrics.n && rc == 0; i++) {
+		sqlite3_stmt *st = pd_db_stmt(db, "q_metric_insert", err);
+
+		if (!st)
+			return PD_EIO;
+		sqlite3_bind_int64(st, 1, run);
+		sqlite3_bind_text(st, 2, pe->metrics.v[i].source, -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, pe->metrics.v[i].key, -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, pe->metrics.v[i].measure, -1,
+				  SQLITE_STATIC);
+		sqlite3_bind_double(st, 5, pe->metrics.v[i].value);
+		rc = step_done(db, st, err, "adding a metric");
+	}
+	return rc;
 }
 
 static int bundle_stored(struct pd_db *db, const char *hash, int *found,
@@ -332,6 +423,9 @@ static int write_bundle(struct pd_db *db, const struct pd_bundle *b,
 		rc = step_done(db, st, err, "adding a stack tree");
 		if (rc < 0)
 			goto out;
+		rc = write_metrics(db, run, p, err);
+		if (rc < 0)
+			goto out;
 		res->runs++;
 	}
 out:
@@ -449,8 +543,41 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 		pd_buf_init(&p->stacks);
 		pd_stacks_encode(&prof, node_func, &p->stacks);
 		p->nodes = prof.nodes.n - 1;
+		take_metrics(p, &prof);
+		p->table_only = prof.nodes.n <= 1 && prof.tables.n;
 		free(node_func);
 		pd_profile_release(&prof);
+	}
+	/*
+	 * Counters without stacks (perf.stat.txt) belong to the first run
+	 * with stacks, when there is one: they are not a run of their own.
+	 */
+	for (i = 0; i < np && pv[i].table_only; i++)
+		;
+	if (i < np) {
+		size_t out = 0, k;
+
+		for (i = 0; i < np; i++)
+			if (!pv[i].table_only) {
+				struct pending t = pv[out];
+
+				pv[out++] = pv[i];
+				pv[i] = t;
+			}
+		/* pv[0] is now the first run with stacks */
+		for (i = out; i < np; i++) {
+			for (k = 0; k < pv[i].metrics.n; k++)
+				PD_VEC_PUSH(&pv[0].metrics, pv[i].metrics.v[k]);
+			pv[i].metrics.n = 0;
+			free_metrics(&pv[i]);
+			free(pv[i].rel);
+			free(pv[i].format);
+			free(pv[i].event);
+			free(pv[i].exporter);
+			pd_agg_release(&pv[i].agg);
+			pd_buf_release(&pv[i].stacks);
+		}
+		np = out;
 	}
 	if (!np) {
 		rc = pd_err_set(err, PD_EEMPTY,
@@ -470,6 +597,7 @@ out:
 		free(pv[i].exporter);
 		pd_agg_release(&pv[i].agg);
 		pd_buf_release(&pv[i].stacks);
+		free_metrics(&pv[i]);
 	}
 	free(pv);
 	pd_funcs_release(&fn);

@@ -76,4 +76,14 @@ PD_NODISCARD int pd_store_noise_finish(struct pd_noise_task *t,
 				       struct pd_noise *out,
 				       struct pd_err *err);
 
+/*
+ * The stored metric tables (perf stat counters) of a commit, one profile
+ * per run that has them, holding only tables. The caller releases and
+ * frees each profile and the array.
+ */
+PD_NODISCARD int pd_store_metrics(struct pd_db *db, const char *sha,
+				  const char *scenario, const char *cache,
+				  struct pd_profile ***out, size_t *n,
+				  struct pd_err *err);
+
 #endif
