@@ -2,7 +2,7 @@
 """perfdiff benchmark: generates large inputs and reports MB/s and peak RSS.
 
 usage: tests/bench/bench.py [--perf-mb 100] [--speedscope-mb 1000] [--folded-mb 100]
-                            [--cpuprofile-mb 100]
+                            [--cpuprofile-mb 100] [--pprof-mb 100] [--dhat-mb 100]
 Needs a built tree (build/perfdiff, build/tests/bench_gen). Each run is a
 fresh process, so peak RSS is that run's alone. Not part of the test suite.
 """
@@ -68,9 +68,120 @@ def gen_cpuprofile(mb, seed, path):
         f.write("]}")
 
 
+def _varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        if v:
+            out.append(b | 0x80)
+        else:
+            out.append(b)
+            return bytes(out)
+
+
+def _field(num, payload):
+    return _varint(num << 3 | 2) + _varint(len(payload)) + payload
+
+
+def gen_pprof(mb, seed, path):
+    """An uncompressed Go-shaped CPU profile: 3000 functions, 20000
+    locations (some with an inlined line), 50000 distinct stacks up to
+    40 deep, then samples until the file is mb megabytes. Samples are
+    written as pprof does, each its own message, so the reader's per-stack
+    summing is what is measured."""
+    import random
+    rnd = random.Random(seed)
+    out = bytearray()
+    strings = ["", "samples", "count", "cpu", "nanoseconds", "/app/server"]
+    strings += ["pkg%d.Func%d" % (i % 50, i) for i in range(3000)]
+    vt = lambda t, u: _field(1, _varint(1 << 3) + _varint(t) + _varint(2 << 3) + _varint(u))
+    out += vt(1, 2) + vt(3, 4)
+    stacks = []
+    for _ in range(50000):
+        d = rnd.randint(5, 40)
+        stacks.append(b"".join(_varint(rnd.randint(1, 20000)) for _ in range(d)))
+    n = 0
+    target = mb * 1e6
+    chunk = []
+    size = len(out)
+    while size < target:
+        st = stacks[rnd.randrange(len(stacks))]
+        k = rnd.randint(1, 3)
+        body = _field(1, st) + _field(2, _varint(k) + _varint(k * 10000000))
+        rec = _field(2, body)
+        chunk.append(rec)
+        size += len(rec)
+        n += 1
+    out += b"".join(chunk)
+    out += _field(3, _varint(1 << 3) + _varint(1) + _varint(5 << 3) + _varint(5))
+    for loc in range(1, 20001):
+        lines = _field(4, _varint(1 << 3) + _varint(loc % 3000 + 1))
+        if loc % 7 == 0:
+            lines = _field(4, _varint(1 << 3) + _varint((loc * 13) % 3000 + 1)) + lines
+        out += _field(4, _varint(1 << 3) + _varint(loc) + _varint(2 << 3) + _varint(1) + lines)
+    for fn in range(1, 3001):
+        out += _field(5, _varint(1 << 3) + _varint(fn) + _varint(2 << 3) + _varint(5 + fn))
+    for s_ in strings:
+        out += _field(6, s_.encode())
+    out += _field(11, _varint(1 << 3) + _varint(3) + _varint(2 << 3) + _varint(4))
+    out += _varint(12 << 3) + _varint(10000000)
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def gen_dhat(mb, seed, path):
+    """A valgrind-shaped DHAT file: program points with all the measures,
+    their stacks paths of a 50000-node call tree over 20000 frames (as
+    real allocation sites share their callers), until the file is mb
+    megabytes."""
+    import random
+    rnd = random.Random(seed)
+    parent, frame, depth = [None], [1], [0]
+    for i in range(1, 50000):
+        p = rnd.randint(max(0, i - 500), i - 1)
+        while depth[p] >= 30:
+            p = parent[p]
+        parent.append(p)
+        depth.append(depth[p] + 1)
+        frame.append(rnd.randint(2, 19999))
+    def fs_of(n):
+        out = [1]  # malloc, the leaf
+        while n is not None:
+            out.append(frame[n])
+            n = parent[n]
+        return out
+    with open(path, "w") as f:
+        f.write('{"dhatFileVersion":2\n,"mode":"heap","verb":"Allocated"\n'
+                ',"bklt":true,"bkacc":true\n,"tu":"instrs","Mtu":"Minstr"\n'
+                ',"tuth":500\n,"cmd":"./app"\n,"pid":1\n,"te":1000\n'
+                ',"tg":500\n,"pps":\n [')
+        size, i = 0, 0
+        while size < mb * 1e6:
+            fs = fs_of(rnd.randrange(50000))
+            tb = rnd.randint(16, 100000)
+            rec = ('%s{"tb":%d,"tbk":%d\n  ,"tl":%d\n  ,"mb":%d,"mbk":1\n'
+                   '  ,"gb":%d,"gbk":1\n  ,"eb":0,"ebk":0\n  ,"rb":%d,"wb":%d\n'
+                   '  ,"fs":[%s]\n  }\n' % ("," if i else "", tb, rnd.randint(1, 9),
+                                           rnd.randint(1, 10**7), tb, tb, tb * 2,
+                                           tb * 3, ",".join(map(str, fs))))
+            f.write(rec)
+            size += len(rec)
+            i += 1
+        f.write(' ]\n,"ftbl":\n ["[root]"\n ,"0x1: malloc (in /usr/libexec/valgrind/'
+                'vgpreload_dhat-amd64-linux.so)"\n')
+        for k in range(2, 20000):
+            f.write(' ,"0x%x: mod%d::fn%d (src/m%d.c:%d)"\n' % (k, k % 90, k, k % 90, k % 700))
+        f.write(' ]\n}\n')
+
+
 def gen(kind, mb, seed, path):
     if kind == "cpuprofile" and not os.path.exists(path):
         gen_cpuprofile(mb, seed, path)
+    if kind == "pprof" and not os.path.exists(path):
+        gen_pprof(mb, seed, path)
+    if kind == "dhat" and not os.path.exists(path):
+        gen_dhat(mb, seed, path)
     if not os.path.exists(path):
         with open(path, "wb") as f:
             subprocess.run([os.path.join(ROOT, "build/tests/bench_gen"), kind,
@@ -84,6 +195,8 @@ def main():
     ap.add_argument("--speedscope-mb", type=float, default=1000)
     ap.add_argument("--folded-mb", type=float, default=100)
     ap.add_argument("--cpuprofile-mb", type=float, default=100)
+    ap.add_argument("--pprof-mb", type=float, default=100)
+    ap.add_argument("--dhat-mb", type=float, default=100)
     ap.add_argument("--dir", default=tempfile.gettempdir())
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
@@ -93,7 +206,9 @@ def main():
     for kind, mb, ext in (("perf", a.perf_mb, "perf.txt"),
                           ("folded", a.folded_mb, "folded"),
                           ("speedscope", a.speedscope_mb, "speedscope.json"),
-                          ("cpuprofile", a.cpuprofile_mb, "cpuprofile")):
+                          ("cpuprofile", a.cpuprofile_mb, "cpuprofile"),
+                          ("pprof", a.pprof_mb, "pb"),
+                          ("dhat", a.dhat_mb, "dhat.json")):
         if mb <= 0:
             continue
         base = os.path.join(a.dir, "pdbench-base-%g.%s" % (mb, ext))
