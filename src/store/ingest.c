@@ -185,7 +185,7 @@ static void take_metrics(struct pending *pe, const struct pd_profile *p)
 	pd_buf_release(&ms);
 }
 
-static void free_metrics(struct pending *pe)
+static void release_pending(struct pending *pe)
 {
 	size_t i;
 
@@ -195,6 +195,12 @@ static void free_metrics(struct pending *pe)
 		free(pe->metrics.v[i].measure);
 	}
 	PD_VEC_FREE(&pe->metrics);
+	free(pe->rel);
+	free(pe->format);
+	free(pe->event);
+	free(pe->exporter);
+	pd_agg_release(&pe->agg);
+	pd_buf_release(&pe->stacks);
 }
 
 static void now_iso(char out[32])
@@ -569,13 +575,7 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 			for (k = 0; k < pv[i].metrics.n; k++)
 				PD_VEC_PUSH(&pv[0].metrics, pv[i].metrics.v[k]);
 			pv[i].metrics.n = 0;
-			free_metrics(&pv[i]);
-			free(pv[i].rel);
-			free(pv[i].format);
-			free(pv[i].event);
-			free(pv[i].exporter);
-			pd_agg_release(&pv[i].agg);
-			pd_buf_release(&pv[i].stacks);
+			release_pending(&pv[i]);
 		}
 		np = out;
 	}
@@ -590,15 +590,8 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 	/* The function ids the rows refer to are written on first use. */
 	rc = write_bundle(db, &b, path, pv, np, &fn, res, err);
 out:
-	for (i = 0; i < np; i++) {
-		free(pv[i].rel);
-		free(pv[i].format);
-		free(pv[i].event);
-		free(pv[i].exporter);
-		pd_agg_release(&pv[i].agg);
-		pd_buf_release(&pv[i].stacks);
-		free_metrics(&pv[i]);
-	}
+	for (i = 0; i < np; i++)
+		release_pending(&pv[i]);
 	free(pv);
 	pd_funcs_release(&fn);
 	pd_bundle_release(&b);
