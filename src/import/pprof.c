@@ -23,74 +23,10 @@
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "import/import.h"
-#include "import/protobuf.h"
+#include "import/pprof.h"
 
 #define MAX_FIELD (1u << 30) /* one top-level field; samples are tiny */
 #define CHUNK (256u * 1024u)
-
-struct ptype {
-	int64_t type, unit; /* string indices */
-	uint64_t off;
-};
-
-struct pfunc {
-	uint64_t id;
-	int64_t name, sysname;
-	uint64_t off;
-};
-
-struct pmap {
-	uint64_t id, start, offset;
-	int64_t file;
-	uint64_t off;
-};
-
-struct ploc {
-	uint64_t id, mapping, address;
-	size_t line0, nlines;	/* function ids in lines[] */
-	size_t frame0, nframes; /* resolved frames, root first */
-	int resolved;
-	uint64_t off;
-};
-
-/* id -> index, open addressing; ids are arbitrary and sparse. */
-struct idmap {
-	uint64_t *keys;
-	uint32_t *vals; /* index + 1, 0 = empty */
-	size_t nslots;
-};
-
-struct pstate {
-	struct pd_input *in;
-	struct pd_err *err;
-	const char *path;
-	const struct pd_import_opts *o;
-	/* the input window */
-	uint8_t *buf;
-	size_t cap, pos, len;
-	uint64_t off; /* input offset of buf[0] */
-	int eof;
-
-	PD_VEC(struct ptype) types;
-	struct ptype period_type;
-	int64_t period, default_type;
-	int seen_time;
-	size_t ndrop;
-	PD_VEC(struct pfunc) funcs;
-	PD_VEC(struct pmap) maps;
-	PD_VEC(struct ploc) locs;
-	struct pd_u64s lines;
-	PD_VEC(uint32_t) frames;
-	PD_VEC(char) strs;
-	PD_VEC(size_t) stroff; /* string i is strs[stroff[i]..stroff[i+1]) */
-
-	struct pd_intern stacks;   /* location ids as bytes -> stack id */
-	PD_VEC(double) vals;	   /* stack id * nv + value index */
-	PD_VEC(uint64_t) stack_at; /* input offset of a stack's first sample */
-	size_t nv;		   /* values per sample, from the first */
-	uint64_t nsample_msgs, nempty, nnegative, negative_at;
-	struct pd_u64s tmp_locs, tmp_vals;
-};
 
 static const char *const top_names[] = {
 	"?",
@@ -111,10 +47,7 @@ static const char *const top_names[] = {
 	"doc_url",
 };
 
-static int fail(struct pstate *s, uint64_t off, const char *fmt, ...)
-    PD_PRINTF(3, 4);
-
-static int fail(struct pstate *s, uint64_t off, const char *fmt, ...)
+int pd_pprof_fail(struct pstate *s, uint64_t off, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
@@ -129,69 +62,16 @@ static int fail(struct pstate *s, uint64_t off, const char *fmt, ...)
 static int bad_wire(struct pstate *s, const char *msg,
 		    const struct pd_pb_field *f, const char *name, int want)
 {
-	return fail(s, f->off, "%s.%s (field %u) has wire type %s, expected %s",
-		    msg, name, f->num, pd_pb_wire_name(f->wt),
-		    pd_pb_wire_name(want));
+	return pd_pprof_fail(
+	    s, f->off, "%s.%s (field %u) has wire type %s, expected %s", msg,
+	    name, f->num, pd_pb_wire_name(f->wt), pd_pb_wire_name(want));
 }
 
 static int bad_msg(struct pstate *s, const char *msg, const struct pd_pb *r,
 		   const char *why)
 {
-	return fail(s, r->base + (uint64_t)(r->p - r->start), "in %s: %s", msg,
-		    why);
-}
-
-/* --- dictionaries ------------------------------------------------------ */
-
-static void idmap_release(struct idmap *m)
-{
-	free(m->keys);
-	free(m->vals);
-}
-
-/* Builds the map of n records whose id is at *(uint64_t *)(base + i*size). */
-static int idmap_build(struct pstate *s, struct idmap *m, const void *base,
-		       size_t n, size_t size, const char *what)
-{
-	size_t i;
-
-	m->nslots = 16;
-	while (m->nslots < 2 * n)
-		m->nslots *= 2;
-	m->keys = pd_xcalloc(m->nslots, sizeof(*m->keys));
-	m->vals = pd_xcalloc(m->nslots, sizeof(*m->vals));
-	for (i = 0; i < n; i++) {
-		const char *rec = (const char *)base + i * size;
-		uint64_t id, off;
-		size_t h;
-
-		memcpy(&id, rec, sizeof(id));
-		h = (size_t)pd_hash_u64(id) & (m->nslots - 1);
-		while (m->vals[h] && m->keys[h] != id)
-			h = (h + 1) & (m->nslots - 1);
-		if (m->vals[h]) {
-			/* off is each record's last member */
-			memcpy(&off, rec + size - sizeof(off), sizeof(off));
-			return fail(s, off, "%s id %" PRIu64 " given twice",
-				    what, id);
-		}
-		m->keys[h] = id;
-		m->vals[h] = (uint32_t)(i + 1);
-	}
-	return 0;
-}
-
-/* Index of id, or SIZE_MAX. */
-static size_t idmap_get(const struct idmap *m, uint64_t id)
-{
-	size_t h = (size_t)pd_hash_u64(id) & (m->nslots - 1);
-
-	while (m->vals[h]) {
-		if (m->keys[h] == id)
-			return m->vals[h] - 1;
-		h = (h + 1) & (m->nslots - 1);
-	}
-	return SIZE_MAX;
+	return pd_pprof_fail(s, r->base + (uint64_t)(r->p - r->start),
+			     "in %s: %s", msg, why);
 }
 
 static size_t nstrings(const struct pstate *s)
@@ -200,21 +80,22 @@ static size_t nstrings(const struct pstate *s)
 }
 
 /* String idx, or NULL (with the error set) when out of range. */
-static const char *str_at(struct pstate *s, int64_t idx, size_t *len,
-			  uint64_t off, const char *what)
+const char *pd_pprof_str(struct pstate *s, int64_t idx, size_t *len,
+			 uint64_t off, const char *what)
 {
 	if (idx < 0 || (uint64_t)idx >= nstrings(s)) {
-		fail(s, off,
-		     "%s: string index %" PRId64 " out of range (the string"
-		     " table has %zu entries)",
-		     what, idx, nstrings(s));
+		pd_pprof_fail(s, off,
+			      "%s: string index %" PRId64
+			      " out of range (the string"
+			      " table has %zu entries)",
+			      what, idx, nstrings(s));
 		return NULL;
 	}
 	*len = s->stroff.v[idx + 1] - s->stroff.v[idx];
 	return s->strs.v + s->stroff.v[idx];
 }
 
-static int str_is(struct pstate *s, int64_t idx, const char *want)
+int pd_pprof_str_is(struct pstate *s, int64_t idx, const char *want)
 {
 	size_t len;
 
@@ -275,11 +156,11 @@ static int read_sample(struct pstate *s, const struct pd_pb_field *top)
 							   : "value",
 						PD_PB_LEN);
 			if (pd_pb_repeated(&f, out))
-				return fail(s, f.off,
-					    "Sample.%s: malformed packed"
-					    " varints",
-					    f.num == 1 ? "location_id"
-						       : "value");
+				return pd_pprof_fail(
+				    s, f.off,
+				    "Sample.%s: malformed packed"
+				    " varints",
+				    f.num == 1 ? "location_id" : "value");
 		} else if (f.num == 3 && f.wt != PD_PB_LEN) {
 			return bad_wire(s, "Sample", &f, "label", PD_PB_LEN);
 		}
@@ -295,15 +176,17 @@ static int read_sample(struct pstate *s, const struct pd_pb_field *top)
 		PD_VEC_PUSH(&s->stack_at, top->off);
 	}
 	if (s->tmp_vals.n != s->nv)
-		return fail(s, top->off,
-			    "Sample has %zu values, the first sample had %zu",
-			    s->tmp_vals.n, s->nv);
+		return pd_pprof_fail(
+		    s, top->off,
+		    "Sample has %zu values, the first sample had %zu",
+		    s->tmp_vals.n, s->nv);
 	if (!s->tmp_locs.n) {
 		s->nempty++;
 		return 0;
 	}
 	if (s->tmp_locs.n > UINT32_MAX / 8)
-		return fail(s, top->off, "Sample has too many locations");
+		return pd_pprof_fail(s, top->off,
+				     "Sample has too many locations");
 	id = pd_intern(&s->stacks, (const char *)s->tmp_locs.v,
 		       s->tmp_locs.n * sizeof(uint64_t));
 	if ((size_t)id * s->nv >= s->vals.n) {
@@ -424,7 +307,7 @@ static int read_location(struct pstate *s, const struct pd_pb_field *top)
 		return bad_msg(s, "Location", &r, why);
 	l.nlines = s->lines.n - l.line0;
 	if (!l.id)
-		return fail(s, top->off, "Location has id 0");
+		return pd_pprof_fail(s, top->off, "Location has id 0");
 	PD_VEC_PUSH(&s->locs, l);
 	return 0;
 }
@@ -454,7 +337,7 @@ static int read_function(struct pstate *s, const struct pd_pb_field *top)
 	if (rc < 0)
 		return bad_msg(s, "Function", &r, why);
 	if (!fn.id)
-		return fail(s, top->off, "Function has id 0");
+		return pd_pprof_fail(s, top->off, "Function has id 0");
 	PD_VEC_PUSH(&s->funcs, fn);
 	return 0;
 }
@@ -521,20 +404,22 @@ static int top_field(struct pstate *s, struct pd_pb_field *f,
 		s->strs.n += f->len;
 		PD_VEC_PUSH(&s->stroff, s->strs.n);
 		if (s->stroff.n == 2 && f->len)
-			return fail(s, f->off,
-				    "string_table[0] must be empty, it is"
-				    " %zu bytes",
-				    f->len);
+			return pd_pprof_fail(
+			    s, f->off,
+			    "string_table[0] must be empty, it is"
+			    " %zu bytes",
+			    f->len);
 		return 0;
 	case 7:
 		s->ndrop++;
 		return 0;
 	case 9:
 		if (s->seen_time++)
-			return fail(s, f->off,
-				    "a second time_nanos: concatenated"
-				    " profiles are not one profile (pprof"
-				    " refuses them too)");
+			return pd_pprof_fail(
+			    s, f->off,
+			    "a second time_nanos: concatenated"
+			    " profiles are not one profile (pprof"
+			    " refuses them too)");
 		return 0;
 	case 11:
 		return read_value_type(s, f, &s->period_type);
@@ -599,356 +484,43 @@ static int read_top(struct pstate *s)
 		q = s->buf + s->pos;
 		end = s->buf + s->len;
 		if (pd_pb_varint(&q, end, &tag))
-			return fail(s, at, "truncated or overlong field tag");
+			return pd_pprof_fail(s, at,
+					     "truncated or overlong field tag");
 		if ((tag & 7) == PD_PB_LEN) {
 			if (pd_pb_varint(&q, end, &len))
-				return fail(s, at, "truncated length of %s",
-					    (tag >> 3) < 16
-						? top_names[tag >> 3]
-						: "a field");
+				return pd_pprof_fail(
+				    s, at, "truncated length of %s",
+				    (tag >> 3) < 16 ? top_names[tag >> 3]
+						    : "a field");
 			if (len > MAX_FIELD)
-				return fail(s, at,
-					    "a field of %" PRIu64
-					    " bytes (over 1 GiB): not a"
-					    " profile, or corrupt",
-					    len);
+				return pd_pprof_fail(
+				    s, at,
+				    "a field of %" PRIu64
+				    " bytes (over 1 GiB): not a"
+				    " profile, or corrupt",
+				    len);
 		}
 		hdr = (size_t)(q - (s->buf + s->pos));
 		if (fill(s, hdr + (size_t)len + 10))
 			return -1;
 		if (s->len - s->pos < hdr + (size_t)len)
-			return fail(s, at,
-				    "truncated: %s wants %" PRIu64
-				    " bytes, the input ends after %zu",
-				    (tag >> 3) < 16 ? top_names[tag >> 3]
-						    : "a field",
-				    len, s->len - s->pos - hdr);
+			return pd_pprof_fail(
+			    s, at,
+			    "truncated: %s wants %" PRIu64
+			    " bytes, the input ends after %zu",
+			    (tag >> 3) < 16 ? top_names[tag >> 3] : "a field",
+			    len, s->len - s->pos - hdr);
 		/* one field: its bytes, or the 10 a varint may take */
 		pd_pb_init(&r, s->buf + s->pos,
 			   (tag & 7) == PD_PB_LEN ? hdr + (size_t)len
 						  : s->len - s->pos,
 			   at);
 		if (pd_pb_next(&r, &f, &why) <= 0)
-			return fail(s, at, "%s", why);
+			return pd_pprof_fail(s, at, "%s", why);
 		s->pos += (size_t)(r.p - r.start);
 		if (top_field(s, &f, r.start))
 			return -1;
 	}
-}
-
-/* --- from stacks to the profile ----------------------------------------- */
-
-static int unit_scale(struct pstate *s, int64_t unit, int samples_type,
-		      enum pd_unit *u, double *scale)
-{
-	static const struct {
-		const char *name;
-		enum pd_unit u;
-		double scale;
-	} units[] = {
-		{ "nanoseconds", PD_UNIT_NS, 1 },
-		{ "microseconds", PD_UNIT_NS, 1e3 },
-		{ "milliseconds", PD_UNIT_NS, 1e6 },
-		{ "seconds", PD_UNIT_NS, 1e9 },
-		{ "bytes", PD_UNIT_BYTES, 1 },
-		{ "kilobytes", PD_UNIT_BYTES, 1024 },
-		{ "megabytes", PD_UNIT_BYTES, 1024 * 1024 },
-	};
-	size_t i;
-
-	for (i = 0; i < PD_ARRAY_SIZE(units); i++)
-		if (str_is(s, unit, units[i].name)) {
-			*u = units[i].u;
-			*scale = units[i].scale;
-			return 0;
-		}
-	*u = samples_type ? PD_UNIT_SAMPLES : PD_UNIT_COUNT;
-	*scale = 1;
-	return 0;
-}
-
-/* The value index to use: --sample-type, default_sample_type, the last. */
-static int choose(struct pstate *s, size_t *out)
-{
-	const char *want = s->o->sample_type;
-	size_t i;
-
-	if (!s->types.n)
-		return fail(s, 0,
-			    "no sample_type: the samples' values have"
-			    " no meaning");
-	if (want) {
-		char *end;
-		unsigned long k = strtoul(want, &end, 10);
-
-		if (*want && !*end) {
-			if (k < s->types.n) {
-				*out = k;
-				return 0;
-			}
-		} else {
-			for (i = 0; i < s->types.n; i++)
-				if (str_is(s, s->types.v[i].type, want)) {
-					*out = i;
-					return 0;
-				}
-		}
-		{
-			struct pd_buf b = PD_BUF_INIT;
-
-			for (i = 0; i < s->types.n; i++) {
-				size_t n;
-				const char *t =
-				    str_at(s, s->types.v[i].type, &n,
-					   s->types.v[i].off, "sample_type");
-
-				if (!t) {
-					pd_buf_release(&b);
-					return -1;
-				}
-				pd_buf_addf(&b, "%s%.*s", i ? ", " : "", (int)n,
-					    t);
-			}
-			pd_err_set(s->err, PD_EUSAGE,
-				   "%s: no sample type '%s' (it has %s)",
-				   s->path, want, b.len ? b.buf : "none");
-			pd_buf_release(&b);
-			return PD_EUSAGE;
-		}
-	}
-	*out = s->types.n - 1;
-	if (s->default_type)
-		for (i = 0; i < s->types.n; i++)
-			if (s->types.v[i].type == s->default_type)
-				*out = i;
-	return 0;
-}
-
-/*
- * Resolves a location's frames, root first, into s->frames, the first time
- * a stack with weight uses it (functions only in unused stacks stay out).
- */
-static int resolve_location(struct pstate *s, struct pd_profile *p,
-			    struct ploc *l, const struct idmap *fm,
-			    const struct idmap *mm)
-{
-	char addr[64];
-	size_t k, n;
-
-	{
-		uint32_t module = 0;
-		size_t mi = l->mapping ? idmap_get(mm, l->mapping) : SIZE_MAX;
-
-		if (l->mapping && mi == SIZE_MAX)
-			return fail(s, l->off,
-				    "Location id %" PRIu64
-				    " refers to mapping id %" PRIu64
-				    ", which the profile does not have",
-				    l->id, l->mapping);
-		if (mi != SIZE_MAX) {
-			const char *m =
-			    str_at(s, s->maps.v[mi].file, &n, s->maps.v[mi].off,
-				   "Mapping.filename");
-
-			if (!m)
-				return -1;
-			module = pd_intern(&p->strs, m, n);
-		}
-		l->frame0 = s->frames.n;
-		if (!l->nlines) {
-			uint64_t a = l->address;
-			uint32_t name;
-
-			if (mi != SIZE_MAX)
-				a = a - s->maps.v[mi].start +
-				    s->maps.v[mi].offset;
-			snprintf(addr, sizeof(addr), "0x%" PRIx64, a);
-			name = pd_intern_cstr(&p->strs, addr);
-			PD_VEC_PUSH(&s->frames,
-				    pd_profile_frame(p, name, module));
-		}
-		for (k = l->nlines; k-- > 0;) {
-			uint64_t fid = s->lines.v[l->line0 + k];
-			size_t fi = idmap_get(fm, fid);
-			const struct pfunc *fn;
-			const char *name;
-
-			if (fi == SIZE_MAX)
-				return fail(
-				    s, l->off,
-				    "Location id %" PRIu64
-				    " has a line in function id %" PRIu64
-				    ", which the profile does not have",
-				    l->id, fid);
-			fn = &s->funcs.v[fi];
-			name =
-			    str_at(s, fn->name, &n, fn->off, "Function.name");
-			if (!name)
-				return -1;
-			if (!n) {
-				name = str_at(s, fn->sysname, &n, fn->off,
-					      "Function.system_name");
-				if (!name)
-					return -1;
-			}
-			if (!n) {
-				name = "(unknown)";
-				n = strlen(name);
-			}
-			PD_VEC_PUSH(
-			    &s->frames,
-			    pd_profile_frame(p, pd_intern(&p->strs, name, n),
-					     module));
-		}
-		l->nframes = s->frames.n - l->frame0;
-		l->resolved = 1;
-		if (module)
-			p->has_modules = 1;
-	}
-	return 0;
-}
-
-static int build(struct pstate *s, struct pd_profile *p)
-{
-	struct idmap fm = { 0 }, mm = { 0 }, lm = { 0 };
-	size_t c = 0, si = SIZE_MAX, i, j, n;
-	double scale, per_count = 0;
-	const char *tname, *uname;
-	size_t tlen, ulen;
-	int rc = -1;
-
-	if (!s->stroff.n)
-		return fail(s, s->off + s->len,
-			    "no string table: not a pprof"
-			    " profile, or truncated");
-	if (choose(s, &c))
-		return -1;
-	if (s->nv && s->nv != s->types.n)
-		return fail(s, s->stack_at.v[0],
-			    "samples have %zu values but the profile declares"
-			    " %zu sample types",
-			    s->nv, s->types.n);
-	tname = str_at(s, s->types.v[c].type, &tlen, s->types.v[c].off,
-		       "sample_type.type");
-	uname = str_at(s, s->types.v[c].unit, &ulen, s->types.v[c].off,
-		       "sample_type.unit");
-	if (!tname || !uname)
-		return -1;
-	for (i = 0; i < s->types.n; i++)
-		if (i != c && str_is(s, s->types.v[i].type, "samples") &&
-		    str_is(s, s->types.v[i].unit, "count"))
-			si = i;
-	unit_scale(s, s->types.v[c].unit,
-		   str_is(s, s->types.v[c].type, "samples"), &p->unit, &scale);
-	{
-		struct pd_buf b = PD_BUF_INIT;
-
-		pd_buf_addf(&b, "%.*s/%.*s", (int)tlen, tname, (int)ulen,
-			    uname);
-		free(p->event);
-		p->event = pd_buf_detach(&b);
-	}
-	if (s->period > 0 && s->period_type.unit == s->types.v[c].unit &&
-	    s->period_type.unit) {
-		p->interval = (double)s->period * scale;
-		if (si == SIZE_MAX)
-			per_count = (double)s->period;
-	}
-	if (s->nnegative) {
-		rc = fail(s, s->negative_at,
-			  "%" PRIu64 " negative sample values: this looks"
-			  " like a pprof -diff_base or -base result; give"
-			  " perfdiff the two profiles instead",
-			  s->nnegative);
-		goto out;
-	}
-	if (idmap_build(s, &fm, s->funcs.v, s->funcs.n, sizeof(*s->funcs.v),
-			"Function") ||
-	    idmap_build(s, &mm, s->maps.v, s->maps.n, sizeof(*s->maps.v),
-			"Mapping") ||
-	    idmap_build(s, &lm, s->locs.v, s->locs.n, sizeof(*s->locs.v),
-			"Location"))
-		goto out;
-
-	n = s->nv ? s->vals.n / s->nv : 0;
-	for (i = 1; i < n; i++) {
-		const double *v = s->vals.v + i * s->nv;
-		const uint64_t *ids =
-		    (const uint64_t *)(const void *)pd_intern_str(&s->stacks,
-								  (uint32_t)i);
-		size_t nids = pd_intern_len(&s->stacks, (uint32_t)i) / 8;
-		uint32_t node = PD_ROOT;
-		double w = v[c] * scale, cnt;
-
-		if (!(v[c] > 0))
-			continue;
-		for (j = nids; j-- > 0;) {
-			uint64_t id;
-			size_t li, k;
-			const struct ploc *l;
-
-			memcpy(&id, ids + j, sizeof(id));
-			li = idmap_get(&lm, id);
-			if (li == SIZE_MAX) {
-				rc =
-				    fail(s, s->stack_at.v[i],
-					 "Sample refers to location id %" PRIu64
-					 ", which the profile does not have",
-					 id);
-				goto out;
-			}
-			if (!s->locs.v[li].resolved &&
-			    resolve_location(s, p, &s->locs.v[li], &fm, &mm))
-				goto out;
-			l = &s->locs.v[li];
-			for (k = 0; k < l->nframes; k++)
-				node = pd_profile_child(
-				    p, node, s->frames.v[l->frame0 + k]);
-		}
-		if (si != SIZE_MAX)
-			cnt = v[si];
-		else if (per_count > 0)
-			cnt = v[c] / per_count;
-		else
-			cnt = 0;
-		pd_profile_add(p, node, w, cnt);
-		if (si != SIZE_MAX)
-			p->nsamples += (uint64_t)v[si];
-	}
-	if (si == SIZE_MAX)
-		p->nsamples = s->nsample_msgs;
-	if (s->o->sample_weight > 0)
-		pd_counts_from_weights(p, s->o->sample_weight, "the values");
-	else if (si != SIZE_MAX) {
-		free(p->count_rule);
-		p->count_rule =
-		    pd_xstrdup("sample counts = the samples/count values");
-	} else if (per_count > 0) {
-		struct pd_buf b = PD_BUF_INIT;
-
-		pd_buf_addf(&b,
-			    "sample counts = %.*s / %" PRId64 " (the period)",
-			    (int)tlen, tname, s->period);
-		free(p->count_rule);
-		p->count_rule = pd_buf_detach(&b);
-	} else {
-		pd_counts_from_weights(p, 0, "the values");
-	}
-	if (s->nempty)
-		pd_profile_note(p,
-				"%" PRIu64 " samples without locations left"
-				" out",
-				s->nempty);
-	if (s->ndrop)
-		pd_profile_note(p, "the profile asks to hide frames"
-				   " (drop_frames); perfdiff keeps them all,"
-				   " as pprof -all_frames does");
-	rc = 0;
-out:
-	idmap_release(&fm);
-	idmap_release(&mm);
-	idmap_release(&lm);
-	return rc;
 }
 
 int pd_pprof_sniff(const char *head, size_t len)
@@ -986,7 +558,7 @@ int pd_pprof_import(struct pd_input *in, struct pd_profile *p,
 	pd_intern_init(&s.stacks);
 	rc = read_top(&s);
 	if (!rc)
-		rc = build(&s, p);
+		rc = pd_pprof_build(&s, p);
 	if (rc && !err->code)
 		rc = pd_err_set(err, PD_EPARSE, "%s: pprof: malformed", s.path);
 	free(s.buf);
