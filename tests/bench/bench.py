@@ -68,16 +68,8 @@ def gen_cpuprofile(mb, seed, path):
         f.write("]}")
 
 
-def _varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7F
-        v >>= 7
-        if v:
-            out.append(b | 0x80)
-        else:
-            out.append(b)
-            return bytes(out)
+sys.path.insert(0, os.path.join(ROOT, "tests", "tools"))
+from pprof_make import varint as _varint  # noqa: E402
 
 
 def _field(num, payload):
