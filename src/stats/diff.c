@@ -1,6 +1,7 @@
 /*
- * Tests and verdicts: the count test for one profile per side (below) and
- * the moderated t-test for several runs per side (statistics.md). Matching
+ * Tests and verdicts: the count test for one profile per side (below),
+ * BH and the decision rule, exact counts (DHAT), and the entry point. The
+ * moderated t-test for several runs per side is runs.c; matching
  * functions across builds is profiles.c; metric tables are tables.c.
  *
  * Counts a (baseline) and b (candidate) are treated as quasi-Poisson with
@@ -264,8 +265,8 @@ void pd_noise_release(struct pd_noise *n)
 }
 
 /* The threshold for function f, metric k: learned when history has one. */
-static void set_tau(struct pd_metric *m, const struct pd_settings *set,
-		    const struct pd_noise *noise, uint32_t f, int k)
+void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
+		     const struct pd_noise *noise, uint32_t f, int k)
 {
 	m->tau_pct = set->threshold_pct;
 	m->tau_points = 0;
@@ -278,7 +279,7 @@ static void set_tau(struct pd_metric *m, const struct pd_settings *set,
 }
 
 /* BH over the tested metrics, then the decision for every metric. */
-static void test_all(struct pd_diff *d, const struct expo *x)
+void pd_diff_test_all(struct pd_diff *d, const struct expo *x)
 {
 	double *ps = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*ps));
 	double *qs = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*qs));
@@ -381,11 +382,11 @@ static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		pd_diff_measure(&f.total, &x, aa->total_w[i], ab->total_w[i],
 				aa->total_c[i], ab->total_c[i], phi,
 				d->set.share);
-		set_tau(&f.self, &d->set, noise, f.func, 0);
-		set_tau(&f.total, &d->set, noise, f.func, 1);
+		pd_diff_set_tau(&f.self, &d->set, noise, f.func, 0);
+		pd_diff_set_tau(&f.total, &d->set, noise, f.func, 1);
 		PD_VEC_PUSH(&d->funcs, f);
 	}
-	test_all(d, &x);
+	pd_diff_test_all(d, &x);
 
 	/* The profile total: one test of its own. */
 	pd_diff_measure(&d->total, &x, x.ta, x.tb, x.ca, x.cb, phi,
@@ -399,298 +400,6 @@ static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		d->total.q = d->total.p;
 		pd_diff_decide(&d->total, &x, &d->set);
 	}
-}
-
-/* Per-run values of one function and metric, on the log scale. */
-struct series {
-	double *ya, *yb;
-	double wa, wb, ca, cb; /* means of weights and counts */
-};
-
-static double run_eps(const struct pd_agg *r)
-{
-	/* Half a sample's weight keeps ln() finite for an absent function. */
-	return r->all_c > 0 ? 0.5 * r->all_w / r->all_c : 0.5;
-}
-
-static void fill_series(struct series *s, const struct pd_agg *a, size_t na,
-			const struct pd_agg *b, size_t nb, size_t f, int total,
-			int share)
-{
-	size_t i;
-
-	s->wa = s->wb = s->ca = s->cb = 0;
-	for (i = 0; i < na + nb; i++) {
-		const struct pd_agg *r = i < na ? &a[i] : &b[i - na];
-		double w = total ? r->total_w[f] : r->self_w[f];
-		double c = total ? r->total_c[f] : r->self_c[f];
-		double y = share
-			       ? log((c + 0.5) / (r->all_c > 0 ? r->all_c : 1))
-			       : log(w + run_eps(r));
-
-		if (i < na) {
-			s->ya[i] = y;
-			s->wa += w / (double)na;
-			s->ca += c / (double)na;
-		} else {
-			s->yb[i - na] = y;
-			s->wb += w / (double)nb;
-			s->cb += c / (double)nb;
-		}
-	}
-}
-
-static void mean_var(const double *y, size_t n, double *mean, double *var)
-{
-	double m = 0, v = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		m += y[i];
-	m /= (double)n;
-	for (i = 0; i < n; i++)
-		v += (y[i] - m) * (y[i] - m);
-	*mean = m;
-	*var = n > 1 ? v / (double)(n - 1) : 0;
-}
-
-/* Bimodal runs: one gap holds most of the range, each side of it 2+ runs. */
-static int bimodal(const double *y, size_t n)
-{
-	double *v, gap = 0, range;
-	size_t i, at = 0;
-
-	if (n < 4)
-		return 0;
-	v = pd_xmalloc(n * sizeof(*v));
-	memcpy(v, y, n * sizeof(*v));
-	pd_median(v, n);
-	range = v[n - 1] - v[0];
-	for (i = 1; i < n; i++)
-		if (v[i] - v[i - 1] > gap) {
-			gap = v[i] - v[i - 1];
-			at = i;
-		}
-	free(v);
-	return range > 0 && gap > 0.6 * range && at >= 2 && n - at >= 2;
-}
-
-/*
- * The moderated Welch t-test of one metric: variances shrunk toward the
- * prior (s0, d0), floored by the Poisson variance 1/c.
- */
-static void measure_runs(struct pd_metric *m, const struct expo *x,
-			 const struct series *s, size_t na, size_t nb,
-			 double s0, double d0, const struct pd_settings *set)
-{
-	double ma, mb, va, vb, sa, sb, se2, df, L, t95, t90, u, delta;
-
-	pd_diff_measure_common(m, x, s->wa, s->wb, s->ca, s->cb, set->share);
-	if (s->wa <= 0 && s->wb <= 0)
-		return;
-	mean_var(s->ya, na, &ma, &va);
-	mean_var(s->yb, nb, &mb, &vb);
-	if (!(d0 > 0))
-		s0 = d0 = 0;
-	sa = (d0 * s0 + (double)(na - 1) * va) / (d0 + (double)(na - 1));
-	sb = (d0 * s0 + (double)(nb - 1) * vb) / (d0 + (double)(nb - 1));
-	if (!(d0 + (double)(na - 1) > 0))
-		sa = va;
-	if (!(d0 + (double)(nb - 1) > 0))
-		sb = vb;
-	sa = fmax(sa, 1 / fmax(s->ca, 0.5));
-	sb = fmax(sb, 1 / fmax(s->cb, 0.5));
-	se2 = sa / (double)na + sb / (double)nb;
-	df = se2 * se2 /
-	     ((sa / (double)na) * (sa / (double)na) /
-		  fmax(d0 + (double)na - 1, 1) +
-	      (sb / (double)nb) * (sb / (double)nb) /
-		  fmax(d0 + (double)nb - 1, 1));
-	L = mb - ma;
-	m->p = pd_t_sf2(fabs(L) / sqrt(se2), df);
-	m->mw_p = pd_mann_whitney(s->ya, na, s->yb, nb, &u);
-	/* With 10+ runs a side the rank test is the main one. */
-	if (na >= 10 && nb >= 10)
-		m->p = m->mw_p;
-	if (s->wa <= 0 || s->wb <= 0)
-		return;
-	t95 = pd_t_quantile(0.975, df);
-	t90 = pd_t_quantile(0.95, df);
-	m->ratio = exp(L);
-	m->ci_low = exp(L - t95 * sqrt(se2));
-	m->ci_high = exp(L + t95 * sqrt(se2));
-	m->ci90_low = exp(L - t90 * sqrt(se2));
-	m->ci90_high = exp(L + t90 * sqrt(se2));
-	m->mde_pct = (exp(2.8 * sqrt(se2)) - 1) * 100;
-	delta = log(1 + set->threshold_pct / 100);
-	m->suggested_runs = ceil(2 * (1.96 + 0.84) * (1.96 + 0.84) * (sa + sb) /
-				 2 / (delta * delta));
-	/* Unstable: the tests point opposite ways, or runs split in two. */
-	if ((L > 0) != (u > (double)na * (double)nb / 2) && m->p < 0.5 &&
-	    m->mw_p < 0.5 && fabs(u - (double)na * (double)nb / 2) > 0)
-		m->unstable = 1;
-	if (bimodal(s->ya, na) || bimodal(s->yb, nb))
-		m->unstable = 1;
-}
-
-struct prior_bin {
-	double mean, var;
-};
-
-static int cmp_bin(const void *a, const void *b)
-{
-	double x = ((const struct prior_bin *)a)->mean;
-	double y = ((const struct prior_bin *)b)->mean;
-
-	return (x > y) - (x < y);
-}
-
-/* Several runs per side. */
-static void diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
-		      struct pd_agg *b, size_t nb, const struct pd_noise *noise)
-{
-	size_t nf = d->fn->v.n, i, k, nbins = 0;
-	double ta = 0, tb = 0, ca = 0, cb = 0;
-	struct series s;
-	struct prior_bin *bins[2];
-	double *s0fun[2];
-	struct expo x;
-
-	d->method = "moderated-t";
-	d->phi = d->set.dispersion;
-	d->phi_source = "default";
-	d->prior_source = "functions";
-	for (i = 0; i < na; i++) {
-		ta += a[i].all_w / (double)na;
-		ca += a[i].all_c / (double)na;
-	}
-	for (i = 0; i < nb; i++) {
-		tb += b[i].all_w / (double)nb;
-		cb += b[i].all_c / (double)nb;
-	}
-	x = pd_diff_exposure(d, ta, ca, tb, cb);
-	s.ya = pd_xmalloc((na + 1) * sizeof(double));
-	s.yb = pd_xmalloc((nb + 1) * sizeof(double));
-
-	/*
-	 * The prior without history: for each function, the median pooled
-	 * variance of the ~50 functions of most similar mean count.
-	 */
-	for (k = 0; k < 2; k++) {
-		bins[k] = pd_xmalloc((nf + 1) * sizeof(**bins));
-		s0fun[k] = pd_xcalloc(nf + 1, sizeof(double));
-		for (i = 0; i <= nf; i++)
-			s0fun[k][i] = PD_NAN;
-	}
-	for (k = 0; k < 2; k++) {
-		nbins = 0;
-		for (i = 0; i < nf; i++) {
-			double ma, va, mb, vb, pooled;
-
-			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
-			/* Few samples: the Poisson floor rules, not the prior.
-			 */
-			if (s.ca < 10 || s.cb < 10 || na + nb < 3)
-				continue;
-			mean_var(s.ya, na, &ma, &va);
-			mean_var(s.yb, nb, &mb, &vb);
-			pooled =
-			    ((double)(na - 1) * va + (double)(nb - 1) * vb) /
-			    (double)(na + nb - 2);
-			bins[k][nbins].mean = (s.ca + s.cb) / 2;
-			bins[k][nbins++].var = pooled;
-		}
-		if (nbins > 1)
-			qsort(bins[k], nbins, sizeof(**bins), cmp_bin);
-		for (i = 0; i < nf; i++) {
-			double c;
-			size_t lo = 0, hi = nbins, mid, from, to, j, w = 25;
-			double *tmp;
-
-			s0fun[k][i] = PD_NAN;
-			if (!nbins)
-				continue;
-			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
-			c = (s.ca + s.cb) / 2;
-			while (lo < hi) {
-				mid = (lo + hi) / 2;
-				if (bins[k][mid].mean < c)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			from = lo > w ? lo - w : 0;
-			to = lo + w < nbins ? lo + w : nbins;
-			if (to - from < 5) { /* too few neighbours: no prior */
-				s0fun[k][i] = PD_NAN;
-				continue;
-			}
-			tmp = pd_xmalloc((to - from + 1) * sizeof(*tmp));
-			for (j = from; j < to; j++)
-				tmp[j - from] = bins[k][j].var;
-			s0fun[k][i] = pd_median(tmp, to - from);
-			free(tmp);
-		}
-	}
-
-	PD_VEC_RESERVE(&d->funcs, nf);
-	for (i = 0; i < nf; i++) {
-		struct pd_fdiff f;
-		int any = 0;
-
-		for (k = 0; k < na + nb && !any; k++) {
-			const struct pd_agg *r = k < na ? &a[k] : &b[k - na];
-
-			any = r->total_w[i] > 0;
-		}
-		if (!any)
-			continue;
-		f.func = (uint32_t)i;
-		for (k = 0; k < 2; k++) {
-			struct pd_metric *m = k ? &f.total : &f.self;
-			double s0 = s0fun[k][i], d0 = isnan(s0) ? 0 : 4;
-
-			if (noise && i < noise->n && noise->d0[k][i] > 0) {
-				s0 = noise->s0[k][i];
-				d0 = noise->d0[k][i];
-				d->prior_source = "history";
-			}
-			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
-			measure_runs(m, &x, &s, na, nb, s0, d0, &d->set);
-			set_tau(m, &d->set, noise, f.func, (int)k);
-		}
-		PD_VEC_PUSH(&d->funcs, f);
-	}
-	test_all(d, &x);
-
-	/* The total over the runs. */
-	{
-		for (i = 0; i < na; i++)
-			s.ya[i] = log(a[i].all_w);
-		for (i = 0; i < nb; i++)
-			s.yb[i] = log(b[i].all_w);
-		s.wa = ta;
-		s.wb = tb;
-		s.ca = ca;
-		s.cb = cb;
-		if (d->set.share) {
-			pd_diff_measure_common(&d->total, &x, ta, tb, ca, cb,
-					       1);
-			d->total.status = PD_SAME;
-		} else {
-			measure_runs(&d->total, &x, &s, na, nb, 0, 0, &d->set);
-			d->total.tau_pct = d->set.threshold_pct;
-			d->total.tested = 1;
-			d->total.q = d->total.p;
-			pd_diff_decide(&d->total, &x, &d->set);
-		}
-	}
-	for (k = 0; k < 2; k++) {
-		free(bins[k]);
-		free(s0fun[k]);
-	}
-	free(s.ya);
-	free(s.yb);
 }
 
 static void finish(struct pd_diff *d)
@@ -813,7 +522,7 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 	if (na == 1 && nb == 1)
 		diff_counts(d, a, b, noise);
 	else
-		diff_runs(d, a, na, b, nb, noise);
+		pd_diff_runs(d, a, na, b, nb, noise);
 	if (sa->exact || sb->exact)
 		exact_verdicts(d);
 	finish(d);

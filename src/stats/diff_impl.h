@@ -30,6 +30,18 @@ void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
 void pd_diff_measure(struct pd_metric *m, const struct expo *x, double wa,
 		     double wb, double a, double b, double phi, int share);
 
+/* The threshold for function f, metric k (0 self, 1 total): learned
+ * when history has one, else --threshold. */
+void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
+		     const struct pd_noise *noise, uint32_t f, int k);
+
+/* BH over the tested metrics, then the decision for every metric. */
+void pd_diff_test_all(struct pd_diff *d, const struct expo *x);
+
+/* Several runs per side (runs.c): the moderated t-test. */
+void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
+		  struct pd_agg *b, size_t nb, const struct pd_noise *noise);
+
 /* The decision rule of statistics.md, after BH. */
 void pd_diff_decide(struct pd_metric *m, const struct expo *x,
 		    const struct pd_settings *set);
