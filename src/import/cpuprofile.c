@@ -91,7 +91,6 @@ struct cp {
 	int have_nodes, have_samples, have_times;
 	double start, end;
 	int have_start, have_end;
-	yajl_handle h;
 };
 
 static void path_to(const struct cp *s, struct pd_buf *b)
@@ -191,8 +190,9 @@ static struct level *scalar_at(struct cp *s, int *rc)
 	return l;
 }
 
-static int on_number(struct cp *s, double v, int integral)
+static int on_number(void *arg, double v, int integral)
 {
+	struct cp *s = arg;
 	int rc;
 	struct level *l = scalar_at(s, &rc);
 
@@ -275,19 +275,10 @@ static int on_number(struct cp *s, double v, int integral)
 	}
 }
 
-static int cb_integer(void *ctx, long long v)
-{
-	return on_number(ctx, (double)v, 1);
-}
-
-static int cb_double(void *ctx, double v)
-{
-	return on_number(ctx, v, isfinite(v) && !(fabs(v - floor(v)) > 0));
-}
-
 /* A string (v), or null or a boolean (v NULL): names, or misplaced. */
-static int other_scalar(struct cp *s, const unsigned char *v, size_t n)
+static int other_scalar(void *arg, const unsigned char *v, size_t n)
 {
+	struct cp *s = arg;
 	int rc;
 	struct level *l = scalar_at(s, &rc);
 
@@ -307,22 +298,6 @@ static int other_scalar(struct cp *s, const unsigned char *v, size_t n)
 	return 1;
 }
 
-static int cb_null(void *ctx)
-{
-	return other_scalar(ctx, NULL, 0);
-}
-
-static int cb_boolean(void *ctx, int b)
-{
-	(void)b;
-	return other_scalar(ctx, NULL, 0);
-}
-
-static int cb_string(void *ctx, const unsigned char *v, size_t n)
-{
-	return other_scalar(ctx, v, n);
-}
-
 static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 {
 	struct cp *s = ctx;
@@ -338,8 +313,9 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 	return 1;
 }
 
-static int open_container(struct cp *s, int is_map)
+static int open_container(void *arg, int is_map)
 {
+	struct cp *s = arg;
 	struct level *l, *up;
 	enum ctx c = C_SKIP;
 	size_t node = 0;
@@ -419,8 +395,9 @@ static int open_container(struct cp *s, int is_map)
 	return 1;
 }
 
-static int close_container(struct cp *s)
+static int close_container(void *arg)
 {
+	struct cp *s = arg;
 	if (s->skip) {
 		s->skip--;
 		return 1;
@@ -436,30 +413,8 @@ static int close_container(struct cp *s)
 	return 1;
 }
 
-static int cb_start_map(void *ctx)
-{
-	return open_container(ctx, 1);
-}
-
-static int cb_end_map(void *ctx)
-{
-	return close_container(ctx);
-}
-
-static int cb_start_array(void *ctx)
-{
-	return open_container(ctx, 0);
-}
-
-static int cb_end_array(void *ctx)
-{
-	return close_container(ctx);
-}
-
-static const yajl_callbacks callbacks = {
-	cb_null,    cb_boolean,	    cb_integer,	  cb_double,
-	NULL,	    cb_string,	    cb_start_map, cb_map_key,
-	cb_end_map, cb_start_array, cb_end_array,
+static const struct pd_json_events events = {
+	on_number, other_scalar, cb_map_key, open_container, close_container,
 };
 
 int pd_cpuprofile_sniff(const char *head, size_t len)
@@ -749,19 +704,15 @@ int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
 	s.depth = -1;
 	s.lv = pd_xcalloc(MAX_DEPTH, sizeof(*s.lv));
 	pd_intern_init(&s.leaves);
-	s.h = yajl_alloc(&callbacks, NULL, &s);
-	if (!s.h)
-		pd_die_oom(0);
-	js.h = s.h;
+	pd_json_stream_events(&js, &events, &s);
 	js.failed = &s.failed;
 	js.path = json_path;
-	js.arg = &s;
 	rc = pd_json_stream_run(&js, in, err);
 	if (rc)
 		goto out;
 	rc = build(&s);
 out:
-	yajl_free(s.h);
+	yajl_free(js.h);
 	free(s.lv);
 	PD_VEC_FREE(&s.nodes);
 	PD_VEC_FREE(&s.edges);

@@ -130,8 +130,9 @@ static void next_value(struct dh *s)
 		s->lv[s->depth].idx++;
 }
 
-static int on_number(struct dh *s, double v, int integral)
+static int on_number(void *arg, double v, int integral)
 {
+	struct dh *s = arg;
 	struct level *l;
 
 	next_value(s);
@@ -167,16 +168,6 @@ static int on_number(struct dh *s, double v, int integral)
 	default:
 		return 1;
 	}
-}
-
-static int cb_integer(void *ctx, long long v)
-{
-	return on_number(ctx, (double)v, 1);
-}
-
-static int cb_double(void *ctx, double v)
-{
-	return on_number(ctx, v, isfinite(v) && !(fabs(v - floor(v)) > 0));
 }
 
 /*
@@ -237,8 +228,10 @@ static void keep_word(char *dst, size_t cap, const unsigned char *v, size_t n)
 	dst[n] = '\0';
 }
 
-static int other_scalar(struct dh *s, const unsigned char *v, size_t n)
+/* A string (v), or null or a boolean (v NULL). */
+static int other_scalar(void *arg, const unsigned char *v, size_t n)
 {
+	struct dh *s = arg;
 	next_value(s);
 	if (s->depth < 0)
 		return fail(s, "not a DHAT profile: a scalar, not an object");
@@ -271,22 +264,6 @@ static int other_scalar(struct dh *s, const unsigned char *v, size_t n)
 	}
 }
 
-static int cb_null(void *ctx)
-{
-	return other_scalar(ctx, NULL, 0);
-}
-
-static int cb_boolean(void *ctx, int b)
-{
-	(void)b;
-	return other_scalar(ctx, NULL, 0);
-}
-
-static int cb_string(void *ctx, const unsigned char *v, size_t n)
-{
-	return other_scalar(ctx, v, n);
-}
-
 static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 {
 	struct dh *s = ctx;
@@ -295,8 +272,9 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 	return 1;
 }
 
-static int open_container(struct dh *s, int is_map)
+static int open_container(void *arg, int is_map)
 {
+	struct dh *s = arg;
 	struct level *l;
 
 	next_value(s);
@@ -331,8 +309,9 @@ static int open_container(struct dh *s, int is_map)
 	return 1;
 }
 
-static int close_container(struct dh *s)
+static int close_container(void *arg)
 {
+	struct dh *s = arg;
 	if (where(s) == W_PP) {
 		if (!s->has_value) {
 			char what[160];
@@ -354,30 +333,8 @@ static int close_container(struct dh *s)
 	return 1;
 }
 
-static int cb_start_map(void *ctx)
-{
-	return open_container(ctx, 1);
-}
-
-static int cb_end_map(void *ctx)
-{
-	return close_container(ctx);
-}
-
-static int cb_start_array(void *ctx)
-{
-	return open_container(ctx, 0);
-}
-
-static int cb_end_array(void *ctx)
-{
-	return close_container(ctx);
-}
-
-static const yajl_callbacks callbacks = {
-	cb_null,    cb_boolean,	    cb_integer,	  cb_double,
-	NULL,	    cb_string,	    cb_start_map, cb_map_key,
-	cb_end_map, cb_start_array, cb_end_array,
+static const struct pd_json_events events = {
+	on_number, other_scalar, cb_map_key, open_container, close_container,
 };
 
 int pd_dhat_sniff(const char *head, size_t len)
@@ -523,12 +480,9 @@ int pd_dhat_import(struct pd_input *in, struct pd_profile *p,
 		return rc;
 	}
 	memset(&js, 0, sizeof(js));
-	js.h = yajl_alloc(&callbacks, NULL, s);
-	if (!js.h)
-		pd_die_oom(0);
+	pd_json_stream_events(&js, &events, s);
 	js.failed = &s->failed;
 	js.path = json_path;
-	js.arg = s;
 	rc = pd_json_stream_run(&js, in, err);
 	if (!rc)
 		rc = build(s);

@@ -1,4 +1,5 @@
 /* The streaming JSON read loop with byte-and-path error messages. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,4 +92,85 @@ int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 	}
 	free(buf);
 	return rc;
+}
+
+/* yajl's callbacks for pd_json_events: ctx is the stream. */
+static int ev_null(void *ctx)
+{
+	struct pd_json_stream *js = ctx;
+
+	return js->ev->scalar(js->arg, NULL, 0);
+}
+
+static int ev_boolean(void *ctx, int b)
+{
+	struct pd_json_stream *js = ctx;
+
+	(void)b;
+	return js->ev->scalar(js->arg, NULL, 0);
+}
+
+static int ev_integer(void *ctx, long long v)
+{
+	struct pd_json_stream *js = ctx;
+
+	return js->ev->number(js->arg, (double)v, 1);
+}
+
+static int ev_double(void *ctx, double v)
+{
+	struct pd_json_stream *js = ctx;
+
+	return js->ev->number(js->arg, v,
+			      isfinite(v) && !(fabs(v - floor(v)) > 0));
+}
+
+static int ev_string(void *ctx, const unsigned char *v, size_t n)
+{
+	struct pd_json_stream *js = ctx;
+
+	return js->ev->scalar(js->arg, v, n);
+}
+
+static int ev_key(void *ctx, const unsigned char *k, size_t n)
+{
+	struct pd_json_stream *js = ctx;
+
+	return js->ev->key(js->arg, k, n);
+}
+
+static int ev_start_map(void *ctx)
+{
+	struct pd_json_stream *js = ctx;
+
+	return js->ev->open(js->arg, 1);
+}
+
+static int ev_start_array(void *ctx)
+{
+	struct pd_json_stream *js = ctx;
+
+	return js->ev->open(js->arg, 0);
+}
+
+static int ev_end(void *ctx)
+{
+	struct pd_json_stream *js = ctx;
+
+	return js->ev->close(js->arg);
+}
+
+static const yajl_callbacks ev_callbacks = {
+	ev_null,      ev_boolean, ev_integer, ev_double,      NULL,   ev_string,
+	ev_start_map, ev_key,	  ev_end,     ev_start_array, ev_end,
+};
+
+void pd_json_stream_events(struct pd_json_stream *js,
+			   const struct pd_json_events *ev, void *arg)
+{
+	js->ev = ev;
+	js->arg = arg;
+	js->h = yajl_alloc(&ev_callbacks, NULL, js);
+	if (!js->h)
+		pd_die_oom(0);
 }

@@ -15,7 +15,28 @@ struct pd_json_stream {
 	void *arg;
 	int yaml_header;    /* skip a leading "---" ... "---" block */
 	uint64_t chunk_off; /* input offset of what yajl is parsing */
+	const struct pd_json_events *ev; /* see pd_json_stream_events */
 };
+
+/*
+ * The document's events for importers that take every number as a double
+ * (.cpuprofile, DHAT), each called with the stream's arg.
+ */
+struct pd_json_events {
+	int (*number)(void *arg, double v, int integral);
+	/* a string (s), or null or a boolean (s NULL) */
+	int (*scalar)(void *arg, const unsigned char *s, size_t n);
+	int (*key)(void *arg, const unsigned char *k, size_t n);
+	int (*open)(void *arg, int is_map);
+	int (*close)(void *arg);
+};
+
+/*
+ * Makes js->h a yajl parser that calls ev with arg (also js->arg, for the
+ * path). js must stay where it is while parsing; yajl_free(js->h) after.
+ */
+void pd_json_stream_events(struct pd_json_stream *js,
+			   const struct pd_json_events *ev, void *arg);
 
 /*
  * Feeds the whole input to js->h in 1 MiB chunks. A syntax error the
