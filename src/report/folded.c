@@ -185,10 +185,11 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 	pd_funcs_init(&fn, 0);
 	pd_agg_init(&a);
 	pd_agg_compute(&a, p, &fn);
-	n = fn.v.n;
-	order = pd_xmalloc((n ? n : 1) * sizeof(*order));
-	for (i = 0; i < n; i++)
-		order[i] = (uint32_t)i;
+	order = pd_xmalloc((fn.v.n ? fn.v.n : 1) * sizeof(*order));
+	/* only functions some sample reached */
+	for (i = 0, n = 0; i < fn.v.n; i++)
+		if (a.total_w[i] > 0)
+			order[n++] = (uint32_t)i;
 	/* Selection of the top rows by self weight. */
 	for (i = 0; i < n && (int)i < top; i++) {
 		size_t best = i;

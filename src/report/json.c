@@ -261,8 +261,12 @@ int pd_report_profile_json(FILE *f, const struct pd_profile *p)
 	cJSON_AddItemToObject(root, "warnings", arr);
 	arr = cJSON_CreateArray();
 	for (i = 0; i < fn.v.n; i++) {
-		cJSON *fo = cJSON_CreateObject();
+		cJSON *fo;
 
+		/* a frame no sample reached (a Gecko table row) is no row */
+		if (!(a.total_w[i] > 0))
+			continue;
+		fo = cJSON_CreateObject();
 		add_str(fo, "function", pd_func_name(&fn, (uint32_t)i));
 		add_str(fo, "module", pd_func_module(&fn, (uint32_t)i));
 		add_num(fo, "self", a.self_w[i]);

@@ -22,8 +22,6 @@ def key(f):
 def table(d):
     t, srcs = {}, {}
     for f in d["functions"]:
-        if f["total"] == 0:  # a frame no sample reached
-            continue
         k = key(f)
         s, u = t.get(k, (0, 0))
         t[k] = (s + f["self"], u + f["total"])
