@@ -1,26 +1,21 @@
 /*
  * The stored metrics of a commit (perf stat counters, WPA tables) read
- * back into table-only profiles, one per run, for compare to diff.
+ * back into table-only profiles, one per run, for compare to diff. The
+ * rows come sorted by run, source, key and measure, so each run, table
+ * and table row is a run of consecutive rows.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/xalloc.h"
 #include "store/load.h"
 
-/* The table of profile p for a stored source ("format:name"). */
-static struct pd_mtable *table_for(struct pd_profile *p, const char *source)
-{
-	const char *colon = strchr(source, ':');
-	const char *name = colon ? colon + 1 : source;
-	size_t i;
-
-	for (i = 0; i < p->tables.n; i++)
-		if (!strcmp(p->tables.v[i]->name, name))
-			return p->tables.v[i];
-	return NULL;
-}
+struct mrow {
+	sqlite3_int64 run;
+	char *source, *key, *measure;
+	double value;
+	int is_rse; /* measure "NAME rse": NAME's relative standard error */
+};
 
 static struct pd_mtable *new_table(struct pd_profile *p, const char *source)
 {
@@ -38,40 +33,56 @@ static struct pd_mtable *new_table(struct pd_profile *p, const char *source)
 	return t;
 }
 
-static size_t measure_of(struct pd_mtable *t, const char *name)
+static size_t measure_index(const struct pd_mtable *t, const char *name)
 {
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < t->measures.n; i++)
-		if (!strcmp(t->measures.v[i], name))
-			return i;
-	PD_VEC_PUSH(&t->measures, pd_xstrdup(name));
-	PD_VEC_PUSH(&t->count_like, 0);
-	/* widen the rows stored so far */
-	{
-		size_t rows =
-		    t->values.n / (t->measures.n - 1 ? t->measures.n - 1 : 1);
-		size_t nm = t->measures.n, r, k;
-		double *v = pd_xcalloc(rows * nm + 1, sizeof(double));
-		double *e = pd_xcalloc(rows * nm + 1, sizeof(double));
+	for (k = 0; k < t->measures.n; k++)
+		if (!strcmp(t->measures.v[k], name))
+			return k;
+	return SIZE_MAX;
+}
 
-		for (r = 0; r < rows && nm > 1; r++)
-			for (k = 0; k + 1 < nm; k++) {
-				v[r * nm + k] = t->values.v[r * (nm - 1) + k];
-				e[r * nm + k] = r * (nm - 1) + k < t->rse.n
-						    ? t->rse.v[r * (nm - 1) + k]
-						    : -1;
-			}
-		for (r = 0; r < rows; r++)
-			e[r * nm + nm - 1] = -1;
-		free(t->values.v);
-		t->values.v = v;
-		t->values.n = t->values.cap = rows * nm;
-		free(t->rse.v);
-		t->rse.v = e;
-		t->rse.n = t->rse.cap = rows * nm;
+/* One table from rows [from, to) of one run and source. */
+static void build_table(struct pd_profile *p, const struct mrow *r, size_t from,
+			size_t to)
+{
+	struct pd_mtable *t = new_table(p, r[from].source);
+	double *val, *rse;
+	size_t i, j, k;
+
+	for (i = from; i < to; i++)
+		if (!r[i].is_rse &&
+		    measure_index(t, r[i].measure) == SIZE_MAX) {
+			PD_VEC_PUSH(&t->measures, pd_xstrdup(r[i].measure));
+			PD_VEC_PUSH(&t->count_like, 0);
+		}
+	val = pd_xmalloc((t->measures.n + 1) * sizeof(*val));
+	rse = pd_xmalloc((t->measures.n + 1) * sizeof(*rse));
+	for (i = from; i < to; i = j) {
+		for (j = i; j < to && !strcmp(r[j].key, r[i].key); j++)
+			;
+		for (k = 0; k < t->measures.n; k++) {
+			val[k] = 0;
+			rse[k] = -1;
+		}
+		for (k = i; k < j; k++) {
+			size_t m = measure_index(t, r[k].measure);
+
+			if (m == SIZE_MAX)
+				continue; /* an error without its value */
+			if (r[k].is_rse)
+				rse[m] = r[k].value;
+			else
+				val[m] = r[k].value;
+		}
+		pd_mtable_add(t, r[i].key, strlen(r[i].key), val);
+		pd_mtable_set_rse(t, r[i].key, strlen(r[i].key), rse,
+				  t->independent &&
+				      !strncmp(r[i].key, "IPC", 3));
 	}
-	return t->measures.n - 1;
+	free(val);
+	free(rse);
 }
 
 int pd_store_metrics(struct pd_db *db, const char *sha, const char *scenario,
@@ -79,9 +90,9 @@ int pd_store_metrics(struct pd_db *db, const char *sha, const char *scenario,
 		     struct pd_err *err)
 {
 	sqlite3_stmt *st = pd_db_stmt(db, "q_side_metrics", err);
-	sqlite3_int64 last = -1;
-	struct pd_profile *p = NULL;
+	PD_VEC(struct mrow) rows = PD_VEC_INIT;
 	PD_VEC(struct pd_profile *) v = PD_VEC_INIT;
+	size_t i, j, k;
 	int rc;
 
 	*out = NULL;
@@ -92,61 +103,50 @@ int pd_store_metrics(struct pd_db *db, const char *sha, const char *scenario,
 	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, cache, -1, SQLITE_TRANSIENT);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_int64 run = sqlite3_column_int64(st, 0);
-		const char *src = (const char *)sqlite3_column_text(st, 1);
-		const char *key = (const char *)sqlite3_column_text(st, 2);
+		struct mrow r;
 		const char *ms = (const char *)sqlite3_column_text(st, 3);
-		double val = sqlite3_column_double(st, 4);
-		size_t len = strlen(ms), m, klen = strlen(key);
-		int is_rse = len > 4 && !strcmp(ms + len - 4, " rse");
-		struct pd_mtable *t;
-		uint32_t id;
+		size_t len = strlen(ms);
 
-		if (run != last) {
-			p = pd_xcalloc(1, sizeof(*p));
+		r.run = sqlite3_column_int64(st, 0);
+		r.source = pd_xstrdup((const char *)sqlite3_column_text(st, 1));
+		r.key = pd_xstrdup((const char *)sqlite3_column_text(st, 2));
+		r.is_rse = len > 4 && !strcmp(ms + len - 4, " rse");
+		r.measure = pd_xstrndup(ms, r.is_rse ? len - 4 : len);
+		r.value = sqlite3_column_double(st, 4);
+		PD_VEC_PUSH(&rows, r);
+	}
+	sqlite3_reset(st);
+	if (rc == SQLITE_DONE) {
+		for (i = 0; i < rows.n; i = j) {
+			struct pd_profile *p = pd_xcalloc(1, sizeof(*p));
+
 			pd_profile_init(p);
 			p->format = "history";
 			PD_VEC_PUSH(&v, p);
-			last = run;
-		}
-		t = table_for(p, src);
-		if (!t)
-			t = new_table(p, src);
-		if (is_rse) {
-			char base[256];
+			for (j = i;
+			     j < rows.n && rows.v[j].run == rows.v[i].run; j++)
+				;
+			for (k = i; k < j;) {
+				size_t e = k;
 
-			snprintf(base, sizeof(base), "%.*s", (int)(len - 4),
-				 ms);
-			m = measure_of(t, base);
-		} else {
-			m = measure_of(t, ms);
+				while (e < j && !strcmp(rows.v[e].source,
+							rows.v[k].source))
+					e++;
+				build_table(p, rows.v, k, e);
+				k = e;
+			}
 		}
-		id = pd_intern(&t->rowkeys, key, klen);
-		while (t->values.n < ((size_t)id + 1) * t->measures.n) {
-			PD_VEC_PUSH(&t->values, 0.0);
-			PD_VEC_PUSH(&t->rse, -1.0);
-		}
-		while (t->up.n <= id)
-			PD_VEC_PUSH(&t->up, 0);
-		if (t->independent && !strncmp(key, "IPC", 3))
-			t->up.v[id] = 1;
-		if (is_rse)
-			t->rse.v[(size_t)id * t->measures.n + m] = val;
-		else
-			t->values.v[(size_t)id * t->measures.n + m] = val;
+		rc = 0;
+	} else {
+		rc = pd_db_fail(db, err, "reading metrics");
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		size_t i;
-
-		for (i = 0; i < v.n; i++) {
-			pd_profile_release(v.v[i]);
-			free(v.v[i]);
-		}
-		PD_VEC_FREE(&v);
-		return pd_db_fail(db, err, "reading metrics");
+	for (i = 0; i < rows.n; i++) {
+		free(rows.v[i].source);
+		free(rows.v[i].key);
+		free(rows.v[i].measure);
 	}
+	PD_VEC_FREE(&rows);
 	*out = v.v;
 	*n = v.n;
-	return 0;
+	return rc;
 }
