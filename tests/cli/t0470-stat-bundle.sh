@@ -70,6 +70,11 @@ cp "$F/base.stat.csv" "$T/s1/profiles/perf.stat.txt"
 cp "$F/cand.stat.csv" "$T/s2/profiles/perf.stat.txt"
 expect_exit 1 pd "$T/s1" "$T/s2"
 expect_grep "regressed .*cycles" "$T/out"
+expect_exit 0 pd ingest --db "$T/c.db" "$T/s1" "$T/s2"
+t=$(sqlite3 "$T/c.db" "SELECT group_concat(tool) FROM runs")
+[ "$t" = "perf-stat,perf-stat" ] && ok || not_ok "counter-only runs: tools '$t'"
+expect_exit 1 pd compare cccc333 dddd444 --scenario demo --db "$T/c.db"
+expect_grep "regressed .*IPC / insn per cycle" "$T/out"
 
 echo "stat bundles: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
