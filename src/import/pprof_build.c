@@ -75,33 +75,17 @@ static size_t idmap_get(const struct idmap *m, uint64_t id)
 
 /* --- from stacks to the profile ----------------------------------------- */
 
-static int unit_scale(struct pstate *s, int64_t unit, int samples_type,
-		      enum pd_unit *u, double *scale)
+/* A value's unit; counts are samples when the type says "samples". */
+static void unit_scale(struct pstate *s, int64_t unit, int samples_type,
+		       enum pd_unit *u, double *scale)
 {
-	static const struct {
-		const char *name;
-		enum pd_unit u;
-		double scale;
-	} units[] = {
-		{ "nanoseconds", PD_UNIT_NS, 1 },
-		{ "microseconds", PD_UNIT_NS, 1e3 },
-		{ "milliseconds", PD_UNIT_NS, 1e6 },
-		{ "seconds", PD_UNIT_NS, 1e9 },
-		{ "bytes", PD_UNIT_BYTES, 1 },
-		{ "kilobytes", PD_UNIT_BYTES, 1024 },
-		{ "megabytes", PD_UNIT_BYTES, 1024 * 1024 },
-	};
-	size_t i;
+	size_t len = 0;
+	const char *name = pd_pprof_str(s, unit, &len, 0, "unit");
 
-	for (i = 0; i < PD_ARRAY_SIZE(units); i++)
-		if (pd_pprof_str_is(s, unit, units[i].name)) {
-			*u = units[i].u;
-			*scale = units[i].scale;
-			return 0;
-		}
+	if (name && pd_unit_parse(name, len, u, scale))
+		return;
 	*u = samples_type ? PD_UNIT_SAMPLES : PD_UNIT_COUNT;
 	*scale = 1;
-	return 0;
 }
 
 /* The value index to use: --sample-type, default_sample_type, the last. */

@@ -12,32 +12,15 @@
 #include "core/xalloc.h"
 #include "import/speedscope.h"
 
-/* Scale from a speedscope unit to ours. */
+/* speedscope's units: time, bytes, or "none" (and "") for counts. */
 static int unit_scale(const char *u, enum pd_unit *unit, double *scale)
 {
-	static const struct {
-		const char *name;
-		enum pd_unit unit;
-		double scale;
-	} t[] = {
-		{ "nanoseconds", PD_UNIT_NS, 1 },
-		{ "microseconds", PD_UNIT_NS, 1e3 },
-		{ "milliseconds", PD_UNIT_NS, 1e6 },
-		{ "seconds", PD_UNIT_NS, 1e9 },
-		{ "bytes", PD_UNIT_BYTES, 1 },
-		{ "none", PD_UNIT_SAMPLES, 1 },
-		{ "", PD_UNIT_SAMPLES, 1 },
-	};
-	size_t i;
-
-	for (i = 0; i < PD_ARRAY_SIZE(t); i++) {
-		if (!strcmp(u, t[i].name)) {
-			*unit = t[i].unit;
-			*scale = t[i].scale;
-			return 1;
-		}
+	if (!*u || !strcmp(u, "none")) {
+		*unit = PD_UNIT_SAMPLES;
+		*scale = 1;
+		return 1;
 	}
-	return 0;
+	return pd_unit_parse(u, strlen(u), unit, scale);
 }
 
 static int starts(const char *s, const char *pre)

@@ -294,3 +294,30 @@ double pd_mtable_rse(const struct pd_mtable *t, const char *key, size_t m)
 		return -1;
 	return t->rse.v[at];
 }
+
+int pd_unit_parse(const char *name, size_t len, enum pd_unit *u, double *scale)
+{
+	static const struct {
+		const char *name;
+		enum pd_unit u;
+		double scale;
+	} units[] = {
+		{ "nanoseconds", PD_UNIT_NS, 1 },
+		{ "microseconds", PD_UNIT_NS, 1e3 },
+		{ "milliseconds", PD_UNIT_NS, 1e6 },
+		{ "seconds", PD_UNIT_NS, 1e9 },
+		{ "bytes", PD_UNIT_BYTES, 1 },
+		{ "kilobytes", PD_UNIT_BYTES, 1024 },
+		{ "megabytes", PD_UNIT_BYTES, 1024 * 1024 },
+	};
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(units); i++)
+		if (strlen(units[i].name) == len &&
+		    !memcmp(units[i].name, name, len)) {
+			*u = units[i].u;
+			*scale = units[i].scale;
+			return 1;
+		}
+	return 0;
+}

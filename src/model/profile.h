@@ -125,6 +125,12 @@ static inline int pd_profile_is_thread_frame(const struct pd_profile *p,
 /* Computes totals; call once after import. */
 void pd_profile_finish(struct pd_profile *p);
 const char *pd_unit_name(enum pd_unit u);
+/*
+ * A unit word as profilers write it ("nanoseconds" ... "seconds",
+ * "bytes", "kilobytes", "megabytes"): 1 with the unit and the factor to
+ * it, 0 when the word is none of these.
+ */
+int pd_unit_parse(const char *name, size_t len, enum pd_unit *u, double *scale);
 struct pd_mtable *pd_mtable_new(struct pd_profile *p, const char *name);
 /* Adds values (one per measure) to the row with this key. */
 void pd_mtable_add(struct pd_mtable *t, const char *key, size_t klen,
