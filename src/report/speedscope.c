@@ -56,6 +56,8 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 	uint32_t *prof = pd_xmalloc((nn + 1) * sizeof(*prof));
 	uint32_t *fidx = pd_xmalloc((nf + 1) * sizeof(*fidx));
 	uint32_t *chain = pd_xmalloc((nn + 1) * sizeof(*chain));
+	uint32_t *rows_of = pd_xmalloc((nn + 1) * sizeof(*rows_of));
+	size_t *start;
 	PD_VEC(uint32_t) heads = PD_VEC_INIT; /* a profile's thread node */
 	uint32_t out = 0;
 	const char *base;
@@ -101,17 +103,28 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 	base = strrchr(p->source ? p->source : "profile", '/');
 	base = base ? base + 1 : (p->source ? p->source : "profile");
 
+	/*
+	 * The weighted nodes grouped by profile (a counting sort), so that
+	 * each profile is one pass over its own rows, however many threads.
+	 */
+	start = pd_xcalloc(nprof + 2, sizeof(*start));
+	for (i = 1; i < nn; i++)
+		if (p->nodes.v[i].weight > 0)
+			start[prof[i] + 2]++;
+	for (k = 0; k < nprof; k++)
+		start[k + 2] += start[k + 1];
+	for (i = 1; i < nn; i++)
+		if (p->nodes.v[i].weight > 0)
+			rows_of[start[prof[i] + 1]++] = (uint32_t)i;
+	/* now rows_of[start[k] .. start[k + 1]) are profile k's */
 	for (k = 0, out = 0; k < nprof; k++) {
+		size_t from = start[k], to = start[k + 1], r;
 		double total = 0;
-		size_t rows = 0;
 
-		for (i = 1; i < nn; i++)
-			if (prof[i] == k && p->nodes.v[i].weight > 0) {
-				total += p->nodes.v[i].weight;
-				rows++;
-			}
-		if (!rows)
+		if (from == to)
 			continue;
+		for (r = from; r < to; r++)
+			total += p->nodes.v[rows_of[r]].weight;
 		fputs(out++ ? ",\n{\"type\":\"sampled\",\"name\":"
 			    : "\n{\"type\":\"sampled\",\"name\":",
 		      f);
@@ -128,28 +141,23 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 			",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%.17g,"
 			"\n\"samples\":[",
 			unit_name(p->unit), total);
-		rows = 0;
-		for (i = 1; i < nn; i++) {
+		for (r = from; r < to; r++) {
 			size_t n = 0;
 			uint32_t j;
 
-			if (prof[i] != k || !(p->nodes.v[i].weight > 0))
-				continue;
-			for (j = (uint32_t)i; j != PD_ROOT;
+			for (j = rows_of[r]; j != PD_ROOT;
 			     j = p->nodes.v[j].parent)
 				if (fidx[p->nodes.v[j].frame] != UINT32_MAX)
 					chain[n++] = fidx[p->nodes.v[j].frame];
-			fputs(rows++ ? ",[" : "[", f);
+			fputs(r > from ? ",[" : "[", f);
 			while (n--)
 				fprintf(f, n ? "%u," : "%u", chain[n]);
 			putc(']', f);
 		}
 		fputs("],\n\"weights\":[", f);
-		rows = 0;
-		for (i = 1; i < nn; i++)
-			if (prof[i] == k && p->nodes.v[i].weight > 0)
-				fprintf(f, rows++ ? ",%.17g" : "%.17g",
-					p->nodes.v[i].weight);
+		for (r = from; r < to; r++)
+			fprintf(f, r > from ? ",%.17g" : "%.17g",
+				p->nodes.v[rows_of[r]].weight);
 		fputs("]}", f);
 	}
 	fputs("],\n\"name\":", f);
@@ -158,6 +166,8 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 	json_cstr(f, exporter);
 	fputs("}\n", f);
 	free(prof);
+	free(start);
+	free(rows_of);
 	free(fidx);
 	free(chain);
 	PD_VEC_FREE(&heads);
