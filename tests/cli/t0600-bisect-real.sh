@@ -19,7 +19,7 @@ cp "$PD_ROOT/fixtures/workload/workload.c" "$repo/prog.c"
 cd "$repo" || exit 1
 git init -q . && git config user.email t@example.org && git config user.name t
 build='cc -O2 -g -fno-omit-frame-pointer -o prog prog.c'
-runcmd='./prog 600'
+runcmd='./prog 1200'
 n=1
 while [ "$n" -le 12 ]; do
 	if [ "$n" -eq 7 ]; then
@@ -37,10 +37,10 @@ while [ "$n" -le 12 ]; do
 	mkdir -p "$b/profiles"
 	printf '{"git_sha": "%s", "scenario": "wl", "cache": "warm", "commit_date": "2026-03-%02dT12:00:00Z"}\n' \
 		"$sha" "$n" >"$b/build_meta.json"
-	./prog 600 >/dev/null
+	$runcmd >/dev/null
 	r=1
 	while [ "$r" -le 3 ]; do
-		perf record -q -g -F 1999 -o "$T/p.data" ./prog 600 >/dev/null 2>&1
+		perf record -q -g -F 1999 -o "$T/p.data" $runcmd >/dev/null 2>&1
 		perf script -i "$T/p.data" >"$b/profiles/perf.script.$r.txt" 2>/dev/null
 		r=$((r + 1))
 	done
