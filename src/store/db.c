@@ -39,6 +39,26 @@ int pd_db_exec(struct pd_db *db, const char *sql, struct pd_err *err)
 	return 0;
 }
 
+/*
+ * Switching a new file to WAL reads its header, then needs it alone: when
+ * several processes open it at once, SQLite answers SQLITE_BUSY at once
+ * rather than wait (waiting could deadlock), so the busy timeout never
+ * applies. Try again for as long as that timeout would have waited.
+ */
+static int exec_when_free(struct pd_db *db, const char *sql, struct pd_err *err)
+{
+	int tries;
+
+	for (tries = 0; tries < 3000; tries++) {
+		if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) == SQLITE_OK)
+			return 0;
+		if ((sqlite3_errcode(db->h) & 0xff) != SQLITE_BUSY)
+			break;
+		sqlite3_sleep(10);
+	}
+	return pd_db_exec(db, sql, err);
+}
+
 /* Migration number of a blob named sql/NNNN_*.sql, or 0. */
 static int migration_number(const char *name)
 {
@@ -155,13 +175,13 @@ int pd_db_open(struct pd_db *db, const char *path, int create,
 	 */
 	rc = pd_db_exec(db, "PRAGMA page_size = 16384;", err);
 	if (rc == 0)
-		rc = pd_db_exec(db,
-				"PRAGMA journal_mode = WAL;"
-				"PRAGMA synchronous = NORMAL;"
-				"PRAGMA cache_size = -65536;"
-				"PRAGMA mmap_size = 2147418112;"
-				"PRAGMA foreign_keys = OFF;",
-				err);
+		rc = exec_when_free(db,
+				    "PRAGMA journal_mode = WAL;"
+				    "PRAGMA synchronous = NORMAL;"
+				    "PRAGMA cache_size = -65536;"
+				    "PRAGMA mmap_size = 2147418112;"
+				    "PRAGMA foreign_keys = OFF;",
+				    err);
 	if (rc == 0)
 		rc = migrate(db, err);
 	if (rc == 0)
