@@ -45,7 +45,7 @@ static const char diff_usage[] =
     "  --no-module          match functions by name alone, ignoring modules\n"
     "Statistics:\n"
     "  --threshold PCT      smallest ratio change that counts (default 5)\n"
-    "  --min-impact PCT     smallest change as %% of the baseline total (0.5)\n"
+    "  --min-impact PCT     smallest change as % of the baseline total (0.5)\n"
     "  --alpha A            false discovery rate (default 0.05)\n"
     "  --dispersion PHI     overdispersion floor phi0 (default 2)\n"
     "  --share              compare shares of the total, not absolute weights\n"

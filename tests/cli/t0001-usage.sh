@@ -9,6 +9,12 @@ expect_exit 0 pd --help
 expect_grep "Commands:" "$T/out"
 expect_exit 0 pd help diff
 expect_grep "threshold PCT" "$T/out"
+expect_grep "min-impact PCT .* as % of the baseline" "$T/out"
+# help texts are printed as they are: no printf escapes left in them
+for c in bundle check compare convert culprit diff ingest runs show trend; do
+	expect_exit 0 pd help $c
+	expect_no_grep "%%" "$T/out"
+done
 expect_exit 0 pd version
 expect_grep "^perfdiff 0\." "$T/out"
 expect_exit 2 pd dif
