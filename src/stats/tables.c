@@ -73,6 +73,38 @@ static int se_test(struct pd_metric *m, const struct expo *x, double va,
 	return 1;
 }
 
+static int whole(double v)
+{
+	return v >= 0 && v - floor(v) < 1e-9;
+}
+
+/*
+ * A counter that moved within its own noise has not changed, even where
+ * no test applies (one side zero, or an error on one side only): the
+ * difference against the errors perf gave (+-), or, with none, for a
+ * whole count of events (no unit) against the Poisson error of the two
+ * counts, widened by the dispersion floor. The two-sided p; NAN when
+ * neither error is known.
+ */
+static double noise_p(const char *key, double va, double vb, double ra,
+		      double rb, double phi)
+{
+	size_t kl = strlen(key);
+	double var = 0;
+
+	if (ra >= 0 || rb >= 0) {
+		if (ra > 0)
+			var += va * ra * va * ra;
+		if (rb > 0)
+			var += vb * rb * vb * rb;
+	} else if (whole(va) && whole(vb) && kl && key[kl - 1] == '\t') {
+		var = phi * (va + vb);
+	}
+	if (!(var > 0))
+		return PD_NAN;
+	return 2 * pd_norm_sf(fabs(vb - va) / sqrt(var));
+}
+
 static size_t measure_index(const struct pd_mtable *t, const char *name)
 {
 	size_t i;
@@ -150,6 +182,10 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 				double vb = mb[k] == SIZE_MAX
 						? 0
 						: mvalue(tb, key, mb[k]);
+				double ra = pd_mtable_rse(ta, key, k);
+				double rb = mb[k] == SIZE_MAX
+						? -1
+						: pd_mtable_rse(tb, key, mb[k]);
 				struct pd_metric *m = &r.m[k];
 
 				any |= fabs(va) > 0 || fabs(vb) > 0;
@@ -160,12 +196,8 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 					x.ta = va;
 					x.tb = vb;
 				}
-				if (se_test(m, &x, va, vb,
-					    pd_mtable_rse(ta, key, k),
-					    mb[k] == SIZE_MAX
-						? -1
-						: pd_mtable_rse(tb, key, mb[k]),
-					    ta->runs, tb->runs))
+				if (se_test(m, &x, va, vb, ra, rb, ta->runs,
+					    tb->runs))
 					; /* tested on the runs' spread */
 				else if (ta->count_like.v[k])
 					pd_diff_measure(m, &x, va, vb, va, vb,
@@ -177,6 +209,9 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 				if (!ta->count_like.v[k] && !m->tested &&
 				    va > 0 && vb > 0)
 					m->ratio = vb / va;
+				if (ta->independent && !m->tested)
+					m->p = noise_p(key, va, vb, ra, rb,
+						       d->phi);
 				if (m->impact_pct > r.impact)
 					r.impact = m->impact_pct;
 			}
@@ -216,6 +251,9 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 				if (m->tested) {
 					m->q = qs[np++];
 					pd_diff_decide(m, &x, &d->set);
+				} else if (!isnan(m->p) &&
+					   m->p >= d->set.alpha) {
+					m->status = PD_SAME; /* within noise */
 				} else if (m->base <= 0 && m->cand > 0) {
 					m->status = PD_ADDED;
 				} else if (m->cand <= 0 && m->base > 0) {

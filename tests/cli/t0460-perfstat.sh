@@ -66,6 +66,44 @@ expect_grep "regressed\* .*cycles" "$T/out"
 expect_grep "untested: no noise estimate" "$T/out"
 expect_exit 0 pd --threshold 25 "$T/nb.txt" "$T/nc.txt"
 
+# A count that moves within its own noise is no change, even untested.
+# Single runs: 10 -> 14 context switches is z = 4 / sqrt(2 (10 + 14))
+# = 0.58 (Poisson, dispersion floor 2), the same; 100 -> 1000 is z = 19,
+# a regression; cycles 1e9 -> 1.1e9 is z = 1581, judged by the threshold.
+# With -r: 1 +- 100 % against 0 (perf prints no error for 0) is a
+# difference of one standard error, the same. Every one of them changed
+# by more than the 5 % threshold.
+printf '%s\n' '100.0,msec,task-clock,1000,100.00,,' \
+	'10,,context-switches,1000,100.00,,' \
+	'100,,page-faults,1000,100.00,,' \
+	'1000000000,,cycles,1000,100.00,,' >"$T/p1.csv"
+printf '%s\n' '100.0,msec,task-clock,1000,100.00,,' \
+	'14,,context-switches,1000,100.00,,' \
+	'1000,,page-faults,1000,100.00,,' \
+	'1100000000,,cycles,1000,100.00,,' >"$T/p2.csv"
+expect_exit 1 pd "$T/p1.csv" "$T/p2.csv"
+expect_grep "regressed\* .*page-faults" "$T/out"
+expect_grep "regressed\* .*cycles" "$T/out"
+expect_no_grep "context-switches" "$T/out"
+printf '%s\n' ' Performance counter stats for '"'"'./w'"'"' (3 runs):' '' \
+	'   100.00 msec task-clock   # 1.0 CPUs utilized  ( +-  0.50% )' \
+	'        1      cpu-migrations   # 10 /sec   ( +-100.00% )' >"$T/m1.txt"
+printf '%s\n' ' Performance counter stats for '"'"'./w'"'"' (3 runs):' '' \
+	'   100.10 msec task-clock   # 1.0 CPUs utilized  ( +-  0.50% )' \
+	'        0      cpu-migrations   # 0 /sec' >"$T/m2.txt"
+expect_exit 0 pd "$T/m1.txt" "$T/m2.txt"
+expect_no_grep "cpu-migrations" "$T/out"
+pd -f json "$T/m1.txt" "$T/m2.txt" >"$T/m.json" 2>/dev/null
+if python3 - "$T/m.json" <<'PY'
+import json, math, sys
+(t,) = json.load(open(sys.argv[1]))["tables"]
+m = {tuple(r["key"]): r["measures"]["value"] for r in t["rows"]}
+cm = m[("cpu-migrations", "")]
+# z = 1 / 1: p = 2 (1 - Phi(1)) = 0.3173
+assert cm["status"] == "same" and abs(cm["p"] - 0.3173105) < 1e-6, cm
+PY
+then ok; else not_ok "a counter within its noise is the same"; fi
+
 # Several runs per side: their spread is the error. Runs of 100, 102, 98
 # against 120, 118, 122: means 100 and 120, standard errors of the mean
 # 1.1547 on each side (sd 2 over sqrt 3).
@@ -97,15 +135,21 @@ assert 2.776 < t < 3.182 and 3 < df < 4, (t, df)
 PY
 then ok; else not_ok "perf stat repeats per side"; fi
 
-# Real perf stat (software counters run everywhere perf does)
+# Real perf stat (software counters run everywhere perf does). Five runs
+# a side: with three, one disturbed run leaves too few degrees of freedom
+# to resolve the planted 30 % on a busy machine.
 if command -v perf >/dev/null 2>&1 && command -v cc >/dev/null 2>&1 &&
 	perf stat -o "$T/probe" true >/dev/null 2>&1; then
 	cc -O2 -o "$T/wb" "$PD_ROOT/fixtures/workload/workload.c"
 	cc -O2 -DSLOW_PARSE -o "$T/wc" "$PD_ROOT/fixtures/workload/workload.c"
 	for shape in "" "-x," "-j"; do
-		perf stat -r 3 $shape -o "$T/sb" "$T/wb" 300 >/dev/null 2>&1
-		perf stat -r 3 $shape -o "$T/sc" "$T/wc" 300 >/dev/null 2>&1
+		perf stat -r 5 $shape -o "$T/sb" "$T/wb" 300 >/dev/null 2>&1
+		perf stat -r 5 $shape -o "$T/sc" "$T/wc" 300 >/dev/null 2>&1
 		expect_exit 1 pd "$T/sb" "$T/sc"
+		if ! grep -q "regressed .*task-clock / msec" "$T/out"; then
+			echo "perf stat $shape, baseline then candidate:"
+			cat "$T/sb" "$T/sc"
+		fi
 		expect_grep "regressed .*task-clock / msec" "$T/out"
 		expect_exit 0 pd "$T/sb" "$T/sb"
 	done
