@@ -115,21 +115,24 @@ head -c 7 "$PP/speedscope-simple.prof" >"$T/cut.gz" 2>/dev/null &&
 # A Go program built twice, parse made 2x slower in the second build.
 if [ $have_go = 1 ]; then
 	cp "$PD_ROOT/fixtures/pprof/work.go" "$T/"
-	if (cd "$T" && go build -o w1 work.go &&
-		go build -ldflags "-X main.slow=2" -o w2 work.go &&
-		./w1 a.pprof && ./w2 b.pprof) >"$T/go.log" 2>&1; then
-		expect_exit 1 pd "$T/a.pprof" "$T/b.pprof"
-		expect_grep "regressed.*total.*main.parse" "$T/out"
-		pd -f json "$T/a.pprof" "$T/b.pprof" >"$T/d.json"
-		$TOP "$T/b.pprof" -- "$T/a.pprof" >"$T/r.json"
-		if same_funcs "$T/d.json" "$T/r.json"; then ok; else
-			not_ok "diff disagrees with go tool pprof -diff_base"
+	go_run() {
+		if (cd "$T" && go build -o w1 work.go &&
+			go build -ldflags "-X main.slow=2" -o w2 work.go &&
+			./w1 a.pprof && ./w2 b.pprof) >"$T/go.log" 2>&1; then
+			expect_exit 1 pd "$T/a.pprof" "$T/b.pprof"
+			expect_grep "regressed.*total.*main.parse" "$T/out"
+			pd -f json "$T/a.pprof" "$T/b.pprof" >"$T/d.json"
+			$TOP "$T/b.pprof" -- "$T/a.pprof" >"$T/r.json"
+			if same_funcs "$T/d.json" "$T/r.json"; then ok; else
+				not_ok "diff disagrees with go tool pprof -diff_base"
+			fi
+			# the inlined frames are functions of their own
+			expect_grep '"function":	"main.spin"' "$T/d.json"
+		else
+			not_ok "building the Go workload: $(head -c 300 "$T/go.log")"
 		fi
-		# the inlined frames are functions of their own
-		expect_grep '"function":	"main.spin"' "$T/d.json"
-	else
-		not_ok "building the Go workload: $(head -c 300 "$T/go.log")"
-	fi
+	}
+	measured go_run
 fi
 
 echo "pprof: $pass passed, $failed failed"
