@@ -26,6 +26,66 @@ static void short_sha(struct pd_buf *b, const char *sha)
 	pd_buf_addf(b, "%.*s", SHORT_SHA, sha);
 }
 
+/* The unit of a series' values as shown: a counter has its own. */
+static const char *series_unit(const struct pd_trend *t,
+			       const struct pd_tseries *s)
+{
+	if (s->counter)
+		return *s->unit ? s->unit : "count";
+	return pd_unit_display((enum pd_unit)t->unit);
+}
+
+static double series_scale(const struct pd_trend *t, const struct pd_tseries *s)
+{
+	return s->counter ? 1 : pd_unit_display_scale((enum pd_unit)t->unit);
+}
+
+/* A value of a series: a counter's in its own unit, "-" when unmeasured. */
+static void series_value(struct pd_buf *b, const struct pd_trend *t,
+			 const struct pd_tseries *s, double v)
+{
+	if (!s->counter)
+		pd_fmt_weight(b, v, (enum pd_unit)t->unit);
+	else if (isnan(v))
+		pd_buf_addch(b, '-');
+	else if (fabs(v) < 1e15 && fabs(v - floor(v)) < 1e-9)
+		pd_buf_addf(b, "%.0f", v); /* a count: every digit */
+	else
+		pd_buf_addf(b, "%.6g", v);
+}
+
+/* Whether the runs have a total at all (runs of perf stat alone do not). */
+static int has_total(const struct pd_trend *t)
+{
+	size_t i;
+
+	for (i = 0; t->series.n && i < t->series.v[0].pts.n; i++)
+		if (t->series.v[0].pts.v[i].mean > 0)
+			return 1;
+	return 0;
+}
+
+/* The first and the last commit's mean where the series was measured. */
+static double first_mean(const struct pd_tseries *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->pts.n; i++)
+		if (s->pts.v[i].n)
+			return s->pts.v[i].mean;
+	return PD_NAN;
+}
+
+static double last_mean(const struct pd_tseries *s)
+{
+	size_t i;
+
+	for (i = s->pts.n; i-- > 0;)
+		if (s->pts.v[i].n)
+			return s->pts.v[i].mean;
+	return PD_NAN;
+}
+
 /*
  * Functions of an alert, largest move in weight first (indices into
  * al->series): what a reader should look at first.
@@ -56,21 +116,39 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 	size_t *o = alert_order(al), i;
 	int shown = 0;
 
-	pd_buf_addf(b, "%s/%s: total ", t->scenario, t->cache);
-	if (isnan(al->total))
-		pd_buf_adds(b, "n/a");
-	else
+	pd_buf_addf(b, "%s/%s: ", t->scenario, t->cache);
+	if (!isnan(al->total)) {
+		pd_buf_adds(b, "total ");
 		pd_fmt_pct(b, 100 * al->total);
-	pd_buf_adds(b, " at ");
+		pd_buf_addch(b, ' ');
+	} else if (has_total(t)) {
+		pd_buf_adds(b, "total n/a ");
+	} /* else runs of counters alone: no total to speak of */
+	pd_buf_adds(b, "at ");
 	short_sha(b, s0->pts.v[al->at].sha);
 	for (i = 0; i < al->series.n && shown < max_funcs; i++) {
 		size_t k = al->series.v[o[i]];
 
-		if (k == 0)
+		if (k == 0 || t->series.v[k].counter)
 			continue;
 		pd_buf_adds(b, shown ? ", " : ", from ");
 		pd_buf_addf(b, "%s ", t->series.v[k].name);
 		pd_fmt_pct(b, 100 * al->moved.v[o[i]]);
+		shown++;
+	}
+	/* counters in series order: each is its own measure */
+	shown = 0;
+	for (i = 0; i < al->series.n; i++) {
+		const struct pd_tseries *s = &t->series.v[al->series.v[i]];
+
+		if (!s->counter)
+			continue;
+		pd_buf_adds(b, shown ? ", " : "; counters: ");
+		pd_buf_addf(b, "%s ", s->name);
+		pd_fmt_pct(b, 100 * al->moved.v[i]);
+		if (s->up)
+			pd_buf_adds(b, al->moved.v[i] < 0 ? " (worse)"
+							  : " (better)");
 		shown++;
 	}
 	free(o);
@@ -78,8 +156,7 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 
 static double series_change(const struct pd_tseries *s)
 {
-	double a = s->pts.n ? s->pts.v[0].mean : PD_NAN;
-	double z = s->pts.n ? s->pts.v[s->pts.n - 1].mean : PD_NAN;
+	double a = first_mean(s), z = last_mean(s);
 
 	return a > 0 ? 100 * (z / a - 1) : PD_NAN;
 }
@@ -87,14 +164,21 @@ static double series_change(const struct pd_tseries *s)
 static void heading(struct pd_buf *b, const struct pd_trend *t)
 {
 	const struct pd_tseries *s0 = &t->series.v[0];
+	size_t i, ncounters = 0;
 
+	for (i = 0; i < t->series.n; i++)
+		ncounters += t->series.v[i].counter;
 	pd_buf_addf(b, "scenario %s, cache %s, tool %s: %zu commits",
 		    t->scenario, t->cache, t->tool, t->ncommits);
 	if (s0->pts.n && *s0->pts.v[0].date)
 		pd_buf_addf(b, " (%.10s to %.10s)", s0->pts.v[0].date,
 			    s0->pts.v[s0->pts.n - 1].date);
-	pd_buf_addf(b, ", total and %zu functions; change points at p <= %g",
-		    t->series.n - 1, t->pmax);
+	if (ncounters)
+		pd_buf_addf(b, ", total, %zu functions and %zu counters",
+			    t->series.n - 1 - ncounters, ncounters);
+	else
+		pd_buf_addf(b, ", total and %zu functions", t->series.n - 1);
+	pd_buf_addf(b, "; change points at p <= %g", t->pmax);
 }
 
 int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
@@ -141,11 +225,10 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 			pd_buf_addch(&b, ' ');
 		pd_buf_addch(&b, ' ');
 		pd_buf_reset(&w);
-		pd_fmt_weight(&w, s->pts.v[0].mean, (enum pd_unit)t->unit);
+		series_value(&w, t, s, first_mean(s));
 		pd_buf_addf(&b, "%12s ", w.buf);
 		pd_buf_reset(&w);
-		pd_fmt_weight(&w, s->pts.v[s->pts.n - 1].mean,
-			      (enum pd_unit)t->unit);
+		series_value(&w, t, s, last_mean(s));
 		pd_buf_addf(&b, "%12s ", w.buf);
 		pd_buf_reset(&w);
 		pd_fmt_pct(&w, series_change(s));
@@ -166,6 +249,12 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 		    "\nweights in %s (mean of the repeat runs); * threshold"
 		    " learned from history\n",
 		    pd_unit_display((enum pd_unit)t->unit));
+	for (i = 0; i < t->series.n; i++)
+		if (t->series.v[i].counter) {
+			pd_buf_adds(&b, "counters (perf stat) in their own"
+					" units, as named\n");
+			break;
+		}
 	rc = pd_report_put(f, &b);
 	pd_buf_release(&b);
 	return rc;
@@ -216,10 +305,9 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 		pd_buf_adds(&b, "| <code>");
 		pd_md_text(&b, s->name, 200);
 		pd_buf_adds(&b, "</code> | ");
-		pd_fmt_weight(&b, s->pts.v[0].mean, (enum pd_unit)t->unit);
+		series_value(&b, t, s, first_mean(s));
 		pd_buf_adds(&b, " | ");
-		pd_fmt_weight(&b, s->pts.v[s->pts.n - 1].mean,
-			      (enum pd_unit)t->unit);
+		series_value(&b, t, s, last_mean(s));
 		pd_buf_adds(&b, " | ");
 		pd_fmt_pct(&b, series_change(s));
 		pd_buf_addf(&b, " | %.1f %%%s | ", 100 * s->tau,
@@ -234,6 +322,12 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 		}
 		pd_buf_adds(&b, " |\n");
 	}
+	for (i = 0; i < t->series.n; i++)
+		if (t->series.v[i].counter) {
+			pd_buf_adds(&b, "\nCounters (perf stat) are in their"
+					" own units, as named.\n");
+			break;
+		}
 	rc = pd_report_put(f, &b);
 	pd_buf_release(&b);
 	pd_buf_release(&line);
@@ -274,7 +368,7 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 	arr = cJSON_AddArrayToObject(root, "alerts");
 	for (i = 0; i < t->alerts.n; i++) {
 		const struct pd_alert *al = &t->alerts.v[i];
-		cJSON *fa;
+		cJSON *fa, *ca;
 		size_t *ord = alert_order(al);
 
 		o = cJSON_CreateObject();
@@ -285,6 +379,7 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 		cJSON_AddItemToObject(o, "total_change_pct",
 				      num(100 * al->total));
 		fa = cJSON_AddArrayToObject(o, "functions");
+		ca = cJSON_AddArrayToObject(o, "counters");
 		for (j = 0; j < al->series.n; j++) {
 			size_t si = al->series.v[ord[j]];
 			cJSON *x;
@@ -296,7 +391,8 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 						t->series.v[si].name);
 			cJSON_AddItemToObject(x, "change_pct",
 					      num(100 * al->moved.v[ord[j]]));
-			cJSON_AddItemToArray(fa, x);
+			cJSON_AddItemToArray(t->series.v[si].counter ? ca : fa,
+					     x);
 		}
 		free(ord);
 		cJSON_AddItemToArray(arr, o);
@@ -308,6 +404,14 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 
 		o = cJSON_CreateObject();
 		cJSON_AddStringToObject(o, "name", s->name);
+		cJSON_AddStringToObject(o, "kind",
+					!i	     ? "total"
+					: s->counter ? "counter"
+						     : "function");
+		if (s->counter) {
+			cJSON_AddStringToObject(o, "unit", s->unit);
+			cJSON_AddBoolToObject(o, "higher_is_better", s->up);
+		}
 		cJSON_AddNumberToObject(o, "threshold_pct", 100 * s->tau);
 		cJSON_AddBoolToObject(o, "threshold_learned", s->tau_learned);
 		pts = cJSON_AddArrayToObject(o, "points");
@@ -354,10 +458,9 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 	const double W = 760, H = 230, L = 70, R = 16, T = 14, B = 40;
 	double lo = INFINITY, hi = -INFINITY, scale;
 	size_t i, n = s->pts.n, step;
-	enum pd_unit u = (enum pd_unit)t->unit;
 	struct pd_buf tmp = PD_BUF_INIT;
 
-	scale = pd_unit_display_scale(u);
+	scale = series_scale(t, s);
 	for (i = 0; i < n; i++) {
 		if (s->pts.v[i].n) {
 			lo = fmin(lo, s->pts.v[i].lo);
@@ -395,8 +498,10 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 	pd_buf_addf(
 	    b,
 	    "<text x=\"12\" y=\"%.1f\" transform=\"rotate(-90 12 %.1f)\""
-	    " text-anchor=\"middle\">%s</text>\n",
-	    (H - B + T) / 2, (H - B + T) / 2, pd_unit_display(u));
+	    " text-anchor=\"middle\">",
+	    (H - B + T) / 2, (H - B + T) / 2);
+	pd_html_text(b, series_unit(t, s));
+	pd_buf_adds(b, "</text>\n");
 	step = n > 8 ? (n + 7) / 8 : 1;
 	for (i = 0; i < n; i += step) {
 		pd_buf_reset(&tmp);
@@ -444,11 +549,11 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 			    X(i), Y(p->mean));
 		pd_buf_reset(&tmp);
 		pd_buf_addf(&tmp, "%s %.10s: mean ", p->sha, p->date);
-		pd_fmt_weight(&tmp, p->mean, u);
-		pd_buf_addf(&tmp, " %s (min ", pd_unit_display(u));
-		pd_fmt_weight(&tmp, p->lo, u);
+		series_value(&tmp, t, s, p->mean);
+		pd_buf_addf(&tmp, " %s (min ", series_unit(t, s));
+		series_value(&tmp, t, s, p->lo);
 		pd_buf_adds(&tmp, ", max ");
-		pd_fmt_weight(&tmp, p->hi, u);
+		series_value(&tmp, t, s, p->hi);
 		pd_buf_addf(&tmp, ", %zu runs)", p->n);
 		pd_html_text(b, tmp.buf);
 		pd_buf_adds(b, "</title></circle>\n");
@@ -525,7 +630,6 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 	lxw_worksheet *sum, *data;
 	lxw_format *head, *val, *title;
 	const struct pd_tseries *s0 = &t->series.v[0];
-	double scale = pd_unit_display_scale((enum pd_unit)t->unit);
 	struct pd_buf b = PD_BUF_INIT;
 	size_t i, k, n = s0->pts.n;
 	int r = 0;
@@ -567,7 +671,7 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 	for (k = 0; k < t->series.n; k++) {
 		pd_buf_reset(&b);
 		pd_buf_addf(&b, "%s (%s)", t->series.v[k].name,
-			    pd_unit_display((enum pd_unit)t->unit));
+			    series_unit(t, &t->series.v[k]));
 		pd_xlsx_str(data, 0, (int)k + 3, b.buf, head);
 	}
 	for (i = 0; i < n; i++) {
@@ -579,9 +683,11 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 			const struct pd_tpoint *p = &t->series.v[k].pts.v[i];
 
 			if (p->n)
-				worksheet_write_number(data, (lxw_row_t)(i + 1),
-						       (lxw_col_t)(k + 3),
-						       p->mean * scale, val);
+				worksheet_write_number(
+				    data, (lxw_row_t)(i + 1),
+				    (lxw_col_t)(k + 3),
+				    p->mean * series_scale(t, &t->series.v[k]),
+				    val);
 		}
 	}
 	worksheet_set_column(data, 0, 0, 14, NULL);
@@ -608,8 +714,12 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 			pd_buf_setlen(&nm, 250);
 		chart_title_set_name(ch, nm.buf);
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-		chart_axis_set_name(ch->y_axis,
-				    pd_unit_display((enum pd_unit)t->unit));
+		pd_buf_reset(&nm);
+		if (*series_unit(t, &t->series.v[k]) == '=')
+			pd_buf_addch(&nm, ' ');
+		pd_utf8_sanitize(series_unit(t, &t->series.v[k]),
+				 strlen(series_unit(t, &t->series.v[k])), &nm);
+		chart_axis_set_name(ch->y_axis, nm.buf);
 		worksheet_insert_chart(sum, (lxw_row_t)(r + (int)k * 16), 0,
 				       ch);
 		pd_buf_release(&nm);

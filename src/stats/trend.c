@@ -172,6 +172,7 @@ void pd_trend_release(struct pd_trend *t)
 		PD_VEC_FREE(&s->pts);
 		PD_VEC_FREE(&s->changes);
 		free(s->name);
+		free(s->unit);
 	}
 	PD_VEC_FREE(&t->series);
 	for (i = 0; i < t->alerts.n; i++) {
@@ -294,6 +295,8 @@ size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 		struct pd_tseries *s = &t->series.v[i];
 		size_t w = 0;
 
+		if (s->counter) /* its own quantity, not part of the total */
+			continue;
 		for (k = 0; k < s->changes.n; k++) {
 			size_t at = s->changes.v[k].at;
 			double tot =
@@ -353,6 +356,8 @@ size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 
 			double tot = mean_of(&t->series.v[0], lo, al->at);
 
+			if (s->counter)
+				continue;
 			for (j = 0; j < al->series.n; j++)
 				have |= al->series.v[j] == i;
 			if (have || !(b > 0) || fabs(f / b - 1) < s->tau ||

@@ -39,9 +39,16 @@ struct pd_tchange {
 };
 
 struct pd_tseries {
-	char *name; /* "total", or the function's name [module] */
+	char *name; /* "total", the function's name [module], or the event */
 	double tau; /* threshold (fraction) used for this series */
 	int tau_learned;
+	/*
+	 * A run-level counter (perf stat) rather than the total or a function:
+	 * its own unit (owned, "" for a count), and up when higher is better
+	 * (IPC). Counters come after the functions.
+	 */
+	int counter, up;
+	char *unit;
 	PD_VEC(struct pd_tpoint) pts;
 	PD_VEC(struct pd_tchange) changes;
 };
@@ -57,7 +64,7 @@ struct pd_alert {
 struct pd_trend {
 	char *scenario, *cache, *tool;
 	int unit;			  /* enum pd_unit */
-	PD_VEC(struct pd_tseries) series; /* [0] is the total */
+	PD_VEC(struct pd_tseries) series; /* total, functions, counters */
 	PD_VEC(struct pd_alert) alerts;	  /* oldest first */
 	size_t ncommits;
 	double pmax, threshold_pct;

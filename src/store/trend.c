@@ -370,6 +370,113 @@ static void fill_point(struct pd_tpoint *pt, const struct tcommit *c,
 	}
 }
 
+struct run_at {
+	int64_t id;
+	size_t at; /* index in the window's runs */
+};
+
+static int by_run_id(const void *a, const void *b)
+{
+	const struct run_at *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* One counter's series from its per-run values (NAN: not measured). */
+static void add_counter(struct pd_trend *t, const char *key,
+			const double *per_run, const struct tcommit *cs,
+			size_t ncs, double tau)
+{
+	struct pd_tseries s;
+	const char *tab = strchr(key, '\t');
+	struct pd_buf name = PD_BUF_INIT;
+	double *v;
+	size_t k, i, n, most = 0;
+
+	memset(&s, 0, sizeof(s));
+	for (k = 0; k < ncs; k++)
+		most = cs[k].nruns > most ? cs[k].nruns : most;
+	v = pd_xmalloc((most + 1) * sizeof(*v));
+	/* "task-clock / msec" as the diff's tables say, "cycles" */
+	if (!tab)
+		pd_buf_adds(&name, key);
+	else if (tab[1])
+		pd_buf_addf(&name, "%.*s / %s", (int)(tab - key), key, tab + 1);
+	else
+		pd_buf_addf(&name, "%.*s", (int)(tab - key), key);
+	s.name = pd_buf_detach(&name);
+	s.unit = pd_xstrdup(tab ? tab + 1 : "");
+	s.counter = 1;
+	s.up = !strncmp(key, "IPC", 3);
+	s.tau = tau;
+	for (k = 0; k < ncs; k++) {
+		struct pd_tpoint pt;
+
+		for (i = n = 0; i < cs[k].nruns; i++)
+			if (!isnan(per_run[cs[k].first_run + i]))
+				v[n++] = per_run[cs[k].first_run + i];
+		memset(&pt, 0, sizeof(pt));
+		fill_point(&pt, &cs[k], v, n);
+		PD_VEC_PUSH(&s.pts, pt);
+	}
+	free(v);
+	PD_VEC_PUSH(&t->series, s);
+}
+
+/*
+ * The window's run-level counters (perf stat, stored by ingest), one
+ * series each, after the functions.
+ */
+static int load_counters(struct pd_db *db, struct pd_trend *t,
+			 const struct pd_trend_query *q,
+			 const struct tcommit *cs, size_t ncs,
+			 const struct trun *rs, size_t nrs, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_trend_counters", err);
+	struct run_at *ix, key, *hit;
+	double *per_run;
+	char *cur = NULL;
+	size_t i;
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	ix = pd_xmalloc((nrs + 1) * sizeof(*ix));
+	for (i = 0; i < nrs; i++) {
+		ix[i].id = rs[i].id;
+		ix[i].at = i;
+	}
+	qsort(ix, nrs, sizeof(*ix), by_run_id);
+	per_run = pd_xmalloc((nrs + 1) * sizeof(*per_run));
+	sqlite3_bind_text(st, 1, q->scenario, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, t->cache, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, t->tool, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(st, 1);
+
+		if (!cur || strcmp(cur, k)) {
+			if (cur)
+				add_counter(t, cur, per_run, cs, ncs,
+					    q->threshold_pct / 100);
+			free(cur);
+			cur = pd_xstrdup(k);
+			for (i = 0; i < nrs; i++)
+				per_run[i] = PD_NAN;
+		}
+		key.id = sqlite3_column_int64(st, 0);
+		hit = bsearch(&key, ix, nrs, sizeof(*ix), by_run_id);
+		if (hit) /* else a run outside the window */
+			per_run[hit->at] = sqlite3_column_double(st, 2);
+	}
+	sqlite3_reset(st);
+	if (cur && rc == SQLITE_DONE)
+		add_counter(t, cur, per_run, cs, ncs, q->threshold_pct / 100);
+	free(cur);
+	free(per_run);
+	free(ix);
+	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading counters");
+}
+
 int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 		   struct pd_trend *t, struct pd_err *err)
 {
@@ -492,7 +599,8 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 		}
 		PD_VEC_PUSH(&t->series, s);
 	}
-	rc = 0;
+	/* a trend narrowed to some functions leaves the counters out */
+	rc = q->function ? 0 : load_counters(db, t, q, cs, ncs, rs, nrs, err);
 out:
 	if (have_noise)
 		pd_noise_release(&noise);
