@@ -75,20 +75,33 @@ static int row_weight(struct wpa *w, char **f, size_t line, double *wt,
 	return 0;
 }
 
+/*
+ * What every row with stacks or functions starts with: its weight and
+ * count, its process noted for the process summary, then the filters.
+ * Returns 1 to keep the row, 0 when a filter drops it, < 0 on error.
+ */
+static int row_begin(struct wpa *w, char **f, size_t line, double *wt,
+		     double *cnt)
+{
+	int rc = row_weight(w, f, line, wt, cnt);
+
+	if (rc < 0)
+		return rc;
+	if (w->c_process >= 0)
+		note_process(w, f[w->c_process], *wt);
+	return keep_row(w, f);
+}
+
 static int do_stack_row(struct wpa *w, char **f, size_t line)
 {
 	const char *st = f[w->c_stack];
 	size_t n = strlen(st), i, start = 0;
 	uint32_t node = PD_ROOT;
 	double wt, cnt;
-	int rc = row_weight(w, f, line, &wt, &cnt);
+	int rc = row_begin(w, f, line, &wt, &cnt);
 
-	if (rc < 0)
+	if (rc <= 0)
 		return rc;
-	if (w->c_process >= 0)
-		note_process(w, f[w->c_process], wt);
-	if (!keep_row(w, f))
-		return 0;
 	w->frames.n = 0;
 	if (strcmp(st, "n/a") && n) {
 		/*
@@ -178,14 +191,10 @@ static int do_flat_row(struct wpa *w, char **f, size_t line)
 	double wt, cnt;
 	struct pd_buf *b = &w->tmp;
 	uint32_t fr;
-	int rc = row_weight(w, f, line, &wt, &cnt);
+	int rc = row_begin(w, f, line, &wt, &cnt);
 
-	if (rc < 0)
+	if (rc <= 0)
 		return rc;
-	if (w->c_process >= 0)
-		note_process(w, f[w->c_process], wt);
-	if (!keep_row(w, f))
-		return 0;
 	pd_buf_reset(b);
 	if (w->c_module >= 0 && *f[w->c_module])
 		pd_buf_addf(b, "%s!", f[w->c_module]);
