@@ -379,7 +379,7 @@ static void build(struct pstat *st)
 		pd_buf_addf(&key, "%s\t%s", c->event, c->unit);
 		pd_mtable_add(t, key.buf, key.len, &c->value);
 		pd_mtable_set_rse(t, key.buf, key.len, &c->rse,
-				  !strncmp(c->event, "IPC", 3));
+				  pd_counter_up(c->event));
 	}
 	pd_buf_release(&key);
 	p->unit = PD_UNIT_COUNT;

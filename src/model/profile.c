@@ -295,6 +295,24 @@ double pd_mtable_rse(const struct pd_mtable *t, const char *key, size_t m)
 	return t->rse.v[at];
 }
 
+void pd_mtable_key_text(struct pd_buf *b, const char *key)
+{
+	for (; *key; key++) {
+		if (*key == '\t') {
+			if (key[1] && key[1] != '\t')
+				pd_buf_adds(b, " / ");
+		} else {
+			pd_buf_addch(b,
+				     (unsigned char)*key < 0x20 ? '?' : *key);
+		}
+	}
+}
+
+int pd_counter_up(const char *event)
+{
+	return !strncmp(event, "IPC", 3);
+}
+
 int pd_unit_parse(const char *name, size_t len, enum pd_unit *u, double *scale)
 {
 	static const struct {

@@ -140,5 +140,14 @@ void pd_mtable_set_rse(struct pd_mtable *t, const char *key, size_t klen,
 		       const double *rse, int higher_is_better);
 /* A row's relative standard error for measure m, or -1. */
 double pd_mtable_rse(const struct pd_mtable *t, const char *key, size_t m);
+/*
+ * A row key as people read it: its tab-separated parts joined with " / "
+ * ("task-clock / msec"; a counter's empty unit adds nothing), control
+ * characters as '?'.
+ */
+struct pd_buf;
+void pd_mtable_key_text(struct pd_buf *b, const char *key);
+/* Whether more of a counter (perf stat event) is better: IPC. */
+int pd_counter_up(const char *event);
 
 #endif

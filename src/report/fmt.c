@@ -276,20 +276,6 @@ void pd_fmt_threads(struct pd_buf *b, const struct pd_side *s)
 		pd_buf_addf(b, ", %zu more", p->threads.n - n);
 }
 
-void pd_fmt_key(struct pd_buf *b, const char *key)
-{
-	for (; *key; key++) {
-		if (*key == '\t') {
-			/* an empty trailing part (a unitless counter) adds
-			 * nothing */
-			if (key[1] && key[1] != '\t')
-				pd_buf_adds(b, " / ");
-		} else
-			pd_buf_addch(b,
-				     (unsigned char)*key < 0x20 ? '?' : *key);
-	}
-}
-
 size_t pd_table_notable(const struct pd_tdiff *t)
 {
 	size_t r, k, n = 0;

@@ -238,7 +238,8 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 			if (!(any > 0))
 				continue;
 			pd_buf_adds(&b, "  ");
-			pd_fmt_key(&b, pd_intern_str(&t->rowkeys, (uint32_t)r));
+			pd_mtable_key_text(
+			    &b, pd_intern_str(&t->rowkeys, (uint32_t)r));
 			pd_buf_adds(&b, ":");
 			for (k = 0; k < t->measures.n; k++)
 				pd_buf_addf(&b, " %s=%.6g", t->measures.v[k],

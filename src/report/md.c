@@ -285,7 +285,7 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 				    b.len + 2000 > PD_MD_LIMIT - tail.len)
 					continue;
 				shown++;
-				pd_fmt_key(&key, t->rows.v[r].key);
+				pd_mtable_key_text(&key, t->rows.v[r].key);
 				pd_buf_adds(&b, "| ");
 				pd_md_text(&b, key.buf, 120);
 				pd_buf_adds(&b, " | ");

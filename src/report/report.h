@@ -93,8 +93,6 @@ size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 const struct pd_fdiff *pd_report_needs_runs(const struct pd_diff *d);
 /* "12 threads: main 60 %, worker 30 %, ..., 9 more" (nothing for one). */
 void pd_fmt_threads(struct pd_buf *b, const struct pd_side *s);
-/* A metric table row's key, its values joined with " / ". */
-void pd_fmt_key(struct pd_buf *b, const char *key);
 /* How many (row, measure) changes of a table are worth listing. */
 size_t pd_table_notable(const struct pd_tdiff *t);
 /* Writes a whole buffer; returns 0 or -PD_EIO. */

@@ -152,7 +152,7 @@ static void table_section(struct pd_buf *b, const struct pd_diff *d,
 			table_num(&x, m->cand);
 			cell(b, x.buf, 12, 1);
 			pd_buf_reset(&x);
-			pd_fmt_key(&x, t->rows.v[r].key);
+			pd_mtable_key_text(&x, t->rows.v[r].key);
 			pd_buf_adds(b, x.buf);
 			pd_buf_addch(b, '\n');
 		}

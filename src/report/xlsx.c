@@ -291,7 +291,7 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 		}
 		for (rr = 0; rr < t->rows.n && rr < 1048574; rr++) {
 			pd_buf_reset(&b);
-			pd_fmt_key(&b, t->rows.v[rr].key);
+			pd_mtable_key_text(&b, t->rows.v[rr].key);
 			c = 0;
 			pd_xlsx_str(ws, (int)rr + 1, c++, b.buf, NULL);
 			for (m = 0; m < t->nmeasures; m++) {

@@ -82,8 +82,9 @@ static int whole(double v)
  * A counter that moved within its own noise has not changed, even where
  * no test applies (one side zero, or an error on one side only): the
  * difference against the errors perf gave (+-), or, with none, for a
- * whole count of events (no unit) against the Poisson error of the two
- * counts, widened by the dispersion floor. The two-sided p; NAN when
+ * whole count of events (no unit: the key, event TAB unit, ends in TAB)
+ * against the Poisson error of the two counts, widened by the dispersion
+ * floor. The two-sided p; NAN when
  * neither error is known.
  */
 static double noise_p(const char *key, double va, double vb, double ra,

@@ -78,8 +78,7 @@ static void build_table(struct pd_profile *p, const struct mrow *r, size_t from,
 		}
 		pd_mtable_add(t, r[i].key, strlen(r[i].key), val);
 		pd_mtable_set_rse(t, r[i].key, strlen(r[i].key), rse,
-				  t->independent &&
-				      !strncmp(r[i].key, "IPC", 3));
+				  t->independent && pd_counter_up(r[i].key));
 	}
 	free(val);
 	free(rse);

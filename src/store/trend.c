@@ -397,17 +397,11 @@ static void add_counter(struct pd_trend *t, const char *key,
 	for (k = 0; k < ncs; k++)
 		most = cs[k].nruns > most ? cs[k].nruns : most;
 	v = pd_xmalloc((most + 1) * sizeof(*v));
-	/* "task-clock / msec" as the diff's tables say, "cycles" */
-	if (!tab)
-		pd_buf_adds(&name, key);
-	else if (tab[1])
-		pd_buf_addf(&name, "%.*s / %s", (int)(tab - key), key, tab + 1);
-	else
-		pd_buf_addf(&name, "%.*s", (int)(tab - key), key);
+	pd_mtable_key_text(&name, key); /* "task-clock / msec", "cycles" */
 	s.name = pd_buf_detach(&name);
 	s.unit = pd_xstrdup(tab ? tab + 1 : "");
 	s.counter = 1;
-	s.up = !strncmp(key, "IPC", 3);
+	s.up = pd_counter_up(key);
 	s.tau = tau;
 	for (k = 0; k < ncs; k++) {
 		struct pd_tpoint pt;
