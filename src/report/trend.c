@@ -623,6 +623,26 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 	return rc;
 }
 
+/*
+ * A chart's title or axis name from a name in the data: valid UTF-8, at
+ * most 250 bytes cut between characters, and not starting with '=', which
+ * Excel would read as a reference.
+ */
+static void chart_text(struct pd_buf *b, const char *s)
+{
+	pd_buf_reset(b);
+	if (*s == '=')
+		pd_buf_addch(b, ' ');
+	pd_utf8_sanitize(s, strlen(s), b);
+	if (b->len > 250) { /* not inside a character */
+		size_t n = 250;
+
+		while (n && ((unsigned char)b->buf[n] & 0xc0) == 0x80)
+			n--;
+		pd_buf_setlen(b, n);
+	}
+}
+
 int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 		  struct pd_err *err)
 {
@@ -705,20 +725,10 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 		chart_series_set_values(se, "Series", 1, (lxw_col_t)(k + 3),
 					(lxw_row_t)n, (lxw_col_t)(k + 3));
 		chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
-		/* a title starting with '=' would be read as a reference */
-		if (t->series.v[k].name[0] == '=')
-			pd_buf_addch(&nm, ' ');
-		pd_utf8_sanitize(t->series.v[k].name,
-				 strlen(t->series.v[k].name), &nm);
-		if (nm.len > 250)
-			pd_buf_setlen(&nm, 250);
+		chart_text(&nm, t->series.v[k].name);
 		chart_title_set_name(ch, nm.buf);
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-		pd_buf_reset(&nm);
-		if (*series_unit(t, &t->series.v[k]) == '=')
-			pd_buf_addch(&nm, ' ');
-		pd_utf8_sanitize(series_unit(t, &t->series.v[k]),
-				 strlen(series_unit(t, &t->series.v[k])), &nm);
+		chart_text(&nm, series_unit(t, &t->series.v[k]));
 		chart_axis_set_name(ch->y_axis, nm.buf);
 		worksheet_insert_chart(sum, (lxw_row_t)(r + (int)k * 16), 0,
 				       ch);

@@ -10,6 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 export PERFDIFF_DB="$T/h.db"
 tail=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+long=$(python3 -c 'print("\u00e9" * 150)')
 mkc() { # DIR N SCENARIO: bundle of commit N with its perf.stat.txt
 	mkdir -p "$1/profiles"
 	printf '{"git_sha": "%02d%s", "scenario": "%s", "cache": "warm", "commit_date": "2026-05-%02dT00:00:00Z"}\n' \
@@ -25,6 +26,8 @@ mkc() { # DIR N SCENARIO: bundle of commit N with its perf.stat.txt
 		printf '  %d,000,000      cycles   #    4.000 GHz\n' "$cy"
 		echo '  8,000,000,000      instructions   #    2.00  insn per cycle'
 		echo '  3      a<b>&c'
+		# a name of 301 bytes: charts cut it at 250, between characters
+		printf '  4      a%s\n' "$long"
 	} >"$1/profiles/perf.stat.txt"
 }
 c=1
@@ -64,7 +67,7 @@ then ok; else not_ok "counter trend (json)"; fi
 
 expect_exit 1 pd trend --scenario st
 expect_grep "^ALERT st/warm: at 09bbbbbbbb; counters: IPC / insn per cycle -23.1 % (worse), cycles +30.0 %, task-clock / msec +30.0 %$" "$T/out"
-expect_grep "total, 0 functions and 6 counters" "$T/out"
+expect_grep "total, 0 functions and 7 counters" "$T/out"
 expect_grep "^cycles  *4000000000  *5200000000  *+30.0 %" "$T/out"
 expect_exit 0 pd culprit --scenario st
 expect_grep "first bad: 09$tail" "$T/out"
@@ -85,6 +88,19 @@ if command -v xlsx2csv >/dev/null; then
 	xlsx2csv -s 2 "$T/t.xlsx" >"$T/series.csv"
 	expect_grep "task-clock / msec (msec)" "$T/series.csv"
 	expect_grep "^09$tail,2026-05-09T00:00:00Z,1,0,1.538" "$T/series.csv"
+	if python3 - "$T/t.xlsx" <<'PY'
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+titles = []
+for n in z.namelist():
+    if n.startswith("xl/charts/chart"):
+        x = z.read(n).decode("utf-8")  # fails on a cut character
+        titles += re.findall(r"<a:t>([^<]*)</a:t>", x)
+long = [t for t in titles if t.startswith("a\u00e9")]
+# 'a' and 124 two-byte characters: 249 bytes, the 250th byte would split one
+assert long == ["a" + "\u00e9" * 124], [len(t.encode()) for t in long]
+PY
+	then ok; else not_ok "chart titles cut between characters"; fi
 fi
 
 # Counters next to stacks: the same functions' trend as without them,
