@@ -73,24 +73,42 @@ static int se_test(struct pd_metric *m, const struct expo *x, double va,
 	return 1;
 }
 
-static int whole(double v)
+/*
+ * A whole count of events: perf stat keys are event TAB unit, and a
+ * count's unit is empty.
+ */
+static int is_count(const char *key, double v)
 {
-	return v >= 0 && v - floor(v) < 1e-9;
+	size_t kl = strlen(key);
+
+	return v >= 0 && v - floor(v) < 1e-9 && kl && key[kl - 1] == '\t';
+}
+
+/*
+ * A count's relative error is at least its counting noise: over n runs
+ * (1 when unknown) a mean of v events has sqrt(phi / (n v)), with the
+ * dispersion floor phi. perf's own error from a few runs of a small count
+ * (1 migration +- 20 %) is often far below it. Unknown errors stay so.
+ */
+static double count_floor(const char *key, double v, double r, int n,
+			  double phi)
+{
+	if (r < 0 || !(v > 0) || !is_count(key, v))
+		return r;
+	return fmax(r, sqrt(phi / ((n > 1 ? n : 1) * v)));
 }
 
 /*
  * A counter that moved within its own noise has not changed, even where
  * no test applies (one side zero, or an error on one side only): the
- * difference against the errors perf gave (+-), or, with none, for a
- * whole count of events (no unit: the key, event TAB unit, ends in TAB)
- * against the Poisson error of the two counts, widened by the dispersion
- * floor. The two-sided p; NAN when
- * neither error is known.
+ * difference against the errors perf gave (+-, floored as above), or,
+ * with none, for a whole count of events against the Poisson error of
+ * the two counts, widened by the dispersion floor. The two-sided p; NAN
+ * when neither error is known.
  */
 static double noise_p(const char *key, double va, double vb, double ra,
 		      double rb, double phi)
 {
-	size_t kl = strlen(key);
 	double var = 0;
 
 	if (ra >= 0 || rb >= 0) {
@@ -98,7 +116,7 @@ static double noise_p(const char *key, double va, double vb, double ra,
 			var += va * ra * va * ra;
 		if (rb > 0)
 			var += vb * rb * vb * rb;
-	} else if (whole(va) && whole(vb) && kl && key[kl - 1] == '\t') {
+	} else if (is_count(key, va) && is_count(key, vb)) {
 		var = phi * (va + vb);
 	}
 	if (!(var > 0))
@@ -189,6 +207,12 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 						: pd_mtable_rse(tb, key, mb[k]);
 				struct pd_metric *m = &r.m[k];
 
+				if (ta->independent) {
+					ra = count_floor(key, va, ra, ta->runs,
+							 d->phi);
+					rb = count_floor(key, vb, rb, tb->runs,
+							 d->phi);
+				}
 				any |= fabs(va) > 0 || fabs(vb) > 0;
 				x = pd_diff_exposure(d, tot_a[k], tot_a[k],
 						     tot_b[k], tot_b[k]);

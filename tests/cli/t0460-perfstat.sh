@@ -104,6 +104,33 @@ assert cm["status"] == "same" and abs(cm["p"] - 0.3173105) < 1e-6, cm
 PY
 then ok; else not_ok "a counter within its noise is the same"; fi
 
+# perf's own error of a small count from a few runs is floored at its
+# counting noise, sqrt(2 / (n v)) with n = 1 where CSV and JSON do not say.
+# Lines from real perf stat -r 5 output on a busy machine: 1 migration
+# +- 20 % against 0 was "removed" (floor: error 1.414, z = 0.707, p =
+# 0.4795), 4 context switches +- 17.68 % against 1 +- 44.72 % "improved"
+# (floors 0.707 and 1.414: z = ln 4 / 1.581 = 0.877, p = 0.3806).
+printf '%s\n' '188.68,msec,task-clock,0.26%,188683533,100.00,1.0,CPUs utilized' \
+	'1,,cpu-migrations,20.00%,188683533,100.00,6.264,/sec' >"$T/f1.csv"
+printf '%s\n' '188.70,msec,task-clock,0.26%,198808351,100.00,1.0,CPUs utilized' \
+	'0,,cpu-migrations,0.00%,198808351,100.00,0.000,/sec' >"$T/f2.csv"
+pd -f json "$T/f1.csv" "$T/f2.csv" >"$T/f.json" 2>/dev/null
+printf '%s\n' '{"counter-value" : "4.000000", "unit" : "", "event" : "context-switches", "variance" : 17.68, "event-runtime" : 1, "pcnt-running" : 100.00, "metric-value" : 1, "metric-unit" : "/sec"}' >"$T/g1.json"
+printf '%s\n' '{"counter-value" : "1.000000", "unit" : "", "event" : "context-switches", "variance" : 44.72, "event-runtime" : 1, "pcnt-running" : 100.00, "metric-value" : 1, "metric-unit" : "/sec"}' >"$T/g2.json"
+pd -f json "$T/g1.json" "$T/g2.json" >"$T/g.json" 2>/dev/null
+if python3 - "$T/f.json" "$T/g.json" <<'PY'
+import json, sys
+def row(path, key):
+    (t,) = json.load(open(path))["tables"]
+    return {tuple(r["key"]): r["measures"]["value"] for r in t["rows"]}[key]
+m = row(sys.argv[1], ("cpu-migrations", ""))
+assert m["status"] == "same" and abs(m["p"] - 0.4795001) < 1e-6, m
+c = row(sys.argv[2], ("context-switches", ""))
+assert c["status"] not in ("improved", "regressed"), c
+assert abs(c["p"] - 0.3806118) < 1e-6, c
+PY
+then ok; else not_ok "small counts floored at their counting noise"; fi
+
 # Several runs per side: their spread is the error. Runs of 100, 102, 98
 # against 120, 118, 122: means 100 and 120, standard errors of the mean
 # 1.1547 on each side (sd 2 over sqrt 3).
