@@ -21,8 +21,8 @@ static const char convert_usage[] =
     "  -o, --output FILE  write to FILE (by a temporary name, then renamed)\n"
     "                     instead of stdout\n"
     "  --from, --event, --process, --thread, --sample-weight, --interval,\n"
-    "  --weight, --symbols, --decimal, --sample-type, --metric,\n"
-    "  --alloc-frames     as for perfdiff diff\n";
+    "  --weight, --symbols, --symbolizer, --decimal, --sample-type,\n"
+    "  --metric, --alloc-frames   as for perfdiff diff\n";
 
 int pd_cmd_convert(int argc, char **argv)
 {

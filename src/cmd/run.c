@@ -23,6 +23,7 @@ const struct option pd_diff_options[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "weight", required_argument, NULL, OPT_WEIGHT },
 	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
+	{ "symbolizer", required_argument, NULL, OPT_SYMBOLIZER },
 	{ "decimal", required_argument, NULL, OPT_DECIMAL },
 	{ "sample-type", required_argument, NULL, OPT_SAMPLE_TYPE },
 	{ "metric", required_argument, NULL, OPT_METRIC },
@@ -94,7 +95,7 @@ static int import_option(int c, struct pd_import_opts *io)
 		return 1;
 	case OPT_WEIGHT:
 		if (!strcmp(optarg, "cpu"))
-			io->weight_mode = 0;
+			io->weight_mode = 2;
 		else if (!strcmp(optarg, "wall"))
 			io->weight_mode = 1;
 		else {
@@ -140,6 +141,9 @@ static int import_option(int c, struct pd_import_opts *io)
 		io->symbol_dirs = dirs;
 		return 1;
 	}
+	case OPT_SYMBOLIZER:
+		io->symbolizer = optarg;
+		return 1;
 	}
 	return 0;
 }

@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "import/firefox.h"
+#include "import/symfind.h"
 #include "import/symbols.h"
 
 struct frameinfo {
@@ -333,9 +334,9 @@ static void symbolicate(struct ff *s, struct pendings *pend)
 {
 	struct pd_profile *p = s->p;
 	struct pd_sidecar *side;
+	struct pd_symctx *ctx;
 	struct pd_err serr = PD_ERR_INIT;
 	char *side_path = NULL;
-	struct pd_buf notes = PD_BUF_INIT;
 	size_t i, done = 0;
 
 	if (!pend->v.n)
@@ -343,15 +344,24 @@ static void symbolicate(struct ff *s, struct pendings *pend)
 	side = pd_sidecar_load(s->in->path, &side_path, &serr);
 	if (serr.code)
 		pd_profile_note(p, "%s", serr.msg);
-	/* One batch per library. */
+	ctx = pd_symctx_new(s->o->symbol_dirs, s->o->symbolizer);
+	if (ctx && *pd_symctx_notes(ctx)) {
+		const char *n = pd_symctx_notes(ctx), *e;
+
+		for (; *n; n = *e ? e + 1 : e) {
+			e = n + strcspn(n, "\n");
+			pd_profile_note(p, "%.*s", (int)(e - n), n);
+		}
+	}
+	/* One batch per library, and one line per library saying how. */
 	for (i = 0; i < pend->v.n;) {
 		const struct lib *l = pend->v.v[i].lib;
 		struct pd_libinfo li = { l->name,	 l->path,
 					 l->debug_name,	 l->debug_path,
 					 l->breakpad_id, l->code_id };
 		struct pd_symreq *reqs;
-		size_t j, k, n = 0, got = 0;
-		char *file = NULL;
+		struct pd_buf why = PD_BUF_INIT;
+		size_t j, k, n = 0, got = 0, from_side = 0;
 
 		for (j = i; j < pend->v.n; j++)
 			n += pend->v.v[j].lib == l;
@@ -360,10 +370,19 @@ static void symbolicate(struct ff *s, struct pendings *pend)
 			if (pend->v.v[j].lib == l)
 				reqs[k++].addr = pend->v.v[j].addr;
 		if (side)
-			got += pd_sidecar_resolve(side, &li, reqs, n);
-		if (got < n && s->o->symbol_dirs)
-			got += pd_symbols_from_dirs(s->o->symbol_dirs, &li,
-						    reqs, n, &file, &notes);
+			got = from_side =
+			    pd_sidecar_resolve(side, &li, reqs, n);
+		if (got < n && ctx)
+			got += pd_symctx_resolve(ctx, &li, reqs, n, &why);
+		if (ctx || (from_side && got < n))
+			pd_profile_note(p,
+					"symbols for %s: %zu of %zu addresses"
+					" named%s%s%s%s",
+					lib_label(l), got, n,
+					from_side ? " (sidecar " : "",
+					from_side ? "first)" : "",
+					why.len ? "; " : "", why.buf);
+		pd_buf_release(&why);
 		for (j = i, k = 0; j < pend->v.n; j++) {
 			struct pend *e = &pend->v.v[j];
 
@@ -384,17 +403,14 @@ static void symbolicate(struct ff *s, struct pendings *pend)
 			e->lib = NULL; /* handled */
 		}
 		free(reqs);
-		free(file);
 		while (i < pend->v.n && !pend->v.v[i].lib)
 			i++;
 	}
-	if (notes.len)
-		pd_profile_note(p, "%s", notes.buf);
 	if (done && side_path)
 		pd_profile_note(p, "symbols from %s", side_path);
 	free(side_path);
 	pd_sidecar_free(side);
-	pd_buf_release(&notes);
+	pd_symctx_free(ctx);
 }
 
 /* Per library: unsymbolicated weight, heaviest first, for the report. */
@@ -467,6 +483,7 @@ int pd_firefox_resolve(struct ff *s)
 	size_t ti, i, used = 0;
 	int any_cpu = 0, all_cpu = 1, want_cpu = o->weight_mode != 1, rc = 0;
 	int cpu_fallback = 0;
+	const struct thread *nocpu = NULL;
 	double *frame_w;
 	uint32_t *shared_frames = NULL;
 	size_t nshared = 0;
@@ -482,13 +499,27 @@ int pd_firefox_resolve(struct ff *s)
 			continue;
 		view_of(s, th, &v);
 		cpu = get_col(v.t[T_SAMPLES], "threadCPUDelta");
-		if (!col_len(get_col(v.t[T_SAMPLES], "stack")))
+		/*
+		 * A thread of one sample has no CPU delta to give (the first
+		 * means nothing): it has no say in the profile's rule.
+		 */
+		if (col_len(get_col(v.t[T_SAMPLES], "stack")) <= 1)
 			continue;
 		if (cpu && col_len(cpu) > 1 &&
 		    strcmp(v.ctx->cpu_unit, "variable CPU cycles"))
 			any_cpu = 1;
-		else
+		else if (all_cpu) {
 			all_cpu = 0;
+			nocpu = th;
+		}
+	}
+	if (o->weight_mode == 2 && !all_cpu) {
+		pd_err_set(s->err, PD_EFORMAT,
+			   "%s: --weight cpu: thread \"%s\" has no CPU time"
+			   " (threadCPUDelta); use --weight wall, or --thread"
+			   " to choose threads that have it",
+			   s->in->path, nocpu->name ? nocpu->name : "?");
+		return PD_EFORMAT;
 	}
 	want_cpu = want_cpu && any_cpu && all_cpu;
 retry:

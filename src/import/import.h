@@ -18,8 +18,11 @@ struct pd_import_opts {
 	double sample_weight; /* weight of one sample; 0 = derive */
 	double
 	    interval_ms; /* sampling interval for evented data; 0 = default */
-	int weight_mode; /* Firefox: 0 CPU time when known, 1 wall clock */
-	const char *const *symbol_dirs; /* --symbols folders, NULL-terminated */
+	/* Firefox: 0 CPU time when every sampled thread has it, else wall
+	 * clock; 1 wall clock; 2 CPU time (an error where a thread has none) */
+	int weight_mode;
+	const char *const *symbol_dirs; /* --symbols paths, NULL-terminated */
+	const char *symbolizer;		/* --symbolizer, NULL to search */
 	char decimal; /* WPA CSV: forced decimal separator, 0 = detect */
 	const char
 	    *sample_type;   /* pprof: value by name or index, NULL = default */

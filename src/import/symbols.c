@@ -20,26 +20,35 @@
 
 #include "import/symbols.h"
 
-void pd_debugid_norm(const char *in, char out[34])
+void pd_debugid_norm(const char *in, char out[42])
 {
-	size_t n = 0;
+	char d[64];
+	size_t n = 0, i, k;
 
 	out[0] = '\0';
 	if (!in)
 		return;
-	for (; *in && n < 33; in++)
+	for (; *in && n < sizeof(d); in++)
 		if (isxdigit((unsigned char)*in))
-			out[n++] = (char)toupper((unsigned char)*in);
-	if (n == 32) /* a UUID without age: age 0 */
-		out[n++] = '0';
-	out[n] = '\0';
+			d[n++] = (char)toupper((unsigned char)*in);
+	if (n < 32 || n > 40)
+		return; /* not a GUID/UUID with an age of at most 8 digits */
+	memcpy(out, d, 32);
+	/* The age in hex without leading zeros, "0" for none. */
+	for (i = 32; i + 1 < n && d[i] == '0'; i++)
+		;
+	for (k = 32; i < n; i++)
+		out[k++] = d[i];
+	if (k == 32)
+		out[k++] = '0';
+	out[k] = '\0';
 }
 
 /* ---- sidecar ---- */
 
 struct sc_lib {
 	char *debug_name;
-	char id[34];
+	char id[42];
 	uint64_t *addr; /* known addresses, sorted */
 	uint32_t *sym;	/* their symbol's string index */
 	size_t n;
@@ -223,7 +232,7 @@ size_t pd_sidecar_resolve(const struct pd_sidecar *s,
 			  const struct pd_libinfo *lib, struct pd_symreq *reqs,
 			  size_t n)
 {
-	char want[34];
+	char want[42];
 	size_t i, got = 0;
 	const struct sc_lib *l = NULL;
 
@@ -274,45 +283,7 @@ static int cmp_esym(const void *a, const void *b)
 	return (x->start > y->start) - (x->start < y->start);
 }
 
-/* The GNU build id as lowercase hex, or "" */
-static void elf_build_id(Elf *e, char *out, size_t cap)
-{
-	Elf_Scn *scn = NULL;
-
-	out[0] = '\0';
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t off = 0, noff, doff;
-		GElf_Nhdr nh;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
-			continue;
-		d = elf_getdata(scn, NULL);
-		while (d &&
-		       (noff = gelf_getnote(d, off, &nh, &off, &doff)) > 0) {
-			if (nh.n_type == NT_GNU_BUILD_ID &&
-			    nh.n_descsz * 2 < cap) {
-				size_t i;
-
-				for (i = 0; i < nh.n_descsz; i++)
-					snprintf(out + 2 * i, 3, "%02x",
-						 ((const unsigned char *)
-						      d->d_buf)[doff + i]);
-				return;
-			}
-			off = noff;
-		}
-	}
-}
-
-/*
- * Resolves from an ELF file's .symtab/.dynsym. samply's addresses are
- * relative to the image base (the lowest PT_LOAD address), so symbol
- * values are compared with address + base. Returns -1 if not ELF.
- */
-static long elf_resolve(const char *path, const char *code_id,
-			struct pd_symreq *reqs, size_t n, struct pd_buf *notes)
+size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n)
 {
 	int fd = open(path, O_RDONLY);
 	Elf *e;
@@ -320,25 +291,14 @@ static long elf_resolve(const char *path, const char *code_id,
 	PD_VEC(struct esym) syms = PD_VEC_INIT;
 	uint64_t base = UINT64_MAX;
 	size_t i, phnum, got = 0;
-	char bid[129];
 
 	if (fd < 0)
-		return -1;
+		return 0;
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ, NULL);
 	if (!e || elf_kind(e) != ELF_K_ELF) {
 		if (e)
 			elf_end(e);
-		close(fd);
-		return -1;
-	}
-	elf_build_id(e, bid, sizeof(bid));
-	if (code_id && *code_id && bid[0] && strcasecmp(code_id, bid)) {
-		pd_buf_addf(notes,
-			    "%s%s: build id %s, the profile wants %s;"
-			    " not used",
-			    notes->len ? "; " : "", path, bid, code_id);
-		elf_end(e);
 		close(fd);
 		return 0;
 	}
@@ -412,168 +372,5 @@ static long elf_resolve(const char *path, const char *code_id,
 	PD_VEC_FREE(&syms);
 	elf_end(e);
 	close(fd);
-	return (long)got;
-}
-
-/* ---- llvm-symbolizer ---- */
-
-size_t pd_symbols_llvm(const char *path, struct pd_symreq *reqs, size_t n)
-{
-	char in[] = "/tmp/pdsymXXXXXX";
-	int fd = mkstemp(in);
-	struct pd_buf cmd = PD_BUF_INIT;
-	FILE *f, *p;
-	char line[4096];
-	size_t i, k = 0, got = 0, want = 0;
-	int state = 0; /* 0 function line, 1 location line, 2 blank */
-
-	if (fd < 0)
-		return 0;
-	f = fdopen(fd, "w");
-	for (i = 0; i < n; i++)
-		if (!reqs[i].name) {
-			fprintf(f, "0x%llx\n",
-				(unsigned long long)reqs[i].addr);
-			want++;
-		}
-	fclose(f);
-	if (!want) {
-		unlink(in);
-		return 0;
-	}
-	/* The path goes in single quotes; a quote in it is spliced out. */
-	pd_buf_adds(&cmd, "llvm-symbolizer --functions=linkage --no-inlines"
-			  " --relative-address --obj='");
-	for (i = 0; path[i]; i++) {
-		if (path[i] == '\'')
-			pd_buf_adds(&cmd, "'\\''");
-		else
-			pd_buf_addch(&cmd, path[i]);
-	}
-	pd_buf_addf(&cmd, "' < %s 2>/dev/null", in);
-	p = popen(cmd.buf, "r");
-	pd_buf_release(&cmd);
-	while (p && fgets(line, sizeof(line), p)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!*line) {
-			state = 0;
-			continue;
-		}
-		if (state == 0) {
-			while (k < n && reqs[k].name)
-				k++;
-			if (k < n && strcmp(line, "??")) {
-				reqs[k].name = pd_xstrdup(line);
-				reqs[k].how = "llvm-symbolizer";
-				got++;
-			}
-			k++;
-			state = 1;
-		}
-	}
-	if (p)
-		pclose(p);
-	unlink(in);
-	return got;
-}
-
-/* ---- finding the binary ---- */
-
-static int is_file(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static const char *base_of(const char *p)
-{
-	const char *s = p ? strrchr(p, '/') : NULL;
-	const char *b = p ? strrchr(p, '\\') : NULL;
-
-	if (b && (!s || b > s))
-		s = b;
-	return s ? s + 1 : p;
-}
-
-/* Depth-limited search of dir for a file named name. */
-static char *find_named(const char *dir, const char *name, int depth)
-{
-	DIR *d;
-	struct dirent *e;
-	char *hit = NULL;
-
-	if (!name || !*name || depth > 4 || !(d = opendir(dir)))
-		return NULL;
-	while (!hit && (e = readdir(d))) {
-		struct pd_buf p = PD_BUF_INIT;
-		struct stat st;
-
-		if (e->d_name[0] == '.')
-			continue;
-		pd_buf_addf(&p, "%s/%s", dir, e->d_name);
-		if (stat(p.buf, &st) == 0) {
-			if (S_ISREG(st.st_mode) && !strcmp(e->d_name, name))
-				hit = pd_buf_detach(&p);
-			else if (S_ISDIR(st.st_mode))
-				hit = find_named(p.buf, name, depth + 1);
-		}
-		pd_buf_release(&p);
-	}
-	closedir(d);
-	return hit;
-}
-
-size_t pd_symbols_from_dirs(const char *const *dirs,
-			    const struct pd_libinfo *lib,
-			    struct pd_symreq *reqs, size_t n, char **file,
-			    struct pd_buf *notes)
-{
-	const char *names[4];
-	size_t di, ni, got = 0;
-
-	*file = NULL;
-	names[0] = base_of(lib->debug_name);
-	names[1] = base_of(lib->name);
-	names[2] = base_of(lib->path);
-	names[3] = base_of(lib->debug_path);
-	for (di = 0; dirs[di]; di++) {
-		/* A .build-id tree first: it names the exact build. */
-		if (lib->code_id && strlen(lib->code_id) > 2) {
-			struct pd_buf p = PD_BUF_INIT;
-
-			pd_buf_addf(&p, "%s/.build-id/%.2s/%s.debug", dirs[di],
-				    lib->code_id, lib->code_id + 2);
-			if (is_file(p.buf)) {
-				long r = elf_resolve(p.buf, lib->code_id, reqs,
-						     n, notes);
-
-				if (r > 0) {
-					*file = pd_buf_detach(&p);
-					return (size_t)r;
-				}
-			}
-			pd_buf_release(&p);
-		}
-		for (ni = 0; ni < 4; ni++) {
-			char *path;
-			long r;
-
-			if (!names[ni] || !*names[ni])
-				continue;
-			path = find_named(dirs[di], names[ni], 0);
-			if (!path)
-				continue;
-			r = elf_resolve(path, lib->code_id, reqs, n, notes);
-			if (r < 0) /* not ELF: PE, Mach-O, PDB */
-				r = (long)pd_symbols_llvm(path, reqs, n);
-			if (r > 0) {
-				got = (size_t)r;
-				*file = path;
-				return got;
-			}
-			free(path);
-		}
-	}
 	return got;
 }

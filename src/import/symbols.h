@@ -1,8 +1,8 @@
 /*
  * Offline symbolication of native frames given as (library, relative
- * address): from a samply *.syms.json sidecar, from ELF files found under
- * --symbols folders (libelf), or through llvm-symbolizer for other object
- * formats. A pd_symlib owns what it loads.
+ * address): samply's *.syms.json sidecar and ELF symbol tables here;
+ * finding the right build's files is symfind.h, running a symbolizer
+ * symbolizer.h (docs/symbols.md).
  */
 #ifndef PD_SYMBOLS_H
 #define PD_SYMBOLS_H
@@ -21,7 +21,7 @@ struct pd_libinfo {
 struct pd_symreq {
 	uint64_t addr;	 /* library-relative */
 	char *name;	 /* result, NULL while unresolved (owned) */
-	const char *how; /* "sidecar", "elf", "llvm-symbolizer" */
+	const char *how; /* "sidecar", "elf", "llvm-symbolizer", "atos" */
 };
 
 struct pd_sidecar; /* a parsed *.syms.json */
@@ -35,20 +35,15 @@ size_t pd_sidecar_resolve(const struct pd_sidecar *s,
 			  const struct pd_libinfo *lib, struct pd_symreq *reqs,
 			  size_t n);
 /*
- * Searches dirs (NULL-terminated) for lib's binary and resolves reqs from
- * its symbols; *file gets the path used (owned) or NULL. Notes about
- * mismatched files go to notes.
+ * Resolves reqs from an ELF file's .symtab and .dynsym (libelf); the
+ * caller has checked the file's build id. Returns how many it named.
  */
-size_t pd_symbols_from_dirs(const char *const *dirs,
-			    const struct pd_libinfo *lib,
-			    struct pd_symreq *reqs, size_t n, char **file,
-			    struct pd_buf *notes);
+size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n);
 /*
- * Resolves reqs from path with one llvm-symbolizer run (addresses relative
- * to the image base); returns how many it named, 0 without llvm-symbolizer.
+ * Normalises a debug id (breakpad or UUID form, dashes or not) to 32
+ * upper-hex digits and the age in hex without leading zeros ("0" when
+ * absent); "" when it is not 32 digits and an age of at most 8.
  */
-size_t pd_symbols_llvm(const char *path, struct pd_symreq *reqs, size_t n);
-/* Normalises a debug id (breakpad or UUID form) to 33 upper-hex digits. */
-void pd_debugid_norm(const char *in, char out[34]);
+void pd_debugid_norm(const char *in, char out[42]);
 
 #endif

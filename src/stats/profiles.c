@@ -321,6 +321,19 @@ static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 				     i < na ? "baseline" : "candidate",
 				     p->notes.v[j]);
 	}
+	for (i = 1; i < na + nb; i++) {
+		const struct pd_profile *p = i < na ? a[i] : b[i - na];
+
+		if (a[0]->count_rule && p->count_rule &&
+		    strcmp(a[0]->count_rule, p->count_rule)) {
+			pd_diff_warn(d,
+				     "the profiles weigh samples differently"
+				     " (%s; %s): their times do not compare;"
+				     " give both the same --weight",
+				     a[0]->count_rule, p->count_rule);
+			break;
+		}
+	}
 	if (!(fn->flags & PD_FUNCS_NO_MODULE) && ma != mb) {
 		fn->flags |= PD_FUNCS_NO_MODULE;
 		d->name_only = 1;

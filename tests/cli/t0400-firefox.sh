@@ -113,7 +113,7 @@ assert f["process_batch"]["total"] == 18e6 and f["main"]["total"] == 18e6
 assert not [w for w in d["warnings"] if "unsymbolicated" in w], d["warnings"]
 PY
 then ok; else not_ok "ELF symbolication"; fi
-expect_grep "other/workload: build id .* not used" "$T/err"
+expect_grep "not used, another build: [^ ]*/other/workload (ELF, debug id" "$T/err"
 # A wrong build id: the binary is not used, the frames stay addresses.
 sed 's/"codeId": "[0-9a-f]*"/"codeId": "deadbeef"/' "$T/unsym.json" >"$T/wrongid.json"
 expect_exit 0 pd show -f json --symbols "$T/bin" "$T/wrongid.json"
@@ -165,4 +165,41 @@ bad librange 't["resourceTable"]["lib"][0] = 4' "names a lib out of range"
 printf '{"meta": {"interval": 1, "preprocessedProfileVersion": 49}, "threads": [{"samples": {"stack": [0' >"$T/trunc.json"
 expect_exit 2 pd show "$T/trunc.json"
 expect_grep "truncated JSON" "$T/err"
+
+# The weight rule is the profile's: a thread of one sample (no CPU delta
+# to give) does not switch a CPU-time profile to wall clock. 10 samples
+# with 500 µs deltas, the first of which means nothing: 9 x 500 µs.
+wspec() { # NAME EXTRA-THREADS
+	cat >"$T/$1.spec" <<EOF
+{"lib": {"name": "app", "path": "/app", "debugName": "app", "debugPath": "/app",
+         "breakpadId": "", "codeId": "", "arch": "x86_64"},
+ "frames": {"main": 4096, "work": 8192},
+ "stacks": [[["main", "work"], 8], [["main"], 2]], "cpu": 500,
+ "extra_threads": $2}
+EOF
+	python3 "$PD_ROOT/tests/tools/samply_make.py" "$T/$1.spec" "$T/$1.json"
+}
+wspec onesample '[["idle", 1, false]]'
+wspec nocpu '[["io", 5, false]]'
+for w in "" "--weight cpu"; do
+	# shellcheck disable=SC2086
+	expect_exit 0 pd show -f json $w "$T/onesample.json"
+	if python3 - "$T/out" <<'PY'; then ok; else not_ok "one-sample thread switched the weight rule ($w)"; fi
+import json, sys
+p = json.load(open(sys.argv[1]))["profile"]
+assert p["total"] == 4.5e6, p["total"]
+assert p["count_rule"].startswith("weights = CPU time"), p["count_rule"]
+PY
+done
+# A thread of five samples without CPU time: wall clock for all, said so;
+# asked for CPU time, one line and exit 2.
+expect_exit 0 pd show -f json "$T/nocpu.json"
+expect_grep "some threads have no CPU deltas: using wall-clock" "$T/err"
+expect_grep '"total":.15000000,' "$T/out"
+expect_exit 2 pd show --weight cpu "$T/nocpu.json"
+expect_lines 1 "$T/err"
+expect_grep 'nocpu.json: --weight cpu: thread "io" has no CPU time' "$T/err"
+# Two sides weighed by different rules: the diff says so.
+expect_exit 0 pd "$T/onesample.json" "$T/nocpu.json"
+expect_grep "the profiles weigh samples differently" "$T/err"
 finish

@@ -1,0 +1,276 @@
+/*
+ * External symbolizers, run once per library (docs/symbols.md). The child
+ * runs in a fresh directory that holds links to the verified files only,
+ * reads the addresses from a file there and writes names to a pipe.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "import/symbolizer.h"
+
+static int is_exec(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && !access(p, X_OK);
+}
+
+/* name on PATH, or NULL (owned). */
+static char *on_path(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *e;
+
+	if (!path || !*path)
+		path = "/usr/bin:/bin";
+	for (p = path; *p; p = *e ? e + 1 : e) {
+		struct pd_buf b = PD_BUF_INIT;
+
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		if (e == p)
+			continue;
+		pd_buf_add(&b, p, (size_t)(e - p));
+		pd_buf_addf(&b, "/%s", name);
+		if (is_exec(b.buf))
+			return pd_buf_detach(&b);
+		pd_buf_release(&b);
+	}
+	return NULL;
+}
+
+void pd_symtool_find(const char *forced, struct pd_symtool *tool)
+{
+	/* Homebrew installs llvm keg-only: not on PATH by default. */
+	static const char *const brew[] = {
+		"/opt/homebrew/opt/llvm/bin/llvm-symbolizer",
+		"/usr/local/opt/llvm/bin/llvm-symbolizer",
+	};
+	size_t i;
+	int v;
+
+	tool->path = NULL;
+	tool->kind = PD_SYMTOOL_LLVM;
+	if (forced) {
+		const char *b = strrchr(forced, '/');
+
+		if (is_exec(forced))
+			tool->path = pd_xstrdup(forced);
+		else if (!strchr(forced, '/'))
+			tool->path = on_path(forced);
+		if (tool->path && !strcmp(b ? b + 1 : forced, "atos"))
+			tool->kind = PD_SYMTOOL_ATOS;
+		return;
+	}
+	if ((tool->path = on_path("llvm-symbolizer")))
+		return;
+	for (i = 0; i < sizeof(brew) / sizeof(*brew); i++)
+		if (is_exec(brew[i])) {
+			tool->path = pd_xstrdup(brew[i]);
+			return;
+		}
+	for (v = 30; v >= 10; v--) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "llvm-symbolizer-%d", v);
+		if ((tool->path = on_path(name)))
+			return;
+	}
+#ifdef __APPLE__
+	if (is_exec("/usr/bin/atos")) {
+		tool->path = pd_xstrdup("/usr/bin/atos");
+		tool->kind = PD_SYMTOOL_ATOS;
+	}
+#endif
+}
+
+char *pd_symtool_name(enum pd_symtool_kind kind, const char *line)
+{
+	const char *in;
+
+	if (!*line || !strcmp(line, "??"))
+		return NULL;
+	if (kind == PD_SYMTOOL_LLVM)
+		return pd_xstrdup(line);
+	/* atos: "name (in lib) (file:line)" or "name (in lib) + 12". */
+	in = strstr(line, " (in ");
+	if (!in || in == line)
+		return NULL; /* it echoed the address: unknown */
+	return pd_xstrndup(line, (size_t)(in - line));
+}
+
+static const char *base_name(const char *p)
+{
+	const char *s = strrchr(p, '/');
+
+	return s ? s + 1 : p;
+}
+
+/* A link named `as` in dir to the absolute form of target. */
+static int link_in(const char *dir, const char *target, const char *as,
+		   struct pd_buf *made)
+{
+	char cwd[PATH_MAX];
+	struct pd_buf b = PD_BUF_INIT, abs = PD_BUF_INIT;
+	int rc;
+
+	if (strchr(as, '/') || !*as || !strcmp(as, ".") || !strcmp(as, ".."))
+		return -1;
+	if (target[0] != '/') {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -1;
+		pd_buf_addf(&abs, "%s/", cwd);
+	}
+	pd_buf_adds(&abs, target);
+	pd_buf_addf(&b, "%s/%s", dir, as);
+	rc = symlink(abs.buf, b.buf);
+	pd_buf_release(&abs);
+	if (!rc) {
+		pd_buf_add(made, b.buf, b.len + 1); /* NUL-separated list */
+	}
+	pd_buf_release(&b);
+	return rc;
+}
+
+static void run_child(const char *dir, const char *in, int out,
+		      char *const argv[])
+{
+	int fd = open(in, O_RDONLY), null = open("/dev/null", O_WRONLY);
+
+	if (fd < 0 || null < 0 || chdir(dir) || dup2(fd, 0) < 0 ||
+	    dup2(out, 1) < 0 || dup2(null, 2) < 0)
+		_exit(127);
+	execv(argv[0], argv);
+	_exit(127);
+}
+
+/* execv wants writable strings. */
+static char opt_linkage[] = "--functions=linkage", opt_noinl[] = "--no-inlines",
+	    opt_o[] = "-o", opt_l[] = "-l", opt_arch[] = "-arch";
+
+size_t pd_symtool_run(const struct pd_symtool *tool,
+		      const struct pd_symjob *job, struct pd_symreq *reqs,
+		      size_t n)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct pd_buf dir = PD_BUF_INIT, in = PD_BUF_INIT, made = PD_BUF_INIT;
+	struct pd_buf obj = PD_BUF_INIT, a1 = PD_BUF_INIT, a2 = PD_BUF_INIT;
+	char *argv[12], line[8192], *d;
+	size_t i, k = 0, got = 0, want = 0, argc = 0, off;
+	int pipefd[2] = { -1, -1 }, state = 0, status;
+	FILE *f, *p = NULL;
+	pid_t pid = -1;
+
+	if (!tool->path)
+		return 0;
+	pd_buf_addf(&dir, "%s/pdsymXXXXXX", tmp && *tmp ? tmp : "/tmp");
+	d = mkdtemp(dir.buf);
+	if (!d)
+		goto out_nodir;
+	pd_buf_addf(&in, "%s/addresses", dir.buf);
+	if (link_in(dir.buf, job->obj, base_name(job->obj), &made) ||
+	    (job->beside &&
+	     link_in(dir.buf, job->beside, job->beside_as, &made)))
+		goto out;
+	f = fopen(in.buf, "w");
+	if (!f)
+		goto out;
+	for (i = 0; i < n; i++)
+		if (!reqs[i].name) {
+			fprintf(f, "0x%llx\n",
+				(unsigned long long)(reqs[i].addr + job->base));
+			want++;
+		}
+	if (fclose(f) || !want)
+		goto out;
+	argv[argc++] = tool->path;
+	if (tool->kind == PD_SYMTOOL_LLVM) {
+		argv[argc++] = opt_linkage;
+		argv[argc++] = opt_noinl;
+		pd_buf_addf(&obj, "--obj=%s", base_name(job->obj));
+		argv[argc++] = obj.buf;
+		if (job->arch) {
+			pd_buf_addf(&a1, "--default-arch=%s", job->arch);
+			argv[argc++] = a1.buf;
+		}
+	} else {
+		argv[argc++] = opt_o;
+		pd_buf_adds(&obj, base_name(job->obj));
+		argv[argc++] = obj.buf;
+		argv[argc++] = opt_l;
+		pd_buf_addf(&a2, "0x%llx", (unsigned long long)job->base);
+		argv[argc++] = a2.buf;
+		if (job->arch) {
+			argv[argc++] = opt_arch;
+			pd_buf_adds(&a1, job->arch);
+			argv[argc++] = a1.buf;
+		}
+	}
+	argv[argc] = NULL;
+	if (pipe(pipefd))
+		goto out;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(pipefd[0]);
+		run_child(dir.buf, in.buf, pipefd[1], argv);
+	}
+	close(pipefd[1]);
+	if (pid < 0) {
+		close(pipefd[0]);
+		goto out;
+	}
+	p = fdopen(pipefd[0], "r");
+	if (!p) {
+		close(pipefd[0]);
+		goto reap;
+	}
+	/* llvm: name, location, blank per address; atos: one line each. */
+	while (fgets(line, sizeof(line), p)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (tool->kind == PD_SYMTOOL_LLVM && !*line) {
+			state = 0;
+			continue;
+		}
+		if (state)
+			continue;
+		while (k < n && reqs[k].name)
+			k++;
+		if (k < n &&
+		    (reqs[k].name = pd_symtool_name(tool->kind, line))) {
+			reqs[k].how = tool->kind == PD_SYMTOOL_LLVM
+					  ? "llvm-symbolizer"
+					  : "atos";
+			got++;
+		}
+		k++;
+		state = tool->kind == PD_SYMTOOL_LLVM;
+	}
+	fclose(p);
+reap:
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+out:
+	unlink(in.buf);
+	for (off = 0; off < made.len; off += strlen(made.buf + off) + 1)
+		unlink(made.buf + off);
+	rmdir(dir.buf);
+out_nodir:
+	pd_buf_release(&dir);
+	pd_buf_release(&in);
+	pd_buf_release(&made);
+	pd_buf_release(&obj);
+	pd_buf_release(&a1);
+	pd_buf_release(&a2);
+	return got;
+}
