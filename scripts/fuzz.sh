@@ -2,8 +2,8 @@
 # Builds the libFuzzer targets with clang and runs each for SECONDS
 # (default 60), seeded from fixtures/ and, when present, ../shared/corpus.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET]   (TARGET: perf_script, folded,
-#        perf_stat, speedscope, firefox, wpa, cpuprofile, pprof, dhat or
-#        sniff;
+#        perf_stat, speedscope, firefox, wpa, cpuprofile, pprof, dhat,
+#        sniff or objid (the symbol-file header readers);
 #        default all)
 set -eu
 secs=${1:-60}
@@ -11,9 +11,21 @@ only=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_sniff
+cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_sniff fuzz_objid
 corpus=$root/../shared/corpus
-for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv cpuprofile:cpuprofile pprof:pprof dhat:dhat sniff:; do
+seed_objects() {
+	printf 'int main(void) { return 0; }\n' >"$1/tiny.c"
+	cc -o "$1/tiny.elf" "$1/tiny.c" 2>/dev/null || true
+	L=$(ls -d /usr/lib/llvm-*/bin 2>/dev/null | sort -t- -k2 -n | tail -n 1)
+	[ -n "$L" ] && [ -x "$L/lld-link" ] && [ -x "$L/ld64.lld" ] || return 0
+	src=$root/fixtures/symbols/app.c
+	"$L/clang-cl" --target=x86_64-pc-windows-msvc /c /O1 /Z7 "/Fo$1/app.obj" -- "$src" >/dev/null &&
+		"$L/lld-link" /nologo /entry:main /nodefaultlib /debug "/pdb:$1/app.pdb" "/out:$1/app.exe" "$1/app.obj" || true
+	"$L/clang" --target=arm64-apple-macos11 -O1 -g -c "$src" -o "$1/app.o" &&
+		"$L/ld64.lld" -arch arm64 -platform_version macos 11.0 11.0 -e _main -o "$1/app.macho" "$1/app.o" || true
+	rm -f "$1/tiny.c" "$1/app.obj" "$1/app.o"
+}
+for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv cpuprofile:cpuprofile pprof:pprof dhat:dhat sniff: objid:; do
 	name=${t%%:*}
 	dir=${t#*:}
 	[ -n "$only" ] && [ "$only" != "$name" ] && continue
@@ -23,11 +35,18 @@ for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope 
 	if [ -n "$dir" ] && [ -d "$corpus/$dir" ]; then
 		find "$corpus/$dir" -type f -size -64k -exec cp {} "$seeds"/ \;
 	fi
+	# the header readers start from real headers: a small ELF, and the
+	# test program as PE + PDB and Mach-O when llvm's cross tools are here
+	if [ "$name" = objid ]; then
+		seed_objects "$seeds"
+	fi
 	# gzipped seeds mutate into bad gzip, not bad protobuf: add them inflated
 	for f in "$seeds"/*; do
 		gzip -t "$f" 2>/dev/null && gzip -dc "$f" >"$f.raw" || true
 	done
 	echo "== fuzz_$name for ${secs}s"
-	build-fuzz/tests/fuzz_$name -max_total_time="$secs" -max_len=65536 \
+	max=65536
+	[ "$name" = objid ] && max=131072 # a PDB's stream directory sits late
+	build-fuzz/tests/fuzz_$name -max_total_time="$secs" -max_len=$max \
 		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$seeds" 2>&1 | tail -6
 done

@@ -330,6 +330,37 @@ static int thread_wanted(const struct pd_import_opts *o, const struct thread *t)
 	return 1;
 }
 
+/* Frames that stand for a chain of inlined functions (pd_profile_expand). */
+struct inlines {
+	uint32_t *start, *len;
+	size_t nframes;
+	PD_VEC(uint32_t) chain;
+};
+
+static void add_inlined(struct pd_profile *p, struct inlines *inl,
+			uint32_t frame, const char *names, uint32_t module)
+{
+	const char *n, *e;
+
+	if (!inl->len) {
+		inl->nframes = p->frames.n;
+		inl->start = pd_xcalloc(inl->nframes, sizeof(*inl->start));
+		inl->len = pd_xcalloc(inl->nframes, sizeof(*inl->len));
+	}
+	if (frame >= inl->nframes)
+		return;
+	inl->start[frame] = (uint32_t)inl->chain.n;
+	PD_VEC_PUSH(&inl->chain, frame); /* the function they sit in */
+	for (n = names; *n; n = *e ? e + 1 : e) {
+		e = n + strcspn(n, "\n");
+		PD_VEC_PUSH(
+		    &inl->chain,
+		    pd_profile_frame(p, pd_intern(&p->strs, n, (size_t)(e - n)),
+				     module));
+	}
+	inl->len[frame] = (uint32_t)(inl->chain.n - inl->start[frame]);
+}
+
 static void symbolicate(struct ff *s, struct pendings *pend)
 {
 	struct pd_profile *p = s->p;
@@ -338,6 +369,7 @@ static void symbolicate(struct ff *s, struct pendings *pend)
 	struct pd_err serr = PD_ERR_INIT;
 	char *side_path = NULL;
 	size_t i, done = 0;
+	struct inlines inl = { NULL, NULL, 0, PD_VEC_INIT };
 
 	if (!pend->v.n)
 		return;
@@ -397,14 +429,27 @@ static void symbolicate(struct ff *s, struct pendings *pend)
 				    pd_intern_cstr(&p->strs, lib_label(l));
 				e->resolved = 1;
 				done++;
+				if (reqs[k].inlined)
+					add_inlined(
+					    p, &inl, e->frame, reqs[k].inlined,
+					    p->frames.v[e->frame].module);
 			}
 			free(reqs[k].name);
+			free(reqs[k].inlined);
 			k++;
 			e->lib = NULL; /* handled */
 		}
 		free(reqs);
 		while (i < pend->v.n && !pend->v.v[i].lib)
 			i++;
+	}
+	if (inl.len) {
+		/* Inlined functions become frames of their own. */
+		pd_profile_expand(p, inl.nframes, inl.start, inl.len,
+				  inl.chain.v);
+		free(inl.start);
+		free(inl.len);
+		PD_VEC_FREE(&inl.chain);
 	}
 	if (done && side_path)
 		pd_profile_note(p, "symbols from %s", side_path);

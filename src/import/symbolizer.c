@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "import/symbolizer.h"
 
@@ -154,8 +155,43 @@ static void run_child(const char *dir, const char *in, int out,
 	_exit(127);
 }
 
+/* One address's function lines from llvm-symbolizer, innermost first. */
+struct chain {
+	PD_VEC(char *) v;
+};
+
+static void free_chain(struct chain *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->v.n; i++)
+		free(c->v.v[i]);
+	c->v.n = 0;
+}
+
+/* The outermost function names r; the inlined ones, outer first, follow. */
+static size_t take_chain(struct pd_symreq *r, struct chain *c)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, last = c->v.n - 1;
+
+	if (!strcmp(c->v.v[last], "??"))
+		return 0;
+	for (i = last; i-- > 0;) {
+		if (!strcmp(c->v.v[i], "??"))
+			break; /* an unnamed inlined frame ends the chain */
+		pd_buf_addf(&b, "%s%s", b.len ? "\n" : "", c->v.v[i]);
+	}
+	r->name = c->v.v[last];
+	c->v.v[last] = NULL;
+	r->inlined = b.len ? pd_buf_detach(&b) : NULL;
+	pd_buf_release(&b);
+	r->how = "llvm-symbolizer";
+	return 1;
+}
+
 /* execv wants writable strings. */
-static char opt_linkage[] = "--functions=linkage", opt_noinl[] = "--no-inlines",
+static char opt_linkage[] = "--functions=linkage", opt_inl[] = "--inlines",
 	    opt_o[] = "-o", opt_l[] = "-l", opt_arch[] = "-arch";
 
 size_t pd_symtool_run(const struct pd_symtool *tool,
@@ -167,7 +203,9 @@ size_t pd_symtool_run(const struct pd_symtool *tool,
 	struct pd_buf obj = PD_BUF_INIT, a1 = PD_BUF_INIT, a2 = PD_BUF_INIT;
 	char *argv[12], line[8192], *d;
 	size_t i, k = 0, got = 0, want = 0, argc = 0, off;
-	int pipefd[2] = { -1, -1 }, state = 0, status;
+	int pipefd[2] = { -1, -1 }, status;
+	unsigned state = 0;
+	struct chain chain = { PD_VEC_INIT };
 	FILE *f, *p = NULL;
 	pid_t pid = -1;
 
@@ -196,7 +234,7 @@ size_t pd_symtool_run(const struct pd_symtool *tool,
 	argv[argc++] = tool->path;
 	if (tool->kind == PD_SYMTOOL_LLVM) {
 		argv[argc++] = opt_linkage;
-		argv[argc++] = opt_noinl;
+		argv[argc++] = opt_inl;
 		pd_buf_addf(&obj, "--obj=%s", base_name(job->obj));
 		argv[argc++] = obj.buf;
 		if (job->arch) {
@@ -235,27 +273,38 @@ size_t pd_symtool_run(const struct pd_symtool *tool,
 		close(pipefd[0]);
 		goto reap;
 	}
-	/* llvm: name, location, blank per address; atos: one line each. */
+	/*
+	 * llvm: per address a (function, location) pair per frame, the
+	 * innermost inlined one first, then a blank line; atos: one line.
+	 */
 	while (fgets(line, sizeof(line), p)) {
 		line[strcspn(line, "\r\n")] = '\0';
-		if (tool->kind == PD_SYMTOOL_LLVM && !*line) {
-			state = 0;
+		if (tool->kind == PD_SYMTOOL_ATOS) {
+			while (k < n && reqs[k].name)
+				k++;
+			if (k < n && (reqs[k].name =
+					  pd_symtool_name(tool->kind, line))) {
+				reqs[k].how = "atos";
+				got++;
+			}
+			k++;
 			continue;
 		}
-		if (state)
+		if (*line) {
+			if (!(state++ & 1))
+				PD_VEC_PUSH(&chain.v, pd_xstrdup(line));
 			continue;
+		}
 		while (k < n && reqs[k].name)
 			k++;
-		if (k < n &&
-		    (reqs[k].name = pd_symtool_name(tool->kind, line))) {
-			reqs[k].how = tool->kind == PD_SYMTOOL_LLVM
-					  ? "llvm-symbolizer"
-					  : "atos";
-			got++;
-		}
+		if (k < n && chain.v.n)
+			got += take_chain(&reqs[k], &chain);
 		k++;
-		state = tool->kind == PD_SYMTOOL_LLVM;
+		state = 0;
+		free_chain(&chain);
 	}
+	free_chain(&chain);
+	PD_VEC_FREE(&chain.v);
 	fclose(p);
 reap:
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)

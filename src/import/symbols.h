@@ -19,8 +19,13 @@ struct pd_libinfo {
 };
 
 struct pd_symreq {
-	uint64_t addr;	 /* library-relative */
-	char *name;	 /* result, NULL while unresolved (owned) */
+	uint64_t addr; /* library-relative */
+	char *name;    /* result, NULL while unresolved (owned) */
+	/*
+	 * Functions inlined at addr, outermost first, '\n'-separated, or
+	 * NULL (owned); name is the function they were inlined into.
+	 */
+	char *inlined;
 	const char *how; /* "sidecar", "elf", "llvm-symbolizer", "atos" */
 };
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/xalloc.h"
 #include "model/profile.h"
 
 static uint64_t node_key(uint32_t parent, uint32_t frame)
@@ -217,6 +218,43 @@ void pd_profile_thread(struct pd_profile *p, const char *name, size_t len,
 	t.name = id;
 	t.weight = weight;
 	PD_VEC_PUSH(&p->threads, t);
+}
+
+void pd_profile_expand(struct pd_profile *p, size_t nframes,
+		       const uint32_t *start, const uint32_t *len,
+		       const uint32_t *chain)
+{
+	struct pd_node *old = p->nodes.v;
+	size_t n = p->nodes.n, i;
+	uint32_t *to = pd_xmalloc(n * sizeof(*to));
+	struct pd_node root = { PD_ROOT, PD_NO_FRAME, 0, 0 };
+
+	/* A fresh tree: the old nodes are replayed parents first. */
+	p->nodes.v = NULL;
+	p->nodes.n = p->nodes.cap = 0;
+	free(p->node_slots);
+	free(p->lc_frame);
+	free(p->lc_child);
+	p->node_slots = p->lc_frame = p->lc_child = NULL;
+	p->node_nslots = p->lc_cap = 0;
+	PD_VEC_PUSH(&p->nodes, root);
+	to[0] = PD_ROOT;
+	p->nodes.v[0].weight = old[0].weight;
+	p->nodes.v[0].count = old[0].count;
+	for (i = 1; i < n; i++) {
+		uint32_t f = old[i].frame, at = to[old[i].parent], k;
+
+		if (f < nframes && len[f])
+			for (k = 0; k < len[f]; k++)
+				at = pd_profile_child(p, at,
+						      chain[start[f] + k]);
+		else
+			at = pd_profile_child(p, at, f);
+		to[i] = at;
+		pd_profile_add(p, at, old[i].weight, old[i].count);
+	}
+	free(old);
+	free(to);
 }
 
 void pd_profile_finish(struct pd_profile *p)

@@ -122,6 +122,17 @@ static inline int pd_profile_is_thread_frame(const struct pd_profile *p,
 	return p->thread_module &&
 	       p->frames.v[frame].module == p->thread_module;
 }
+/*
+ * Replaces frames by chains of frames (inlined functions, outermost
+ * first): frame f becomes chain[start[f] .. start[f] + len[f]) where
+ * len[f] > 0, and stays itself where len[f] == 0 (len and start have
+ * nframes entries: frames created after them stay themselves). The
+ * tree is rebuilt with each node's weight on the innermost frame of its
+ * chain; identical paths merge.
+ */
+void pd_profile_expand(struct pd_profile *p, size_t nframes,
+		       const uint32_t *start, const uint32_t *len,
+		       const uint32_t *chain);
 /* Computes totals; call once after import. */
 void pd_profile_finish(struct pd_profile *p);
 const char *pd_unit_name(enum pd_unit u);

@@ -83,6 +83,8 @@ for side in ("base", "cand"):
     spec = json.load(open("%s/%s/ids.json" % (d, side)))
     stacks = [[top + [f], n] for f, n in counts[side].items()]
     stacks += [[top, 50], [["main"], 10]]
+    if "mix_site" in spec["frames"]:  # inside mix_bits, inlined
+        stacks += [[top + ["mix_site"], 120]]
     spec["stacks"] = stacks
     json.dump(spec, open("%s/%s.spec" % (d, side), "w"))
     subprocess.check_call([sys.executable, make, "%s/%s.spec" % (d, side),
@@ -91,16 +93,27 @@ PY
 }
 profiles "$T/win" || exit 1
 
-# check_diff WHAT: the diff in $T/out names every function with its true
-# counts on both sides, and no frame stayed an address.
+# check_diff WHAT [INLINE]: the diff in $T/out names every function with
+# its true counts on both sides, and no frame stayed an address. INLINE:
+# "frames" when the 120 samples inside the inlined mix_bits must be a
+# mix_bits frame under parse_record (DWARF), "folded" when they are
+# parse_record's own (a symbol table knows no inlining).
 check_diff() {
-	if python3 - "$T/out" <<'PY'; then ok; else not_ok "$1"; fi
+	if python3 - "$T/out" "${2:-}" <<'PY'; then ok; else not_ok "$1"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
+inline = sys.argv[2]
 f = {x["function"]: x["self"] for x in d["functions"]}
+tot = {x["function"]: x["total"] for x in d["functions"]}
 want = {"parse_record": (400, 800), "hash_key": (200, 200),
         "sort_bucket": (100, 100), "process_batch": (50, 50),
         "main": (10, 10), "validate_input": (0, 300)}
+if inline == "frames":
+    want["mix_bits"] = (120, 120)
+    t = tot["parse_record"]
+    assert (t["baseline_samples"], t["candidate_samples"]) == (520, 920), t
+elif inline == "folded":
+    want["parse_record"] = (520, 920)
 for name, (b, c) in want.items():
     got = f.get(name)
     assert got is not None, (name, sorted(f))
@@ -190,6 +203,7 @@ mac_build() { # SIDE DEFINE
 		"$L/llvm-nm" "$m/dist/app" >"$m/nm.txt" &&
 		(cd "$m/dist" && "$L/dsymutil" app -o app.dSYM) &&
 		"$L/llvm-dwarfdump" --uuid "$m/dist/app" >"$m/uuid.txt" &&
+		"$L/llvm-dwarfdump" --debug-info "$m/dist/app.dSYM" >"$m/dwarf.txt" &&
 		cp "$m/dist/app" "$m/app.unstripped" &&
 		"$L/llvm-strip" "$m/dist/app"
 }
@@ -206,6 +220,12 @@ for line in open(d + "/nm.txt"):
     p = line.split()
     if len(p) == 3 and p[1] == "T" and p[2].startswith("_") and p[2] != "__mh_execute_header":
         frames[p[2][1:]] = int(p[0], 16) - text
+# An address inside the inlined mix_bits, from the DWARF itself.
+dw = open(d + "/dwarf.txt").read()
+m = re.search(r'DW_TAG_inlined_subroutine\s+DW_AT_abstract_origin\s+\([0-9a-fx]+ "mix_bits"\)\s+DW_AT_low_pc\s+\(0x([0-9a-f]+)\)\s+DW_AT_high_pc\s+\(0x([0-9a-f]+)\)', dw)
+lo, hi = int(m.group(1), 16), int(m.group(2), 16)
+assert hi - lo >= 8
+frames["mix_site"] = (lo + hi) // 2 // 4 * 4 - 2 - text  # samply_make adds 2
 lib = {"name": "app", "path": "/Applications/App.app/Contents/MacOS/app",
        "debugName": "app", "debugPath": "/Applications/App.app/Contents/MacOS/app",
        "breakpadId": uuid + "0", "codeId": uuid, "arch": "arm64"}
@@ -216,22 +236,22 @@ done
 profiles "$T/mac" || exit 1
 M=$T/mac
 expect_exit 1 pd -f json --symbols "$M/base/dist" --symbols "$M/cand/dist" "$M/base.json" "$M/cand.json"
-check_diff "Mach-O + dSYM: base then cand"
-expect_grep "baseline: symbols for app: 5 of 5 addresses named; from $M/base/dist/app.dSYM/Contents/Resources/DWARF/app" "$T/err"
+check_diff "Mach-O + dSYM: base then cand" frames
+expect_grep "baseline: symbols for app: 6 of 6 addresses named; from $M/base/dist/app.dSYM/Contents/Resources/DWARF/app" "$T/err"
 expect_exit 1 pd -f json --symbols "$M/cand/dist" --symbols "$M/base/dist" "$M/base.json" "$M/cand.json"
-check_diff "Mach-O + dSYM: cand then base"
+check_diff "Mach-O + dSYM: cand then base" frames
 # An .app bundle with unstripped binaries (no dSYM): the symbol table.
 for s in base cand; do
 	mkdir -p "$T/apps/$s/App.app/Contents/MacOS"
 	cp "$M/$s/app.unstripped" "$T/apps/$s/App.app/Contents/MacOS/app"
 done
 expect_exit 1 pd -f json --symbols "$T/apps/cand" --symbols "$T/apps/base" "$M/base.json" "$M/cand.json"
-check_diff "Mach-O .app bundle"
+check_diff "Mach-O .app bundle" folded
 # The other build's dSYM only: addresses stay, the note names the UUIDs.
 mkdir -p "$T/macother"
 cp -R "$M/cand/dist/app.dSYM" "$T/macother/"
 expect_exit 0 pd show -f json --symbols "$T/macother" "$M/base.json"
-expect_grep "symbols for app: 0 of 5 addresses named; no file of this build (the profile wants debug id $(cat "$M/base/uuid")0" "$T/err"
+expect_grep "symbols for app: 0 of 6 addresses named; no file of this build (the profile wants debug id $(cat "$M/base/uuid")0" "$T/err"
 expect_grep "another build: $T/macother/app.dSYM/Contents/Resources/DWARF/app (Mach-O, uuid $(cat "$M/cand/uuid"))" "$T/err"
 expect_no_grep '"function":"parse_record"' "$T/out"
 

@@ -82,6 +82,49 @@ static void test_self_total(void **state)
 	pd_profile_release(&p);
 }
 
+/*
+ * main > x (3) and main > y (2), where x is "outer with inner inlined"
+ * and y is outer itself: after expansion main > outer (2 self) > inner
+ * (3 self), the two outer paths merged; counted by hand.
+ */
+static void test_expand_inlined(void **state)
+{
+	struct pd_profile p;
+	uint32_t fm, fx, fy, fo, fi, n1, start[8] = { 0 }, len[8] = { 0 },
+					 chain[2];
+	struct ft r;
+
+	(void)state;
+	pd_profile_init(&p);
+	fm = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "main"), 0);
+	fx = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "x"), 0);
+	fy = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "outer"), 0);
+	n1 = pd_profile_child(&p, PD_ROOT, fm);
+	pd_profile_add(&p, pd_profile_child(&p, n1, fx), 3, 3);
+	pd_profile_add(&p, pd_profile_child(&p, n1, fy), 2, 2);
+	fo = fy; /* x's chain starts at the same outer frame */
+	fi = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "inner"), 0);
+	chain[0] = fo;
+	chain[1] = fi;
+	start[fx] = 0;
+	len[fx] = 2;
+	pd_profile_expand(&p, 3, start, len, chain);
+	pd_profile_finish(&p);
+	assert_int_equal(p.nodes.n, 4); /* root, main, outer, inner */
+	assert_near(p.total_weight, 5, 0);
+	r = func_of(&p, "outer");
+	assert_near(r.self, 2, 0);
+	assert_near(r.total, 5, 0);
+	r = func_of(&p, "inner");
+	assert_near(r.self, 3, 0);
+	assert_near(r.total, 3, 0);
+	r = func_of(&p, "x");
+	assert_near(r.total, 0, 0);
+	r = func_of(&p, "main");
+	assert_near(r.total, 5, 0);
+	pd_profile_release(&p);
+}
+
 static void test_matching_across_profiles(void **state)
 {
 	struct pd_profile a, b;
@@ -129,6 +172,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_self_total),
+		cmocka_unit_test(test_expand_inlined),
 		cmocka_unit_test(test_matching_across_profiles),
 	};
 
