@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/proc.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
 #include "import/symbolizer.h"
@@ -143,18 +144,6 @@ static int link_in(const char *dir, const char *target, const char *as,
 	return rc;
 }
 
-static void run_child(const char *dir, const char *in, int out,
-		      char *const argv[])
-{
-	int fd = open(in, O_RDONLY), null = open("/dev/null", O_WRONLY);
-
-	if (fd < 0 || null < 0 || chdir(dir) || dup2(fd, 0) < 0 ||
-	    dup2(out, 1) < 0 || dup2(null, 2) < 0)
-		_exit(127);
-	execv(argv[0], argv);
-	_exit(127);
-}
-
 /* One address's function lines from llvm-symbolizer, innermost first. */
 struct chain {
 	PD_VEC(char *) v;
@@ -190,6 +179,9 @@ static size_t take_chain(struct pd_symreq *r, struct chain *c)
 	return 1;
 }
 
+/* What one symbolizer run may print: far more than any library needs. */
+#define MAX_OUTPUT ((size_t)1 << 30)
+
 /* execv wants writable strings. */
 static char opt_linkage[] = "--functions=linkage", opt_inl[] = "--inlines",
 	    opt_o[] = "-o", opt_l[] = "-l", opt_arch[] = "-arch";
@@ -201,13 +193,13 @@ size_t pd_symtool_run(const struct pd_symtool *tool,
 	const char *tmp = getenv("TMPDIR");
 	struct pd_buf dir = PD_BUF_INIT, in = PD_BUF_INIT, made = PD_BUF_INIT;
 	struct pd_buf obj = PD_BUF_INIT, a1 = PD_BUF_INIT, a2 = PD_BUF_INIT;
-	char *argv[12], line[8192], *d;
+	struct pd_buf text = PD_BUF_INIT;
+	char *argv[12], *line, *next, *d;
 	size_t i, k = 0, got = 0, want = 0, argc = 0, off;
-	int pipefd[2] = { -1, -1 }, status;
+
 	unsigned state = 0;
 	struct chain chain = { PD_VEC_INIT };
-	FILE *f, *p = NULL;
-	pid_t pid = -1;
+	FILE *f;
 
 	if (!tool->path)
 		return 0;
@@ -255,30 +247,19 @@ size_t pd_symtool_run(const struct pd_symtool *tool,
 		}
 	}
 	argv[argc] = NULL;
-	if (pipe(pipefd))
+	if (pd_proc_run(argv, dir.buf, in.buf, &text, MAX_OUTPUT) < 0)
 		goto out;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		close(pipefd[0]);
-		run_child(dir.buf, in.buf, pipefd[1], argv);
-	}
-	close(pipefd[1]);
-	if (pid < 0) {
-		close(pipefd[0]);
-		goto out;
-	}
-	p = fdopen(pipefd[0], "r");
-	if (!p) {
-		close(pipefd[0]);
-		goto reap;
-	}
 	/*
 	 * llvm: per address a (function, location) pair per frame, the
 	 * innermost inlined one first, then a blank line; atos: one line.
 	 */
-	while (fgets(line, sizeof(line), p)) {
-		line[strcspn(line, "\r\n")] = '\0';
+	for (line = text.buf; *line; line = next) {
+		size_t len = strcspn(line, "\n");
+
+		next = line[len] ? line + len + 1 : line + len;
+		line[len] = '\0';
+		if (len && line[len - 1] == '\r')
+			line[len - 1] = '\0';
 		if (tool->kind == PD_SYMTOOL_ATOS) {
 			while (k < n && reqs[k].name)
 				k++;
@@ -305,10 +286,6 @@ size_t pd_symtool_run(const struct pd_symtool *tool,
 	}
 	free_chain(&chain);
 	PD_VEC_FREE(&chain.v);
-	fclose(p);
-reap:
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
 out:
 	unlink(in.buf);
 	for (off = 0; off < made.len; off += strlen(made.buf + off) + 1)
@@ -321,5 +298,6 @@ out_nodir:
 	pd_buf_release(&obj);
 	pd_buf_release(&a1);
 	pd_buf_release(&a2);
+	pd_buf_release(&text);
 	return got;
 }

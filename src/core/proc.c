@@ -1,0 +1,61 @@
+/* Helper programs through fork and exec (core/proc.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/proc.h"
+
+static void child(char *const argv[], const char *cwd, const char *in_path,
+		  int out)
+{
+	int in = open(in_path ? in_path : "/dev/null", O_RDONLY);
+	int null = open("/dev/null", O_WRONLY);
+
+	if (in < 0 || null < 0 || (cwd && chdir(cwd)) || dup2(in, 0) < 0 ||
+	    dup2(out, 1) < 0 || dup2(null, 2) < 0)
+		_exit(127);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+int pd_proc_run(char *const argv[], const char *cwd, const char *in_path,
+		struct pd_buf *out, size_t max)
+{
+	int fd[2], status;
+	char buf[65536];
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(fd[0]);
+		child(argv, cwd, in_path, fd[1]);
+	}
+	close(fd[1]);
+	if (pid < 0) {
+		close(fd[0]);
+		return -1;
+	}
+	while ((n = read(fd[0], buf, sizeof(buf))) != 0) {
+		size_t keep;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		keep = out->len < max ? max - out->len : 0;
+		pd_buf_add(out, buf, (size_t)n < keep ? (size_t)n : keep);
+	}
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}

@@ -1,0 +1,22 @@
+/*
+ * Running a helper program (git, a symbolizer) without a shell: argv as
+ * given, so that no argument is ever parsed as shell syntax.
+ */
+#ifndef PD_PROC_H
+#define PD_PROC_H
+
+#include <stddef.h>
+
+#include "core/buf.h"
+
+/*
+ * Runs argv[0] (searched on PATH when it has no '/') with argv, in cwd
+ * when not NULL, stdin from in_path (NULL: /dev/null), stdout appended to
+ * out (at most max bytes kept; the rest is read and dropped), stderr to
+ * /dev/null. Returns the exit status, or -1 when it could not run or died
+ * of a signal.
+ */
+int pd_proc_run(char *const argv[], const char *cwd, const char *in_path,
+		struct pd_buf *out, size_t max);
+
+#endif
