@@ -19,7 +19,16 @@
 #include "report/report.h"
 #include "store/store.h"
 
-enum { OPT_DB = 300, OPT_SHA, OPT_SCENARIO, OPT_CACHE, OPT_DATASET };
+enum {
+	OPT_DB = 300,
+	OPT_SHA,
+	OPT_SCENARIO,
+	OPT_CACHE,
+	OPT_DATASET,
+	OPT_REPO,
+	OPT_CFLAGS_FROM,
+	OPT_BUILD_CMD,
+};
 
 static const struct option hist_options[] = {
 	{ "db", required_argument, NULL, OPT_DB },
@@ -27,12 +36,18 @@ static const struct option hist_options[] = {
 	{ "scenario", required_argument, NULL, OPT_SCENARIO },
 	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "dataset", required_argument, NULL, OPT_DATASET },
+	{ "repo", required_argument, NULL, OPT_REPO },
+	{ "cflags-from", required_argument, NULL, OPT_CFLAGS_FROM },
+	{ "build-cmd", required_argument, NULL, OPT_BUILD_CMD },
+	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct hist_args {
-	const char *db, *sha, *scenario, *cache;
+	const char *db, *sha, *scenario, *cache, *repo, *cflags_from,
+	    *build_cmd;
+	int verbose;
 	PD_VEC(const char *) datasets;
 };
 
@@ -45,7 +60,7 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage)
 	a->db = pd_db_default_path();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", hist_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hv", hist_options, NULL)) != -1) {
 		switch (c) {
 		case OPT_DB:
 			a->db = optarg;
@@ -57,7 +72,25 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage)
 			a->scenario = optarg;
 			break;
 		case OPT_CACHE:
-			a->cache = optarg;
+			a->cache = pd_cache_state(optarg, strlen(optarg));
+			if (!a->cache) {
+				pd_error("error: --cache %s: a cache state is"
+					 " warm or cold",
+					 optarg);
+				return -1;
+			}
+			break;
+		case OPT_REPO:
+			a->repo = optarg;
+			break;
+		case OPT_CFLAGS_FROM:
+			a->cflags_from = optarg;
+			break;
+		case OPT_BUILD_CMD:
+			a->build_cmd = optarg;
+			break;
+		case 'v':
+			a->verbose = 1;
 			break;
 		case OPT_DATASET:
 			PD_VEC_PUSH(&a->datasets, optarg);
@@ -78,15 +111,19 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage)
 }
 
 static const char ingest_usage[] =
-    "usage: perfdiff ingest [--db FILE] PATH...\n"
+    "usage: perfdiff ingest [--db FILE] [--repo DIR] PATH...\n"
     "\n"
     "Stores bundles (folders with profiles/ and build_meta.json) or single\n"
     "profiles in the history. Each bundle is one transaction; a bundle\n"
     "already stored is skipped.\n"
     "  --db FILE        database (default $PERFDIFF_DB, else ./perfdiff.db)\n"
+    "  --repo DIR       git repository that resolves each sha to its full id\n"
+    "                   and commit date (default: the one holding the\n"
+    "                   bundle, else the current folder's)\n"
     "  --sha REV        git sha when the bundle does not say\n"
     "  --scenario NAME  scenario when the bundle does not say\n"
-    "  --cache STATE    warm or cold when the bundle does not say\n";
+    "  --cache STATE    warm or cold when the bundle does not say\n"
+    "  -v, --verbose    name every bundle already stored\n";
 
 int pd_cmd_ingest(int argc, char **argv)
 {
@@ -109,7 +146,8 @@ int pd_cmd_ingest(int argc, char **argv)
 	key.sha = a.sha;
 	key.scenario = a.scenario;
 	key.cache = a.cache;
-	if (pd_db_open(&db, a.db, 1, &err) < 0) {
+	key.repo = a.repo;
+	if (pd_db_open(&db, a.db, PD_DB_WRITE, &err) < 0) {
 		pd_error("%s", err.msg);
 		PD_VEC_FREE(&a.datasets);
 		return 2;
@@ -132,10 +170,13 @@ int pd_cmd_ingest(int argc, char **argv)
 		for (k = 0; k < res.notes.n; k++)
 			fprintf(stderr, "perfdiff: note: %s\n", res.notes.v[k]);
 		if (res.skipped) {
+			/* A nightly job passes every bundle every night. */
 			skipped++;
-			fprintf(stderr,
-				"perfdiff: %s: already stored, skipped\n",
-				argv[i]);
+			if (a.verbose || argc - optind == 1)
+				fprintf(stderr,
+					"perfdiff: %s: already stored,"
+					" skipped\n",
+					argv[i]);
 		} else {
 			stored++;
 			printf("%s: %zu run%s, %zu function rows\n", argv[i],
@@ -145,6 +186,10 @@ int pd_cmd_ingest(int argc, char **argv)
 	}
 	if (tty && time(NULL) - start >= 1)
 		fputc('\n', stderr);
+	if (skipped && !a.verbose && argc - optind > 1)
+		fprintf(stderr,
+			"perfdiff: %zu of %d bundles already stored, skipped\n",
+			skipped, argc - optind);
 	pd_db_close(&db);
 	PD_VEC_FREE(&a.datasets);
 	if (fflush(stdout) || ferror(stdout))

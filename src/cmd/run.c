@@ -510,7 +510,7 @@ int pd_expand_bundle(const char *dir, struct path_list *files,
 		     const char **stat)
 {
 	const char *stat_path = NULL;
-	static const struct pd_bundle_key any = { "?", "?", "?" };
+	static const struct pd_bundle_key any = { "?", "?", "?", NULL };
 	struct pd_import_opts none;
 	struct pd_err err = PD_ERR_INIT;
 	const struct pd_format *first = NULL;
@@ -524,6 +524,8 @@ int pd_expand_bundle(const char *dir, struct path_list *files,
 	for (i = 0; i < b->files.n; i++) {
 		const struct pd_format *fmt;
 
+		if (b->files.v[i].skip)
+			continue; /* notes, run_args: not profiles */
 		memset(&err, 0, sizeof(err));
 		fmt = pd_import_sniff(b->files.v[i].path, &none, &err);
 		if (fmt && !strcmp(fmt->name, "perf-stat")) {

@@ -140,7 +140,7 @@ int pd_open_history(struct pd_db *db, const char *path)
 			 path);
 		return -1;
 	}
-	if (pd_db_open(db, path, 0, &err) < 0) {
+	if (pd_db_open(db, path, PD_DB_READ, &err) < 0) {
 		pd_error("%s", err.msg);
 		return -1;
 	}

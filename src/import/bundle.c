@@ -4,13 +4,20 @@
  * runbook's file names (2026-01-20_a1b2c3d_mft_large.perfview.speedscope.json,
  * warm/cold tokens), else from the caller's fallback.
  */
+/* realpath(): XSI, a superset of the POSIX level the build asks for. */
+#define _XOPEN_SOURCE 700
+
 #include <ctype.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <cJSON.h>
 
 #include "core/buf.h"
@@ -24,26 +31,53 @@ int pd_is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static const char *kind_of(mode_t m)
+{
+	return S_ISFIFO(m)   ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISDIR(m)  ? "a folder"
+			     : "not a regular file";
+}
+
+/* A regular file's bytes (at most max), NULL when absent; never blocks. */
 static char *slurp(const char *path, size_t max, struct pd_err *err)
 {
-	FILE *f = fopen(path, "rb");
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
 	struct pd_buf b = PD_BUF_INIT;
+	struct stat st;
 	char chunk[65536];
-	size_t n;
+	ssize_t n;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		pd_buf_add(&b, chunk, n);
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		pd_err_set(err, PD_EFORMAT, "%s: %s, not a file; refused", path,
+			   kind_of(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			pd_err_set(err, PD_EIO, "%s: %s", path,
+				   strerror(errno));
+			break;
+		}
+		pd_buf_add(&b, chunk, (size_t)n);
 		if (b.len > max) {
-			fclose(f);
-			pd_buf_release(&b);
 			pd_err_set(err, PD_ETOOBIG, "%s: larger than %zu bytes",
 				   path, max);
-			return NULL;
+			break;
 		}
 	}
-	fclose(f);
+	close(fd);
+	if (err->code) {
+		pd_buf_release(&b);
+		return NULL;
+	}
 	return pd_buf_detach(&b);
 }
 
@@ -53,46 +87,99 @@ static int cmp_file(const void *a, const void *b)
 		      ((const struct pd_bundle_file *)b)->rel);
 }
 
-static int walk(struct pd_bundle *b, const char *dir, const char *rel,
-		struct pd_err *err)
+/* Names that say a file is about the run, not a profile of it. */
+static const char *not_a_profile(const char *name)
+{
+	static const char *const words[] = { "notes", "note",	 "readme",
+					     "args",  "license", "changelog" };
+	const char *p = name;
+	size_t i;
+
+	while (*p) {
+		size_t n = strcspn(p, "-_. ");
+
+		for (i = 0; i < PD_ARRAY_SIZE(words); i++)
+			if (n == strlen(words[i]) &&
+			    !strncasecmp(p, words[i], n))
+				return "its name says it is not a profile";
+		p += n;
+		if (*p)
+			p++;
+	}
+	return NULL;
+}
+
+#define MAX_BUNDLE_DEPTH 16
+
+static int walk(struct pd_bundle *b, const char *root, const char *dir,
+		const char *rel, int depth, struct pd_err *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
+	int rc = 0;
 
 	if (!d)
 		return pd_err_set(err, PD_EIO, "%s: cannot read: %s", dir,
 				  strerror(errno));
-	while ((e = readdir(d))) {
+	while (rc == 0 && (e = readdir(d))) {
 		struct pd_buf full = PD_BUF_INIT, r = PD_BUF_INIT;
 		struct pd_bundle_file f;
 		struct stat st;
+		int link;
 
 		if (e->d_name[0] == '.')
 			continue; /* ., .., and hidden files */
 		pd_buf_addf(&full, "%s/%s", dir, e->d_name);
 		pd_buf_addf(&r, "%s%s%s", rel, *rel ? "/" : "", e->d_name);
-		if (stat(full.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
-			int rc = walk(b, full.buf, r.buf, err);
-
-			pd_buf_release(&full);
-			pd_buf_release(&r);
-			if (rc < 0) {
-				closedir(d);
-				return rc;
-			}
-			continue;
+		if (lstat(full.buf, &st)) {
+			rc = pd_err_set(err, PD_EIO, "%s: %s", full.buf,
+					strerror(errno));
+			goto next;
 		}
-		if (stat(full.buf, &st) != 0 || !S_ISREG(st.st_mode)) {
-			pd_buf_release(&full);
-			pd_buf_release(&r);
-			continue;
+		link = S_ISLNK(st.st_mode);
+		if (link) {
+			/* Followed only where it stays inside the bundle. */
+			char real[PATH_MAX];
+			size_t n = strlen(root);
+
+			if (!realpath(full.buf, real) ||
+			    strncmp(real, root, n) ||
+			    (real[n] != '/' && real[n] != '\0') ||
+			    stat(real, &st)) {
+				PD_VEC_PUSH(&b->outside, pd_buf_detach(&r));
+				goto next;
+			}
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (depth >= MAX_BUNDLE_DEPTH) {
+				rc = pd_err_set(err, PD_ETOOBIG,
+						"%s: folders nested deeper than"
+						" %d levels",
+						full.buf, MAX_BUNDLE_DEPTH);
+				goto next;
+			}
+			rc = walk(b, root, full.buf, r.buf, depth + 1, err);
+			goto next;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			rc = pd_err_set(err, PD_EFORMAT,
+					"%s: %s, not a file; a bundle holds"
+					" files and folders only",
+					full.buf, kind_of(st.st_mode));
+			goto next;
 		}
 		f.path = pd_buf_detach(&full);
 		f.rel = pd_buf_detach(&r);
+		f.cache = NULL;
+		f.skip = not_a_profile(
+		    strrchr(f.rel, '/') ? strrchr(f.rel, '/') + 1 : f.rel);
 		PD_VEC_PUSH(&b->files, f);
+	next:
+		pd_buf_release(&full);
+		pd_buf_release(&r);
 	}
 	closedir(d);
-	return 0;
+	return rc;
 }
 
 static char *json_str(const cJSON *o, const char *const *names)
@@ -168,18 +255,33 @@ static int parse_runbook_name(const char *name, char **date, char **sha,
 	return 1;
 }
 
-/* warm/cold as a token of name (split at - _ . /). */
+const char *pd_cache_state(const char *s, size_t n)
+{
+	static const char *const warm[] = { "warm", "warmcache", "warmstart",
+					    "warmrun" };
+	static const char *const cold[] = { "cold", "coldcache", "coldstart",
+					    "coldrun" };
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(warm); i++) {
+		if (n == strlen(warm[i]) && !strncasecmp(s, warm[i], n))
+			return "warm";
+		if (n == strlen(cold[i]) && !strncasecmp(s, cold[i], n))
+			return "cold";
+	}
+	return NULL;
+}
+
+/* The cache state a token of name gives (split at - _ . / and space). */
 static const char *cache_token(const char *name)
 {
-	const char *p = name;
+	const char *p = name, *c;
 
 	while (*p) {
 		size_t n = strcspn(p, "-_./ ");
 
-		if (n == 4 && !strncmp(p, "warm", 4))
-			return "warm";
-		if (n == 4 && !strncmp(p, "cold", 4))
-			return "cold";
+		if ((c = pd_cache_state(p, n)))
+			return c;
 		p += n;
 		if (*p)
 			p++;
@@ -331,9 +433,18 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 			       "%s: not a bundle: no profiles/ folder", b->dir);
 		goto out;
 	}
-	rc = walk(b, path.buf, "", err);
-	if (rc < 0)
-		goto out;
+	{
+		char root[PATH_MAX];
+
+		if (!realpath(b->dir, root)) {
+			rc = pd_err_set(err, PD_EIO, "%s: %s", b->dir,
+					strerror(errno));
+			goto out;
+		}
+		rc = walk(b, root, path.buf, "", 0, err);
+		if (rc < 0)
+			goto out;
+	}
 	if (b->files.n > 1)
 		qsort(b->files.v, b->files.n, sizeof(*b->files.v), cmp_file);
 	for (i = 0; i < b->files.n; i++) {
@@ -350,10 +461,6 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 			take(&b->run_date, &(const char *){ NULL }, date, "");
 			date = sha = scen = NULL;
 		}
-		if (!b->cache && cache_token(fname))
-			take(&b->cache, &b->cache_from,
-			     pd_xstrdup(cache_token(fname)),
-			     "a profile's file name");
 	}
 	if (fallback) {
 		take(&b->sha, &b->sha_from,
@@ -365,24 +472,41 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 		     fallback->cache ? pd_xstrdup(fallback->cache) : NULL,
 		     "--cache");
 	}
-	if (!b->sha || !b->scenario || !b->cache) {
-		const char *what = !b->sha	  ? "git sha"
-				   : !b->scenario ? "scenario"
-						  : "cache state";
-		const char *opt = !b->sha	 ? "--sha"
-				  : !b->scenario ? "--scenario"
-						 : "--cache";
-
+	if (!b->sha || !b->scenario) {
 		rc = pd_err_set(err, PD_EINVAL,
 				"%s: no %s: not in build_meta.json, the folder"
 				" name (<date>-<gitsha>-<scenario>) or the file"
-				" names%s; pass %s",
-				b->dir, what,
-				!b->cache && b->sha && b->scenario
-				    ? " (no warm/cold token)"
-				    : "",
-				opt);
+				" names; pass %s",
+				b->dir, !b->sha ? "git sha" : "scenario",
+				!b->sha ? "--sha" : "--scenario");
 		goto out;
+	}
+	if (b->cache && strcmp(b->cache, "?")) {
+		const char *c = pd_cache_state(b->cache, strlen(b->cache));
+
+		if (!c) {
+			rc = pd_err_set(err, PD_EINVAL,
+					"%s: cache state \"%s\" (from %s) is"
+					" neither warm nor cold",
+					b->dir, b->cache, b->cache_from);
+			goto out;
+		}
+		free(b->cache);
+		b->cache = pd_xstrdup(c);
+	}
+	/*
+	 * Each run's cache state: build_meta.json speaks for every run;
+	 * else a profile's own name; else the folder name or --cache.
+	 */
+	for (i = 0; i < b->files.n; i++) {
+		struct pd_bundle_file *f = &b->files.v[i];
+
+		f->cache =
+		    b->cache_from && !strcmp(b->cache_from, "build_meta.json")
+			? b->cache
+			: cache_token(f->rel);
+		if (!f->cache)
+			f->cache = b->cache;
 	}
 
 	/* Content hash: relative path, size and bytes of each file, sorted. */
@@ -418,6 +542,9 @@ void pd_bundle_release(struct pd_bundle *b)
 		free(b->files.v[i].rel);
 	}
 	PD_VEC_FREE(&b->files);
+	for (i = 0; i < b->outside.n; i++)
+		free(b->outside.v[i]);
+	PD_VEC_FREE(&b->outside);
 	free(b->dir);
 	free(b->hash);
 	free(b->sha);

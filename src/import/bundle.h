@@ -11,22 +11,32 @@
 
 struct pd_bundle_key {
 	const char *sha, *scenario, *cache; /* NULL: unknown */
+	const char *repo; /* git repository to resolve commits in, or NULL */
 };
 
 struct pd_bundle_file {
-	char *path; /* full path */
-	char *rel;  /* path relative to the bundle */
+	char *path;	   /* full path */
+	char *rel;	   /* path relative to the bundle */
+	const char *cache; /* the run's cache state ("warm", "cold"), or NULL */
+	/* Why this file is not a profile (a note, an argument list), or NULL.
+	 */
+	const char *skip;
 };
 
 struct pd_bundle {
 	char *dir;
 	char *hash; /* SHA-256 over profiles/ and build_meta.json */
+	/*
+	 * cache: the bundle's cache state when build_meta.json, the folder
+	 * name or the caller says, else NULL; each file has its own.
+	 */
 	char *sha, *scenario, *cache;
 	const char *sha_from, *scenario_from, *cache_from; /* where found */
 	char *commit_date, *run_date, *host;
 	char *build_meta;			   /* the JSON text, or NULL */
 	char *compiler, *flags, *target, *dataset; /* for mismatch warnings */
 	PD_VEC(struct pd_bundle_file) files;	   /* under profiles/, sorted */
+	PD_VEC(char *) outside; /* links leading out of the bundle: not read */
 };
 
 /* Build metadata that should match between two sides of a comparison. */
@@ -38,12 +48,20 @@ struct pd_meta {
 void pd_meta_from_json(struct pd_meta *m, const char *json);
 void pd_meta_release(struct pd_meta *m);
 
+/*
+ * "warm" or "cold" for the ways the runbook writes them (warm, cold,
+ * warmcache, coldstart, ... in any case), else NULL.
+ */
+const char *pd_cache_state(const char *s, size_t n);
+
 /* True when path is a directory. */
 int pd_is_dir(const char *path);
 /*
  * Reads the bundle at dir. Fields missing from build_meta.json, the folder
- * name and the runbook's file names are taken from fallback; a key still
- * missing is an error naming the field.
+ * name and the runbook's file names are taken from fallback; a sha or
+ * scenario still missing is an error naming the field, and so is a cache
+ * state other than warm or cold. Symbolic links are followed only inside
+ * the bundle; anything but regular files and folders is an error.
  */
 PD_NODISCARD int pd_bundle_read(struct pd_bundle *b, const char *dir,
 				const struct pd_bundle_key *fallback,

@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/blob.h"
 #include "core/buf.h"
@@ -20,8 +21,25 @@ const char *pd_db_default_path(void)
 	return e && *e ? e : "perfdiff.db";
 }
 
+/* The way out of a damaged file, said wherever SQLite finds one. */
+#define RECOVER_HINT                                                           \
+	"the file is damaged; recover what it holds with: sqlite3 %s"          \
+	" .recover | sqlite3 RECOVERED.db"
+
+static int damaged(int code)
+{
+	return (code & 0xff) == SQLITE_CORRUPT ||
+	       (code & 0xff) == SQLITE_NOTADB;
+}
+
 int pd_db_fail(struct pd_db *db, struct pd_err *err, const char *what)
 {
+	int code = db->h ? sqlite3_extended_errcode(db->h) : 0;
+
+	if (damaged(code))
+		return pd_err_set(err, PD_EIO, "%s: %s: %s; " RECOVER_HINT,
+				  db->path, what, sqlite3_errmsg(db->h),
+				  db->path);
 	return pd_err_set(err, PD_EIO, "%s: %s: %s", db->path, what,
 			  db->h ? sqlite3_errmsg(db->h) : "cannot open");
 }
@@ -31,8 +49,13 @@ int pd_db_exec(struct pd_db *db, const char *sql, struct pd_err *err)
 	char *msg = NULL;
 
 	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		pd_err_set(err, PD_EIO, "%s: %s", db->path,
-			   msg ? msg : sqlite3_errmsg(db->h));
+		if (damaged(sqlite3_extended_errcode(db->h)))
+			pd_err_set(err, PD_EIO, "%s: %s; " RECOVER_HINT,
+				   db->path, msg ? msg : sqlite3_errmsg(db->h),
+				   db->path);
+		else
+			pd_err_set(err, PD_EIO, "%s: %s", db->path,
+				   msg ? msg : sqlite3_errmsg(db->h));
 		sqlite3_free(msg);
 		return PD_EIO;
 	}
@@ -100,6 +123,14 @@ static int user_version(struct pd_db *db, int *v, struct pd_err *err)
 	return rc == SQLITE_ROW ? 0 : pd_db_fail(db, err, "schema version");
 }
 
+static int newer(struct pd_db *db, int v, int latest, struct pd_err *err)
+{
+	return pd_err_set(err, PD_EFORMAT,
+			  "%s: created by a newer perfdiff (schema %d > %d);"
+			  " upgrade perfdiff to read it",
+			  db->path, v, latest);
+}
+
 static int migrate(struct pd_db *db, struct pd_err *err)
 {
 	int latest = pd_db_schema_latest(), v, next, rc;
@@ -108,10 +139,7 @@ static int migrate(struct pd_db *db, struct pd_err *err)
 	if (rc < 0)
 		return rc;
 	if (v > latest)
-		return pd_err_set(err, PD_EFORMAT,
-				  "%s: schema version %d is newer than this"
-				  " perfdiff knows (%d); upgrade perfdiff",
-				  db->path, v, latest);
+		return newer(db, v, latest, err);
 	for (next = v + 1; next <= latest; next++) {
 		const struct pd_blob *b;
 		struct pd_buf sql = PD_BUF_INIT;
@@ -153,14 +181,136 @@ static int migrate(struct pd_db *db, struct pd_err *err)
 	return 0;
 }
 
-int pd_db_open(struct pd_db *db, const char *path, int create,
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Gives up a statement once the time budget is spent. */
+static int past_deadline(void *arg)
+{
+	return now_ms() > *(const long long *)arg;
+}
+
+/*
+ * PRAGMA quick_check, for at most QUICK_CHECK_MS: enough to read a
+ * history of a few hundred megabytes whole; a larger one is checked as
+ * far as the budget goes, and writing is refused only on a finding.
+ */
+#define QUICK_CHECK_MS 1500
+
+static int quick_check(struct pd_db *db, struct pd_err *err)
+{
+	sqlite3_stmt *st;
+	long long deadline = now_ms() + QUICK_CHECK_MS;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, "PRAGMA quick_check(1)", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return pd_db_fail(db, err, "checking the file");
+	sqlite3_progress_handler(db->h, 10000, past_deadline, &deadline);
+	rc = sqlite3_step(st);
+	sqlite3_progress_handler(db->h, 0, NULL, NULL);
+	if (rc == SQLITE_ROW &&
+	    strcmp((const char *)sqlite3_column_text(st, 0), "ok")) {
+		pd_err_set(err, PD_EIO,
+			   "%s: PRAGMA quick_check: %.200s; " RECOVER_HINT
+			   " (nothing was written)",
+			   db->path, (const char *)sqlite3_column_text(st, 0),
+			   db->path);
+		sqlite3_finalize(st);
+		return PD_EIO;
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW || rc == SQLITE_DONE ||
+	    (rc & 0xff) == SQLITE_INTERRUPT)
+		return 0;
+	return pd_db_fail(db, err, "checking the file");
+}
+
+/* A file URI for path, for read-only media (immutable=1). */
+static void immutable_uri(struct pd_buf *b, const char *path)
+{
+	const char *p;
+
+	pd_buf_adds(b, "file:");
+	for (p = path; *p; p++) {
+		if (*p == '%' || *p == '?' || *p == '#')
+			pd_buf_addf(b, "%%%02X", (unsigned char)*p);
+		else
+			pd_buf_addch(b, *p);
+	}
+	pd_buf_adds(b, "?immutable=1");
+}
+
+static int open_read(struct pd_db *db, const char *path, struct pd_err *err)
+{
+	int v = 0, rc, latest = pd_db_schema_latest();
+
+	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READONLY, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_busy_timeout(db->h, 30000);
+		rc = user_version(db, &v, err);
+	} else
+		rc = -1;
+	if (rc < 0 && !damaged(db->h ? sqlite3_extended_errcode(db->h) : 0)) {
+		/*
+		 * A WAL file on a medium we cannot write (SQLite wants its
+		 * -shm next to it): read it as an immutable file.
+		 */
+		struct pd_buf uri = PD_BUF_INIT;
+
+		sqlite3_close(db->h);
+		db->h = NULL;
+		memset(err, 0, sizeof(*err));
+		immutable_uri(&uri, path);
+		if (sqlite3_open_v2(uri.buf, &db->h,
+				    SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+				    NULL) == SQLITE_OK)
+			rc = user_version(db, &v, err);
+		else
+			rc = pd_err_set(
+			    err, PD_EIO, "%s: cannot open the database: %s",
+			    path, db->h ? sqlite3_errmsg(db->h) : "?");
+		pd_buf_release(&uri);
+	}
+	if (rc < 0)
+		return rc;
+	if (v > latest)
+		return newer(db, v, latest, err);
+	if (v < latest)
+		return pd_err_set(err, PD_EFORMAT,
+				  "%s: %s (schema %d < %d); perfdiff ingest"
+				  " migrates it in place",
+				  path,
+				  v ? "written by an older perfdiff"
+				    : "not a perfdiff history",
+				  v, latest);
+	db->version = v;
+	return pd_db_exec(db,
+			  "PRAGMA query_only = ON;"
+			  "PRAGMA cache_size = -65536;"
+			  "PRAGMA mmap_size = 2147418112;",
+			  err);
+}
+
+int pd_db_open(struct pd_db *db, const char *path, enum pd_db_mode mode,
 	       struct pd_err *err)
 {
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	int rc;
 
 	memset(db, 0, sizeof(*db));
 	db->path = pd_xstrdup(path);
+	if (mode == PD_DB_READ) {
+		rc = open_read(db, path, err);
+		if (rc < 0)
+			pd_db_close(db);
+		return rc;
+	}
 	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
 		rc = pd_err_set(err, PD_EIO, "%s: cannot open the database: %s",
 				path, db->h ? sqlite3_errmsg(db->h) : "?");
@@ -182,6 +332,8 @@ int pd_db_open(struct pd_db *db, const char *path, int create,
 				    "PRAGMA mmap_size = 2147418112;"
 				    "PRAGMA foreign_keys = OFF;",
 				    err);
+	if (rc == 0)
+		rc = quick_check(db, err);
 	if (rc == 0)
 		rc = migrate(db, err);
 	if (rc == 0)

@@ -25,16 +25,32 @@ struct pd_db {
 
 /* The database named by $PERFDIFF_DB, else ./perfdiff.db. */
 const char *pd_db_default_path(void);
-/* Opens (creating when create is set) and migrates to the latest schema. */
-PD_NODISCARD int pd_db_open(struct pd_db *db, const char *path, int create,
-			    struct pd_err *err);
+enum pd_db_mode {
+	/*
+	 * Read commands: the file is opened read-only (and immutable when
+	 * its folder cannot take SQLite's -wal/-shm files, as on read-only
+	 * media); its schema must be this binary's.
+	 */
+	PD_DB_READ,
+	/*
+	 * ingest: created when missing, checked (PRAGMA quick_check, bounded
+	 * in time) and migrated to the latest schema.
+	 */
+	PD_DB_WRITE,
+};
+
+PD_NODISCARD int pd_db_open(struct pd_db *db, const char *path,
+			    enum pd_db_mode mode, struct pd_err *err);
 void pd_db_close(struct pd_db *db);
 /* The statement of sql/<name>.sql, reset and with bindings cleared. */
 sqlite3_stmt *pd_db_stmt(struct pd_db *db, const char *name,
 			 struct pd_err *err);
 PD_NODISCARD int pd_db_exec(struct pd_db *db, const char *sql,
 			    struct pd_err *err);
-/* Records SQLite's message for a failed call; returns PD_EIO. */
+/*
+ * Records SQLite's message for a failed call, with the way out when the
+ * file is damaged; returns PD_EIO.
+ */
 int pd_db_fail(struct pd_db *db, struct pd_err *err, const char *what);
 /* Latest schema version this binary knows. */
 int pd_db_schema_latest(void);

@@ -5,7 +5,9 @@
  * stack trees. Any failure rolls back: the database holds all of a bundle
  * or none of it, even when the process is killed (SQLite's journal).
  */
+#include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -15,7 +17,81 @@
 #include "core/buf.h"
 #include "core/hash.h"
 #include "import/import.h"
+#include "store/commit.h"
 #include "store/store.h"
+
+void pd_ingest_note(struct pd_ingest_result *r, const char *fmt, ...)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pd_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	PD_VEC_PUSH(&r->notes, pd_buf_detach(&b));
+}
+
+/*
+ * The bundle's commit as the history keys it: resolved through git to
+ * the full id and its own date where a repository knows it (--repo, else
+ * the one holding the bundle, else the current folder's); else a hex id
+ * or prefix, lower-cased; anything else is refused.
+ */
+static int resolve_commit(struct pd_bundle *b, const char *repo_opt,
+			  const char *path, int is_dir, struct pd_err *err)
+{
+	char full[41], *date = NULL, *repo = NULL;
+	size_t i;
+
+	if (strlen(b->sha) == 40 && pd_sha_is_hex(b->sha) && b->commit_date &&
+	    !repo_opt)
+		goto hex; /* nothing git could add */
+	if (repo_opt)
+		repo = pd_xstrdup(repo_opt);
+	else {
+		char *dir = is_dir ? pd_xstrdup(path) : NULL;
+
+		if (!dir) { /* a single profile: its folder */
+			const char *sl = strrchr(path, '/');
+
+			dir = sl ? pd_xstrndup(path, (size_t)(sl - path) + 1)
+				 : pd_xstrdup(".");
+		}
+		repo = pd_git_toplevel(dir);
+		free(dir);
+		if (!repo)
+			repo = pd_git_toplevel(".");
+	}
+	if (repo && pd_git_resolve(repo, b->sha, full, &date) == 0) {
+		free(b->sha);
+		b->sha = pd_xstrdup(full);
+		if (date) {
+			free(b->commit_date);
+			b->commit_date = date;
+		}
+		free(repo);
+		return 0;
+	}
+	if (repo_opt) {
+		pd_err_set(err, PD_EINVAL,
+			   "%s: %s (from %s) is not a commit of %s", b->dir,
+			   b->sha, b->sha_from ? b->sha_from : "--sha", repo);
+		free(repo);
+		return PD_EINVAL;
+	}
+	free(repo);
+hex:
+	if (!pd_sha_is_hex(b->sha))
+		return pd_err_set(err, PD_EINVAL,
+				  "%s: git sha \"%s\" (from %s) is not a commit"
+				  " id; a name such as HEAD~3 needs --repo DIR"
+				  " to be resolved",
+				  b->dir, b->sha,
+				  b->sha_from ? b->sha_from : "--sha");
+	for (i = 0; b->sha[i]; i++)
+		b->sha[i] = (char)tolower((unsigned char)b->sha[i]);
+	return 0;
+}
 
 void pd_ingest_result_release(struct pd_ingest_result *r)
 {
@@ -127,7 +203,7 @@ struct mrow {
 
 struct pending {
 	char *rel, *format, *event, *exporter;
-	const char *tool;
+	const char *tool, *cache;
 	int repeat;
 	enum pd_unit unit;
 	double interval, total_w, total_n;
@@ -309,16 +385,86 @@ static int func_id(struct pd_db *db, const char *name, const char *module,
 	return 0;
 }
 
+/*
+ * One commit, one key: the stored ids that are a prefix of this bundle's,
+ * or that it is a prefix of, all name one commit when they lie on one
+ * line (each a prefix of the longest); they then become the longest, and
+ * so does the bundle's. Two that differ are two commits: the short one is
+ * ambiguous, and the bundle is refused. Runs inside the write transaction.
+ */
+static int merge_commit(struct pd_db *db, struct pd_bundle *b,
+			struct pd_ingest_result *res, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_sha_related", err);
+	PD_VEC(char *) rel = PD_VEC_INIT;
+	const char *longest = b->sha;
+	size_t i;
+	int rc = 0, r;
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_text(st, 1, b->sha, -1, SQLITE_STATIC);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW)
+		PD_VEC_PUSH(
+		    &rel, pd_xstrdup((const char *)sqlite3_column_text(st, 0)));
+	sqlite3_reset(st);
+	if (r != SQLITE_DONE) {
+		rc = pd_db_fail(db, err, "looking up the commit");
+		goto out;
+	}
+	for (i = 0; i < rel.n; i++)
+		if (strlen(rel.v[i]) > strlen(longest))
+			longest = rel.v[i];
+	for (i = 0; i < rel.n; i++)
+		if (strncmp(rel.v[i], longest, strlen(rel.v[i]))) {
+			rc = pd_err_set(err, PD_EINVAL,
+					"%s: git sha %s is ambiguous: the"
+					" history has %s and %s; give the"
+					" full sha (or --repo to resolve it)",
+					b->dir, b->sha, rel.v[i], longest);
+			goto out;
+		}
+	for (i = 0; i < rel.n; i++) {
+		if (!strcmp(rel.v[i], longest))
+			continue;
+		st = pd_db_stmt(db, "q_sha_merge", err);
+		if (!st) {
+			rc = PD_EIO;
+			goto out;
+		}
+		sqlite3_bind_text(st, 1, longest, -1, SQLITE_STATIC);
+		bind_text(st, 2, b->commit_date);
+		sqlite3_bind_text(st, 3, rel.v[i], -1, SQLITE_STATIC);
+		rc = step_done(db, st, err, "merging a commit's runs");
+		if (rc < 0)
+			goto out;
+		pd_ingest_note(res,
+			       "stored runs of %s are now under %s, the"
+			       " same commit",
+			       rel.v[i], longest);
+	}
+	if (longest != b->sha) {
+		char *full = pd_xstrdup(longest);
+
+		free(b->sha);
+		b->sha = full;
+	}
+out:
+	for (i = 0; i < rel.n; i++)
+		free(rel.v[i]);
+	PD_VEC_FREE(&rel);
+	return rc;
+}
+
 /* Derivable: w == n * interval, so one of them need not be stored. */
 static int derivable(double w, double n, double interval)
 {
 	return interval > 0 && fabs(n * interval - w) <= 1e-9 * fabs(w);
 }
 
-static int write_bundle(struct pd_db *db, const struct pd_bundle *b,
-			const char *path, struct pending *pv, size_t np,
-			struct pd_funcs *fn, struct pd_ingest_result *res,
-			struct pd_err *err)
+static int write_bundle(struct pd_db *db, struct pd_bundle *b, const char *path,
+			struct pending *pv, size_t np, struct pd_funcs *fn,
+			struct pd_ingest_result *res, struct pd_err *err)
 {
 	sqlite3_int64 *dbid = pd_xcalloc(fn->v.n + 1, sizeof(*dbid));
 	char now[32];
@@ -331,6 +477,9 @@ static int write_bundle(struct pd_db *db, const struct pd_bundle *b,
 		goto out_free;
 	rc = bundle_stored(db, b->hash, &found, err);
 	if (rc < 0 || found)
+		goto out;
+	rc = merge_commit(db, b, res, err);
+	if (rc < 0)
 		goto out;
 	{
 		sqlite3_stmt *st = pd_db_stmt(db, "q_bundle_insert", err);
@@ -358,7 +507,7 @@ static int write_bundle(struct pd_db *db, const struct pd_bundle *b,
 		bind_text(st, 1, b->hash);
 		bind_text(st, 2, b->sha);
 		bind_text(st, 3, b->scenario);
-		bind_text(st, 4, b->cache);
+		bind_text(st, 4, p->cache);
 		sqlite3_bind_int(st, 5, p->repeat);
 		bind_text(st, 6, p->tool);
 		bind_text(st, 7, p->format);
@@ -495,8 +644,28 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 		f.path = pd_xstrdup(path);
 		f.rel = pd_xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1
 						      : path);
+		f.cache = pd_cache_state(b.cache, strlen(b.cache));
+		f.skip = NULL;
+		if (!f.cache) {
+			rc = pd_err_set(err, PD_EINVAL,
+					"--cache %s: a cache state is warm or"
+					" cold",
+					b.cache);
+			free(f.path);
+			free(f.rel);
+			goto out;
+		}
 		PD_VEC_PUSH(&b.files, f);
 	}
+	rc = resolve_commit(&b, fallback ? fallback->repo : NULL, path,
+			    pd_is_dir(path), err);
+	if (rc < 0)
+		goto out;
+	for (i = 0; i < b.outside.n; i++)
+		pd_ingest_note(res,
+			       "skipped %s/profiles/%s: a link leading"
+			       " out of the bundle",
+			       path, b.outside.v[i]);
 	rc = bundle_stored(db, b.hash, &found, err);
 	if (rc < 0)
 		goto out;
@@ -513,6 +682,11 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 		uint32_t *node_func;
 		size_t k;
 
+		if (b.files.v[i].skip) {
+			pd_ingest_note(res, "skipped %s: %s", b.files.v[i].path,
+				       b.files.v[i].skip);
+			continue;
+		}
 		if (!pd_import_sniff(b.files.v[i].path, &io, &serr)) {
 			struct pd_buf note = PD_BUF_INIT;
 
@@ -526,7 +700,19 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 			pd_profile_release(&prof);
 			goto out;
 		}
+		if (!b.files.v[i].cache) {
+			rc =
+			    pd_err_set(err, PD_EINVAL,
+				       "%s: no cache state: not in"
+				       " build_meta.json, the profile's name or"
+				       " the folder name (a warm or cold"
+				       " token); pass --cache",
+				       b.files.v[i].path);
+			pd_profile_release(&prof);
+			goto out;
+		}
 		p = &pv[np++];
+		p->cache = b.files.v[i].cache;
 		p->rel = pd_xstrdup(b.files.v[i].rel);
 		p->format = pd_xstrdup(prof.format);
 		p->event = prof.event ? pd_xstrdup(prof.event) : NULL;

@@ -18,6 +18,9 @@ struct pd_ingest_result {
 	PD_VEC(char *) notes; /* files passed over, one line each */
 };
 
+/* Adds a note line to an ingest's result. */
+void pd_ingest_note(struct pd_ingest_result *r, const char *fmt, ...)
+    PD_PRINTF(2, 3);
 void pd_ingest_result_release(struct pd_ingest_result *r);
 /*
  * Ingests a bundle folder, or a single profile file (then fallback must

@@ -57,7 +57,7 @@ int main(int argc, char **argv)
 		return fprintf(stderr, "usage: gen_db DB RUNS FUNCS\n"), 2;
 	runs = atol(argv[2]);
 	funcs = atol(argv[3]);
-	if (pd_db_open(&db, argv[1], 1, &err) < 0)
+	if (pd_db_open(&db, argv[1], PD_DB_WRITE, &err) < 0)
 		return fprintf(stderr, "%s\n", err.msg), 2;
 	base = malloc((size_t)funcs * sizeof(*base));
 	exec(&db, "BEGIN");

@@ -1,0 +1,24 @@
+/*
+ * Commits as the history keys them (docs/history.md, "Commits"): every
+ * revision a bundle names, short or symbolic, becomes the full id and its
+ * own commit date through git when a repository is at hand; without one a
+ * hex prefix is kept as given and merged into the full id later.
+ */
+#ifndef PD_COMMIT_H
+#define PD_COMMIT_H
+
+#include <stddef.h>
+
+/* Whether s is 4 to 40 hex digits (either case). */
+int pd_sha_is_hex(const char *s);
+/* The top of the git work tree holding dir, or NULL (owned). */
+char *pd_git_toplevel(const char *dir);
+/*
+ * Resolves rev (a sha, a prefix, HEAD~3, a tag) to a commit of repo:
+ * full gets the 40-digit id, *date its committer date in ISO 8601 (owned,
+ * NULL when git gives none). 0 when resolved, -1 when not.
+ */
+int pd_git_resolve(const char *repo, const char *rev, char full[41],
+		   char **date);
+
+#endif
