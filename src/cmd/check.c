@@ -206,6 +206,17 @@ int pd_check_db(struct run_opts *r, char **operands)
 			if (c[i].loaded)
 				pd_meta_release(&m[i]);
 	}
+	for (i = 0; i < 2; i++)
+		if (c[i].loaded)
+			pd_diff_provenance(&d, (int)i,
+					   "commit %s, scenario %s, cache %s;"
+					   " %zu run%s from the history",
+					   c[i].sha, c[i].scenario, cache_own,
+					   c[i].l.n, c[i].l.n == 1 ? "" : "s");
+		else
+			pd_side_provenance(
+			    &d, (int)i, c[i].bundle.dir ? &c[i].bundle : NULL,
+			    c[i].files.v, c[i].files.n);
 	status = pd_render(&d, r, NULL, NULL, &fn);
 	pd_diff_release(&d);
 	goto out;

@@ -111,6 +111,16 @@ int pd_cmd_compare(int argc, char **argv)
 		pd_meta_release(&ma);
 		pd_meta_release(&mb);
 	}
+	pd_diff_provenance(&d, 0,
+			   "commit %s, scenario %s, cache %s; %zu %s"
+			   " run%s from the history",
+			   sha[0], r.scenario, cache, la.n, tool,
+			   la.n == 1 ? "" : "s");
+	pd_diff_provenance(&d, 1,
+			   "commit %s, scenario %s, cache %s; %zu %s"
+			   " run%s from the history",
+			   sha[1], r.scenario, cache, lb.n, tool,
+			   lb.n == 1 ? "" : "s");
 	status = pd_render(&d, &r, NULL, NULL, &fn);
 	pd_diff_release(&d);
 	goto done;

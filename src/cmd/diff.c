@@ -162,6 +162,10 @@ static int diff_run(int argc, char **argv, int check)
 		pd_diff_profiles(&d, pa, na, pb, nb, &fn, &r.set);
 		if (have_meta)
 			pd_meta_warn(&d, &meta[0], &meta[1]);
+		pd_side_provenance(&d, 0, bundle[0].dir ? &bundle[0] : NULL,
+				   r.base.v, na);
+		pd_side_provenance(&d, 1, bundle[1].dir ? &bundle[1] : NULL,
+				   r.cand.v, nb);
 		status = pd_render(&d, &r, na == 1 ? pa[0] : NULL,
 				   nb == 1 ? pb[0] : NULL, &fn);
 		pd_diff_release(&d);

@@ -2,6 +2,7 @@
  * History commands: `perfdiff bundle init`, `perfdiff ingest`,
  * `perfdiff runs`.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -15,8 +16,11 @@
 
 #include "cmd/cmd.h"
 #include "core/buf.h"
+#include "core/file.h"
 #include "core/hash.h"
+#include "import/bundle.h"
 #include "report/report.h"
+#include "store/commit.h"
 #include "store/store.h"
 
 enum {
@@ -321,12 +325,189 @@ static char *cpu_model(void)
 
 static const char bundle_usage[] =
     "usage: perfdiff bundle init DIR --scenario NAME --cache warm|cold\n"
-    "                            [--sha REV] [--dataset PATH]...\n"
+    "                            [--sha REV] [--repo DIR] [--dataset PATH]...\n"
+    "                            [--cflags-from compile_commands.json]\n"
+    "                            [--build-cmd TEXT]\n"
     "\n"
-    "Creates a bundle folder (dist/, inputs/, profiles/) with a\n"
-    "build_meta.json filled in from the git repository in the current\n"
-    "folder, the compilers, CFLAGS/RUSTFLAGS, the datasets' SHA-256 and\n"
-    "this host. Put the profiles under DIR/profiles/, then ingest DIR.\n";
+    "Creates a bundle folder (and its parents) with dist/, inputs/,\n"
+    "profiles/, run_args.txt and notes.md templates, and a build_meta.json\n"
+    "filled in from git (REV, default HEAD, resolved to its full sha and its\n"
+    "own commit date in --repo, default the current folder's repository),\n"
+    "the compilers, the compiler flags (from compile_commands.json, else\n"
+    "CFLAGS/RUSTFLAGS), the datasets' SHA-256 and this host. Put the\n"
+    "profiles under DIR/profiles/, then ingest DIR.\n";
+
+/* mkdir -p: every missing folder of path, then path. */
+static int make_dirs(const char *path)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	pd_buf_adds(&b, path);
+	for (i = 1; i <= b.len && rc == 0; i++) {
+		if (b.buf[i] != '/' && b.buf[i] != '\0')
+			continue;
+		b.buf[i] = '\0';
+		if (mkdir(b.buf, 0777) && errno != EEXIST)
+			rc = -1;
+		else if (!pd_is_dir(b.buf)) {
+			errno = ENOTDIR;
+			rc = -1;
+		}
+		if (i < b.len)
+			b.buf[i] = '/';
+	}
+	if (rc)
+		pd_error("error: %s: %s", b.buf, strerror(errno));
+	pd_buf_release(&b);
+	return rc;
+}
+
+/* Writes text to dir/name unless that file exists already. */
+static int write_template(const char *dir, const char *name, const char *text)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	struct pd_out out;
+	int rc = 0;
+
+	pd_buf_addf(&path, "%s/%s", dir, name);
+	if (access(path.buf, F_OK) != 0) {
+		rc = pd_out_open(&out, path.buf);
+		if (rc == 0)
+			rc = pd_out_close(
+			    &out, fputs(text, out.f) == EOF ? PD_EIO : 0);
+	}
+	pd_buf_release(&path);
+	return rc ? -1 : 0;
+}
+
+struct words {
+	PD_VEC(char *) v;
+};
+
+/* A command line split as a shell would, quotes and backslashes undone. */
+static void split_words(const char *s, struct words *out)
+{
+	struct pd_buf w = PD_BUF_INIT;
+	int in_word = 0;
+	char q = 0;
+
+	for (;; s++) {
+		if (!*s || (!q && (*s == ' ' || *s == '\t' || *s == '\n'))) {
+			if (in_word)
+				PD_VEC_PUSH(&out->v, pd_buf_detach(&w));
+			in_word = 0;
+			if (!*s)
+				break;
+			continue;
+		}
+		in_word = 1;
+		if (q) {
+			if (*s == q)
+				q = 0;
+			else if (*s == '\\' && q == '"' && s[1])
+				pd_buf_addch(&w, *++s);
+			else
+				pd_buf_addch(&w, *s);
+		} else if (*s == '\'' || *s == '"')
+			q = *s;
+		else if (*s == '\\' && s[1])
+			pd_buf_addch(&w, *++s);
+		else
+			pd_buf_addch(&w, *s);
+	}
+	pd_buf_release(&w);
+}
+
+/*
+ * The distinct compiler flags of a compile_commands.json, in order: each
+ * entry's "arguments", or its "command" split at blanks (quotes kept
+ * whole); the compiler, -c, -o FILE and the source file are left out.
+ */
+static char *flags_from_compdb(const char *path)
+{
+	struct pd_err err = PD_ERR_INIT;
+	char *text = pd_read_file(path, 64u << 20, &err);
+	cJSON *db, *e;
+	struct pd_buf out = PD_BUF_INIT;
+	PD_VEC(char *) seen = PD_VEC_INIT;
+	size_t i;
+
+	if (!text) {
+		pd_error("%s", err.code ? err.msg : "error: cannot read");
+		return NULL;
+	}
+	db = cJSON_Parse(text);
+	free(text);
+	if (!cJSON_IsArray(db)) {
+		pd_error("error: %s: not a compile_commands.json (a JSON array"
+			 " of entries)",
+			 path);
+		cJSON_Delete(db);
+		return NULL;
+	}
+	cJSON_ArrayForEach(e, db)
+	{
+		const cJSON *args =
+		    cJSON_GetObjectItemCaseSensitive(e, "arguments");
+		const cJSON *cmd =
+		    cJSON_GetObjectItemCaseSensitive(e, "command");
+		const cJSON *file = cJSON_GetObjectItemCaseSensitive(e, "file");
+		struct words words = { PD_VEC_INIT };
+		const cJSON *a;
+
+		if (cJSON_IsArray(args)) {
+			cJSON_ArrayForEach(a, args)
+			{
+				if (cJSON_IsString(a))
+					PD_VEC_PUSH(&words.v,
+						    pd_xstrdup(a->valuestring));
+			}
+		} else if (cJSON_IsString(cmd))
+			split_words(cmd->valuestring, &words);
+		for (i = 1; i < words.v.n; i++) {
+			const char *w = words.v.v[i];
+			size_t k;
+
+			if (!strcmp(w, "-o")) {
+				i++;
+				continue;
+			}
+			if (w[0] != '-' || !strcmp(w, "-c") ||
+			    (cJSON_IsString(file) &&
+			     !strcmp(w, file->valuestring)))
+				continue;
+			for (k = 0; k < seen.n && strcmp(seen.v[k], w); k++)
+				;
+			if (k < seen.n)
+				continue;
+			PD_VEC_PUSH(&seen, pd_xstrdup(w));
+			/* A flag with blanks stays one word when read back. */
+			pd_buf_addf(&out,
+				    strpbrk(w, " \t\"") ? "%s'%s'" : "%s%s",
+				    out.len ? " " : "", w);
+		}
+		for (i = 0; i < words.v.n; i++)
+			free(words.v.v[i]);
+		PD_VEC_FREE(&words.v);
+	}
+	for (i = 0; i < seen.n; i++)
+		free(seen.v[i]);
+	PD_VEC_FREE(&seen);
+	cJSON_Delete(db);
+	return pd_buf_detach(&out);
+}
+
+static const char run_args_template[] =
+    "# The exact command line of the profiled run, one line, for example:\n"
+    "# app.exe --input data/mft.bin --threads 8\n";
+
+static const char notes_template[] =
+    "# Notes\n"
+    "\n"
+    "What was run, on what machine state (other load, power plan, thermal\n"
+    "state), and anything unusual about this run.\n";
 
 int pd_cmd_bundle(int argc, char **argv)
 {
@@ -361,17 +542,40 @@ int pd_cmd_bundle(int argc, char **argv)
 		return 2;
 	}
 	meta = cJSON_CreateObject();
-	sha = a.sha ? pd_xstrdup(a.sha)
-		    : first_line("git rev-parse HEAD 2>/dev/null");
-	if (!sha) {
-		pd_error(
-		    "error: no git sha: not in a git repository; pass --sha");
-		goto out;
+	{
+		/* The commit the build is of, and that commit's own date. */
+		char full[41];
+		char *repo = a.repo ? pd_xstrdup(a.repo) : pd_git_toplevel(".");
+
+		cdate = NULL;
+		if (repo && pd_git_resolve(repo, a.sha ? a.sha : "HEAD", full,
+					   &cdate) == 0)
+			sha = pd_xstrdup(full);
+		else if (a.sha && !a.repo && pd_sha_is_hex(a.sha)) {
+			sha = pd_xstrdup(a.sha);
+			for (i = 0; sha[i]; i++)
+				sha[i] = (char)tolower((unsigned char)sha[i]);
+			fprintf(stderr,
+				"perfdiff: warning: %s is not a commit of a"
+				" repository here: stored as given, without a"
+				" commit date\n",
+				a.sha);
+		}
+		if (!sha) {
+			pd_error("error: %s%s%s: not a commit%s%s; pass --sha"
+				 " and --repo",
+				 a.sha ? "--sha " : "", a.sha ? a.sha : "HEAD",
+				 "",
+				 repo ? " of " : " (no git repository here)",
+				 repo ? repo : "");
+			free(repo);
+			goto out;
+		}
+		free(repo);
 	}
 	cJSON_AddStringToObject(meta, "git_sha", sha);
 	cJSON_AddStringToObject(meta, "scenario", a.scenario);
 	cJSON_AddStringToObject(meta, "cache", a.cache);
-	cdate = first_line("git log -1 --format=%cI 2>/dev/null");
 	add_str(meta, "commit_date", cdate);
 	free(cdate);
 	gmtime_r(&now, &tm);
@@ -383,8 +587,17 @@ int pd_cmd_bundle(int argc, char **argv)
 	s = first_line("rustc -V 2>/dev/null");
 	add_str(meta, "rustc", s);
 	free(s);
-	add_str(meta, "cflags", getenv("CFLAGS"));
+	if (a.cflags_from) {
+		s = flags_from_compdb(a.cflags_from);
+		if (!s)
+			goto out;
+		cJSON_AddStringToObject(meta, "cflags", s);
+		cJSON_AddStringToObject(meta, "cflags_from", a.cflags_from);
+		free(s);
+	} else
+		add_str(meta, "cflags", getenv("CFLAGS"));
 	add_str(meta, "rustflags", getenv("RUSTFLAGS"));
+	add_str(meta, "build_cmd", a.build_cmd);
 	s = first_line("cc -dumpmachine 2>/dev/null");
 	add_str(meta, "target", s);
 	free(s);
@@ -421,11 +634,12 @@ int pd_cmd_bundle(int argc, char **argv)
 	for (i = 0; i < PD_ARRAY_SIZE(sub); i++) {
 		pd_buf_reset(&path);
 		pd_buf_addf(&path, "%s%s", dir, sub[i]);
-		if (mkdir(path.buf, 0777) && errno != EEXIST) {
-			pd_error("error: %s: %s", path.buf, strerror(errno));
+		if (make_dirs(path.buf))
 			goto out;
-		}
 	}
+	if (write_template(dir, "run_args.txt", run_args_template) ||
+	    write_template(dir, "notes.md", notes_template))
+		goto out;
 	pd_buf_reset(&path);
 	pd_buf_addf(&path, "%s/build_meta.json", dir);
 	if (access(path.buf, F_OK) == 0) {

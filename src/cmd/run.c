@@ -558,6 +558,48 @@ int pd_expand_bundle(const char *dir, struct path_list *files,
 	return 0;
 }
 
+void pd_side_provenance(struct pd_diff *d, int cand, const struct pd_bundle *b,
+			const char *const *paths, size_t n)
+{
+	struct pd_buf t = PD_BUF_INIT;
+	size_t i;
+
+	if (b) {
+		/* The runs' own cache states: one, or each that occurs. */
+		const char *c[2] = { NULL, NULL };
+		size_t k;
+
+		for (i = 0; i < n; i++)
+			for (k = 0; k < b->files.n; k++)
+				if (!strcmp(b->files.v[k].path, paths[i]) &&
+				    b->files.v[k].cache) {
+					const char *x = b->files.v[k].cache;
+
+					if (!c[0] || !strcmp(c[0], x))
+						c[0] = x;
+					else
+						c[1] = x;
+				}
+		pd_buf_addf(&t, "commit %s, scenario %s, cache %s%s%s; ",
+			    b->sha, b->scenario, c[0] ? c[0] : "unknown",
+			    c[1] ? " and " : "", c[1] ? c[1] : "");
+	}
+	if (b || n > 1) {
+		pd_buf_addf(&t, "%zu run%s:", n, n == 1 ? "" : "s");
+		for (i = 0; i < n; i++) {
+			const char *rel = paths[i];
+			size_t k = b ? strlen(b->dir) : 0;
+
+			/* Inside a bundle, its own paths are enough. */
+			if (b && !strncmp(rel, b->dir, k) && rel[k] == '/')
+				rel += k + 1;
+			pd_buf_addf(&t, "%s %s", i ? "," : "", rel);
+		}
+		pd_diff_provenance(d, cand, "%s", t.buf);
+	}
+	pd_buf_release(&t);
+}
+
 int pd_attach_stat(struct pd_profile *p, const char *path,
 		   const struct pd_import_opts *io)
 {

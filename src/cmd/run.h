@@ -110,6 +110,13 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
 int pd_expand_bundle(const char *dir, struct path_list *files,
 		     struct pd_bundle *b, struct pd_meta *meta,
 		     const char **stat);
+/*
+ * Provenance of one side for the reports: the bundle's commit, scenario
+ * and cache state when b is given, and every run (paths) when there are
+ * several or a bundle.
+ */
+void pd_side_provenance(struct pd_diff *d, int cand, const struct pd_bundle *b,
+			const char *const *paths, size_t n);
 /* Moves the tables of the perf stat output at path into p. */
 int pd_attach_stat(struct pd_profile *p, const char *path,
 		   const struct pd_import_opts *io);

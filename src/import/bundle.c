@@ -21,6 +21,7 @@
 #include <cJSON.h>
 
 #include "core/buf.h"
+#include "core/file.h"
 #include "core/hash.h"
 #include "import/bundle.h"
 
@@ -29,56 +30,6 @@ int pd_is_dir(const char *path)
 	struct stat st;
 
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static const char *kind_of(mode_t m)
-{
-	return S_ISFIFO(m)   ? "a FIFO"
-	       : S_ISSOCK(m) ? "a socket"
-	       : S_ISCHR(m)  ? "a character device"
-	       : S_ISBLK(m)  ? "a block device"
-	       : S_ISDIR(m)  ? "a folder"
-			     : "not a regular file";
-}
-
-/* A regular file's bytes (at most max), NULL when absent; never blocks. */
-static char *slurp(const char *path, size_t max, struct pd_err *err)
-{
-	int fd = open(path, O_RDONLY | O_NONBLOCK);
-	struct pd_buf b = PD_BUF_INIT;
-	struct stat st;
-	char chunk[65536];
-	ssize_t n;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		pd_err_set(err, PD_EFORMAT, "%s: %s, not a file; refused", path,
-			   kind_of(st.st_mode));
-		close(fd);
-		return NULL;
-	}
-	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			pd_err_set(err, PD_EIO, "%s: %s", path,
-				   strerror(errno));
-			break;
-		}
-		pd_buf_add(&b, chunk, (size_t)n);
-		if (b.len > max) {
-			pd_err_set(err, PD_ETOOBIG, "%s: larger than %zu bytes",
-				   path, max);
-			break;
-		}
-	}
-	close(fd);
-	if (err->code) {
-		pd_buf_release(&b);
-		return NULL;
-	}
-	return pd_buf_detach(&b);
 }
 
 static int cmp_file(const void *a, const void *b)
@@ -165,7 +116,7 @@ static int walk(struct pd_bundle *b, const char *root, const char *dir,
 			rc = pd_err_set(err, PD_EFORMAT,
 					"%s: %s, not a file; a bundle holds"
 					" files and folders only",
-					full.buf, kind_of(st.st_mode));
+					full.buf, pd_file_kind(st.st_mode));
 			goto next;
 		}
 		f.path = pd_buf_detach(&full);
@@ -378,7 +329,7 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 
 	/* build_meta.json */
 	pd_buf_addf(&path, "%s/build_meta.json", b->dir);
-	b->build_meta = slurp(path.buf, 1 << 20, err);
+	b->build_meta = pd_read_file(path.buf, 1 << 20, err);
 	if (err->code) {
 		rc = err->code;
 		goto out;

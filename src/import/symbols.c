@@ -18,7 +18,11 @@
 #include <unistd.h>
 #include <cJSON.h>
 
+#include "core/file.h"
 #include "import/symbols.h"
+
+/* A sidecar is parsed whole (cJSON): bounded, and said when larger. */
+#define MAX_SIDECAR ((size_t)1 << 30)
 
 void pd_debugid_norm(const char *in, char out[42])
 {
@@ -79,21 +83,6 @@ void pd_sidecar_free(struct pd_sidecar *s)
 	free(s);
 }
 
-static char *read_all(const char *path, size_t max)
-{
-	FILE *f = fopen(path, "rb");
-	struct pd_buf b = PD_BUF_INIT;
-	char chunk[65536];
-	size_t n;
-
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 && b.len < max)
-		pd_buf_add(&b, chunk, n);
-	fclose(f);
-	return pd_buf_detach(&b);
-}
-
 /* samply writes <output>.with_extension("syms.json"): the last extension goes.
  */
 struct strlist {
@@ -138,15 +127,15 @@ struct pd_sidecar *pd_sidecar_load(const char *profile_path, char **found,
 
 	*found = NULL;
 	sidecar_names(profile_path, &names);
-	for (i = 0; i < names.n && !text; i++) {
-		text = read_all(names.v[i], 1u << 30);
-		if (text && !*found)
+	for (i = 0; i < names.n && !text && !err->code; i++) {
+		text = pd_read_file(names.v[i], MAX_SIDECAR, err);
+		if ((text || err->code) && !*found)
 			*found = pd_xstrdup(names.v[i]);
 	}
 	for (i = 0; i < names.n; i++)
 		free(names.v[i]);
 	PD_VEC_FREE(&names);
-	if (!text)
+	if (!text) /* err, when set, becomes a note of the profile's */
 		return NULL;
 	root = cJSON_Parse(text);
 	free(text);

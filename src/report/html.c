@@ -340,6 +340,11 @@ static void side_rows(struct pd_buf *b, const char *label,
 
 	pd_buf_addf(b, "<tr><td>%s</td><td>", label);
 	pd_html_text(b, s->source);
+	if (s->provenance) {
+		pd_buf_adds(b, "<br>");
+		pd_html_text(b, s->provenance);
+		pd_buf_adds(b, "<br>");
+	}
 	pd_buf_addf(b, " (%s", s->format ? s->format : "?");
 	if (s->event) {
 		pd_buf_adds(b, ", ");

@@ -74,6 +74,7 @@ static cJSON *side(const struct pd_side *s)
 	cJSON *o = cJSON_CreateObject();
 
 	add_str(o, "source", s->source);
+	add_str(o, "provenance", s->provenance);
 	add_str(o, "format", s->format);
 	add_str(o, "unit", pd_unit_name(s->unit));
 	add_num(o, "total", s->total);

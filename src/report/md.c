@@ -116,7 +116,12 @@ static void md_side(struct pd_buf *b, const char *label,
 {
 	pd_buf_addf(b, "- %s: <code>", label);
 	pd_md_text(b, s->source, 300);
-	pd_buf_addf(b, "</code> (%s", s->format);
+	pd_buf_adds(b, "</code>");
+	if (s->provenance) {
+		pd_buf_adds(b, " — ");
+		pd_md_text(b, s->provenance, 1500);
+	}
+	pd_buf_addf(b, " (%s", s->format);
 	if (s->event)
 		pd_buf_addf(b, ", event %s", s->event);
 	pd_buf_addf(b, ", %.0f samples, total ", s->samples);

@@ -176,6 +176,11 @@ static void side_line(struct pd_buf *b, const char *label,
 		    s->source, s->format, s->event ? ", " : "",
 		    s->event ? s->event : "", s->samples, w.buf,
 		    pd_unit_display(s->unit));
+	if (s->provenance) {
+		pd_buf_adds(b, "  ");
+		safe_name(b, s->provenance);
+		pd_buf_addch(b, '\n');
+	}
 	pd_buf_reset(&w);
 	pd_fmt_threads(&w, s);
 	if (w.len) {

@@ -57,6 +57,22 @@ void pd_diff_warn(struct pd_diff *d, const char *fmt, ...)
 	PD_VEC_PUSH(&d->warnings, pd_buf_detach(&b));
 }
 
+void pd_diff_provenance(struct pd_diff *d, int cand, const char *fmt, ...)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	pd_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	free(d->provenance[cand]);
+	d->provenance[cand] = pd_buf_detach(&b);
+	if (cand)
+		d->cand.provenance = d->provenance[1];
+	else
+		d->base.provenance = d->provenance[0];
+}
+
 void pd_diff_release(struct pd_diff *d)
 {
 	size_t i, k;
@@ -74,6 +90,11 @@ void pd_diff_release(struct pd_diff *d)
 		free(d->warnings.v[i]);
 	PD_VEC_FREE(&d->warnings);
 	PD_VEC_FREE(&d->funcs);
+	for (k = 0; k < 2; k++) {
+		free(d->provenance[k]);
+		d->provenance[k] = NULL;
+	}
+	d->base.provenance = d->cand.provenance = NULL;
 	for (k = 0; k < 2; k++)
 		if (d->merged[k]) {
 			pd_profile_release(d->merged[k]);

@@ -91,6 +91,12 @@ struct pd_side {
 	int runs;
 	int exact; /* exact counts (DHAT): no sampling noise */
 	const struct pd_profile *profile; /* borrowed */
+	/*
+	 * What the side is, as history keys it ("commit …, scenario …,
+	 * cache …") and every run behind it; NULL when unknown (owned by the
+	 * diff, set with pd_diff_provenance).
+	 */
+	const char *provenance;
 };
 
 struct pd_diff {
@@ -113,7 +119,12 @@ struct pd_diff {
 	PD_VEC(struct pd_tdiff) tables; /* metric tables (WPA), when present */
 	/* counters of several runs per side, merged (the tables borrow them) */
 	struct pd_profile *merged[2];
+	char *provenance[2]; /* base, cand: what pd_side.provenance shows */
 };
+
+/* Sets the provenance line of the baseline (cand 0) or candidate side. */
+void pd_diff_provenance(struct pd_diff *d, int cand, const char *fmt, ...)
+    PD_PRINTF(3, 4);
 
 void pd_settings_default(struct pd_settings *s);
 const char *pd_status_name(enum pd_status s);

@@ -148,6 +148,7 @@ static void pair_modules(struct pd_diff *d, const struct pd_profile *a,
 
 static void side_from(struct pd_side *s, const struct pd_profile *p)
 {
+	memset(s, 0, sizeof(*s));
 	s->source = p->source;
 	s->format = p->format;
 	s->exporter = p->exporter;

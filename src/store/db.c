@@ -5,6 +5,7 @@
  * one version or the next, never in between. WAL and a busy timeout let
  * several ingests and readers share the file.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -216,11 +217,19 @@ static int quick_check(struct pd_db *db, struct pd_err *err)
 	sqlite3_progress_handler(db->h, 0, NULL, NULL);
 	if (rc == SQLITE_ROW &&
 	    strcmp((const char *)sqlite3_column_text(st, 0), "ok")) {
+		char what[201];
+		size_t i;
+
+		/* SQLite's finding, on one line */
+		snprintf(what, sizeof(what), "%s",
+			 (const char *)sqlite3_column_text(st, 0));
+		for (i = 0; what[i]; i++)
+			if (what[i] == '\n' || what[i] == '\r')
+				what[i] = ' ';
 		pd_err_set(err, PD_EIO,
-			   "%s: PRAGMA quick_check: %.200s; " RECOVER_HINT
+			   "%s: PRAGMA quick_check: %s; " RECOVER_HINT
 			   " (nothing was written)",
-			   db->path, (const char *)sqlite3_column_text(st, 0),
-			   db->path);
+			   db->path, what, db->path);
 		sqlite3_finalize(st);
 		return PD_EIO;
 	}

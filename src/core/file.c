@@ -1,0 +1,68 @@
+/* Whole small files (core/file.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/file.h"
+
+const char *pd_file_kind(mode_t m)
+{
+	return S_ISFIFO(m)   ? "a FIFO"
+	       : S_ISSOCK(m) ? "a socket"
+	       : S_ISCHR(m)  ? "a character device"
+	       : S_ISBLK(m)  ? "a block device"
+	       : S_ISDIR(m)  ? "a folder"
+	       : S_ISREG(m)  ? "a file"
+			     : "not a regular file";
+}
+
+char *pd_read_file(const char *path, size_t max, struct pd_err *err)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	struct pd_buf b = PD_BUF_INIT;
+	struct stat st;
+	char chunk[65536];
+	ssize_t n;
+
+	if (fd < 0) {
+		if (errno != ENOENT)
+			pd_err_set(err, PD_EIO, "%s: %s", path,
+				   strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st)) {
+		pd_err_set(err, PD_EIO, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		pd_err_set(err, PD_EFORMAT, "%s: %s, not a file; refused", path,
+			   pd_file_kind(st.st_mode));
+		close(fd);
+		return NULL;
+	}
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			pd_err_set(err, PD_EIO, "%s: %s", path,
+				   strerror(errno));
+			break;
+		}
+		pd_buf_add(&b, chunk, (size_t)n);
+		if (b.len > max) {
+			pd_err_set(err, PD_ETOOBIG, "%s: larger than %zu bytes",
+				   path, max);
+			break;
+		}
+	}
+	close(fd);
+	if (err->code) {
+		pd_buf_release(&b);
+		return NULL;
+	}
+	return pd_buf_detach(&b);
+}

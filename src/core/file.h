@@ -1,0 +1,24 @@
+/*
+ * Reading a whole small file (build_meta.json, a symbol sidecar, a
+ * compile_commands.json): regular files only, opened without blocking (a
+ * FIFO in the way never hangs us), and a size cap that is an error, never
+ * a silent cut.
+ */
+#ifndef PD_FILE_H
+#define PD_FILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "core/err.h"
+
+/*
+ * The bytes of path, NUL-terminated (owned). NULL with err unset when the
+ * file does not exist; NULL with err set when it is not a regular file,
+ * cannot be read, or holds more than max bytes.
+ */
+char *pd_read_file(const char *path, size_t max, struct pd_err *err);
+/* "a FIFO", "a socket", "a folder", ...: what a file of mode m is. */
+const char *pd_file_kind(mode_t m);
+
+#endif
