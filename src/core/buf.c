@@ -110,3 +110,11 @@ char *pd_buf_detach(struct pd_buf *b)
 	pd_buf_init(b);
 	return s;
 }
+
+char *pd_vstrf(const char *fmt, va_list ap)
+{
+	struct pd_buf b = PD_BUF_INIT;
+
+	pd_buf_vaddf(&b, fmt, ap);
+	return pd_buf_detach(&b);
+}

@@ -31,6 +31,8 @@ void pd_buf_vaddf(struct pd_buf *b, const char *fmt, va_list ap)
     PD_PRINTF(2, 0);
 void pd_buf_reset(struct pd_buf *b);
 void pd_buf_setlen(struct pd_buf *b, size_t len);
+/* A new string formatted as vprintf would (the caller frees it). */
+char *pd_vstrf(const char *fmt, va_list ap) PD_PRINTF(1, 0);
 /* Returns the string and leaves b empty; the caller frees the result. */
 char *pd_buf_detach(struct pd_buf *b);
 

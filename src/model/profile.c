@@ -181,13 +181,11 @@ uint32_t pd_profile_child(struct pd_profile *p, uint32_t parent, uint32_t frame)
 
 void pd_profile_note(struct pd_profile *p, const char *fmt, ...)
 {
-	struct pd_buf b = PD_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	pd_buf_vaddf(&b, fmt, ap);
+	PD_VEC_PUSH(&p->notes, pd_vstrf(fmt, ap));
 	va_end(ap);
-	PD_VEC_PUSH(&p->notes, pd_buf_detach(&b));
 }
 
 uint32_t pd_profile_thread_root(struct pd_profile *p, const char *name,

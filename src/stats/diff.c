@@ -48,25 +48,21 @@ const char *pd_status_name(enum pd_status s)
 
 void pd_diff_warn(struct pd_diff *d, const char *fmt, ...)
 {
-	struct pd_buf b = PD_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	pd_buf_vaddf(&b, fmt, ap);
+	PD_VEC_PUSH(&d->warnings, pd_vstrf(fmt, ap));
 	va_end(ap);
-	PD_VEC_PUSH(&d->warnings, pd_buf_detach(&b));
 }
 
 void pd_diff_provenance(struct pd_diff *d, int cand, const char *fmt, ...)
 {
-	struct pd_buf b = PD_BUF_INIT;
 	va_list ap;
 
-	va_start(ap, fmt);
-	pd_buf_vaddf(&b, fmt, ap);
-	va_end(ap);
 	free(d->provenance[cand]);
-	d->provenance[cand] = pd_buf_detach(&b);
+	va_start(ap, fmt);
+	d->provenance[cand] = pd_vstrf(fmt, ap);
+	va_end(ap);
 	if (cand)
 		d->cand.provenance = d->provenance[1];
 	else

@@ -22,13 +22,11 @@
 
 void pd_ingest_note(struct pd_ingest_result *r, const char *fmt, ...)
 {
-	struct pd_buf b = PD_BUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	pd_buf_vaddf(&b, fmt, ap);
+	PD_VEC_PUSH(&r->notes, pd_vstrf(fmt, ap));
 	va_end(ap);
-	PD_VEC_PUSH(&r->notes, pd_buf_detach(&b));
 }
 
 /*
