@@ -509,6 +509,38 @@ static const char notes_template[] =
     "What was run, on what machine state (other load, power plan, thermal\n"
     "state), and anything unusual about this run.\n";
 
+/*
+ * The commit a bundle's build is of (--sha, default HEAD) as its full id,
+ * and that commit's own date (*cdate, owned, may be NULL); NULL after an
+ * error line.
+ */
+static char *bundle_commit(const struct hist_args *a, char **cdate)
+{
+	char full[41], *sha = NULL, *repo;
+	size_t i;
+
+	*cdate = NULL;
+	repo = a->repo ? pd_xstrdup(a->repo) : pd_git_toplevel(".");
+	if (repo &&
+	    pd_git_resolve(repo, a->sha ? a->sha : "HEAD", full, cdate) == 0)
+		sha = pd_xstrdup(full);
+	else if (a->sha && !a->repo && pd_sha_is_hex(a->sha)) {
+		sha = pd_xstrdup(a->sha);
+		for (i = 0; sha[i]; i++)
+			sha[i] = (char)tolower((unsigned char)sha[i]);
+		fprintf(stderr,
+			"perfdiff: warning: %s is not a commit of a repository"
+			" here: stored as given, without a commit date\n",
+			a->sha);
+	} else
+		pd_error("error: %s%s: not a commit%s%s; pass --sha and --repo",
+			 a->sha ? "--sha " : "", a->sha ? a->sha : "HEAD",
+			 repo ? " of " : " (no git repository here)",
+			 repo ? repo : "");
+	free(repo);
+	return sha;
+}
+
 int pd_cmd_bundle(int argc, char **argv)
 {
 	struct hist_args a;
@@ -542,37 +574,9 @@ int pd_cmd_bundle(int argc, char **argv)
 		return 2;
 	}
 	meta = cJSON_CreateObject();
-	{
-		/* The commit the build is of, and that commit's own date. */
-		char full[41];
-		char *repo = a.repo ? pd_xstrdup(a.repo) : pd_git_toplevel(".");
-
-		cdate = NULL;
-		if (repo && pd_git_resolve(repo, a.sha ? a.sha : "HEAD", full,
-					   &cdate) == 0)
-			sha = pd_xstrdup(full);
-		else if (a.sha && !a.repo && pd_sha_is_hex(a.sha)) {
-			sha = pd_xstrdup(a.sha);
-			for (i = 0; sha[i]; i++)
-				sha[i] = (char)tolower((unsigned char)sha[i]);
-			fprintf(stderr,
-				"perfdiff: warning: %s is not a commit of a"
-				" repository here: stored as given, without a"
-				" commit date\n",
-				a.sha);
-		}
-		if (!sha) {
-			pd_error("error: %s%s%s: not a commit%s%s; pass --sha"
-				 " and --repo",
-				 a.sha ? "--sha " : "", a.sha ? a.sha : "HEAD",
-				 "",
-				 repo ? " of " : " (no git repository here)",
-				 repo ? repo : "");
-			free(repo);
-			goto out;
-		}
-		free(repo);
-	}
+	sha = bundle_commit(&a, &cdate);
+	if (!sha)
+		goto out;
 	cJSON_AddStringToObject(meta, "git_sha", sha);
 	cJSON_AddStringToObject(meta, "scenario", a.scenario);
 	cJSON_AddStringToObject(meta, "cache", a.cache);

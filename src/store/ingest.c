@@ -593,6 +593,51 @@ out_free:
 	return rc;
 }
 
+/*
+ * A single profile as a bundle of one run: its key from the options, its
+ * hash over the key and the file (the same file under another key is
+ * another run).
+ */
+static int single_profile(struct pd_bundle *b, const char *path,
+			  const struct pd_bundle_key *fallback,
+			  struct pd_err *err)
+{
+	struct pd_sha256 h;
+	struct pd_bundle_file f;
+	char hex[65];
+	int rc;
+
+	if (!fallback || !fallback->sha || !fallback->scenario ||
+	    !fallback->cache)
+		return pd_err_set(err, PD_EUSAGE,
+				  "%s: a single profile needs --sha,"
+				  " --scenario and --cache",
+				  path);
+	f.cache = pd_cache_state(fallback->cache, strlen(fallback->cache));
+	if (!f.cache)
+		return pd_err_set(err, PD_EINVAL,
+				  "--cache %s: a cache state is warm or cold",
+				  fallback->cache);
+	b->dir = pd_xstrdup(path);
+	b->sha = pd_xstrdup(fallback->sha);
+	b->scenario = pd_xstrdup(fallback->scenario);
+	b->cache = pd_xstrdup(fallback->cache);
+	pd_sha256_init(&h);
+	pd_sha256_add(&h, b->sha, strlen(b->sha) + 1);
+	pd_sha256_add(&h, b->scenario, strlen(b->scenario) + 1);
+	pd_sha256_add(&h, b->cache, strlen(b->cache) + 1);
+	rc = pd_sha256_file(&h, path, err);
+	if (rc < 0)
+		return rc;
+	pd_sha256_hex(&h, hex);
+	b->hash = pd_xstrdup(hex);
+	f.path = pd_xstrdup(path);
+	f.rel = pd_xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	f.skip = NULL;
+	PD_VEC_PUSH(&b->files, f);
+	return 0;
+}
+
 int pd_store_ingest(struct pd_db *db, const char *path,
 		    const struct pd_bundle_key *fallback,
 		    struct pd_ingest_result *res, struct pd_err *err)
@@ -613,47 +658,9 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 		if (rc < 0)
 			goto out;
 	} else {
-		/* A single profile: the key comes from the options. */
-		struct pd_sha256 h;
-		struct pd_bundle_file f;
-		char hex[65];
-
-		if (!fallback || !fallback->sha || !fallback->scenario ||
-		    !fallback->cache) {
-			rc = pd_err_set(err, PD_EUSAGE,
-					"%s: a single profile needs --sha,"
-					" --scenario and --cache",
-					path);
-			goto out;
-		}
-		b.dir = pd_xstrdup(path);
-		b.sha = pd_xstrdup(fallback->sha);
-		b.scenario = pd_xstrdup(fallback->scenario);
-		b.cache = pd_xstrdup(fallback->cache);
-		pd_sha256_init(&h);
-		pd_sha256_add(&h, b.sha, strlen(b.sha) + 1);
-		pd_sha256_add(&h, b.scenario, strlen(b.scenario) + 1);
-		pd_sha256_add(&h, b.cache, strlen(b.cache) + 1);
-		rc = pd_sha256_file(&h, path, err);
+		rc = single_profile(&b, path, fallback, err);
 		if (rc < 0)
 			goto out;
-		pd_sha256_hex(&h, hex);
-		b.hash = pd_xstrdup(hex);
-		f.path = pd_xstrdup(path);
-		f.rel = pd_xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1
-						      : path);
-		f.cache = pd_cache_state(b.cache, strlen(b.cache));
-		f.skip = NULL;
-		if (!f.cache) {
-			rc = pd_err_set(err, PD_EINVAL,
-					"--cache %s: a cache state is warm or"
-					" cold",
-					b.cache);
-			free(f.path);
-			free(f.rel);
-			goto out;
-		}
-		PD_VEC_PUSH(&b.files, f);
 	}
 	rc = resolve_commit(&b, fallback ? fallback->repo : NULL, path,
 			    pd_is_dir(path), err);
