@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds the libFuzzer targets with clang and runs each for SECONDS
-# (default 60), seeded from fixtures/ and, when present, ../shared/corpus.
+# (default 60), seeded from fixtures/ (the real profiles of fixtures/corpus
+# included) and, when present, the external collection in ../shared/corpus.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET]   (TARGET: perf_script, folded,
 #        perf_stat, speedscope, firefox, wpa, cpuprofile, pprof, dhat,
 #        sniff or objid (the symbol-file header readers);
@@ -32,7 +33,7 @@ for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope 
 	seeds=build-fuzz/seeds-$name
 	mkdir -p "$seeds"
 	find fixtures -type f -size -64k -exec cp {} "$seeds"/ \; 2>/dev/null || true
-	if [ -n "$dir" ] && [ -d "$corpus/$dir" ]; then
+	if [ -n "$dir" ] && [ -d "$corpus/$dir" ]; then # unlicensed extras
 		find "$corpus/$dir" -type f -size -64k -exec cp {} "$seeds"/ \;
 	fi
 	# the header readers start from real headers: a small ELF, and the

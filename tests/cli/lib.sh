@@ -4,7 +4,11 @@
 # every perfdiff call.
 set -u
 : "${PERFDIFF:?}" "${PD_ROOT:?}"
-PD_CORPUS=${PD_CORPUS:-$PD_ROOT/../shared/corpus}
+# Real profiles: the redistributable ones travel with the repository
+# (fixtures/corpus, see its MANIFEST.md); the few without a licence stay
+# in an external collection that optional checks read when it is there.
+PD_CORPUS=${PD_CORPUS:-$PD_ROOT/fixtures/corpus}
+PD_EXTRA_CORPUS=${PD_EXTRA_CORPUS:-$PD_ROOT/../shared/corpus}
 PD_WRAP=${PD_WRAP:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/pdcli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -88,6 +92,13 @@ measured() {
 
 have_corpus() {
 	[ -d "$PD_CORPUS/perf-script" ]
+}
+
+# have_extra FILE: the external file is there; else a note, and false.
+have_extra() {
+	[ -f "$PD_EXTRA_CORPUS/$1" ] && return 0
+	echo "note: $PD_EXTRA_CORPUS/$1 not here (not redistributable): that check skipped"
+	return 1
 }
 
 finish() {

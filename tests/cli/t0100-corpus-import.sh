@@ -16,11 +16,25 @@ for dir in perf-script folded speedscope; do
 done
 # Two corpus files of each format diff without error (exit 0 or 1).
 for pair in "perf-script/speedscope-simple-with-pid.linux-perf.txt perf-script/speedscope-simple-with-header.linux-perf.txt" \
-	"speedscope/dotnet-trace-TraceEvent3.1.16-aspnet.speedscope.json speedscope/dotnet-trace-TraceEvent3.1.23-wpf.speedscope.json" \
+	"speedscope/speedscope-0.0.1-simple.speedscope.json speedscope/speedscope-0.0.1-simple-no-pretty-print.speedscope.json" \
 	"folded/FlameGraph-perf-vertx-stacks-01-collapsed-all.txt folded/inferno-perf-vertx-collapsed-all-unsorted.txt"; do
 	set -- $pair
 	pd -f json "$PD_CORPUS/$1" "$PD_CORPUS/$2" >"$T/out" 2>"$T/err"
 	rc=$?
 	[ "$rc" -le 1 ] && ok || not_ok "diff $1 $2 exited $rc: $(cat "$T/err")"
 done
+# dotnet-trace's TraceEvent exports (PerfView's writer), when the external
+# collection is here: every file imports and a pair diffs.
+for f in dotnet-trace-TraceEvent3.1.16-aspnet.speedscope.json \
+	dotnet-trace-TraceEvent3.1.23-wpf.speedscope.json \
+	dotnet-trace-RobotCleaner-oldTraceEvent.speedscope.json; do
+	have_extra "speedscope/$f" || continue
+	expect_exit 0 pd show -f json "$PD_EXTRA_CORPUS/speedscope/$f"
+done
+if have_extra speedscope/dotnet-trace-TraceEvent3.1.23-wpf.speedscope.json &&
+	have_extra speedscope/dotnet-trace-TraceEvent3.1.16-aspnet.speedscope.json; then
+	pd -f json "$PD_EXTRA_CORPUS/speedscope/dotnet-trace-TraceEvent3.1.16-aspnet.speedscope.json" \
+		"$PD_EXTRA_CORPUS/speedscope/dotnet-trace-TraceEvent3.1.23-wpf.speedscope.json" >"$T/out" 2>"$T/err"
+	[ $? -le 1 ] && ok || not_ok "dotnet-trace pair: $(cat "$T/err")"
+fi
 finish
