@@ -1,15 +1,11 @@
 /*
- * Offline symbolication. Sources, best first, as formats.md 2.6 and the
- * issue list them: samply's *.syms.json sidecar; ELF symbol tables of the
- * binaries under --symbols folders, read with libelf; llvm-symbolizer, run
- * once per library with every address in one batch, for object formats
- * libelf does not read (PE/PDB, Mach-O).
+ * samply's *.syms.json sidecar and debug ids (docs/symbols.md). ELF
+ * symbol tables are elf.c; finding the build's files symfind.c; the
+ * external symbolizers symbolizer.c.
  */
 #include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,111 +251,5 @@ size_t pd_sidecar_resolve(const struct pd_sidecar *s,
 			got++;
 		}
 	}
-	return got;
-}
-
-/* ---- ELF ---- */
-
-struct esym {
-	uint64_t start, size;
-	const char *name;
-};
-
-static int cmp_esym(const void *a, const void *b)
-{
-	const struct esym *x = a, *y = b;
-
-	return (x->start > y->start) - (x->start < y->start);
-}
-
-size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n)
-{
-	int fd = open(path, O_RDONLY);
-	Elf *e;
-	Elf_Scn *scn = NULL;
-	PD_VEC(struct esym) syms = PD_VEC_INIT;
-	uint64_t base = UINT64_MAX;
-	size_t i, phnum, got = 0;
-
-	if (fd < 0)
-		return 0;
-	elf_version(EV_CURRENT);
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF) {
-		if (e)
-			elf_end(e);
-		close(fd);
-		return 0;
-	}
-	if (elf_getphdrnum(e, &phnum) == 0)
-		for (i = 0; i < phnum; i++) {
-			GElf_Phdr ph;
-
-			if (gelf_getphdr(e, (int)i, &ph) &&
-			    ph.p_type == PT_LOAD &&
-			    ph.p_vaddr - ph.p_offset < base)
-				base = ph.p_vaddr - ph.p_offset;
-		}
-	if (base == UINT64_MAX)
-		base = 0;
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t k, cnt;
-
-		if (!gelf_getshdr(scn, &sh) ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    !sh.sh_entsize)
-			continue;
-		d = elf_getdata(scn, NULL);
-		cnt = sh.sh_size / sh.sh_entsize;
-		for (k = 0; d && k < cnt; k++) {
-			GElf_Sym sym;
-			struct esym x;
-			const char *nm;
-
-			if (!gelf_getsym(d, (int)k, &sym) || !sym.st_value ||
-			    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
-			     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
-				continue;
-			nm = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (!nm || !*nm)
-				continue;
-			x.start = sym.st_value;
-			x.size = sym.st_size;
-			x.name = nm;
-			PD_VEC_PUSH(&syms, x);
-		}
-	}
-	if (syms.n > 1)
-		qsort(syms.v, syms.n, sizeof(*syms.v), cmp_esym);
-	for (i = 0; i < n && syms.n; i++) {
-		uint64_t a = reqs[i].addr + base;
-		size_t lo = 0, hi = syms.n;
-
-		if (reqs[i].name)
-			continue;
-		while (lo < hi) { /* last symbol starting at or before a */
-			size_t mid = (lo + hi) / 2;
-
-			if (syms.v[mid].start <= a)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (!lo)
-			continue;
-		lo--;
-		if (syms.v[lo].size
-			? a < syms.v[lo].start + syms.v[lo].size
-			: lo + 1 == syms.n || a < syms.v[lo + 1].start) {
-			reqs[i].name = pd_xstrdup(syms.v[lo].name);
-			reqs[i].how = "elf";
-			got++;
-		}
-	}
-	PD_VEC_FREE(&syms);
-	elf_end(e);
-	close(fd);
 	return got;
 }

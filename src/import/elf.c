@@ -1,0 +1,320 @@
+/*
+ * ELF symbol tables (.symtab, .dynsym) for offline symbolication: the
+ * function symbols of a file whose build id the caller has checked
+ * (symfind.c). Read by a small reader of our own, so that it works the
+ * same on every platform (macOS has no elfutils), or through libelf when
+ * the build has it (PD_HAVE_LIBELF, docs/architecture.md).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef PD_HAVE_LIBELF
+#include <gelf.h>
+#include <libelf.h>
+#endif
+
+#include "core/vec.h"
+#include "core/xalloc.h"
+#include "import/objid.h"
+#include "import/symbols.h"
+
+struct esym {
+	uint64_t start, size;
+	const char *name;
+};
+
+struct esyms {
+	PD_VEC(struct esym) v;
+};
+
+static int cmp_esym(const void *a, const void *b)
+{
+	const struct esym *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/*
+ * Names reqs from function symbols: an address belongs to the last symbol
+ * starting at or before it, within its size (or before the next symbol
+ * when the size is 0). Addresses are relative to the image base.
+ */
+static size_t lookup(struct esyms *syms, uint64_t base, struct pd_symreq *reqs,
+		     size_t n)
+{
+	size_t i, got = 0;
+
+	if (syms->v.n > 1)
+		qsort(syms->v.v, syms->v.n, sizeof(*syms->v.v), cmp_esym);
+	for (i = 0; i < n && syms->v.n; i++) {
+		const struct esym *s = syms->v.v;
+		uint64_t a = reqs[i].addr + base;
+		size_t lo = 0, hi = syms->v.n;
+
+		if (reqs[i].name)
+			continue;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (s[mid].start <= a)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo)
+			continue;
+		lo--;
+		if (s[lo].size ? a < s[lo].start + s[lo].size
+			       : lo + 1 == syms->v.n || a < s[lo + 1].start) {
+			reqs[i].name = pd_xstrdup(s[lo].name);
+			reqs[i].how = "elf";
+			got++;
+		}
+	}
+	return got;
+}
+
+#define STT_FUNC_ 2
+#define STT_GNU_IFUNC_ 10
+
+static int is_func(unsigned info, uint64_t value, const char *name)
+{
+	unsigned type = info & 0xf;
+
+	return value && name && *name &&
+	       (type == STT_FUNC_ || type == STT_GNU_IFUNC_);
+}
+
+#ifdef PD_HAVE_LIBELF
+
+size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	Elf *e;
+	Elf_Scn *scn = NULL;
+	struct esyms syms = { PD_VEC_INIT };
+	struct pd_objid id;
+	size_t got;
+
+	if (fd < 0)
+		return 0;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF || pd_objid_file(path, &id)) {
+		if (e)
+			elf_end(e);
+		close(fd);
+		return 0;
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t k, cnt;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		cnt = sh.sh_size / sh.sh_entsize;
+		for (k = 0; d && k < cnt; k++) {
+			GElf_Sym sym;
+			struct esym x;
+			const char *nm;
+
+			if (!gelf_getsym(d, (int)k, &sym))
+				continue;
+			nm = elf_strptr(e, sh.sh_link, sym.st_name);
+			if (!is_func(sym.st_info, sym.st_value, nm))
+				continue;
+			x.start = sym.st_value;
+			x.size = sym.st_size;
+			x.name = nm;
+			PD_VEC_PUSH(&syms.v, x);
+		}
+	}
+	got = lookup(&syms, id.image_base, reqs, n);
+	PD_VEC_FREE(&syms.v);
+	elf_end(e);
+	close(fd);
+	return got;
+}
+
+#else
+
+/* Caps on what one file may ask us to read. */
+#define MAX_SECTIONS 65535
+#define MAX_TABLE ((uint64_t)1 << 30) /* one symbol or string table */
+
+struct ef {
+	int fd, is64, le;
+	uint64_t size;
+};
+
+static uint64_t get(const struct ef *f, const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)p[f->le ? i : n - 1 - i] << (8 * i);
+	return v;
+}
+
+/* n bytes at off (owned), or NULL when they are not all in the file. */
+static unsigned char *read_at(const struct ef *f, uint64_t off, uint64_t n)
+{
+	unsigned char *b;
+	size_t got = 0;
+
+	if (off > f->size || n > f->size - off || n > MAX_TABLE)
+		return NULL;
+	b = pd_xmalloc((size_t)n + 1);
+	while (got < n) {
+		ssize_t r =
+		    pread(f->fd, b + got, (size_t)n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			free(b);
+			return NULL;
+		}
+		got += (size_t)r;
+	}
+	b[n] = '\0'; /* a string table always ends */
+	return b;
+}
+
+struct sect {
+	uint32_t type, link;
+	uint64_t off, size, entsize;
+};
+
+static int section(const struct ef *f, uint64_t shoff, unsigned entsize,
+		   uint64_t i, struct sect *s)
+{
+	unsigned char *b = read_at(f, shoff + i * entsize, f->is64 ? 64 : 40);
+
+	if (!b)
+		return -1;
+	s->type = (uint32_t)get(f, b + 4, 4);
+	if (f->is64) {
+		s->off = get(f, b + 24, 8);
+		s->size = get(f, b + 32, 8);
+		s->link = (uint32_t)get(f, b + 40, 4);
+		s->entsize = get(f, b + 56, 8);
+	} else {
+		s->off = get(f, b + 16, 4);
+		s->size = get(f, b + 20, 4);
+		s->link = (uint32_t)get(f, b + 24, 4);
+		s->entsize = get(f, b + 36, 4);
+	}
+	free(b);
+	return 0;
+}
+
+size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n)
+{
+	struct ef f;
+	struct stat st;
+	struct pd_objid id;
+	struct esyms syms = { PD_VEC_INIT };
+	PD_VEC(unsigned char *) keep = PD_VEC_INIT;
+	unsigned char *h = NULL;
+	uint64_t shoff, shnum, i;
+	unsigned shentsize;
+	size_t got = 0, k;
+
+	if (pd_objid_file(path, &id) || id.kind != PD_OBJ_ELF)
+		return 0;
+	f.fd = open(path, O_RDONLY);
+	if (f.fd < 0)
+		return 0;
+	if (fstat(f.fd, &st) || !S_ISREG(st.st_mode))
+		goto out;
+	f.size = (uint64_t)st.st_size;
+	f.le = 1;
+	f.is64 = 1;
+	h = read_at(&f, 0, 64);
+	if (!h || memcmp(h,
+			 "\x7f"
+			 "ELF",
+			 4))
+		goto out;
+	f.is64 = h[4] == 2;
+	f.le = h[5] == 1;
+	shoff = f.is64 ? get(&f, h + 40, 8) : get(&f, h + 32, 4);
+	shentsize = (unsigned)get(&f, h + (f.is64 ? 58 : 46), 2);
+	shnum = get(&f, h + (f.is64 ? 60 : 48), 2);
+	if (shentsize < (f.is64 ? 64u : 40u) || !shoff)
+		goto out;
+	if (!shnum) { /* more than 0xff00 sections: section 0 has the count */
+		struct sect s0;
+
+		if (section(&f, shoff, shentsize, 0, &s0))
+			goto out;
+		shnum = s0.size;
+	}
+	if (shnum > MAX_SECTIONS)
+		goto out;
+	for (i = 0; i < shnum; i++) {
+		struct sect s, str;
+		unsigned char *tab, *names;
+		uint64_t cnt, j, symsz = f.is64 ? 24 : 16;
+
+		if (section(&f, shoff, shentsize, i, &s))
+			break;
+		if ((s.type != 2 && s.type != 11) || s.entsize < symsz ||
+		    s.link >= shnum ||
+		    section(&f, shoff, shentsize, s.link, &str))
+			continue; /* SHT_SYMTAB 2, SHT_DYNSYM 11 */
+		tab = read_at(&f, s.off, s.size);
+		names = read_at(&f, str.off, str.size);
+		if (!tab || !names) {
+			free(tab);
+			free(names);
+			continue;
+		}
+		PD_VEC_PUSH(&keep, names);
+		cnt = s.size / s.entsize;
+		for (j = 0; j < cnt; j++) {
+			const unsigned char *e = tab + j * s.entsize;
+			uint64_t name = get(&f, e, 4), value, size;
+			unsigned info;
+			struct esym x;
+
+			if (f.is64) {
+				info = e[4];
+				value = get(&f, e + 8, 8);
+				size = get(&f, e + 16, 8);
+			} else {
+				value = get(&f, e + 4, 4);
+				size = get(&f, e + 8, 4);
+				info = e[12];
+			}
+			if (name >= str.size ||
+			    !is_func(info, value, (const char *)names + name))
+				continue;
+			x.start = value;
+			x.size = size;
+			x.name = (const char *)names + name;
+			PD_VEC_PUSH(&syms.v, x);
+		}
+		free(tab);
+	}
+	got = lookup(&syms, id.image_base, reqs, n);
+out:
+	for (k = 0; k < keep.n; k++)
+		free(keep.v[k]);
+	PD_VEC_FREE(&keep);
+	PD_VEC_FREE(&syms.v);
+	free(h);
+	close(f.fd);
+	return got;
+}
+
+#endif
