@@ -456,7 +456,7 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 		       const struct pd_tseries *s)
 {
 	const double W = 760, H = 230, L = 70, R = 16, T = 14, B = 40;
-	double lo = INFINITY, hi = -INFINITY, scale;
+	double lo = HUGE_VAL, hi = -HUGE_VAL, scale;
 	size_t i, n = s->pts.n, step;
 	struct pd_buf tmp = PD_BUF_INIT;
 

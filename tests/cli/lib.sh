@@ -94,6 +94,30 @@ have_corpus() {
 	[ -d "$PD_CORPUS/perf-script" ]
 }
 
+# Portable stand-ins for GNU tools (macOS has shasum, and gtimeout only
+# from Homebrew's coreutils).
+sha256() {
+	if command -v sha256sum >/dev/null 2>&1; then
+		sha256sum "$1" | cut -d' ' -f1
+	else
+		shasum -a 256 "$1" | cut -d' ' -f1
+	fi
+}
+
+# with_timeout SECONDS CMD...: CMD, ended after SECONDS when a timeout
+# command is at hand (the test then sees its exit status 124).
+with_timeout() {
+	secs=$1
+	shift
+	if command -v timeout >/dev/null 2>&1; then
+		timeout "$secs" "$@"
+	elif command -v gtimeout >/dev/null 2>&1; then
+		gtimeout "$secs" "$@"
+	else
+		perl -e 'alarm shift; exec @ARGV' "$secs" "$@"
+	fi
+}
+
 # have_extra FILE: the external file is there; else a note, and false.
 have_extra() {
 	[ -f "$PD_EXTRA_CORPUS/$1" ] && return 0

@@ -15,7 +15,7 @@ printf 'dataset bytes\n' >"$T/data.bin"
 	--cache warm --dataset "$T/data.bin") >"$T/out" 2>"$T/err"
 [ $? -eq 0 ] && ok || not_ok "bundle init: $(cat "$T/err")"
 head_sha=$(git -C "$T/repo" rev-parse HEAD)
-data_sha=$(sha256sum "$T/data.bin" | cut -d' ' -f1)
+data_sha=$(sha256 "$T/data.bin")
 if python3 - "$T/b1/build_meta.json" "$head_sha" "$data_sha" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))

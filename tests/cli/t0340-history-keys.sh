@@ -157,10 +157,10 @@ expect_grep "skipped .*profiles/outside.folded: a link leading out" "$T/err"
 F=$B/fifo
 folded "$F/profiles/perf.folded" 100
 mkfifo "$F/build_meta.json"
-expect_exit 2 timeout 20 "$PERFDIFF" ingest --sha "$(full 1)" --scenario s --cache warm "$F"
+expect_exit 2 with_timeout 20 "$PERFDIFF" ingest --sha "$(full 1)" --scenario s --cache warm "$F"
 expect_grep "build_meta.json: a FIFO, not a file; refused" "$T/err"
 rm "$F/build_meta.json" && mkfifo "$F/profiles/pipe.folded"
-expect_exit 2 timeout 20 "$PERFDIFF" ingest --sha "$(full 1)" --scenario s --cache warm "$F"
+expect_exit 2 with_timeout 20 "$PERFDIFF" ingest --sha "$(full 1)" --scenario s --cache warm "$F"
 expect_grep "pipe.folded: a FIFO, not a file; a bundle holds files and folders only" "$T/err"
 
 # ---- The database ----

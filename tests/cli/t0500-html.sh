@@ -41,7 +41,7 @@ if [ -z "$CHROME" ]; then
 	exit $?
 fi
 browse() { # browse FILE -> DOM on stdout, console on $T/console
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
+	with_timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
 		--disable-background-networking --disable-component-update \
 		--disable-sync --no-first-run --user-data-dir="$T/ud$$" \
 		--enable-logging=stderr --v=0 --virtual-time-budget=5000 \
@@ -68,7 +68,7 @@ PY
 done
 # Screenshots, for a person to look at (PD_SHOTS keeps them).
 shots=${PD_SHOTS:-$T}
-timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+with_timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
 	--disable-component-update --disable-sync --no-first-run --user-data-dir="$T/ud2" \
 	--hide-scrollbars --window-size=1400,1500 --virtual-time-budget=5000 \
 	--screenshot="$shots/report-html.png" "file://$T/demo.html" >/dev/null 2>&1

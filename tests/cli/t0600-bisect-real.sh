@@ -26,7 +26,8 @@ run() {
 	n=1
 	while [ "$n" -le 12 ]; do
 		if [ "$n" -eq 7 ]; then
-			sed -i 's/#define PARSE_WORK 2000/#define PARSE_WORK 4000/' prog.c
+			sed 's/#define PARSE_WORK 2000/#define PARSE_WORK 4000/' prog.c >prog.c.new &&
+				mv prog.c.new prog.c
 		else
 			echo "/* revision $n */" >>prog.c
 		fi
