@@ -30,6 +30,7 @@ const struct option pd_diff_options[] = {
 	{ "alloc-frames", required_argument, NULL, OPT_ALLOC_FRAMES },
 	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 	{ "no-module", no_argument, NULL, OPT_NO_MODULE },
+	{ "system", required_argument, NULL, OPT_SYSTEM },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "min-impact", required_argument, NULL, OPT_MIN_IMPACT },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
@@ -214,6 +215,16 @@ static int run_option(int c, struct run_opts *r)
 		return 1;
 	case OPT_NO_MODULE:
 		r->flags |= PD_FUNCS_NO_MODULE;
+		return 1;
+	case OPT_SYSTEM:
+		if (!strcmp(optarg, "include"))
+			r->flags |= PD_FUNCS_SYSTEM;
+		else if (!strcmp(optarg, "exclude"))
+			r->flags &= ~(unsigned)PD_FUNCS_SYSTEM;
+		else {
+			pd_error("error: --system wants include or exclude");
+			return -1;
+		}
 		return 1;
 	case OPT_THRESHOLD:
 		return pd_parse_double("--threshold", optarg, 0, 1000,

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "model/func.h"
 
@@ -209,6 +210,28 @@ static void funcs_rehash(struct pd_funcs *f)
 
 #define MAX_RAW 8
 
+int pd_frame_is_system(const char *name, size_t nlen, const char *module,
+		       size_t mlen)
+{
+	static const char *const kernel[] = {
+		"[kernel.kallsyms]", "[kernel]",     "vmlinux", "ntoskrnl.exe",
+		"ntkrnlmp.exe",	     "ntkrnlpa.exe", "hal.dll"
+	};
+	size_t b, k, n;
+
+	if (mlen) {
+		b = pd_module_basename(module, mlen);
+		n = mlen - b;
+		for (k = 0; k < sizeof(kernel) / sizeof(*kernel); k++)
+			if (n == strlen(kernel[k]) &&
+			    !strncasecmp(module + b, kernel[k], n))
+				return 1;
+		/* Windows drivers */
+		return n > 4 && !strncasecmp(module + mlen - 4, ".sys", 4);
+	}
+	return nlen > 4 && !memcmp(name + nlen - 4, "_[k]", 4);
+}
+
 uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 		      const char *module, size_t mlen)
 {
@@ -247,6 +270,7 @@ uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 		memset(&fn, 0, sizeof(fn));
 		fn.name = nid;
 		fn.module = mid;
+		fn.system = pd_frame_is_system(name, nlen, module, mlen);
 		PD_VEC_PUSH(&f->v, fn);
 		id = (uint32_t)f->v.n - 1;
 		f->slots[j] = id + 1;
@@ -337,16 +361,30 @@ void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 	}
 	a->all_w = 0;
 	a->all_c = 0;
+	a->sys_w = 0;
+	a->sys_c = 0;
 	for (i = nn; i-- > 1;) {
 		const struct pd_node *nd = &p->nodes.v[i];
 		uint32_t fn = a->frame_func[nd->frame];
+		const struct pd_node *up = &p->nodes.v[nd->parent];
 
 		a->self_w[fn] += nd->weight;
 		a->self_c[fn] += nd->count;
-		sub_w[nd->parent] += sub_w[i];
-		sub_c[nd->parent] += sub_c[i];
 		next[i] = first[nd->parent];
 		first[nd->parent] = (uint32_t)i;
+		/*
+		 * A system subtree under the program's frames (or the root)
+		 * is the system's time, set apart.
+		 */
+		if (!(f->flags & PD_FUNCS_SYSTEM) && f->v.v[fn].system &&
+		    (nd->parent == PD_ROOT ||
+		     !f->v.v[a->frame_func[up->frame]].system)) {
+			a->sys_w += sub_w[i];
+			a->sys_c += sub_c[i];
+			continue;
+		}
+		sub_w[nd->parent] += sub_w[i];
+		sub_c[nd->parent] += sub_c[i];
 	}
 	a->all_w = sub_w[PD_ROOT];
 	a->all_c = sub_c[PD_ROOT];

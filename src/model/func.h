@@ -18,6 +18,13 @@
 enum {
 	PD_FUNCS_NO_NORMALIZE = 1 << 0, /* keep names exactly as written */
 	PD_FUNCS_NO_MODULE = 1 << 1,	/* match on the name alone */
+	/*
+	 * Judge system frames (kernel, interrupts, drivers) like the
+	 * program's own: --system include. Without it their time stays out
+	 * of the program's functions' totals and of the verdict
+	 * (statistics.md, "System frames").
+	 */
+	PD_FUNCS_SYSTEM = 1 << 2,
 };
 
 struct pd_func {
@@ -25,6 +32,7 @@ struct pd_func {
 	uint32_t module;      /* module basename, 0 when none or ignored */
 	PD_VEC(uint32_t) raw; /* distinct raw names seen, at most a few */
 	size_t nraw_total;    /* how many distinct raw names there were */
+	int system;	      /* a kernel, interrupt or driver frame */
 };
 
 struct pd_funcs {
@@ -50,6 +58,14 @@ static inline const char *pd_func_module(const struct pd_funcs *f, uint32_t id)
 	return pd_intern_str(&f->strs, f->v.v[id].module);
 }
 
+/*
+ * Whether a raw frame is the operating system's: a kernel or driver
+ * module ([kernel.kallsyms], vmlinux, ntoskrnl.exe, hal.dll, *.sys), or a
+ * collapser's kernel mark (name_[k]) on a frame without a module.
+ */
+int pd_frame_is_system(const char *name, size_t nlen, const char *module,
+		       size_t mlen);
+
 /* Treats module basename `from` as `to` in later lookups. */
 void pd_funcs_alias(struct pd_funcs *f, const char *from, const char *to);
 
@@ -62,7 +78,9 @@ size_t pd_module_basename(const char *s, size_t n);
 struct pd_agg {
 	size_t n;
 	double *self_w, *total_w, *self_c, *total_c;
-	double all_w, all_c;  /* profile totals */
+	double all_w, all_c;  /* profile totals (without system time, unless
+				 PD_FUNCS_SYSTEM) */
+	double sys_w, sys_c;  /* system time kept out of all_w, all_c */
 	uint32_t *frame_func; /* profile frame -> function id */
 	size_t nframes;
 };
@@ -71,7 +89,10 @@ void pd_agg_init(struct pd_agg *a);
 void pd_agg_release(struct pd_agg *a);
 /*
  * Computes self and total per function; total counts a sample once per
- * function however often the function recurses in its stack.
+ * function however often the function recurses in its stack. Without
+ * PD_FUNCS_SYSTEM, the time of system frames called from the program's
+ * frames counts for the system functions alone: not in their callers'
+ * totals, not in all_w (it is sys_w).
  */
 void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 		    struct pd_funcs *f);

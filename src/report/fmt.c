@@ -111,7 +111,8 @@ static int cmp_row(const void *pa, const void *pb)
 	return (a->f->func > b->f->func) - (a->f->func < b->f->func);
 }
 
-size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
+/* Rows of want, of the program's functions or of the system's. */
+static size_t rows_of(const struct pd_diff *d, enum pd_status want, int system,
 		      struct pd_row **rows)
 {
 	size_t i, n = 0;
@@ -120,6 +121,8 @@ size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 	for (i = 0; i < d->funcs.n; i++) {
 		const struct pd_fdiff *f = &d->funcs.v[i];
 
+		if (f->system != system)
+			continue;
 		if (f->self.status == want &&
 		    pd_metric_notable(&f->self, &d->set)) {
 			(*rows)[n].f = f;
@@ -139,6 +142,30 @@ size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 	return n;
 }
 
+size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
+		      struct pd_row **rows)
+{
+	return rows_of(d, want, 0, rows);
+}
+
+size_t pd_report_system_rows(const struct pd_diff *d, struct pd_row **rows)
+{
+	static const enum pd_status order[] = { PD_REGRESSED, PD_IMPROVED,
+						PD_ADDED, PD_REMOVED };
+	struct pd_row *all = NULL, *part;
+	size_t n = 0, k, m;
+
+	for (k = 0; k < PD_ARRAY_SIZE(order); k++) {
+		m = rows_of(d, order[k], 1, &part);
+		all = pd_xreallocarray(all, n + m + 1, sizeof(*all));
+		memcpy(all + n, part, m * sizeof(*all));
+		n += m;
+		free(part);
+	}
+	*rows = all;
+	return n;
+}
+
 void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 {
 	size_t reg = 0, imp = 0, regt = 0, impt = 0, i;
@@ -147,6 +174,8 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 	for (i = 0; i < d->funcs.n; i++) {
 		const struct pd_fdiff *f = &d->funcs.v[i];
 
+		if (f->system)
+			continue; /* said apart, below */
 		reg += f->self.status == PD_REGRESSED;
 		imp += f->self.status == PD_IMPROVED;
 		regt += f->self.status != PD_REGRESSED &&
@@ -198,6 +227,9 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 				    regt ? ", " : "", impt);
 		pd_buf_adds(b, ")");
 	}
+	if (d->nsystem)
+		pd_buf_addf(b, "; %zu system frame%s changed (set apart)",
+			    d->nsystem, d->nsystem == 1 ? "" : "s");
 	if (d->set.share) {
 		pd_buf_adds(b, "; shares of the total compared");
 		return;

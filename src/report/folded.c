@@ -182,7 +182,7 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 	size_t i, j, n;
 	int rc;
 
-	pd_funcs_init(&fn, 0);
+	pd_funcs_init(&fn, PD_FUNCS_SYSTEM); /* whole totals */
 	pd_agg_init(&a);
 	pd_agg_compute(&a, p, &fn);
 	order = pd_xmalloc((fn.v.n ? fn.v.n : 1) * sizeof(*order));

@@ -147,7 +147,8 @@ static cJSON *where(const struct pd_diff *d, const struct pd_profile *pa,
 	PD_VEC(struct edge) e = PD_VEC_INIT;
 
 	for (i = 0; i < d->funcs.n && ntop < 5; i++)
-		if (d->funcs.v[i].self.status == PD_REGRESSED)
+		if (d->funcs.v[i].self.status == PD_REGRESSED &&
+		    !d->funcs.v[i].system)
 			top[ntop++] = (int32_t)i;
 	if (!ntop || !pa || !pb)
 		return arr;

@@ -84,6 +84,7 @@ static cJSON *side(const struct pd_side *s)
 	add_str(o, "event", s->event);
 	add_str(o, "exporter", s->exporter);
 	add_str(o, "count_rule", s->count_rule);
+	add_num(o, "system_set_apart", s->system);
 	if (s->profile && s->profile->threads.n) {
 		cJSON *t = cJSON_CreateArray();
 		size_t i;
@@ -215,6 +216,7 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 
 		add_str(fo, "function", pd_func_name(d->fn, fd->func));
 		add_str(fo, "module", pd_func_module(d->fn, fd->func));
+		cJSON_AddBoolToObject(fo, "system", fd->system);
 		for (k = 0; k < fn->raw.n; k++)
 			cJSON_AddItemToArray(
 			    raw,
@@ -240,7 +242,7 @@ int pd_report_profile_json(FILE *f, const struct pd_profile *p)
 	cJSON *root = cJSON_CreateObject(), *arr;
 	size_t i;
 
-	pd_funcs_init(&fn, 0);
+	pd_funcs_init(&fn, PD_FUNCS_SYSTEM); /* one profile: whole totals */
 	pd_agg_init(&a);
 	pd_agg_compute(&a, p, &fn);
 	memset(&s, 0, sizeof(s));

@@ -268,6 +268,22 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 		budget -= b.len - start;
 		free(both);
 	}
+	{
+		struct pd_row *sys;
+		size_t ns = pd_report_system_rows(d, &sys), start = b.len;
+
+		if (ns) {
+			pd_buf_addf(&b,
+				    "\n<details><summary>System frames, set"
+				    " apart (%zu; not in the verdict)"
+				    "</summary>\n\n",
+				    ns);
+			md_table(&b, d, sys, ns, budget / 4);
+			pd_buf_adds(&b, "\n</details>\n");
+			budget -= b.len - start;
+		}
+		free(sys);
+	}
 	for (i = 0; i < d->tables.n; i++) {
 		const struct pd_tdiff *t = &d->tables.v[i];
 		size_t r, k, shown = 0;

@@ -84,6 +84,11 @@ struct pd_row {
 	const struct pd_metric *m;
 	const char *metric; /* "self" or "total" */
 };
+/*
+ * The system frames set apart that changed (regressed, improved, added,
+ * removed, in that order), as rows; the caller frees *rows.
+ */
+size_t pd_report_system_rows(const struct pd_diff *d, struct pd_row **rows);
 size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 		      struct pd_row **rows);
 /*

@@ -238,6 +238,22 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 		pd_buf_addch(&b, '\n');
 	for (k = 0; k < d->tables.n; k++)
 		table_section(&b, d, &d->tables.v[k], o);
+	{
+		struct pd_row *sys;
+		size_t ns = pd_report_system_rows(d, &sys), i;
+
+		if (ns)
+			pd_buf_adds(&b, "system frames, set apart (not in the"
+					" verdict; --system include judges"
+					" them):\n");
+		for (i = 0; i < ns && (int)i < o->top; i++)
+			row(&b, d, &sys[i], o->color);
+		if (ns > (size_t)o->top)
+			pd_buf_addf(&b, "(%zu more)\n", ns - (size_t)o->top);
+		if (ns)
+			pd_buf_addch(&b, '\n');
+		free(sys);
+	}
 
 	if (o->color)
 		pd_buf_adds(&b, d->verdict == PD_REGRESSED  ? BOLD RED

@@ -427,8 +427,17 @@ static void finish(struct pd_diff *d)
 	size_t i;
 
 	for (i = 0; i < d->funcs.n; i++) {
-		const struct pd_fdiff *f = &d->funcs.v[i];
+		struct pd_fdiff *f = &d->funcs.v[i];
 
+		f->system = d->fn->v.v[f->func].system &&
+			    !(d->fn->flags & PD_FUNCS_SYSTEM);
+		if (f->system) {
+			d->nsystem += f->self.status == PD_REGRESSED ||
+				      f->self.status == PD_IMPROVED ||
+				      f->total.status == PD_REGRESSED ||
+				      f->total.status == PD_IMPROVED;
+			continue; /* not the program's: not its verdict */
+		}
 		any_reg |= f->self.status == PD_REGRESSED ||
 			   f->total.status == PD_REGRESSED;
 		any_imp |= f->self.status == PD_IMPROVED ||

@@ -61,6 +61,11 @@ void pd_noise_release(struct pd_noise *n);
 struct pd_fdiff {
 	uint32_t func;
 	struct pd_metric self, total;
+	/*
+	 * A system frame set apart (kernel, interrupts, drivers): reported
+	 * in its own section, never in the verdict, unless --system include.
+	 */
+	int system;
 };
 
 /* One row of a compared metric table: a key and one metric per measure. */
@@ -89,7 +94,8 @@ struct pd_side {
 	enum pd_unit unit;
 	double total, samples, interval;
 	int runs;
-	int exact; /* exact counts (DHAT): no sampling noise */
+	int exact;     /* exact counts (DHAT): no sampling noise */
+	double system; /* system time set apart from total (mean over runs) */
 	const struct pd_profile *profile; /* borrowed */
 	/*
 	 * What the side is, as history keys it ("commit …, scenario …,
@@ -120,6 +126,7 @@ struct pd_diff {
 	/* counters of several runs per side, merged (the tables borrow them) */
 	struct pd_profile *merged[2];
 	char *provenance[2]; /* base, cand: what pd_side.provenance shows */
+	size_t nsystem;	     /* system frames that changed, set apart */
 };
 
 /* Sets the provenance line of the baseline (cand 0) or candidate side. */

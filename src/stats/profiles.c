@@ -322,10 +322,17 @@ static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 				     i < na ? "baseline" : "candidate",
 				     p->notes.v[j]);
 	}
+	/*
+	 * samply/Firefox profiles weigh by CPU time or by wall clock, one
+	 * rule per profile: two rules do not compare. (Other formats' rules
+	 * only differ in numbers, such as a folded file's divisor.)
+	 */
 	for (i = 1; i < na + nb; i++) {
 		const struct pd_profile *p = i < na ? a[i] : b[i - na];
 
 		if (a[0]->count_rule && p->count_rule &&
+		    !strcmp(a[0]->format, "firefox") &&
+		    !strcmp(p->format, "firefox") &&
 		    strcmp(a[0]->count_rule, p->count_rule)) {
 			pd_diff_warn(d,
 				     "the profiles weigh samples differently"
@@ -365,6 +372,9 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 	}
 	pd_side_of_profiles(&sa, a, na);
 	pd_side_of_profiles(&sb, b, nb);
+	for (i = 0; i < na + nb; i++)
+		(i < na ? &sa : &sb)->system +=
+		    aa[i].sys_w / (double)(i < na ? na : nb);
 	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
 	if (na == 1 && nb == 1)
 		label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);

@@ -652,7 +652,12 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 	memset(res, 0, sizeof(*res));
 	memset(&io, 0, sizeof(io));
 	memset(&b, 0, sizeof(b));
-	pd_funcs_init(&fn, 0);
+	/*
+	 * The history keeps whole totals, system time included, as it
+	 * always has: a trend never mixes two meanings of "total". compare
+	 * sets the system functions apart from the verdict only.
+	 */
+	pd_funcs_init(&fn, PD_FUNCS_SYSTEM);
 	if (pd_is_dir(path)) {
 		rc = pd_bundle_read(&b, path, fallback, err);
 		if (rc < 0)

@@ -125,6 +125,64 @@ static void test_expand_inlined(void **state)
 	pd_profile_release(&p);
 }
 
+/*
+ * main (1 self) > work (4) and main > exc_page_fault [kernel] (2) >
+ * clear_page [kernel] (3); a kernel thread's swapper [kernel] (5) at the
+ * root. Set apart, the kernel's 10 leave main's total and the profile's;
+ * included, they count like any frame. Counted by hand.
+ */
+static void test_system_apart(void **state)
+{
+	struct pd_profile p;
+	uint32_t km, fm, fw, ff, fc, fs, n1, n2;
+	struct pd_funcs fn;
+	struct pd_agg a;
+	int pass;
+
+	(void)state;
+	pd_profile_init(&p);
+	km = pd_intern_cstr(&p.strs, "[kernel.kallsyms]");
+	fm = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "main"),
+			      pd_intern_cstr(&p.strs, "/bin/app"));
+	fw = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "work"),
+			      pd_intern_cstr(&p.strs, "/bin/app"));
+	ff =
+	    pd_profile_frame(&p, pd_intern_cstr(&p.strs, "exc_page_fault"), km);
+	fc = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "clear_page"), km);
+	fs = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "swapper"), km);
+	n1 = pd_profile_child(&p, PD_ROOT, fm);
+	pd_profile_add(&p, n1, 1, 1);
+	pd_profile_add(&p, pd_profile_child(&p, n1, fw), 4, 4);
+	n2 = pd_profile_child(&p, n1, ff);
+	pd_profile_add(&p, n2, 2, 2);
+	pd_profile_add(&p, pd_profile_child(&p, n2, fc), 3, 3);
+	pd_profile_add(&p, pd_profile_child(&p, PD_ROOT, fs), 5, 5);
+	pd_profile_finish(&p);
+	for (pass = 0; pass < 2; pass++) {
+		uint32_t m, f, c;
+
+		pd_funcs_init(&fn, pass ? PD_FUNCS_SYSTEM : 0);
+		pd_agg_init(&a);
+		pd_agg_compute(&a, &p, &fn);
+		m = pd_funcs_get(&fn, "main", 4, "/bin/app", 8);
+		f = pd_funcs_get(&fn, "exc_page_fault", 14, "[kernel.kallsyms]",
+				 17);
+		c = pd_funcs_get(&fn, "clear_page", 10, "[kernel.kallsyms]",
+				 17);
+		assert_true(fn.v.v[f].system && fn.v.v[c].system &&
+			    !fn.v.v[m].system);
+		assert_near(a.total_w[m], pass ? 10 : 5, 0);
+		assert_near(a.self_w[m], 1, 0);
+		assert_near(a.total_w[f], 5, 0); /* its own subtree, always */
+		assert_near(a.self_w[c], 3, 0);
+		assert_near(a.all_w, pass ? 15 : 5, 0);
+		assert_near(a.sys_w, pass ? 0 : 10, 0);
+		pd_agg_release(&a);
+		pd_funcs_release(&fn);
+	}
+	pd_profile_release(&p);
+}
+
 static void test_matching_across_profiles(void **state)
 {
 	struct pd_profile a, b;
@@ -173,6 +231,7 @@ int main(void)
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_self_total),
 		cmocka_unit_test(test_expand_inlined),
+		cmocka_unit_test(test_system_apart),
 		cmocka_unit_test(test_matching_across_profiles),
 	};
 

@@ -58,7 +58,7 @@ static inline struct ft func_of(const struct pd_profile *p, const char *name)
 	static char mod[256];
 
 	memset(&r, 0, sizeof(r));
-	pd_funcs_init(&fn, 0);
+	pd_funcs_init(&fn, PD_FUNCS_SYSTEM); /* whole totals */
 	pd_agg_init(&a);
 	pd_agg_compute(&a, p, &fn);
 	for (i = 0; i < fn.v.n; i++) {
