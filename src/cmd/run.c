@@ -31,6 +31,9 @@ const struct option pd_diff_options[] = {
 	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 	{ "no-module", no_argument, NULL, OPT_NO_MODULE },
 	{ "system", required_argument, NULL, OPT_SYSTEM },
+	{ "focus", required_argument, NULL, OPT_FOCUS },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "hide", required_argument, NULL, OPT_HIDE },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "min-impact", required_argument, NULL, OPT_MIN_IMPACT },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
@@ -122,6 +125,22 @@ static int import_option(int c, struct pd_import_opts *io)
 		}
 		io->metric = optarg;
 		return 1;
+	case OPT_FOCUS:
+	case OPT_IGNORE:
+	case OPT_HIDE: {
+		regex_t re;
+		const char *name = c == OPT_FOCUS    ? "--focus"
+				   : c == OPT_IGNORE ? "--ignore"
+						     : "--hide";
+
+		if (pd_parse_regex(name, optarg, &re))
+			return -1;
+		regfree(&re);
+		*(c == OPT_FOCUS    ? &io->focus
+		  : c == OPT_IGNORE ? &io->ignore
+				    : &io->hide) = optarg;
+		return 1;
+	}
 	case OPT_ALLOC_FRAMES: {
 		regex_t re;
 

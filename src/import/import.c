@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,45 @@ const struct pd_format *pd_import_sniff(const char *path,
 	return fmt;
 }
 
+/* Marks the frames whose name re matches (NULL when re is NULL). */
+static unsigned char *marks(const struct pd_profile *p, const char *re)
+{
+	unsigned char *m;
+	regex_t rx;
+	size_t i;
+
+	if (!re || regcomp(&rx, re, REG_EXTENDED | REG_NOSUB))
+		return NULL; /* the options were checked when given */
+	m = pd_xcalloc(p->frames.n + 1, 1);
+	for (i = 0; i < p->frames.n; i++)
+		m[i] =
+		    regexec(&rx, pd_intern_str(&p->strs, p->frames.v[i].name),
+			    0, NULL, 0) == 0;
+	regfree(&rx);
+	return m;
+}
+
+/* --focus, --ignore, --hide, as pprof has them (cli.md). */
+static void filter(struct pd_profile *p, const struct pd_import_opts *o)
+{
+	unsigned char *f = marks(p, o->focus), *i = marks(p, o->ignore),
+		      *h = marks(p, o->hide);
+	double before = p->total_weight;
+
+	pd_profile_filter(p, f, i, h);
+	pd_profile_finish(p);
+	if ((o->focus || o->ignore) && before > 0)
+		pd_profile_note(
+		    p, "%s%s%s%s%s%s: %.1f %% of the weight kept",
+		    o->focus ? "--focus " : "", o->focus ? o->focus : "",
+		    o->focus && o->ignore ? ", " : "",
+		    o->ignore ? "--ignore " : "", o->ignore ? o->ignore : "",
+		    "", p->total_weight / before * 100);
+	free(f);
+	free(i);
+	free(h);
+}
+
 int pd_import(struct pd_profile *p, const char *path,
 	      const struct pd_import_opts *o, struct pd_err *err)
 {
@@ -190,12 +230,15 @@ int pd_import(struct pd_profile *p, const char *path,
 	if (rc < 0)
 		goto out;
 	pd_profile_finish(p);
+	if (o->focus || o->ignore || o->hide)
+		filter(p, o);
 	/* An exact count of zero (no leaks) is an answer, not an empty file */
 	if ((p->total_weight <= 0 || !(p->total_weight < HUGE_VAL)) &&
 	    !p->tables.n && !(p->exact && p->nsamples)) {
 		rc = pd_err_set(err, PD_EEMPTY,
 				"%s: no samples%s (empty profile)", path,
-				(o->process || o->thread || o->event)
+				(o->process || o->thread || o->event ||
+				 o->focus || o->ignore || o->hide)
 				    ? " left after filtering"
 				    : "");
 		goto out;

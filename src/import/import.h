@@ -30,6 +30,8 @@ struct pd_import_opts {
 	const char
 	    *alloc_frames; /* DHAT: allocator frames (ERE), NULL = default */
 	int thread_roots;  /* stacks start under a frame per thread (convert) */
+	/* --focus, --ignore, --hide: POSIX extended regexes on frame names */
+	const char *focus, *ignore, *hide;
 };
 
 struct pd_format {

@@ -255,6 +255,65 @@ void pd_profile_expand(struct pd_profile *p, size_t nframes,
 	free(to);
 }
 
+void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
+		       const unsigned char *ignore, const unsigned char *hide)
+{
+	struct pd_node *old = p->nodes.v;
+	size_t n = p->nodes.n, i;
+	unsigned char *on = pd_xcalloc(n, 1); /* 1 focus, 2 ignore on path */
+	double *keep = pd_xcalloc(n, sizeof(*keep));
+	uint32_t *to = pd_xmalloc(n * sizeof(*to));
+	struct pd_node root = { PD_ROOT, PD_NO_FRAME, 0, 0 };
+
+	/* What each node's own samples carry on their stack, parents first. */
+	for (i = 1; i < n; i++) {
+		uint32_t f = old[i].frame;
+
+		on[i] = on[old[i].parent];
+		if (focus && focus[f])
+			on[i] |= 1;
+		if (ignore && ignore[f])
+			on[i] |= 2;
+	}
+	/* Kept samples below each node, children first. */
+	for (i = n; i-- > 1;) {
+		if ((!focus || (on[i] & 1)) && !(on[i] & 2) &&
+		    (old[i].weight > 0 || old[i].weight < 0 ||
+		     old[i].count > 0))
+			keep[i] += 1;
+		if (keep[i] > 0)
+			keep[old[i].parent] += keep[i];
+	}
+	p->nodes.v = NULL;
+	p->nodes.n = p->nodes.cap = 0;
+	free(p->node_slots);
+	free(p->lc_frame);
+	free(p->lc_child);
+	p->node_slots = p->lc_frame = p->lc_child = NULL;
+	p->node_nslots = p->lc_cap = 0;
+	PD_VEC_PUSH(&p->nodes, root);
+	to[0] = PD_ROOT;
+	if (!focus && !ignore) {
+		p->nodes.v[0].weight = old[0].weight;
+		p->nodes.v[0].count = old[0].count;
+	}
+	for (i = 1; i < n; i++) {
+		uint32_t f = old[i].frame;
+
+		if (!(keep[i] > 0))
+			continue; /* nothing kept here or below */
+		to[i] = hide && hide[f]
+			    ? to[old[i].parent]
+			    : pd_profile_child(p, to[old[i].parent], f);
+		if ((!focus || (on[i] & 1)) && !(on[i] & 2))
+			pd_profile_add(p, to[i], old[i].weight, old[i].count);
+	}
+	free(old);
+	free(on);
+	free(keep);
+	free(to);
+}
+
 void pd_profile_finish(struct pd_profile *p)
 {
 	size_t i;

@@ -133,6 +133,15 @@ static inline int pd_profile_is_thread_frame(const struct pd_profile *p,
 void pd_profile_expand(struct pd_profile *p, size_t nframes,
 		       const uint32_t *start, const uint32_t *len,
 		       const uint32_t *chain);
+/*
+ * Keeps the samples a filter wants, as pprof's options do: with focus
+ * (may be NULL) only samples with a frame it marks; never samples with a
+ * frame ignore marks; frames hide marks are taken out of the stacks,
+ * their samples going to the caller. The marks are per frame id (frames.n
+ * entries, 1 marked). The tree is rebuilt; call pd_profile_finish after.
+ */
+void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
+		       const unsigned char *ignore, const unsigned char *hide);
 /* Computes totals; call once after import. */
 void pd_profile_finish(struct pd_profile *p);
 const char *pd_unit_name(enum pd_unit u);
