@@ -166,6 +166,42 @@ size_t pd_report_system_rows(const struct pd_diff *d, struct pd_row **rows)
 	return n;
 }
 
+/*
+ * The table measures that moved, for the headline: regressed, improved,
+ * and beyond the threshold but untested. Returns how many; with lead,
+ * starts with "; " and says nothing when none moved.
+ */
+static size_t table_counts(struct pd_buf *b, const struct pd_diff *d, int lead)
+{
+	size_t i, r, k, tr = 0, ti = 0, tu = 0;
+
+	for (i = 0; i < d->tables.n; i++)
+		for (r = 0; r < d->tables.v[i].rows.n; r++)
+			for (k = 0; k < d->tables.v[i].nmeasures; k++) {
+				const struct pd_metric *m =
+				    &d->tables.v[i].rows.v[r].m[k];
+
+				tr += m->status == PD_REGRESSED;
+				ti += m->status == PD_IMPROVED;
+				tu += m->status == PD_INCONCLUSIVE &&
+				      pd_metric_beyond(m);
+			}
+	if (lead && (tr || ti || tu))
+		pd_buf_adds(b, "; ");
+	if (tr)
+		pd_buf_addf(b, "%zu measure%s regressed", tr,
+			    tr == 1 ? "" : "s");
+	if (ti)
+		pd_buf_addf(b, "%s%zu measure%s improved", tr ? ", " : "", ti,
+			    ti == 1 ? "" : "s");
+	if (tu)
+		pd_buf_addf(b,
+			    "%s%zu measure%s beyond the threshold, untested"
+			    " (repeat the runs to judge)",
+			    tr || ti ? ", " : "", tu, tu == 1 ? "" : "s");
+	return tr + ti + tu;
+}
+
 void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 {
 	size_t reg = 0, imp = 0, regt = 0, impt = 0, i;
@@ -185,26 +221,9 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 	}
 	if (!d->funcs.n && d->tables.n) {
 		/* counters or tables only (perf stat, WPA Disk Usage) */
-		size_t r, k, tr = 0, ti = 0;
-
-		for (i = 0; i < d->tables.n; i++)
-			for (r = 0; r < d->tables.v[i].rows.n; r++)
-				for (k = 0; k < d->tables.v[i].nmeasures; k++) {
-					const struct pd_metric *m =
-					    &d->tables.v[i].rows.v[r].m[k];
-
-					tr += m->status == PD_REGRESSED;
-					ti += m->status == PD_IMPROVED;
-				}
-		if (!tr && !ti)
+		if (!table_counts(b, d, 0))
 			pd_buf_adds(b, "no measure changed beyond the"
 				       " threshold");
-		if (tr)
-			pd_buf_addf(b, "%zu measure%s regressed", tr,
-				    tr == 1 ? "" : "s");
-		if (ti)
-			pd_buf_addf(b, "%s%zu measure%s improved",
-				    tr ? ", " : "", ti, ti == 1 ? "" : "s");
 		return;
 	}
 	if (reg)
@@ -227,6 +246,7 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 				    regt ? ", " : "", impt);
 		pd_buf_adds(b, ")");
 	}
+	table_counts(b, d, 1);
 	if (d->nsystem)
 		pd_buf_addf(b, "; %zu system frame%s changed (set apart)",
 			    d->nsystem, d->nsystem == 1 ? "" : "s");
@@ -318,6 +338,8 @@ size_t pd_table_notable(const struct pd_tdiff *t)
 
 			n += m->status == PD_REGRESSED ||
 			     m->status == PD_IMPROVED ||
+			     (m->status == PD_INCONCLUSIVE &&
+			      pd_metric_beyond(m)) ||
 			     ((m->status == PD_ADDED ||
 			       m->status == PD_REMOVED) &&
 			      m->impact_pct >= 0.5);

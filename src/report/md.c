@@ -288,7 +288,9 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 		const struct pd_tdiff *t = &d->tables.v[i];
 		size_t r, k, shown = 0;
 
-		pd_buf_adds(&b, "\n<details><summary>Table ");
+		/* A table that moved is open: the reader must see it. */
+		pd_buf_addf(&b, "\n<details%s><summary>Table ",
+			    pd_table_notable(t) ? " open" : "");
 		pd_md_text(&b, t->base->name, 100);
 		pd_buf_addf(&b,
 			    " (%zu changes)</summary>\n\n| Key | Measure |"
@@ -301,7 +303,8 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 				struct pd_buf key = PD_BUF_INIT;
 
 				if (m->status == PD_SAME ||
-				    m->status == PD_INCONCLUSIVE ||
+				    (m->status == PD_INCONCLUSIVE &&
+				     !pd_metric_beyond(m)) ||
 				    shown >= 50 ||
 				    b.len + 2000 > PD_MD_LIMIT - tail.len)
 					continue;

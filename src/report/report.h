@@ -89,6 +89,12 @@ struct pd_row {
  * removed, in that order), as rows; the caller frees *rows.
  */
 size_t pd_report_system_rows(const struct pd_diff *d, struct pd_row **rows);
+/* Whether a metric's ratio lies beyond its threshold, tested or not. */
+static inline int pd_metric_beyond(const struct pd_metric *m)
+{
+	return m->ratio >= 1 + m->tau_pct / 100 ||
+	       m->ratio <= 1 / (1 + m->tau_pct / 100);
+}
 size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 		      struct pd_row **rows);
 /*

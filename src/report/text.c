@@ -104,6 +104,7 @@ static void row(struct pd_buf *b, const struct pd_diff *d,
 static int table_row_notable(const struct pd_metric *m)
 {
 	return m->status == PD_REGRESSED || m->status == PD_IMPROVED ||
+	       (m->status == PD_INCONCLUSIVE && pd_metric_beyond(m)) ||
 	       ((m->status == PD_ADDED || m->status == PD_REMOVED) &&
 		m->impact_pct >= 0.5);
 }

@@ -41,7 +41,8 @@ const char *pd_status_name(enum pd_status s)
 {
 	static const char *const names[] = { "same",	  "inconclusive",
 					     "regressed", "improved",
-					     "added",	  "removed" };
+					     "added",	  "removed",
+					     "negligible" };
 
 	return s < PD_STATUS_COUNT ? names[s] : "same";
 }
@@ -183,15 +184,13 @@ void pd_diff_decide(struct pd_metric *m, const struct expo *x,
 		m->status = PD_REMOVED;
 		return;
 	}
-	if (m->tested && m->q < set->alpha && m->impact_pct >= mi) {
-		if (m->ci_low > 1 + tau) {
-			m->status = PD_REGRESSED;
-			return;
-		}
-		if (m->ci_high < 1 / (1 + tau)) {
-			m->status = PD_IMPROVED;
-			return;
-		}
+	if (m->tested && m->q < set->alpha &&
+	    (m->ci_low > 1 + tau || m->ci_high < 1 / (1 + tau))) {
+		/* Real and beyond the threshold: does it matter? */
+		m->status = m->impact_pct < mi	  ? PD_NEGLIGIBLE
+			    : m->ci_low > 1 + tau ? PD_REGRESSED
+						  : PD_IMPROVED;
+		return;
 	}
 	/* Equivalent: the change fits the ratio band, or is too small to
 	 * matter. */

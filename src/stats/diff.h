@@ -20,6 +20,11 @@ enum pd_status {
 	PD_IMPROVED,
 	PD_ADDED,
 	PD_REMOVED,
+	/*
+	 * Real (significant) and beyond the threshold, but below the
+	 * minimum impact: too small a part of the whole to matter.
+	 */
+	PD_NEGLIGIBLE,
 	PD_STATUS_COUNT,
 };
 

@@ -288,9 +288,21 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 					       d->set.min_impact_pct &&
 					   (m->ratio >= 1 + tau ||
 					    m->ratio <= 1 / (1 + tau))) {
-					/* untested: the threshold alone */
-					m->status = m->ratio > 1 ? PD_REGRESSED
-								 : PD_IMPROVED;
+					/*
+					 * Untested: counters (perf stat, past
+					 * their own noise) on the threshold
+					 * alone; any other measure (a
+					 * duration, a size) cannot tell its
+					 * change from noise without repeats.
+					 */
+					m->status =
+					    !ta->independent ? PD_INCONCLUSIVE
+					    : m->ratio > 1   ? PD_REGRESSED
+							     : PD_IMPROVED;
+				} else if (m->base > 0 && m->cand > 0 &&
+					   (m->ratio >= 1 + tau ||
+					    m->ratio <= 1 / (1 + tau))) {
+					m->status = PD_NEGLIGIBLE; /* small */
 				} else {
 					m->status = PD_SAME;
 				}
@@ -438,8 +450,9 @@ void pd_diff_add_tables(struct pd_diff *d, const struct pd_profile *const *a,
 			for (k = 0; k < td->nmeasures; k++) {
 				const struct pd_metric *m = &td->rows.v[r].m[k];
 
-				if (!m->tested && !td->base->independent)
-					continue;
+				if (m->status == PD_INCONCLUSIVE &&
+				    d->verdict == PD_SAME)
+					d->verdict = PD_INCONCLUSIVE;
 				if (m->status == PD_REGRESSED)
 					d->verdict = PD_REGRESSED;
 				else if (m->status == PD_IMPROVED &&

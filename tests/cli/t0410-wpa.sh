@@ -68,6 +68,32 @@ assert d["verdict"] == "same", d["verdict"]
 	expect_exit 1 pd "$D" "$T/disk2.csv"
 	expect_grep 'table "Disk Usage Counts by IO Type Priority"' "$T/out"
 	expect_grep "regressed .*Count .*Read / Normal / System" "$T/out"
+	# Disk Service Time doubled for every write, nothing else: a duration
+	# has no count test, so it is beyond the threshold but untested. The
+	# verdict, the headline and the exit status agree: inconclusive, 0,
+	# and the Markdown shows the table open.
+	bzcat "$D" | awk -F';' 'BEGIN { OFS = ";" } NR > 1 && $1 == "Write" { gsub(/\./, "", $7); sub(/,/, ".", $7); $7 = sprintf("%.3f", $7 * 2); sub(/\./, ",", $7) } { print }' >"$T/disk3.csv"
+	expect_exit 0 pd -f json "$D" "$T/disk3.csv"
+	if python3 - "$T/out" <<'PY'; then ok; else not_ok "doubled Disk Service Time"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] == "inconclusive", d["verdict"]
+rows = d["tables"][0]["rows"]
+st = [r["measures"]["Disk Service Time (µs)"] for r in rows if r["key"][0] == "Write"]
+# the large ones cannot be told from noise; the small ones do not matter
+assert [m["status"] for m in st if m["impact_pct"] >= 0.5] == ["inconclusive"] * 2, st
+assert all(m["status"] == "negligible" for m in st if m["impact_pct"] < 0.5), st
+assert all(abs(m["candidate"] / m["baseline"] - 2) < 1e-6 for m in st if m["baseline"] > 0), st
+# nothing else moved: every other measure is the same
+assert all(m["status"] == "same" for r in rows for k, m in r["measures"].items()
+           if not (r["key"][0] == "Write" and k == "Disk Service Time (µs)")), rows
+PY
+	expect_exit 0 pd "$D" "$T/disk3.csv"
+	expect_grep "^inconclusive: .*measures* beyond the threshold, untested" "$T/out"
+	expect_no_grep "^same" "$T/out"
+	expect_exit 0 pd -f md "$D" "$T/disk3.csv"
+	expect_grep "<details open><summary>Table Disk Usage" "$T/out"
+	expect_grep "Write / Normal / System | Disk Service Time.*| inconclusive (untested)" "$T/out"
 fi
 
 # Bad input: one line naming row and column, exit 2.
