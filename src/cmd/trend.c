@@ -32,6 +32,7 @@ enum {
 	OPT_ALERT_AFTER,
 	OPT_COLOR,
 	OPT_STATE,
+	OPT_IMPROVEMENTS,
 };
 
 static const struct option trend_options[] = {
@@ -49,6 +50,7 @@ static const struct option trend_options[] = {
 	{ "alert-after", required_argument, NULL, OPT_ALERT_AFTER },
 	{ "color", required_argument, NULL, OPT_COLOR },
 	{ "state", required_argument, NULL, OPT_STATE },
+	{ "improvements", no_argument, NULL, OPT_IMPROVEMENTS },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
@@ -59,6 +61,7 @@ struct trend_args {
 	struct pd_trend_query q;
 	const char *db, *repo, *fmt, *output, *pattern, *alert_after, *color;
 	const char *state;
+	int improvements; /* culprit: improvements too */
 	double pmax;
 	regex_t re;
 	int have_re;
@@ -134,6 +137,9 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 			break;
 		case OPT_STATE:
 			a->state = optarg;
+			break;
+		case OPT_IMPROVEMENTS:
+			a->improvements = 1;
 			break;
 		case 'f':
 			a->fmt = optarg;
@@ -338,6 +344,8 @@ static int state_update(const char *path, const struct pd_trend *t)
 	for (i = 0; i < t->alerts.n; i++) {
 		const char *sha = t->series.v[0].pts.v[t->alerts.v[i].at].sha;
 
+		if (pd_alert_improves(t, i))
+			continue; /* remembered and reported as regressions only */
 		for (k = 0; k < seen.n; k++)
 			if (!strcmp(seen.v[k], sha))
 				break;
@@ -456,8 +464,14 @@ int pd_cmd_trend(int argc, char **argv)
 	status = 0;
 	if (a.state)
 		status = state_update(a.state, &t);
-	else if (t.alerts.n && (long)t.alerts.v[t.alerts.n - 1].at > after)
-		status = 1;
+	else {
+		size_t i;
+
+		for (i = t.alerts.n; i-- > 0 && !status;)
+			/* an improvement is news, not a failure */
+			status = (long)t.alerts.v[i].at > after &&
+				 !pd_alert_improves(&t, i);
+	}
 out:
 	pd_trend_release(&t);
 	args_release(&a);
@@ -471,8 +485,9 @@ static const char culprit_usage[] =
     "Finds the latest change point of the scenario (or of the functions\n"
     "matching --function) and prints the last good and first bad stored\n"
     "commits and the git bisect command between them. With --repo it also\n"
-    "says when the two are adjacent, so no bisect is needed. Exits 0 when a\n"
-    "change was found, 1 when none, 2 on error. Takes trend's options.\n";
+    "says when the two are adjacent, so no bisect is needed. Improvements\n"
+    "are passed over unless --improvements. Exits 0 when a change was\n"
+    "found, 1 when none, 2 on error. Takes trend's options.\n";
 
 int pd_cmd_culprit(int argc, char **argv)
 {
@@ -497,6 +512,8 @@ int pd_cmd_culprit(int argc, char **argv)
 	for (i = t.alerts.n; i-- > 0 && !al;) {
 		const struct pd_alert *x = &t.alerts.v[i];
 
+		if (!a.improvements && pd_alert_improves(&t, i))
+			continue; /* culprits are of regressions, unless asked */
 		for (k = 0; k < x->series.n; k++)
 			if (!a.pattern || x->series.v[k] != 0) {
 				al = x;

@@ -108,6 +108,26 @@ static size_t *alert_order(const struct pd_alert *al)
 	return o;
 }
 
+/*
+ * "cannot detect change points with ..." when the history is too short
+ * for the permutation test to reach --p; 0 (nothing written) otherwise.
+ */
+static int quiet_text(struct pd_buf *b, const struct pd_trend *t)
+{
+	size_t have, need;
+
+	if (!pd_trend_blind(t, &have, &need))
+		return 0;
+	pd_buf_addf(b,
+		    "cannot detect change points with %zu commit%s and %zu"
+		    " run%s in all: with --p %g the permutation test needs at"
+		    " least %zu runs (commits, or repeats of them); %s/%s is"
+		    " not known to be steady",
+		    t->ncommits, t->ncommits == 1 ? "" : "s", have,
+		    have == 1 ? "" : "s", t->pmax, need, t->scenario, t->cache);
+	return 1;
+}
+
 void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 		  int max_funcs)
 {
@@ -194,13 +214,22 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 	pd_buf_adds(&b, "\n\n");
 	for (i = 0; i < t->notes.n; i++)
 		pd_buf_addf(&b, "note: %s\n", t->notes.v[i]);
-	if (!t->alerts.n)
-		pd_buf_addf(&b, "no change points: %s/%s is steady\n",
-			    t->scenario, t->cache);
+	if (!t->alerts.n) {
+		struct pd_buf q = PD_BUF_INIT;
+
+		if (quiet_text(&q, t))
+			pd_buf_addf(&b, "%s\n", q.buf);
+		else
+			pd_buf_addf(&b, "no change points: %s/%s is steady\n",
+				    t->scenario, t->cache);
+		pd_buf_release(&q);
+	}
 	for (i = t->alerts.n; i-- > 0;) {
 		const struct pd_alert *al = &t->alerts.v[i];
+		int up = pd_alert_improves(t, i);
 
-		pd_buf_addf(&b, "%sALERT%s ", red, off);
+		pd_buf_addf(&b, "%s%s%s ", up ? (color ? "\033[34m" : "") : red,
+			    up ? "IMPROVEMENT" : "ALERT", off);
 		pd_fmt_alert(&b, t, i, 3);
 		pd_buf_adds(&b, "\n  last good ");
 		short_sha(&b, t->series.v[0].pts.v[al->at - 1].sha);
@@ -278,14 +307,23 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 		pd_md_text(&b, t->notes.v[i], 1000);
 		pd_buf_adds(&b, "\n\n");
 	}
-	if (!t->alerts.n)
-		pd_buf_adds(&b, "No change points: the series are steady.\n");
+	if (!t->alerts.n) {
+		pd_buf_reset(&line);
+		if (quiet_text(&line, t)) {
+			pd_md_text(&b, line.buf, 2000);
+			pd_buf_adds(&b, ".\n");
+		} else
+			pd_buf_adds(&b, "No change points: the series are"
+					" steady.\n");
+	}
 	for (i = t->alerts.n; i-- > 0;) {
 		const struct pd_alert *al = &t->alerts.v[i];
 
 		pd_buf_reset(&line);
 		pd_fmt_alert(&line, t, i, 3);
-		pd_buf_adds(&b, "- :red_circle: **");
+		pd_buf_adds(&b, pd_alert_improves(t, i)
+				    ? "- :large_blue_circle: improvement: **"
+				    : "- :red_circle: **");
 		pd_md_text(&b, line.buf, 2000);
 		pd_buf_adds(&b, "** (last good <code>");
 		pd_buf_reset(&line);
@@ -378,6 +416,8 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 					s0->pts.v[al->at - 1].sha);
 		cJSON_AddItemToObject(o, "total_change_pct",
 				      num(100 * al->total));
+		cJSON_AddBoolToObject(o, "improvement",
+				      pd_alert_improves(t, i));
 		fa = cJSON_AddArrayToObject(o, "functions");
 		ca = cJSON_AddArrayToObject(o, "counters");
 		for (j = 0; j < al->series.n; j++) {
@@ -588,9 +628,16 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 		pd_html_text(&b, t->notes.v[i]);
 		pd_buf_adds(&b, "</p>\n");
 	}
-	if (!t->alerts.n)
-		pd_buf_adds(&b, "<p class=\"steady\">No change points: the"
-				" series are steady.</p>\n");
+	if (!t->alerts.n) {
+		pd_buf_reset(&line);
+		if (quiet_text(&line, t)) {
+			pd_buf_adds(&b, "<p class=\"note\">");
+			pd_html_text(&b, line.buf);
+			pd_buf_adds(&b, "</p>\n");
+		} else
+			pd_buf_adds(&b, "<p class=\"steady\">No change points:"
+					" the series are steady.</p>\n");
+	}
 	for (i = t->alerts.n; i-- > 0;) {
 		const struct pd_alert *al = &t->alerts.v[i];
 
@@ -598,7 +645,9 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 		pd_fmt_alert(&line, t, i, 5);
 		pd_buf_addf(&line, " (last good %.10s)",
 			    t->series.v[0].pts.v[al->at - 1].sha);
-		pd_buf_adds(&b, "<p class=\"alert\">");
+		pd_buf_adds(&b, pd_alert_improves(t, i)
+				    ? "<p class=\"improvement\">improvement: "
+				    : "<p class=\"alert\">");
 		pd_html_text(&b, line.buf);
 		pd_buf_adds(&b, "</p>\n");
 	}
@@ -674,12 +723,17 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 	pd_xlsx_str(sum, r++, 0, b.buf, NULL);
 	for (i = 0; i < t->notes.n; i++)
 		pd_xlsx_str(sum, r++, 0, t->notes.v[i], NULL);
-	if (!t->alerts.n)
-		pd_xlsx_str(sum, r++, 0,
-			    "No change points: the series are steady.", NULL);
+	if (!t->alerts.n) {
+		pd_buf_reset(&b);
+		if (!quiet_text(&b, t))
+			pd_buf_adds(&b, "No change points: the series are"
+					" steady.");
+		pd_xlsx_str(sum, r++, 0, b.buf, NULL);
+	}
 	for (i = t->alerts.n; i-- > 0;) {
 		pd_buf_reset(&b);
-		pd_buf_adds(&b, "ALERT ");
+		pd_buf_adds(&b, pd_alert_improves(t, i) ? "IMPROVEMENT "
+							: "ALERT ");
 		pd_fmt_alert(&b, t, i, 5);
 		pd_xlsx_str(sum, r++, 0, b.buf, NULL);
 	}

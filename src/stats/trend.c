@@ -83,6 +83,49 @@ struct seg {
 	size_t lo, hi;
 };
 
+int pd_alert_improves(const struct pd_trend *t, size_t alert)
+{
+	const struct pd_alert *al = &t->alerts.v[alert];
+	size_t k, worse = 0, better = 0;
+
+	if (!isnan(al->total))
+		return al->total < 0;
+	for (k = 0; k < al->series.n; k++) {
+		const struct pd_tseries *s = &t->series.v[al->series.v[k]];
+		double m = s->counter && s->up ? -al->moved.v[k]
+					       : al->moved.v[k];
+
+		worse += m > 0;
+		better += m < 0;
+	}
+	return better && !worse;
+}
+
+/* 2 / C(n, n/2): the smallest two-sided p of a split of n values. */
+static double smallest_p(size_t n)
+{
+	double c = 1;
+	size_t k;
+
+	for (k = 1; k <= n / 2; k++)
+		c = c * (double)(n - n / 2 + k) / (double)k;
+	return 2 / c;
+}
+
+int pd_trend_blind(const struct pd_trend *t, size_t *have, size_t *need)
+{
+	size_t i, n = 0;
+
+	if (t->series.n)
+		for (i = 0; i < t->series.v[0].pts.n; i++)
+			n += t->series.v[0].pts.v[i].n;
+	*have = n;
+	/* E-Divisive needs 3 values a side, and a small enough p */
+	for (*need = 6; smallest_p(*need) > t->pmax && *need < 200; (*need)++)
+		;
+	return n < *need;
+}
+
 size_t pd_edivisive(const double *x, size_t n, double pmax, int reps,
 		    size_t min_size, uint64_t seed, size_t *cps, double *p_out,
 		    size_t max)

@@ -75,6 +75,17 @@ struct pd_trend {
 
 void pd_trend_release(struct pd_trend *t);
 /*
+ * Whether an alert is an improvement: the total went down, or, without a
+ * total, every series that moved moved for the better (IPC up).
+ */
+int pd_alert_improves(const struct pd_trend *t, size_t alert);
+/*
+ * Whether the history is too short for any change point: the smallest p
+ * the permutation test can give with the total's runs (2 / C(n, n/2))
+ * is above t->pmax. *have gets the runs, *need the runs it takes.
+ */
+int pd_trend_blind(const struct pd_trend *t, size_t *have, size_t *need);
+/*
  * Change points of every series (E-Divisive on the log of each run's
  * value, runs in commit order), kept when the change is at least the
  * series' threshold and holds for persist later commits; change points

@@ -56,8 +56,13 @@ then ok; else not_ok "synthetic trend"; cat "$T/t.json" >&2; fi
 
 expect_exit 1 pd trend --scenario syn --last 7 --top 2
 expect_grep "^ALERT syn/warm: total +7.9 % at 06aaaaaaaa, from parse +30.0 %" "$T/out"
+# 4 commits of 3 runs: 12 values, and 2 / C(12, 6) = 0.0022 > 0.001, so no
+# change point could be found whatever happened; it says so, not "steady".
 expect_exit 0 pd trend --scenario syn --since 2026-04-07
-expect_grep "no change points" "$T/out"
+expect_grep "cannot detect change points with 4 commits and 12 runs in all: with --p 0.001 the permutation test needs at least 14 runs" "$T/out"
+expect_no_grep "is steady" "$T/out"
+expect_exit 0 pd trend --scenario syn --since 2026-04-07 -f md
+expect_grep "cannot detect change points" "$T/out"
 expect_exit 0 pd trend --scenario syn --last 3
 expect_exit 1 pd trend --scenario syn -f md
 expect_grep "^| <code>=cmd&#124;&#39; /C calc&#39;&#33;A0</code> |" "$T/out"
@@ -123,4 +128,37 @@ expect_exit 2 pd diff "$T/b1" "$T/b2" --function parse
 for f in "$T/err"; do
 	[ "$(wc -l <"$f")" -le 1 ] && ok || not_ok "one-line error"
 done
+
+# An improvement (parse 1300 -> 1000 at the sixth commit) is shown as one,
+# does not fail the nightly job, and is no culprit unless asked.
+c=1
+while [ "$c" -le 10 ]; do
+	b=$T/i$c
+	mkdir -p "$b/profiles"
+	printf '{"git_sha": "%02d%s", "scenario": "imp", "cache": "warm", "commit_date": "2026-05-%02dT00:00:00Z"}\n' \
+		"$c" "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb" "$c" >"$b/build_meta.json"
+	r=1
+	while [ "$r" -le 3 ]; do
+		j=$(( (r - 2) * (1 + c % 3) ))
+		p=1300; [ "$c" -ge 6 ] && p=1000
+		printf 'main;parse %d\nmain;read %d\nmain;idle 1\n' $((p + j)) $((2000 - j)) >"$b/profiles/run.$r.folded"
+		r=$((r + 1))
+	done
+	c=$((c + 1))
+done
+expect_exit 0 pd ingest "$T"/i*
+expect_exit 0 pd trend --scenario imp
+expect_grep "^IMPROVEMENT imp/warm: total -9.1 % at 06bbbbbbbb, from parse -23.1 %" "$T/out"
+expect_no_grep "^ALERT" "$T/out"
+expect_exit 0 pd trend --scenario imp -f json
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "improvement in JSON"; fi
+import json, sys
+al = json.load(open(sys.argv[1]))["alerts"]
+assert len(al) == 1 and al[0]["improvement"] is True, al
+PY
+expect_exit 0 pd trend --scenario imp -f md
+expect_grep ":large_blue_circle: improvement" "$T/out"
+expect_exit 1 pd culprit --scenario imp
+expect_exit 0 pd culprit --scenario imp --improvements
+expect_grep "first bad: 06bbbbbbbb" "$T/out"
 finish
