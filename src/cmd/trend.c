@@ -345,7 +345,8 @@ static int state_update(const char *path, const struct pd_trend *t)
 		const char *sha = t->series.v[0].pts.v[t->alerts.v[i].at].sha;
 
 		if (pd_alert_improves(t, i))
-			continue; /* remembered and reported as regressions only */
+			continue; /* remembered and reported as regressions only
+				   */
 		for (k = 0; k < seen.n; k++)
 			if (!strcmp(seen.v[k], sha))
 				break;
@@ -513,7 +514,8 @@ int pd_cmd_culprit(int argc, char **argv)
 		const struct pd_alert *x = &t.alerts.v[i];
 
 		if (!a.improvements && pd_alert_improves(&t, i))
-			continue; /* culprits are of regressions, unless asked */
+			continue; /* culprits are of regressions, unless asked
+				   */
 		for (k = 0; k < x->series.n; k++)
 			if (!a.pattern || x->series.v[k] != 0) {
 				al = x;

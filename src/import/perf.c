@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "import/import.h"
+#include "model/func.h"
 
 #define MAX_TOK 48
 
@@ -206,6 +207,9 @@ struct perf_state {
 	size_t last_thread_idx;
 	uint64_t skipped_lines, bad_samples;
 	size_t first_skipped;
+	double cut_weight; /* samples whose stack stops short of a start */
+	uint32_t last_outer,
+	    last_outer_ok; /* frame id seen last, its verdict */
 };
 
 static uint32_t frame_for(struct perf_state *st, const char *sym, size_t sn,
@@ -414,6 +418,44 @@ static size_t thread_index(struct perf_state *st, uint32_t name)
 	return i;
 }
 
+/*
+ * Whether a stack's outermost frame is where a thread starts: the
+ * process's entry (_start, __libc_start_main, ...), a thread's (clone,
+ * start_thread, ...), or the kernel (its own threads). Anything else is a
+ * stack cut short, as unwinding by frame pointers leaves it in code built
+ * without them.
+ */
+static int reaches_start(const struct pd_profile *p, uint32_t frame)
+{
+	static const char *const starts[] = {
+		"_start",
+		"__libc_start_main",
+		"__libc_start_call_main",
+		"__libc_start_main_impl",
+		"start_thread",
+		"clone",
+		"clone3",
+		"__clone",
+		"__clone3",
+		"thread_start",
+		"_dl_start_user",
+		"__start",
+		"RtlUserThreadStart",
+		"BaseThreadInitThunk",
+		"main",
+	};
+	const char *name = pd_intern_str(&p->strs, p->frames.v[frame].name);
+	const char *mod = pd_intern_str(&p->strs, p->frames.v[frame].module);
+	size_t i, n = strcspn(name, "+");
+
+	if (pd_frame_is_system(name, strlen(name), mod, strlen(mod)))
+		return 1;
+	for (i = 0; i < sizeof(starts) / sizeof(*starts); i++)
+		if (n == strlen(starts[i]) && !strncmp(name, starts[i], n))
+			return 1;
+	return 0;
+}
+
 static void end_sample(struct perf_state *st)
 {
 	struct pd_profile *p = st->p;
@@ -447,6 +489,16 @@ static void end_sample(struct perf_state *st)
 	for (i = st->frames.n; i-- > 0;)
 		node = pd_profile_child(p, node, st->frames.v[i].name);
 	pd_profile_add(p, node, st->weight, 1);
+	if (st->frames.n > 0) {
+		uint32_t outer = st->frames.v[st->frames.n - 1].name;
+
+		if (outer != st->last_outer) { /* one look-up per new frame */
+			st->last_outer = outer;
+			st->last_outer_ok = (uint32_t)reaches_start(p, outer);
+		}
+		if (!st->last_outer_ok)
+			st->cut_weight += st->weight;
+	}
 	i = thread_index(st, st->thread); /* may grow p->threads */
 	p->threads.v[i].weight += st->weight;
 	p->nsamples++;
@@ -517,6 +569,7 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 	int rc;
 
 	memset(&st, 0, sizeof(st));
+	st.last_outer = UINT32_MAX;
 	st.p = p;
 	st.o = o;
 	st.chosen = UINT32_MAX;
@@ -598,6 +651,17 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 		goto out;
 	}
 	p->event = pd_xstrdup(pd_intern_str(&st.events, st.chosen));
+	pd_profile_finish(p);
+	if (p->nsamples >= 100 && st.cut_weight > 0.2 * p->total_weight)
+		pd_profile_note(
+		    p,
+		    "%.0f %% of the samples' stacks stop short of a thread's"
+		    " start (_start, clone, start_thread): the frames above"
+		    " were lost unwinding code without frame pointers, so"
+		    " callers' totals are too low; record with perf record"
+		    " --call-graph dwarf, or build with"
+		    " -fno-omit-frame-pointer (docs/formats.md)",
+		    st.cut_weight / p->total_weight * 100);
 	if (st.events.n > 2) {
 		struct pd_buf others = PD_BUF_INIT;
 

@@ -354,6 +354,35 @@ static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 		pair_modules(d, a[0], b[0], fn);
 }
 
+/*
+ * Two profiles whose common functions hold little of either's time are
+ * hardly of one program (or one side lacks symbols): every function then
+ * looks added or removed, and that is no finding. Say so.
+ */
+static void shared_warning(struct pd_diff *d, const struct pd_agg *a,
+			   const struct pd_agg *b)
+{
+	double sa = 0, sb = 0;
+	size_t i, n = a->n < b->n ? a->n : b->n;
+
+	if (!(a->all_w > 0) || !(b->all_w > 0))
+		return;
+	for (i = 0; i < n; i++)
+		if (a->total_w[i] > 0 && b->total_w[i] > 0) {
+			sa += a->self_w[i];
+			sb += b->self_w[i];
+		}
+	if (sa < 0.5 * a->all_w && sb < 0.5 * b->all_w)
+		pd_diff_warn(
+		    d,
+		    "the functions both profiles have hold only %.0f %%"
+		    " of the baseline's time and %.0f %% of the"
+		    " candidate's: are they of one program, with"
+		    " symbols on both sides? (other module names: try"
+		    " --no-module)",
+		    sa / a->all_w * 100, sb / b->all_w * 100);
+}
+
 int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 		     size_t na, const struct pd_profile *const *b, size_t nb,
 		     struct pd_funcs *fn, const struct pd_settings *set)
@@ -376,6 +405,7 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 		(i < na ? &sa : &sb)->system +=
 		    aa[i].sys_w / (double)(i < na ? na : nb);
 	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
+	shared_warning(d, &aa[0], &aa[na]);
 	if (na == 1 && nb == 1)
 		label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);
 	if (a[0]->self_only || b[0]->self_only) {

@@ -92,8 +92,8 @@ int pd_alert_improves(const struct pd_trend *t, size_t alert)
 		return al->total < 0;
 	for (k = 0; k < al->series.n; k++) {
 		const struct pd_tseries *s = &t->series.v[al->series.v[k]];
-		double m = s->counter && s->up ? -al->moved.v[k]
-					       : al->moved.v[k];
+		double m =
+		    s->counter && s->up ? -al->moved.v[k] : al->moved.v[k];
 
 		worse += m > 0;
 		better += m < 0;
