@@ -173,8 +173,37 @@ static int diff_run(int argc, char **argv, int check)
 				   r.base.v, na);
 		pd_side_provenance(&d, 1, bundle[1].dir ? &bundle[1] : NULL,
 				   r.cand.v, nb);
-		status = pd_render(&d, &r, na == 1 ? pa[0] : NULL,
-				   nb == 1 ? pb[0] : NULL, &fn);
+		{
+			/*
+			 * Several runs a side: the HTML's flame graph and
+			 * "where the time went" show each side's mean run.
+			 */
+			struct pd_profile mean[2];
+			size_t k;
+
+			for (k = 0; k < 2; k++) {
+				size_t m = k ? nb : na;
+
+				pd_profile_init(&mean[k]);
+				if (m > 1 && r.fmt == FMT_HTML) {
+					for (i = 0; i < m; i++)
+						pd_profile_merge(
+						    &mean[k], k ? pb[i] : pa[i],
+						    1.0 / (double)m);
+					pd_profile_finish(&mean[k]);
+				}
+			}
+			status = pd_render(&d, &r,
+					   na == 1	    ? pa[0]
+					   : mean[0].format ? &mean[0]
+							    : NULL,
+					   nb == 1	    ? pb[0]
+					   : mean[1].format ? &mean[1]
+							    : NULL,
+					   &fn);
+			pd_profile_release(&mean[0]);
+			pd_profile_release(&mean[1]);
+		}
 		pd_diff_release(&d);
 		pd_funcs_release(&fn);
 		free(pa);

@@ -314,6 +314,48 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 	free(to);
 }
 
+void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
+		      double scale)
+{
+	uint32_t *fmap = pd_xmalloc((src->frames.n + 1) * sizeof(*fmap));
+	uint32_t *to = pd_xmalloc((src->nodes.n + 1) * sizeof(*to));
+	size_t i;
+
+	if (!dst->format) {
+		dst->format = src->format;
+		dst->unit = src->unit;
+		dst->interval = src->interval;
+	}
+	for (i = 0; i < src->frames.n; i++) {
+		const struct pd_frame *f = &src->frames.v[i];
+		uint32_t mod = 0;
+
+		if (f->module)
+			mod = pd_intern(&dst->strs,
+					pd_intern_str(&src->strs, f->module),
+					pd_intern_len(&src->strs, f->module));
+		if (mod)
+			dst->has_modules = 1;
+		fmap[i] = pd_profile_frame(
+		    dst,
+		    pd_intern(&dst->strs, pd_intern_str(&src->strs, f->name),
+			      pd_intern_len(&src->strs, f->name)),
+		    mod);
+	}
+	to[0] = PD_ROOT;
+	pd_profile_add(dst, PD_ROOT, src->nodes.v[0].weight * scale,
+		       src->nodes.v[0].count * scale);
+	for (i = 1; i < src->nodes.n; i++) {
+		const struct pd_node *nd = &src->nodes.v[i];
+
+		to[i] = pd_profile_child(dst, to[nd->parent], fmap[nd->frame]);
+		pd_profile_add(dst, to[i], nd->weight * scale,
+			       nd->count * scale);
+	}
+	free(fmap);
+	free(to);
+}
+
 void pd_profile_finish(struct pd_profile *p)
 {
 	size_t i;

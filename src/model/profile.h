@@ -142,6 +142,13 @@ void pd_profile_expand(struct pd_profile *p, size_t nframes,
  */
 void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 		       const unsigned char *ignore, const unsigned char *hide);
+/*
+ * Adds src's stacks to dst with their weights and counts times scale
+ * (1/n for the mean of n runs); dst takes src's unit, interval and format
+ * when it has none yet. Call pd_profile_finish after the last.
+ */
+void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
+		      double scale);
 /* Computes totals; call once after import. */
 void pd_profile_finish(struct pd_profile *p);
 const char *pd_unit_name(enum pd_unit u);

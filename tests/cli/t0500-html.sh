@@ -11,6 +11,15 @@ if grep -Eq '<(script|link|img|iframe)[^>]+(src|href)=|@import|url\(' "$T/demo.h
 else ok; fi
 expect_grep "parse_record" "$T/demo.html"
 expect_grep "<h1>perfdiff: regressed</h1>" "$T/demo.html"
+# Several runs a side keep the picture: the flame graph and "where the
+# time went" of each side's mean run (two runs of one file: the same
+# numbers as one), and every run in the provenance.
+expect_exit 1 pd -f html -o "$T/runs.html" -b "$D/base.perf.txt.gz" -b "$D/base.perf.txt.gz" \
+	-c "$D/cand.perf.txt.gz" -c "$D/cand.perf.txt.gz"
+expect_grep '"flame":{"names":\[' "$T/runs.html"
+expect_grep '\[3,3,470470470,656656656,0\]' "$T/runs.html"
+expect_grep '"where":\[{' "$T/runs.html"
+expect_grep "2 runs: .*base.perf.txt.gz, .*base.perf.txt.gz" "$T/runs.html"
 
 # Hostile names: escaped in the text, and unable to end the data script.
 printf 'main;</script><script>alert(1)</script> 100\nmain;a&b<i>"q"'"'"' 100\n' >"$T/a.folded"
