@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/buf.h"
 #include "core/xalloc.h"
@@ -24,6 +25,7 @@ enum shape { S_TABLE, S_CSV, S_JSON };
 struct counter {
 	char *event, *unit;
 	double value, rse; /* rse: fraction, -1 unknown */
+	size_t line;
 };
 
 struct pstat {
@@ -34,6 +36,9 @@ struct pstat {
 	int runs;
 	size_t not_counted;
 	char first_missing[64];
+	size_t lineno, headers;
+	size_t unusable; /* nan, inf or negative values */
+	char first_unusable[64];
 };
 
 int pd_perfstat_sniff(const char *head, size_t len)
@@ -117,7 +122,25 @@ static void add(struct pstat *st, const char *event, size_t elen,
 	c.unit = pd_xstrndup(unit, ulen);
 	c.value = v;
 	c.rse = rse;
+	c.line = st->lineno;
 	PD_VEC_PUSH(&st->c, c);
+}
+
+/* "nan", "-nan", "inf", "-1": a value perf could not measure. */
+static int unusable_value(const char *s, size_t n)
+{
+	if (n && s[0] == '-')
+		return 1;
+	return (n == 3 &&
+		(!strncasecmp(s, "nan", 3) || !strncasecmp(s, "inf", 3))) ||
+	       (n == 8 && !strncasecmp(s, "infinity", 8));
+}
+
+static void unusable(struct pstat *st, const char *event, size_t elen)
+{
+	if (!st->unusable++)
+		snprintf(st->first_unusable, sizeof(st->first_unusable), "%.*s",
+			 (int)(elen < 60 ? elen : 60), event);
 }
 
 static void missing(struct pstat *st, const char *event, size_t elen)
@@ -170,6 +193,11 @@ static int table_line(struct pstat *st, char *line, size_t lineno)
 	if (strstr(s, "Performance counter stats for")) {
 		const char *r = strstr(s, " runs):");
 
+		if (st->headers++)
+			return bad_line(st, lineno,
+					"a second \"Performance counter stats\""
+					" table: the file holds several perf"
+					" stat runs; keep one run per file");
 		if (r) {
 			const char *b = r;
 
@@ -188,9 +216,14 @@ static int table_line(struct pstat *st, char *line, size_t lineno)
 		missing(st, ev, (size_t)(word_end(ev) - ev));
 		return 0;
 	}
+	ve = word_end(s);
+	if (unusable_value(s, (size_t)(ve - s))) {
+		ev = skip_blank(ve);
+		unusable(st, ev, (size_t)(word_end(ev) - ev));
+		return 0;
+	}
 	if (!isdigit((unsigned char)*s))
 		return 0; /* headers, blank lines, comments */
-	ve = word_end(s);
 	if (!parse_value(s, (size_t)(ve - s), &v, &miss))
 		return 0;
 	u = skip_blank(ve);
@@ -264,6 +297,10 @@ static int csv_line(struct pstat *st, char *line, size_t lineno)
 	if (!parse_value(f[0], strlen(f[0]), &v, &miss)) {
 		if (miss) {
 			missing(st, f[2], strlen(f[2]));
+			return 0;
+		}
+		if (unusable_value(f[0], strlen(f[0]))) {
+			unusable(st, f[2], strlen(f[2]));
 			return 0;
 		}
 		return bad_line(st, lineno, "the first field is not a number");
@@ -391,6 +428,35 @@ static void build(struct pstat *st)
 				"%zu counters not counted or not supported"
 				" (first: %s)",
 				st->not_counted, st->first_missing);
+	if (st->unusable)
+		pd_profile_note(p,
+				"%zu counters without a usable value (nan, inf"
+				" or negative: perf could not measure them;"
+				" first: %s)",
+				st->unusable, st->first_unusable);
+}
+
+/*
+ * One run per file: an event counted twice means runs were appended
+ * (CSV and JSON have no table header to tell them apart), and summing
+ * them would make the counters and IPC of no run at all.
+ */
+static int once_each(struct pstat *st)
+{
+	size_t i, j;
+
+	for (i = 1; i < st->c.n; i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(st->c.v[i].event, st->c.v[j].event) &&
+			    !strcmp(st->c.v[i].unit, st->c.v[j].unit))
+				return pd_err_set(
+				    st->err, PD_EPARSE,
+				    "%s:%zu: perf stat: %s counted again (first"
+				    " at line %zu): the file holds several perf"
+				    " stat runs; keep one run per file",
+				    st->in->path, st->c.v[i].line,
+				    st->c.v[i].event, st->c.v[j].line);
+	return 0;
 }
 
 int pd_perfstat_import(struct pd_input *in, struct pd_profile *p,
@@ -415,6 +481,7 @@ int pd_perfstat_import(struct pd_input *in, struct pd_profile *p,
 		shape = S_JSON;
 	pd_lines_init(&l, in);
 	while ((rc = pd_lines_next(&l, &line, &len, err)) > 0) {
+		st.lineno = l.lineno;
 		if (shape == S_TABLE)
 			rc = table_line(&st, line, l.lineno);
 		else if (shape == S_CSV)
@@ -425,6 +492,8 @@ int pd_perfstat_import(struct pd_input *in, struct pd_profile *p,
 			break;
 	}
 	pd_lines_release(&l);
+	if (rc == 0)
+		rc = once_each(&st);
 	if (rc == 0 && !st.c.n)
 		rc = pd_err_set(err, PD_EEMPTY,
 				"%s: perf stat output with no counted events%s",

@@ -228,15 +228,11 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 		const struct pd_mtable *t = p->tables.v[i];
 		size_t r, k;
 
+		/* row ids start at 1 (0 is the empty key, never a row) */
 		pd_buf_addf(&b, "table \"%s\": %zu rows in, %u keys\n", t->name,
-			    t->rows_in, (unsigned)t->rowkeys.n);
-		for (r = 0; r < t->rowkeys.n && (int)r < top; r++) {
-			double any = 0;
-
-			for (k = 0; k < t->measures.n; k++)
-				any += fabs(t->values.v[r * t->measures.n + k]);
-			if (!(any > 0))
-				continue;
+			    t->rows_in,
+			    (unsigned)(t->rowkeys.n ? t->rowkeys.n - 1 : 0));
+		for (r = 1; r < t->rowkeys.n && (int)r <= top; r++) {
 			pd_buf_adds(&b, "  ");
 			pd_mtable_key_text(
 			    &b, pd_intern_str(&t->rowkeys, (uint32_t)r));

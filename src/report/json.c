@@ -69,6 +69,73 @@ static cJSON *metric(const struct pd_diff *d, const struct pd_metric *m)
 	return o;
 }
 
+/* A row key's tab-separated parts, as a JSON array. */
+static void key_parts(cJSON *arr, const char *p)
+{
+	for (;;) {
+		const char *tab = strchr(p, '\t');
+		char *part =
+		    pd_xstrndup(p, tab ? (size_t)(tab - p) : strlen(p));
+
+		cJSON_AddItemToArray(arr, str(part));
+		free(part);
+		if (!tab)
+			break;
+		p = tab + 1;
+	}
+}
+
+/*
+ * One profile's metric tables (show): each row's key parts and values,
+ * with the relative errors perf stat -r gives.
+ */
+static cJSON *profile_tables(const struct pd_profile *p)
+{
+	cJSON *arr = cJSON_CreateArray();
+	size_t i, r, k;
+
+	for (i = 0; i < p->tables.n; i++) {
+		const struct pd_mtable *t = p->tables.v[i];
+		cJSON *to = cJSON_CreateObject(), *rows = cJSON_CreateArray(),
+		      *a2 = cJSON_CreateArray();
+
+		add_str(to, "name", t->name);
+		for (k = 0; k < t->keys.n; k++)
+			cJSON_AddItemToArray(a2, str(t->keys.v[k]));
+		cJSON_AddItemToObject(to, "keys", a2);
+		for (r = 1; r < t->rowkeys.n; r++) {
+			const char *key =
+			    pd_intern_str(&t->rowkeys, (uint32_t)r);
+			cJSON *ro = cJSON_CreateObject(),
+			      *ka = cJSON_CreateArray(),
+			      *vs = cJSON_CreateObject();
+
+			key_parts(ka, key);
+			cJSON_AddItemToObject(ro, "key", ka);
+			for (k = 0; k < t->measures.n; k++) {
+				size_t at = r * t->measures.n + k;
+				double rse = pd_mtable_rse(t, key, k);
+
+				add_num(vs, t->measures.v[k],
+					at < t->values.n ? t->values.v[at] : 0);
+				if (rse >= 0) {
+					struct pd_buf n = PD_BUF_INIT;
+
+					pd_buf_addf(&n, "%s rse",
+						    t->measures.v[k]);
+					add_num(vs, n.buf, rse);
+					pd_buf_release(&n);
+				}
+			}
+			cJSON_AddItemToObject(ro, "values", vs);
+			cJSON_AddItemToArray(rows, ro);
+		}
+		cJSON_AddItemToObject(to, "rows", rows);
+		cJSON_AddItemToArray(arr, to);
+	}
+	return arr;
+}
+
 static cJSON *side(const struct pd_side *s)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -142,19 +209,8 @@ static cJSON *tables_json(const struct pd_diff *d)
 			cJSON *ro = cJSON_CreateObject(),
 			      *ka = cJSON_CreateArray();
 			cJSON *ms = cJSON_CreateObject();
-			const char *p = td->rows.v[r].key;
 
-			for (;;) {
-				const char *tab = strchr(p, '\t');
-				char *part = pd_xstrndup(
-				    p, tab ? (size_t)(tab - p) : strlen(p));
-
-				cJSON_AddItemToArray(ka, str(part));
-				free(part);
-				if (!tab)
-					break;
-				p = tab + 1;
-			}
+			key_parts(ka, td->rows.v[r].key);
 			cJSON_AddItemToObject(ro, "key", ka);
 			for (k = 0; k < td->nmeasures; k++)
 				cJSON_AddItemToObject(
@@ -279,6 +335,8 @@ int pd_report_profile_json(FILE *f, const struct pd_profile *p)
 		cJSON_AddItemToArray(arr, fo);
 	}
 	cJSON_AddItemToObject(root, "functions", arr);
+	if (p->tables.n)
+		cJSON_AddItemToObject(root, "tables", profile_tables(p));
 	pd_agg_release(&a);
 	pd_funcs_release(&fn);
 	return emit(f, root);

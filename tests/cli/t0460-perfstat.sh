@@ -207,5 +207,51 @@ printf '<not supported>,,cycles,0,100.00,,\n' >"$T/none.csv"
 expect_exit 2 pd show --from perf-stat "$T/none.csv"
 expect_grep "no counted events (all <not counted> or <not supported>)" "$T/err"
 
+# One run per file: two tables appended, or an event counted twice in the
+# CSV and JSON shapes (no header tells runs apart), are refused with the
+# line; they were summed, and IPC was of no run at all.
+cat >"$T/two.txt" <<'TXT'
+
+ Performance counter stats for './app':
+
+          1,234.56 msec task-clock
+     4,000,000,000      cycles
+     8,000,000,000      instructions
+
+       1.236789012 seconds time elapsed
+
+       1.200000000 seconds user
+       0.000000000 seconds sys
+
+ Performance counter stats for './other':
+
+     2,000,000,000      cycles
+     1,000,000,000      instructions
+TXT
+second=$(grep -n "Performance counter stats" "$T/two.txt" | sed -n 2p | cut -d: -f1)
+expect_exit 2 pd show "$T/two.txt"
+expect_lines 1 "$T/err"
+expect_grep "two.txt:$second: perf stat: a second \"Performance counter stats\" table" "$T/err"
+printf '4000000000,,cycles,100.00,,\n8000000000,,instructions,100.00,,\n2000000000,,cycles,100.00,,\n' >"$T/two.csv"
+expect_exit 2 pd show --from perf-stat "$T/two.csv"
+expect_grep "two.csv:3: perf stat: cycles counted again (first at line 1)" "$T/err"
+# The first run alone: IPC 8e9 / 4e9 = 2, sys time 0 kept (it was lost),
+# counters in show's JSON, and nan / negative values named, not dropped.
+sed -n "1,$((second - 1))p" "$T/two.txt" >"$T/one.txt"
+printf '               nan      cache-misses\n                -1      branch-misses\n' >>"$T/one.txt"
+expect_exit 0 pd show -f json "$T/one.txt"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "one run's counters in JSON"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+rows = {tuple(r["key"]): r["values"]["value"] for r in d["tables"][0]["rows"]}
+assert rows[("IPC", "insn per cycle")] == 2, rows
+assert rows[("sys time", "s")] == 0 and rows[("user time", "s")] == 1.2, rows
+assert rows[("cycles", "")] == 4e9 and ("cache-misses", "") not in rows, rows
+assert any("2 counters without a usable value" in w and "first: cache-misses" in w
+           for w in d["warnings"]), d["warnings"]
+PY
+expect_exit 0 pd show "$T/one.txt"
+expect_grep "sys time / s: value=0" "$T/out"
+
 echo "perf stat: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
