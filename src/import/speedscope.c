@@ -174,7 +174,23 @@ static int open_container(struct ss *s, int is_map)
 				    " is an array, not a speedscope object)");
 		st = S_TOP;
 	} else {
+		enum st parent = top(s)->st;
+
 		value_start(s);
+		/*
+		 * Inside a sample, the weights or the events only numbers
+		 * and objects belong: anything else would be skipped, and
+		 * its weight land in no function.
+		 */
+		if (parent == S_SAMPLE)
+			return fail(s, "sample entry is not a frame index");
+		if (parent == S_WEIGHTS)
+			return fail(s, "weight is not a number");
+		if (parent == S_SAMPLES && is_map)
+			return fail(s, "a sample must be an array of frame"
+				       " indices");
+		if (parent == S_EVENTS && !is_map)
+			return fail(s, "an event must be an object");
 		st = child_state(s, is_map);
 		if (st == S_SKIP) {
 			s->skip = 1;

@@ -51,8 +51,10 @@ static int settle_sampled(struct ss *s, struct sprofile *sp, size_t pi)
 	for (i = 0; i < sp->weights.n && minw > 0; i++) {
 		double r = sp->weights.v[i].v / minw;
 
+		/* (a tiny smallest weight, 5e-324, gives no multiples:
+		 * each row is then one sample, never "inf samples") */
 		if (sp->weights.v[i].v > 0 &&
-		    fabs(r - floor(r + 0.5)) > 1e-6 * (r + 1))
+		    (!(r < 1e9) || fabs(r - floor(r + 0.5)) > 1e-6 * (r + 1)))
 			multiples = 0;
 	}
 	while (a < sp->samples.n) {

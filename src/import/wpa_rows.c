@@ -2,6 +2,7 @@
  * WPA rows (formats.md 3.3-3.4, 3.6): whole stacks, tree-view nodes,
  * flat module/function rows, or rows of a metric table.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,11 @@ static int row_weight(struct wpa *w, char **f, size_t line, double *wt,
 		if (!pd_wpa_parse_num(w, f[w->c_weight], &v))
 			return pd_wpa_fail_at(w, line, w->c_weight,
 					      "not a number");
+		/* a negative time would give a function more than the whole */
+		if (v < 0 || !(v * w->weight_scale < HUGE_VAL))
+			return pd_wpa_fail_at(w, line, w->c_weight,
+					      v < 0 ? "a negative weight"
+						    : "a weight too large");
 		*wt = v * w->weight_scale;
 	} else {
 		*wt = *cnt;
