@@ -49,6 +49,7 @@ static const char diff_usage[] =
     "Matching:\n"
     "  --no-normalize       match raw names (keep +0x.., .constprop.N, ...)\n"
     "  --no-module          match functions by name alone, ignoring modules\n"
+    "  --perf PATH          perf, to read raw perf.data (default: on PATH)\n"
     "  --focus RE           keep only samples with a frame whose name\n"
     "                       matches RE (POSIX extended)\n"
     "  --ignore RE          drop samples with a frame matching RE\n"

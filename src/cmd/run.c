@@ -34,6 +34,7 @@ const struct option pd_diff_options[] = {
 	{ "focus", required_argument, NULL, OPT_FOCUS },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
 	{ "hide", required_argument, NULL, OPT_HIDE },
+	{ "perf", required_argument, NULL, OPT_PERF },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "min-impact", required_argument, NULL, OPT_MIN_IMPACT },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
@@ -124,6 +125,9 @@ static int import_option(int c, struct pd_import_opts *io)
 			return -1;
 		}
 		io->metric = optarg;
+		return 1;
+	case OPT_PERF:
+		io->perf = optarg;
 		return 1;
 	case OPT_FOCUS:
 	case OPT_IGNORE:

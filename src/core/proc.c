@@ -21,10 +21,32 @@ static void child(char *const argv[], const char *cwd, const char *in_path,
 	_exit(127);
 }
 
+static int reap(pid_t pid)
+{
+	int status;
+
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int pd_proc_run_fd(char *const argv[], const char *cwd, const char *in_path,
+		   int out_fd)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0)
+		child(argv, cwd, in_path, out_fd);
+	return pid < 0 ? -1 : reap(pid);
+}
+
 int pd_proc_run(char *const argv[], const char *cwd, const char *in_path,
 		struct pd_buf *out, size_t max)
 {
-	int fd[2], status;
+	int fd[2];
 	char buf[65536];
 	ssize_t n;
 	pid_t pid;
@@ -54,8 +76,5 @@ int pd_proc_run(char *const argv[], const char *cwd, const char *in_path,
 		pd_buf_add(out, buf, (size_t)n < keep ? (size_t)n : keep);
 	}
 	close(fd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return reap(pid);
 }

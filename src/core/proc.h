@@ -18,5 +18,8 @@
  */
 int pd_proc_run(char *const argv[], const char *cwd, const char *in_path,
 		struct pd_buf *out, size_t max);
+/* The same with stdout written to the open file out_fd. */
+int pd_proc_run_fd(char *const argv[], const char *cwd, const char *in_path,
+		   int out_fd);
 
 #endif

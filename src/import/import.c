@@ -3,13 +3,17 @@
  * 0.2: compressed and encoded input is already undone by pd_input; JSON
  * shapes are told apart by their keys, text by its first meaningful lines.
  */
+#include <errno.h>
 #include <math.h>
-#include <stdint.h>
 #include <regex.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/buf.h"
+#include "core/proc.h"
 #include "import/import.h"
 
 static const struct pd_format formats[] = {
@@ -208,6 +212,83 @@ static void filter(struct pd_profile *p, const struct pd_import_opts *o)
 	free(h);
 }
 
+/* Whether path is a raw perf.data file (its magic, "PERFILE2"). */
+static int is_perf_data(const char *path)
+{
+	char magic[8];
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+	int yes;
+
+	if (!f)
+		return 0;
+	yes = fread(magic, 1, 8, f) == 8 && !memcmp(magic, "PERFILE2", 8);
+	fclose(f);
+	return yes;
+}
+
+/*
+ * A raw perf.data: perf script turns it into text (perf knows the
+ * recording's format, its build ids and where the symbols are); the text
+ * goes to a temporary file that the perf script importer reads.
+ */
+static int import_perf_data(struct pd_profile *p, const char *path,
+			    const struct pd_import_opts *o, struct pd_err *err)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	struct pd_buf tmp = PD_BUF_INIT, tool = PD_BUF_INIT;
+	char script[] = "script", dash_i[] = "-i", *argv[5];
+	int fd, rc, st;
+
+	pd_buf_adds(&tool, o->perf ? o->perf : "perf");
+	argv[0] = tool.buf;
+	argv[1] = script;
+	argv[2] = dash_i;
+	argv[3] = pd_xstrdup(path);
+	argv[4] = NULL;
+	pd_buf_addf(&tmp, "%s/pdperfXXXXXX",
+		    tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkstemp(tmp.buf);
+	if (fd < 0) {
+		rc = pd_err_set(err, PD_EIO, "%s: a temporary file: %s", path,
+				strerror(errno));
+		goto out;
+	}
+	st = pd_proc_run_fd(argv, NULL, NULL, fd);
+	close(fd);
+	if (st != 0) {
+		rc = pd_err_set(err, PD_EFORMAT,
+				"%s: a perf.data file, and `%s script -i %s`"
+				" %s; run perf script yourself and give its"
+				" text (or --perf PATH)",
+				path, tool.buf, path,
+				st == 127 || st < 0 ? "could not run (no perf"
+						      " here?)"
+						    : "failed");
+		goto out;
+	}
+	rc = pd_import(p, tmp.buf, o, err);
+	if (rc == 0) {
+		free(p->source);
+		p->source = pd_xstrdup(path);
+		pd_profile_note(p, "%s: read through `%s script`", path,
+				tool.buf);
+	} else if (err->code) {
+		/* name the user's file, not the temporary one */
+		struct pd_err e = PD_ERR_INIT;
+
+		pd_err_set(&e, err->code, "%s (perf script's text of %s)",
+			   err->msg, path);
+		*err = e;
+	}
+out:
+	if (tmp.len)
+		unlink(tmp.buf);
+	free(argv[3]);
+	pd_buf_release(&tmp);
+	pd_buf_release(&tool);
+	return rc;
+}
+
 int pd_import(struct pd_profile *p, const char *path,
 	      const struct pd_import_opts *o, struct pd_err *err)
 {
@@ -215,6 +296,8 @@ int pd_import(struct pd_profile *p, const char *path,
 	const struct pd_format *fmt;
 	int rc;
 
+	if (is_perf_data(path))
+		return import_perf_data(p, path, o, err);
 	rc = pd_input_open(&in, path, err);
 	if (rc < 0)
 		goto out;

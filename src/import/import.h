@@ -32,6 +32,7 @@ struct pd_import_opts {
 	int thread_roots;  /* stacks start under a frame per thread (convert) */
 	/* --focus, --ignore, --hide: POSIX extended regexes on frame names */
 	const char *focus, *ignore, *hide;
+	const char *perf; /* --perf: perf for raw perf.data, NULL = PATH */
 };
 
 struct pd_format {

@@ -38,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	memset(&o, 0, sizeof(o));
 	o.from = *PD_FUZZ_FORMAT ? PD_FUZZ_FORMAT : NULL;
+	o.perf = "/nonexistent/perf"; /* a perf.data input runs no perf */
 	pd_profile_init(&p);
 	if (pd_import(&p, path, &o, &err) == 0) {
 		struct pd_funcs fn;
