@@ -35,10 +35,30 @@ static size_t count_at(const char *s, size_t n, double *val)
 	return b;
 }
 
+/* A long cut line of frames joined by ';', with no JSON or CSV in it. */
+static int deep_stack(const char *p, size_t n)
+{
+	size_t i, semis = 0;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == ';')
+			semis++;
+		else if (p[i] == '{' || p[i] == '"' || p[i] == '\0')
+			return 0;
+	}
+	return semis >= 64;
+}
+
+/*
+ * Folded stacks: lines of a stack and a count. A file of single frames
+ * is folded only when every line is one and no frame has a blank in it:
+ * a note ("ran 3 times 2") or /proc/self/status ("Threads: 1") is no
+ * profile.
+ */
 int pd_folded_sniff(const char *head, size_t len)
 {
 	const char *p = head, *end = head + len;
-	int good = 0, bad = 0;
+	int good = 0, bad = 0, stacks = 0, blanks = 0;
 
 	while (p < end && good + bad < 20) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -46,20 +66,46 @@ int pd_folded_sniff(const char *head, size_t len)
 		size_t n = (size_t)(e - p);
 		double v;
 
-		if (!nl && end - head == (ptrdiff_t)PD_INPUT_HEAD)
-			break; /* a cut line proves nothing */
+		if (!nl && end - head == (ptrdiff_t)PD_INPUT_HEAD) {
+			/*
+			 * A cut line proves nothing, unless it is all there
+			 * is: a first stack longer than the head (8000
+			 * frames) is folded when it reads like one.
+			 */
+			if (!good && !bad && p == head)
+				return deep_stack(p, n);
+			break;
+		}
 		if (n && p[n - 1] == '\r')
 			n--;
 		if (n && p[0] != '#' &&
 		    !(n > 1 && p[0] == '/' && p[1] == '/')) {
-			if (count_at(p, n, &v))
+			if (count_at(p, n, &v)) {
+				const char *sp = p + n;
+
 				good++;
-			else
+				stacks += memchr(p, ';', n) != NULL;
+				/* the count's own blank is no blank in a name
+				 */
+				while (sp > p && sp[-1] != ' ' &&
+				       sp[-1] != '\t')
+					sp--;
+				while (sp > p &&
+				       (sp[-1] == ' ' || sp[-1] == '\t'))
+					sp--;
+				blanks +=
+				    memchr(p, ' ', (size_t)(sp - p)) != NULL ||
+				    memchr(p, '\t', (size_t)(sp - p)) != NULL;
+			} else
 				bad++;
 		}
 		p = nl ? nl + 1 : end;
 	}
-	return good > 0 && good >= 2 * bad;
+	/*
+	 * Stacks with a few bad lines (collapsers write some) are folded;
+	 * single frames only when every line is one and none has a blank.
+	 */
+	return good > 0 && good >= 2 * bad && (stacks || (!blanks && !bad));
 }
 
 int pd_folded_import(struct pd_input *in, struct pd_profile *p,

@@ -125,6 +125,24 @@ sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
 		pd_err_set(err, PD_EEMPTY, "%s: empty file", in->path);
 		return NULL;
 	}
+	{
+		/* Text that looks like a profile to a loose eye, and is not. */
+		const char *s = skip_ws(h, end), *why = NULL;
+		size_t n = (size_t)(end - s);
+
+		if (n >= 13 &&
+		    (!memcmp(s, "heap profile:", 13) ||
+		     !memcmp(s, "--- contention:", n < 15 ? n : 15) ||
+		     !memcmp(s, "goroutine profile:", n < 18 ? n : 18) ||
+		     !memcmp(s, "threadcreate profile:", n < 21 ? n : 21)))
+			why = "a Go legacy text profile: write it as a pprof"
+			      " profile with `go tool pprof -proto FILE >"
+			      " FILE.pb.gz`";
+		if (why) {
+			pd_err_set(err, PD_EFORMAT, "%s:1: %s", in->path, why);
+			return NULL;
+		}
+	}
 	if (pd_input_is_binary(in)) {
 		if (pd_pprof_sniff(h, in->head_len))
 			return pd_format_find("pprof");

@@ -1,0 +1,37 @@
+#!/bin/sh
+# A file is a profile only when its content proves it: a Go legacy text
+# profile, a note, /proc/self/status are refused with one line that says
+# what they are or that no format fits; real folded files, with a few bad
+# lines, single frames or a first stack longer than the sniffing window
+# (8000 frames), are still read. Files written here in those shapes.
+. "$(dirname "$0")/lib.sh"
+printf 'heap profile: 1: 2 [3: 4] @ heap/1048576\n1: 2 [3: 4] @ 0x4a1b2c 0x4a0000\n' >"$T/heap.txt"
+expect_exit 2 pd show "$T/heap.txt"
+expect_lines 1 "$T/err"
+expect_grep "heap.txt:1: a Go legacy text profile: write it as a pprof profile with \`go tool pprof -proto" "$T/err"
+printf -- '--- contention:\ncycles/second=2000000000\n' >"$T/mutex.txt"
+expect_exit 2 pd show "$T/mutex.txt"
+expect_grep "a Go legacy text profile" "$T/err"
+printf 'ran 3 times 2\nwarm cache 1\n' >"$T/notes.txt"
+expect_exit 2 pd show "$T/notes.txt"
+expect_grep "notes.txt:1: not a profile format perfdiff knows" "$T/err"
+printf 'Name:\tbash\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t42\nThreads:\t1\nVmPeak:\t  7000 kB\n' >"$T/status"
+expect_exit 2 pd show "$T/status"
+expect_grep "status:1: not a profile format perfdiff knows" "$T/err"
+# still folded: stacks with a bad line, and single frames without blanks
+printf 'main;parse 10\nnot a stack line\nmain;read 5\nmain;a 1\n' >"$T/bad-line.folded"
+expect_exit 0 pd show -f json "$T/bad-line.folded"
+expect_grep '"format":.*"folded"' "$T/out"
+printf 'main 100\nfoo 50\n' >"$T/single.folded"
+expect_exit 0 pd show -f json --sample-weight 1 "$T/single.folded"
+expect_grep '"total":.150' "$T/out"
+# a first stack of 9000 frames (89 KB, past the 64 KiB window): 5 + 3
+python3 -c "print(';'.join('f%d' % i for i in range(9000)) + ' 5'); print('main;a 3')" >"$T/deep.folded"
+expect_exit 0 pd show -f json --sample-weight 1 "$T/deep.folded"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "deep first stack"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+assert d["profile"]["total"] == 8 and f["f8999"]["self"] == 5 and f["f0"]["total"] == 5, d["profile"]
+PY
+finish
