@@ -453,11 +453,17 @@ static int err_at(struct cp *s, const char *where, const char *what,
 			  where, what, n);
 }
 
-/* The last sample lasts until endTime when that is close, else the mean. */
+/*
+ * The last sample lasts until endTime when that is close, else the mean.
+ * A lone sample has no mean: endTime is its only measure (it was weighed
+ * 0, and the profile refused as empty).
+ */
 static double last_weight(double end, int have_end, double t_last, double mean)
 {
 	double w = have_end ? end - t_last : -1;
 
+	if (!(mean > 0))
+		return w > 0 ? w : 0;
 	return w >= 0 && w <= 10 * mean + 1 ? w : mean;
 }
 

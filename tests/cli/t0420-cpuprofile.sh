@@ -150,4 +150,14 @@ bad twice '{"nodes":[{"id":1,"callFrame":{"functionName":"f"}},{"id":1,"callFram
 bad nosamples "{\"nodes\":[$node]}" '"samples" or "timeDeltas" missing'
 bad noid '{"nodes":[{"callFrame":{"functionName":"f"}}],"samples":[1],"timeDeltas":[1]}' 'no "id" in node number 0'
 bad toplevel '[1,2]' 'top level is an array'
+# One sample: it lasts from its time (startTime + its delta, 1500 µs)
+# to endTime (2000 µs): 500 µs. It was weighed 0 and refused as empty.
+printf '{"nodes":[{"id":1,"callFrame":{"functionName":"(root)","scriptId":"0","url":"","lineNumber":-1,"columnNumber":-1},"hitCount":0,"children":[2]},{"id":2,"callFrame":{"functionName":"work","scriptId":"1","url":"file:///a.js","lineNumber":1,"columnNumber":1},"hitCount":1}],"startTime":1000,"endTime":2000,"samples":[2],"timeDeltas":[500]}' >"$T/one.cpuprofile"
+expect_exit 0 pd show -f json "$T/one.cpuprofile"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "one-sample cpuprofile"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"]["total"] == 500000 and d["profile"]["samples"] == 1, d["profile"]
+assert d["functions"][0]["function"] == "work"
+PY
 finish
