@@ -218,16 +218,14 @@ void pd_profile_thread(struct pd_profile *p, const char *name, size_t len,
 	PD_VEC_PUSH(&p->threads, t);
 }
 
-void pd_profile_expand(struct pd_profile *p, size_t nframes,
-		       const uint32_t *start, const uint32_t *len,
-		       const uint32_t *chain)
+/*
+ * Leaves p with a root alone, its node lookups emptied; the caller owns
+ * the old nodes (taken before) and replays them.
+ */
+static void restart_tree(struct pd_profile *p)
 {
-	struct pd_node *old = p->nodes.v;
-	size_t n = p->nodes.n, i;
-	uint32_t *to = pd_xmalloc(n * sizeof(*to));
 	struct pd_node root = { PD_ROOT, PD_NO_FRAME, 0, 0 };
 
-	/* A fresh tree: the old nodes are replayed parents first. */
 	p->nodes.v = NULL;
 	p->nodes.n = p->nodes.cap = 0;
 	free(p->node_slots);
@@ -236,6 +234,18 @@ void pd_profile_expand(struct pd_profile *p, size_t nframes,
 	p->node_slots = p->lc_frame = p->lc_child = NULL;
 	p->node_nslots = p->lc_cap = 0;
 	PD_VEC_PUSH(&p->nodes, root);
+}
+
+void pd_profile_expand(struct pd_profile *p, size_t nframes,
+		       const uint32_t *start, const uint32_t *len,
+		       const uint32_t *chain)
+{
+	struct pd_node *old = p->nodes.v;
+	size_t n = p->nodes.n, i;
+	uint32_t *to = pd_xmalloc(n * sizeof(*to));
+
+	/* A fresh tree: the old nodes are replayed parents first. */
+	restart_tree(p);
 	to[0] = PD_ROOT;
 	p->nodes.v[0].weight = old[0].weight;
 	p->nodes.v[0].count = old[0].count;
@@ -263,7 +273,6 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 	unsigned char *on = pd_xcalloc(n, 1); /* 1 focus, 2 ignore on path */
 	double *keep = pd_xcalloc(n, sizeof(*keep));
 	uint32_t *to = pd_xmalloc(n * sizeof(*to));
-	struct pd_node root = { PD_ROOT, PD_NO_FRAME, 0, 0 };
 
 	/* What each node's own samples carry on their stack, parents first. */
 	for (i = 1; i < n; i++) {
@@ -284,14 +293,7 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 		if (keep[i] > 0)
 			keep[old[i].parent] += keep[i];
 	}
-	p->nodes.v = NULL;
-	p->nodes.n = p->nodes.cap = 0;
-	free(p->node_slots);
-	free(p->lc_frame);
-	free(p->lc_child);
-	p->node_slots = p->lc_frame = p->lc_child = NULL;
-	p->node_nslots = p->lc_cap = 0;
-	PD_VEC_PUSH(&p->nodes, root);
+	restart_tree(p);
 	to[0] = PD_ROOT;
 	if (!focus && !ignore) {
 		p->nodes.v[0].weight = old[0].weight;
