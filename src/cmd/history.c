@@ -330,7 +330,7 @@ static const char bundle_usage[] =
     "                            [--build-cmd TEXT]\n"
     "\n"
     "Creates a bundle folder (and its parents) with dist/, inputs/,\n"
-    "profiles/, run_args.txt and notes.md templates, and a build_meta.json\n"
+    "profiles/, run_args.txt and notes templates, and a build_meta.json\n"
     "filled in from git (REV, default HEAD, resolved to its full sha and its\n"
     "own commit date in --repo, default the current folder's repository),\n"
     "the compilers, the compiler flags (from compile_commands.json, else\n"

@@ -1,5 +1,5 @@
 /*
- * Bundles: one folder per profiled run (design.md). Reading one finds its
+ * Bundles: one folder per profiled run (docs/history.md). Reading one finds its
  * key (git sha, scenario, cache state), its metadata and its profiles. The
  * struct owns every string; pd_bundle_release() frees them.
  */

@@ -1,7 +1,8 @@
 /*
- * Format table and content sniffing. The order follows formats.md section
- * 0.2: compressed and encoded input is already undone by pd_input; JSON
- * shapes are told apart by their keys, text by its first meaningful lines.
+ * Format table and content sniffing (docs/formats.md, the "recognised
+ * by" column): compressed and encoded input is already undone by
+ * pd_input; JSON shapes are told apart by their keys, text by its first
+ * meaningful lines.
  */
 #include <errno.h>
 #include <math.h>

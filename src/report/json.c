@@ -1,6 +1,6 @@
 /*
- * JSON report: exactly the contract in design.md. Numbers that are not
- * defined (a ratio with no samples, p for an untested function) are null;
+ * JSON report: exactly the contract in docs/cli.md ("JSON"). Numbers that are
+ * not defined (a ratio with no samples, p for an untested function) are null;
  * strings are made valid UTF-8 first, since profiles carry any bytes.
  */
 #include <math.h>
