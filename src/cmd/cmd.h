@@ -44,6 +44,11 @@ struct pd_out {
 };
 
 int pd_out_open(struct pd_out *o, const char *path);
+/*
+ * Whether -o path may be written: "-" (not for a file-only format), a new
+ * name or a regular file; 0, or -1 after a message.
+ */
+int pd_out_check(const char *path, int file_only);
 /* Gives a temporary file the permissions a new file would get (umask). */
 void pd_tmp_perms(int fd);
 /* Commits (rc == 0) or discards the file; returns 0 or -1 with a message. */

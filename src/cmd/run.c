@@ -345,6 +345,9 @@ int pd_parse_run(int argc, char **argv, struct run_opts *r, const char *usage,
 		r->ro.color = 1;
 	else if (!strcmp(r->color, "auto"))
 		r->ro.color = !r->output && isatty(1) && !getenv("NO_COLOR");
+	/* A bad -o is said before any work, not after it. */
+	if (r->output && pd_out_check(r->output, r->fmt == FMT_XLSX))
+		return 2;
 	return -1;
 }
 

@@ -432,6 +432,10 @@ int pd_cmd_trend(int argc, char **argv)
 		args_release(&a);
 		return 2;
 	}
+	if (a.output && pd_out_check(a.output, !strcmp(a.fmt, "xlsx"))) {
+		args_release(&a);
+		return 2;
+	}
 	if (load_trend(&a, &t)) {
 		args_release(&a);
 		return 2;

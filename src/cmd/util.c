@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "core/file.h"
 #include "core/xalloc.h"
 
 void pd_error(const char *fmt, ...)
@@ -49,15 +51,104 @@ void pd_tmp_perms(int fd)
 	fchmod(fd, 0666 & ~m);
 }
 
+/*
+ * The temporary file being written, removed if a signal ends us first
+ * (unlink is safe in a handler); "" when none.
+ */
+static char pending[4096];
+
+static void drop_pending(int sig)
+{
+	if (pending[0])
+		unlink(pending);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void watch(const char *tmp)
+{
+	static int installed;
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	size_t i;
+
+	snprintf(pending, sizeof(pending), "%s", tmp ? tmp : "");
+	if (tmp && !installed) {
+		for (i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
+			signal(sigs[i], drop_pending);
+		installed = 1;
+	}
+}
+
+/*
+ * What -o may replace: a new name or a regular file. A device, a FIFO, a
+ * folder or a symbolic link is refused (as root, -o /dev/null would have
+ * replaced /dev/null; a link in a shared folder is not written through).
+ * *st gets the file's mode and owner to keep; 0 or -1 after a message.
+ */
+static int out_target(const char *path, struct stat *st, int *exists)
+{
+	*exists = 0;
+	if (lstat(path, st)) {
+		if (errno == ENOENT)
+			return 0;
+		pd_error("error: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISLNK(st->st_mode)) {
+		pd_error("error: %s is a symbolic link: -o does not write"
+			 " through links; name the file itself",
+			 path);
+		return -1;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		pd_error("error: %s is %s, not a file: -o writes files (- for"
+			 " standard output)",
+			 path, pd_file_kind(st->st_mode));
+		return -1;
+	}
+	*exists = 1;
+	return 0;
+}
+
+int pd_out_check(const char *path, int file_only)
+{
+	struct stat st;
+	int exists;
+
+	if (!strcmp(path, "-")) {
+		if (!file_only)
+			return 0;
+		pd_error("error: -o -: this format is a file, not a stream;"
+			 " name one (-o FILE.xlsx)");
+		return -1;
+	}
+	return out_target(path, &st, &exists);
+}
+
+/* A new file's permissions, or the mode and owner of the one replaced. */
+static void out_perms(int fd, const struct stat *st, int exists)
+{
+	if (!exists) {
+		pd_tmp_perms(fd);
+		return;
+	}
+	if (fchown(fd, st->st_uid, st->st_gid)) { /* not ours to give */
+	}
+	fchmod(fd, st->st_mode & 07777);
+}
+
 int pd_out_open(struct pd_out *o, const char *path)
 {
-	int fd;
+	struct stat st;
+	int fd, exists;
 
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
 		return 0;
 	}
+	if (out_target(path, &st, &exists))
+		return -1;
 	o->path = pd_xstrdup(path);
 	o->tmp = pd_xmalloc(strlen(path) + 16);
 	sprintf(o->tmp, "%s.tmp.XXXXXX", path);
@@ -68,7 +159,8 @@ int pd_out_open(struct pd_out *o, const char *path)
 		free(o->tmp);
 		return -1;
 	}
-	pd_tmp_perms(fd);
+	out_perms(fd, &st, exists);
+	watch(o->tmp);
 	o->f = fdopen(fd, "w");
 	if (!o->f) {
 		pd_error("error: %s: %s", path, strerror(errno));
@@ -112,6 +204,7 @@ int pd_out_close(struct pd_out *o, int rc)
 	}
 	if (rc != 0 || ret != 0)
 		unlink(o->tmp);
+	watch(NULL);
 	free(o->path);
 	free(o->tmp);
 	o->f = NULL;
@@ -153,9 +246,13 @@ int pd_write_by_name(const char *output,
 		     const void *arg)
 {
 	struct pd_err err = PD_ERR_INIT;
-	char *tmp = pd_xmalloc(strlen(output) + 16);
-	int fd, rc;
+	struct stat st;
+	char *tmp;
+	int fd, rc, exists;
 
+	if (pd_out_check(output, 1) || out_target(output, &st, &exists))
+		return -1;
+	tmp = pd_xmalloc(strlen(output) + 16);
 	sprintf(tmp, "%s.tmp.XXXXXX", output);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
@@ -164,16 +261,19 @@ int pd_write_by_name(const char *output,
 		free(tmp);
 		return -1;
 	}
-	pd_tmp_perms(fd);
+	out_perms(fd, &st, exists);
 	close(fd);
+	watch(tmp);
 	rc = write(tmp, arg, &err);
 	if (rc < 0 || rename(tmp, output)) {
 		pd_error("%s",
 			 rc < 0 ? err.msg : "error: cannot rename into place");
 		unlink(tmp);
+		watch(NULL);
 		free(tmp);
 		return -1;
 	}
+	watch(NULL);
 	free(tmp);
 	return 0;
 }
