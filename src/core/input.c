@@ -100,9 +100,13 @@ static int gz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
 		const char *msg = gzerror(in->gz, &zerr);
 
 		if (zerr == Z_ERRNO)
-			msg = strerror(errno);
-		return pd_err_set(err, PD_EIO, "%s: read error: %s", in->path,
-				  msg);
+			return pd_err_set(err, PD_EIO, "%s: read error: %s",
+					  in->path, strerror(errno));
+		/* zlib names the stream "<fd:3>: "; the path says it better */
+		if (msg && msg[0] == '<' && strstr(msg, ">: "))
+			msg = strstr(msg, ">: ") + 3;
+		return pd_err_set(err, PD_EPARSE, "%s: corrupt gzip data: %s",
+				  in->path, msg ? msg : "?");
 	}
 	return r;
 }

@@ -335,13 +335,29 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 		goto out;
 	}
 	if (b->build_meta) {
-		cJSON *meta = cJSON_Parse(b->build_meta);
+		const char *stop = NULL;
+		cJSON *meta = cJSON_ParseWithOpts(b->build_meta, &stop, 0);
 
 		if (!meta || !cJSON_IsObject(meta)) {
-			rc = pd_err_set(
-			    err, PD_EPARSE, "%s: not a JSON object%s%.40s",
-			    path.buf, cJSON_GetErrorPtr() ? " near: " : "",
-			    cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : "");
+			size_t at = stop ? (size_t)(stop - b->build_meta) : 0,
+			       len = strlen(b->build_meta);
+
+			/* where it went wrong, and what stands there */
+			if (meta)
+				rc = pd_err_set(err, PD_EPARSE,
+						"%s: JSON, but not an object",
+						path.buf);
+			else if (at >= len || !strpbrk(stop, "}]"))
+				/* nothing left could close it: cut short */
+				rc = pd_err_set(err, PD_EPARSE,
+						"%s: byte %zu: truncated JSON"
+						" (it ends inside a value)",
+						path.buf, len);
+			else
+				rc = pd_err_set(err, PD_EPARSE,
+						"%s: byte %zu: not valid JSON"
+						" near \"%.20s\"",
+						path.buf, at, stop);
 			cJSON_Delete(meta);
 			goto out;
 		}

@@ -29,4 +29,29 @@ printf 'Process,Thread ID,Stack,Count,Weight (in view) (ms)\n"app.exe (1)",5,app
 expect_exit 2 pd show "$T/neg.csv"
 expect_lines 1 "$T/err"
 expect_grep 'neg.csv: row 3, column "Weight (in view) (ms)": a negative weight' "$T/err"
+
+# Messages that say what is wrong and where: a corrupt gzip names itself
+# (it said "read error: <fd:3>: incorrect data check"), a truncated or
+# invalid build_meta.json gives the byte (it said "near:" and nothing).
+python3 - "$PD_ROOT/fixtures/demo/base.perf.txt.gz" "$T/bad.gz" <<'PY'
+import sys
+b = bytearray(open(sys.argv[1], "rb").read())
+b[len(b) // 2] ^= 0xFF
+open(sys.argv[2], "wb").write(b)
+PY
+expect_exit 2 pd show "$T/bad.gz"
+expect_lines 1 "$T/err"
+expect_grep "bad.gz: corrupt gzip data: incorrect data check" "$T/err"
+expect_no_grep "<fd:" "$T/err"
+mkdir -p "$T/bm/profiles"
+printf 'main;a 1\nmain;b 2\n' >"$T/bm/profiles/p.folded"
+printf '{"git_sha": "abc1234", "scen' >"$T/bm/build_meta.json"
+expect_exit 2 pd ingest --db "$T/bm.db" "$T/bm"
+expect_grep "build_meta.json: byte 28: truncated JSON (it ends inside a value)" "$T/err"
+printf '{"git_sha": x}' >"$T/bm/build_meta.json"
+expect_exit 2 pd ingest --db "$T/bm.db" "$T/bm"
+expect_grep 'build_meta.json: byte 12: not valid JSON near "x}"' "$T/err"
+printf '[1]' >"$T/bm/build_meta.json"
+expect_exit 2 pd ingest --db "$T/bm.db" "$T/bm"
+expect_grep "build_meta.json: JSON, but not an object" "$T/err"
 finish
