@@ -8,6 +8,20 @@
 #include "core/buf.h"
 #include "core/file.h"
 
+int pd_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+int pd_is_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 const char *pd_file_kind(mode_t m)
 {
 	return S_ISFIFO(m)   ? "a FIFO"

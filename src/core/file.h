@@ -18,6 +18,9 @@
  * cannot be read, or holds more than max bytes.
  */
 char *pd_read_file(const char *path, size_t max, struct pd_err *err);
+/* Whether path is (or links to) a folder; a regular file. */
+int pd_is_dir(const char *path);
+int pd_is_file(const char *path);
 /* "a FIFO", "a socket", "a folder", ...: what a file of mode m is. */
 const char *pd_file_kind(mode_t m);
 

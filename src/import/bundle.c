@@ -25,13 +25,6 @@
 #include "core/hash.h"
 #include "import/bundle.h"
 
-int pd_is_dir(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static int cmp_file(const void *a, const void *b)
 {
 	return strcmp(((const struct pd_bundle_file *)a)->rel,

@@ -7,6 +7,7 @@
 #define PD_BUNDLE_H
 
 #include "core/err.h"
+#include "core/file.h" /* pd_is_dir, for the callers that tell bundles */
 #include "core/vec.h"
 
 struct pd_bundle_key {
@@ -54,8 +55,6 @@ void pd_meta_release(struct pd_meta *m);
  */
 const char *pd_cache_state(const char *s, size_t n);
 
-/* True when path is a directory. */
-int pd_is_dir(const char *path);
 /*
  * Reads the bundle at dir. Fields missing from build_meta.json, the folder
  * name and the runbook's file names are taken from fallback; a sha or

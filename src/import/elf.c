@@ -18,7 +18,6 @@
 
 #include "core/vec.h"
 #include "core/xalloc.h"
-#include "import/objid.h"
 #include "import/symbols.h"
 
 struct esym {
@@ -90,20 +89,20 @@ static int is_func(unsigned info, uint64_t value, const char *name)
 
 #ifdef PD_HAVE_LIBELF
 
-size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n)
+size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
+		      size_t n)
 {
 	int fd = open(path, O_RDONLY);
 	Elf *e;
 	Elf_Scn *scn = NULL;
 	struct esyms syms = { PD_VEC_INIT };
-	struct pd_objid id;
 	size_t got;
 
 	if (fd < 0)
 		return 0;
 	elf_version(EV_CURRENT);
 	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF || pd_objid_file(path, &id)) {
+	if (!e || elf_kind(e) != ELF_K_ELF) {
 		if (e)
 			elf_end(e);
 		close(fd);
@@ -136,7 +135,7 @@ size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n)
 			PD_VEC_PUSH(&syms.v, x);
 		}
 	}
-	got = lookup(&syms, id.image_base, reqs, n);
+	got = lookup(&syms, base, reqs, n);
 	PD_VEC_FREE(&syms.v);
 	elf_end(e);
 	close(fd);
@@ -217,11 +216,11 @@ static int section(const struct ef *f, uint64_t shoff, unsigned entsize,
 	return 0;
 }
 
-size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n)
+size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
+		      size_t n)
 {
 	struct ef f;
 	struct stat st;
-	struct pd_objid id;
 	struct esyms syms = { PD_VEC_INIT };
 	PD_VEC(unsigned char *) keep = PD_VEC_INIT;
 	unsigned char *h = NULL;
@@ -229,8 +228,6 @@ size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n)
 	unsigned shentsize;
 	size_t got = 0, k;
 
-	if (pd_objid_file(path, &id) || id.kind != PD_OBJ_ELF)
-		return 0;
 	f.fd = open(path, O_RDONLY);
 	if (f.fd < 0)
 		return 0;
@@ -306,7 +303,7 @@ size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n)
 		}
 		free(tab);
 	}
-	got = lookup(&syms, id.image_base, reqs, n);
+	got = lookup(&syms, base, reqs, n);
 out:
 	for (k = 0; k < keep.n; k++)
 		free(keep.v[k]);

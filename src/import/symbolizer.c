@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/file.h"
 #include "core/proc.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
@@ -22,9 +23,7 @@
 
 static int is_exec(const char *p)
 {
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode) && !access(p, X_OK);
+	return pd_is_file(p) && !access(p, X_OK);
 }
 
 /* name on PATH, or NULL (owned). */

@@ -40,10 +40,13 @@ size_t pd_sidecar_resolve(const struct pd_sidecar *s,
 			  const struct pd_libinfo *lib, struct pd_symreq *reqs,
 			  size_t n);
 /*
- * Resolves reqs from an ELF file's .symtab and .dynsym (libelf); the
- * caller has checked the file's build id. Returns how many it named.
+ * Resolves reqs from an ELF file's .symtab and .dynsym (elf.c); the caller
+ * has read the file's identity (objid.h): its build id checked, base its
+ * image base, where the relative addresses start. Returns how many it
+ * named.
  */
-size_t pd_symbols_elf(const char *path, struct pd_symreq *reqs, size_t n);
+size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
+		      size_t n);
 /*
  * Normalises a debug id (breakpad or UUID form, dashes or not) to 32
  * upper-hex digits and the age in hex without leading zeros ("0" when

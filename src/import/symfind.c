@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/file.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
 #include "import/objid.h"
@@ -53,20 +54,6 @@ static void note(struct pd_symctx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int is_dir(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-static int is_reg(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static void add_dir(struct pd_symctx *c, const char *d, size_t len)
 {
 	char *s = pd_xstrndup(d, len);
@@ -81,7 +68,7 @@ static void add_dir(struct pd_symctx *c, const char *d, size_t len)
 			free(s);
 			return;
 		}
-	if (!is_dir(s)) {
+	if (!pd_is_dir(s)) {
 		note(c, "symbol path: %s is not a folder here; skipped", s);
 		free(s);
 		return;
@@ -319,7 +306,7 @@ static void cand_add(struct cands *cs, char *path)
 			free(path);
 			return;
 		}
-	if (cs->v.n >= MAX_CANDIDATES || !is_reg(path)) {
+	if (cs->v.n >= MAX_CANDIDATES || !pd_is_file(path)) {
 		free(path);
 		return;
 	}
@@ -565,7 +552,7 @@ size_t pd_symctx_resolve(struct pd_symctx *c, const struct pd_libinfo *lib,
 		f->base = base;
 	}
 	if (elf.path) {
-		got = pd_symbols_elf(elf.path, reqs, n);
+		got = pd_symbols_elf(elf.path, elf.base, reqs, n);
 		pd_buf_addf(why, "from %s", elf.path);
 	} else if (dwarf.path || bin.path) {
 		got =

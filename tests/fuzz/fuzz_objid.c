@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		reqs[2].addr = UINT64_MAX - 8;
 		if (fd >= 0 && write(fd, data, size) == (ssize_t)size) {
 			snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-			pd_symbols_elf(path, reqs, 3);
+			pd_symbols_elf(path, id.image_base, reqs, 3);
 		}
 		for (i = 0; i < 3; i++)
 			free(reqs[i].name);

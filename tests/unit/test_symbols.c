@@ -112,6 +112,7 @@ static void test_elf_self(void **state)
 {
 	Dl_info info;
 	struct pd_symreq reqs[3];
+	struct pd_objid id;
 
 	(void)state;
 	if (!self_is_elf()) {
@@ -127,7 +128,8 @@ static void test_elf_self(void **state)
 	assert_true(dladdr(code_addr0(main), &info));
 	reqs[2].addr =
 	    (uint64_t)((char *)code_addr0(main) - (char *)info.dli_fbase);
-	assert_int_equal(pd_symbols_elf(self, reqs, 3), 2);
+	assert_int_equal(pd_objid_file(self, &id), 0);
+	assert_int_equal(pd_symbols_elf(self, id.image_base, reqs, 3), 2);
 	assert_string_equal(reqs[0].name, "pd_test_marker_function");
 	assert_null(reqs[1].name);
 	assert_string_equal(reqs[2].name, "main");
@@ -135,7 +137,7 @@ static void test_elf_self(void **state)
 	free(reqs[2].name);
 	/* Not ELF: nothing, no error. */
 	memset(reqs, 0, sizeof(reqs));
-	assert_int_equal(pd_symbols_elf(PD_SOURCE_DIR "/README.md", reqs, 1),
+	assert_int_equal(pd_symbols_elf(PD_SOURCE_DIR "/README.md", 0, reqs, 1),
 			 0);
 }
 
