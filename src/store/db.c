@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "core/blob.h"
@@ -255,6 +256,14 @@ static void immutable_uri(struct pd_buf *b, const char *path)
 	pd_buf_adds(b, "?immutable=1");
 }
 
+/* Whether a read-only open failed for want of writing (-shm, -wal). */
+static int cannot_write(sqlite3 *h)
+{
+	int code = h ? sqlite3_extended_errcode(h) & 0xff : SQLITE_CANTOPEN;
+
+	return code == SQLITE_CANTOPEN || code == SQLITE_READONLY;
+}
+
 static int open_read(struct pd_db *db, const char *path, struct pd_err *err)
 {
 	int v = 0, rc, latest = pd_db_schema_latest();
@@ -265,16 +274,31 @@ static int open_read(struct pd_db *db, const char *path, struct pd_err *err)
 		rc = user_version(db, &v, err);
 	} else
 		rc = -1;
-	if (rc < 0 && !damaged(db->h ? sqlite3_extended_errcode(db->h) : 0)) {
+	if (rc < 0 && cannot_write(db->h)) {
 		/*
 		 * A WAL file on a medium we cannot write (SQLite wants its
-		 * -shm next to it): read it as an immutable file.
+		 * -shm next to it): read it as an immutable file, which
+		 * never reads the -wal; committed runs still there (after a
+		 * crash) would be missed, so that is refused.
 		 */
 		struct pd_buf uri = PD_BUF_INIT;
+		struct stat st;
 
+		memset(err, 0, sizeof(*err)); /* the first attempt's is moot */
+		pd_buf_addf(&uri, "%s-wal", path);
+		if (stat(uri.buf, &st) == 0 && st.st_size > 0) {
+			rc = pd_err_set(err, PD_EIO,
+					"%s: %s holds changes not yet in the"
+					" file, and its folder cannot be"
+					" written, so they cannot be read;"
+					" copy both to a writable folder",
+					path, uri.buf);
+			pd_buf_release(&uri);
+			return rc;
+		}
+		pd_buf_reset(&uri);
 		sqlite3_close(db->h);
 		db->h = NULL;
-		memset(err, 0, sizeof(*err));
 		immutable_uri(&uri, path);
 		if (sqlite3_open_v2(uri.buf, &db->h,
 				    SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
