@@ -163,7 +163,13 @@ size_t pd_edivisive(const double *x, size_t n, double pmax, int reps,
 					tmp[j] = t;
 				}
 			}
-			if (best_split(tmp, len, min_size, &a) >= q)
+			/*
+			 * An ordering that reaches q by another summation
+			 * order may round a little below it: equal within
+			 * a relative 1e-9 counts as reaching it.
+			 */
+			if (best_split(tmp, len, min_size, &a) >=
+			    q - 1e-9 * fabs(q))
 				ge++;
 			/* p only grows from here: stop once it is above pmax */
 			if ((double)(ge + 1) > pmax * (double)(reps + 1))

@@ -88,7 +88,8 @@ int pd_trend_blind(const struct pd_trend *t, size_t *have, size_t *need);
 /*
  * Change points of every series (E-Divisive on the log of each run's
  * value, runs in commit order), kept when the change is at least the
- * series' threshold and holds for persist later commits; change points
+ * series' threshold and holds for persist commits (its own included:
+ * persist - 1 later ones); change points
  * on one commit form one alert. Returns the number of alerts.
  */
 size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist);

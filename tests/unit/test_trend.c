@@ -29,6 +29,28 @@ static void test_exact_p(void **state)
 	assert_near(p[0], 0.1, 0.01);
 }
 
+/*
+ * Orderings that reach the best Q must count however their sums round:
+ * 13 points, 3 equal low values then 10 equal high ones (a counter that
+ * moved once). The best Q is reached by the orderings with the 3 low
+ * values first or last: 2 of C(13,3) = 286, p = 0.007. Compared with a
+ * strict >=, running sums that rounded the other way dropped about half
+ * of them and p came out 0.004.
+ */
+static void test_ties_counted(void **state)
+{
+	double x[13], p[13];
+	size_t cps[13], i, n;
+
+	(void)state;
+	for (i = 0; i < 13; i++)
+		x[i] = log(i < 3 ? 0.37 : 0.37 * 1.05);
+	n = pd_edivisive(x, 13, 1.0, 19999, 3, 7, cps, p, 1);
+	assert_int_equal(n, 1);
+	assert_int_equal(cps[0], 3);
+	assert_near(p[0], 2.0 / 286, 0.0015);
+}
+
 static void test_step_found_noise_silent(void **state)
 {
 	double x[60];
@@ -136,6 +158,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact_p),
+		cmocka_unit_test(test_ties_counted),
 		cmocka_unit_test(test_step_found_noise_silent),
 		cmocka_unit_test(test_two_steps),
 		cmocka_unit_test(test_alert_grouping),
