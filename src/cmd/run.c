@@ -39,6 +39,7 @@ const struct option pd_diff_options[] = {
 	{ "min-impact", required_argument, NULL, OPT_MIN_IMPACT },
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "dispersion", required_argument, NULL, OPT_DISPERSION },
+	{ "run-cv", required_argument, NULL, OPT_RUN_CV },
 	{ "share", no_argument, NULL, OPT_SHARE },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
@@ -269,6 +270,11 @@ static int run_option(int c, struct run_opts *r)
 				       &r->set.dispersion)
 			   ? -1
 			   : 1;
+	case OPT_RUN_CV:
+		if (pd_parse_double("--run-cv", optarg, 0, 100, &v))
+			return -1;
+		r->set.run_cv = v / 100;
+		return 1;
 	case OPT_SHARE:
 		r->set.share = 1;
 		return 1;

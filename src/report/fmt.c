@@ -219,6 +219,8 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 		impt += f->self.status != PD_IMPROVED &&
 			f->total.status == PD_IMPROVED;
 	}
+	if (d->no_verdict)
+		pd_buf_addf(b, "no verdict (%s): ", d->no_verdict);
 	if (!d->funcs.n && d->tables.n) {
 		/* counters or tables only (perf stat, WPA Disk Usage) */
 		if (!table_counts(b, d, 0))

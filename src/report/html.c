@@ -425,7 +425,11 @@ int pd_report_html(FILE *f, const struct pd_diff *d,
 				if (!isnan(d->lambda))
 					pd_buf_addf(&b, ", lambda %.2f",
 						    d->lambda);
-				pd_buf_adds(&b, ")");
+				pd_buf_addf(&b, "; run-to-run %g %%%s)",
+					    d->set.run_cv * 100,
+					    strcmp(d->phi_source, "history")
+						? ""
+						: " where history is silent");
 			}
 			pd_buf_adds(&b, "</td></tr>\n");
 		} else if (SLOT("warnings")) {

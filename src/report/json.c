@@ -243,6 +243,7 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 	add_num(x, "alpha", d->set.alpha);
 	add_str(x, "mode", d->set.share ? "share" : "absolute");
 	add_num(x, "dispersion_floor", d->set.dispersion);
+	add_num(x, "run_cv_pct", d->set.run_cv * 100);
 	cJSON_AddItemToObject(
 	    x, "match_modules",
 	    cJSON_CreateBool(!(d->fn->flags & PD_FUNCS_NO_MODULE)));
@@ -285,6 +286,7 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 		cJSON_AddItemToArray(arr, fo);
 	}
 	cJSON_AddItemToObject(root, "functions", arr);
+	add_str(root, "no_verdict", d->no_verdict);
 	if (d->tables.n)
 		cJSON_AddItemToObject(root, "tables", tables_json(d));
 	return emit(f, root);

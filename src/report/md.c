@@ -181,7 +181,11 @@ static void provenance(struct pd_buf *b, const struct pd_diff *d)
 				    "; lambda not estimated, %zu well-sampled"
 				    " functions of 30 needed",
 				    d->lambda_n);
-		pd_buf_adds(b, ")\n");
+		pd_buf_addf(b, "); run-to-run variation %s %g %%\n",
+			    strcmp(d->phi_source, "history")
+				? "assumed"
+				: "learned from history, else",
+			    d->set.run_cv * 100);
 	}
 	{
 		const struct pd_fdiff *f = pd_report_needs_runs(d);

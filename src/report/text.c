@@ -288,7 +288,11 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 				    ", lambda not estimated: %zu well-sampled"
 				    " functions, 30 needed",
 				    d->lambda_n);
-		pd_buf_adds(&b, ")\n");
+		pd_buf_addf(&b, "); run-to-run variation %s %g %%\n",
+			    strcmp(d->phi_source, "history")
+				? "assumed"
+				: "learned from history, else",
+			    d->set.run_cv * 100);
 	}
 	{
 		const struct pd_fdiff *nf = pd_report_needs_runs(d);

@@ -4,15 +4,19 @@
  * moderated t-test for several runs per side is runs.c; matching
  * functions across builds is profiles.c; metric tables are tables.c.
  *
- * Counts a (baseline) and b (candidate) are treated as quasi-Poisson with
- * exposure E (samples per unit of weight in absolute mode, the side's total
- * samples in share mode): L = ln((b+1/2)/E_b) - ln((a+1/2)/E_a) with
- * SE = sqrt(phi (1/(a+1/2) + 1/(b+1/2))). Below 200 samples the conditional
- * binomial test b | a+b replaces the normal tail, on counts divided by phi.
- * phi is max(phi0, lambda) where lambda = median(z^2)/0.4549 over the
- * well-sampled functions, when there are at least 30 of them. An
- * independent filter keeps the functions worth testing, BH adjusts across
- * them, and the practical threshold decides what counts as a change.
+ * Counts a (baseline) and b (candidate) have exposure E (samples per unit
+ * of weight in absolute mode, the side's total samples in share mode);
+ * L = ln((b+1/2)/E_b) - ln((a+1/2)/E_a). Its variance has two parts
+ * (statistics.md, "the noise model"): sampling, phi (1/(a+1/2) +
+ * 1/(b+1/2)), and between runs, 2 sigma^2, where sigma is the function's
+ * run-to-run variation learned from history (moderated toward --run-cv),
+ * else --run-cv itself. phi is max(phi0, lambda) where lambda =
+ * median(z^2)/0.4549 over the well-sampled functions, when there are at
+ * least 30 of them. Below 200 samples the conditional binomial test b |
+ * a+b (mid-p) replaces the normal tail, on counts divided by the
+ * variance's ratio to Poisson. An independent filter keeps the functions
+ * worth testing, BH adjusts across them, and the practical threshold
+ * decides what counts as a change.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -33,7 +37,8 @@ void pd_settings_default(struct pd_settings *s)
 	s->threshold_pct = 5;
 	s->min_impact_pct = 0.5;
 	s->alpha = 0.05;
-	s->dispersion = 2;
+	s->dispersion = 1.5;
+	s->run_cv = 0.02;
 	s->share = 0;
 }
 
@@ -100,20 +105,33 @@ void pd_diff_release(struct pd_diff *d)
 		}
 }
 
-/* Log ratio and its standard error for counts a, b. */
+/*
+ * Log ratio and its standard error for counts a, b: sampling variance
+ * phi (1/(a+1/2) + 1/(b+1/2)) plus 2 sig2 between runs.
+ */
 static void log_ratio(const struct expo *x, double a, double b, double phi,
-		      double *L, double *se)
+		      double sig2, double *L, double *se)
 {
 	*L = log((b + 0.5) / x->eb) - log((a + 0.5) / x->ea);
-	*se = sqrt(phi * (1 / (a + 0.5) + 1 / (b + 0.5)));
+	*se = sqrt(phi * (1 / (a + 0.5) + 1 / (b + 0.5)) + 2 * sig2);
 }
 
-static double p_value(const struct expo *x, double a, double b, double phi,
-		      double L, double se)
+/*
+ * df: degrees of freedom of a learned variance (t tail), 0 for a fixed
+ * one (normal tail, or the exact test on small counts).
+ */
+static double p_value(const struct expo *x, double a, double b, double L,
+		      double se, double df)
 {
-	if (a + b < 200)
-		return pd_binom_two_sided(b / phi, (a + b) / phi,
-					  x->eb / (x->ea + x->eb));
+	if (df > 0)
+		return pd_t_sf2(fabs(L / se), df);
+	if (a + b < 200) {
+		/* counts divided by the variance's ratio to Poisson */
+		double r = se * se / (1 / (a + 0.5) + 1 / (b + 0.5));
+
+		return pd_binom_mid_p(b / r, (a + b) / r,
+				      x->eb / (x->ea + x->eb));
+	}
 	return 2 * pd_norm_sf(fabs(L / se));
 }
 
@@ -147,22 +165,35 @@ void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
 void pd_diff_measure(struct pd_metric *m, const struct expo *x, double wa,
 		     double wb, double a, double b, double phi, int share)
 {
-	double L, se, abar = (a + b) / 2;
+	pd_diff_measure_v(m, x, wa, wb, a, b, phi, 0, 0, share);
+}
+
+void pd_diff_measure_v(struct pd_metric *m, const struct expo *x, double wa,
+		       double wb, double a, double b, double phi, double sig2,
+		       double df, int share)
+{
+	double L, se, abar = (a + b) / 2, z95 = Z95, z90 = Z90, v;
 
 	pd_diff_measure_common(m, x, wa, wb, a, b, share);
 	if (a + b <= 0)
 		return;
-	log_ratio(x, a, b, phi, &L, &se);
-	m->p = p_value(x, a, b, phi, L, se);
+	log_ratio(x, a, b, phi, sig2, &L, &se);
+	m->p = p_value(x, a, b, L, se, df);
 	if (wa <= 0 || wb <= 0) /* added or removed: no ratio to speak of */
 		return;
+	if (df > 0) {
+		z95 = pd_t_quantile(0.975, df);
+		z90 = pd_t_quantile(0.95, df);
+	}
+	/* the MDE at equal counts ā on both sides, 80 % power */
+	v = abar > 0 ? 2 * phi / abar + 2 * sig2 : PD_NAN;
 	m->mde_pct =
-	    abar > 0 ? (exp(2.8 * sqrt(2 * phi / abar)) - 1) * 100 : PD_NAN;
+	    abar > 0 ? (exp((z95 + 0.84) * sqrt(v)) - 1) * 100 : PD_NAN;
 	m->ratio = exp(L);
-	m->ci_low = exp(L - Z95 * se);
-	m->ci_high = exp(L + Z95 * se);
-	m->ci90_low = exp(L - Z90 * se);
-	m->ci90_high = exp(L + Z90 * se);
+	m->ci_low = exp(L - z95 * se);
+	m->ci_high = exp(L + z95 * se);
+	m->ci90_low = exp(L - z90 * se);
+	m->ci90_high = exp(L + z90 * se);
 }
 
 /* The decision rule of statistics.md, after BH. */
@@ -263,6 +294,9 @@ void pd_noise_init(struct pd_noise *n, size_t nfuncs)
 		n->s0[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
 		n->d0[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
 		n->tau[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+		n->sig2[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+		n->sdf[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+		n->cbar[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
 		n->tau_points[k] = pd_xcalloc(nfuncs + 1, sizeof(int));
 	}
 }
@@ -275,6 +309,9 @@ void pd_noise_release(struct pd_noise *n)
 		free(n->s0[k]);
 		free(n->d0[k]);
 		free(n->tau[k]);
+		free(n->sig2[k]);
+		free(n->sdf[k]);
+		free(n->cbar[k]);
 		free(n->tau_points[k]);
 	}
 	memset(n, 0, sizeof(*n));
@@ -294,12 +331,21 @@ void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
 	}
 }
 
-/* BH over the tested metrics, then the decision for every metric. */
+/*
+ * BH over the tested metrics, the profile total among them (one family:
+ * the total is one more hypothesis, not a free extra test), then the
+ * decision for every metric. In share mode the total is 1 by definition.
+ */
 void pd_diff_test_all(struct pd_diff *d, const struct expo *x)
 {
 	double *ps = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*ps));
 	double *qs = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*qs));
 	size_t i, np = 0;
+	struct pd_metric *t = &d->total;
+
+	t->tested = !d->set.share && t->base > 0 && t->cand > 0 && !isnan(t->p);
+	if (t->tested)
+		ps[np++] = t->p;
 
 	for (i = 0; i < d->funcs.n * 2; i++) {
 		struct pd_fdiff *f = &d->funcs.v[i / 2];
@@ -317,6 +363,14 @@ void pd_diff_test_all(struct pd_diff *d, const struct expo *x)
 	}
 	pd_bh(ps, np, qs);
 	np = 0;
+	if (t->tested)
+		t->q = qs[np++];
+	if (d->set.share) {
+		t->p = PD_NAN;
+		t->status = PD_SAME;
+	} else {
+		pd_diff_decide(t, x, &d->set);
+	}
 	for (i = 0; i < d->funcs.n * 2; i++) {
 		struct pd_fdiff *f = &d->funcs.v[i / 2];
 		struct pd_metric *m = i % 2 ? &f->total : &f->self;
@@ -350,72 +404,140 @@ struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
 	return x;
 }
 
+/*
+ * A learned between-run variance counts as PRIOR_DF observations of
+ * --run-cv: a few commits of history cannot make a function look
+ * quieter than the floor by chance alone.
+ */
+#define PRIOR_DF 4
+
+/*
+ * The between-run variance of function f's metric k and its degrees of
+ * freedom: learned from history (moderated toward the floor), else the
+ * floor --run-cv with df 0 (a fixed assumption, statistics.md). f =
+ * SIZE_MAX is the profile total, which the history keeps one past its
+ * last function.
+ */
+static void between_runs(const struct pd_diff *d, const struct pd_noise *noise,
+			 size_t f, int k, double *sig2, double *df)
+{
+	double cv2 = d->set.run_cv * d->set.run_cv, n;
+
+	*sig2 = cv2;
+	*df = 0;
+	if (noise && f == SIZE_MAX)
+		f = noise->n;
+	else if (!noise || f >= noise->n)
+		return;
+	if (!(noise->sdf[k][f] > 0))
+		return;
+	n = noise->sdf[k][f];
+	*sig2 = (n * noise->sig2[k][f] + PRIOR_DF * cv2) / (n + PRIOR_DF);
+	*df = n + PRIOR_DF;
+}
+
+/*
+ * One metric of one pair: the larger of the model's variance (phi0
+ * sampling plus sig2 between runs) and the same scaled by lambda, the
+ * excess the profile's own well-sampled functions show.
+ */
+static void measure_pair(struct pd_diff *d, struct pd_metric *m,
+			 const struct expo *x, double wa, double wb, double a,
+			 double b, double sig2, double df)
+{
+	double phi = d->phi, s = 1 / (a + 0.5) + 1 / (b + 0.5), r;
+
+	if (!isnan(d->lambda) &&
+	    d->lambda * (s + 2 * sig2) > phi * s + 2 * sig2) {
+		phi = d->lambda;
+		sig2 *= d->lambda;
+	}
+	/*
+	 * Satterthwaite: the sampling part is known (infinite df), a learned
+	 * between-run part has df; their sum has df (1 + sampling/between)^2
+	 * times that. Beyond 200 the normal tail (and the exact test on
+	 * small counts) serves.
+	 */
+	if (df > 0 && sig2 > 0) {
+		r = 1 + phi * s / (2 * sig2);
+		df *= r * r;
+	}
+	if (df > 200 || !(sig2 > 0))
+		df = 0;
+	pd_diff_measure_v(m, x, wa, wb, a, b, phi, sig2, df, d->set.share);
+}
+
 /* One profile per side. */
 static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 			const struct pd_agg *ab, const struct pd_noise *noise)
 {
 	struct expo x =
 	    pd_diff_exposure(d, aa->all_w, aa->all_c, ab->all_w, ab->all_c);
-	size_t nf = d->fn->v.n, i, nz = 0;
-	double *z2, phi;
+	size_t nf = d->fn->v.n, i, nz = 0, learned = 0;
+	double *z2, sig2, df;
 
 	d->method = "quasi-poisson";
-	/* Overdispersion: z^2 of well-sampled self counts at phi = 1. */
+	/*
+	 * Overdispersion: z^2 of well-sampled self counts under the model
+	 * at phi = 1 (sampling plus the between-run term).
+	 */
 	z2 = pd_xmalloc((nf ? nf : 1) * sizeof(*z2));
 	for (i = 0; i < nf; i++) {
 		double c = aa->self_c[i] + ab->self_c[i], L, se;
 
-		if (c < 50)
+		if (c < 50 ||
+		    (d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM)))
 			continue;
-		log_ratio(&x, aa->self_c[i], ab->self_c[i], 1, &L, &se);
+		between_runs(d, noise, i, 0, &sig2, &df);
+		log_ratio(&x, aa->self_c[i], ab->self_c[i], 1, sig2, &L, &se);
 		z2[nz++] = (L / se) * (L / se);
 	}
-	phi = d->set.dispersion > 0 ? d->set.dispersion : 1;
+	d->phi = d->set.dispersion > 0 ? d->set.dispersion : 1;
 	d->phi_source = "default";
 	d->lambda_n = nz;
-	if (nz >= 30)
+	if (nz >= 30) {
 		d->lambda = pd_median(z2, nz) / CHI2_1_MEDIAN;
-	if (noise && noise->phi_pairs) {
-		phi = fmax(1, noise->phi);
-		d->phi_source = "history";
-	} else if (nz >= 30 && d->lambda > phi) {
-		phi = d->lambda;
-		d->phi_source = "estimated";
+		if (d->lambda > d->phi) {
+			d->phi = d->lambda;
+			d->phi_source = "estimated";
+		}
 	}
-	d->phi = phi;
 	free(z2);
 
 	PD_VEC_RESERVE(&d->funcs, nf);
 	for (i = 0; i < nf; i++) {
 		struct pd_fdiff f;
+		int k;
 
 		if (aa->total_w[i] <= 0 && ab->total_w[i] <= 0)
 			continue;
 		f.func = (uint32_t)i;
-		pd_diff_measure(&f.self, &x, aa->self_w[i], ab->self_w[i],
-				aa->self_c[i], ab->self_c[i], phi,
-				d->set.share);
-		pd_diff_measure(&f.total, &x, aa->total_w[i], ab->total_w[i],
-				aa->total_c[i], ab->total_c[i], phi,
-				d->set.share);
-		pd_diff_set_tau(&f.self, &d->set, noise, f.func, 0);
-		pd_diff_set_tau(&f.total, &d->set, noise, f.func, 1);
+		for (k = 0; k < 2; k++) {
+			struct pd_metric *m = k ? &f.total : &f.self;
+
+			between_runs(d, noise, i, k, &sig2, &df);
+			learned += df > 0;
+			measure_pair(
+			    d, m, &x, k ? aa->total_w[i] : aa->self_w[i],
+			    k ? ab->total_w[i] : ab->self_w[i],
+			    k ? aa->total_c[i] : aa->self_c[i],
+			    k ? ab->total_c[i] : ab->self_c[i], sig2, df);
+			pd_diff_set_tau(m, &d->set, noise, f.func, k);
+		}
 		PD_VEC_PUSH(&d->funcs, f);
 	}
-	pd_diff_test_all(d, &x);
+	if (learned)
+		d->phi_source = "history";
 
-	/* The profile total: one test of its own. */
-	pd_diff_measure(&d->total, &x, x.ta, x.tb, x.ca, x.cb, phi,
-			d->set.share);
+	/*
+	 * The profile total: the same model, its run-to-run variation
+	 * learned under the function id one past the last (the history's
+	 * total row), else the floor; tested in the family below.
+	 */
+	between_runs(d, noise, SIZE_MAX, 1, &sig2, &df);
+	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, sig2, df);
 	d->total.tau_pct = d->set.threshold_pct;
-	d->total.tested = !d->set.share;
-	if (d->set.share) {
-		d->total.p = PD_NAN;
-		d->total.status = PD_SAME;
-	} else {
-		d->total.q = d->total.p;
-		pd_diff_decide(&d->total, &x, &d->set);
-	}
+	pd_diff_test_all(d, &x);
 }
 
 static void finish(struct pd_diff *d)
@@ -459,7 +581,21 @@ static void finish(struct pd_diff *d)
 	 * Too short: even the best-sampled function present on both sides
 	 * cannot show a change of the threshold.
 	 */
-	if (!isnan(best) && best > d->set.threshold_pct)
+	if (!isnan(best) && best > d->set.threshold_pct &&
+	    !strcmp(d->method, "quasi-poisson") &&
+	    strcmp(d->phi_source, "history") &&
+	    (exp(2.8 * sqrt(2.0) * d->set.run_cv) - 1) * 100 >
+		d->set.threshold_pct)
+		/* no recording is long enough: the runs' own variation */
+		pd_diff_warn(d,
+			     "one run per side cannot show a %g %% change:"
+			     " runs of one build vary by about %g %% (--run-cv,"
+			     " assumed without history), so even the"
+			     " best-sampled function can only show changes"
+			     " above %.0f %% (compare several runs per side,"
+			     " or keep a history: docs/statistics.md)",
+			     d->set.threshold_pct, d->set.run_cv * 100, best);
+	else if (!isnan(best) && best > d->set.threshold_pct)
 		pd_diff_warn(d,
 			     "%s for a %g %% threshold: even the best-sampled"
 			     " function can only show changes above %.0f %%"

@@ -54,9 +54,13 @@ struct pd_noise {
 	size_t n;
 	double *s0[2], *d0[2]; /* prior variance of ln(weight) and its df */
 	double *tau[2];	       /* learned threshold, a fraction (0.075) */
+	/*
+	 * Between-run variance of ln(weight) beyond the sampling term
+	 * (statistics.md, "the noise model"), its degrees of freedom (0:
+	 * nothing learned), and the mean sample count of a run behind it.
+	 */
+	double *sig2[2], *sdf[2], *cbar[2];
 	int *tau_points[2];
-	double phi;	   /* from A/A pairs of repeats */
-	size_t phi_pairs;  /* 0: none */
 	size_t runs, shas; /* history behind it */
 };
 
@@ -90,8 +94,13 @@ struct pd_settings {
 	double threshold_pct;  /* --threshold, default 5 */
 	double min_impact_pct; /* --min-impact, default 0.5 */
 	double alpha;	       /* --alpha, default 0.05 */
-	double dispersion;     /* phi0, --dispersion, default 2 */
-	int share;	       /* --share */
+	double dispersion;     /* phi0, --dispersion: the sampling floor */
+	/*
+	 * --run-cv: the smallest run-to-run coefficient of variation a
+	 * function is assumed to have without history (a fraction)
+	 */
+	double run_cv;
+	int share; /* --share */
 };
 
 struct pd_side {
@@ -132,6 +141,11 @@ struct pd_diff {
 	struct pd_profile *merged[2];
 	char *provenance[2]; /* base, cand: what pd_side.provenance shows */
 	size_t nsystem;	     /* system frames that changed, set apart */
+	/*
+	 * Why the sides cannot be judged (weights of different kinds), or
+	 * NULL: rows are still shown, the verdict is inconclusive.
+	 */
+	const char *no_verdict;
 };
 
 /* Sets the provenance line of the baseline (cand 0) or candidate side. */

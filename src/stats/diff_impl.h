@@ -29,6 +29,13 @@ void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
 /* One profile per side: quasi-Poisson counts. Fills all but q and status. */
 void pd_diff_measure(struct pd_metric *m, const struct expo *x, double wa,
 		     double wb, double a, double b, double phi, int share);
+/*
+ * The same with a between-run variance sig2 of each side's ln(weight);
+ * df > 0 when sig2 was estimated (a t tail), 0 when it is fixed.
+ */
+void pd_diff_measure_v(struct pd_metric *m, const struct expo *x, double wa,
+		       double wb, double a, double b, double phi, double sig2,
+		       double df, int share);
 
 /* The threshold for function f, metric k (0 self, 1 total): learned
  * when history has one, else --threshold. */

@@ -339,6 +339,8 @@ static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 				     " (%s; %s): their times do not compare;"
 				     " give both the same --weight",
 				     a[0]->count_rule, p->count_rule);
+			d->no_verdict = "the profiles weigh samples"
+					" differently";
 			break;
 		}
 	}
@@ -414,6 +416,9 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 	}
 	pd_diff_add_tables(d, a, na, b, nb);
 	d->name_only = pre.name_only;
+	d->no_verdict = pre.no_verdict;
+	if (d->no_verdict)
+		d->verdict = PD_INCONCLUSIVE;
 	/* Matching notes first, in the order they arose. */
 	for (i = 0; i < d->warnings.n; i++)
 		PD_VEC_PUSH(&pre.warnings, d->warnings.v[i]);

@@ -144,27 +144,124 @@ static void measure_runs(struct pd_metric *m, const struct expo *x,
 		m->unstable = 1;
 }
 
-struct prior_bin {
-	double mean, var;
+/*
+ * The prior without history (statistics.md, "several runs per side"): the
+ * mean-variance trend of the runs' log weights, var(ln w) = A/c + B (A
+ * the sampling part at mean count c, B the between-run part), fitted to
+ * the well-sampled rows' pooled variances by iteratively reweighted least
+ * squares, with the profile total as one more row; then the prior's
+ * degrees of freedom d0 from the spread of the rows around the trend, as
+ * limma's empirical Bayes does (Smyth 2004). A row of few functions, or a
+ * spread no larger than chance, gives the model's floor and d0 = 4.
+ */
+struct trow {
+	double c, s2, d; /* mean count, pooled variance, its df */
 };
 
-static int cmp_bin(const void *a, const void *b)
-{
-	double x = ((const struct prior_bin *)a)->mean;
-	double y = ((const struct prior_bin *)b)->mean;
+struct prior {
+	double A, B, scale, d0;
+};
 
-	return (x > y) - (x < y);
+static void fit_trend(const struct trow *r, size_t n, double A0, double B0,
+		      struct prior *pr)
+{
+	double A = A0, B = B0, e = 0, ve = 0, tri = 0;
+	size_t i;
+	int it;
+
+	pr->scale = 1;
+	pr->d0 = 4;
+	for (it = 0; it < 20 && n >= 3; it++) {
+		/* weighted normal equations of s2 = A u + B, u = 1/c */
+		double s00 = 0, s01 = 0, s11 = 0, t0 = 0, t1 = 0, det, nA, nB;
+
+		for (i = 0; i < n; i++) {
+			double u = 1 / r[i].c, f = A * u + B;
+			double w = r[i].d / (f * f > 1e-300 ? f * f : 1e-300);
+
+			s00 += w * u * u;
+			s01 += w * u;
+			s11 += w;
+			t0 += w * u * r[i].s2;
+			t1 += w * r[i].s2;
+		}
+		det = s00 * s11 - s01 * s01;
+		if (!(fabs(det) > 1e-300))
+			break;
+		nA = (t0 * s11 - t1 * s01) / det;
+		nB = (s00 * t1 - s01 * t0) / det;
+		if (nA < 0) { /* keep both parts non-negative */
+			nA = 0;
+			nB = t1 / s11;
+		}
+		if (nB < 0) {
+			nB = 0;
+			nA = t0 / s00;
+		}
+		nA = fmax(nA, 1e-6);
+		if (fabs(nA - A) < 1e-9 * A &&
+		    fabs(nB - B) <= 1e-9 * (B + 1e-12))
+			break;
+		A = nA;
+		B = nB;
+	}
+	pr->A = A;
+	pr->B = B;
+	if (n < 8)
+		return;
+	/* d0 from the spread of log(s2 / trend) beyond the chi-square's */
+	for (i = 0; i < n; i++)
+		e += (log(r[i].s2 / (A / r[i].c + B)) - pd_digamma(r[i].d / 2) +
+		      log(r[i].d / 2)) /
+		     (double)n;
+	for (i = 0; i < n; i++) {
+		double ei = log(r[i].s2 / (A / r[i].c + B)) -
+			    pd_digamma(r[i].d / 2) + log(r[i].d / 2);
+
+		ve += (ei - e) * (ei - e) / (double)(n - 1);
+		tri += pd_trigamma(r[i].d / 2) / (double)n;
+	}
+	if (ve - tri > 1e-6)
+		pr->d0 = fmin(2 * pd_trigamma_inv(ve - tri), 100);
+	else
+		pr->d0 = 100; /* no spread beyond chance: the trend is all */
+	pr->scale = exp(e + pd_digamma(pr->d0 / 2) - log(pr->d0 / 2));
+}
+
+/* The prior variance of a row of mean count c. */
+static double prior_s2(const struct prior *pr, double c)
+{
+	return pr->scale * (pr->A / fmax(c, 0.5) + pr->B);
+}
+
+/* The profile total of every run. */
+static void total_series(struct series *s, const struct pd_agg *a, size_t na,
+			 const struct pd_agg *b, size_t nb)
+{
+	size_t i;
+
+	s->wa = s->wb = s->ca = s->cb = 0;
+	for (i = 0; i < na; i++) {
+		s->ya[i] = log(a[i].all_w > 0 ? a[i].all_w : 1e-300);
+		s->wa += a[i].all_w / (double)na;
+		s->ca += a[i].all_c / (double)na;
+	}
+	for (i = 0; i < nb; i++) {
+		s->yb[i] = log(b[i].all_w > 0 ? b[i].all_w : 1e-300);
+		s->wb += b[i].all_w / (double)nb;
+		s->cb += b[i].all_c / (double)nb;
+	}
 }
 
 /* Several runs per side. */
 void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		  struct pd_agg *b, size_t nb, const struct pd_noise *noise)
 {
-	size_t nf = d->fn->v.n, i, k, nbins = 0;
+	size_t nf = d->fn->v.n, i, k;
 	double ta = 0, tb = 0, ca = 0, cb = 0;
 	struct series s;
-	struct prior_bin *bins[2];
-	double *s0fun[2];
+	struct trow *rows;
+	struct prior pr[2];
 	struct expo x;
 
 	d->method = "moderated-t";
@@ -183,66 +280,43 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	s.ya = pd_xmalloc((na + 1) * sizeof(double));
 	s.yb = pd_xmalloc((nb + 1) * sizeof(double));
 
-	/*
-	 * The prior without history: for each function, the median pooled
-	 * variance of the ~50 functions of most similar mean count.
-	 */
+	/* The prior without history: the trend over functions and total. */
+	rows = pd_xmalloc((nf + 2) * sizeof(*rows));
 	for (k = 0; k < 2; k++) {
-		bins[k] = pd_xmalloc((nf + 1) * sizeof(**bins));
-		s0fun[k] = pd_xcalloc(nf + 1, sizeof(double));
-		for (i = 0; i <= nf; i++)
-			s0fun[k][i] = PD_NAN;
-	}
-	for (k = 0; k < 2; k++) {
-		nbins = 0;
-		for (i = 0; i < nf; i++) {
-			double ma, va, mb, vb, pooled;
+		size_t nr = 0;
 
-			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
-			/* Few samples: the Poisson floor rules, not the prior.
+		for (i = 0; i <= nf && na + nb >= 3; i++) {
+			double ma, va, mb, vb;
+
+			if (i == nf) { /* the profile total */
+				total_series(&s, a, na, b, nb);
+				if (d->set.share)
+					continue;
+			} else {
+				fill_series(&s, a, na, b, nb, i, (int)k,
+					    d->set.share);
+				if (d->fn->v.v[i].system &&
+				    !(d->fn->flags & PD_FUNCS_SYSTEM))
+					continue;
+			}
+			/* Few samples: the Poisson floor rules, not the prior
 			 */
-			if (s.ca < 10 || s.cb < 10 || na + nb < 3)
+			if (s.ca < 10 || s.cb < 10)
 				continue;
 			mean_var(s.ya, na, &ma, &va);
 			mean_var(s.yb, nb, &mb, &vb);
-			pooled =
+			rows[nr].c = (s.ca + s.cb) / 2;
+			rows[nr].d = (double)(na + nb - 2);
+			rows[nr].s2 = fmax(
 			    ((double)(na - 1) * va + (double)(nb - 1) * vb) /
-			    (double)(na + nb - 2);
-			bins[k][nbins].mean = (s.ca + s.cb) / 2;
-			bins[k][nbins++].var = pooled;
+				rows[nr].d,
+			    1e-12);
+			nr++;
 		}
-		if (nbins > 1)
-			qsort(bins[k], nbins, sizeof(**bins), cmp_bin);
-		for (i = 0; i < nf; i++) {
-			double c;
-			size_t lo = 0, hi = nbins, mid, from, to, j, w = 25;
-			double *tmp;
-
-			s0fun[k][i] = PD_NAN;
-			if (!nbins)
-				continue;
-			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
-			c = (s.ca + s.cb) / 2;
-			while (lo < hi) {
-				mid = (lo + hi) / 2;
-				if (bins[k][mid].mean < c)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			from = lo > w ? lo - w : 0;
-			to = lo + w < nbins ? lo + w : nbins;
-			if (to - from < 5) { /* too few neighbours: no prior */
-				s0fun[k][i] = PD_NAN;
-				continue;
-			}
-			tmp = pd_xmalloc((to - from + 1) * sizeof(*tmp));
-			for (j = from; j < to; j++)
-				tmp[j - from] = bins[k][j].var;
-			s0fun[k][i] = pd_median(tmp, to - from);
-			free(tmp);
-		}
+		fit_trend(rows, nr, fmax(d->set.dispersion, 0.01),
+			  d->set.run_cv * d->set.run_cv, &pr[k]);
 	}
+	free(rows);
 
 	PD_VEC_RESERVE(&d->funcs, nf);
 	for (i = 0; i < nf; i++) {
@@ -259,47 +333,37 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		f.func = (uint32_t)i;
 		for (k = 0; k < 2; k++) {
 			struct pd_metric *m = k ? &f.total : &f.self;
-			double s0 = s0fun[k][i], d0 = isnan(s0) ? 0 : 4;
+			double s0, d0;
 
+			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
+			s0 = prior_s2(&pr[k], (s.ca + s.cb) / 2);
+			d0 = pr[k].d0;
 			if (noise && i < noise->n && noise->d0[k][i] > 0) {
 				s0 = noise->s0[k][i];
 				d0 = noise->d0[k][i];
 				d->prior_source = "history";
 			}
-			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
 			measure_runs(m, &x, &s, na, nb, s0, d0, &d->set);
 			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);
 		}
 		PD_VEC_PUSH(&d->funcs, f);
 	}
-	pd_diff_test_all(d, &x);
 
-	/* The total over the runs. */
-	{
-		for (i = 0; i < na; i++)
-			s.ya[i] = log(a[i].all_w);
-		for (i = 0; i < nb; i++)
-			s.yb[i] = log(b[i].all_w);
-		s.wa = ta;
-		s.wb = tb;
-		s.ca = ca;
-		s.cb = cb;
-		if (d->set.share) {
-			pd_diff_measure_common(&d->total, &x, ta, tb, ca, cb,
-					       1);
-			d->total.status = PD_SAME;
-		} else {
-			measure_runs(&d->total, &x, &s, na, nb, 0, 0, &d->set);
-			d->total.tau_pct = d->set.threshold_pct;
-			d->total.tested = 1;
-			d->total.q = d->total.p;
-			pd_diff_decide(&d->total, &x, &d->set);
+	/* The total over the runs: one more row of the same model. */
+	total_series(&s, a, na, b, nb);
+	if (d->set.share) {
+		pd_diff_measure_common(&d->total, &x, ta, tb, ca, cb, 1);
+	} else {
+		double s0 = prior_s2(&pr[1], (s.ca + s.cb) / 2), d0 = pr[1].d0;
+
+		if (noise && noise->d0[1][noise->n] > 0) {
+			s0 = noise->s0[1][noise->n];
+			d0 = noise->d0[1][noise->n];
 		}
+		measure_runs(&d->total, &x, &s, na, nb, s0, d0, &d->set);
 	}
-	for (k = 0; k < 2; k++) {
-		free(bins[k]);
-		free(s0fun[k]);
-	}
+	d->total.tau_pct = d->set.threshold_pct;
+	pd_diff_test_all(d, &x);
 	free(s.ya);
 	free(s.yb);
 }

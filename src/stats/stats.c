@@ -91,6 +91,95 @@ double pd_binom_two_sided(double k, double n, double p0)
 	return p > 1 ? 1 : p;
 }
 
+/*
+ * Polygamma functions by recurrence up to x >= 16, then their asymptotic
+ * series (Abramowitz & Stegun 6.3.18, 6.4.12): ample for the prior's
+ * degrees of freedom (statistics.md).
+ */
+double pd_digamma(double x)
+{
+	double r = 0, x2;
+
+	for (; x < 16; x += 1)
+		r -= 1 / x;
+	x2 = 1 / (x * x);
+	return r + log(x) - 0.5 / x -
+	       x2 * (1.0 / 12 -
+		     x2 * (1.0 / 120 -
+			   x2 * (1.0 / 252 - x2 * (1.0 / 240 - x2 / 132))));
+}
+
+double pd_trigamma(double x)
+{
+	double r = 0, x2;
+
+	for (; x < 16; x += 1)
+		r += 1 / (x * x);
+	x2 = 1 / (x * x);
+	return r + 1 / x + x2 / 2 +
+	       x2 / x * (1.0 / 6 - x2 * (1.0 / 30 - x2 * (1.0 / 42 - x2 / 30)));
+}
+
+double pd_tetragamma(double x)
+{
+	double r = 0, x2;
+
+	for (; x < 16; x += 1)
+		r -= 2 / (x * x * x);
+	x2 = 1 / (x * x);
+	return r - x2 - x2 / x -
+	       x2 * x2 * (0.5 - x2 * (1.0 / 6 - x2 * (1.0 / 6 - x2 * 0.3)));
+}
+
+double pd_trigamma_inv(double x)
+{
+	double y;
+	int i;
+
+	if (x > 1e7)
+		return 1 / sqrt(x);
+	if (x < 1e-6)
+		return 1 / x;
+	/* trigamma is convex and decreasing: Newton from below converges */
+	y = 0.5 + 1 / x;
+	for (i = 0; i < 50; i++) {
+		double tri = pd_trigamma(y);
+		double dif = tri * (1 - tri / x) / pd_tetragamma(y);
+
+		y += dif;
+		if (-dif / y < 1e-10)
+			break;
+	}
+	return y;
+}
+
+/* P(X >= k) for X ~ Binomial(n, p0), continuous in k. */
+static double binom_ge(double k, double n, double p0)
+{
+	if (k <= 0)
+		return 1;
+	if (k > n)
+		return 0;
+	return pd_betai(k, n - k + 1, p0);
+}
+
+double pd_binom_mid_p(double k, double n, double p0)
+{
+	double upper, lower, p;
+
+	if (n <= 0)
+		return 1;
+	if (k < 0)
+		k = 0;
+	if (k > n)
+		k = n;
+	/* P(X > k) + P(X = k)/2, and P(X < k) + P(X = k)/2 */
+	upper = 0.5 * (binom_ge(k, n, p0) + binom_ge(k + 1, n, p0));
+	lower = 1 - upper;
+	p = 2 * (upper < lower ? upper : lower);
+	return p > 1 ? 1 : p;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -18,6 +18,18 @@ double pd_betai(double a, double b, double x);
  * an overdispersion factor); the tails then come from the beta function.
  */
 double pd_binom_two_sided(double k, double n, double p0);
+/*
+ * The same with mid-p: each tail counts half the probability of k
+ * itself, so the test's size is near its nominal level instead of below
+ * it (the exact test's p is conservative on small counts).
+ */
+double pd_binom_mid_p(double k, double n, double p0);
+/* The digamma, trigamma and tetragamma functions, x > 0. */
+double pd_digamma(double x);
+double pd_trigamma(double x);
+double pd_tetragamma(double x);
+/* The y > 0 with trigamma(y) = x, x > 0 (Newton's method). */
+double pd_trigamma_inv(double x);
 /* Median of n values; reorders v. Returns NAN for n == 0. */
 double pd_median(double *v, size_t n);
 /* Benjamini-Hochberg q values for n p values (q[i] matches p[i]). */

@@ -139,9 +139,18 @@ static size_t measure_index(const struct pd_mtable *t, const char *name)
  * count-like measure gets the count test (BH within the table); other
  * measures are judged by the practical threshold alone and marked untested.
  */
+/*
+ * Counts of events (I/O operations, context switches, migrations) are not
+ * samples: how many happen in a run is up to the scheduler and the
+ * devices, and varies at least twice as much as Poisson counting would
+ * (statistics.md, "run-level counters").
+ */
+#define EVENT_PHI 2
+
 void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 		    const struct pd_profile *b)
 {
+	double phi = fmax(d->phi, EVENT_PHI);
 	size_t ti;
 
 	for (ti = 0; ti < a->tables.n && ti < b->tables.n; ti++) {
@@ -209,9 +218,9 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 
 				if (ta->independent) {
 					ra = count_floor(key, va, ra, ta->runs,
-							 d->phi);
+							 phi);
 					rb = count_floor(key, vb, rb, tb->runs,
-							 d->phi);
+							 phi);
 				}
 				any |= fabs(va) > 0 || fabs(vb) > 0;
 				x = pd_diff_exposure(d, tot_a[k], tot_a[k],
@@ -226,7 +235,7 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 					; /* tested on the runs' spread */
 				else if (ta->count_like.v[k])
 					pd_diff_measure(m, &x, va, vb, va, vb,
-							d->phi, 0);
+							phi, 0);
 				else
 					pd_diff_measure_common(
 					    m, &x, va, vb, PD_NAN, PD_NAN, 0);
@@ -235,8 +244,8 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 				    va > 0 && vb > 0)
 					m->ratio = vb / va;
 				if (ta->independent && !m->tested)
-					m->p = noise_p(key, va, vb, ra, rb,
-						       d->phi);
+					m->p =
+					    noise_p(key, va, vb, ra, rb, phi);
 				if (m->impact_pct > r.impact)
 					r.impact = m->impact_pct;
 			}

@@ -405,6 +405,118 @@ static double quantile(const double *v, size_t n, double q)
 	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
 }
 
+/*
+ * One function's (or, for f == nfun, the profile total's) run-to-run
+ * noise over the window (statistics.md, "the noise model"): the pooled
+ * variance of ln(weight) within commits (repeats), the variance of
+ * commit means from one commit to the next (night-to-night, from the
+ * median of squared successive differences, which a few real steps do
+ * not move), the single-run variance they imply, and the threshold from
+ * neighbouring commits' ratios.
+ */
+static double run_w(const struct pd_agg *a, size_t f, size_t nfun, int k)
+{
+	if (f == nfun)
+		return a->all_w;
+	return k ? a->total_w[f] : a->self_w[f];
+}
+
+static double run_c(const struct pd_agg *a, size_t f, size_t nfun, int k)
+{
+	if (f == nfun)
+		return a->all_c;
+	return k ? a->total_c[f] : a->self_c[f];
+}
+
+static void learn_one(const struct hrun *runs, size_t n, size_t f, size_t nfun,
+		      int k, struct pd_noise *noise)
+{
+	double pooled = 0, df = 0, cbar = 0, groups = 0, s2w, v, d0;
+	PD_VEC(double) means = PD_VEC_INIT, lmeans = PD_VEC_INIT;
+	size_t i, j;
+
+	for (i = 0; i < n;) {
+		double m = 0, vv = 0, mw = 0;
+		size_t e = i, g;
+
+		while (e < n && !strcmp(runs[e].sha, runs[i].sha))
+			e++;
+		g = e - i;
+		for (j = i; j < e; j++) {
+			const struct pd_agg *a = &runs[j].agg;
+			double eps =
+			    a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
+
+			m += log(run_w(a, f, nfun, k) + eps) / (double)g;
+			mw += run_w(a, f, nfun, k) / (double)g;
+			cbar += run_c(a, f, nfun, k) / (double)n;
+		}
+		for (j = i; j < e && g > 1; j++) {
+			const struct pd_agg *a = &runs[j].agg;
+			double eps =
+			    a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
+			double y = log(run_w(a, f, nfun, k) + eps);
+
+			vv += (y - m) * (y - m);
+		}
+		if (g > 1) {
+			pooled += vv;
+			df += (double)(g - 1);
+		}
+		PD_VEC_PUSH(&means, mw);
+		PD_VEC_PUSH(&lmeans, m);
+		groups += 1;
+		i = e;
+	}
+	s2w = df > 0 ? pooled / df : 0;
+	v = s2w;
+	d0 = df;
+	/* Night to night: commit means' successive differences. */
+	if (lmeans.n >= 5) {
+		PD_VEC(double) d2 = PD_VEC_INIT;
+		double vcm, nbar = (double)n / groups;
+
+		for (j = 1; j < lmeans.n; j++)
+			PD_VEC_PUSH(&d2, (lmeans.v[j] - lmeans.v[j - 1]) *
+					     (lmeans.v[j] - lmeans.v[j - 1]));
+		vcm = pd_median(d2.v, d2.n) / (2 * CHI2_1_MEDIAN);
+		/* a single run's variance: night part plus within part */
+		v = fmax(v, vcm + s2w * (1 - 1 / nbar));
+		/* the median uses about 40 % of the differences' information */
+		d0 += 0.4 * (double)d2.n;
+		PD_VEC_FREE(&d2);
+	}
+	if (d0 >= 2) {
+		noise->s0[k][f] = v;
+		noise->d0[k][f] = fmin(d0, 30);
+		noise->cbar[k][f] = cbar;
+		/* beyond the sampling term of a run of cbar samples */
+		noise->sig2[k][f] = fmax(0, v - 1 / fmax(cbar, 0.5));
+		noise->sdf[k][f] = fmin(d0, 30);
+	}
+	/* Thresholds from neighbouring commits: Q3 + 3 IQR. */
+	if (f < nfun && means.n >= WINDOW_SHAS) {
+		PD_VEC(double) d = PD_VEC_INIT;
+
+		for (j = 1; j < means.n; j++)
+			if (means.v[j - 1] > 0 && means.v[j] > 0)
+				PD_VEC_PUSH(
+				    &d, fabs(means.v[j] / means.v[j - 1] - 1));
+		if (d.n + 1 >= WINDOW_SHAS) {
+			double q1, q3;
+
+			pd_median(d.v, d.n); /* sorts */
+			q1 = quantile(d.v, d.n, 0.25);
+			q3 = quantile(d.v, d.n, 0.75);
+			noise->tau[k][f] = q3 + 3 * (q3 - q1);
+			noise->tau_points[k][f] = (int)means.n;
+		}
+		PD_VEC_FREE(&d);
+	}
+	PD_VEC_FREE(&means);
+	PD_VEC_FREE(&lmeans);
+}
+
 int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 		   const char *tool, const char *const *exclude,
 		   struct pd_idmap *ids, struct pd_noise *noise,
@@ -412,8 +524,7 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 {
 	sqlite3_stmt *st = pd_db_stmt(db, "q_history_runs", err);
 	PD_VEC(struct hrun) runs = PD_VEC_INIT;
-	PD_VEC(double) z2 = PD_VEC_INIT;
-	size_t i, j, k, f, first = 0, nshas = 0, nfun = 0;
+	size_t i, k, f, first = 0, nshas = 0, nfun = 0;
 	int rc;
 
 	memset(noise, 0, sizeof(*noise));
@@ -507,106 +618,10 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 	for (i = first; i < runs.n; i++)
 		pd_agg_resize(&runs.v[i].agg, nfun);
 
-	for (k = 0; k < 2; k++) {
-		for (f = 0; f < nfun; f++) {
-			double pooled = 0, df = 0;
-			PD_VEC(double) means = PD_VEC_INIT;
-
-			/* Groups of runs of one commit. */
-			for (i = first; i < runs.n;) {
-				double m = 0, v = 0, mw = 0;
-				size_t e = i, n;
-
-				while (e < runs.n &&
-				       !strcmp(runs.v[e].sha, runs.v[i].sha))
-					e++;
-				n = e - i;
-				for (j = i; j < e; j++) {
-					const struct pd_agg *a = &runs.v[j].agg;
-					double w =
-					    k ? a->total_w[f] : a->self_w[f];
-					double eps =
-					    a->all_c > 0
-						? 0.5 * a->all_w / a->all_c
-						: 0.5;
-
-					m += log(w + eps) / (double)n;
-					mw += w / (double)n;
-				}
-				for (j = i; j < e && n > 1; j++) {
-					const struct pd_agg *a = &runs.v[j].agg;
-					double w =
-					    k ? a->total_w[f] : a->self_w[f];
-					double eps =
-					    a->all_c > 0
-						? 0.5 * a->all_w / a->all_c
-						: 0.5;
-
-					v += (log(w + eps) - m) *
-					     (log(w + eps) - m);
-				}
-				if (n > 1) {
-					pooled += v;
-					df += (double)(n - 1);
-				}
-				PD_VEC_PUSH(&means, mw);
-				i = e;
-			}
-			if (df >= 2) {
-				noise->s0[k][f] = pooled / df;
-				noise->d0[k][f] = fmin(df, 30);
-			}
-			/* Thresholds from neighbouring commits: Q3 + 3 IQR. */
-			if (means.n >= WINDOW_SHAS) {
-				PD_VEC(double) d = PD_VEC_INIT;
-
-				for (j = 1; j < means.n; j++)
-					if (means.v[j - 1] > 0 &&
-					    means.v[j] > 0)
-						PD_VEC_PUSH(
-						    &d,
-						    fabs(means.v[j] /
-							     means.v[j - 1] -
-							 1));
-				if (d.n + 1 >= WINDOW_SHAS) {
-					double q1, q3;
-
-					pd_median(d.v, d.n); /* sorts */
-					q1 = quantile(d.v, d.n, 0.25);
-					q3 = quantile(d.v, d.n, 0.75);
-					noise->tau[k][f] = q3 + 3 * (q3 - q1);
-					noise->tau_points[k][f] = (int)means.n;
-				}
-				PD_VEC_FREE(&d);
-			}
-			PD_VEC_FREE(&means);
-		}
-	}
-	/* phi from A/A pairs: consecutive repeats of one commit. */
-	for (i = first; i + 1 < runs.n; i++) {
-		const struct pd_agg *a = &runs.v[i].agg,
-				    *b = &runs.v[i + 1].agg;
-		double ea, eb;
-
-		if (strcmp(runs.v[i].sha, runs.v[i + 1].sha))
-			continue;
-		noise->phi_pairs++;
-		ea = a->all_w > 0 && a->all_c > 0 ? a->all_c / a->all_w : 1;
-		eb = b->all_w > 0 && b->all_c > 0 ? b->all_c / b->all_w : 1;
-		for (f = 0; f < nfun; f++) {
-			double x = a->self_c[f], y = b->self_c[f], L, se;
-
-			if (x + y < 50)
-				continue;
-			L = log((y + 0.5) / eb) - log((x + 0.5) / ea);
-			se = sqrt(1 / (x + 0.5) + 1 / (y + 0.5));
-			PD_VEC_PUSH(&z2, (L / se) * (L / se));
-		}
-	}
-	if (z2.n >= 30)
-		noise->phi = pd_median(z2.v, z2.n) / CHI2_1_MEDIAN;
-	else
-		noise->phi_pairs = 0;
+	for (k = 0; k < 2; k++)
+		for (f = 0; f <= nfun; f++)
+			learn_one(runs.v + first, runs.n - first, f, nfun,
+				  (int)k, noise);
 	rc = 0;
 out:
 	for (i = 0; i < runs.n; i++) {
@@ -614,7 +629,6 @@ out:
 		pd_agg_release(&runs.v[i].agg);
 	}
 	PD_VEC_FREE(&runs);
-	PD_VEC_FREE(&z2);
 	return rc;
 }
 
@@ -659,6 +673,18 @@ int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
 	return 0;
 }
 
+static void copy_noise(struct pd_noise *to, size_t t,
+		       const struct pd_noise *from, size_t f, int k)
+{
+	to->s0[k][t] = from->s0[k][f];
+	to->d0[k][t] = from->d0[k][f];
+	to->tau[k][t] = from->tau[k][f];
+	to->tau_points[k][t] = from->tau_points[k][f];
+	to->sig2[k][t] = from->sig2[k][f];
+	to->sdf[k][t] = from->sdf[k][f];
+	to->cbar[k][t] = from->cbar[k][f];
+}
+
 int pd_store_noise_finish(struct pd_noise_task *t, struct pd_idmap *ids,
 			  struct pd_noise *out, struct pd_err *err)
 {
@@ -677,8 +703,6 @@ int pd_store_noise_finish(struct pd_noise_task *t, struct pd_idmap *ids,
 		 * compared sides do not have needs no noise.
 		 */
 		pd_noise_init(out, n);
-		out->phi = j->noise.phi;
-		out->phi_pairs = j->noise.phi_pairs;
 		out->runs = j->noise.runs;
 		out->shas = j->noise.shas;
 		for (i = 0; i < j->noise.n && i < ids->map.n; i++) {
@@ -687,14 +711,12 @@ int pd_store_noise_finish(struct pd_noise_task *t, struct pd_idmap *ids,
 			if (!ids->map.v[i])
 				continue;
 			f = ids->map.v[i] - 1;
-			for (k = 0; k < 2; k++) {
-				out->s0[k][f] = j->noise.s0[k][i];
-				out->d0[k][f] = j->noise.d0[k][i];
-				out->tau[k][f] = j->noise.tau[k][i];
-				out->tau_points[k][f] =
-				    j->noise.tau_points[k][i];
-			}
+			for (k = 0; k < 2; k++)
+				copy_noise(out, f, &j->noise, i, k);
 		}
+		/* the profile total, one past the last function */
+		for (k = 0; k < 2; k++)
+			copy_noise(out, n, &j->noise, j->noise.n, k);
 	}
 	pd_noise_release(&j->noise);
 	free(j);

@@ -2,27 +2,32 @@
 """Recomputes perfdiff's statistics from its own JSON counts, independently.
 
 For every function and metric it redoes, from the sample counts and totals
-in the JSON and the formulas of statistics.md, the log ratio, its 95 % CI,
-the p value (normal tail, or the exact conditional binomial below 200
-samples, summed term by term here) and the Benjamini-Hochberg q values,
-and fails if perfdiff's numbers differ. usage: recompute_stats.py DIFF.json
+in the JSON and the formulas of statistics.md, the log ratio, its 95 % CI
+(sampling variance phi0 (1/a + 1/b) plus 2 cv^2 between runs, or lambda
+times both when that is larger), the p value (normal tail, or the exact
+conditional binomial with mid-p below 200 samples, summed term by term
+here when the scaled counts are whole) and the Benjamini-Hochberg q values
+over the tested metrics and the profile total, and fails if perfdiff's
+numbers differ. usage: recompute_stats.py DIFF.json
 """
 import json
 import math
 import sys
 
 
-def binom_two_sided(k, n, p):
-    # integer counts only (the tests use phi-scaled counts that are whole)
+def binom_mid_p(k, n, p):
+    # integer counts only (the tests use scaled counts that are whole)
     pmf = [math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(n + 1)]
-    lo = sum(pmf[: k + 1])
-    hi = sum(pmf[k:])
+    lo = sum(pmf[:k]) + pmf[k] / 2
+    hi = sum(pmf[k + 1:]) + pmf[k] / 2
     return min(1.0, 2 * min(lo, hi))
 
 
 def main():
     d = json.load(open(sys.argv[1]))
-    phi = d["dispersion"]["phi"]
+    phi0 = d["settings"]["dispersion_floor"]
+    lam = d["dispersion"]["lambda"]
+    cv2 = (d["settings"]["run_cv_pct"] / 100) ** 2
     share = d["settings"]["mode"] == "share"
     A, B = d["baseline"], d["candidate"]
     if share:
@@ -30,24 +35,34 @@ def main():
     else:
         ea, eb = A["samples"] / A["total"], B["samples"] / B["total"]
     ps = []
-    checked = 0
-    for f in d["functions"]:
-        for metric in ("self", "total"):
-            m = f[metric]
+    checked = exact = 0
+    rows = [(f["function"], f[metric]) for f in d["functions"]
+            for metric in ("self", "total")]
+    if not share:  # in share mode the total is 1 by definition, untested
+        rows.append(("(total)", d["total"]))
+    for name, m in rows:
             a, b = m["baseline_samples"], m["candidate_samples"]
             if m["baseline"] <= 0 or m["candidate"] <= 0:
                 continue
             L = math.log((b + 0.5) / eb) - math.log((a + 0.5) / ea)
-            se = math.sqrt(phi * (1 / (a + 0.5) + 1 / (b + 0.5)))
-            assert math.isclose(m["ratio"], math.exp(L), rel_tol=1e-9), (f["function"], m)
+            S = 1 / (a + 0.5) + 1 / (b + 0.5)
+            var = phi0 * S + 2 * cv2
+            if lam is not None:
+                var = max(var, lam * (S + 2 * cv2))
+            se = math.sqrt(var)
+            r = var / S  # the variance's ratio to Poisson
+            assert math.isclose(m["ratio"], math.exp(L), rel_tol=1e-9), (name, m)
             assert math.isclose(m["ci_low"], math.exp(L - 1.959963984540054 * se), rel_tol=1e-9)
             assert math.isclose(m["ci_high"], math.exp(L + 1.959963984540054 * se), rel_tol=1e-9)
             if a + b >= 200:
                 p = math.erfc(abs(L / se) / math.sqrt(2))
-                assert math.isclose(m["p"], p, rel_tol=1e-7, abs_tol=1e-300), (f["function"], m["p"], p)
-            elif float(a / phi).is_integer() and float((a + b) / phi).is_integer():
-                p = binom_two_sided(int(b / phi), int((a + b) / phi), eb / (ea + eb))
-                assert math.isclose(m["p"], p, rel_tol=1e-7), (f["function"], m["p"], p)
+                assert math.isclose(m["p"], p, rel_tol=1e-7, abs_tol=1e-300), (name, m["p"], p)
+            elif abs(r - round(r)) < 1e-12 and float(a / round(r)).is_integer() \
+                    and float((a + b) / round(r)).is_integer():
+                r = round(r)
+                p = binom_mid_p(int(b / r), int((a + b) / r), eb / (ea + eb))
+                assert math.isclose(m["p"], p, rel_tol=1e-7), (name, m["p"], p)
+                exact += 1
             if m["q"] is not None:
                 ps.append((m["p"], m["q"]))
             checked += 1
@@ -62,7 +77,9 @@ def main():
         q[i] = run
     for i in range(n):
         assert math.isclose(ps[i][1], q[i], rel_tol=1e-9), (ps[i], q[i])
-    print("checked %d metrics, %d q values" % (checked, n))
+    if checked == 0:
+        sys.exit("nothing compared")
+    print("checked %d metrics (%d exact tests), %d q values" % (checked, exact, n))
 
 
 if __name__ == "__main__":
