@@ -16,6 +16,7 @@
 
 #include "core/compat.h"
 #include "core/xalloc.h"
+#include "stats/stats.h"
 #include "stats/trend.h"
 
 static uint64_t next_rand(uint64_t *s)
@@ -253,6 +254,46 @@ static double mean_of(const struct pd_tseries *s, size_t lo, size_t hi)
 	return n ? m / (double)n : PD_NAN;
 }
 
+/*
+ * The step at commit c between the segments [lo, c) and [c, hi), judged
+ * on commit means (log scale): Welch's t of the two segments' means, the
+ * variance within each segment from its commits' means, so a history
+ * whose nights differ more than its repeats do is judged by the nights.
+ * Bonferroni over the hi - lo - 1 places the step could have been. Two
+ * commits a side at least; else 1 (no evidence at this level).
+ */
+static double commit_step_p(const struct pd_tseries *s, size_t lo, size_t c,
+			    size_t hi, double floor)
+{
+	double m[2] = { 0, 0 }, v[2] = { 0, 0 }, n[2], se2, t, df, p;
+	size_t i, k;
+
+	n[0] = (double)(c - lo);
+	n[1] = (double)(hi - c);
+	if (c - lo < 2 || hi - c < 2)
+		return 1;
+	for (k = 0; k < 2; k++) {
+		size_t a = k ? c : lo, b = k ? hi : c;
+
+		for (i = a; i < b; i++)
+			m[k] += log(s->pts.v[i].mean + floor) / n[k];
+		for (i = a; i < b; i++) {
+			double d = log(s->pts.v[i].mean + floor) - m[k];
+
+			v[k] += d * d / (n[k] - 1);
+		}
+	}
+	se2 = v[0] / n[0] + v[1] / n[1];
+	if (!(se2 > 0))
+		return fabs(m[1] - m[0]) > 1e-12 ? 0 : 1;
+	t = fabs(m[1] - m[0]) / sqrt(se2);
+	df = se2 * se2 /
+	     ((v[0] / n[0]) * (v[0] / n[0]) / (n[0] - 1) +
+	      (v[1] / n[1]) * (v[1] / n[1]) / (n[1] - 1) + 1e-300);
+	p = pd_t_sf2(t, df) * (double)(hi - lo - 1);
+	return p < 1 ? p : 1;
+}
+
 static void analyse_series(struct pd_tseries *s, double pmax, int reps,
 			   size_t persist)
 {
@@ -310,13 +351,20 @@ static void analyse_series(struct pd_tseries *s, double pmax, int reps,
 		}
 		if (next_c - c < persist)
 			continue; /* it has not held for long enough yet */
+		/*
+		 * Runs were permuted as if exchangeable; nights may differ
+		 * more than runs of one night. The step must also stand
+		 * out among commit means, when there are enough of them.
+		 */
+		ch.p = fmax(ps[i], commit_step_p(s, prev_c, c, next_c, floor));
+		if (ch.p > pmax)
+			continue;
 		before = mean_of(s, prev_c, c);
 		after = mean_of(s, c, next_c);
 		if (!(before > 0) || !(after >= 0))
 			continue;
 		ch.at = c;
 		ch.change = after / before - 1;
-		ch.p = ps[i];
 		if (fabs(ch.change) < s->tau)
 			continue;
 		PD_VEC_PUSH(&s->changes, ch);
