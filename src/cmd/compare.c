@@ -88,6 +88,7 @@ int pd_cmd_compare(int argc, char **argv)
 		}
 		have_noise = 1;
 	}
+	r.set.whole_totals = 1; /* stored runs */
 	pd_diff_aggs(&d, &la.side, la.runs, la.n, &lb.side, lb.runs, lb.n, &fn,
 		     &r.set, &noise);
 	/* The stored counters (perf stat) of both commits, when both have. */

@@ -8,15 +8,15 @@
  * of weight in absolute mode, the side's total samples in share mode);
  * L = ln((b+1/2)/E_b) - ln((a+1/2)/E_a). Its variance has two parts
  * (statistics.md, "the noise model"): sampling, phi (1/(a+1/2) +
- * 1/(b+1/2)), and between runs, 2 sigma^2, where sigma is the function's
- * run-to-run variation learned from history (moderated toward --run-cv),
- * else --run-cv itself. phi is max(phi0, lambda) where lambda =
- * median(z^2)/0.4549 over the well-sampled functions, when there are at
- * least 30 of them. Below 200 samples the conditional binomial test b |
- * a+b (mid-p) replaces the normal tail, on counts divided by the
- * variance's ratio to Poisson. An independent filter keeps the functions
- * worth testing, BH adjusts across them, and the practical threshold
- * decides what counts as a change.
+ * 1/(b+1/2)), and between runs, 2 sigma^2 with sigma = --run-cv; with
+ * history, each side's run variance as learned for the function
+ * (moderated toward that model, a t tail). phi is max(phi0, lambda) where
+ * lambda = median(z^2)/0.4549 over the well-sampled functions, when there are
+ * at least 30 of them. Below 200 samples the conditional binomial test b | a+b
+ * (mid-p) replaces the normal tail, on counts divided by the variance's ratio
+ * to Poisson. An independent filter keeps the functions worth testing, BH
+ * adjusts across them, and the practical threshold decides what counts as a
+ * change.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -40,6 +40,7 @@ void pd_settings_default(struct pd_settings *s)
 	s->dispersion = 1.5;
 	s->run_cv = 0.02;
 	s->share = 0;
+	s->whole_totals = 0;
 }
 
 const char *pd_status_name(enum pd_status s)
@@ -294,9 +295,8 @@ void pd_noise_init(struct pd_noise *n, size_t nfuncs)
 		n->s0[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
 		n->d0[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
 		n->tau[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
-		n->sig2[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
-		n->sdf[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
 		n->cbar[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+
 		n->tau_points[k] = pd_xcalloc(nfuncs + 1, sizeof(int));
 	}
 }
@@ -309,9 +309,8 @@ void pd_noise_release(struct pd_noise *n)
 		free(n->s0[k]);
 		free(n->d0[k]);
 		free(n->tau[k]);
-		free(n->sig2[k]);
-		free(n->sdf[k]);
 		free(n->cbar[k]);
+
 		free(n->tau_points[k]);
 	}
 	memset(n, 0, sizeof(*n));
@@ -331,40 +330,67 @@ void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
 	}
 }
 
+/* A system frame set apart from the verdict (statistics.md). */
+static int set_apart(const struct pd_diff *d, const struct pd_fdiff *f)
+{
+	return d->fn->v.v[f->func].system && !(d->fn->flags & PD_FUNCS_SYSTEM);
+}
+
 /*
- * BH over the tested metrics, the profile total among them (one family:
- * the total is one more hypothesis, not a free extra test), then the
- * decision for every metric. In share mode the total is 1 by definition.
+ * A leaf's total is its self time (a total is never less): one
+ * hypothesis, not two.
+ */
+static int same_as_self(const struct pd_fdiff *f)
+{
+	return !(f->total.base_n - f->self.base_n > 0) &&
+	       !(f->total.cand_n - f->self.cand_n > 0) &&
+	       !(f->total.base - f->self.base > 1e-9 * f->total.base) &&
+	       !(f->total.cand - f->self.cand > 1e-9 * f->total.cand);
+}
+
+/*
+ * BH over the tested metrics, then the decision for every metric. Two
+ * families: the program's (its functions and the profile total, which is
+ * one more hypothesis, not a free extra test) and the system frames set
+ * apart (their changes never make the verdict, so they must not dilute
+ * the program's). A function whose total equals its self time is one
+ * member. In share mode the total is 1 by definition.
  */
 void pd_diff_test_all(struct pd_diff *d, const struct expo *x)
 {
-	double *ps = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*ps));
-	double *qs = pd_xmalloc((d->funcs.n * 2 + 1) * sizeof(*qs));
-	size_t i, np = 0;
+	size_t cap = d->funcs.n * 2 + 1, i, np[2] = { 0, 0 }, fam;
+	double *ps[2], *qs[2];
 	struct pd_metric *t = &d->total;
 
+	for (fam = 0; fam < 2; fam++) {
+		ps[fam] = pd_xmalloc(cap * sizeof(double));
+		qs[fam] = pd_xmalloc(cap * sizeof(double));
+	}
 	t->tested = !d->set.share && t->base > 0 && t->cand > 0 && !isnan(t->p);
 	if (t->tested)
-		ps[np++] = t->p;
-
+		ps[0][np[0]++] = t->p;
 	for (i = 0; i < d->funcs.n * 2; i++) {
 		struct pd_fdiff *f = &d->funcs.v[i / 2];
 		struct pd_metric *m = i % 2 ? &f->total : &f->self;
 		double possible =
 		    x->ta > 0 ? fmax(m->base, m->cand) / x->ta * 100 : 0;
 
+		fam = (size_t)set_apart(d, f);
 		if (m->base <= 0 || m->cand <= 0 || isnan(m->p))
 			continue;
 		if (m->base_n + m->cand_n >= 20 ||
 		    possible >= d->set.min_impact_pct) {
 			m->tested = 1;
-			ps[np++] = m->p;
+			if (!(i % 2 && f->self.tested && same_as_self(f)))
+				ps[fam][np[fam]++] = m->p;
 		}
 	}
-	pd_bh(ps, np, qs);
-	np = 0;
+	for (fam = 0; fam < 2; fam++) {
+		pd_bh(ps[fam], np[fam], qs[fam]);
+		np[fam] = 0;
+	}
 	if (t->tested)
-		t->q = qs[np++];
+		t->q = qs[0][np[0]++];
 	if (d->set.share) {
 		t->p = PD_NAN;
 		t->status = PD_SAME;
@@ -375,14 +401,19 @@ void pd_diff_test_all(struct pd_diff *d, const struct expo *x)
 		struct pd_fdiff *f = &d->funcs.v[i / 2];
 		struct pd_metric *m = i % 2 ? &f->total : &f->self;
 
+		fam = (size_t)set_apart(d, f);
 		if (m->tested)
-			m->q = qs[np++];
+			m->q = i % 2 && f->self.tested && same_as_self(f)
+				   ? f->self.q
+				   : qs[fam][np[fam]++];
 		pd_diff_decide(m, x, &d->set);
 		if (i % 2 == 0)
 			d->nstatus[m->status]++;
 	}
-	free(ps);
-	free(qs);
+	for (fam = 0; fam < 2; fam++) {
+		free(ps[fam]);
+		free(qs[fam]);
+	}
 }
 
 struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
@@ -405,66 +436,86 @@ struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
 }
 
 /*
- * A learned between-run variance counts as PRIOR_DF observations of
- * --run-cv: a few commits of history cannot make a function look
- * quieter than the floor by chance alone.
+ * A learned variance counts as PRIOR_DF observations of the model without
+ * history: a few commits cannot make a function look quieter than that by
+ * chance alone.
  */
 #define PRIOR_DF 4
 
-/*
- * The between-run variance of function f's metric k and its degrees of
- * freedom: learned from history (moderated toward the floor), else the
- * floor --run-cv with df 0 (a fixed assumption, statistics.md). f =
- * SIZE_MAX is the profile total, which the history keeps one past its
- * last function.
- */
-static void between_runs(const struct pd_diff *d, const struct pd_noise *noise,
-			 size_t f, int k, double *sig2, double *df)
-{
-	double cv2 = d->set.run_cv * d->set.run_cv, n;
+/* What history learned of one metric: a run's variance of ln(weight). */
+struct learned {
+	double s2;   /* moderated, at a run of cbar samples */
+	double cbar; /* the history's mean count of a run */
+	double df;   /* 0: nothing learned */
+};
 
-	*sig2 = cv2;
-	*df = 0;
+/*
+ * Function f's metric k (f = SIZE_MAX: the profile total, which the
+ * history keeps one past its last function), moderated toward the model
+ * without history at the history's run length, phi0/cbar + cv^2, worth
+ * PRIOR_DF observations. (A trend over the history's functions, as for
+ * several runs, was measured worse here: the noisy functions lift its
+ * between-run part, and quiet ones moderated toward it lost a third of
+ * their power; statistics.md.)
+ */
+static struct learned learned_of(const struct pd_diff *d,
+				 const struct pd_noise *noise, size_t f, int k)
+{
+	struct learned l = { 0, 0, 0 };
+	double n, prior;
+
 	if (noise && f == SIZE_MAX)
 		f = noise->n;
 	else if (!noise || f >= noise->n)
-		return;
-	if (!(noise->sdf[k][f] > 0))
-		return;
-	n = noise->sdf[k][f];
-	*sig2 = (n * noise->sig2[k][f] + PRIOR_DF * cv2) / (n + PRIOR_DF);
-	*df = n + PRIOR_DF;
+		return l;
+	n = noise->d0[k][f];
+	if (!(n > 0) || !(noise->cbar[k][f] > 0))
+		return l;
+	l.cbar = noise->cbar[k][f];
+	prior =
+	    d->set.dispersion / (l.cbar + 0.5) + d->set.run_cv * d->set.run_cv;
+	l.s2 = (n * noise->s0[k][f] + PRIOR_DF * prior) / (n + PRIOR_DF);
+	l.df = n + PRIOR_DF;
+	return l;
 }
 
 /*
- * One metric of one pair: the larger of the model's variance (phi0
- * sampling plus sig2 between runs) and the same scaled by lambda, the
- * excess the profile's own well-sampled functions show.
+ * A run of c samples, from what history learned at cbar: the sampling
+ * part moves with the count (Poisson's 1/c for 1/cbar), the rest stays;
+ * never below a quarter of Poisson (periodic sampling is sub-Poisson,
+ * not free of noise).
+ */
+static double learned_var(const struct learned *l, double c)
+{
+	return fmax(l->s2 + 1 / (c + 0.5) - 1 / (l->cbar + 0.5),
+		    0.25 / (c + 0.5));
+}
+
+/*
+ * One metric of one pair. With history: each side's learned variance, a
+ * t tail with its degrees of freedom. Without: phi0 sampling plus 2 cv^2
+ * between runs, or the same scaled by lambda (the excess the profile's
+ * own well-sampled functions show) when that is larger.
  */
 static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 			 const struct expo *x, double wa, double wb, double a,
-			 double b, double sig2, double df)
+			 double b, const struct learned *l)
 {
-	double phi = d->phi, s = 1 / (a + 0.5) + 1 / (b + 0.5), r;
+	double phi = d->phi, s = 1 / (a + 0.5) + 1 / (b + 0.5);
+	double sig2 = d->set.run_cv * d->set.run_cv;
 
+	if (l->df > 0) {
+		pd_diff_measure_v(m, x, wa, wb, a, b, 0,
+				  (learned_var(l, a) + learned_var(l, b)) / 2,
+				  l->df, d->set.share);
+		return;
+	}
 	if (!isnan(d->lambda) &&
 	    d->lambda * (s + 2 * sig2) > phi * s + 2 * sig2) {
 		phi = d->lambda;
 		sig2 *= d->lambda;
 	}
-	/*
-	 * Satterthwaite: the sampling part is known (infinite df), a learned
-	 * between-run part has df; their sum has df (1 + sampling/between)^2
-	 * times that. Beyond 200 the normal tail (and the exact test on
-	 * small counts) serves.
-	 */
-	if (df > 0 && sig2 > 0) {
-		r = 1 + phi * s / (2 * sig2);
-		df *= r * r;
-	}
-	if (df > 200 || !(sig2 > 0))
-		df = 0;
-	pd_diff_measure_v(m, x, wa, wb, a, b, phi, sig2, df, d->set.share);
+	pd_diff_measure_v(m, x, wa, wb, a, b, phi, sig2, 0, d->set.share);
 }
 
 /* One profile per side. */
@@ -473,8 +524,9 @@ static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 {
 	struct expo x =
 	    pd_diff_exposure(d, aa->all_w, aa->all_c, ab->all_w, ab->all_c);
-	size_t nf = d->fn->v.n, i, nz = 0, learned = 0;
-	double *z2, sig2, df;
+	size_t nf = d->fn->v.n, i, nz = 0, nlearned = 0;
+	double *z2, cv2 = d->set.run_cv * d->set.run_cv;
+	struct learned l;
 
 	d->method = "quasi-poisson";
 	/*
@@ -488,8 +540,7 @@ static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		if (c < 50 ||
 		    (d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM)))
 			continue;
-		between_runs(d, noise, i, 0, &sig2, &df);
-		log_ratio(&x, aa->self_c[i], ab->self_c[i], 1, sig2, &L, &se);
+		log_ratio(&x, aa->self_c[i], ab->self_c[i], 1, cv2, &L, &se);
 		z2[nz++] = (L / se) * (L / se);
 	}
 	d->phi = d->set.dispersion > 0 ? d->set.dispersion : 1;
@@ -515,18 +566,18 @@ static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		for (k = 0; k < 2; k++) {
 			struct pd_metric *m = k ? &f.total : &f.self;
 
-			between_runs(d, noise, i, k, &sig2, &df);
-			learned += df > 0;
-			measure_pair(
-			    d, m, &x, k ? aa->total_w[i] : aa->self_w[i],
-			    k ? ab->total_w[i] : ab->self_w[i],
-			    k ? aa->total_c[i] : aa->self_c[i],
-			    k ? ab->total_c[i] : ab->self_c[i], sig2, df);
+			l = learned_of(d, noise, i, k);
+			nlearned += l.df > 0;
+			measure_pair(d, m, &x,
+				     k ? aa->total_w[i] : aa->self_w[i],
+				     k ? ab->total_w[i] : ab->self_w[i],
+				     k ? aa->total_c[i] : aa->self_c[i],
+				     k ? ab->total_c[i] : ab->self_c[i], &l);
 			pd_diff_set_tau(m, &d->set, noise, f.func, k);
 		}
 		PD_VEC_PUSH(&d->funcs, f);
 	}
-	if (learned)
+	if (nlearned)
 		d->phi_source = "history";
 
 	/*
@@ -534,10 +585,63 @@ static void diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	 * learned under the function id one past the last (the history's
 	 * total row), else the floor; tested in the family below.
 	 */
-	between_runs(d, noise, SIZE_MAX, 1, &sig2, &df);
-	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, sig2, df);
+	l = learned_of(d, noise, SIZE_MAX, 1);
+	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l);
 	d->total.tau_pct = d->set.threshold_pct;
 	pd_diff_test_all(d, &x);
+}
+
+/* Mean over runs of the system frames' own (self) time. */
+static double system_self(const struct pd_diff *d, const struct pd_agg *r,
+			  size_t n)
+{
+	double s = 0;
+	size_t i, k;
+
+	for (k = 0; k < n; k++)
+		for (i = 0; i < r[k].n && i < d->fn->v.n; i++)
+			if (d->fn->v.v[i].system)
+				s += r[k].self_w[i] / (double)n;
+	return s;
+}
+
+/*
+ * Whole totals (stored runs): a function's total holds the kernel's time
+ * below it, which the history cannot separate. A total that moved by no
+ * more than the system frames' own time moved, plus the threshold, may be
+ * the kernel's doing: it becomes inconclusive, never a verdict.
+ */
+static void guard_whole_totals(struct pd_diff *d, const struct pd_agg *a,
+			       size_t na, const struct pd_agg *b, size_t nb)
+{
+	double dsys;
+	size_t i, n = 0;
+
+	if (!d->set.whole_totals || (d->fn->flags & PD_FUNCS_SYSTEM))
+		return;
+	dsys = fabs(system_self(d, b, nb) - system_self(d, a, na));
+	if (!(dsys > 0))
+		return;
+	for (i = 0; i <= d->funcs.n; i++) {
+		struct pd_metric *m =
+		    i < d->funcs.n ? &d->funcs.v[i].total : &d->total;
+
+		if ((m->status != PD_REGRESSED && m->status != PD_IMPROVED) ||
+		    (i < d->funcs.n && d->fn->v.v[d->funcs.v[i].func].system))
+			continue;
+		if (fabs(m->delta) - dsys < m->tau_pct / 100 * m->base) {
+			m->status = PD_INCONCLUSIVE;
+			n++;
+		}
+	}
+	if (n)
+		pd_diff_warn(
+		    d,
+		    "%zu total%s left inconclusive: stored runs keep"
+		    " the kernel's time inside the program's totals, and"
+		    " the system frames' own time moved by as much"
+		    " (docs/history.md)",
+		    n, n == 1 ? "" : "s");
 }
 
 static void finish(struct pd_diff *d)
@@ -680,12 +784,14 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 		pd_agg_resize(&a[i], fn->v.n);
 	for (i = 0; i < nb; i++)
 		pd_agg_resize(&b[i], fn->v.n);
+	pd_diff_pair_modules(d, a, na, b, nb);
 	if (na == 1 && nb == 1)
 		diff_counts(d, a, b, noise);
 	else
 		pd_diff_runs(d, a, na, b, nb, noise);
 	if (sa->exact || sb->exact)
 		exact_verdicts(d);
+	guard_whole_totals(d, a, na, b, nb);
 	finish(d);
 	return 0;
 }

@@ -52,14 +52,11 @@ struct pd_metric {
  */
 struct pd_noise {
 	size_t n;
-	double *s0[2], *d0[2]; /* prior variance of ln(weight) and its df */
+	double *s0[2], *d0[2]; /* a run's variance of ln(weight), its df */
 	double *tau[2];	       /* learned threshold, a fraction (0.075) */
-	/*
-	 * Between-run variance of ln(weight) beyond the sampling term
-	 * (statistics.md, "the noise model"), its degrees of freedom (0:
-	 * nothing learned), and the mean sample count of a run behind it.
-	 */
-	double *sig2[2], *sdf[2], *cbar[2];
+	/* the mean sample count of a run behind s0 (statistics.md) */
+	double *cbar[2];
+
 	int *tau_points[2];
 	size_t runs, shas; /* history behind it */
 };
@@ -101,6 +98,12 @@ struct pd_settings {
 	 */
 	double run_cv;
 	int share; /* --share */
+	/*
+	 * The aggregates' totals include system time (stored runs keep
+	 * whole totals): a total that a change of the system frames' own
+	 * time could account for is not judged (statistics.md).
+	 */
+	int whole_totals;
 };
 
 struct pd_side {

@@ -17,6 +17,14 @@ struct expo {
 void pd_diff_begin(struct pd_diff *d, struct pd_funcs *fn,
 		   const struct pd_settings *set);
 
+/*
+ * Renamed binaries among per-run aggregates (stored runs have no
+ * profiles): candidate functions of a candidate-only module move to the
+ * baseline-only module that shares most of their names (profiles.c).
+ */
+void pd_diff_pair_modules(struct pd_diff *d, struct pd_agg *a, size_t na,
+			  struct pd_agg *b, size_t nb);
+
 /* Exposures of the two sides from their total weights and counts. */
 struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
 			     double tb, double cb);

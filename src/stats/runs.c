@@ -144,96 +144,6 @@ static void measure_runs(struct pd_metric *m, const struct expo *x,
 		m->unstable = 1;
 }
 
-/*
- * The prior without history (statistics.md, "several runs per side"): the
- * mean-variance trend of the runs' log weights, var(ln w) = A/c + B (A
- * the sampling part at mean count c, B the between-run part), fitted to
- * the well-sampled rows' pooled variances by iteratively reweighted least
- * squares, with the profile total as one more row; then the prior's
- * degrees of freedom d0 from the spread of the rows around the trend, as
- * limma's empirical Bayes does (Smyth 2004). A row of few functions, or a
- * spread no larger than chance, gives the model's floor and d0 = 4.
- */
-struct trow {
-	double c, s2, d; /* mean count, pooled variance, its df */
-};
-
-struct prior {
-	double A, B, scale, d0;
-};
-
-static void fit_trend(const struct trow *r, size_t n, double A0, double B0,
-		      struct prior *pr)
-{
-	double A = A0, B = B0, e = 0, ve = 0, tri = 0;
-	size_t i;
-	int it;
-
-	pr->scale = 1;
-	pr->d0 = 4;
-	for (it = 0; it < 20 && n >= 3; it++) {
-		/* weighted normal equations of s2 = A u + B, u = 1/c */
-		double s00 = 0, s01 = 0, s11 = 0, t0 = 0, t1 = 0, det, nA, nB;
-
-		for (i = 0; i < n; i++) {
-			double u = 1 / r[i].c, f = A * u + B;
-			double w = r[i].d / (f * f > 1e-300 ? f * f : 1e-300);
-
-			s00 += w * u * u;
-			s01 += w * u;
-			s11 += w;
-			t0 += w * u * r[i].s2;
-			t1 += w * r[i].s2;
-		}
-		det = s00 * s11 - s01 * s01;
-		if (!(fabs(det) > 1e-300))
-			break;
-		nA = (t0 * s11 - t1 * s01) / det;
-		nB = (s00 * t1 - s01 * t0) / det;
-		if (nA < 0) { /* keep both parts non-negative */
-			nA = 0;
-			nB = t1 / s11;
-		}
-		if (nB < 0) {
-			nB = 0;
-			nA = t0 / s00;
-		}
-		nA = fmax(nA, 1e-6);
-		if (fabs(nA - A) < 1e-9 * A &&
-		    fabs(nB - B) <= 1e-9 * (B + 1e-12))
-			break;
-		A = nA;
-		B = nB;
-	}
-	pr->A = A;
-	pr->B = B;
-	if (n < 8)
-		return;
-	/* d0 from the spread of log(s2 / trend) beyond the chi-square's */
-	for (i = 0; i < n; i++)
-		e += (log(r[i].s2 / (A / r[i].c + B)) - pd_digamma(r[i].d / 2) +
-		      log(r[i].d / 2)) /
-		     (double)n;
-	for (i = 0; i < n; i++) {
-		double ei = log(r[i].s2 / (A / r[i].c + B)) -
-			    pd_digamma(r[i].d / 2) + log(r[i].d / 2);
-
-		ve += (ei - e) * (ei - e) / (double)(n - 1);
-		tri += pd_trigamma(r[i].d / 2) / (double)n;
-	}
-	if (ve - tri > 1e-6)
-		pr->d0 = fmin(2 * pd_trigamma_inv(ve - tri), 100);
-	else
-		pr->d0 = 100; /* no spread beyond chance: the trend is all */
-	pr->scale = exp(e + pd_digamma(pr->d0 / 2) - log(pr->d0 / 2));
-}
-
-/* The prior variance of a row of mean count c. */
-static double prior_s2(const struct prior *pr, double c)
-{
-	return pr->scale * (pr->A / fmax(c, 0.5) + pr->B);
-}
-
 /* The profile total of every run. */
 static void total_series(struct series *s, const struct pd_agg *a, size_t na,
 			 const struct pd_agg *b, size_t nb)
@@ -260,8 +170,8 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	size_t nf = d->fn->v.n, i, k;
 	double ta = 0, tb = 0, ca = 0, cb = 0;
 	struct series s;
-	struct trow *rows;
-	struct prior pr[2];
+	struct pd_vrow *rows;
+	struct pd_vtrend pr[2];
 	struct expo x;
 
 	d->method = "moderated-t";
@@ -313,8 +223,8 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 			    1e-12);
 			nr++;
 		}
-		fit_trend(rows, nr, fmax(d->set.dispersion, 0.01),
-			  d->set.run_cv * d->set.run_cv, &pr[k]);
+		pd_vtrend_fit(rows, nr, fmax(d->set.dispersion, 0.01),
+			      d->set.run_cv * d->set.run_cv, &pr[k]);
 	}
 	free(rows);
 
@@ -336,7 +246,7 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 			double s0, d0;
 
 			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
-			s0 = prior_s2(&pr[k], (s.ca + s.cb) / 2);
+			s0 = pd_vtrend_at(&pr[k], (s.ca + s.cb) / 2);
 			d0 = pr[k].d0;
 			if (noise && i < noise->n && noise->d0[k][i] > 0) {
 				s0 = noise->s0[k][i];
@@ -354,7 +264,8 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	if (d->set.share) {
 		pd_diff_measure_common(&d->total, &x, ta, tb, ca, cb, 1);
 	} else {
-		double s0 = prior_s2(&pr[1], (s.ca + s.cb) / 2), d0 = pr[1].d0;
+		double s0 = pd_vtrend_at(&pr[1], (s.ca + s.cb) / 2),
+		       d0 = pr[1].d0;
 
 		if (noise && noise->d0[1][noise->n] > 0) {
 			s0 = noise->s0[1][noise->n];

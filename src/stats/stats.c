@@ -377,3 +377,81 @@ double pd_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
 	z = (fabs(u - mu) - 0.5) / sqrt(var);
 	return z <= 0 ? 1 : fmin(1, 2 * pd_norm_sf(z));
 }
+
+/*
+ * The mean-variance trend of log weights (statistics.md, "several runs
+ * per side"): var(ln w) = A/c + B fitted by iteratively reweighted least
+ * squares (weights d/f^2), then the prior's degrees of freedom from the
+ * rows' scatter around it beyond their own chi-square's (limma's
+ * fitFDist, Smyth 2004). Fewer than 8 rows: the fit with d0 = 4; no
+ * scatter beyond chance: d0 = 100.
+ */
+void pd_vtrend_fit(const struct pd_vrow *r, size_t n, double A0, double B0,
+		   struct pd_vtrend *pr)
+{
+	double A = A0, B = B0, e = 0, ve = 0, tri = 0;
+	size_t i;
+	int it;
+
+	pr->scale = 1;
+	pr->d0 = 4;
+	for (it = 0; it < 20 && n >= 3; it++) {
+		/* weighted normal equations of s2 = A u + B, u = 1/c */
+		double s00 = 0, s01 = 0, s11 = 0, t0 = 0, t1 = 0, det, nA, nB;
+
+		for (i = 0; i < n; i++) {
+			double u = 1 / r[i].c, f = A * u + B;
+			double w = r[i].d / (f * f > 1e-300 ? f * f : 1e-300);
+
+			s00 += w * u * u;
+			s01 += w * u;
+			s11 += w;
+			t0 += w * u * r[i].s2;
+			t1 += w * r[i].s2;
+		}
+		det = s00 * s11 - s01 * s01;
+		if (!(fabs(det) > 1e-300))
+			break;
+		nA = (t0 * s11 - t1 * s01) / det;
+		nB = (s00 * t1 - s01 * t0) / det;
+		if (nA < 0) { /* keep both parts non-negative */
+			nA = 0;
+			nB = t1 / s11;
+		}
+		if (nB < 0) {
+			nB = 0;
+			nA = t0 / s00;
+		}
+		nA = fmax(nA, 1e-6);
+		if (fabs(nA - A) < 1e-9 * A &&
+		    fabs(nB - B) <= 1e-9 * (B + 1e-12))
+			break;
+		A = nA;
+		B = nB;
+	}
+	pr->A = A;
+	pr->B = B;
+	if (n < 8)
+		return;
+	for (i = 0; i < n; i++)
+		e += (log(r[i].s2 / (A / r[i].c + B)) - pd_digamma(r[i].d / 2) +
+		      log(r[i].d / 2)) /
+		     (double)n;
+	for (i = 0; i < n; i++) {
+		double ei = log(r[i].s2 / (A / r[i].c + B)) -
+			    pd_digamma(r[i].d / 2) + log(r[i].d / 2);
+
+		ve += (ei - e) * (ei - e) / (double)(n - 1);
+		tri += pd_trigamma(r[i].d / 2) / (double)n;
+	}
+	if (ve - tri > 1e-6)
+		pr->d0 = fmin(2 * pd_trigamma_inv(ve - tri), 100);
+	else
+		pr->d0 = 100;
+	pr->scale = exp(e + pd_digamma(pr->d0 / 2) - log(pr->d0 / 2));
+}
+
+double pd_vtrend_at(const struct pd_vtrend *pr, double c)
+{
+	return pr->scale * (pr->A / fmax(c, 0.5) + pr->B);
+}

@@ -30,6 +30,24 @@ double pd_trigamma(double x);
 double pd_tetragamma(double x);
 /* The y > 0 with trigamma(y) = x, x > 0 (Newton's method). */
 double pd_trigamma_inv(double x);
+/*
+ * A mean-variance trend of log weights: rows of mean count c with a
+ * variance s2 on d degrees of freedom; the fit var = scale (A/c + B) and
+ * the prior's degrees of freedom d0 (statistics.md).
+ */
+struct pd_vrow {
+	double c, s2, d;
+};
+
+struct pd_vtrend {
+	double A, B, scale, d0;
+};
+
+/* Fits rows r[0..n) starting from A0, B0 (the model without data). */
+void pd_vtrend_fit(const struct pd_vrow *r, size_t n, double A0, double B0,
+		   struct pd_vtrend *pr);
+/* The trend's variance at mean count c. */
+double pd_vtrend_at(const struct pd_vtrend *pr, double c);
 /* Median of n values; reorders v. Returns NAN for n == 0. */
 double pd_median(double *v, size_t n);
 /* Benjamini-Hochberg q values for n p values (q[i] matches p[i]). */

@@ -471,28 +471,45 @@ static void learn_one(const struct hrun *runs, size_t n, size_t f, size_t nfun,
 	s2w = df > 0 ? pooled / df : 0;
 	v = s2w;
 	d0 = df;
-	/* Night to night: commit means' successive differences. */
+	/*
+	 * Night to night: commit means' successive differences, the largest
+	 * tenth (at least one) left out: a real step in the window is one
+	 * large difference. Keeping the lower fraction p of a chi-square(1)
+	 * sample keeps, on average, P(chi2(3) < q) / p of its mean, q its p
+	 * quantile (z^2 with z the (1 + p)/2 normal quantile; 0.623 for p =
+	 * 0.9), and the estimate is divided by that.
+	 */
 	if (lmeans.n >= 5) {
 		PD_VEC(double) d2 = PD_VEC_INIT;
-		double vcm, nbar = (double)n / groups;
+		double vcm = 0, nbar = (double)n / groups;
+		size_t keep;
 
 		for (j = 1; j < lmeans.n; j++)
 			PD_VEC_PUSH(&d2, (lmeans.v[j] - lmeans.v[j - 1]) *
 					     (lmeans.v[j] - lmeans.v[j - 1]));
-		vcm = pd_median(d2.v, d2.n) / (2 * CHI2_1_MEDIAN);
+		pd_median(d2.v, d2.n); /* sorts */
+		keep = d2.n - (d2.n + 9) / 10;
+		for (j = 0; j < keep; j++)
+			vcm += d2.v[j] / (double)keep;
+		{
+			double p = (double)keep / (double)d2.n;
+			double z = pd_t_quantile((1 + p) / 2, 1e9);
+			/* sqrt(2 / pi) = 0.79788... */
+			double kept = erf(z / sqrt(2)) -
+				      z * 0.7978845608028654 * exp(-z * z / 2);
+
+			vcm /= 2 * kept / p;
+		}
 		/* a single run's variance: night part plus within part */
 		v = fmax(v, vcm + s2w * (1 - 1 / nbar));
-		/* the median uses about 40 % of the differences' information */
-		d0 += 0.4 * (double)d2.n;
+		/* a trimmed mean keeps about 70 % of the information */
+		d0 += 0.7 * (double)d2.n;
 		PD_VEC_FREE(&d2);
 	}
 	if (d0 >= 2) {
 		noise->s0[k][f] = v;
 		noise->d0[k][f] = fmin(d0, 30);
 		noise->cbar[k][f] = cbar;
-		/* beyond the sampling term of a run of cbar samples */
-		noise->sig2[k][f] = fmax(0, v - 1 / fmax(cbar, 0.5));
-		noise->sdf[k][f] = fmin(d0, 30);
 	}
 	/* Thresholds from neighbouring commits: Q3 + 3 IQR. */
 	if (f < nfun && means.n >= WINDOW_SHAS) {
@@ -618,10 +635,11 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 	for (i = first; i < runs.n; i++)
 		pd_agg_resize(&runs.v[i].agg, nfun);
 
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < 2; k++) {
 		for (f = 0; f <= nfun; f++)
 			learn_one(runs.v + first, runs.n - first, f, nfun,
 				  (int)k, noise);
+	}
 	rc = 0;
 out:
 	for (i = 0; i < runs.n; i++) {
@@ -680,8 +698,6 @@ static void copy_noise(struct pd_noise *to, size_t t,
 	to->d0[k][t] = from->d0[k][f];
 	to->tau[k][t] = from->tau[k][f];
 	to->tau_points[k][t] = from->tau_points[k][f];
-	to->sig2[k][t] = from->sig2[k][f];
-	to->sdf[k][t] = from->sdf[k][f];
 	to->cbar[k][t] = from->cbar[k][f];
 }
 

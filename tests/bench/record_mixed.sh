@@ -9,8 +9,12 @@
 #
 # usage: tests/bench/record_mixed.sh OUTDIR ROUNDS [PCT] [FREQ]
 #   writes OUTDIR/a-R-K.perf.txt (K = 1..3) and OUTDIR/pF-R.perf.txt
+#   PLANTS="0 1 8": the planted functions, each after its own unchanged
+#   run (K counts them); WORK=400: the program's rounds (400 is about
+#   1.2 s and 2 400 samples; longer runs resolve smaller functions)
 set -eu
 out=$1 rounds=$2 pct=${3:-20} freq=${4:-1999}
+plants=${PLANTS:-0 1 8} work=${WORK:-400}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 src=$here/fixtures/workload/mixed.c
 mkdir -p "$out"
@@ -18,12 +22,12 @@ cc=${CC:-cc}
 flags="-O2 -g -fno-omit-frame-pointer"
 # shellcheck disable=SC2086
 $cc $flags -o "$out/mixed-a" "$src"
-for f in 0 1 8; do
+for f in $plants; do
 	# shellcheck disable=SC2086
 	$cc $flags -DPLANT=$f -DPLANT_PCT="$pct" -o "$out/mixed-p$f" "$src"
 done
 rec() { # binary, output
-	perf record -q -F "$freq" -g -o "$out/r.data" "$1" 400 >/dev/null 2>&1
+	perf record -q -F "$freq" -g -o "$out/r.data" "$1" "$work" >/dev/null 2>&1
 	perf script -i "$out/r.data" >"$2" 2>/dev/null
 }
 r=1
@@ -35,12 +39,12 @@ while [ "$r" -le "$rounds" ]; do
 		"$out/mixed-a" 100000 >/dev/null &
 		hog="$hog $!"
 	fi
-	rec "$out/mixed-a" "$out/a-$r-1.perf.txt"
-	rec "$out/mixed-p0" "$out/p0-$r.perf.txt"
-	rec "$out/mixed-a" "$out/a-$r-2.perf.txt"
-	rec "$out/mixed-p1" "$out/p1-$r.perf.txt"
-	rec "$out/mixed-a" "$out/a-$r-3.perf.txt"
-	rec "$out/mixed-p8" "$out/p8-$r.perf.txt"
+	k=1
+	for f in $plants; do
+		rec "$out/mixed-a" "$out/a-$r-$k.perf.txt"
+		rec "$out/mixed-p$f" "$out/p$f-$r.perf.txt"
+		k=$((k + 1))
+	done
 	# shellcheck disable=SC2086
 	[ -z "$hog" ] || kill $hog 2>/dev/null || true
 	r=$((r + 1))

@@ -34,13 +34,21 @@ def main():
         ea, eb = A["samples"], B["samples"]
     else:
         ea, eb = A["samples"] / A["total"], B["samples"] / B["total"]
-    ps = []
+    # Two BH families: the program's metrics with the profile total, and
+    # the system frames set apart. A leaf's total (the same counts as its
+    # self) is one member with its self, sharing its q.
+    fams = {False: [], True: []}
     checked = exact = 0
-    rows = [(f["function"], f[metric]) for f in d["functions"]
-            for metric in ("self", "total")]
+    rows = []
+    for f in d["functions"]:
+        s, t = f["self"], f["total"]
+        leaf = all(t[k] == s[k] for k in ("baseline", "candidate",
+                                          "baseline_samples", "candidate_samples"))
+        rows.append((f["function"], s, f["system"], False))
+        rows.append((f["function"], t, f["system"], leaf and s["q"] is not None))
     if not share:  # in share mode the total is 1 by definition, untested
-        rows.append(("(total)", d["total"]))
-    for name, m in rows:
+        rows.append(("(total)", d["total"], False, False))
+    for name, m, system, dup in rows:
             a, b = m["baseline_samples"], m["candidate_samples"]
             if m["baseline"] <= 0 or m["candidate"] <= 0:
                 continue
@@ -63,20 +71,23 @@ def main():
                 p = binom_mid_p(int(b / r), int((a + b) / r), eb / (ea + eb))
                 assert math.isclose(m["p"], p, rel_tol=1e-7), (name, m["p"], p)
                 exact += 1
-            if m["q"] is not None:
-                ps.append((m["p"], m["q"]))
+            if m["q"] is not None and not dup:
+                fams[system].append((m["p"], m["q"]))
             checked += 1
-    # Benjamini-Hochberg over the tested p values.
-    n = len(ps)
-    order = sorted(range(n), key=lambda i: ps[i][0])
-    q = [0.0] * n
-    run = 1.0
-    for rank in range(n, 0, -1):
-        i = order[rank - 1]
-        run = min(run, ps[i][0] * n / rank)
-        q[i] = run
-    for i in range(n):
-        assert math.isclose(ps[i][1], q[i], rel_tol=1e-9), (ps[i], q[i])
+    # Benjamini-Hochberg over the tested p values of each family.
+    n = 0
+    for ps in fams.values():
+        k = len(ps)
+        order = sorted(range(k), key=lambda i: ps[i][0])
+        q = [0.0] * k
+        run = 1.0
+        for rank in range(k, 0, -1):
+            i = order[rank - 1]
+            run = min(run, ps[i][0] * k / rank)
+            q[i] = run
+        for i in range(k):
+            assert math.isclose(ps[i][1], q[i], rel_tol=1e-9), (ps[i], q[i])
+        n += k
     if checked == 0:
         sys.exit("nothing compared")
     print("checked %d metrics (%d exact tests), %d q values" % (checked, exact, n))

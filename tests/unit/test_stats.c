@@ -385,10 +385,9 @@ static void test_runs_total_is_main(void **state)
 
 /*
  * One pair with history: a function the history saw vary by 20 % from
- * run to run is judged by that, not by the 2 % floor. f0 grows 1000 ->
- * 1300 samples: regressed without history, inconclusive with it; the
- * variance is (30 * 0.04 + 4 * 0.0004) / 34 between runs and the t tail
- * has the learned degrees of freedom.
+ * run to run is judged by that, not by the model without history. f0
+ * grows 1000 -> 1300 samples: regressed without history, inconclusive
+ * with it, the t tail with the learned degrees of freedom.
  */
 static void test_history_noise_per_function(void **state)
 {
@@ -420,8 +419,9 @@ static void test_history_noise_per_function(void **state)
 	pd_diff_release(&d);
 
 	pd_noise_init(&noise, fn.v.n);
-	noise.sig2[0][id] = noise.sig2[1][id] = 0.04;
-	noise.sdf[0][id] = noise.sdf[1][id] = 30;
+	noise.s0[0][id] = noise.s0[1][id] = 0.04;
+	noise.d0[0][id] = noise.d0[1][id] = 30;
+	noise.cbar[0][id] = noise.cbar[1][id] = 1000;
 	pd_agg_init(&ga);
 	pd_agg_init(&gb);
 	pd_agg_compute(&ga, &pa, &fn);
@@ -433,13 +433,16 @@ static void test_history_noise_per_function(void **state)
 	assert_int_equal(f->self.status, PD_INCONCLUSIVE);
 	assert_string_equal(d.phi_source, "history");
 	{
-		double s2 = (30 * 0.04 + 4 * 0.0004) / 34;
-		double v = 1.5 * (1 / 1000.5 + 1 / 1300.5) + 2 * s2;
-		double r = 1 + 1.5 * (1 / 1000.5 + 1 / 1300.5) / (2 * s2);
+		/*
+		 * moderated toward phi0/cbar + cv^2 with 4 df; each side's
+		 * sampling part moved from the history's 1000 samples to its
+		 * own count
+		 */
+		double s2 = (30 * 0.04 + 4 * (1.5 / 1000.5 + 0.0004)) / 34;
+		double v = s2 + (s2 + 1 / 1300.5 - 1 / 1000.5);
 
-		assert_near(
-		    f->self.p,
-		    pd_t_sf2(log(1300.5 / 1000.5) / sqrt(v), 34 * r * r), 1e-9);
+		assert_near(f->self.p,
+			    pd_t_sf2(log(1300.5 / 1000.5) / sqrt(v), 34), 1e-9);
 	}
 	/* the other functions, not learned, keep the floor */
 	f = find(&d, "f1");

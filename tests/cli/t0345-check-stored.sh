@@ -1,0 +1,70 @@
+#!/bin/sh
+# check against a stored commit (docs/history.md, "Stored runs and
+# files"): a candidate binary of another name is paired by its function
+# names, as diff pairs files; the file's totals are counted as the
+# history stores them (kernel time included); and a burst of page faults
+# under main in the candidate, which moves main's and the profile's whole
+# totals by exactly the system frames' own time, is no regression. Counts
+# by hand: work 2000 and other 1000 samples on both sides, 600 kernel
+# samples under main in the candidate only.
+. "$(dirname "$0")/lib.sh"
+export PERFDIFF_DB="$T/h.db"
+# perf script text: BIN WORK OTHER KERNEL
+perfscript() {
+	python3 - "$@" <<'PY'
+import sys
+binary, work, other, kern = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+t = 1.0
+def sample(frames):
+    global t
+    t += 0.001
+    print("app 100 [000] %.6f: 1000000 cpu-clock:" % t)
+    for addr, name, mod in frames:
+        print("\t%16x %s+0x10 (%s)" % (addr, name, mod))
+    print()
+app = "/usr/bin/" + binary
+for _ in range(work):
+    sample([(0x1010, "work", app), (0x1000, "main", app)])
+for _ in range(other):
+    sample([(0x2010, "other", app), (0x1000, "main", app)])
+for _ in range(kern):
+    sample([(0xffffffff81000000, "clear_page_erms", "[kernel.kallsyms]"),
+            (0xffffffff81000100, "exc_page_fault", "[kernel.kallsyms]"),
+            (0x1000, "main", app)])
+PY
+}
+tail=cccccccccccccccccccccccccccccccccccccc
+i=1
+for i in 1 2 3 4 5 6; do
+	b=$T/b$i
+	mkdir -p "$b/profiles"
+	printf '{"git_sha": "%02d%s", "scenario": "s", "cache": "warm", "commit_date": "2026-03-%02dT00:00:00Z"}\n' \
+		"$i" "$tail" "$i" >"$b/build_meta.json"
+	perfscript app-old $((2000 + i * 3)) $((1000 - i * 2)) 0 >"$b/profiles/run.1.perf.txt"
+done
+expect_exit 0 pd ingest "$T"/b1 "$T"/b2 "$T"/b3 "$T"/b4 "$T"/b5 "$T"/b6
+perfscript app-new 2000 1000 600 >"$T/cand.txt"
+pd check -f json "db:06$tail:s:warm" "$T/cand.txt" >"$T/out" 2>"$T/err"
+rc=$?
+if [ "$rc" -ne 1 ] && python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+by = {f["function"]: f for f in d["functions"]}
+# paired across the renamed binary: no added or removed halves
+for name in ("work", "other", "main"):
+    f = by[name]
+    assert f["module"] == "app-old", f
+    assert f["self"]["status"] not in ("added", "removed"), f["self"]
+    assert f["total"]["status"] not in ("added", "removed"), f["total"]
+# the kernel's 600 samples under main are main's whole total (2000 + 1000
+# + 600 against 3000): +20 %, what the system frames' own time moved
+main = by["main"]["total"]
+assert abs(main["delta_pct"] - 20) < 0.5, main
+assert main["status"] == "inconclusive", main
+assert d["total"]["status"] == "inconclusive", d["total"]
+assert by["work"]["self"]["status"] not in ("regressed", "improved"), by["work"]["self"]
+assert d["verdict"] != "regressed"
+assert any("matched to app-old" in w for w in d["warnings"]), d["warnings"]
+PY
+then ok; else not_ok "check db: renamed binary or kernel time under main (exit $rc): $(head -c 600 "$T/out")"; fi
+finish
