@@ -9,12 +9,14 @@
 #
 # usage: tests/bench/record_mixed.sh OUTDIR ROUNDS [PCT] [FREQ]
 #   writes OUTDIR/a-R-K.perf.txt (K = 1..3) and OUTDIR/pF-R.perf.txt
+#   HOG=0: no busy loop or second copy (when other work loads the
+#   machine already)
 #   PLANTS="0 1 8": the planted functions, each after its own unchanged
 #   run (K counts them); WORK=400: the program's rounds (400 is about
 #   1.2 s and 2 400 samples; longer runs resolve smaller functions)
 set -eu
 out=$1 rounds=$2 pct=${3:-20} freq=${4:-1999}
-plants=${PLANTS:-0 1 8} work=${WORK:-400}
+plants=${PLANTS:-0 1 8} work=${WORK:-400} hogs=${HOG:-1}
 here=$(cd "$(dirname "$0")/../.." && pwd)
 src=$here/fixtures/workload/mixed.c
 mkdir -p "$out"
@@ -33,7 +35,7 @@ rec() { # binary, output
 r=1
 while [ "$r" -le "$rounds" ]; do
 	hog=
-	if [ $((r % 2)) = 0 ]; then
+	if [ "$hogs" = 1 ] && [ $((r % 2)) = 0 ]; then
 		sh -c 'while :; do :; done' &
 		hog=$!
 		"$out/mixed-a" 100000 >/dev/null &
