@@ -62,6 +62,8 @@ static const char diff_usage[] =
     "  --min-impact PCT     smallest change as % of the baseline total (0.5)\n"
     "  --alpha A            false discovery rate (default 0.05)\n"
     "  --dispersion PHI     sampling overdispersion floor phi0 (default 1.5)\n"
+    "  --paired             run i of -b and of -c were recorded one after\n"
+    "                       the other (A B A B): a paired test\n"
     "  --run-cv PCT         run-to-run variation assumed without history,\n"
     "                       in % (default 2)\n"
     "  --share              compare shares of the total, not absolute weights\n"

@@ -40,6 +40,7 @@ const struct option pd_diff_options[] = {
 	{ "alpha", required_argument, NULL, OPT_ALPHA },
 	{ "dispersion", required_argument, NULL, OPT_DISPERSION },
 	{ "run-cv", required_argument, NULL, OPT_RUN_CV },
+	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "share", no_argument, NULL, OPT_SHARE },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
@@ -274,6 +275,9 @@ static int run_option(int c, struct run_opts *r)
 		if (pd_parse_double("--run-cv", optarg, 0, 100, &v))
 			return -1;
 		r->set.run_cv = v / 100;
+		return 1;
+	case OPT_PAIRED:
+		r->set.paired = 1;
 		return 1;
 	case OPT_SHARE:
 		r->set.share = 1;

@@ -275,7 +275,7 @@ const struct pd_fdiff *pd_report_needs_runs(const struct pd_diff *d)
 	const struct pd_fdiff *best = NULL;
 	size_t i;
 
-	if (strcmp(d->method, "moderated-t"))
+	if (!pd_diff_several_runs(d))
 		return NULL;
 	for (i = 0; i < d->funcs.n; i++) {
 		const struct pd_fdiff *f = &d->funcs.v[i];

@@ -162,6 +162,11 @@ static void provenance(struct pd_buf *b, const struct pd_diff *d)
 	if (!strcmp(d->method, "exact")) {
 		pd_buf_adds(b, "- Method: exact counts (no sampling), judged"
 			       " by the threshold alone\n");
+	} else if (!strcmp(d->method, "paired-t")) {
+		pd_buf_addf(b,
+			    "- Method: moderated paired t-test over %d pairs of"
+			    " runs (prior from %s)\n",
+			    d->base.runs, d->prior_source);
 	} else if (!strcmp(d->method, "moderated-t")) {
 		pd_buf_addf(
 		    b,

@@ -274,6 +274,11 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 	    d->set.share ? "shares" : "absolute");
 	if (!strcmp(d->method, "exact")) {
 		pd_buf_adds(&b, "exact counts: threshold only, no test\n");
+	} else if (!strcmp(d->method, "paired-t")) {
+		pd_buf_addf(&b,
+			    "moderated paired t-test over %d pairs of runs"
+			    " (prior from %s)\n",
+			    d->base.runs, d->prior_source);
 	} else if (!strcmp(d->method, "moderated-t")) {
 		pd_buf_addf(
 		    &b, "moderated t-test over %d + %d runs (prior from %s)\n",

@@ -41,6 +41,13 @@ void pd_settings_default(struct pd_settings *s)
 	s->run_cv = 0.02;
 	s->share = 0;
 	s->whole_totals = 0;
+	s->paired = 0;
+}
+
+int pd_diff_several_runs(const struct pd_diff *d)
+{
+	return !strcmp(d->method, "moderated-t") ||
+	       !strcmp(d->method, "paired-t");
 }
 
 const char *pd_status_name(enum pd_status s)
@@ -700,16 +707,15 @@ static void finish(struct pd_diff *d)
 			     " or keep a history: docs/statistics.md)",
 			     d->set.threshold_pct, d->set.run_cv * 100, best);
 	else if (!isnan(best) && best > d->set.threshold_pct)
-		pd_diff_warn(d,
-			     "%s for a %g %% threshold: even the best-sampled"
-			     " function can only show changes above %.0f %%"
-			     " (record longer, at a higher frequency, or %s)",
-			     strcmp(d->method, "moderated-t")
-				 ? "profiles too short"
-				 : "too few or too noisy runs",
-			     d->set.threshold_pct, best,
-			     strcmp(d->method, "moderated-t") ? "repeat runs"
-							      : "add runs");
+		pd_diff_warn(
+		    d,
+		    "%s for a %g %% threshold: even the best-sampled"
+		    " function can only show changes above %.0f %%"
+		    " (record longer, at a higher frequency, or %s)",
+		    pd_diff_several_runs(d) ? "too few or too noisy runs"
+					    : "profiles too short",
+		    d->set.threshold_pct, best,
+		    pd_diff_several_runs(d) ? "add runs" : "repeat runs");
 }
 
 /*

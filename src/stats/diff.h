@@ -104,6 +104,11 @@ struct pd_settings {
 	 * time could account for is not judged (statistics.md).
 	 */
 	int whole_totals;
+	/*
+	 * --paired: run i of the baseline and run i of the candidate were
+	 * recorded one after the other (A B A B): the paired t-test.
+	 */
+	int paired;
 };
 
 struct pd_side {
@@ -128,7 +133,7 @@ struct pd_diff {
 	double phi, lambda; /* lambda NAN when not estimated */
 	size_t lambda_n;    /* functions behind lambda */
 	const char *phi_source;
-	const char *method; /* "quasi-poisson", "moderated-t" or "exact" */
+	const char *method; /* quasi-poisson, moderated-t, paired-t, exact */
 	const char *prior_source; /* moderated-t: "history" or "functions" */
 	PD_VEC(char *) warnings;
 	enum pd_status verdict;
@@ -156,6 +161,8 @@ void pd_diff_provenance(struct pd_diff *d, int cand, const char *fmt, ...)
     PD_PRINTF(3, 4);
 
 void pd_settings_default(struct pd_settings *s);
+/* Several runs per side: the moderated t-test, paired or not. */
+int pd_diff_several_runs(const struct pd_diff *d);
 const char *pd_status_name(enum pd_status s);
 /*
  * Compares a (baseline) with b (candidate). The function table must be

@@ -86,6 +86,60 @@ static int bimodal(const double *y, size_t n)
 	return range > 0 && gap > 0.6 * range && at >= 2 && n - at >= 2;
 }
 
+/* Variance of the differences of paired runs, yb[i] - ya[i]. */
+static void paired_var(const struct series *s, size_t n, double *mean,
+		       double *var)
+{
+	double *dv = pd_xmalloc((n + 1) * sizeof(*dv));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		dv[i] = s->yb[i] - s->ya[i];
+	mean_var(dv, n, mean, var);
+	free(dv);
+}
+
+/*
+ * --paired (runs recorded A B A B, statistics.md): the moderated paired
+ * t-test on the differences of each pair's log weights, whose variance is
+ * shrunk toward twice the prior (s0 is per side), floored by the Poisson
+ * variance of a difference, 1/ca + 1/cb. What the two runs of a pair
+ * share (the machine's state that hour) cancels.
+ */
+static void measure_paired(struct pd_metric *m, const struct expo *x,
+			   const struct series *s, size_t n, double s0,
+			   double d0, const struct pd_settings *set)
+{
+	double L, vd, sd, se2, df, t95, t90, delta;
+
+	pd_diff_measure_common(m, x, s->wa, s->wb, s->ca, s->cb, set->share);
+	if (s->wa <= 0 && s->wb <= 0)
+		return;
+	paired_var(s, n, &L, &vd);
+	if (!(d0 > 0))
+		s0 = d0 = 0;
+	sd = d0 + (double)(n - 1) > 0
+		 ? (d0 * 2 * s0 + (double)(n - 1) * vd) / (d0 + (double)(n - 1))
+		 : vd;
+	sd = fmax(sd, 1 / fmax(s->ca, 0.5) + 1 / fmax(s->cb, 0.5));
+	se2 = sd / (double)n;
+	df = fmax(d0 + (double)n - 1, 1);
+	m->p = pd_t_sf2(fabs(L) / sqrt(se2), df);
+	if (s->wa <= 0 || s->wb <= 0)
+		return;
+	t95 = pd_t_quantile(0.975, df);
+	t90 = pd_t_quantile(0.95, df);
+	m->ratio = exp(L);
+	m->ci_low = exp(L - t95 * sqrt(se2));
+	m->ci_high = exp(L + t95 * sqrt(se2));
+	m->ci90_low = exp(L - t90 * sqrt(se2));
+	m->ci90_high = exp(L + t90 * sqrt(se2));
+	m->mde_pct = (exp(2.8 * sqrt(se2)) - 1) * 100;
+	delta = log(1 + set->threshold_pct / 100);
+	m->suggested_runs =
+	    ceil((1.96 + 0.84) * (1.96 + 0.84) * sd / (delta * delta));
+}
+
 /*
  * The moderated Welch t-test of one metric: variances shrunk toward the
  * prior (s0, d0), floored by the Poisson variance 1/c.
@@ -173,8 +227,17 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	struct pd_vrow *rows;
 	struct pd_vtrend pr[2];
 	struct expo x;
+	int paired;
 
 	d->method = "moderated-t";
+	paired = d->set.paired && na == nb && na >= 2;
+	if (paired)
+		d->method = "paired-t";
+	else if (d->set.paired)
+		pd_diff_warn(d,
+			     "--paired needs as many runs on each side"
+			     " (%zu and %zu): compared unpaired",
+			     na, nb);
 	d->phi = d->set.dispersion;
 	d->phi_source = "default";
 	d->prior_source = "functions";
@@ -213,9 +276,16 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 			 */
 			if (s.ca < 10 || s.cb < 10)
 				continue;
+			rows[nr].c = (s.ca + s.cb) / 2;
+			if (paired) { /* per side: half a difference's */
+				paired_var(&s, na, &ma, &va);
+				rows[nr].d = (double)(na - 1);
+				rows[nr].s2 = fmax(va / 2, 1e-12);
+				nr++;
+				continue;
+			}
 			mean_var(s.ya, na, &ma, &va);
 			mean_var(s.yb, nb, &mb, &vb);
-			rows[nr].c = (s.ca + s.cb) / 2;
 			rows[nr].d = (double)(na + nb - 2);
 			rows[nr].s2 = fmax(
 			    ((double)(na - 1) * va + (double)(nb - 1) * vb) /
@@ -253,7 +323,11 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 				d0 = noise->d0[k][i];
 				d->prior_source = "history";
 			}
-			measure_runs(m, &x, &s, na, nb, s0, d0, &d->set);
+			if (paired)
+				measure_paired(m, &x, &s, na, s0, d0, &d->set);
+			else
+				measure_runs(m, &x, &s, na, nb, s0, d0,
+					     &d->set);
 			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);
 		}
 		PD_VEC_PUSH(&d->funcs, f);
@@ -271,7 +345,11 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 			s0 = noise->s0[1][noise->n];
 			d0 = noise->d0[1][noise->n];
 		}
-		measure_runs(&d->total, &x, &s, na, nb, s0, d0, &d->set);
+		if (paired)
+			measure_paired(&d->total, &x, &s, na, s0, d0, &d->set);
+		else
+			measure_runs(&d->total, &x, &s, na, nb, s0, d0,
+				     &d->set);
 	}
 	d->total.tau_pct = d->set.threshold_pct;
 	pd_diff_test_all(d, &x);

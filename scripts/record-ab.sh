@@ -1,0 +1,46 @@
+#!/bin/sh
+# Records two builds interleaved, A B A B, for a paired comparison
+# (docs/statistics.md, "Several runs per side"): whatever the machine does
+# that hour falls on both runs of a pair, and `perfdiff --paired` takes it
+# out. Each run is recorded with `perf record` and written as `perf
+# script` text.
+#
+# usage: scripts/record-ab.sh OUTDIR RUNS BASELINE-PROGRAM CANDIDATE-PROGRAM [ARGS...]
+#   runs each program RUNS times with ARGS, baseline first in every pair;
+#   writes OUTDIR/base-N.perf.txt and OUTDIR/cand-N.perf.txt, then prints
+#   the perfdiff command. FREQ (default 1999) sets the sampling frequency;
+#   CALL_GRAPH (default fp) is perf's --call-graph (dwarf when the
+#   programs lack frame pointers).
+# exit 77 when perf cannot record here.
+set -eu
+if [ $# -lt 4 ]; then
+	echo "usage: $0 OUTDIR RUNS BASELINE-PROGRAM CANDIDATE-PROGRAM [ARGS...]" >&2
+	exit 2
+fi
+out=$1 runs=$2 base=$3 cand=$4
+shift 4
+freq=${FREQ:-1999} cg=${CALL_GRAPH:-fp}
+mkdir -p "$out"
+if ! perf record -q -o "$out/probe.data" true >/dev/null 2>&1; then
+	echo "perf cannot record here (perf_event_paranoid or no perf)" >&2
+	exit 77
+fi
+rm -f "$out/probe.data"
+i=1
+while [ "$i" -le "$runs" ]; do
+	for side in base cand; do
+		if [ "$side" = base ]; then prog=$base; else prog=$cand; fi
+		perf record -q -F "$freq" --call-graph "$cg" -o "$out/run.data" \
+			"$prog" "$@" >/dev/null
+		perf script -i "$out/run.data" >"$out/$side-$i.perf.txt" 2>/dev/null
+	done
+	i=$((i + 1))
+done
+rm -f "$out/run.data"
+printf 'perfdiff --paired'
+i=1
+while [ "$i" -le "$runs" ]; do
+	printf ' -b %s/base-%d.perf.txt -c %s/cand-%d.perf.txt' "$out" "$i" "$out" "$i"
+	i=$((i + 1))
+done
+printf '\n'
