@@ -143,6 +143,11 @@ static double p_value(const struct expo *x, double a, double b, double L,
 	return 2 * pd_norm_sf(fabs(L / se));
 }
 
+double pd_mde_pct(double se, double z, double tau_pct)
+{
+	return (exp(log(1 + tau_pct / 100) + (z + 0.84) * se) - 1) * 100;
+}
+
 /* Fields every method fills the same way. */
 void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
 			    double wa, double wb, double a, double b, int share)
@@ -193,10 +198,9 @@ void pd_diff_measure_v(struct pd_metric *m, const struct expo *x, double wa,
 		z95 = pd_t_quantile(0.975, df);
 		z90 = pd_t_quantile(0.95, df);
 	}
-	/* the MDE at equal counts ā on both sides, 80 % power */
+	/* the MDE at equal counts ā on both sides */
 	v = abar > 0 ? 2 * phi / abar + 2 * sig2 : PD_NAN;
-	m->mde_pct =
-	    abar > 0 ? (exp((z95 + 0.84) * sqrt(v)) - 1) * 100 : PD_NAN;
+	m->mde_pct = abar > 0 ? pd_mde_pct(sqrt(v), z95, x->tau_pct) : PD_NAN;
 	m->ratio = exp(L);
 	m->ci_low = exp(L - z95 * se);
 	m->ci_high = exp(L + z95 * se);
@@ -432,6 +436,7 @@ struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
 	x.tb = tb;
 	x.ca = ca;
 	x.cb = cb;
+	x.tau_pct = d->set.threshold_pct;
 	if (d->set.share) {
 		x.ea = x.ca > 0 ? x.ca : 1;
 		x.eb = x.cb > 0 ? x.cb : 1;
@@ -655,7 +660,7 @@ static void finish(struct pd_diff *d)
 {
 	int any_reg = d->total.status == PD_REGRESSED;
 	int any_imp = d->total.status == PD_IMPROVED;
-	double best = PD_NAN;
+	double best = PD_NAN, noise, cv_mde;
 	size_t i;
 
 	for (i = 0; i < d->funcs.n; i++) {
@@ -692,11 +697,15 @@ static void finish(struct pd_diff *d)
 	 * Too short: even the best-sampled function present on both sides
 	 * cannot show a change of the threshold.
 	 */
-	if (!isnan(best) && best > d->set.threshold_pct &&
+	/*
+	 * The MDE beyond the threshold's own part is the noise's; the
+	 * --run-cv floor's share of it no recording length removes.
+	 */
+	noise = (1 + best / 100) / (1 + d->set.threshold_pct / 100) * 100 - 100;
+	cv_mde = (exp(2.8 * sqrt(2.0) * d->set.run_cv) - 1) * 100;
+	if (!isnan(best) && noise > d->set.threshold_pct &&
 	    !strcmp(d->method, "quasi-poisson") &&
-	    strcmp(d->phi_source, "history") &&
-	    (exp(2.8 * sqrt(2.0) * d->set.run_cv) - 1) * 100 >
-		d->set.threshold_pct)
+	    strcmp(d->phi_source, "history") && noise < 1.5 * cv_mde)
 		/* no recording is long enough: the runs' own variation */
 		pd_diff_warn(d,
 			     "one run per side cannot show a %g %% change:"
@@ -706,7 +715,7 @@ static void finish(struct pd_diff *d)
 			     " above %.0f %% (compare several runs per side,"
 			     " or keep a history: docs/statistics.md)",
 			     d->set.threshold_pct, d->set.run_cv * 100, best);
-	else if (!isnan(best) && best > d->set.threshold_pct)
+	else if (!isnan(best) && noise > d->set.threshold_pct)
 		pd_diff_warn(
 		    d,
 		    "%s for a %g %% threshold: even the best-sampled"

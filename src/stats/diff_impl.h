@@ -8,9 +8,10 @@
 #include "stats/diff.h"
 
 struct expo {
-	double ea, eb; /* exposures */
-	double ta, tb; /* total weights */
-	double ca, cb; /* total counts */
+	double ea, eb;	/* exposures */
+	double ta, tb;	/* total weights */
+	double ca, cb;	/* total counts */
+	double tau_pct; /* the threshold, for the MDE */
 };
 
 /* A fresh diff over fn with the settings. */
@@ -24,6 +25,13 @@ void pd_diff_begin(struct pd_diff *d, struct pd_funcs *fn,
  */
 void pd_diff_pair_modules(struct pd_diff *d, struct pd_agg *a, size_t na,
 			  struct pd_agg *b, size_t nb);
+
+/*
+ * The minimum detectable effect, in %: the change found with 80 % power
+ * by the decision rule, whose interval (quantile z, standard error se)
+ * must clear the threshold: exp(ln(1 + tau) + (z + 0.84) se) - 1.
+ */
+double pd_mde_pct(double se, double z, double tau_pct);
 
 /* Exposures of the two sides from their total weights and counts. */
 struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,

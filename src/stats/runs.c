@@ -134,7 +134,7 @@ static void measure_paired(struct pd_metric *m, const struct expo *x,
 	m->ci_high = exp(L + t95 * sqrt(se2));
 	m->ci90_low = exp(L - t90 * sqrt(se2));
 	m->ci90_high = exp(L + t90 * sqrt(se2));
-	m->mde_pct = (exp(2.8 * sqrt(se2)) - 1) * 100;
+	m->mde_pct = pd_mde_pct(sqrt(se2), t95, set->threshold_pct);
 	delta = log(1 + set->threshold_pct / 100);
 	m->suggested_runs =
 	    ceil((1.96 + 0.84) * (1.96 + 0.84) * sd / (delta * delta));
@@ -186,7 +186,7 @@ static void measure_runs(struct pd_metric *m, const struct expo *x,
 	m->ci_high = exp(L + t95 * sqrt(se2));
 	m->ci90_low = exp(L - t90 * sqrt(se2));
 	m->ci90_high = exp(L + t90 * sqrt(se2));
-	m->mde_pct = (exp(2.8 * sqrt(se2)) - 1) * 100;
+	m->mde_pct = pd_mde_pct(sqrt(se2), t95, set->threshold_pct);
 	delta = log(1 + set->threshold_pct / 100);
 	m->suggested_runs = ceil(2 * (1.96 + 0.84) * (1.96 + 0.84) * (sa + sb) /
 				 2 / (delta * delta));

@@ -68,7 +68,7 @@ static int se_test(struct pd_metric *m, const struct expo *x, double va,
 	m->ci_high = exp(L + tq * se);
 	m->ci90_low = exp(L - tq90 * se);
 	m->ci90_high = exp(L + tq90 * se);
-	m->mde_pct = (exp(2.8 * se) - 1) * 100;
+	m->mde_pct = pd_mde_pct(se, tq, x->tau_pct);
 	m->tested = 1;
 	return 1;
 }

@@ -175,7 +175,7 @@ def main():
     print("| planted change | runs per side | found | wrong direction | median MDE | oracle found |")
     print("|---|---|---|---|---|---|")
     pct = float(os.environ.get("PCT", "20"))
-    promise = kept = 0
+    promise = kept = at_mde = found_mde = 0
     # The oracle knows every function's run-to-run variance of ln(count),
     # measured over all unchanged runs; it tests the program's functions
     # with it, BH across them, and decides as perfdiff does.
@@ -228,6 +228,10 @@ def main():
                     if pct >= 1.5 * m["mde_pct"]:
                         promise += 1
                         kept += st == "regressed"
+                    # and one at the MDE is found with 80 % power
+                    if pct >= m["mde_pct"]:
+                        at_mde += 1
+                        found_mde += st == "regressed"
                 tries += 1
                 found += st == "regressed"
                 wrong += st == "improved"
@@ -237,6 +241,9 @@ def main():
                   % (pct, f, n, found, tries, 100.0 * found / max(tries, 1),
                      wrong, "%.0f %%" % mdes[len(mdes) // 2] if mdes else "-",
                      ofound, 100.0 * ofound / max(tries, 1)))
+    print()
+    print("Planted changes at least the reported MDE: %d, found: %d"
+          " (the MDE promises 80 %%)" % (at_mde, found_mde))
     print()
     print("Planted changes at least 1.5 times the reported MDE: %d, found: %d"
           % (promise, kept))
