@@ -9,33 +9,7 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
-
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t row[64], prev, tmp;
-
-	if (lb >= 64 || la >= 64)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t best = prev + (a[i - 1] != b[j - 1]);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			tmp = row[j];
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
+#include "core/buf.h"
 
 int main(int argc, char **argv)
 {
@@ -49,7 +23,7 @@ int main(int argc, char **argv)
 	name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		return pd_cmd_help(1, argv);
-	if (!strcmp(name, "--version"))
+	if (!strcmp(name, "--version") || !strcmp(name, "-V"))
 		return pd_cmd_version(1, argv);
 	for (i = 0; i < n; i++)
 		if (!strcmp(t[i].name, name))
@@ -61,7 +35,7 @@ int main(int argc, char **argv)
 		size_t bd = 3;
 
 		for (i = 0; i < n; i++) {
-			size_t d = edit_distance(name, t[i].name);
+			size_t d = pd_edit_distance(name, t[i].name);
 
 			if (d < bd) {
 				bd = d;

@@ -71,4 +71,13 @@ int pd_parse_regex(const char *opt, const char *pattern, regex_t *re);
 int pd_parse_double(const char *opt, const char *s, double lo, double hi,
 		    double *out);
 
+struct option;
+/*
+ * "error: unknown option ARG" with the nearest long option of opts when
+ * one is within two edits ("did you mean --threshold?"), and where help
+ * is (perfdiff help CMD, when cmd is not NULL).
+ */
+void pd_unknown_option(const char *arg, const struct option *opts,
+		       const char *cmd);
+
 #endif

@@ -62,8 +62,7 @@ int pd_cmd_convert(int argc, char **argv)
 			return r - 100;
 		if (r)
 			continue;
-		pd_error("error: unknown option %s (perfdiff help convert)",
-			 argv[optind - 1]);
+		pd_unknown_option(argv[optind - 1], pd_diff_options, "convert");
 		return 2;
 	}
 	if (argc - optind != 1) {

@@ -285,13 +285,13 @@ int pd_cmd_show(int argc, char **argv)
 			top = (int)v;
 			break;
 		default:
-			pd_error(
-			    "error: unknown option %s (perfdiff help show)",
-			    argv[optind - 1]);
+			pd_unknown_option(argv[optind - 1], pd_diff_options,
+					  "show");
 			return 2;
 		}
 	}
-	if (fmt == FMT_MD) {
+	if (fmt != FMT_TEXT && fmt != FMT_JSON && fmt != FMT_FOLDED) {
+		/* a profile alone has no verdict to put in md, html or xlsx */
 		pd_error("error: show writes text, json or folded");
 		return 2;
 	}

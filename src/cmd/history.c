@@ -107,7 +107,7 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage)
 				 argv[optind - 1]);
 			return -1;
 		default:
-			pd_error("error: unknown option %s", argv[optind - 1]);
+			pd_unknown_option(argv[optind - 1], hist_options, NULL);
 			return -1;
 		}
 	}

@@ -66,6 +66,44 @@ static void *import_job(void *arg)
 	return NULL;
 }
 
+void pd_unknown_option(const char *arg, const struct option *opts,
+		       const char *cmd)
+{
+	char name[64];
+	const char *best = NULL;
+	size_t bd = 0, i, n;
+
+	if (!strncmp(arg, "--", 2)) {
+		n = strcspn(arg + 2, "=");
+		if (n < sizeof(name)) {
+			memcpy(name, arg + 2, n);
+			name[n] = 0;
+			/* two edits in a long name, one in a short one */
+			bd = n >= 6 ? 3 : 2;
+			for (i = 0; opts[i].name; i++) {
+				size_t d = pd_edit_distance(name, opts[i].name);
+
+				if (d < bd) {
+					bd = d;
+					best = opts[i].name;
+				}
+			}
+		}
+	}
+	if (best && cmd)
+		pd_error("error: unknown option %s; did you mean --%s?"
+			 " (perfdiff help %s)",
+			 arg, best, cmd);
+	else if (best)
+		pd_error("error: unknown option %s; did you mean --%s?", arg,
+			 best);
+	else if (cmd)
+		pd_error("error: unknown option %s (perfdiff help %s)", arg,
+			 cmd);
+	else
+		pd_error("error: unknown option %s", arg);
+}
+
 /* Shared by diff and show: parses the import options; 1 if consumed. */
 static int import_option(int c, struct pd_import_opts *io)
 {
@@ -223,8 +261,7 @@ int pd_shared_option(int c, char **argv, struct pd_import_opts *io,
 		pd_error("error: option %s needs a value", argv[optind - 1]);
 		return 102;
 	case '?':
-		pd_error("error: unknown option %s (perfdiff help %s)",
-			 argv[optind - 1], cmd);
+		pd_unknown_option(argv[optind - 1], pd_diff_options, cmd);
 		return 102;
 	}
 	return 0;
@@ -346,8 +383,8 @@ int pd_parse_run(int argc, char **argv, struct run_opts *r, const char *usage,
 		if (k < 0)
 			return 2;
 		if (!k) {
-			pd_error("error: unknown option %s (perfdiff help %s)",
-				 argv[optind - 1], cmd);
+			pd_unknown_option(argv[optind - 1], pd_diff_options,
+					  cmd);
 			return 2;
 		}
 	}

@@ -155,8 +155,7 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 				 argv[optind - 1]);
 			return 2;
 		default:
-			pd_error("error: unknown option %s (perfdiff help %s)",
-				 argv[optind - 1], cmd);
+			pd_unknown_option(argv[optind - 1], trend_options, cmd);
 			return 2;
 		}
 	}

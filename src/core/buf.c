@@ -118,3 +118,30 @@ char *pd_vstrf(const char *fmt, va_list ap)
 	pd_buf_vaddf(&b, fmt, ap);
 	return pd_buf_detach(&b);
 }
+
+size_t pd_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	size_t row[64], prev, tmp;
+
+	if (lb >= 64 || la >= 64)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			tmp = row[j];
+			row[j] = best;
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}

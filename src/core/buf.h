@@ -36,4 +36,10 @@ char *pd_vstrf(const char *fmt, va_list ap) PD_PRINTF(1, 0);
 /* Returns the string and leaves b empty; the caller frees the result. */
 char *pd_buf_detach(struct pd_buf *b);
 
+/*
+ * Edits (insert, delete, replace) between two short strings, for "did you
+ * mean" hints; 99 when either has 64 bytes or more.
+ */
+size_t pd_edit_distance(const char *a, const char *b);
+
 #endif

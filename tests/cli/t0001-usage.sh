@@ -36,4 +36,20 @@ expect_exit 2 pd --from pprof "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
 expect_grep "base.perf.txt.gz: byte 0: pprof: " "$T/err"
 expect_exit 2 pd --threshold
 expect_grep "needs a value" "$T/err"
+# a mistyped option gets the nearest one, in every command
+expect_exit 2 pd --thresold 5 "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+expect_grep "unknown option --thresold; did you mean --threshold? (perfdiff help diff)" "$T/err"
+expect_lines 1 "$T/err"
+expect_exit 2 pd show --tpo 3 "$D/base.perf.txt.gz"
+expect_no_grep "did you mean" "$T/err"
+expect_exit 2 pd trend --scenaro x
+expect_grep "did you mean --scenario?" "$T/err"
+# -V is --version
+expect_exit 0 pd -V
+expect_grep "^perfdiff [0-9]" "$T/out"
+# show has no verdict to put in md, html or xlsx: refused, not text
+for f in md html xlsx; do
+	expect_exit 2 pd show -f $f "$D/base.perf.txt.gz"
+	expect_grep "show writes text, json or folded" "$T/err"
+done
 finish
