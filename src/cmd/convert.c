@@ -83,7 +83,7 @@ int pd_cmd_convert(int argc, char **argv)
 		goto out;
 	}
 	for (i = 0; i < p.notes.n; i++)
-		fprintf(stderr, "perfdiff: warning: %s\n", p.notes.v[i]);
+		pd_error("warning: %s", p.notes.v[i]);
 	if (pd_out_open(&out, output) == 0) {
 		if (folded)
 			rc = pd_report_folded(out.f, &p, NULL);

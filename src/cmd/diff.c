@@ -306,8 +306,7 @@ int pd_cmd_show(int argc, char **argv)
 	}
 	if (fmt != FMT_TEXT || output)
 		for (i = 0; i < p.notes.n; i++)
-			fprintf(stderr, "perfdiff: warning: %s\n",
-				p.notes.v[i]);
+			pd_error("warning: %s", p.notes.v[i]);
 	if (pd_out_open(&out, output) == 0) {
 		if (fmt == FMT_JSON)
 			rc = pd_report_profile_json(out.f, &p);

@@ -528,10 +528,9 @@ static char *bundle_commit(const struct hist_args *a, char **cdate)
 		sha = pd_xstrdup(a->sha);
 		for (i = 0; sha[i]; i++)
 			sha[i] = (char)tolower((unsigned char)sha[i]);
-		fprintf(stderr,
-			"perfdiff: warning: %s is not a commit of a repository"
-			" here: stored as given, without a commit date\n",
-			a->sha);
+		pd_error("warning: %s is not a commit of a repository"
+			 " here: stored as given, without a commit date",
+			 a->sha);
 	} else
 		pd_error("error: %s%s: not a commit%s%s; pass --sha and --repo",
 			 a->sha ? "--sha " : "", a->sha ? a->sha : "HEAD",

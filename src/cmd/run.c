@@ -469,8 +469,7 @@ int pd_render(struct pd_diff *d, struct run_opts *r,
 	    !(r->fmt == FMT_TEXT && !r->output && isatty(1) && isatty(2));
 	for (i = 0; i < d->warnings.n; i++)
 		if (r->ro.warnings)
-			fprintf(stderr, "perfdiff: warning: %s\n",
-				d->warnings.v[i]);
+			pd_error("warning: %s", d->warnings.v[i]);
 	if (r->fmt == FMT_FOLDED && (!pa || !pb)) {
 		pd_error("error: folded output compares one profile per side");
 		return 2;

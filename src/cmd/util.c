@@ -11,18 +11,26 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "core/buf.h"
 #include "core/file.h"
 #include "core/xalloc.h"
 
 void pd_error(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg;
+	struct pd_buf b = PD_BUF_INIT;
 
-	fputs("perfdiff: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	msg = pd_vstrf(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	/* one line, whatever names and paths it quotes (docs/cli.md) */
+	pd_buf_adds(&b, "perfdiff: ");
+	pd_buf_add_term_line(&b, msg);
+	pd_buf_addch(&b, '\n');
+	fwrite(b.buf, 1, b.len, stderr);
+	pd_buf_release(&b);
+	free(msg);
 }
 
 int pd_parse_double(const char *opt, const char *s, double lo, double hi,

@@ -204,7 +204,8 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 			order[best] = t;
 		}
 	}
-	pd_buf_addf(&b, "%s: %s, %.0f samples, total ", p->source, p->format,
+	pd_buf_add_term_line(&b, p->source);
+	pd_buf_addf(&b, ": %s, %.0f samples, total ", p->format,
 		    p->total_count);
 	pd_fmt_weight(&b, p->total_weight, p->unit);
 	pd_buf_addf(&b, " %s\n%12s %7s %12s %7s  FUNCTION\n",
@@ -216,11 +217,17 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 
 		pd_fmt_weight(&w, a.self_w[k], p->unit);
 		pd_fmt_weight(&t, a.total_w[k], p->unit);
-		pd_buf_addf(&b, "%12s %6.2f%% %12s %6.2f%%  %s%s%s%s\n", w.buf,
+		pd_buf_addf(&b, "%12s %6.2f%% %12s %6.2f%%  ", w.buf,
 			    a.self_w[k] / p->total_weight * 100, t.buf,
-			    a.total_w[k] / p->total_weight * 100,
-			    pd_func_name(&fn, k), *mod ? " [" : "", mod,
-			    *mod ? "]" : "");
+			    a.total_w[k] / p->total_weight * 100);
+		/* names from the profile: safe for a terminal */
+		pd_buf_add_term_line(&b, pd_func_name(&fn, k));
+		if (*mod) {
+			pd_buf_adds(&b, " [");
+			pd_buf_add_term_line(&b, mod);
+			pd_buf_addch(&b, ']');
+		}
+		pd_buf_addch(&b, '\n');
 		pd_buf_release(&w);
 		pd_buf_release(&t);
 	}
@@ -229,22 +236,29 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 		size_t r, k;
 
 		/* row ids start at 1 (0 is the empty key, never a row) */
-		pd_buf_addf(&b, "table \"%s\": %zu rows in, %u keys\n", t->name,
-			    t->rows_in,
+		pd_buf_adds(&b, "table \"");
+		pd_buf_add_term_line(&b, t->name);
+		pd_buf_addf(&b, "\": %zu rows in, %u keys\n", t->rows_in,
 			    (unsigned)(t->rowkeys.n ? t->rowkeys.n - 1 : 0));
 		for (r = 1; r < t->rowkeys.n && (int)r <= top; r++) {
 			pd_buf_adds(&b, "  ");
 			pd_mtable_key_text(
 			    &b, pd_intern_str(&t->rowkeys, (uint32_t)r));
 			pd_buf_adds(&b, ":");
-			for (k = 0; k < t->measures.n; k++)
-				pd_buf_addf(&b, " %s=%.6g", t->measures.v[k],
+			for (k = 0; k < t->measures.n; k++) {
+				pd_buf_addch(&b, ' ');
+				pd_buf_add_term_line(&b, t->measures.v[k]);
+				pd_buf_addf(&b, "=%.6g",
 					    t->values.v[r * t->measures.n + k]);
+			}
 			pd_buf_addch(&b, '\n');
 		}
 	}
-	for (i = 0; i < p->notes.n; i++)
-		pd_buf_addf(&b, "warning: %s\n", p->notes.v[i]);
+	for (i = 0; i < p->notes.n; i++) {
+		pd_buf_adds(&b, "warning: ");
+		pd_buf_add_term_line(&b, p->notes.v[i]);
+		pd_buf_addch(&b, '\n');
+	}
 	rc = pd_report_put(f, &b);
 	pd_buf_release(&b);
 	free(order);

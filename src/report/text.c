@@ -4,6 +4,7 @@
  * (only on a TTY, never with NO_COLOR).
  */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,10 +49,8 @@ static void cell(struct pd_buf *b, const char *s, int width, int right)
 
 static void safe_name(struct pd_buf *b, const char *s)
 {
-	/* Control characters would garble a terminal. */
-	for (; *s; s++)
-		pd_buf_addch(b,
-			     (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+	/* Control characters would garble (or command) a terminal. */
+	pd_buf_add_term_line(b, s);
 }
 
 static void row(struct pd_buf *b, const struct pd_diff *d,
@@ -167,16 +166,32 @@ static void table_section(struct pd_buf *b, const struct pd_diff *d,
 	pd_buf_release(&x);
 }
 
+/* One line formatted, then made safe for a terminal (names, paths). */
+static void line_term(struct pd_buf *b, const char *fmt, ...) PD_PRINTF(2, 3);
+
+static void line_term(struct pd_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	s = pd_vstrf(fmt, ap);
+	va_end(ap);
+	safe_name(b, s);
+	pd_buf_addch(b, '\n');
+	free(s);
+}
+
 static void side_line(struct pd_buf *b, const char *label,
 		      const struct pd_side *s)
 {
 	struct pd_buf w = PD_BUF_INIT;
 
 	pd_fmt_weight(&w, s->total, s->unit);
-	pd_buf_addf(b, "%s: %s (%s%s%s, %.0f samples, total %s %s)\n", label,
-		    s->source, s->format, s->event ? ", " : "",
-		    s->event ? s->event : "", s->samples, w.buf,
-		    pd_unit_display(s->unit));
+	line_term(b, "%s: %s (%s%s%s, %.0f samples, total %s %s)", label,
+		  s->source, s->format, s->event ? ", " : "",
+		  s->event ? s->event : "", s->samples, w.buf,
+		  pd_unit_display(s->unit));
 	if (s->provenance) {
 		pd_buf_adds(b, "  ");
 		safe_name(b, s->provenance);
@@ -316,11 +331,11 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 		}
 	}
 	if (d->base.count_rule)
-		pd_buf_addf(&b, "counts: baseline %s\n", d->base.count_rule);
+		line_term(&b, "counts: baseline %s", d->base.count_rule);
 	if (d->cand.count_rule)
-		pd_buf_addf(&b, "counts: candidate %s\n", d->cand.count_rule);
+		line_term(&b, "counts: candidate %s", d->cand.count_rule);
 	for (k = 0; k < d->warnings.n; k++)
-		pd_buf_addf(&b, "warning: %s\n", d->warnings.v[k]);
+		line_term(&b, "warning: %s", d->warnings.v[k]);
 	rc = pd_report_put(f, &b);
 	pd_buf_release(&b);
 	return rc;
