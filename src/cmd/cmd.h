@@ -72,6 +72,8 @@ int pd_parse_double(const char *opt, const char *s, double lo, double hi,
 		    double *out);
 
 struct option;
+/* s made safe for a terminal (core/utf8.h), as a new string (free it). */
+char *pd_term_dup(const char *s);
 /*
  * "error: unknown option ARG" with the nearest long option of opts when
  * one is within two edits ("did you mean --threshold?"), and where help

@@ -172,19 +172,20 @@ int pd_cmd_ingest(int argc, char **argv)
 			break;
 		}
 		for (k = 0; k < res.notes.n; k++)
-			fprintf(stderr, "perfdiff: note: %s\n", res.notes.v[k]);
+			pd_error("note: %s", res.notes.v[k]);
 		if (res.skipped) {
 			/* A nightly job passes every bundle every night. */
 			skipped++;
 			if (a.verbose || argc - optind == 1)
-				fprintf(stderr,
-					"perfdiff: %s: already stored,"
-					" skipped\n",
-					argv[i]);
+				pd_error("%s: already stored, skipped",
+					 argv[i]);
 		} else {
 			stored++;
-			printf("%s: %zu run%s, %zu function rows\n", argv[i],
+			char *path = pd_term_dup(argv[i]);
+
+			printf("%s: %zu run%s, %zu function rows\n", path,
 			       res.runs, res.runs == 1 ? "" : "s", res.rows);
+			free(path);
 		}
 		pd_ingest_result_release(&res);
 	}
@@ -246,17 +247,23 @@ int pd_cmd_runs(int argc, char **argv)
 				 : !strcmp(unit, "count") ? PD_UNIT_COUNT
 							  : PD_UNIT_SAMPLES;
 
+		char *col[5];
+		int c;
+
+		/* keys and dates from build_meta.json: safe for a terminal */
+		for (c = 0; c < 4; c++)
+			col[c] = pd_term_dup(
+			    (const char *)sqlite3_column_text(st, c + 1));
+		col[4] = pd_term_dup((const char *)sqlite3_column_text(st, 10));
 		pd_fmt_weight(&w, sqlite3_column_double(st, 8), u);
 		printf("%-6lld %-12.12s %-20s %-6s %-12s %3d %10.0f %11s %-2s  "
 		       "%s\n",
-		       (long long)sqlite3_column_int64(st, 0),
-		       (const char *)sqlite3_column_text(st, 1),
-		       (const char *)sqlite3_column_text(st, 2),
-		       (const char *)sqlite3_column_text(st, 3),
-		       (const char *)sqlite3_column_text(st, 4),
-		       sqlite3_column_int(st, 5), sqlite3_column_double(st, 9),
-		       w.buf, pd_unit_display(u),
-		       (const char *)sqlite3_column_text(st, 10));
+		       (long long)sqlite3_column_int64(st, 0), col[0], col[1],
+		       col[2], col[3], sqlite3_column_int(st, 5),
+		       sqlite3_column_double(st, 9), w.buf, pd_unit_display(u),
+		       col[4]);
+		for (c = 0; c < 5; c++)
+			free(col[c]);
 		pd_buf_release(&w);
 		n++;
 	}

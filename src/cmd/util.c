@@ -12,8 +12,17 @@
 
 #include "cmd/cmd.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "core/file.h"
 #include "core/xalloc.h"
+
+char *pd_term_dup(const char *s)
+{
+	struct pd_buf b = PD_BUF_INIT;
+
+	pd_buf_add_term_line(&b, s ? s : "");
+	return pd_buf_detach(&b);
+}
 
 void pd_error(const char *fmt, ...)
 {

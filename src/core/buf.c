@@ -145,35 +145,3 @@ size_t pd_edit_distance(const char *a, const char *b)
 	}
 	return row[lb];
 }
-
-void pd_buf_add_term(struct pd_buf *b, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
-		    (unsigned char)s[i + 1] <= 0x9f) {
-			pd_buf_addch(b, '?');
-			i++;
-		} else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-			pd_buf_addch(b, '?');
-		} else {
-			pd_buf_addch(b, (char)c);
-		}
-	}
-}
-
-void pd_buf_add_term_line(struct pd_buf *b, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\t') {
-			pd_buf_addch(b, '?');
-			continue;
-		}
-		pd_buf_add_term(b, s, 1 + ((unsigned char)*s == 0xc2 && s[1]));
-		if ((unsigned char)*s == 0xc2 && s[1])
-			s++;
-	}
-}

@@ -42,14 +42,4 @@ char *pd_buf_detach(struct pd_buf *b);
  */
 size_t pd_edit_distance(const char *a, const char *b);
 
-/*
- * Appends s (n bytes) for a terminal: C0 controls but newline and tab,
- * DEL, and the C1 controls as UTF-8 encodes them (U+0080..U+009F, which
- * some terminals obey: U+009B starts a command) become '?'. Names come
- * from profiles, and profiles come from anywhere.
- */
-void pd_buf_add_term(struct pd_buf *b, const char *s, size_t n);
-/* The same for a C string, newlines and tabs included as '?'. */
-void pd_buf_add_term_line(struct pd_buf *b, const char *s);
-
 #endif

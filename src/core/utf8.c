@@ -1,4 +1,6 @@
 /* UTF-8 validation (RFC 3629: no overlongs, no surrogates, <= U+10FFFF). */
+#include <string.h>
+
 #include "core/utf8.h"
 
 size_t pd_utf8_seq(const unsigned char *s, size_t n, int *valid)
@@ -57,4 +59,57 @@ void pd_utf8_sanitize(const char *s, size_t n, struct pd_buf *out)
 			pd_buf_add(out, "\xef\xbf\xbd", 3);
 		i += k;
 	}
+}
+
+unsigned pd_utf8_cp(const unsigned char *s, size_t len)
+{
+	static const unsigned char lead[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	unsigned cp = s[0] & lead[len];
+	size_t i;
+
+	for (i = 1; i < len; i++)
+		cp = cp << 6 | (s[i] & 0x3f);
+	return cp;
+}
+
+int pd_utf8_invisible(unsigned cp)
+{
+	return (cp >= 0x200b && cp <= 0x200f) ||
+	       (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2060 && cp <= 0x2064) ||
+	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
+}
+
+static void term(struct pd_buf *b, const char *s, size_t n, int lines)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < n) {
+		int ok;
+		size_t k = pd_utf8_seq(p + i, n - i, &ok);
+		unsigned cp = ok ? pd_utf8_cp(p + i, k) : 0;
+
+		if (!ok)
+			pd_buf_addf(b, "\\x%02x", p[i]);
+		else if ((cp < 0x20 &&
+			  !(lines && (cp == '\n' || cp == '\t'))) ||
+			 cp == 0x7f)
+			pd_buf_addf(b, "\\x%02x", cp);
+		else if ((cp >= 0x80 && cp <= 0x9f) || pd_utf8_invisible(cp))
+			pd_buf_addf(b, "\\u%04x", cp);
+		else
+			pd_buf_add(b, p + i, k);
+		i += k;
+	}
+}
+
+void pd_buf_add_term(struct pd_buf *b, const char *s, size_t n)
+{
+	term(b, s, n, 1);
+}
+
+void pd_buf_add_term_line(struct pd_buf *b, const char *s)
+{
+	term(b, s, strlen(s), 0);
 }

@@ -10,6 +10,7 @@
 
 #include "core/intern.h"
 #include "model/func.h"
+#include "core/utf8.h"
 #include "report/report.h"
 
 struct stacks {

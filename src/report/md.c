@@ -10,29 +10,56 @@
 #include <string.h>
 
 #include "core/blob.h"
+#include "core/utf8.h"
 #include "report/report.h"
 
 #define PD_MD_LIMIT 60000
 #define NAME_MAX_CHARS 200
 
-/* Entity-escapes everything Markdown or HTML could read as syntax. */
+/*
+ * Entity-escapes everything Markdown or HTML could read as syntax, and
+ * breaks what a forge would turn into something else (docs/architecture.md,
+ * "Untrusted text"): an empty comment after '@' (no mention pings a
+ * stranger) and inside "://" and "www." (no autolink, no image from a
+ * name); bidi controls and zero-width characters shown as \u202e, C1
+ * controls likewise, invalid UTF-8 as U+FFFD, other controls as spaces.
+ */
 void pd_md_text(struct pd_buf *b, const char *s, size_t max)
 {
-	size_t chars = 0;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t chars = 0, n = strlen(s), i = 0;
 
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (i < n) {
+		int ok;
+		size_t k = pd_utf8_seq(p + i, n - i, &ok);
+		unsigned cp = ok ? pd_utf8_cp(p + i, k) : 0xfffd;
+		unsigned char c = p[i];
 
-		if ((c & 0xc0) != 0x80 && ++chars > max) {
+		if (++chars > max) {
 			pd_buf_adds(b, "…");
 			return;
 		}
-		if (c < 0x20 || c == 0x7f)
+		if (!ok)
+			pd_buf_adds(b, "&#xfffd;");
+		else if ((cp >= 0x80 && cp <= 0x9f) || pd_utf8_invisible(cp))
+			pd_buf_addf(b, "&#92;u%04x", cp);
+		else if (c < 0x20 || c == 0x7f)
 			pd_buf_addch(b, ' ');
-		else if (strchr("&<>\"'|`*_~[]\\#!()$", c))
+		else if (c == '@')
+			pd_buf_adds(b, "&#64;<!-- -->");
+		else if (c == ':' && p[i + 1] == '/' && p[i + 2] == '/')
+			pd_buf_adds(b, "&#58;<!-- -->");
+		else if ((c == 'w' || c == 'W') && i + 3 < n &&
+			 (p[i + 1] | 0x20) == 'w' && (p[i + 2] | 0x20) == 'w' &&
+			 p[i + 3] == '.') {
+			pd_buf_add(b, p + i, 3);
+			pd_buf_adds(b, "<!-- -->");
+			k = 3;
+		} else if (strchr("&<>\"'|`*_~[]\\#!()$", c))
 			pd_buf_addf(b, "&#%d;", c);
 		else
-			pd_buf_addch(b, c);
+			pd_buf_add(b, p + i, k);
+		i += k;
 	}
 }
 

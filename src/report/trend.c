@@ -121,10 +121,13 @@ static int quiet_text(struct pd_buf *b, const struct pd_trend *t)
 	pd_buf_addf(b,
 		    "cannot detect change points with %zu commit%s and %zu"
 		    " run%s in all: with --p %g the permutation test needs at"
-		    " least %zu runs (commits, or repeats of them); %s/%s is"
-		    " not known to be steady",
+		    " least %zu runs (commits, or repeats of them); ",
 		    t->ncommits, t->ncommits == 1 ? "" : "s", have,
-		    have == 1 ? "" : "s", t->pmax, need, t->scenario, t->cache);
+		    have == 1 ? "" : "s", t->pmax, need);
+	pd_buf_add_term_line(b, t->scenario);
+	pd_buf_addch(b, '/');
+	pd_buf_add_term_line(b, t->cache);
+	pd_buf_adds(b, " is not known to be steady");
 	return 1;
 }
 
@@ -136,7 +139,11 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 	size_t *o = alert_order(al), i;
 	int shown = 0;
 
-	pd_buf_addf(b, "%s/%s: ", t->scenario, t->cache);
+	/* names from the history: made safe here, for every sink */
+	pd_buf_add_term_line(b, t->scenario);
+	pd_buf_addch(b, '/');
+	pd_buf_add_term_line(b, t->cache);
+	pd_buf_adds(b, ": ");
 	if (!isnan(al->total)) {
 		pd_buf_adds(b, "total ");
 		pd_fmt_pct(b, 100 * al->total);
@@ -152,7 +159,8 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 		if (k == 0 || t->series.v[k].counter)
 			continue;
 		pd_buf_adds(b, shown ? ", " : ", from ");
-		pd_buf_addf(b, "%s ", t->series.v[k].name);
+		pd_buf_add_term_line(b, t->series.v[k].name);
+		pd_buf_addch(b, ' ');
 		pd_fmt_pct(b, 100 * al->moved.v[o[i]]);
 		shown++;
 	}
@@ -164,7 +172,8 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 		if (!s->counter)
 			continue;
 		pd_buf_adds(b, shown ? ", " : "; counters: ");
-		pd_buf_addf(b, "%s ", s->name);
+		pd_buf_add_term_line(b, s->name);
+		pd_buf_addch(b, ' ');
 		pd_fmt_pct(b, 100 * al->moved.v[i]);
 		if (s->up)
 			pd_buf_adds(b, al->moved.v[i] < 0 ? " (worse)"
@@ -188,8 +197,13 @@ static void heading(struct pd_buf *b, const struct pd_trend *t)
 
 	for (i = 0; i < t->series.n; i++)
 		ncounters += t->series.v[i].counter;
-	pd_buf_addf(b, "scenario %s, cache %s, tool %s: %zu commits",
-		    t->scenario, t->cache, t->tool, t->ncommits);
+	pd_buf_adds(b, "scenario ");
+	pd_buf_add_term_line(b, t->scenario);
+	pd_buf_adds(b, ", cache ");
+	pd_buf_add_term_line(b, t->cache);
+	pd_buf_adds(b, ", tool ");
+	pd_buf_add_term_line(b, t->tool);
+	pd_buf_addf(b, ": %zu commits", t->ncommits);
 	if (s0->pts.n && *s0->pts.v[0].date)
 		pd_buf_addf(b, " (%.10s to %.10s)", s0->pts.v[0].date,
 			    s0->pts.v[s0->pts.n - 1].date);
@@ -219,9 +233,13 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 
 		if (quiet_text(&q, t))
 			pd_buf_addf(&b, "%s\n", q.buf);
-		else
-			pd_buf_addf(&b, "no change points: %s/%s is steady\n",
-				    t->scenario, t->cache);
+		else {
+			pd_buf_adds(&b, "no change points: ");
+			pd_buf_add_term_line(&b, t->scenario);
+			pd_buf_addch(&b, '/');
+			pd_buf_add_term_line(&b, t->cache);
+			pd_buf_adds(&b, " is steady\n");
+		}
 		pd_buf_release(&q);
 	}
 	for (i = t->alerts.n; i-- > 0;) {
@@ -244,7 +262,7 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 		struct pd_buf w = PD_BUF_INIT;
 		size_t col;
 
-		pd_utf8_sanitize(s->name, strlen(s->name), &w);
+		pd_buf_add_term_line(&w, s->name);
 		col = 0;
 		for (k = 0; w.buf[k]; k++) /* characters, not bytes */
 			col += ((unsigned char)w.buf[k] & 0xc0) != 0x80;

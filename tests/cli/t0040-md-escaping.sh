@@ -39,4 +39,21 @@ expect_exit 1 pd --sample-weight 1 -f json "$T/evil-a.folded" "$T/evil-b.folded"
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any("\ufffd" in f["function"] for f in d["functions"])' "$T/out"; then ok; else
 	not_ok "JSON with invalid UTF-8 names"
 fi
+# What a forge would turn into something else: a mention pings a
+# stranger, a bare URL or www. becomes a link (or an image), a bidi
+# override reverses what a reviewer reads. Broken, or made visible.
+printf 'main;@octocat 100\nmain;see https://evil.example/x.png 50\nmain;www.evil.com 30\nmain;x\342\200\256gnp.exe 20\nmain;b\377c 20\n' >"$T/f-a.folded"
+printf 'main;@octocat 300\nmain;see https://evil.example/x.png 150\nmain;www.evil.com 90\nmain;x\342\200\256gnp.exe 60\nmain;b\377c 60\n' >"$T/f-b.folded"
+expect_exit 1 pd --sample-weight 1 -f md "$T/f-a.folded" "$T/f-b.folded"
+if python3 - "$T/out" <<'PY'
+import re, sys
+md = open(sys.argv[1], "rb").read().decode("utf-8")
+assert "@octocat" not in md and "&#64;<!-- -->octocat" in md, "mention"
+assert "://" not in md and "https&#58;<!-- -->//evil" in md, "autolink"
+assert "www.evil" not in md and "www<!-- -->.evil" in md, "www link"
+assert "&#92;u202egnp.exe" in md, "bidi override"
+assert "&#xfffd;" in md, "invalid UTF-8"
+assert not re.search("[\u200b-\u200f\u202a-\u202e\u2066-\u2069]", md)
+PY
+then ok; else not_ok "markdown: mention, link, bidi or invalid UTF-8 got through"; fi
 finish

@@ -1,25 +1,34 @@
 #!/bin/sh
-# Names and paths go to a terminal without its control sequences: ESC,
-# BEL and the C1 controls as UTF-8 encodes them (U+009B is a command
-# start to some terminals) come out as '?' in show's and diff's text and
-# in the one-line messages on stderr.
+# Untrusted text reaches a terminal with what the terminal would obey made
+# visible (docs/architecture.md, "Untrusted text"): C0 controls and DEL as
+# \x1b, the C1 controls as UTF-8 encodes them (U+009B is a command start
+# to some terminals), bidi overrides and zero-width characters as \u202e,
+# invalid UTF-8 as \xff. In show's and diff's text, in trend and runs
+# (keys from build_meta.json), and in the one-line messages on stderr.
 . "$(dirname "$0")/lib.sh"
 esc=$(printf '\033')
-printf 'main;evil%s]0;pwned\007name 100\nmain;c1\302\23331m 40\nmain;ok 50\n' "$esc" >"$T/a.folded"
-printf 'main;evil%s]0;pwned\007name 300\nmain;c1\302\23331m 40\nmain;ok 50\n' "$esc" >"$T/b.folded"
-# control bytes but newline, and the UTF-8 C1 controls
+names='main;evil%s]0;pwned\007name %d\nmain;c1\302\23331m 40\nmain;x\342\200\256gnp.exe 30\nmain;bad\377byte 20\nmain;ok 50\n'
+# shellcheck disable=SC2059
+printf "$names" "$esc" 100 >"$T/a.folded"
+# shellcheck disable=SC2059
+printf "$names" "$esc" 300 >"$T/b.folded"
+# control bytes but newline, UTF-8 C1 controls, bidi and zero-width
+# characters, and invalid UTF-8
 nocontrol() {
-	if python3 - "$1" <<'PY'; then ok; else not_ok "$2: control characters in $1"; fi
+	if python3 - "$1" <<'PY'; then ok; else not_ok "$2: unsafe text in $1"; fi
 import re, sys
 data = open(sys.argv[1], "rb").read()
-bad = re.findall(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]", data)
+bad = re.findall(rb"[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\x8b-\x8f\xaa-\xae]|\xe2\x81[\xa0-\xa4\xa6-\xa9]|\xef\xbb\xbf", data)
 assert not bad, bad[:5]
+data.decode("utf-8")
 PY
 }
 expect_exit 0 pd show "$T/a.folded"
 nocontrol "$T/out" "show"
-expect_grep "pwned?name" "$T/out"
-expect_grep "c1?31m" "$T/out"
+expect_grep 'pwned\\x07name' "$T/out"
+expect_grep 'c1\\u009b31m' "$T/out"
+expect_grep 'x\\u202egnp.exe' "$T/out"
+expect_grep 'bad\\xffbyte' "$T/out"
 expect_exit 1 pd --sample-weight 1 "$T/a.folded" "$T/b.folded"
 nocontrol "$T/out" "diff"
 nocontrol "$T/err" "diff warnings"
@@ -27,4 +36,22 @@ nocontrol "$T/err" "diff warnings"
 expect_exit 2 pd show "$T/no${esc}[31mfile"
 nocontrol "$T/err" "error message"
 expect_lines 1 "$T/err"
+expect_grep 'no.*\[31mfile' "$T/err"
+# keys from build_meta.json: runs and trend
+export PERFDIFF_DB="$T/h.db"
+c=1
+while [ "$c" -le 3 ]; do
+	mkdir -p "$T/b$c/profiles"
+	printf '{"git_sha": "%02dabababababababababababababababababab", "scenario": "s\\u001b[2Jx\\u202e", "cache": "warm", "commit_date": "2026-02-0%dT00:00:00Z"}\n' \
+		"$c" "$c" >"$T/b$c/build_meta.json"
+	cp "$T/a.folded" "$T/b$c/profiles/run.1.folded"
+	c=$((c + 1))
+done
+expect_exit 0 pd ingest "$T/b1" "$T/b2" "$T/b3"
+expect_exit 0 pd runs
+nocontrol "$T/out" "runs"
+expect_grep 's\\x1b\[2Jx' "$T/out"
+pd trend --scenario "$(printf 's\033[2Jx\342\200\256')" >"$T/out" 2>"$T/err"
+nocontrol "$T/out" "trend"
+nocontrol "$T/err" "trend messages"
 finish
