@@ -86,6 +86,18 @@ static int bimodal(const double *y, size_t n)
 	return range > 0 && gap > 0.6 * range && at >= 2 && n - at >= 2;
 }
 
+/*
+ * A function far noisier than the prior says (its own variance, ss/df,
+ * beyond the prior's F quantile at 1 %) is not shrunk toward it: a
+ * memory-bound function among CPU-bound ones would otherwise borrow
+ * their stability and look changed when it only varied (statistics.md;
+ * limma's robust option protects such rows in its own way).
+ */
+static int outlier(double ss, double df, double s0, double d0)
+{
+	return df > 0 && s0 > 0 && pd_f_sf(ss / df / s0, df, d0) < 0.01;
+}
+
 /* Variance of the differences of paired runs, yb[i] - ya[i]. */
 static void paired_var(const struct series *s, size_t n, double *mean,
 		       double *var)
@@ -117,6 +129,9 @@ static void measure_paired(struct pd_metric *m, const struct expo *x,
 		return;
 	paired_var(s, n, &L, &vd);
 	if (!(d0 > 0))
+		s0 = d0 = 0;
+	if (d0 > 0 &&
+	    outlier((double)(n - 1) * vd / 2, (double)(n - 1), s0, d0))
 		s0 = d0 = 0;
 	sd = d0 + (double)(n - 1) > 0
 		 ? (d0 * 2 * s0 + (double)(n - 1) * vd) / (d0 + (double)(n - 1))
@@ -156,6 +171,9 @@ static void measure_runs(struct pd_metric *m, const struct expo *x,
 	mean_var(s->ya, na, &ma, &va);
 	mean_var(s->yb, nb, &mb, &vb);
 	if (!(d0 > 0))
+		s0 = d0 = 0;
+	if (d0 > 0 && outlier((double)(na - 1) * va + (double)(nb - 1) * vb,
+			      (double)(na + nb - 2), s0, d0))
 		s0 = d0 = 0;
 	sa = (d0 * s0 + (double)(na - 1) * va) / (d0 + (double)(na - 1));
 	sb = (d0 * s0 + (double)(nb - 1) * vb) / (d0 + (double)(nb - 1));

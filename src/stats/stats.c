@@ -153,6 +153,14 @@ double pd_trigamma_inv(double x)
 	return y;
 }
 
+double pd_f_sf(double x, double d1, double d2)
+{
+	if (!(x > 0))
+		return 1;
+	/* P(F <= x) = I_{d1 x / (d1 x + d2)}(d1/2, d2/2) */
+	return 1 - pd_betai(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2));
+}
+
 /* P(X >= k) for X ~ Binomial(n, p0), continuous in k. */
 static double binom_ge(double k, double n, double p0)
 {

@@ -458,6 +458,51 @@ static void test_history_noise_per_function(void **state)
 	pd_profile_release(&pb);
 }
 
+/*
+ * Several runs: a function whose runs swing by 40 % among 60 functions
+ * that vary by 1 % keeps its own variance (an outlier of the prior), so a 22 %
+ * difference of its means is not called a regression; shrunk toward the
+ * quiet functions' trend it would have been.
+ */
+static void test_runs_noisy_function_not_shrunk(void **state)
+{
+	static const double noisy[6] = { 1000, 1400, 700, 1300, 900, 1600 };
+	struct pd_profile p[6];
+	const struct pd_profile *a[3], *b[3];
+	struct pd_settings set;
+	struct pd_funcs fn;
+	struct pd_diff d;
+	const struct pd_fdiff *f;
+	size_t r, i;
+
+	(void)state;
+	for (r = 0; r < 6; r++) {
+		double c[61];
+
+		for (i = 0; i < 60; i++)
+			c[i] = (double)(2000 + 100 * i) *
+			       (1 + 0.01 * (double)((r + i) % 3) - 0.01);
+		c[60] = noisy[r];
+		tree_run(&p[r], c, 61);
+		if (r < 3)
+			a[r] = &p[r];
+		else
+			b[r - 3] = &p[r];
+	}
+	pd_settings_default(&set);
+	pd_funcs_init(&fn, 0);
+	pd_diff_profiles(&d, a, 3, b, 3, &fn, &set);
+	f = find(&d, "f60");
+	assert_non_null(f);
+	assert_true(f->self.ratio > 1.2);
+	assert_int_not_equal(f->self.status, PD_REGRESSED);
+	assert_true(f->self.ci_low < 1);
+	pd_diff_release(&d);
+	pd_funcs_release(&fn);
+	for (r = 0; r < 6; r++)
+		pd_profile_release(&p[r]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_lambda_inflates_phi),
 		cmocka_unit_test(test_runs_total_is_main),
 		cmocka_unit_test(test_history_noise_per_function),
+		cmocka_unit_test(test_runs_noisy_function_not_shrunk),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
