@@ -6,14 +6,10 @@
 #define PD_NODISCARD __attribute__((warn_unused_result))
 #define PD_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #define PD_NORETURN __attribute__((noreturn))
-#define PD_LIKELY(x) __builtin_expect(!!(x), 1)
-#define PD_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define PD_NODISCARD
 #define PD_PRINTF(f, a)
 #define PD_NORETURN
-#define PD_LIKELY(x) (x)
-#define PD_UNLIKELY(x) (x)
 #endif
 
 #define PD_NAN ((double)NAN)

@@ -1,23 +1,8 @@
-/* Error text: one table of codes, one formatter. */
+/* Error messages: the first one recorded, formatted once. */
 #include <stdarg.h>
 #include <stdio.h>
 
 #include "core/err.h"
-
-static const char *const texts[] = { "success",
-#define PD_ERR_TEXT(name, text) text,
-				     PD_ERRORS(PD_ERR_TEXT)
-#undef PD_ERR_TEXT
-};
-
-const char *pd_err_str(int code)
-{
-	int i = code < 0 ? -code : code;
-
-	if (i >= PD_ERR_COUNT_)
-		return "unknown error";
-	return texts[i];
-}
 
 int pd_err_set(struct pd_err *err, int code, const char *fmt, ...)
 {

@@ -48,6 +48,5 @@ struct pd_err {
 /* Records the first error only (later ones are consequences); returns code. */
 int pd_err_set(struct pd_err *err, int code, const char *fmt, ...)
     PD_PRINTF(3, 4);
-const char *pd_err_str(int code);
 
 #endif

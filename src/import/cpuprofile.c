@@ -86,7 +86,7 @@ struct cp {
 	size_t nsamples, ndeltas;      /* elements seen */
 	double rel;		       /* sum of deltas so far */
 	double gaps;		       /* sum of deltas after the first */
-	int samples_first, done_samples, done_deltas;
+	int done_samples, done_deltas;
 	uint32_t last_leaf;
 	int have_nodes, have_samples, have_times;
 	double start, end;

@@ -15,13 +15,6 @@
 #include "import/symfind.h"
 #include "import/symbols.h"
 
-struct frameinfo {
-	uint32_t frame; /* pd frame, UINT32_MAX until known */
-	int32_t lib;	/* -1: none */
-	uint64_t addr;	/* for symbolication */
-	int pending;	/* waits for a symbol */
-};
-
 /* Tables and strings a thread uses: its own, or the shared ones. */
 struct view {
 	const struct table *t[T_NTABLES];

@@ -205,7 +205,7 @@ struct perf_state {
 	double first_period;
 	uint32_t last_thread_name;
 	size_t last_thread_idx;
-	uint64_t skipped_lines, bad_samples;
+	uint64_t skipped_lines;
 	size_t first_skipped;
 	double cut_weight; /* samples whose stack stops short of a start */
 	uint32_t last_outer,

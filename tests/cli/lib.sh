@@ -61,18 +61,6 @@ expect_lines() {
 	fi
 }
 
-# golden NAME FILE: compares with fixtures/expected/NAME
-golden() {
-	exp="$PD_ROOT/fixtures/expected/$1"
-	if [ "${PD_UPDATE_GOLDEN:-0}" = 1 ]; then
-		cp "$2" "$exp"
-		ok
-	elif diff -u "$exp" "$2" >"$T/golden.diff"; then ok; else
-		not_ok "output differs from $exp:"
-		head -40 "$T/golden.diff" >&2
-	fi
-}
-
 # measured FN: FN records real timings with a real profiler and checks
 # them. On a shared machine a recording is sometimes disturbed for its
 # whole length (one function slowed and not the other, as under a busy

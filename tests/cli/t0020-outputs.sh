@@ -54,7 +54,8 @@ import json, sys
 a = b = 0.0
 for line in open(sys.argv[1]):
     stack, x, y = line.rsplit(" ", 2)
-    assert stack and ";" in stack or stack
+    # a stack of one frame or more, none of them empty
+    assert stack and all(stack.split(";")), line
     a += float(x); b += float(y)
 d = json.load(open(sys.argv[2]))
 assert abs(a - d["baseline"]["total"]) < 1e-3 * a, (a, d["baseline"]["total"])

@@ -16,12 +16,18 @@ for b in range(8):
                 f.write("main;fn%d %d\n" % (i, 1 + (i + r + b) % 9))
 PY
 db=$T/c.db
+pids=
 for p in 0 1 2 3; do
 	"$PERFDIFF" ingest --db "$db" "$T/c$p" "$T/c$((p + 4))" >"$T/o$p" 2>"$T/e$p" &
+	pids="$pids $!"
 done
-wait
-for p in 0 1 2 3; do
-	[ -s "$T/e$p" ] && not_ok "ingest $p: $(cat "$T/e$p")" || ok
+p=0
+for pid in $pids; do
+	# each ingest's own exit status, and nothing on its stderr
+	if wait "$pid" && [ ! -s "$T/e$p" ]; then ok; else
+		not_ok "ingest $p failed: $(cat "$T/e$p")"
+	fi
+	p=$((p + 1))
 done
 [ "$(sqlite3 "$db" 'select count(*) from runs')" = 24 ] && ok || not_ok "runs: $(sqlite3 "$db" 'select count(*) from runs')"
 [ "$(sqlite3 "$db" 'select count(*) from bundles')" = 8 ] && ok || not_ok "bundles"
@@ -31,12 +37,17 @@ done
 # is refused at once (no busy wait) to all but one, which must be retried.
 # Rare on each try, so tried on twenty fresh databases.
 for round in $(seq 1 20); do
+	pids=
 	for p in 0 1 2 3; do
 		"$PERFDIFF" ingest --db "$T/n$round.db" "$T/c$p" >/dev/null 2>"$T/n$p" &
+		pids="$pids $!"
 	done
-	wait
-	for p in 0 1 2 3; do
-		[ -s "$T/n$p" ] && not_ok "new database, round $round, ingest $p: $(cat "$T/n$p")"
+	p=0
+	for pid in $pids; do
+		if ! wait "$pid" || [ -s "$T/n$p" ]; then
+			not_ok "new database, round $round, ingest $p: $(cat "$T/n$p")"
+		fi
+		p=$((p + 1))
 	done
 done
 ok
