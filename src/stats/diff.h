@@ -165,10 +165,6 @@ void pd_settings_default(struct pd_settings *s);
 int pd_diff_several_runs(const struct pd_diff *d);
 const char *pd_status_name(enum pd_status s);
 /*
- * Compares a (baseline) with b (candidate). The function table must be
- * fresh; its flags decide normalisation. Returns 0.
- */
-/*
  * Adds the metric tables of a and b (na, nb runs: counters of several runs
  * are merged, their spread giving the standard error) and lets their
  * verdicts count. pd_diff_profiles does this; compare calls it with
@@ -178,6 +174,10 @@ void pd_diff_add_tables(struct pd_diff *d, const struct pd_profile *const *a,
 			size_t na, const struct pd_profile *const *b,
 			size_t nb);
 
+/*
+ * Compares a (baseline) with b (candidate). The function table must be
+ * fresh; its flags decide normalisation. Returns 0.
+ */
 int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
 		    const struct pd_profile *b, struct pd_funcs *fn,
 		    const struct pd_settings *set);

@@ -2,7 +2,7 @@
 """Independent per-function self/total for Chrome / Node .cpuprofile files.
 
 Reads the file with Python's json (not perfdiff's streaming C code) and
-follows formats.md section 7: parents from "children" (ids, or nested
+follows docs/formats.md, ".cpuprofile": parents from "children" (ids, or nested
 nodes in the old V8 "head" form) or "parent"; sample i weighs the time to
 the next sample, the last one the time to endTime when that is sane, else
 the mean interval; (root) is no frame and (idle) samples are left out.

@@ -2,7 +2,7 @@
 """Independent per-function self/total for Firefox processed profiles.
 
 Reads the file with Python's json (a different parser and different code
-from perfdiff's C importer) and follows formats.md section 2.4: stacks
+from perfdiff's C importer) and follows docs/formats.md, "samply and the Firefox Profiler": stacks
 walked through prefix or prefixOffset, frame -> func -> name, weights as
 wall-clock samples x interval. Functions are keyed by name only.
 
