@@ -8,8 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <cJSON.h>
+
 #include "cmd/cmd.h"
 #include "core/buf.h"
+#include "core/xalloc.h"
 
 int main(int argc, char **argv)
 {
@@ -17,7 +20,13 @@ int main(int argc, char **argv)
 	const struct pd_cmd *t = pd_cmd_table(&n);
 	const char *name;
 	struct stat st;
+	/*
+	 * cJSON allocates through xalloc: out of memory ends with one line
+	 * and exit 2 instead of a JSON report silently missing keys.
+	 */
+	static cJSON_Hooks hooks = { pd_xmalloc, free };
 
+	cJSON_InitHooks(&hooks);
 	if (argc < 2)
 		return pd_cmd_help(1, argv) ? 2 : 2;
 	name = argv[1];
