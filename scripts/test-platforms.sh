@@ -2,7 +2,7 @@
 # What can be checked on Linux of the builds other platforms make
 # (docs/architecture.md, "Platforms"); .ci/run runs it after the suite.
 #  - without libelf, as on macOS: perfdiff's own ELF reader; the whole
-#    suite but the three tests that time real perf runs (the release pass
+#    suite but the four tests that time real perf runs (the release pass
 #    of scripts/test.sh runs those);
 #  - with clang and -Werror, as on macOS: it builds and the unit tests pass.
 # The default build is already strict C11 with POSIX.1-2008 and no GNU
@@ -20,7 +20,7 @@ if ldd build-noelf/perfdiff 2>/dev/null | grep -q libelf; then
 	exit 1
 fi
 ctest --test-dir build-noelf --output-on-failure -j "$jobs" \
-	-E 'cli_t0200-real-perf|cli_t0330-history-real|cli_t0600-bisect-real'
+	-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0330-history-real|cli_t0600-bisect-real'
 
 if command -v clang >/dev/null; then
 	echo "== clang, -Werror"
