@@ -60,7 +60,8 @@ const char *pd_cache_state(const char *s, size_t n);
  * name and the runbook's file names are taken from fallback; a sha or
  * scenario still missing is an error naming the field, and so is a cache
  * state other than warm or cold. Symbolic links are followed only inside
- * the bundle; anything but regular files and folders is an error.
+ * the bundle; anything but regular files and folders is an error. b is
+ * released with pd_bundle_release whether the read succeeded or not.
  */
 PD_NODISCARD int pd_bundle_read(struct pd_bundle *b, const char *dir,
 				const struct pd_bundle_key *fallback,
