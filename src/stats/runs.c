@@ -98,6 +98,27 @@ static int outlier(double ss, double df, double s0, double d0)
 	return df > 0 && s0 > 0 && pd_f_sf(ss / df / s0, df, d0) < 0.01;
 }
 
+/*
+ * The ratio, its 95 % and 90 % intervals on df degrees of freedom, the
+ * MDE, and the runs per side that would resolve a change of the
+ * threshold given vd, the variance of one difference of runs.
+ */
+static void interval(struct pd_metric *m, double L, double se2, double df,
+		     const struct pd_settings *set, double vd)
+{
+	double t95 = pd_t_quantile(0.975, df), t90 = pd_t_quantile(0.95, df);
+	double delta = log(1 + set->threshold_pct / 100);
+
+	m->ratio = exp(L);
+	m->ci_low = exp(L - t95 * sqrt(se2));
+	m->ci_high = exp(L + t95 * sqrt(se2));
+	m->ci90_low = exp(L - t90 * sqrt(se2));
+	m->ci90_high = exp(L + t90 * sqrt(se2));
+	m->mde_pct = pd_mde_pct(sqrt(se2), t95, set->threshold_pct);
+	m->suggested_runs =
+	    ceil((1.96 + 0.84) * (1.96 + 0.84) * vd / (delta * delta));
+}
+
 /* Variance of the differences of paired runs, yb[i] - ya[i]. */
 static void paired_var(const struct series *s, size_t n, double *mean,
 		       double *var)
@@ -122,7 +143,7 @@ static void measure_paired(struct pd_metric *m, const struct expo *x,
 			   const struct series *s, size_t n, double s0,
 			   double d0, const struct pd_settings *set)
 {
-	double L, vd, sd, se2, df, t95, t90, delta;
+	double L, vd, sd, se2, df;
 
 	pd_diff_measure_common(m, x, s->wa, s->wb, s->ca, s->cb, set->share);
 	if (s->wa <= 0 && s->wb <= 0)
@@ -142,17 +163,7 @@ static void measure_paired(struct pd_metric *m, const struct expo *x,
 	m->p = pd_t_sf2(fabs(L) / sqrt(se2), df);
 	if (s->wa <= 0 || s->wb <= 0)
 		return;
-	t95 = pd_t_quantile(0.975, df);
-	t90 = pd_t_quantile(0.95, df);
-	m->ratio = exp(L);
-	m->ci_low = exp(L - t95 * sqrt(se2));
-	m->ci_high = exp(L + t95 * sqrt(se2));
-	m->ci90_low = exp(L - t90 * sqrt(se2));
-	m->ci90_high = exp(L + t90 * sqrt(se2));
-	m->mde_pct = pd_mde_pct(sqrt(se2), t95, set->threshold_pct);
-	delta = log(1 + set->threshold_pct / 100);
-	m->suggested_runs =
-	    ceil((1.96 + 0.84) * (1.96 + 0.84) * sd / (delta * delta));
+	interval(m, L, se2, df, set, sd);
 }
 
 /*
@@ -163,7 +174,7 @@ static void measure_runs(struct pd_metric *m, const struct expo *x,
 			 const struct series *s, size_t na, size_t nb,
 			 double s0, double d0, const struct pd_settings *set)
 {
-	double ma, mb, va, vb, sa, sb, se2, df, L, t95, t90, u, delta;
+	double ma, mb, va, vb, sa, sb, se2, df, L, u;
 
 	pd_diff_measure_common(m, x, s->wa, s->wb, s->ca, s->cb, set->share);
 	if (s->wa <= 0 && s->wb <= 0)
@@ -197,17 +208,8 @@ static void measure_runs(struct pd_metric *m, const struct expo *x,
 		m->p = m->mw_p;
 	if (s->wa <= 0 || s->wb <= 0)
 		return;
-	t95 = pd_t_quantile(0.975, df);
-	t90 = pd_t_quantile(0.95, df);
-	m->ratio = exp(L);
-	m->ci_low = exp(L - t95 * sqrt(se2));
-	m->ci_high = exp(L + t95 * sqrt(se2));
-	m->ci90_low = exp(L - t90 * sqrt(se2));
-	m->ci90_high = exp(L + t90 * sqrt(se2));
-	m->mde_pct = pd_mde_pct(sqrt(se2), t95, set->threshold_pct);
-	delta = log(1 + set->threshold_pct / 100);
-	m->suggested_runs = ceil(2 * (1.96 + 0.84) * (1.96 + 0.84) * (sa + sb) /
-				 2 / (delta * delta));
+	/* a difference of one run a side varies by sa + sb */
+	interval(m, L, se2, df, set, sa + sb);
 	/* Unstable: the tests point opposite ways, or runs split in two. */
 	if ((L > 0) != (u > (double)na * (double)nb / 2) && m->p < 0.5 &&
 	    m->mw_p < 0.5 && fabs(u - (double)na * (double)nb / 2) > 0)

@@ -177,10 +177,7 @@ double pd_binom_mid_p(double k, double n, double p0)
 
 	if (n <= 0)
 		return 1;
-	if (k < 0)
-		k = 0;
-	if (k > n)
-		k = n;
+	k = k < 0 ? 0 : k > n ? n : k;
 	/* P(X > k) + P(X = k)/2, and P(X < k) + P(X = k)/2 */
 	upper = 0.5 * (binom_ge(k, n, p0) + binom_ge(k + 1, n, p0));
 	lower = 1 - upper;
