@@ -1,1 +1,1 @@
-INSERT INTO run_stacks (run_id, nodes, tree) VALUES (?1, ?2, ?3)
+INSERT INTO run_stacks (run_id, nodes, tree, ids) VALUES (?1, ?2, ?3, 1)

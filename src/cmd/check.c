@@ -30,7 +30,6 @@ static int check_side_profiles(struct check_side *c, const char *arg,
 			       struct run_opts *r, struct pd_funcs *fn)
 {
 	const struct pd_profile **pp;
-	unsigned flags;
 	size_t i;
 
 	if (pd_is_dir(arg)) {
@@ -46,23 +45,37 @@ static int check_side_profiles(struct check_side *c, const char *arg,
 		return -1;
 	c->aggs = pd_xcalloc(c->n, sizeof(*c->aggs));
 	pp = pd_xmalloc(c->n * sizeof(*pp));
-	/*
-	 * The other side is stored, with whole totals (system time
-	 * included, docs/history.md): count the files alike, or a caller
-	 * of page faults looks 90 % faster. The verdict still sets system
-	 * frames apart.
-	 */
-	flags = fn->flags;
-	fn->flags |= PD_FUNCS_SYSTEM;
 	for (i = 0; i < c->n; i++) {
 		pp[i] = &c->jobs[i].p;
 		pd_agg_init(&c->aggs[i]);
 		pd_agg_compute(&c->aggs[i], pp[i], fn);
 	}
-	fn->flags = flags;
 	pd_side_of_profiles(&c->side, pp, c->n);
+	for (i = 0; i < c->n; i++)
+		c->side.system += c->aggs[i].sys_w / (double)c->n;
 	free(pp);
 	return 0;
+}
+
+/*
+ * The files' aggregates with whole totals (system time inside its
+ * callers), as a history written by an older perfdiff stores runs: count
+ * the files alike, or a caller of page faults looks 90 % faster. The
+ * verdict still sets system frames apart (docs/history.md).
+ */
+static void files_whole(struct check_side *c, struct pd_funcs *fn)
+{
+	unsigned flags = fn->flags;
+	size_t i;
+
+	fn->flags |= PD_FUNCS_SYSTEM;
+	for (i = 0; i < c->n; i++) {
+		pd_agg_release(&c->aggs[i]);
+		pd_agg_init(&c->aggs[i]);
+		pd_agg_compute(&c->aggs[i], &c->jobs[i].p, fn);
+	}
+	fn->flags = flags;
+	c->side.system = 0;
 }
 
 static void check_side_release(struct check_side *c)
@@ -160,7 +173,7 @@ int pd_check_db(struct run_opts *r, char **operands)
 			}
 		}
 		if (pd_store_load(&db, c[i].sha, c[i].scenario, cache_own,
-				  tool_own, &ids, &c[i].l, &err) < 0)
+				  tool_own, &ids, 0, &c[i].l, &err) < 0)
 			goto fail;
 		c[i].loaded = 1;
 		c[i].aggs = NULL;
@@ -197,8 +210,27 @@ int pd_check_db(struct run_opts *r, char **operands)
 		for (k = 0; k < n; k++)
 			pd_agg_resize(&a[k], fn.v.n);
 	}
+	/*
+	 * Stored runs aggregated from their stack trees set system frames
+	 * apart as files do; a side stored by an older perfdiff has whole
+	 * totals only, and then every side is counted whole.
+	 */
+	r->set.whole_totals = 0;
+	for (i = 0; i < 2; i++)
+		r->set.whole_totals |= c[i].loaded && !c[i].l.set_apart;
+	for (i = 0; i < 2 && r->set.whole_totals; i++) {
+		if (!c[i].loaded) {
+			files_whole(&c[i], &fn);
+		} else if (c[i].l.set_apart) {
+			pd_loaded_release(&c[i].l);
+			if (pd_store_load(&db, c[i].sha, c[i].scenario,
+					  cache_own, tool_own, &ids, 1, &c[i].l,
+					  &err) < 0)
+				goto fail;
+			c[i].side = c[i].l.side;
+		}
+	}
 	/* (noise learning sized its arrays to the table, grown by then) */
-	r->set.whole_totals = 1; /* a stored side, files counted alike */
 	pd_diff_aggs(&d, &c[0].side, c[0].loaded ? c[0].l.runs : c[0].aggs,
 		     c[0].loaded ? c[0].l.n : c[0].n, &c[1].side,
 		     c[1].loaded ? c[1].l.runs : c[1].aggs,

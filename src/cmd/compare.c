@@ -73,10 +73,18 @@ int pd_cmd_compare(int argc, char **argv)
 		pd_store_noise_start(&task, r.db, r.scenario, cache, tool,
 				     exclude);
 		rc1 = pd_store_load(&db, sha[0], r.scenario, cache, tool, &ids,
-				    &la, &err);
+				    0, &la, &err);
 		if (rc1 == 0)
 			rc1 = pd_store_load(&db, sha[1], r.scenario, cache,
-					    tool, &ids, &lb, &err);
+					    tool, &ids, 0, &lb, &err);
+		/* one side stored by an older perfdiff: both whole */
+		if (rc1 == 0 && la.set_apart != lb.set_apart) {
+			struct pd_loaded *l = la.set_apart ? &la : &lb;
+
+			pd_loaded_release(l);
+			rc1 = pd_store_load(&db, sha[l == &lb], r.scenario,
+					    cache, tool, &ids, 1, l, &err);
+		}
 		rc2 = pd_store_noise_finish(
 		    &task, &ids, &noise,
 		    rc1 < 0 ? &(struct pd_err){ 0, { 0 } } : &err);
@@ -88,7 +96,8 @@ int pd_cmd_compare(int argc, char **argv)
 		}
 		have_noise = 1;
 	}
-	r.set.whole_totals = 1; /* stored runs */
+	/* runs with whole totals (an older history): the guard of diff.c */
+	r.set.whole_totals = !(la.set_apart && lb.set_apart);
 	pd_diff_aggs(&d, &la.side, la.runs, la.n, &lb.side, lb.runs, lb.n, &fn,
 		     &r.set, &noise);
 	/* The stored counters (perf stat) of both commits, when both have. */

@@ -156,11 +156,22 @@ static void put_f64(struct pd_buf *b, double d)
 	pd_buf_add(b, c, 8);
 }
 
+/* zlib-compresses raw node records onto out. */
+static void compress_raw(const struct pd_buf *raw, struct pd_buf *out)
+{
+	uLongf n = compressBound((uLong)raw->len);
+
+	pd_buf_grow(out, n);
+	if (compress2((Bytef *)out->buf + out->len, &n, (const Bytef *)raw->buf,
+		      (uLong)raw->len, 6) != Z_OK)
+		pd_die_oom(n);
+	out->len += n;
+}
+
 void pd_stacks_encode(const struct pd_profile *p, const uint32_t *node_func,
 		      struct pd_buf *out)
 {
 	struct pd_buf raw = PD_BUF_INIT;
-	uLongf n;
 	size_t i;
 
 	for (i = 1; i < p->nodes.n; i++) {
@@ -169,12 +180,7 @@ void pd_stacks_encode(const struct pd_profile *p, const uint32_t *node_func,
 		put_f64(&raw, p->nodes.v[i].weight);
 		put_f64(&raw, p->nodes.v[i].count);
 	}
-	n = compressBound((uLong)raw.len);
-	pd_buf_grow(out, n);
-	if (compress2((Bytef *)out->buf + out->len, &n, (const Bytef *)raw.buf,
-		      (uLong)raw.len, 6) != Z_OK)
-		pd_die_oom(n);
-	out->len += n;
+	compress_raw(&raw, out);
 	pd_buf_release(&raw);
 }
 
@@ -190,6 +196,58 @@ int pd_stacks_decode(const void *blob, size_t n, size_t nodes,
 		return pd_err_set(err, PD_EPARSE, "corrupt stack tree blob");
 	raw->len = want;
 	return 0;
+}
+
+static int func_id(struct pd_db *db, const char *name, const char *module,
+		   sqlite3_int64 *id, struct pd_err *err);
+
+/*
+ * A stack tree encoded with the ingest's function numbering, rewritten
+ * with the history's ids (functions.id), which readers can resolve: the
+ * write phase knows them, the import phase does not.
+ */
+static int stacks_to_history_ids(struct pd_db *db, struct pd_buf *stacks,
+				 size_t nodes, const struct pd_funcs *fn,
+				 sqlite3_int64 *dbid, struct pd_err *err)
+{
+	struct pd_buf raw = PD_BUF_INIT;
+	size_t k;
+	int rc = pd_stacks_decode(stacks->buf, stacks->len, nodes, &raw, err);
+
+	for (k = 0; rc == 0 && k < nodes; k++) {
+		unsigned char *q = (unsigned char *)raw.buf + k * 24 + 4;
+		uint32_t f = (uint32_t)q[0] | (uint32_t)q[1] << 8 |
+			     (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+
+		if (f >= fn->v.n) {
+			rc = pd_err_set(err, PD_EPARSE,
+					"stack tree names function %u of %zu",
+					(unsigned)f, fn->v.n);
+			break;
+		}
+		if (!dbid[f])
+			rc = func_id(db, pd_func_name(fn, f),
+				     pd_func_module(fn, f), &dbid[f], err);
+		if (rc == 0 && (dbid[f] < 0 || dbid[f] > UINT32_MAX))
+			rc = pd_err_set(err, PD_EPARSE,
+					"function id %lld beyond a stack tree's"
+					" 32 bits",
+					(long long)dbid[f]);
+		if (rc == 0) {
+			uint32_t v = (uint32_t)dbid[f];
+
+			q[0] = (unsigned char)v;
+			q[1] = (unsigned char)(v >> 8);
+			q[2] = (unsigned char)(v >> 16);
+			q[3] = (unsigned char)(v >> 24);
+		}
+	}
+	if (rc == 0) {
+		pd_buf_reset(stacks);
+		compress_raw(&raw, stacks);
+	}
+	pd_buf_release(&raw);
+	return rc;
 }
 
 /* One profile, imported and aggregated, waiting to be written. */
@@ -564,6 +622,10 @@ static int write_bundle(struct pd_db *db, struct pd_bundle *b, const char *path,
 				goto out;
 			res->rows++;
 		}
+		rc = stacks_to_history_ids(db, &p->stacks, p->nodes, fn, dbid,
+					   err);
+		if (rc < 0)
+			goto out;
 		st = pd_db_stmt(db, "q_stacks_insert", err);
 		if (!st) {
 			rc = PD_EIO;

@@ -11,6 +11,7 @@
 #include "core/buf.h"
 #include "stats/stats.h"
 #include "store/load.h"
+#include "store/store.h"
 
 #define WINDOW_SHAS 30
 #define CHI2_1_MEDIAN 0.454936423119572
@@ -283,9 +284,132 @@ static int load_run(struct pd_db *db, sqlite3_int64 run, double interval,
 	return 0;
 }
 
+/* Little-endian fields of a stack tree node (store.h). */
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static double get_f64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	double d;
+	int i;
+
+	for (i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+/*
+ * A run's aggregates from its stored stack tree, as a file's are made:
+ * the tree rebuilt as a profile whose frames are the functions, then
+ * pd_agg_compute with the caller's flags, so system frames are set apart
+ * from their callers' totals and from the run's total exactly as in a
+ * diff of files (the function rows keep whole totals). A run whose tree
+ * names functions otherwise (an older perfdiff) keeps its rows. Returns
+ * 1 when the tree was used, 0 when not, or an error.
+ */
+static int agg_from_stacks(struct pd_db *db, sqlite3_int64 run,
+			   struct pd_idmap *ids, struct pd_agg *a,
+			   struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_run_stacks", err);
+	struct pd_buf raw = PD_BUF_INIT;
+	struct pd_profile p;
+	struct pd_agg t;
+	uint32_t *map = NULL, *fmap = NULL;
+	size_t nodes, i, nf;
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_int64(st, 1, run);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		sqlite3_reset(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		sqlite3_reset(st);
+		return pd_db_fail(db, err, "loading a stack tree");
+	}
+	nodes = (size_t)sqlite3_column_int64(st, 0);
+	rc = pd_stacks_decode(sqlite3_column_blob(st, 1),
+			      (size_t)sqlite3_column_bytes(st, 1), nodes, &raw,
+			      err);
+	sqlite3_reset(st);
+	if (rc < 0) {
+		pd_buf_release(&raw);
+		return rc;
+	}
+	pd_profile_init(&p);
+	map = pd_xmalloc((nodes + 1) * sizeof(*map));
+	map[0] = PD_ROOT;
+	nf = ids->fn->v.n;
+	fmap = pd_xmalloc((nf + 1) * sizeof(*fmap));
+	for (i = 0; i <= nf; i++)
+		fmap[i] = UINT32_MAX;
+	for (i = 0; i < nodes; i++) {
+		const unsigned char *q =
+		    (const unsigned char *)raw.buf + i * 24;
+		uint32_t parent = get_u32(q), f = 0, node;
+
+		rc = map_id(db, ids, (sqlite3_int64)get_u32(q + 4), &f, err);
+		if (rc == 0 && parent > i) /* parents come first */
+			rc = pd_err_set(err, PD_EPARSE,
+					"%s: corrupt stack tree of run %lld",
+					db->path, (long long)run);
+		if (rc < 0)
+			goto out;
+		if (f >= nf) {
+			fmap = pd_xreallocarray(fmap, (size_t)f + 1,
+						sizeof(*fmap));
+			while (nf <= f)
+				fmap[nf++] = UINT32_MAX;
+		}
+		if (fmap[f] == UINT32_MAX) {
+			const char *nm = pd_func_name(ids->fn, f);
+			const char *mod = pd_func_module(ids->fn, f);
+
+			fmap[f] = pd_profile_frame(
+			    &p, pd_intern_cstr(&p.strs, nm),
+			    *mod ? pd_intern_cstr(&p.strs, mod) : 0);
+		}
+		node = pd_profile_child(&p, map[parent], fmap[f]);
+		pd_profile_add(&p, node, get_f64(q + 8), get_f64(q + 16));
+		map[i + 1] = node;
+	}
+	pd_profile_finish(&p);
+	pd_agg_init(&t);
+	pd_agg_compute(&t, &p, ids->fn);
+	pd_agg_resize(&t, ids->fn->v.n);
+	pd_agg_resize(a, ids->fn->v.n);
+	for (i = 0; i < ids->fn->v.n; i++) {
+		a->self_w[i] = t.self_w[i];
+		a->self_c[i] = t.self_c[i];
+		a->total_w[i] = t.total_w[i];
+		a->total_c[i] = t.total_c[i];
+	}
+	a->all_w = t.all_w;
+	a->all_c = t.all_c;
+	a->sys_w = t.sys_w;
+	a->sys_c = t.sys_c;
+	pd_agg_release(&t);
+	rc = 1;
+out:
+	pd_profile_release(&p);
+	free(map);
+	free(fmap);
+	pd_buf_release(&raw);
+	return rc;
+}
+
 int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 		  const char *cache, const char *tool, struct pd_idmap *idmap,
-		  struct pd_loaded *out, struct pd_err *err)
+		  int whole, struct pd_loaded *out, struct pd_err *err)
 {
 	sqlite3_stmt *st;
 	PD_VEC(sqlite3_int64) ids = PD_VEC_INIT;
@@ -336,11 +460,32 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 	}
 	out->runs = pd_xcalloc(ids.n, sizeof(*out->runs));
 	out->n = ids.n;
+	out->set_apart = idmap != NULL && !whole;
 	for (i = 0; i < ids.n; i++) {
 		rc = load_run(db, ids.v[i], iv.v[i], tw.v[i], tn.v[i], idmap,
 			      &out->runs[i], err);
+		if (rc >= 0 && out->set_apart)
+			rc = agg_from_stacks(db, ids.v[i], idmap, &out->runs[i],
+					     err);
 		if (rc < 0)
 			goto out;
+		if (rc == 0 && out->set_apart) {
+			/* one run without a usable tree: all runs whole */
+			size_t k;
+
+			out->set_apart = 0;
+			for (k = 0; k < i; k++) {
+				pd_agg_release(&out->runs[k]);
+				rc = load_run(db, ids.v[k], iv.v[k], tw.v[k],
+					      tn.v[k], idmap, &out->runs[k],
+					      err);
+				if (rc < 0)
+					goto out;
+			}
+			out->side.system = 0;
+		}
+		if (out->set_apart)
+			out->side.system += out->runs[i].sys_w / (double)ids.n;
 		out->side.total += tw.v[i] / (double)ids.n;
 		out->side.samples += tn.v[i] / (double)ids.n;
 	}

@@ -25,6 +25,13 @@ struct pd_loaded {
 	size_t n;
 	struct pd_side side;
 	char *source, *format, *event, *host, *build_meta;
+	/*
+	 * Every run was aggregated from its stack tree with the function
+	 * table's flags, system frames set apart as in a diff of files; 0
+	 * when some run had only its whole totals (stored by an older
+	 * perfdiff: docs/history.md).
+	 */
+	int set_apart;
 };
 
 void pd_loaded_release(struct pd_loaded *l);
@@ -40,10 +47,16 @@ PD_NODISCARD int pd_store_caches(struct pd_db *db, const char *sha,
 				 const char *scenario, const char **cache,
 				 const char **tool, char **cache_out,
 				 char **tool_out, struct pd_err *err);
+/*
+ * The runs of one commit, aggregated from their stack trees (system
+ * frames set apart, out->set_apart) when every run has one the reader can
+ * resolve and whole is 0; else from their function rows, whole totals.
+ */
 PD_NODISCARD int pd_store_load(struct pd_db *db, const char *sha,
 			       const char *scenario, const char *cache,
 			       const char *tool, struct pd_idmap *ids,
-			       struct pd_loaded *out, struct pd_err *err);
+			       int whole, struct pd_loaded *out,
+			       struct pd_err *err);
 /*
  * Learns noise from the last 30 commits of scenario/cache/tool, leaving
  * out the shas in exclude (NULL-terminated): priors for the t-test from

@@ -118,9 +118,31 @@ static void test_ingest_roundtrip(void **state)
 	assert_string_equal(sha, "abc1234def");
 	pd_funcs_init(&fn, 0);
 	pd_idmap_init(&ids, &fn);
+	/*
+	 * From the stored stack tree, system frames set apart as in a diff
+	 * of files: of the 4 cpu-clock samples of 250000 ns, one ends in the
+	 * kernel (do_syscall_64 under [unknown] under main), so the run's
+	 * total is 750000 and main's is 2 samples, 500000.
+	 */
 	assert_int_equal(
-	    pd_store_load(&db, sha, "demo", "warm", "perf", &ids, &l, &err), 0);
+	    pd_store_load(&db, sha, "demo", "warm", "perf", &ids, 0, &l, &err),
+	    0);
 	assert_int_equal(l.n, 1);
+	assert_true(l.set_apart);
+	assert_near(l.runs[0].all_w, 750000, 0);
+	assert_near(l.runs[0].sys_w, 250000, 0);
+	for (i = 0; i < fn.v.n; i++) {
+		if (!strcmp(pd_func_name(&fn, (uint32_t)i), "main")) {
+			assert_near(l.runs[0].total_w[i], 500000, 0);
+			assert_near(l.runs[0].total_c[i], 2, 0);
+		}
+	}
+	pd_loaded_release(&l);
+	/* Whole, from the function rows: 1000000, main 3 samples. */
+	assert_int_equal(
+	    pd_store_load(&db, sha, "demo", "warm", "perf", &ids, 1, &l, &err),
+	    0);
+	assert_false(l.set_apart);
 	assert_near(l.runs[0].all_w, 1000000, 0);
 	for (i = 0; i < fn.v.n; i++) {
 		if (!strcmp(pd_func_name(&fn, (uint32_t)i), "main")) {
