@@ -2,6 +2,8 @@
 #ifndef PD_COMPAT_H
 #define PD_COMPAT_H
 
+#include <math.h> /* NAN, for PD_NAN */
+
 #if defined(__GNUC__) || defined(__clang__)
 #define PD_NODISCARD __attribute__((warn_unused_result))
 #define PD_PRINTF(f, a) __attribute__((format(printf, f, a)))

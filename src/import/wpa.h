@@ -5,6 +5,7 @@
 #ifndef PD_IMPORT_WPA_H
 #define PD_IMPORT_WPA_H
 
+#include "core/buf.h"
 #include "import/import.h"
 
 #define LOOKAHEAD 2000
