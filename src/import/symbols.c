@@ -184,15 +184,21 @@ struct pd_sidecar *pd_sidecar_load(const char *profile_path, char **found,
 				    *ix = cJSON_GetArrayItem(x, 1);
 			const cJSON *sym;
 
+			/*
+			 * Compared as doubles before any cast: a negative or
+			 * huge number cast to an integer is undefined.
+			 */
 			if (!cJSON_IsNumber(a) || !cJSON_IsNumber(ix) ||
-			    ix->valuedouble < 0 ||
-			    (size_t)ix->valuedouble >= ntab)
+			    !(ix->valuedouble >= 0) ||
+			    !(ix->valuedouble < (double)ntab) ||
+			    !(a->valuedouble >= 0) ||
+			    !(a->valuedouble < 18446744073709551616.0))
 				continue;
 			sym = cJSON_GetObjectItemCaseSensitive(
 			    cJSON_GetArrayItem(tab, (int)ix->valuedouble),
 			    "symbol");
-			if (!cJSON_IsNumber(sym) || sym->valuedouble < 0 ||
-			    (size_t)sym->valuedouble >= s->nstrings)
+			if (!cJSON_IsNumber(sym) || !(sym->valuedouble >= 0) ||
+			    !(sym->valuedouble < (double)s->nstrings))
 				continue;
 			pairs[2 * n] = (uint64_t)a->valuedouble;
 			pairs[2 * n + 1] = (uint64_t)sym->valuedouble;
