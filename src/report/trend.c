@@ -2,21 +2,20 @@
  * Trend reports. Text and Markdown lead with the alerts, one line each, as
  * a nightly mail or an issue wants them; HTML draws each series as an SVG
  * line chart (means, min-max bars over repeats, change points dashed, a
- * <title> per point for hover values); XLSX has the values and native line
- * charts. Every name is escaped for its output.
+ * <title> per point for hover values); XLSX (trend_xlsx.c) has the values
+ * and native line charts. Every name is escaped for its output.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cJSON.h>
-#include <xlsxwriter.h>
 
 #include "core/blob.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "report/report.h"
-#include "report/xlsx.h"
+#include "report/trend_int.h"
 #include "stats/trend.h"
 
 #define SHORT_SHA 10
@@ -27,15 +26,16 @@ static void short_sha(struct pd_buf *b, const char *sha)
 }
 
 /* The unit of a series' values as shown: a counter has its own. */
-static const char *series_unit(const struct pd_trend *t,
-			       const struct pd_tseries *s)
+const char *pd_trend_series_unit(const struct pd_trend *t,
+				 const struct pd_tseries *s)
 {
 	if (s->counter)
 		return *s->unit ? s->unit : "count";
 	return pd_unit_display((enum pd_unit)t->unit);
 }
 
-static double series_scale(const struct pd_trend *t, const struct pd_tseries *s)
+double pd_trend_series_scale(const struct pd_trend *t,
+			     const struct pd_tseries *s)
 {
 	return s->counter ? 1 : pd_unit_display_scale((enum pd_unit)t->unit);
 }
@@ -112,7 +112,7 @@ static size_t *alert_order(const struct pd_alert *al)
  * "cannot detect change points with ..." when the history is too short
  * for the permutation test to reach --p; 0 (nothing written) otherwise.
  */
-static int quiet_text(struct pd_buf *b, const struct pd_trend *t)
+int pd_trend_quiet_text(struct pd_buf *b, const struct pd_trend *t)
 {
 	size_t have, need;
 
@@ -190,7 +190,7 @@ static double series_change(const struct pd_tseries *s)
 	return a > 0 ? 100 * (z / a - 1) : PD_NAN;
 }
 
-static void heading(struct pd_buf *b, const struct pd_trend *t)
+void pd_trend_heading(struct pd_buf *b, const struct pd_trend *t)
 {
 	const struct pd_tseries *s0 = &t->series.v[0];
 	size_t i, ncounters = 0;
@@ -224,14 +224,14 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 	int rc;
 
 	pd_buf_adds(&b, "perfdiff trend: ");
-	heading(&b, t);
+	pd_trend_heading(&b, t);
 	pd_buf_adds(&b, "\n\n");
 	for (i = 0; i < t->notes.n; i++)
 		pd_buf_addf(&b, "note: %s\n", t->notes.v[i]);
 	if (!t->alerts.n) {
 		struct pd_buf q = PD_BUF_INIT;
 
-		if (quiet_text(&q, t))
+		if (pd_trend_quiet_text(&q, t))
 			pd_buf_addf(&b, "%s\n", q.buf);
 		else {
 			pd_buf_adds(&b, "no change points: ");
@@ -317,7 +317,7 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 	pd_md_text(&b, t->scenario, 200);
 	pd_buf_adds(&b, "\n\n");
 	pd_buf_reset(&line);
-	heading(&line, t);
+	pd_trend_heading(&line, t);
 	pd_md_text(&b, line.buf, 100000);
 	pd_buf_adds(&b, "\n\n");
 	for (i = 0; i < t->notes.n; i++) {
@@ -327,7 +327,7 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 	}
 	if (!t->alerts.n) {
 		pd_buf_reset(&line);
-		if (quiet_text(&line, t)) {
+		if (pd_trend_quiet_text(&line, t)) {
 			pd_md_text(&b, line.buf, 2000);
 			pd_buf_adds(&b, ".\n");
 		} else
@@ -518,7 +518,7 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 	size_t i, n = s->pts.n, step;
 	struct pd_buf tmp = PD_BUF_INIT;
 
-	scale = series_scale(t, s);
+	scale = pd_trend_series_scale(t, s);
 	for (i = 0; i < n; i++) {
 		if (s->pts.v[i].n) {
 			lo = fmin(lo, s->pts.v[i].lo);
@@ -558,7 +558,7 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 	    "<text x=\"12\" y=\"%.1f\" transform=\"rotate(-90 12 %.1f)\""
 	    " text-anchor=\"middle\">",
 	    (H - B + T) / 2, (H - B + T) / 2);
-	pd_html_text(b, series_unit(t, s));
+	pd_html_text(b, pd_trend_series_unit(t, s));
 	pd_buf_adds(b, "</text>\n");
 	step = n > 8 ? (n + 7) / 8 : 1;
 	for (i = 0; i < n; i += step) {
@@ -608,7 +608,7 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 		pd_buf_reset(&tmp);
 		pd_buf_addf(&tmp, "%s %.10s: mean ", p->sha, p->date);
 		series_value(&tmp, t, s, p->mean);
-		pd_buf_addf(&tmp, " %s (min ", series_unit(t, s));
+		pd_buf_addf(&tmp, " %s (min ", pd_trend_series_unit(t, s));
 		series_value(&tmp, t, s, p->lo);
 		pd_buf_adds(&tmp, ", max ");
 		series_value(&tmp, t, s, p->hi);
@@ -638,7 +638,7 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 	pd_buf_adds(&b, "</style></head><body>\n<h1>perfdiff trend: ");
 	pd_html_text(&b, t->scenario);
 	pd_buf_adds(&b, "</h1>\n<p class=\"meta\">");
-	heading(&line, t);
+	pd_trend_heading(&line, t);
 	pd_html_text(&b, line.buf);
 	pd_buf_adds(&b, "</p>\n");
 	for (i = 0; i < t->notes.n; i++) {
@@ -648,7 +648,7 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 	}
 	if (!t->alerts.n) {
 		pd_buf_reset(&line);
-		if (quiet_text(&line, t)) {
+		if (pd_trend_quiet_text(&line, t)) {
 			pd_buf_adds(&b, "<p class=\"note\">");
 			pd_html_text(&b, line.buf);
 			pd_buf_adds(&b, "</p>\n");
@@ -688,125 +688,4 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 	pd_buf_release(&b);
 	pd_buf_release(&line);
 	return rc;
-}
-
-/*
- * A chart's title or axis name from a name in the data: valid UTF-8, at
- * most 250 bytes cut between characters, and not starting with '=', which
- * Excel would read as a reference.
- */
-static void chart_text(struct pd_buf *b, const char *s)
-{
-	pd_buf_reset(b);
-	if (*s == '=')
-		pd_buf_addch(b, ' ');
-	pd_utf8_sanitize(s, strlen(s), b);
-	if (b->len > 250) { /* not inside a character */
-		size_t n = 250;
-
-		while (n && ((unsigned char)b->buf[n] & 0xc0) == 0x80)
-			n--;
-		pd_buf_setlen(b, n);
-	}
-}
-
-int pd_trend_xlsx(const char *path, const struct pd_trend *t,
-		  struct pd_err *err)
-{
-	lxw_workbook *wb = workbook_new(path);
-	lxw_worksheet *sum, *data;
-	lxw_format *head, *val, *title;
-	const struct pd_tseries *s0 = &t->series.v[0];
-	struct pd_buf b = PD_BUF_INIT;
-	size_t i, k, n = s0->pts.n;
-	int r = 0;
-
-	if (!wb)
-		return pd_err_set(err, PD_EIO, "%s: cannot create the workbook",
-				  path);
-	head = workbook_add_format(wb);
-	format_set_bold(head);
-	format_set_bg_color(head, 0xEEEEEE);
-	title = workbook_add_format(wb);
-	format_set_bold(title);
-	format_set_font_size(title, 14);
-	val = workbook_add_format(wb);
-	format_set_num_format(val, "#,##0.000");
-	sum = workbook_add_worksheet(wb, "Trend");
-	data = workbook_add_worksheet(wb, "Series");
-	pd_buf_addf(&b, "perfdiff trend: %s", t->scenario);
-	pd_xlsx_str(sum, r++, 0, b.buf, title);
-	pd_buf_reset(&b);
-	heading(&b, t);
-	pd_xlsx_str(sum, r++, 0, b.buf, NULL);
-	for (i = 0; i < t->notes.n; i++)
-		pd_xlsx_str(sum, r++, 0, t->notes.v[i], NULL);
-	if (!t->alerts.n) {
-		pd_buf_reset(&b);
-		if (!quiet_text(&b, t))
-			pd_buf_adds(&b, "No change points: the series are"
-					" steady.");
-		pd_xlsx_str(sum, r++, 0, b.buf, NULL);
-	}
-	for (i = t->alerts.n; i-- > 0;) {
-		pd_buf_reset(&b);
-		pd_buf_adds(&b, pd_alert_improves(t, i) ? "IMPROVEMENT "
-							: "ALERT ");
-		pd_fmt_alert(&b, t, i, 5);
-		pd_xlsx_str(sum, r++, 0, b.buf, NULL);
-	}
-	r++;
-	/* Series sheet: one row per commit, one column per series mean. */
-	pd_xlsx_str(data, 0, 0, "commit", head);
-	pd_xlsx_str(data, 0, 1, "date", head);
-	pd_xlsx_str(data, 0, 2, "runs", head);
-	for (k = 0; k < t->series.n; k++) {
-		pd_buf_reset(&b);
-		pd_buf_addf(&b, "%s (%s)", t->series.v[k].name,
-			    series_unit(t, &t->series.v[k]));
-		pd_xlsx_str(data, 0, (int)k + 3, b.buf, head);
-	}
-	for (i = 0; i < n; i++) {
-		pd_xlsx_str(data, (int)i + 1, 0, s0->pts.v[i].sha, NULL);
-		pd_xlsx_str(data, (int)i + 1, 1, s0->pts.v[i].date, NULL);
-		worksheet_write_number(data, (lxw_row_t)(i + 1), 2,
-				       (double)s0->pts.v[i].n, NULL);
-		for (k = 0; k < t->series.n; k++) {
-			const struct pd_tpoint *p = &t->series.v[k].pts.v[i];
-
-			if (p->n)
-				worksheet_write_number(
-				    data, (lxw_row_t)(i + 1),
-				    (lxw_col_t)(k + 3),
-				    p->mean * series_scale(t, &t->series.v[k]),
-				    val);
-		}
-	}
-	worksheet_set_column(data, 0, 0, 14, NULL);
-	worksheet_set_column(data, 1, 1, 22, NULL);
-	worksheet_set_column(data, 3, (lxw_col_t)(t->series.n + 2), 16, NULL);
-	worksheet_freeze_panes(data, 1, 3);
-	/* One native line chart per series on the summary sheet. */
-	for (k = 0; k < t->series.n && n; k++) {
-		lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_LINE);
-		lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
-		struct pd_buf nm = PD_BUF_INIT;
-
-		chart_series_set_categories(se, "Series", 1, 0, (lxw_row_t)n,
-					    0);
-		chart_series_set_values(se, "Series", 1, (lxw_col_t)(k + 3),
-					(lxw_row_t)n, (lxw_col_t)(k + 3));
-		chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
-		chart_text(&nm, t->series.v[k].name);
-		chart_title_set_name(ch, nm.buf);
-		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-		chart_text(&nm, series_unit(t, &t->series.v[k]));
-		chart_axis_set_name(ch->y_axis, nm.buf);
-		worksheet_insert_chart(sum, (lxw_row_t)(r + (int)k * 16), 0,
-				       ch);
-		pd_buf_release(&nm);
-	}
-	worksheet_set_column(sum, 0, 0, 100, NULL);
-	pd_buf_release(&b);
-	return pd_xlsx_close(wb, path, err);
 }

@@ -61,6 +61,10 @@ void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
 /* BH over the tested metrics, then the decision for every metric. */
 void pd_diff_test_all(struct pd_diff *d, const struct expo *x);
 
+/* One profile per side (pair.c): the count test. */
+void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
+		    const struct pd_agg *ab, const struct pd_noise *noise);
+
 /* Several runs per side (runs.c): the moderated t-test. */
 void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		  struct pd_agg *b, size_t nb, const struct pd_noise *noise);

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <strings.h>
 #include <time.h>
-#include <zlib.h>
 
 #include "core/buf.h"
 #include "core/hash.h"
@@ -135,128 +134,55 @@ const char *pd_tool_name(const char *rel, const char *format,
 	return format;
 }
 
-static void put_u32(struct pd_buf *b, uint32_t v)
-{
-	unsigned char c[4] = { (unsigned char)v, (unsigned char)(v >> 8),
-			       (unsigned char)(v >> 16),
-			       (unsigned char)(v >> 24) };
-
-	pd_buf_add(b, c, 4);
-}
-
-static void put_f64(struct pd_buf *b, double d)
-{
-	uint64_t v;
-	unsigned char c[8];
-	int i;
-
-	memcpy(&v, &d, 8);
-	for (i = 0; i < 8; i++)
-		c[i] = (unsigned char)(v >> (8 * i));
-	pd_buf_add(b, c, 8);
-}
-
-/* zlib-compresses raw node records onto out. */
-static void compress_raw(const struct pd_buf *raw, struct pd_buf *out)
-{
-	uLongf n = compressBound((uLong)raw->len);
-
-	pd_buf_grow(out, n);
-	if (compress2((Bytef *)out->buf + out->len, &n, (const Bytef *)raw->buf,
-		      (uLong)raw->len, 6) != Z_OK)
-		pd_die_oom(n);
-	out->len += n;
-}
-
-void pd_stacks_encode(const struct pd_profile *p, const uint32_t *node_func,
-		      struct pd_buf *out)
-{
-	struct pd_buf raw = PD_BUF_INIT;
-	size_t i;
-
-	for (i = 1; i < p->nodes.n; i++) {
-		put_u32(&raw, p->nodes.v[i].parent);
-		put_u32(&raw, node_func[i]);
-		put_f64(&raw, p->nodes.v[i].weight);
-		put_f64(&raw, p->nodes.v[i].count);
-	}
-	compress_raw(&raw, out);
-	pd_buf_release(&raw);
-}
-
-int pd_stacks_decode(const void *blob, size_t n, size_t nodes,
-		     struct pd_buf *raw, struct pd_err *err)
-{
-	uLongf want = (uLongf)(nodes * 24);
-
-	pd_buf_reset(raw);
-	pd_buf_grow(raw, want);
-	if (uncompress((Bytef *)raw->buf, &want, blob, (uLong)n) != Z_OK ||
-	    want != nodes * 24)
-		return pd_err_set(err, PD_EPARSE, "corrupt stack tree blob");
-	raw->len = want;
-	return 0;
-}
-
 static int func_id(struct pd_db *db, const char *name, const char *module,
 		   sqlite3_int64 *id, struct pd_err *err);
 
 /*
- * A stack tree encoded with the ingest's function numbering, rewritten
- * with the history's ids (functions.id), which readers can resolve: the
- * write phase knows them, the import phase does not.
+ * A run's stack records, numbered by the ingest's function table, given
+ * the history's ids (functions.id), which readers can resolve: the write
+ * phase knows them, the import phase does not. Then compressed once.
  */
-static int stacks_to_history_ids(struct pd_db *db, struct pd_buf *stacks,
+static int stacks_to_history_ids(struct pd_db *db, struct pd_buf *raw,
 				 size_t nodes, const struct pd_funcs *fn,
-				 sqlite3_int64 *dbid, struct pd_err *err)
+				 sqlite3_int64 *dbid, struct pd_buf *blob,
+				 struct pd_err *err)
 {
-	struct pd_buf raw = PD_BUF_INIT;
 	size_t k;
-	int rc = pd_stacks_decode(stacks->buf, stacks->len, nodes, &raw, err);
+	int rc = 0;
 
 	for (k = 0; rc == 0 && k < nodes; k++) {
-		unsigned char *q = (unsigned char *)raw.buf + k * 24 + 4;
-		uint32_t f = (uint32_t)q[0] | (uint32_t)q[1] << 8 |
-			     (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24;
+		struct pd_stack_node nd;
 
-		if (f >= fn->v.n) {
-			rc = pd_err_set(err, PD_EPARSE,
-					"stack tree names function %u of %zu",
-					(unsigned)f, fn->v.n);
-			break;
-		}
-		if (!dbid[f])
-			rc = func_id(db, pd_func_name(fn, f),
-				     pd_func_module(fn, f), &dbid[f], err);
-		if (rc == 0 && (dbid[f] < 0 || dbid[f] > UINT32_MAX))
+		pd_stacks_node(raw, k, &nd);
+		if (nd.func >= fn->v.n)
+			return pd_err_set(err, PD_EPARSE,
+					  "stack tree names function %u of %zu",
+					  (unsigned)nd.func, fn->v.n);
+		if (!dbid[nd.func])
+			rc = func_id(db, pd_func_name(fn, nd.func),
+				     pd_func_module(fn, nd.func),
+				     &dbid[nd.func], err);
+		if (rc == 0 &&
+		    (dbid[nd.func] < 0 || dbid[nd.func] > UINT32_MAX))
 			rc = pd_err_set(err, PD_EPARSE,
 					"function id %lld beyond a stack tree's"
 					" 32 bits",
-					(long long)dbid[f]);
-		if (rc == 0) {
-			uint32_t v = (uint32_t)dbid[f];
-
-			q[0] = (unsigned char)v;
-			q[1] = (unsigned char)(v >> 8);
-			q[2] = (unsigned char)(v >> 16);
-			q[3] = (unsigned char)(v >> 24);
-		}
+					(long long)dbid[nd.func]);
+		if (rc == 0)
+			pd_stacks_set_func(raw, k, (uint32_t)dbid[nd.func]);
 	}
-	if (rc == 0) {
-		pd_buf_reset(stacks);
-		compress_raw(&raw, stacks);
-	}
-	pd_buf_release(&raw);
+	if (rc == 0)
+		pd_stacks_compress(raw, blob);
 	return rc;
 }
 
-/* One profile, imported and aggregated, waiting to be written. */
 /* A row of the metrics table: a counter or a table cell. */
 struct mrow {
 	char *source, *key, *measure;
 	double value;
 };
 
+/* One profile, imported and aggregated, waiting to be written. */
 struct pending {
 	char *rel, *format, *event, *exporter;
 	const char *tool, *cache;
@@ -264,7 +190,7 @@ struct pending {
 	enum pd_unit unit;
 	double interval, total_w, total_n;
 	struct pd_agg agg;
-	struct pd_buf stacks;
+	struct pd_buf stacks; /* node records, the ingest's numbering */
 	size_t nodes;
 	PD_VEC(struct mrow) metrics;
 	int table_only; /* no stacks (perf stat): joins another run */
@@ -523,6 +449,7 @@ static int write_bundle(struct pd_db *db, struct pd_bundle *b, const char *path,
 			struct pd_ingest_result *res, struct pd_err *err)
 {
 	sqlite3_int64 *dbid = pd_xcalloc(fn->v.n + 1, sizeof(*dbid));
+	struct pd_buf blob = PD_BUF_INIT; /* one run's compressed tree */
 	char now[32];
 	size_t i, k;
 	int rc, found = 0;
@@ -622,8 +549,9 @@ static int write_bundle(struct pd_db *db, struct pd_bundle *b, const char *path,
 				goto out;
 			res->rows++;
 		}
+		pd_buf_reset(&blob);
 		rc = stacks_to_history_ids(db, &p->stacks, p->nodes, fn, dbid,
-					   err);
+					   &blob, err);
 		if (rc < 0)
 			goto out;
 		st = pd_db_stmt(db, "q_stacks_insert", err);
@@ -633,7 +561,7 @@ static int write_bundle(struct pd_db *db, struct pd_bundle *b, const char *path,
 		}
 		sqlite3_bind_int64(st, 1, run);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)p->nodes);
-		sqlite3_bind_blob(st, 3, p->stacks.buf, (int)p->stacks.len,
+		sqlite3_bind_blob(st, 3, blob.buf, (int)blob.len,
 				  SQLITE_STATIC);
 		rc = step_done(db, st, err, "adding a stack tree");
 		if (rc < 0)
@@ -652,6 +580,7 @@ out:
 		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 out_free:
 	free(dbid);
+	pd_buf_release(&blob);
 	return rc;
 }
 
@@ -805,7 +734,7 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 		for (k = 1; k < prof.nodes.n; k++)
 			node_func[k] = p->agg.frame_func[prof.nodes.v[k].frame];
 		pd_buf_init(&p->stacks);
-		pd_stacks_encode(&prof, node_func, &p->stacks);
+		pd_stacks_records(&prof, node_func, &p->stacks);
 		p->nodes = prof.nodes.n - 1;
 		take_metrics(p, &prof);
 		p->table_only = prof.nodes.n <= 1 && prof.tables.n;

@@ -35,11 +35,28 @@ PD_NODISCARD int pd_store_ingest(struct pd_db *db, const char *path,
 const char *pd_tool_name(const char *rel, const char *format,
 			 const char *exporter);
 
-/* Stack tree blob: (u32 parent, u32 function, f64 weight, f64 count) per
- * node after the root, little-endian, zlib-compressed. */
+/*
+ * Stack tree blob (stacks.c): (u32 parent, u32 function, f64 weight, f64
+ * count) per node after the root, little-endian, zlib-compressed.
+ * Records appends the uncompressed records of p's nodes, node_func giving
+ * each node's function; compress adds their blob to out; encode is both.
+ */
+struct pd_stack_node {
+	uint32_t parent, func;
+	double weight, count;
+};
+
+void pd_stacks_records(const struct pd_profile *p, const uint32_t *node_func,
+		       struct pd_buf *raw);
+void pd_stacks_compress(const struct pd_buf *raw, struct pd_buf *out);
 void pd_stacks_encode(const struct pd_profile *p, const uint32_t *node_func,
 		      struct pd_buf *out);
+/* The records of a blob of nodes records into raw (reset first). */
 PD_NODISCARD int pd_stacks_decode(const void *blob, size_t n, size_t nodes,
 				  struct pd_buf *raw, struct pd_err *err);
+/* Record i of raw; and setting its function. */
+void pd_stacks_node(const struct pd_buf *raw, size_t i,
+		    struct pd_stack_node *nd);
+void pd_stacks_set_func(struct pd_buf *raw, size_t i, uint32_t func);
 
 #endif
