@@ -30,8 +30,9 @@ int pd_json_fail(struct pd_err *err, const char *file,
 	return 0;
 }
 
-static void syntax_error(struct pd_json_stream *js, struct pd_input *in,
-			 ssize_t n, struct pd_err *err)
+/* n: whether a piece of input was being parsed (not the end of it) */
+static void syntax_error(struct pd_json_stream *js, struct pd_input *in, int n,
+			 struct pd_err *err)
 {
 	unsigned char *m = yajl_get_error(js->h, 0, NULL, 0);
 	struct pd_buf path = PD_BUF_INIT;
@@ -51,44 +52,136 @@ static void syntax_error(struct pd_json_stream *js, struct pd_input *in,
 	yajl_free_error(js->h, m);
 }
 
+/*
+ * Where buf[0..len) may be cut so that no token runs past the cut, given
+ * the scan state in *sc. yajl re-reads a token split between two calls
+ * from its start on every later call, so a 200 MB string fed in 1 MiB
+ * pieces cost 200 re-reads of up to 200 MB: feeding only whole tokens
+ * keeps the parse linear. Strings are found with memchr; the bytes of a
+ * token not yet closed stay for the next call.
+ */
+struct cut_scan {
+	size_t pos;	  /* scanned up to here */
+	int in_str;	  /* pos is inside a string... */
+	size_t str_start; /* ...that opened here */
+	size_t bare_from; /* buf[0..bare_from) is part of a number/literal */
+};
+
+static int bare_char(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z') || c == '.' || c == '+' || c == '-';
+}
+
+static size_t safe_cut(const char *buf, size_t len, struct cut_scan *sc)
+{
+	size_t i = sc->pos, cut;
+
+	while (i < len) {
+		const char *q = memchr(buf + i, '"', len - i);
+		size_t k;
+
+		if (!q) {
+			i = len;
+			break;
+		}
+		i = (size_t)(q - buf) + 1;
+		if (!sc->in_str) {
+			sc->in_str = 1;
+			sc->str_start = i - 1;
+			continue;
+		}
+		/* closing unless escaped by an odd run of backslashes */
+		for (k = i - 1; k > sc->str_start + 1 && buf[k - 1] == '\\';
+		     k--)
+			;
+		if ((i - 1 - k) % 2 == 0)
+			sc->in_str = 0;
+	}
+	sc->pos = len;
+	if (sc->in_str)
+		return sc->str_start;
+	/* a number or literal at the end may go on in the next piece */
+	for (cut = len;
+	     cut > sc->bare_from && bare_char((unsigned char)buf[cut - 1]);
+	     cut--)
+		;
+	return cut == sc->bare_from ? 0 : cut;
+}
+
 int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 		       struct pd_err *err)
 {
-	char *buf = pd_xmalloc(CHUNK);
-	int rc = 0;
+	size_t cap = CHUNK, len = 0;
+	char *buf = pd_xmalloc(cap);
+	uint64_t base = 0; /* input offset of buf[0] */
+	struct cut_scan sc = { 0, 0, 0, 0 };
+	int rc = 0, first = 1;
 
 	for (;;) {
-		ssize_t n = pd_input_read(in, buf, CHUNK, err);
-		size_t skip = 0;
+		ssize_t n;
+		size_t skip = 0, cut;
 		yajl_status st;
 
+		if (cap - len < CHUNK / 2) {
+			cap = cap + cap / 2 + CHUNK;
+			buf = pd_xrealloc(buf, cap);
+		}
+		n = pd_input_read(in, buf + len, cap - len, err);
 		if (n < 0) {
 			rc = (int)n;
 			break;
 		}
-		if (js->yaml_header && in->offset == (uint64_t)n && n > 4 &&
+		len += (size_t)n;
+		if (first && js->yaml_header && len > 4 &&
 		    !memcmp(buf, "---\n", 4)) {
 			/* a header before the JSON (samply's .snap files) */
 			size_t i;
 
-			for (i = 3; i + 5 <= (size_t)n; i++)
+			for (i = 3; i + 5 <= len; i++)
 				if (!memcmp(buf + i, "\n---\n", 5)) {
 					skip = i + 5;
 					break;
 				}
+			memmove(buf, buf + skip, len - skip);
+			len -= skip;
+			base += skip;
 		}
-		js->chunk_off = in->offset - (uint64_t)n + skip;
-		st = n ? yajl_parse(js->h, (unsigned char *)buf + skip,
-				    (size_t)n - skip)
-		       : yajl_complete_parse(js->h);
+		first = 0;
+		cut = n ? safe_cut(buf, len, &sc) : len;
+		if (n && !cut) {
+			/* one token so far: read on before parsing it */
+			if (!sc.in_str)
+				sc.bare_from = len;
+			continue;
+		}
+		js->chunk_off = base;
+		st = cut ? yajl_parse(js->h, (unsigned char *)buf, cut)
+			 : yajl_status_ok;
+		if (st == yajl_status_ok && !n) {
+			js->chunk_off = base + cut;
+			st = yajl_complete_parse(js->h);
+			n = -1; /* for the message: the end came too early */
+		}
 		if (st != yajl_status_ok) {
 			if (!*js->failed)
-				syntax_error(js, in, n, err);
+				syntax_error(js, in, n >= 0, err);
 			rc = PD_EPARSE;
 			break;
 		}
-		if (!n)
+		if (n < 0)
 			break;
+		memmove(buf, buf + cut, len - cut);
+		len -= cut;
+		base += cut;
+		sc.pos = len;
+		if (sc.in_str)
+			sc.str_start -= cut;
+		sc.bare_from = sc.in_str ? 0 : len;
+		if (cap > 4 * CHUNK && len < CHUNK / 2) {
+			cap = CHUNK;
+			buf = pd_xrealloc(buf, cap);
+		}
 	}
 	free(buf);
 	return rc;
