@@ -2,23 +2,27 @@
  * samply's *.syms.json sidecar and debug ids (docs/symbols.md). ELF
  * symbol tables are elf.c; finding the build's files symfind.c; the
  * external symbolizers symbolizer.c.
+ *
+ * The sidecar is read as a stream: the strings are kept in one pool, each
+ * library's known addresses as (address, symbol-table index) pairs and its
+ * symbol table as string indices, resolved once the library's object
+ * ends, so the keys may come in any order. Memory is the strings and 16
+ * bytes an address, never a tree of the document (a 150 MB sidecar parsed
+ * whole took 6.5 GB, and under a memory limit was "not a symbol file").
  */
 #include <ctype.h>
-#include <dirent.h>
-#include <fcntl.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <cJSON.h>
 
+#include "core/buf.h"
 #include "core/file.h"
+#include "core/input.h"
+#include "core/vec.h"
+#include "import/json.h"
 #include "import/symbols.h"
-
-/* A sidecar is parsed whole (cJSON): bounded, and said when larger. */
-#define MAX_SIDECAR ((size_t)1 << 30)
 
 void pd_debugid_norm(const char *in, char out[42])
 {
@@ -44,7 +48,8 @@ void pd_debugid_norm(const char *in, char out[42])
 	out[k] = '\0';
 }
 
-/* ---- sidecar ---- */
+#define SC_MAX_DEPTH 32
+#define SC_NO_SYMBOL UINT32_MAX
 
 struct sc_lib {
 	char *debug_name;
@@ -55,54 +60,116 @@ struct sc_lib {
 };
 
 struct pd_sidecar {
-	char **strings;
-	size_t nstrings;
-	struct sc_lib *libs;
-	size_t nlibs;
+	struct pd_buf pool; /* the string table, NUL-separated */
+	PD_VEC(size_t) str; /* offsets into pool */
+	PD_VEC(struct sc_lib) libs;
 };
 
-void pd_sidecar_free(struct pd_sidecar *s)
-{
-	size_t i;
+/* What a container is, from where it sits. */
+enum sc_ctx {
+	C_OTHER,
+	C_ROOT,
+	C_STRINGS, /* $.string_table */
+	C_DATA,	   /* $.data */
+	C_LIB,	   /* $.data[i] */
+	C_SYMTAB,  /* $.data[i].symbol_table */
+	C_SYMENT,  /* $.data[i].symbol_table[j] */
+	C_KNOWN,   /* $.data[i].known_addresses */
+	C_PAIR	   /* $.data[i].known_addresses[j] */
+};
 
-	if (!s)
-		return;
-	for (i = 0; i < s->nstrings; i++)
-		free(s->strings[i]);
-	free(s->strings);
-	for (i = 0; i < s->nlibs; i++) {
-		free(s->libs[i].debug_name);
-		free(s->libs[i].addr);
-		free(s->libs[i].sym);
-	}
-	free(s->libs);
-	free(s);
+/* The keys that matter, in the map being read. */
+enum sc_key {
+	K_OTHER,
+	K_STRING_TABLE,
+	K_DATA,
+	K_DEBUG_NAME,
+	K_DEBUG_ID,
+	K_SYMBOL_TABLE,
+	K_KNOWN_ADDRESSES,
+	K_SYMBOL
+};
+
+struct sc_level {
+	enum sc_ctx ctx;
+	int is_map;
+	enum sc_key key; /* in a map: the key being read */
+	long idx;	 /* in an array: the element being read */
+	char name[24];	 /* the key, for error paths */
+};
+
+/* One library while it is read. */
+struct sc_pending {
+	char *debug_name, *debug_id;
+	PD_VEC(uint64_t) pairs;	 /* address, symbol-table index */
+	PD_VEC(uint32_t) symtab; /* string index, SC_NO_SYMBOL when none */
+	double pair[2];
+	int pair_ok; /* bit i: pair[i] was read */
+};
+
+struct sc_reader {
+	struct pd_json_stream js;
+	struct pd_sidecar *s;
+	struct sc_level lv[SC_MAX_DEPTH];
+	int depth; /* lv[0..depth) are open */
+	int failed, seen_strings, seen_data;
+	struct sc_pending lib;
+	struct pd_err *err;
+	const char *path;
+};
+
+static void sc_path(void *arg, struct pd_buf *b)
+{
+	struct sc_reader *r = arg;
+	int i;
+
+	for (i = 0; i < r->depth; i++)
+		pd_json_path_step(b, r->lv[i].is_map, r->lv[i].name,
+				  r->lv[i].idx);
 }
 
-/* samply writes <output>.with_extension("syms.json"): the last extension goes.
- */
-struct strlist {
-	char **v;
-	size_t n, cap;
-};
-
-static void sidecar_names(const char *profile, struct strlist *out)
+static int sc_fail(struct sc_reader *r, const char *what)
 {
-	const char *slash = strrchr(profile, '/'), *dot;
-	const char *suffix[] = { ".syms.json", ".sym.json" };
-	size_t i, stem;
+	return pd_json_fail(r->err, r->path, sc_path, r, &r->failed, what);
+}
 
-	dot = strrchr(slash ? slash : profile, '.');
-	stem = dot ? (size_t)(dot - profile) : strlen(profile);
-	for (i = 0; i < 2; i++) {
-		struct pd_buf b = PD_BUF_INIT;
+/*
+ * A value starts in the innermost container: steps an array's index and
+ * returns that container's context and (in a map) the key it is under.
+ */
+static enum sc_ctx value_in(struct sc_reader *r, enum sc_key *key)
+{
+	struct sc_level *up;
 
-		pd_buf_add(&b, profile, stem);
-		pd_buf_adds(&b, suffix[i]);
-		PD_VEC_PUSH(out, pd_buf_detach(&b));
-		pd_buf_addf(&b, "%s%s", profile, suffix[i]);
-		PD_VEC_PUSH(out, pd_buf_detach(&b));
-	}
+	*key = K_OTHER;
+	if (!r->depth)
+		return C_OTHER;
+	up = &r->lv[r->depth - 1];
+	if (up->is_map)
+		*key = up->key;
+	else
+		up->idx++;
+	return up->ctx;
+}
+
+/* A string table entry: every element keeps its index, "" when odd. */
+static void add_string(struct pd_sidecar *s, const unsigned char *v, size_t n)
+{
+	const unsigned char *nul = v ? memchr(v, '\0', n) : NULL;
+
+	if (nul) /* a name stops at its first NUL, as C reads it */
+		n = (size_t)(nul - v);
+	PD_VEC_PUSH(&s->str, s->pool.len);
+	pd_buf_add(&s->pool, v, v ? n : 0);
+	pd_buf_add(&s->pool, "", 1);
+}
+
+static void lib_reset(struct sc_pending *l)
+{
+	free(l->debug_name);
+	free(l->debug_id);
+	l->debug_name = l->debug_id = NULL;
+	l->pairs.n = l->symtab.n = 0;
 }
 
 static int cmp_pair(const void *a, const void *b)
@@ -112,111 +179,287 @@ static int cmp_pair(const void *a, const void *b)
 	return (x[0] > y[0]) - (x[0] < y[0]);
 }
 
+/* A library's object ended: keep it when it names itself. */
+static void lib_end(struct sc_reader *r)
+{
+	struct sc_pending *l = &r->lib;
+	struct sc_lib out;
+	size_t i, n = 0;
+
+	if (!l->debug_name) {
+		lib_reset(l);
+		return;
+	}
+	memset(&out, 0, sizeof(out));
+	out.debug_name = l->debug_name;
+	l->debug_name = NULL;
+	pd_debugid_norm(l->debug_id, out.id);
+	/* pairs hold (address, table index); make it (address, string) */
+	for (i = 0; i + 1 < l->pairs.n; i += 2) {
+		uint64_t t = l->pairs.v[i + 1];
+
+		if (t >= l->symtab.n || l->symtab.v[t] == SC_NO_SYMBOL)
+			continue;
+		l->pairs.v[2 * n] = l->pairs.v[i];
+		l->pairs.v[2 * n + 1] = l->symtab.v[t];
+		n++;
+	}
+	qsort(l->pairs.v, n, 2 * sizeof(uint64_t), cmp_pair);
+	out.addr = pd_xmalloc((n + 1) * sizeof(*out.addr));
+	out.sym = pd_xmalloc((n + 1) * sizeof(*out.sym));
+	for (i = 0; i < n; i++) {
+		out.addr[i] = l->pairs.v[2 * i];
+		out.sym[i] = (uint32_t)l->pairs.v[2 * i + 1];
+	}
+	out.n = n;
+	PD_VEC_PUSH(&r->s->libs, out);
+	lib_reset(l);
+}
+
+static int sc_open(void *arg, int is_map)
+{
+	struct sc_reader *r = arg;
+	enum sc_key key;
+	enum sc_ctx up = value_in(r, &key), ctx = C_OTHER;
+	struct sc_level *lv;
+
+	if (r->failed)
+		return 0;
+	if (r->depth == SC_MAX_DEPTH)
+		return sc_fail(r, "nested too deeply");
+	if (!r->depth && !is_map)
+		return sc_fail(r, "not an object");
+	if (!r->depth)
+		ctx = C_ROOT;
+	else if (up == C_ROOT && !is_map && key == K_STRING_TABLE)
+		ctx = C_STRINGS;
+	else if (up == C_ROOT && !is_map && key == K_DATA)
+		ctx = C_DATA;
+	else if (up == C_DATA && is_map)
+		ctx = C_LIB;
+	else if (up == C_LIB && !is_map && key == K_SYMBOL_TABLE)
+		ctx = C_SYMTAB;
+	else if (up == C_LIB && !is_map && key == K_KNOWN_ADDRESSES)
+		ctx = C_KNOWN;
+	else if (up == C_SYMTAB && is_map)
+		ctx = C_SYMENT;
+	else if (up == C_KNOWN && !is_map)
+		ctx = C_PAIR;
+	if (up == C_STRINGS)
+		add_string(r->s, NULL, 0);
+	if (up == C_SYMTAB) /* every entry keeps its index */
+		PD_VEC_PUSH(&r->lib.symtab, SC_NO_SYMBOL);
+	r->seen_strings |= ctx == C_STRINGS;
+	r->seen_data |= ctx == C_DATA;
+	if (ctx == C_LIB)
+		lib_reset(&r->lib);
+	if (ctx == C_PAIR)
+		r->lib.pair_ok = 0;
+	lv = &r->lv[r->depth++];
+	memset(lv, 0, sizeof(*lv));
+	lv->ctx = ctx;
+	lv->is_map = is_map;
+	lv->idx = -1;
+	return 1;
+}
+
+static int sc_close(void *arg)
+{
+	struct sc_reader *r = arg;
+	struct sc_level *lv = &r->lv[r->depth - 1];
+
+	if (r->failed)
+		return 0;
+	if (lv->ctx == C_LIB)
+		lib_end(r);
+	if (lv->ctx == C_PAIR && r->lib.pair_ok == 3) {
+		double a = r->lib.pair[0], t = r->lib.pair[1];
+
+		/*
+		 * Compared as doubles before any cast: a negative or huge
+		 * number cast to an integer is undefined.
+		 */
+		if (a >= 0 && a < 18446744073709551616.0 && t >= 0 &&
+		    t < 4294967296.0) {
+			PD_VEC_PUSH(&r->lib.pairs, (uint64_t)a);
+			PD_VEC_PUSH(&r->lib.pairs, (uint64_t)t);
+		}
+	}
+	r->depth--;
+	return 1;
+}
+
+static int sc_key(void *arg, const unsigned char *k, size_t n)
+{
+	struct sc_reader *r = arg;
+	struct sc_level *lv = &r->lv[r->depth - 1];
+	static const struct {
+		enum sc_ctx in;
+		enum sc_key key;
+		const char *name;
+	} keys[] = {
+		{ C_ROOT, K_STRING_TABLE, "string_table" },
+		{ C_ROOT, K_DATA, "data" },
+		{ C_LIB, K_DEBUG_NAME, "debug_name" },
+		{ C_LIB, K_DEBUG_ID, "debug_id" },
+		{ C_LIB, K_SYMBOL_TABLE, "symbol_table" },
+		{ C_LIB, K_KNOWN_ADDRESSES, "known_addresses" },
+		{ C_SYMENT, K_SYMBOL, "symbol" },
+	};
+	size_t i;
+
+	if (r->failed)
+		return 0;
+	lv->key = K_OTHER;
+	snprintf(lv->name, sizeof(lv->name), "%.*s",
+		 (int)(n < sizeof(lv->name) ? n : sizeof(lv->name) - 1), k);
+	for (i = 0; i < PD_ARRAY_SIZE(keys); i++)
+		if (keys[i].in == lv->ctx && strlen(keys[i].name) == n &&
+		    !memcmp(keys[i].name, k, n))
+			lv->key = keys[i].key;
+	return 1;
+}
+
+static int sc_number(void *arg, double v, int integral)
+{
+	struct sc_reader *r = arg;
+	enum sc_key key;
+	enum sc_ctx up = value_in(r, &key);
+
+	(void)integral;
+	if (r->failed)
+		return 0;
+	if (up == C_SYMENT && key == K_SYMBOL) {
+		if (v >= 0 && v < (double)SC_NO_SYMBOL)
+			r->lib.symtab.v[r->lib.symtab.n - 1] = (uint32_t)v;
+	} else if (up == C_PAIR && r->lv[r->depth - 1].idx <= 1) {
+		int i = (int)r->lv[r->depth - 1].idx;
+
+		r->lib.pair[i] = v;
+		r->lib.pair_ok |= 1 << i;
+	} else if (up == C_STRINGS) {
+		add_string(r->s, NULL, 0);
+	} else if (up == C_SYMTAB) {
+		PD_VEC_PUSH(&r->lib.symtab, SC_NO_SYMBOL);
+	}
+	return 1;
+}
+
+static int sc_scalar(void *arg, const unsigned char *v, size_t n)
+{
+	struct sc_reader *r = arg;
+	enum sc_key key;
+	enum sc_ctx up = value_in(r, &key);
+
+	if (r->failed)
+		return 0;
+	if (up == C_STRINGS) {
+		add_string(r->s, v, n);
+	} else if (up == C_SYMTAB) {
+		PD_VEC_PUSH(&r->lib.symtab, SC_NO_SYMBOL);
+	} else if (v && up == C_LIB && key == K_DEBUG_NAME) {
+		free(r->lib.debug_name);
+		r->lib.debug_name = pd_xstrndup((const char *)v, n);
+	} else if (v && up == C_LIB && key == K_DEBUG_ID) {
+		free(r->lib.debug_id);
+		r->lib.debug_id = pd_xstrndup((const char *)v, n);
+	}
+	return 1;
+}
+
+static const struct pd_json_events sc_events = {
+	sc_number, sc_scalar, sc_key, sc_open, sc_close,
+};
+
+void pd_sidecar_free(struct pd_sidecar *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	pd_buf_release(&s->pool);
+	PD_VEC_FREE(&s->str);
+	for (i = 0; i < s->libs.n; i++) {
+		free(s->libs.v[i].debug_name);
+		free(s->libs.v[i].addr);
+		free(s->libs.v[i].sym);
+	}
+	PD_VEC_FREE(&s->libs);
+	free(s);
+}
+
+/* samply writes <output>.with_extension("syms.json"): the last extension goes.
+ */
+static char *sidecar_find(const char *profile, struct pd_err *err)
+{
+	const char *slash = strrchr(profile, '/'), *dot;
+	const char *suffix[] = { ".syms.json", ".sym.json" };
+	size_t i, stem;
+
+	dot = strrchr(slash ? slash : profile, '.');
+	stem = dot ? (size_t)(dot - profile) : strlen(profile);
+	for (i = 0; i < 4; i++) {
+		struct pd_buf b = PD_BUF_INIT;
+		struct stat st;
+
+		if (i % 2 == 0)
+			pd_buf_add(&b, profile, stem);
+		else
+			pd_buf_adds(&b, profile);
+		pd_buf_adds(&b, suffix[i / 2]);
+		if (stat(b.buf, &st) == 0) {
+			if (!S_ISREG(st.st_mode))
+				pd_err_set(err, PD_EFORMAT,
+					   "%s: %s, not a file; refused", b.buf,
+					   pd_file_kind(st.st_mode));
+			return pd_buf_detach(&b);
+		}
+		if (errno != ENOENT) {
+			pd_err_set(err, PD_EIO, "%s: %s", b.buf,
+				   strerror(errno));
+			return pd_buf_detach(&b);
+		}
+		pd_buf_release(&b);
+	}
+	return NULL;
+}
+
 struct pd_sidecar *pd_sidecar_load(const char *profile_path, char **found,
 				   struct pd_err *err)
 {
-	struct strlist names = PD_VEC_INIT;
-	struct pd_sidecar *s = NULL;
-	cJSON *root = NULL, *st, *data, *e;
-	char *text = NULL;
-	size_t i;
+	struct sc_reader r;
+	struct pd_input in;
+	int rc;
 
-	*found = NULL;
-	sidecar_names(profile_path, &names);
-	for (i = 0; i < names.n && !text && !err->code; i++) {
-		text = pd_read_file(names.v[i], MAX_SIDECAR, err);
-		if ((text || err->code) && !*found)
-			*found = pd_xstrdup(names.v[i]);
-	}
-	for (i = 0; i < names.n; i++)
-		free(names.v[i]);
-	PD_VEC_FREE(&names);
-	if (!text) /* err, when set, becomes a note of the profile's */
+	*found = sidecar_find(profile_path, err);
+	if (!*found || err->code) /* err becomes a note of the profile's */
 		return NULL;
-	root = cJSON_Parse(text);
-	free(text);
-	st = cJSON_GetObjectItemCaseSensitive(root, "string_table");
-	data = cJSON_GetObjectItemCaseSensitive(root, "data");
-	if (!cJSON_IsArray(st) || !cJSON_IsArray(data)) {
-		pd_err_set(err, PD_EPARSE,
-			   "%s: not a samply symbol file (no string_table and"
-			   " data); ignored",
-			   *found);
-		cJSON_Delete(root);
+	memset(&r, 0, sizeof(r));
+	r.s = pd_xcalloc(1, sizeof(*r.s));
+	r.err = err;
+	r.path = *found;
+	rc = pd_input_open(&in, *found, err);
+	if (!rc) {
+		r.js.failed = &r.failed;
+		r.js.path = sc_path;
+		pd_json_stream_events(&r.js, &sc_events, &r);
+		rc = pd_json_stream_run(&r.js, &in, err);
+		yajl_free(r.js.h);
+	}
+	pd_input_close(&in);
+	lib_reset(&r.lib);
+	PD_VEC_FREE(&r.lib.pairs);
+	PD_VEC_FREE(&r.lib.symtab);
+	if (!rc && (!r.seen_strings || !r.seen_data))
+		rc = pd_err_set(err, PD_EPARSE,
+				"%s: not a samply symbol file (no string_table"
+				" and data); ignored",
+				*found);
+	if (rc) {
+		pd_sidecar_free(r.s);
 		return NULL;
 	}
-	s = pd_xcalloc(1, sizeof(*s));
-	s->nstrings = (size_t)cJSON_GetArraySize(st);
-	s->strings = pd_xcalloc(s->nstrings + 1, sizeof(char *));
-	i = 0;
-	cJSON_ArrayForEach(e, st)
-	{
-		s->strings[i++] =
-		    pd_xstrdup(cJSON_IsString(e) ? e->valuestring : "");
-	}
-	s->libs =
-	    pd_xcalloc((size_t)cJSON_GetArraySize(data) + 1, sizeof(*s->libs));
-	cJSON_ArrayForEach(e, data)
-	{
-		struct sc_lib *l = &s->libs[s->nlibs];
-		const cJSON *dn =
-		    cJSON_GetObjectItemCaseSensitive(e, "debug_name");
-		const cJSON *di =
-		    cJSON_GetObjectItemCaseSensitive(e, "debug_id");
-		const cJSON *tab =
-		    cJSON_GetObjectItemCaseSensitive(e, "symbol_table");
-		const cJSON *ka =
-		    cJSON_GetObjectItemCaseSensitive(e, "known_addresses");
-		const cJSON *x;
-		uint64_t *pairs;
-		size_t n = 0, ntab = (size_t)cJSON_GetArraySize(tab), k;
-
-		if (!cJSON_IsString(dn) || !cJSON_IsArray(ka))
-			continue;
-		l->debug_name = pd_xstrdup(dn->valuestring);
-		pd_debugid_norm(cJSON_IsString(di) ? di->valuestring : NULL,
-				l->id);
-		pairs = pd_xcalloc(2 * ((size_t)cJSON_GetArraySize(ka) + 1),
-				   sizeof(*pairs));
-		cJSON_ArrayForEach(x, ka)
-		{
-			const cJSON *a = cJSON_GetArrayItem(x, 0),
-				    *ix = cJSON_GetArrayItem(x, 1);
-			const cJSON *sym;
-
-			/*
-			 * Compared as doubles before any cast: a negative or
-			 * huge number cast to an integer is undefined.
-			 */
-			if (!cJSON_IsNumber(a) || !cJSON_IsNumber(ix) ||
-			    !(ix->valuedouble >= 0) ||
-			    !(ix->valuedouble < (double)ntab) ||
-			    !(a->valuedouble >= 0) ||
-			    !(a->valuedouble < 18446744073709551616.0))
-				continue;
-			sym = cJSON_GetObjectItemCaseSensitive(
-			    cJSON_GetArrayItem(tab, (int)ix->valuedouble),
-			    "symbol");
-			if (!cJSON_IsNumber(sym) || !(sym->valuedouble >= 0) ||
-			    !(sym->valuedouble < (double)s->nstrings))
-				continue;
-			pairs[2 * n] = (uint64_t)a->valuedouble;
-			pairs[2 * n + 1] = (uint64_t)sym->valuedouble;
-			n++;
-		}
-		qsort(pairs, n, 2 * sizeof(*pairs), cmp_pair);
-		l->addr = pd_xmalloc((n + 1) * sizeof(*l->addr));
-		l->sym = pd_xmalloc((n + 1) * sizeof(*l->sym));
-		for (k = 0; k < n; k++) {
-			l->addr[k] = pairs[2 * k];
-			l->sym[k] = (uint32_t)pairs[2 * k + 1];
-		}
-		l->n = n;
-		free(pairs);
-		s->nlibs++;
-	}
-	cJSON_Delete(root);
-	return s;
+	return r.s;
 }
 
 size_t pd_sidecar_resolve(const struct pd_sidecar *s,
@@ -226,16 +469,14 @@ size_t pd_sidecar_resolve(const struct pd_sidecar *s,
 	char want[42];
 	size_t i, got = 0;
 	const struct sc_lib *l = NULL;
+	const char *dn = lib->debug_name ? lib->debug_name : lib->name;
 
 	pd_debugid_norm(lib->breakpad_id, want);
-	for (i = 0; i < s->nlibs && !l; i++) {
-		const char *dn = lib->debug_name ? lib->debug_name : lib->name;
-
-		if (dn && !strcmp(s->libs[i].debug_name, dn) &&
-		    (!want[0] || !s->libs[i].id[0] ||
-		     !strcmp(want, s->libs[i].id)))
-			l = &s->libs[i];
-	}
+	for (i = 0; i < s->libs.n && !l && dn; i++)
+		if (!strcmp(s->libs.v[i].debug_name, dn) &&
+		    (!want[0] || !s->libs.v[i].id[0] ||
+		     !strcmp(want, s->libs.v[i].id)))
+			l = &s->libs.v[i];
 	if (!l)
 		return 0;
 	for (i = 0; i < n; i++) {
@@ -251,8 +492,10 @@ size_t pd_sidecar_resolve(const struct pd_sidecar *s,
 			else
 				hi = mid;
 		}
-		if (lo < l->n && l->addr[lo] == reqs[i].addr) {
-			reqs[i].name = pd_xstrdup(s->strings[l->sym[lo]]);
+		if (lo < l->n && l->addr[lo] == reqs[i].addr &&
+		    l->sym[lo] < s->str.n) {
+			reqs[i].name =
+			    pd_xstrdup(s->pool.buf + s->str.v[l->sym[lo]]);
 			reqs[i].how = "sidecar";
 			got++;
 		}

@@ -3,6 +3,7 @@
 
 usage: tests/bench/bench.py [--perf-mb 100] [--speedscope-mb 1000] [--folded-mb 100]
                             [--cpuprofile-mb 100] [--pprof-mb 100] [--dhat-mb 100]
+                            [--long-string-mb 50] [--sidecar-mb 150]
 Needs a built tree (build/perfdiff, build/tests/bench_gen). Each run is a
 fresh process, so peak RSS is that run's alone. Not part of the test suite.
 """
@@ -167,7 +168,77 @@ def gen_dhat(mb, seed, path):
         f.write(' ]\n}\n')
 
 
+def gen_long_string(mb, seed, path):
+    """A speedscope file whose one frame name is mb megabytes long."""
+    with open(path, "w") as f:
+        f.write('{"$schema":"https://www.speedscope.app/file-format-schema.json",'
+                '"shared":{"frames":[{"name":"')
+        unit = "frame%d\\u00e9\\\"" % seed
+        for _ in range(int(mb * 1e6 / len(unit) / 4096) + 1):
+            f.write(unit * 4096)
+        f.write('"},{"name":"b"}]},"profiles":[{"type":"sampled","name":"p",'
+                '"unit":"none","startValue":0,"endValue":2,'
+                '"samples":[[0,1],[0]],"weights":[1,1]}]}')
+
+
+def gen_sidecar(mb, seed, path):
+    """A samply profile (processed format) of one library whose 2000 frames
+    are addresses, and next to it a .syms.json sidecar of mb megabytes:
+    the known addresses of a large binary (4 per symbol) and its names."""
+    import json
+    import random
+    rnd = random.Random(seed)
+    side = path[:-len(".json")] + ".syms.json"
+    n_sym = max(1000, int(mb * 1e6 / 150))
+    with open(side, "w") as f:
+        f.write('{"string_table":[')
+        f.write(",".join('"%s"' % ("ns%d::Class%d::method_%d(int, char const*)"
+                                    % (i % 97, i % 3001, i)) for i in range(n_sym)))
+        f.write('],"data":[{"debug_name":"app","debug_id":"%s","code_id":"",'
+                '"symbol_table":[' % ("00112233445566778899AABBCCDDEEFF0"))
+        f.write(",".join('{"rva":%d,"size":64,"symbol":%d}' % (64 * i, i)
+                         for i in range(n_sym)))
+        f.write('],"known_addresses":[')
+        f.write(",".join("[%d,%d]" % (64 * i + k, i) for i in range(n_sym)
+                         for k in (3, 9, 17, 33)))
+        f.write("]}]}")
+    fixed = random.Random(0)  # both sides: the same binary's frames
+    frames = [64 * fixed.randrange(n_sym) + 9 for _ in range(2000)]
+    samples = [rnd.randrange(2000) for _ in range(200000)]
+    thread = {
+        "name": "app", "processName": "app", "pid": "1", "tid": 1,
+        "samples": {"length": len(samples), "stack": samples,
+                    "time": list(range(len(samples))), "weight": None,
+                    "weightType": "samples"},
+        "stackTable": {"length": 2000, "frame": list(range(2000)),
+                       "prefix": [None] * 2000},
+        "frameTable": {"length": 2000, "address": frames,
+                       "func": list(range(2000)), "nativeSymbol": [None] * 2000,
+                       "inlineDepth": [0] * 2000, "category": [0] * 2000},
+        "funcTable": {"length": 2000, "name": list(range(2000)),
+                      "resource": [0] * 2000, "isJS": [False] * 2000,
+                      "fileName": [None] * 2000},
+        "resourceTable": {"length": 1, "lib": [0], "name": [2000], "type": [1]},
+        "nativeSymbols": {"length": 0, "libIndex": [], "address": [], "name": []},
+        "stringArray": ["0x%x" % a for a in frames] + ["app"],
+    }
+    prof = {"meta": {"interval": 1.0, "preprocessedProfileVersion": 49,
+                     "version": 24, "symbolicated": False, "startTime": 0},
+            "libs": [{"name": "app", "path": "/opt/app", "debugName": "app",
+                      "debugPath": "/opt/app",
+                      "breakpadId": "00112233445566778899AABBCCDDEEFF0",
+                      "codeId": "", "arch": "x86_64"}],
+            "threads": [thread]}
+    with open(path, "w") as f:
+        json.dump(prof, f)
+    return os.path.getsize(side)
+
+
 def gen(kind, mb, seed, path):
+    if kind == "long-string" and not os.path.exists(path):
+        gen_long_string(mb, seed, path)
+    if kind == "sidecar":
+        return gen_sidecar(mb, seed, path) + os.path.getsize(path)
     if kind == "cpuprofile" and not os.path.exists(path):
         gen_cpuprofile(mb, seed, path)
     if kind == "pprof" and not os.path.exists(path):
@@ -189,6 +260,10 @@ def main():
     ap.add_argument("--cpuprofile-mb", type=float, default=100)
     ap.add_argument("--pprof-mb", type=float, default=100)
     ap.add_argument("--dhat-mb", type=float, default=100)
+    ap.add_argument("--long-string-mb", type=float, default=50,
+                    help="one JSON string (a frame name) this long")
+    ap.add_argument("--sidecar-mb", type=float, default=150,
+                    help="a samply profile with a .syms.json this large")
     ap.add_argument("--dir", default=tempfile.gettempdir())
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
@@ -200,12 +275,16 @@ def main():
                           ("speedscope", a.speedscope_mb, "speedscope.json"),
                           ("cpuprofile", a.cpuprofile_mb, "cpuprofile"),
                           ("pprof", a.pprof_mb, "pb"),
-                          ("dhat", a.dhat_mb, "dhat.json")):
+                          ("dhat", a.dhat_mb, "dhat.json"),
+                          ("long-string", a.long_string_mb, "speedscope.json"),
+                          ("sidecar", a.sidecar_mb, "json")):
         if mb <= 0:
             continue
         base = os.path.join(a.dir, "pdbench-base-%g.%s" % (mb, ext))
         cand = os.path.join(a.dir, "pdbench-cand-%g.%s" % (mb, ext))
         made += [base, cand]
+        if kind == "sidecar":
+            made += [p[:-len(".json")] + ".syms.json" for p in (base, cand)]
         nb = gen(kind, mb, 0, base)
         nc = gen(kind, mb, 1, cand)
         dt, rss, st = measure([pd, "show", "-f", "json", base])

@@ -142,6 +142,37 @@ PY
 expect_exit 0 pd show -f json "$T/side/profile.json"
 expect_grep '"function":."parse_record"' "$T/out"
 expect_grep "symbols from .*profile.syms.json" "$T/err"
+# The keys in another order (samply's writer may change it; the reader
+# streams and must not care): data before string_table, known_addresses
+# before symbol_table, unknown keys and non-string table entries between.
+python3 - "$T/side/profile.syms.json" "$T/side2.syms.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+lib = d["data"][0]
+lib2 = {"known_addresses": lib["known_addresses"], "extra": {"a": [1, [2]]},
+        "symbol_table": lib["symbol_table"], "debug_id": lib["debug_id"],
+        "debug_name": lib["debug_name"]}
+# a string table entry that is a number keeps its index (it names nothing)
+st = d["string_table"]
+out = '{"version": 3, "data": [%s], "string_table": %s}' % (
+    json.dumps(lib2), json.dumps(st))
+open(sys.argv[2], "w").write(out)
+PY
+mkdir -p "$T/side2" && cp "$T/side/profile.json" "$T/side2/profile.json"
+cp "$T/side2.syms.json" "$T/side2/profile.syms.json"
+expect_exit 0 pd show -f json "$T/side2/profile.json"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "sidecar keys in another order"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x["self"] for x in d["functions"]}
+assert f == {"parse_record": 10e6, "hash_key": 5e6, "sort_bucket": 2e6,
+             "process_batch": 1e6, "main": 0}, f
+PY
+# A sidecar cut short is a note naming its byte; the frames stay addresses.
+head -c 200 "$T/side2.syms.json" >"$T/side2/profile.syms.json"
+expect_exit 0 pd show -f json "$T/side2/profile.json"
+expect_grep "profile.syms.json: byte [0-9]*.*truncated JSON" "$T/err"
+expect_grep "workload+0x" "$T/out"
 # Addresses no integer holds (negative, 1e300) are left out, not cast:
 # the cast is undefined (the sanitizer build aborts on it).
 python3 - "$T/side/profile.syms.json" <<'PY'
