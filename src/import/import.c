@@ -16,6 +16,7 @@
 #include "core/buf.h"
 #include "core/proc.h"
 #include "import/import.h"
+#include "import/json.h"
 
 static const struct pd_format formats[] = {
 	{ "dhat", "DHAT heap profile (valgrind --tool=dhat, dhat-rs)",
@@ -106,6 +107,33 @@ static const char *json_shape(const char *head, size_t len)
 	return NULL;
 }
 
+/*
+ * A JSON document whose telling keys are not in its head (a DevTools
+ * recording holds megabytes of markers before "profile"): the keys of the
+ * whole document decide, whatever their order. Standard input cannot be
+ * read twice; there --from names the format.
+ */
+static const struct pd_format *sniff_json_keys(const char *path)
+{
+	static const char *const json_formats[] = { "dhat", "speedscope",
+						    "firefox", "cpuprofile" };
+	struct pd_buf keys = PD_BUF_INIT;
+	struct pd_err ignored = PD_ERR_INIT;
+	const struct pd_format *fmt = NULL;
+	size_t i;
+
+	/* a syntax error is the importer's to report, with its place */
+	(void)pd_json_keys(path, &keys, &ignored);
+	for (i = 0; i < PD_ARRAY_SIZE(json_formats) && !fmt && keys.len; i++) {
+		const struct pd_format *f = pd_format_find(json_formats[i]);
+
+		if (f->sniff(keys.buf, keys.len))
+			fmt = f;
+	}
+	pd_buf_release(&keys);
+	return fmt;
+}
+
 /* Picks the format of an opened input; NULL with err set when none fits. */
 static const struct pd_format *
 sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
@@ -156,6 +184,9 @@ sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
 	for (i = 0; i < PD_ARRAY_SIZE(formats) && !fmt; i++)
 		if (formats[i].sniff && formats[i].sniff(h, in->head_len))
 			fmt = &formats[i];
+	if (!fmt && *skip_ws(h, end) == '{' && in->head_len == PD_INPUT_HEAD &&
+	    strcmp(in->path, "-"))
+		fmt = sniff_json_keys(in->path);
 	if (!fmt && (*skip_ws(h, end) == '{' || *skip_ws(h, end) == '[')) {
 		const char *shape = json_shape(h, in->head_len);
 

@@ -1,5 +1,6 @@
 /* The streaming JSON read loop with byte-and-path error messages. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,4 +267,126 @@ void pd_json_stream_events(struct pd_json_stream *js,
 	js->h = yajl_alloc(&ev_callbacks, NULL, js);
 	if (!js->h)
 		pd_die_oom(0);
+}
+
+/* ---- the keys of a whole document, for sniffing ---- */
+
+#define KEYS_DEPTH 5
+#define KEYS_MAX 512
+
+struct keys_scan {
+	struct pd_buf *out;
+	int depth;
+	/* per open container: is it an array, and is this its first element */
+	unsigned char is_arr[KEYS_DEPTH + 1];
+	long idx[KEYS_DEPTH + 1];
+	size_t nkeys;
+	char last_key[64];
+	int last_top; /* last_key is a top-level key */
+};
+
+/* Whether the value now starting is in every container's first element. */
+static int keys_first(const struct keys_scan *k)
+{
+	int i;
+
+	for (i = 0; i < k->depth && i <= KEYS_DEPTH; i++)
+		if (k->is_arr[i] && k->idx[i] > 0)
+			return 0;
+	return k->depth <= KEYS_DEPTH;
+}
+
+static void keys_value(struct keys_scan *k)
+{
+	if (k->depth && k->depth <= KEYS_DEPTH + 1 && k->is_arr[k->depth - 1])
+		k->idx[k->depth - 1]++;
+}
+
+static int keys_number(void *arg, double v, int integral)
+{
+	(void)v;
+	(void)integral;
+	keys_value(arg);
+	return 1;
+}
+
+static int keys_scalar(void *arg, const unsigned char *s, size_t n)
+{
+	struct keys_scan *k = arg;
+
+	keys_value(k);
+	/* short top-level strings ("$schema") tell shapes apart too */
+	if (s && k->depth == 1 && k->last_top && n < 256)
+		pd_buf_addf(k->out, "\"%s\":\"%.*s\"\n", k->last_key, (int)n,
+			    (const char *)s);
+	return 1;
+}
+
+static int keys_key(void *arg, const unsigned char *s, size_t n)
+{
+	struct keys_scan *k = arg;
+	char key[68];
+
+	k->last_top = 0;
+	if (!keys_first(k) || k->nkeys >= KEYS_MAX || n >= 64)
+		return 1;
+	snprintf(key, sizeof(key), "\"%.*s\":", (int)n, (const char *)s);
+	snprintf(k->last_key, sizeof(k->last_key), "%.*s", (int)n,
+		 (const char *)s);
+	k->last_top = k->depth == 1;
+	if (!k->out->len || !strstr(k->out->buf, key)) {
+		pd_buf_addf(k->out, "%s\n", key);
+		k->nkeys++;
+	}
+	return 1;
+}
+
+static int keys_open(void *arg, int is_map)
+{
+	struct keys_scan *k = arg;
+
+	keys_value(k);
+	if (k->depth <= KEYS_DEPTH) {
+		k->is_arr[k->depth] = (unsigned char)!is_map;
+		k->idx[k->depth] = 0;
+	}
+	k->depth++;
+	if (is_map && k->depth == 1)
+		pd_buf_adds(k->out, "{\n");
+	return 1;
+}
+
+static int keys_close(void *arg)
+{
+	struct keys_scan *k = arg;
+
+	k->depth--;
+	return 1;
+}
+
+int pd_json_keys(const char *path, struct pd_buf *out, struct pd_err *err)
+{
+	static const struct pd_json_events ev = {
+		keys_number, keys_scalar, keys_key, keys_open, keys_close,
+	};
+	struct keys_scan k;
+	struct pd_json_stream js;
+	struct pd_input in;
+	int failed = 0, rc;
+
+	memset(&k, 0, sizeof(k));
+	memset(&js, 0, sizeof(js));
+	k.out = out;
+	rc = pd_input_open(&in, path, err);
+	if (!rc) {
+		js.failed = &failed;
+		js.yaml_header = 1;
+		pd_json_stream_events(&js, &ev, &k);
+		/* the keys up to a syntax error still say what it was meant to
+		 * be */
+		rc = pd_json_stream_run(&js, &in, err);
+		yajl_free(js.h);
+	}
+	pd_input_close(&in);
+	return rc;
 }

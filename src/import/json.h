@@ -56,4 +56,14 @@ int pd_json_fail(struct pd_err *err, const char *file,
 		 void (*path)(void *arg, struct pd_buf *b), void *arg,
 		 int *failed, const char *what);
 
+/*
+ * Reads the whole JSON document at path and writes its keys to out, one
+ * "key": a line, those of the first element of every array only, to five
+ * levels, at most 512, with short top-level strings as "key":"value". For
+ * sniffing a document whose telling keys lie past the head (a DevTools
+ * recording's "profile" after megabytes of markers). 0 or the error code;
+ * out holds the keys read up to an error.
+ */
+int pd_json_keys(const char *path, struct pd_buf *out, struct pd_err *err);
+
 #endif

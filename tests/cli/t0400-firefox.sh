@@ -56,6 +56,31 @@ PY
 then ok; else not_ok "CPU weights"; fi
 expect_grep "CPU time" "$T/cpu.json"
 
+# A DevTools recording whose "profile" key comes after 1.8 MB of markers
+# (Firefox 59 wrote them first): the format is told by the keys of the
+# whole document, not by what the first 64 KiB hold ("JSON of an unknown
+# shape" before). The numbers are those of the same recording unpadded.
+rec=$PD_CORPUS/firefox-gecko/devtools-recording-firefox61-gecko-v9-recursion.json
+python3 - "$rec" "$T/late.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["markers"] = [{"name": "Paint", "start": i * 1.5, "end": i * 1.5 + 0.3,
+                 "stack": None, "isOffMainThread": False} for i in range(15000)]
+out = {k: d[k] for k in ("label", "duration", "markers")}
+out.update({k: v for k, v in d.items() if k not in out})
+json.dump(out, open(sys.argv[2], "w"))
+PY
+expect_exit 0 pd show -f json "$rec"
+cp "$T/out" "$T/late-want.json"
+expect_exit 0 pd show -f json "$T/late.json"
+if python3 - "$T/out" "$T/late-want.json" <<'PY'; then ok; else not_ok "late profile key"; fi
+import json, sys
+got, want = (json.load(open(p)) for p in sys.argv[1:])
+assert got["functions"] == want["functions"] and got["functions"], got
+PY
+expect_exit 0 pd show "$T/late.json"
+expect_grep "late.json: firefox, 15 samples" "$T/out"
+
 # Symbolication from an ELF binary built here; addresses from nm.
 mkdir -p "$T/bin" "$T/other"
 cc -O2 -g -fno-omit-frame-pointer -o "$T/bin/workload" "$PD_ROOT/fixtures/workload/workload.c"
