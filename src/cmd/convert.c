@@ -18,6 +18,10 @@ static const char convert_usage[] =
     "Writes any profile perfdiff reads as speedscope JSON (the default: one\n"
     "profile per thread where the input has threads) or folded stacks.\n"
     "  -f, --format FMT   speedscope (default), folded\n"
+    "  --counts           folded: sample counts even where the weights are\n"
+    "                     no fixed multiple of them (CPU time, periods);\n"
+    "                     without it such profiles are refused, as read\n"
+    "                     back they would be judged differently\n"
     "  -o, --output FILE  write to FILE (by a temporary name, then renamed)\n"
     "                     instead of stdout\n"
     "  --from, --event, --process, --thread, --sample-weight, --interval,\n"
@@ -32,7 +36,7 @@ int pd_cmd_convert(int argc, char **argv)
 	struct pd_out out;
 	const char *output = NULL;
 	enum fmt fmt = FMT_TEXT; /* unused: -f is read here */
-	int c, rc, folded = 0, status = 2;
+	int c, rc, folded = 0, status = 2, plan = 0, counts = 0;
 	size_t i;
 
 	memset(&io, 0, sizeof(io));
@@ -54,6 +58,10 @@ int pd_cmd_convert(int argc, char **argv)
 					 optarg);
 				return 2;
 			}
+			continue;
+		}
+		if (c == OPT_COUNTS) {
+			counts = 1;
 			continue;
 		}
 		r = pd_shared_option(c, argv, &io, &fmt, &output, convert_usage,
@@ -84,9 +92,12 @@ int pd_cmd_convert(int argc, char **argv)
 	}
 	for (i = 0; i < p.notes.n; i++)
 		pd_error("warning: %s", p.notes.v[i]);
+	if (folded && (plan = pd_folded_plan_say(&p, counts)) < 0)
+		goto out;
 	if (pd_out_open(&out, output) == 0) {
 		if (folded)
-			rc = pd_report_folded(out.f, &p, NULL);
+			rc = plan ? pd_report_folded_counts(out.f, &p)
+				  : pd_report_folded(out.f, &p, NULL);
 		else
 			rc = pd_report_speedscope(out.f, &p,
 						  "perfdiff " PD_VERSION);

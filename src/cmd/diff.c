@@ -250,6 +250,8 @@ static const char show_usage[] =
     "  -f, --format FMT   text (default), json, folded\n"
     "  -o, --output FILE  write to FILE instead of stdout\n"
     "  --top N            rows in text output (default 30)\n"
+    "  --counts           folded: sample counts even where the weights are\n"
+    "                     no fixed multiple of them (see help convert)\n"
     "  --from, --event, --process, --thread, --sample-weight, --interval,\n"
     "  --sample-type, --metric, --alloc-frames\n"
     "                     as for perfdiff diff\n";
@@ -262,7 +264,7 @@ int pd_cmd_show(int argc, char **argv)
 	struct pd_out out;
 	const char *output = NULL;
 	enum fmt fmt = FMT_TEXT;
-	int c, rc, top = 30, status = 2;
+	int c, rc, top = 30, status = 2, plan = 0, counts = 0;
 	size_t i;
 	double v;
 
@@ -283,6 +285,9 @@ int pd_cmd_show(int argc, char **argv)
 			if (pd_parse_double("--top", optarg, 1, 1e9, &v))
 				return 2;
 			top = (int)v;
+			break;
+		case OPT_COUNTS:
+			counts = 1;
 			break;
 		default:
 			pd_unknown_option(argv[optind - 1], pd_diff_options,
@@ -307,11 +312,14 @@ int pd_cmd_show(int argc, char **argv)
 	if (fmt != FMT_TEXT || output)
 		for (i = 0; i < p.notes.n; i++)
 			pd_error("warning: %s", p.notes.v[i]);
+	if (fmt == FMT_FOLDED && (plan = pd_folded_plan_say(&p, counts)) < 0)
+		goto out;
 	if (pd_out_open(&out, output) == 0) {
 		if (fmt == FMT_JSON)
 			rc = pd_report_profile_json(out.f, &p);
 		else if (fmt == FMT_FOLDED)
-			rc = pd_report_folded(out.f, &p, NULL);
+			rc = plan ? pd_report_folded_counts(out.f, &p)
+				  : pd_report_folded(out.f, &p, NULL);
 		else
 			rc = pd_report_profile_text(out.f, &p, top);
 		if (pd_out_close(&out, rc) == 0 && rc == 0)

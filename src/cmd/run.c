@@ -42,6 +42,7 @@ const struct option pd_diff_options[] = {
 	{ "run-cv", required_argument, NULL, OPT_RUN_CV },
 	{ "paired", no_argument, NULL, OPT_PAIRED },
 	{ "share", no_argument, NULL, OPT_SHARE },
+	{ "counts", no_argument, NULL, OPT_COUNTS },
 	{ "format", required_argument, NULL, 'f' },
 	{ "output", required_argument, NULL, 'o' },
 	{ "top", required_argument, NULL, OPT_TOP },
@@ -703,4 +704,34 @@ int pd_attach_stat(struct pd_profile *p, const char *path,
 		pd_profile_note(p, "%s", s.notes.v[i]);
 	pd_profile_release(&s);
 	return 0;
+}
+
+int pd_folded_plan_say(const struct pd_profile *p, int counts)
+{
+	struct pd_err err = PD_ERR_INIT;
+	double per;
+	int plan = pd_folded_plan(p, &per, &err);
+	struct pd_buf b = PD_BUF_INIT;
+
+	if (plan < 0 && counts && !p->exact) {
+		/* asked for: what stackcollapse-perf writes */
+		pd_error("warning: folded stacks of sample counts, as asked:"
+			 " the weights (%s) stay behind, and shares read back"
+			 " by samples",
+			 pd_unit_name(p->unit));
+		return 1;
+	}
+	if (plan < 0) {
+		pd_error("%s", err.msg);
+		return -1;
+	}
+	if (plan == 1) {
+		pd_fmt_weight(&b, per, p->unit);
+		pd_error("warning: folded stacks hold sample counts: one sample"
+			 " here is %s %s, which the file cannot say; shares"
+			 " and verdicts read back the same",
+			 b.buf, pd_unit_display(p->unit));
+		pd_buf_release(&b);
+	}
+	return plan;
 }

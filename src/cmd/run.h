@@ -80,6 +80,7 @@ enum {
 	OPT_CACHE,
 	OPT_TOOL,
 	OPT_FUNCTION,
+	OPT_COUNTS,
 };
 
 extern const struct option pd_diff_options[];
@@ -127,6 +128,13 @@ void pd_side_provenance(struct pd_diff *d, int cand, const struct pd_bundle *b,
 /* Moves the tables of the perf stat output at path into p. */
 int pd_attach_stat(struct pd_profile *p, const char *path,
 		   const struct pd_import_opts *io);
+
+/*
+ * Whether p can be written as folded stacks that read back to the same
+ * verdicts (pd_folded_plan): -1 after saying why not, 0 as they are, 1 as
+ * sample counts after a warning that the weights stay behind.
+ */
+int pd_folded_plan_say(const struct pd_profile *p, int counts);
 
 /* check with a stored side (db:REV...): the exit status. */
 int pd_check_db(struct run_opts *r, char **operands);

@@ -397,6 +397,7 @@ void pd_counts_from_weights(struct pd_profile *p, double sample_weight,
 {
 	double g = sample_weight, minw = 0;
 	int integral = 1, multiples = 1;
+	size_t stacks = 0;
 	uint64_t ig = 0;
 	struct pd_buf rule = PD_BUF_INIT;
 	size_t i;
@@ -407,6 +408,7 @@ void pd_counts_from_weights(struct pd_profile *p, double sample_weight,
 
 			if (w <= 0)
 				continue;
+			stacks++;
 			if (w > 9e15 || w - floor(w) > 0)
 				integral = 0;
 			else
@@ -414,6 +416,14 @@ void pd_counts_from_weights(struct pd_profile *p, double sample_weight,
 			if (minw <= 0 || w < minw)
 				minw = w;
 		}
+		/*
+		 * A common divisor is a sampling period only when chance
+		 * cannot explain it: counts of a few stacks share a small
+		 * one often (112 and 116 share 4), so it must be large or
+		 * shared by many stacks (one in 65 536 for 2 and 16 stacks).
+		 */
+		if (ig > 1 && (stacks < 2 || (ig < 1000 && stacks < 16)))
+			ig = 1;
 		if (integral) {
 			g = ig ? (double)ig : 1;
 			if (g > 1)

@@ -75,8 +75,15 @@ static enum key key_of(const unsigned char *k, size_t n)
 	case 8:
 		K("profiles", K_PROFILES);
 		K("exporter", K_EXPORTER);
+		K("perfdiff", K_EXT);
+		K("interval", K_INTERVAL);
 		break;
 	}
+	/* perfdiff's own keys (written by perfdiff convert) */
+	K("perfdiffCounts", K_COUNTS);
+	K("exact", K_EXACT);
+	K("event", K_EVENT);
+	K("countRule", K_COUNT_RULE);
 #undef K
 	return K_OTHER;
 }
@@ -118,6 +125,8 @@ static enum st child_state(struct ss *s, int is_map)
 			return S_SHARED;
 		if (l->key == K_PROFILES && !is_map)
 			return S_PROFILES;
+		if (l->key == K_EXT && is_map)
+			return S_EXT;
 		break;
 	case S_SHARED:
 		if (l->key == K_FRAMES && !is_map)
@@ -138,6 +147,8 @@ static enum st child_state(struct ss *s, int is_map)
 			return S_SAMPLES;
 		if (l->key == K_WEIGHTS && !is_map)
 			return S_WEIGHTS;
+		if (l->key == K_COUNTS && !is_map)
+			return S_COUNTS;
 		break;
 	case S_EVENTS:
 		if (is_map)
@@ -186,6 +197,8 @@ static int open_container(struct ss *s, int is_map)
 			return fail(s, "sample entry is not a frame index");
 		if (parent == S_WEIGHTS)
 			return fail(s, "weight is not a number");
+		if (parent == S_COUNTS)
+			return fail(s, "sample count is not a number");
 		if (parent == S_SAMPLES && is_map)
 			return fail(s, "a sample must be an array of frame"
 				       " indices");
@@ -230,6 +243,7 @@ static int open_container(struct ss *s, int is_map)
 		break;
 	case S_SAMPLES:
 	case S_WEIGHTS:
+	case S_COUNTS:
 		if (cur_prof(s)->type == 1)
 			return fail(s, "samples or weights in an evented"
 				       " profile");
@@ -480,6 +494,23 @@ static int on_number(struct ss *s, const char *v, size_t n, int is_string)
 		sp->nweights++;
 		return 1;
 	}
+	case S_COUNTS: {
+		struct sprofile *sp = cur_prof(s);
+		struct run_f64 r = { 0, 1 };
+
+		if (!parse_number(v, n, &d))
+			return fail(s, "sample count is not a number");
+		if (d < 0)
+			return fail(s, "negative sample count");
+		r.v = d;
+		PD_VEC_PUSH(&sp->counts, r);
+		sp->ncounts++;
+		return 1;
+	}
+	case S_EXT:
+		if (l->key == K_INTERVAL && parse_number(v, n, &d) && d > 0)
+			s->ext_interval = d;
+		return 1;
 	case S_SAMPLES:
 		return fail(s, "a sample must be an array of frame indices");
 	case S_EVENTS:
@@ -575,7 +606,18 @@ static int cb_string(void *ctx, const unsigned char *v, size_t n)
 		return 1;
 	case S_SAMPLE:
 	case S_WEIGHTS:
+	case S_COUNTS:
 		return on_number(s, c, n, 1);
+	case S_EXT:
+		if (l->key == K_UNIT && n < sizeof(s->ext_unit)) {
+			memcpy(s->ext_unit, c, n);
+			s->ext_unit[n] = '\0';
+		} else if (l->key == K_EVENT && !s->ext_event) {
+			s->ext_event = pd_xstrndup(c, n);
+		} else if (l->key == K_COUNT_RULE && !s->ext_rule) {
+			s->ext_rule = pd_xstrndup(c, n);
+		}
+		return 1;
 	case S_SAMPLES:
 	case S_EVENTS:
 		return on_number(s, c, n, 1);
@@ -584,7 +626,8 @@ static int cb_string(void *ctx, const unsigned char *v, size_t n)
 	}
 }
 
-static int cb_other(void *ctx)
+/* null (is_true -1), false (0) or true (1) */
+static int on_literal(void *ctx, int is_true)
 {
 	struct ss *s = ctx;
 	struct level *l;
@@ -596,21 +639,27 @@ static int cb_other(void *ctx)
 	value_start(s);
 	l = top(s);
 	if (l->st == S_SAMPLE || l->st == S_WEIGHTS || l->st == S_SAMPLES ||
-	    l->st == S_EVENTS)
+	    l->st == S_EVENTS || l->st == S_COUNTS)
 		return fail(s, "unexpected null or boolean");
+	if (l->st == S_EXT && l->key == K_EXACT)
+		s->ext_exact = is_true == 1;
 	if (l->st == S_EVENT && (l->key == K_AT || l->key == K_FRAME))
 		return fail(s, "unexpected null or boolean");
 	return 1;
 }
 
+static int cb_null(void *ctx)
+{
+	return on_literal(ctx, -1);
+}
+
 static int cb_bool(void *ctx, int b)
 {
-	(void)b;
-	return cb_other(ctx);
+	return on_literal(ctx, b != 0);
 }
 
 static const yajl_callbacks callbacks = {
-	cb_other,     cb_bool, NULL,   NULL,	       cb_number, cb_string,
+	cb_null,      cb_bool, NULL,   NULL,	       cb_number, cb_string,
 	cb_start_map, cb_key,  cb_end, cb_start_array, cb_end,
 };
 
@@ -668,7 +717,10 @@ out:
 	for (i = 0; i < s.profs.n; i++) {
 		PD_VEC_FREE(&s.profs.v[i].samples);
 		PD_VEC_FREE(&s.profs.v[i].weights);
+		PD_VEC_FREE(&s.profs.v[i].counts);
 	}
+	free(s.ext_event);
+	free(s.ext_rule);
 	PD_VEC_FREE(&s.profs);
 	PD_VEC_FREE(&s.open);
 	PD_VEC_FREE(&s.cur_sample);

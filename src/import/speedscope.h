@@ -22,6 +22,8 @@ enum st {
 	S_SAMPLES,
 	S_SAMPLE,
 	S_WEIGHTS,
+	S_COUNTS, /* perfdiffCounts, written by perfdiff convert */
+	S_EXT,	  /* the top-level "perfdiff" object, the same */
 	S_SKIP,
 };
 
@@ -41,6 +43,12 @@ enum key {
 	K_WEIGHTS,
 	K_AT,
 	K_FRAME,
+	K_COUNTS,
+	K_EXT,
+	K_EXACT,
+	K_EVENT,
+	K_COUNT_RULE,
+	K_INTERVAL,
 };
 
 enum kind { KIND_REAL, KIND_PROCESS, KIND_THREAD, KIND_SKIP, KIND_CPU };
@@ -69,7 +77,8 @@ struct sprofile {
 	uint32_t root; /* provisional node */
 	PD_VEC(struct run_u32) samples;
 	PD_VEC(struct run_f64) weights;
-	uint64_t nsamples, nweights;
+	PD_VEC(struct run_f64) counts; /* each row's samples, when given */
+	uint64_t nsamples, nweights, ncounts;
 	uint64_t nevents, unbalanced, out_of_order;
 };
 
@@ -104,6 +113,14 @@ struct ss {
 	PD_VEC(struct oframe) open;
 	PD_VEC(uint32_t) cur_sample;
 	int failed;
+	/*
+	 * What perfdiff convert keeps beyond the format (docs/formats.md,
+	 * "speedscope"): the unit, exactness, event and count rule.
+	 */
+	char ext_unit[16];
+	int ext_exact;
+	char *ext_event, *ext_rule;
+	double ext_interval;
 };
 
 /*

@@ -28,6 +28,55 @@ static int starts(const char *s, const char *pre)
 	return !strncmp(s, pre, strlen(pre));
 }
 
+/*
+ * A sampled profile perfdiff wrote, with each row's sample count beside
+ * its weight (perfdiffCounts): the counts are taken as written, so that a
+ * converted profile is judged as its source was.
+ */
+static int settle_counted(struct ss *s, struct sprofile *sp, size_t pi)
+{
+	size_t a = 0, b = 0, r;
+	uint32_t an = 0, bn = 0;
+
+	if (sp->ncounts != sp->nsamples) {
+		pd_err_set(s->err, PD_EPARSE,
+			   "%s: $.profiles[%zu]: %llu samples but %llu sample"
+			   " counts",
+			   s->in->path, pi, (unsigned long long)sp->nsamples,
+			   (unsigned long long)sp->ncounts);
+		return 0;
+	}
+	if (sp->nweights != sp->nsamples && sp->nweights) {
+		pd_err_set(s->err, PD_EPARSE,
+			   "%s: $.profiles[%zu]: %llu samples but %llu weights",
+			   s->in->path, pi, (unsigned long long)sp->nsamples,
+			   (unsigned long long)sp->nweights);
+		return 0;
+	}
+	for (r = 0; r < sp->ncounts; r++) {
+		struct pd_node *nd = &s->prov.nodes.v[sp->samples.v[a].v];
+		double w = 1;
+
+		if (++an == sp->samples.v[a].n) {
+			a++;
+			an = 0;
+		}
+		if (sp->nweights) {
+			w = sp->weights.v[b].v;
+			if (++bn == sp->weights.v[b].n) {
+				b++;
+				bn = 0;
+			}
+		}
+		nd->weight += w;
+		nd->count += sp->counts.v[r].v;
+	}
+	PD_VEC_FREE(&sp->samples);
+	PD_VEC_FREE(&sp->weights);
+	PD_VEC_FREE(&sp->counts);
+	return 1;
+}
+
 /* Turns a sampled profile's runs into provisional node weights. */
 static int settle_sampled(struct ss *s, struct sprofile *sp, size_t pi)
 {
@@ -44,6 +93,8 @@ static int settle_sampled(struct ss *s, struct sprofile *sp, size_t pi)
 			   (unsigned long long)sp->nweights);
 		return 0;
 	}
+	if (sp->ncounts)
+		return settle_counted(s, sp, pi);
 	for (i = 0; i < sp->weights.n; i++)
 		if (sp->weights.v[i].v > 0 &&
 		    (minw <= 0 || sp->weights.v[i].v < minw))
@@ -89,6 +140,40 @@ static int settle_sampled(struct ss *s, struct sprofile *sp, size_t pi)
 	}
 	PD_VEC_FREE(&sp->samples);
 	PD_VEC_FREE(&sp->weights);
+	return 1;
+}
+
+/*
+ * What perfdiff convert wrote beyond the format: the source's unit (a
+ * count of events is not samples), exactness (DHAT), event and count rule.
+ */
+static int apply_ext(struct ss *s)
+{
+	struct pd_profile *p = s->p;
+
+	if (s->ext_unit[0]) {
+		if (!strcmp(s->ext_unit, "count") && p->unit == PD_UNIT_SAMPLES)
+			p->unit = PD_UNIT_COUNT;
+		else if (strcmp(s->ext_unit, pd_unit_name(p->unit))) {
+			pd_err_set(s->err, PD_EPARSE,
+				   "%s: $.perfdiff.unit: \"%s\" does not"
+				   " agree with the profiles' unit",
+				   s->in->path, s->ext_unit);
+			return 0;
+		}
+	}
+	p->exact = s->ext_exact;
+	if (s->ext_event && !p->event) {
+		p->event = s->ext_event;
+		s->ext_event = NULL;
+	}
+	if (s->ext_rule) {
+		free(p->count_rule);
+		p->count_rule = s->ext_rule;
+		s->ext_rule = NULL;
+	}
+	if (s->ext_interval > 0)
+		p->interval = s->ext_interval;
 	return 1;
 }
 
@@ -292,6 +377,8 @@ int pd_speedscope_remap(struct ss *s)
 		p->count_rule = pd_xstrdup("sample counts = weights");
 		p->interval = 1;
 	}
+	if (!apply_ext(s))
+		goto out;
 	for (i = 0; i < s->profs.n; i++)
 		p->nsamples += s->profs.v[i].type == 1 ? s->profs.v[i].nevents
 						       : s->profs.v[i].nsamples;

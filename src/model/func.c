@@ -90,7 +90,7 @@ static int looks_like_library(const char *s, size_t n)
 	return 0;
 }
 
-void pd_normalize_name(const char *s, size_t n, struct pd_buf *out)
+static void normalize(const char *s, size_t n, struct pd_buf *out)
 {
 	size_t m, i;
 	int changed = 1;
@@ -101,6 +101,19 @@ void pd_normalize_name(const char *s, size_t n, struct pd_buf *out)
 			;
 		if (i == n) {
 			pd_buf_adds(out, "[unknown]");
+			return;
+		}
+	}
+	/*
+	 * "[module+0xRVA]": an unsymbolicated frame as perfdiff writes it in
+	 * folded stacks, which carry no modules; its offset is its identity.
+	 */
+	if (n > 6 && s[0] == '[' && s[n - 1] == ']') {
+		for (m = n - 1; m > 1 && is_hex(s[m - 1]); m--)
+			;
+		if (m < n - 1 && m >= 4 && !memcmp(s + m - 3, "+0x", 3) &&
+		    m - 3 > 1) {
+			pd_buf_add(out, s + 1, n - 2);
 			return;
 		}
 	}
@@ -163,6 +176,11 @@ void pd_normalize_name(const char *s, size_t n, struct pd_buf *out)
 	pd_buf_add(out, s, n);
 }
 
+void pd_normalize_name(const char *s, size_t n, struct pd_buf *out)
+{
+	normalize(s, n, out);
+}
+
 size_t pd_module_basename(const char *s, size_t n)
 {
 	size_t i = n;
@@ -178,8 +196,8 @@ size_t pd_module_basename(const char *s, size_t n)
  * An unsymbolicated frame "module+0xRVA" (module as the frame's own, up to
  * an "@debugid"): the offset is its identity and must stay.
  */
-static int is_module_offset(const char *name, size_t nlen, const char *module,
-			    size_t mlen)
+int pd_frame_is_module_offset(const char *name, size_t nlen, const char *module,
+			      size_t mlen)
 {
 	size_t b = pd_module_basename(module, mlen), k;
 	const char *at = memchr(module + b, '@', mlen - b);
@@ -241,10 +259,14 @@ uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 	size_t j, k;
 
 	if ((f->flags & PD_FUNCS_NO_NORMALIZE) ||
-	    is_module_offset(name, nlen, module, mlen))
+	    pd_frame_is_module_offset(name, nlen, module, mlen))
 		pd_buf_add(&key, name, nlen);
 	else
 		pd_normalize_name(name, nlen, &key);
+	if (f->flags & PD_FUNCS_FOLDED_NAMES)
+		for (j = 0; j < key.len; j++)
+			if (key.buf[j] == ';')
+				key.buf[j] = ':';
 	nid = pd_intern(&f->strs, key.buf, key.len);
 	pd_buf_release(&key);
 	if (!(f->flags & PD_FUNCS_NO_MODULE) && mlen) {

@@ -25,6 +25,12 @@ enum {
 	 * (statistics.md, "System frames").
 	 */
 	PD_FUNCS_SYSTEM = 1 << 2,
+	/*
+	 * Names as folded stacks write them: ';' as ':' (a folded file
+	 * cannot hold ';', every collapser writes ':'), so that Java's
+	 * "Lpkg/Cls;::m" meets its folded form. Set when a side is folded.
+	 */
+	PD_FUNCS_FOLDED_NAMES = 1 << 3,
 };
 
 struct pd_func {
@@ -44,6 +50,12 @@ struct pd_funcs {
 	PD_VEC(uint32_t) alias_from, alias_to; /* module basename ids */
 };
 
+/*
+ * Whether a frame is unsymbolicated, "module+0xRVA" with module the
+ * frame's own (up to an "@debugid"): the offset is then its identity.
+ */
+int pd_frame_is_module_offset(const char *name, size_t nlen, const char *module,
+			      size_t mlen);
 void pd_funcs_init(struct pd_funcs *f, unsigned flags);
 void pd_funcs_release(struct pd_funcs *f);
 /* Returns the function id for a raw frame, creating it when new. */

@@ -30,7 +30,9 @@ static void add_stack(struct stacks *s, int side, const char *k, size_t n,
 	s->w[side].v[id] += w;
 }
 
-static void collect(struct stacks *s, int side, const struct pd_profile *p)
+/* by_count: each stack's sample count instead of its weight */
+static void collect(struct stacks *s, int side, const struct pd_profile *p,
+		    int by_count)
 {
 	size_t nn = p->nodes.n, i;
 	size_t *off = pd_xmalloc(nn * sizeof(*off));
@@ -43,7 +45,7 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p)
 		const struct pd_node *nd = &p->nodes.v[i];
 		uint32_t k;
 
-		if (!(nd->weight > 0))
+		if (!(nd->weight > 0) || (by_count && !(nd->count > 0)))
 			continue;
 		nchain = 0;
 		for (k = (uint32_t)i; k != PD_ROOT; k = p->nodes.v[k].parent) {
@@ -60,16 +62,28 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p)
 			    &p->frames.v[p->nodes.v[chain[nchain]].frame];
 			const char *nm = pd_intern_str(&p->strs, fr->name);
 			size_t j, len = pd_intern_len(&p->strs, fr->name);
+			/* folded has no modules: "[lib+0x1f0]" keeps the
+			 * offset of an unsymbolicated frame when read back */
+			int wrap =
+			    fr->module &&
+			    pd_frame_is_module_offset(
+				nm, len, pd_intern_str(&p->strs, fr->module),
+				pd_intern_len(&p->strs, fr->module));
 
 			if (path.len)
 				pd_buf_addch(&path, ';');
+			if (wrap)
+				pd_buf_addch(&path, '[');
 			for (j = 0; j < len; j++)
 				pd_buf_addch(&path,
 					     nm[j] == ';' || nm[j] == '\n'
 						 ? ':'
 						 : nm[j]);
+			if (wrap)
+				pd_buf_addch(&path, ']');
 		}
-		add_stack(s, side, path.buf, path.len, nd->weight);
+		add_stack(s, side, path.buf, path.len,
+			  by_count ? nd->count : nd->weight);
 	}
 	free(off);
 	free(chain);
@@ -155,9 +169,9 @@ int pd_report_folded(FILE *f, const struct pd_profile *a,
 
 	memset(&s, 0, sizeof(s));
 	pd_intern_init(&s.keys);
-	collect(&s, 0, a);
+	collect(&s, 0, a, 0);
 	if (b)
-		collect(&s, 1, b);
+		collect(&s, 1, b, 0);
 	else
 		PD_VEC_RESERVE(&s.w[1], 1);
 	{
@@ -168,6 +182,73 @@ int pd_report_folded(FILE *f, const struct pd_profile *a,
 				PD_VEC_PUSH(&s.w[j], 0.0);
 	}
 	rc = write_stacks(f, &s, b ? 2 : 1);
+	pd_intern_release(&s.keys);
+	PD_VEC_FREE(&s.w[0]);
+	PD_VEC_FREE(&s.w[1]);
+	return rc;
+}
+
+int pd_folded_plan(const struct pd_profile *p, double *per, struct pd_err *err)
+{
+	double ratio = 0;
+	int same = 1, fixed = 1;
+	size_t i;
+
+	*per = 1;
+	if (p->exact) {
+		pd_err_set(
+		    err, PD_EUSAGE,
+		    "%s: exact %s counts cannot be written as folded"
+		    " stacks: read back, they would be judged as"
+		    " samples with sampling noise; write speedscope"
+		    " (convert -f speedscope), which keeps what they are",
+		    p->source ? p->source : "-", pd_unit_name(p->unit));
+		return -1;
+	}
+	for (i = 1; i < p->nodes.n; i++) {
+		const struct pd_node *nd = &p->nodes.v[i];
+
+		if (!(nd->weight > 0))
+			continue;
+		if (fabs(nd->weight - nd->count) > 1e-9 * nd->weight)
+			same = 0;
+		if (!(nd->count > 0)) {
+			fixed = 0;
+			continue;
+		}
+		if (!(ratio > 0))
+			ratio = nd->weight / nd->count;
+		else if (fabs(nd->weight / nd->count - ratio) > 1e-9 * ratio)
+			fixed = 0;
+	}
+	if (same)
+		return 0;
+	if (fixed && ratio > 0) {
+		*per = ratio;
+		return 1;
+	}
+	pd_err_set(err, PD_EUSAGE,
+		   "%s: its weights (%s) are not a fixed multiple of its"
+		   " sample counts, and folded stacks hold one number a"
+		   " stack: either one alone, read back, would be judged"
+		   " differently; write speedscope (convert -f speedscope),"
+		   " which keeps both, or pass --counts for sample counts",
+		   p->source ? p->source : "-", pd_unit_name(p->unit));
+	return -1;
+}
+
+int pd_report_folded_counts(FILE *f, const struct pd_profile *p)
+{
+	struct stacks s;
+	int rc, j;
+
+	memset(&s, 0, sizeof(s));
+	pd_intern_init(&s.keys);
+	collect(&s, 0, p, 1);
+	for (j = 0; j < 2; j++)
+		while (s.w[j].n < s.keys.n)
+			PD_VEC_PUSH(&s.w[j], 0.0);
+	rc = write_stacks(f, &s, 1);
 	pd_intern_release(&s.keys);
 	PD_VEC_FREE(&s.w[0]);
 	PD_VEC_FREE(&s.w[1]);

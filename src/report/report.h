@@ -37,6 +37,16 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 /* difffolded-compatible "stack base cand" lines, sorted by stack. */
 int pd_report_folded(FILE *f, const struct pd_profile *a,
 		     const struct pd_profile *b);
+/*
+ * How one profile can be written as folded stacks so that it reads back
+ * to the same verdicts (docs/formats.md, "convert"): 0 its weights as
+ * they are (they are its sample counts); 1 its sample counts, the weights
+ * being *per times them; -1 not at all, err saying why (exact counts, or
+ * weights no fixed multiple of the counts, such as CPU time per sample).
+ */
+int pd_folded_plan(const struct pd_profile *p, double *per, struct pd_err *err);
+/* One profile's stacks with their sample counts (plan 1). */
+int pd_report_folded_counts(FILE *f, const struct pd_profile *p);
 
 /*
  * Trends (trend.c): a summary for a nightly mail (text, md), JSON for

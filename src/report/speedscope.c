@@ -2,8 +2,11 @@
  * speedscope JSON for one profile (perfdiff convert): the file format of
  * speedscope.app, sampled profiles sharing one frame table. Each distinct
  * stack with weight is one sample row with its summed weight, so the file
- * grows with the stacks, not the samples. Stacks under a thread frame
- * (pd_profile_thread_root) become one profile per thread; the rest, one
+ * grows with the stacks, not the samples. What the format cannot say and
+ * a verdict needs (each row's sample count, the unit, exactness, the
+ * count rule) goes into keys of perfdiff's own, which speedscope ignores
+ * and perfdiff reads back (docs/formats.md, "convert"). Stacks under a thread
+ * frame (pd_profile_thread_root) become one profile per thread; the rest, one
  * profile named after the input. Written as it goes: no document tree.
  */
 #include <stdio.h>
@@ -158,13 +161,31 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 		for (r = from; r < to; r++)
 			fprintf(f, r > from ? ",%.17g" : "%.17g",
 				p->nodes.v[rows_of[r]].weight);
+		/* perfdiff's own: each row's samples (speedscope ignores it) */
+		fputs("],\n\"perfdiffCounts\":[", f);
+		for (r = from; r < to; r++)
+			fprintf(f, r > from ? ",%.17g" : "%.17g",
+				p->nodes.v[rows_of[r]].count);
 		fputs("]}", f);
 	}
 	fputs("],\n\"name\":", f);
 	json_cstr(f, base);
 	fputs(",\"activeProfileIndex\":0,\"exporter\":", f);
 	json_cstr(f, exporter);
-	fputs("}\n", f);
+	/* what the format has no field for, so a round trip keeps verdicts */
+	fprintf(f, ",\n\"perfdiff\":{\"unit\":\"%s\",\"exact\":%s",
+		pd_unit_name(p->unit), p->exact ? "true" : "false");
+	if (p->interval > 0)
+		fprintf(f, ",\"interval\":%.17g", p->interval);
+	if (p->event) {
+		fputs(",\"event\":", f);
+		json_cstr(f, p->event);
+	}
+	if (p->count_rule) {
+		fputs(",\"countRule\":", f);
+		json_cstr(f, p->count_rule);
+	}
+	fputs("}}\n", f);
 	free(prof);
 	free(start);
 	free(rows_of);

@@ -479,6 +479,12 @@ static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 			break;
 		}
 	}
+	for (i = 0; i < na + nb; i++) {
+		const char *f = (i < na ? a[i] : b[i - na])->format;
+
+		if (f && !strcmp(f, "folded"))
+			fn->flags |= PD_FUNCS_FOLDED_NAMES;
+	}
 	if (!(fn->flags & PD_FUNCS_NO_MODULE) && ma != mb) {
 		fn->flags |= PD_FUNCS_NO_MODULE;
 		d->name_only = 1;

@@ -1,15 +1,21 @@
 #!/bin/sh
 # perfdiff convert: every corpus profile perfdiff reads, written as
-# speedscope JSON and as folded stacks, read back, gives the same
-# per-function self and total as the original (speedscope by function
-# and module, folded by name: folded stacks carry no modules). Threads
-# become separate speedscope profiles; bad input and output fail cleanly.
+# speedscope JSON and as folded stacks and read back, keeps what a
+# verdict rests on: each function's self and total and its sample counts
+# (speedscope by function and module, with perfdiff's own keys for the
+# counts, unit and exactness; folded by name, as folded stacks carry no
+# modules), or folded is refused with the reason (exact counts, or
+# weights that are no fixed multiple of the counts: read back, either
+# number alone would be judged differently). A pair's verdict is the same
+# after conversion. Threads become separate speedscope profiles; bad input
+# and output fail cleanly.
 . "$(dirname "$0")/lib.sh"
 
-# same ORIG BACK BY_MODULE: speedscope keeps names and modules; folded
-# stacks keep names only, so there a name that several modules share (or
-# an unsymbolized module+0xRVA, whose module was its identity) is compared
-# on self alone, and the weight of empty stacks has nowhere to go.
+# same ORIG BACK BY_MODULE: speedscope keeps names, modules, weights and
+# counts; folded keeps names and the counts (and the weights, when they
+# are a fixed multiple of the counts: then shares are compared), so there
+# a name that several modules share is compared on self alone, and the
+# weight of empty stacks has nowhere to go.
 same() {
 	python3 - "$@" <<'PY'
 import json, re, sys
@@ -18,32 +24,37 @@ by_mod = sys.argv[3] == "1"
 def key(f):
     if by_mod:
         return (f["function"], f["module"])
-    return re.sub(r"\+0x[0-9a-fA-F]+$", "", f["function"].replace(";", ":"))
+    return f["function"].replace(";", ":")
 def table(d):
     t, srcs = {}, {}
+    tot = d["profile"]["total"] if by_mod else 1.0
     for f in d["functions"]:
         k = key(f)
-        s, u = t.get(k, (0, 0))
-        t[k] = (s + f["self"], u + f["total"])
+        s, u, c = t.get(k, (0, 0, 0))
+        t[k] = (s + f["self"] / tot, u + f["total"] / tot,
+                c + f["self_samples"])
         srcs.setdefault(k, set()).add((f["function"], f["module"]))
     return t, srcs
 (ta, src), (tb, _) = table(a), table(b)
-want = a["profile"]["total"] if by_mod else sum(s for s, _ in ta.values())
-got = b["profile"]["total"]
-assert abs(want - got) <= 1e-9 * abs(want) + 1e-9, (want, got)
-units = {a["profile"]["unit"], b["profile"]["unit"]}
-# speedscope has one unit for counts ("none"), read back as samples
-assert len(units) == 1 or units == {"count", "samples"} or not by_mod, units
+if not by_mod:  # shares of what the functions hold
+    sa, sb = (sum(s for s, _, _ in t.values()) for t in (ta, tb))
+    ta = {k: (s / sa, u / sa, c) for k, (s, u, c) in ta.items()}
+    tb = {k: (s / sb, u / sb, c) for k, (s, u, c) in tb.items()}
+else:
+    assert a["profile"]["unit"] == b["profile"]["unit"], (a["profile"], b["profile"])
+    assert abs(a["profile"]["samples"] - b["profile"]["samples"]) <= 1e-9 * a["profile"]["samples"]
 assert set(ta) == set(tb), sorted(set(ta) ^ set(tb), key=str)[:4]
-close = lambda x, y: abs(x - y) <= 1e-9 * max(abs(x), abs(y)) + 1e-9
+close = lambda x, y: abs(x - y) <= 1e-9 * max(abs(x), abs(y)) + 1e-12
 for k in ta:
     assert close(ta[k][0], tb[k][0]), (k, ta[k], tb[k])
+    assert close(ta[k][2], tb[k][2]), ("sample counts", k, ta[k], tb[k])
     if len(src[k]) == 1:
         assert close(ta[k][1], tb[k][1]), (k, ta[k], tb[k])
 PY
 }
 
 n=0
+refused=0
 for dir in perf-script folded speedscope firefox-processed firefox-gecko \
 	wpa-csv cpuprofile pprof dhat; do
 	[ -d "$PD_CORPUS/$dir" ] || continue
@@ -58,14 +69,76 @@ for dir in perf-script folded speedscope firefox-processed firefox-gecko \
 			same "$T/orig.json" "$T/back.json" 1; then ok; else
 			not_ok "speedscope round trip of $f: $(head -c 300 "$T/err")"
 		fi
-		if pd convert -f folded "$f" -o "$T/c.folded" 2>"$T/err" &&
+		rm -f "$T/c.folded"
+		pd convert -f folded "$f" -o "$T/c.folded" 2>"$T/err"
+		st=$?
+		if [ $st -eq 2 ]; then
+			# refused: one line with the reason, nothing written
+			refused=$((refused + 1))
+			if grep -q "exact .* counts cannot\|not a fixed multiple" "$T/err" &&
+				[ ! -e "$T/c.folded" ]; then ok; else
+				not_ok "folded refusal of $f: $(head -c 300 "$T/err")"
+			fi
+			continue
+		fi
+		if [ $st -eq 0 ] &&
 			pd show -f json "$T/c.folded" >"$T/back.json" 2>/dev/null &&
 			same "$T/orig.json" "$T/back.json" 0; then ok; else
 			not_ok "folded round trip of $f: $(head -c 300 "$T/err")"
 		fi
 	done
 done
+[ "$refused" -lt "$n" ] && ok || not_ok "every folded conversion refused"
 echo "converted $n corpus profiles"
+
+# A pair's verdicts survive conversion: every function's status and the
+# exit status are those of the originals (folded used to write one
+# "sample" per nanosecond of a time-weighted profile, so an inconclusive
+# pair came back regressed). The demo pair is perf with a fixed period:
+# folded holds its sample counts and says so.
+D=$PD_ROOT/fixtures/demo
+verdicts() { # A B OUT: exit status and each function's statuses
+	pd -f json "$1" "$2" >"$T/v.json" 2>/dev/null
+	echo "exit $?" >"$3"
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["verdict"])
+for f in sorted(d["functions"], key=lambda f: f["function"]):
+    print(f["function"], f["self"]["status"], f["total"]["status"])
+' "$T/v.json" >>"$3"
+}
+verdicts "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz" "$T/v-orig"
+for fmt in speedscope folded; do
+	pd convert -f $fmt "$D/base.perf.txt.gz" -o "$T/base.$fmt" 2>"$T/err.$fmt"
+	pd convert -f $fmt "$D/cand.perf.txt.gz" -o "$T/cand.$fmt" 2>>"$T/err.$fmt"
+	verdicts "$T/base.$fmt" "$T/cand.$fmt" "$T/v-$fmt"
+	if cmp -s "$T/v-orig" "$T/v-$fmt"; then ok; else
+		not_ok "verdicts after $fmt: $(diff "$T/v-orig" "$T/v-$fmt" | head -c 400)"
+	fi
+done
+expect_grep "regressed" "$T/v-orig"
+expect_grep "folded stacks hold sample counts: one sample here is 1.001 ms" "$T/err.folded"
+# A time-weighted profile (a .cpuprofile: each sample weighs its own time
+# delta) is refused as folded with the reason, unless --counts asks for
+# sample counts; DHAT's exact counts are refused either way.
+CP=$PD_CORPUS/cpuprofile/chrome65-simple.cpuprofile
+expect_exit 2 pd convert -f folded "$CP" -o "$T/never.folded"
+expect_lines 1 "$T/err"
+expect_grep "not a fixed multiple of its sample counts.*--counts" "$T/err"
+[ ! -e "$T/never.folded" ] && ok || not_ok "refused folded written"
+expect_exit 2 pd show -f folded "$CP"
+expect_exit 0 pd convert -f folded --counts "$CP" -o "$T/counts.folded"
+pd show -f json "$CP" >"$T/cp.json"
+if python3 - "$T/cp.json" "$T/counts.folded" <<'PY'; then ok; else not_ok "--counts"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+n = sum(int(l.rsplit(" ", 1)[1]) for l in open(sys.argv[2]))
+assert n == d["profile"]["samples"], (n, d["profile"]["samples"])
+PY
+DH=$PD_CORPUS/dhat/dhat-rs-heap-http-server.json
+expect_exit 2 pd convert -f folded --counts "$DH"
+expect_grep "exact bytes counts cannot be written as folded" "$T/err"
 
 # Threads: the 25-thread samply profile gives one speedscope profile per
 # thread with samples, named as the reports name them.
