@@ -20,4 +20,14 @@ if diff -u "$T/theirs" "$T/ours" >&2; then ok; else not_ok "fractional diff-fold
 # A line without a count is skipped with one warning naming its line.
 expect_exit 0 pd -f folded --from folded "$DF/inferno-input-bad_before.txt" "$DF/inferno-input-after.txt"
 expect_grep "skipped 1 malformed line, first at .*bad_before.txt:" "$T/err"
+
+# Counts of a few stacks share small divisors by chance (112 and 116 share
+# 4): that is no sampling period, and the counts stay 228 (they were
+# quartered to 57). A large divisor shared by periods stays one.
+printf 'main;a 112\nmain;b 116\n' >"$T/few.folded"
+expect_exit 0 pd show -f json "$T/few.folded"
+expect_grep '"samples": *228' "$T/out"
+printf 'main;a 2002002\nmain;b 1001001\n' >"$T/period.folded"
+expect_exit 0 pd show -f json "$T/period.folded"
+expect_grep '"samples": *3' "$T/out"
 finish
