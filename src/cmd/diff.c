@@ -170,6 +170,14 @@ static int diff_run(int argc, char **argv, int check)
 			pa[i] = &jobs[i].p;
 		for (i = 0; i < nb; i++)
 			pb[i] = &jobs[na + i].p;
+		{
+			struct pd_profile **all = pd_xmalloc(n * sizeof(*all));
+
+			for (i = 0; i < n; i++)
+				all[i] = &jobs[i].p;
+			pd_align_process_roots(all, n);
+			free(all);
+		}
 		pd_funcs_init(&fn, r.flags);
 		pd_diff_profiles(&d, pa, na, pb, nb, &fn, &r.set);
 		if (have_meta)

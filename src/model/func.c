@@ -176,9 +176,167 @@ static void normalize(const char *s, size_t n, struct pd_buf *out)
 	pd_buf_add(out, s, n);
 }
 
+/*
+ * Rust's legacy mangling escapes what a symbol cannot hold: "$LT$" for
+ * '<', "$u7b$" for '{', ".." for "::". perf prints such names half
+ * demangled, collapsers and samply fully: both meet as the latter.
+ */
+static const struct {
+	const char *esc, *to;
+} rust_escapes[] = {
+	{ "$SP$", "@" },  { "$BP$", "*" },   { "$RF$", "&" },  { "$LT$", "<" },
+	{ "$GT$", ">" },  { "$LP$", "(" },   { "$RP$", ")" },  { "$C$", "," },
+	{ "$u7e$", "~" }, { "$u20$", " " },  { "$u27$", "'" }, { "$u5b$", "[" },
+	{ "$u5d$", "]" }, { "$u7b$", "{" },  { "$u7d$", "}" }, { "$u3b$", ";" },
+	{ "$u2b$", "+" }, { "$u22$", "\"" },
+};
+
+/* The escape at s (of n bytes left), or -1. */
+static int rust_escape_at(const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < PD_ARRAY_SIZE(rust_escapes); k++) {
+		size_t l = strlen(rust_escapes[k].esc);
+
+		if (n >= l && !memcmp(s, rust_escapes[k].esc, l))
+			return (int)k;
+	}
+	return -1;
+}
+
+/* Appends s with Rust's escapes undone; 0 when it has none. */
+static int rust_unescape(const char *s, size_t n, struct pd_buf *out)
+{
+	size_t i, from = out->len;
+	int any = 0;
+
+	for (i = 0; i < n && !any; i++)
+		any = s[i] == '$' && rust_escape_at(s + i, n - i) >= 0;
+	if (!any)
+		return 0;
+	for (i = 0; i < n;) {
+		int k = s[i] == '$' ? rust_escape_at(s + i, n - i) : -1;
+
+		if (k >= 0) {
+			pd_buf_adds(out, rust_escapes[k].to);
+			i += strlen(rust_escapes[k].esc);
+		} else if (s[i] == '.' && i + 1 < n && s[i + 1] == '.') {
+			pd_buf_adds(out, "::");
+			i += 2;
+		} else {
+			pd_buf_addch(out, s[i++]);
+		}
+	}
+	return out->len > from || n == 0;
+}
+
+/*
+ * A whole legacy Rust symbol, _ZN<len><name>...17h<16 hex>E (macOS adds
+ * a '_'): its path joined with "::", the hash left out, escapes undone
+ * ("_$" leading a part loses its '_', as rustc's demangler does). 0 for
+ * anything else, C++ names included (they have no hash part).
+ */
+static int rust_legacy(const char *s, size_t n, struct pd_buf *out)
+{
+	size_t i, parts = 0, from = out->len;
+	const char *last = NULL;
+	size_t last_len = 0;
+
+	if (n > 4 && s[0] == '_' && s[1] == '_' && s[2] == 'Z')
+		s++, n--;
+	if (n < 25 || memcmp(s, "_ZN", 3) || s[n - 1] != 'E')
+		return 0;
+	/* the last part must be the hash: "17h" and 16 hex digits */
+	if (memcmp(s + n - 20, "17h", 3))
+		return 0;
+	for (i = n - 17; i < n - 1; i++)
+		if (!is_hex(s[i]))
+			return 0;
+	for (i = 3; i < n - 20;) {
+		size_t len = 0;
+
+		if (!is_digit(s[i]))
+			goto bad;
+		while (i < n && is_digit(s[i]) && len < 100000)
+			len = len * 10 + (size_t)(s[i++] - '0');
+		if (!len || len > n - 20 - i)
+			goto bad;
+		last = s + i;
+		last_len = len;
+		if (parts++)
+			pd_buf_adds(out, "::");
+		if (len > 1 && last[0] == '_' && last[1] == '$')
+			last++, last_len--;
+		if (!rust_unescape(last, last_len, out))
+			pd_buf_add(out, last, last_len);
+		i += len;
+	}
+	if (parts && i == n - 20)
+		return 1;
+bad:
+	pd_buf_setlen(out, from);
+	return 0;
+}
+
+/* s without a trailing " const" (what follows a C++ argument list) */
+static size_t strip_const(const char *s, size_t n)
+{
+	return ends_with(s, n, " const") ? n - 6 : n;
+}
+
+/* Where the argument list of s opens (its last balanced "(...)"). */
+static size_t args_start(const char *s, size_t n)
+{
+	size_t m = strip_const(s, n), depth = 0;
+
+	while (m > 0) {
+		char c = s[--m];
+
+		if (c == ')')
+			depth++;
+		else if (c == '(' && --depth == 0)
+			return m;
+	}
+	return n;
+}
+
+int pd_name_has_args(const char *s, size_t n)
+{
+	size_t m = strip_const(s, n);
+
+	/* "(anonymous)", "(root)" are whole names, not argument lists */
+	return m > 2 && s[0] != '(' && s[m - 1] == ')' &&
+	       args_start(s, n) > 0 && args_start(s, n) < m;
+}
+
+int pd_name_is_java_l(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n < 3 || s[0] != 'L')
+		return 0;
+	for (i = 1; i < n; i++) {
+		char c = s[i];
+
+		if (c == '/')
+			return i > 1;
+		if (!(is_digit(c) || (c >= 'a' && c <= 'z') ||
+		      (c >= 'A' && c <= 'Z') || c == '_' || c == '$'))
+			return 0;
+	}
+	return 0;
+}
+
 void pd_normalize_name(const char *s, size_t n, struct pd_buf *out)
 {
-	normalize(s, n, out);
+	struct pd_buf tmp = PD_BUF_INIT;
+
+	if (rust_legacy(s, n, &tmp) || rust_unescape(s, n, &tmp))
+		normalize(tmp.buf, tmp.len, out);
+	else
+		normalize(s, n, out);
+	pd_buf_release(&tmp);
 }
 
 size_t pd_module_basename(const char *s, size_t n)
@@ -267,6 +425,13 @@ uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 		for (j = 0; j < key.len; j++)
 			if (key.buf[j] == ';')
 				key.buf[j] = ':';
+	if ((f->flags & PD_FUNCS_NO_ARGS) && pd_name_has_args(key.buf, key.len))
+		pd_buf_setlen(&key, args_start(key.buf, key.len));
+	if ((f->flags & PD_FUNCS_NO_JAVA_L) &&
+	    pd_name_is_java_l(key.buf, key.len)) {
+		memmove(key.buf, key.buf + 1, key.len - 1);
+		pd_buf_setlen(&key, key.len - 1);
+	}
 	nid = pd_intern(&f->strs, key.buf, key.len);
 	pd_buf_release(&key);
 	if (!(f->flags & PD_FUNCS_NO_MODULE) && mlen) {

@@ -31,7 +31,18 @@ enum {
 	 * "Lpkg/Cls;::m" meets its folded form. Set when a side is folded.
 	 */
 	PD_FUNCS_FOLDED_NAMES = 1 << 3,
+	/*
+	 * As collapsers tidy names, when the folded side shows it: argument
+	 * lists cut ("f(int) const" as "f") and Java's leading 'L' dropped
+	 * ("Ljava/io/File;::read" as "java/io/File:::read").
+	 */
+	PD_FUNCS_NO_ARGS = 1 << 4,
+	PD_FUNCS_NO_JAVA_L = 1 << 5,
 };
+
+/* Whether a name has an argument list, "f(int)"; a Java "Lpkg/..." name. */
+int pd_name_has_args(const char *s, size_t n);
+int pd_name_is_java_l(const char *s, size_t n);
 
 struct pd_func {
 	uint32_t name;	      /* normalised name (string id in pd_funcs.strs) */

@@ -265,6 +265,29 @@ void pd_profile_expand(struct pd_profile *p, size_t nframes,
 	free(to);
 }
 
+void pd_profile_drop_roots(struct pd_profile *p, const unsigned char *drop)
+{
+	struct pd_node *old = p->nodes.v;
+	size_t n = p->nodes.n, i;
+	uint32_t *to = pd_xmalloc(n * sizeof(*to));
+
+	restart_tree(p);
+	to[0] = PD_ROOT;
+	p->nodes.v[0].weight = old[0].weight;
+	p->nodes.v[0].count = old[0].count;
+	for (i = 1; i < n; i++) {
+		uint32_t f = old[i].frame;
+
+		if (old[i].parent == PD_ROOT && drop[f])
+			to[i] = PD_ROOT; /* its own samples: in no function */
+		else
+			to[i] = pd_profile_child(p, to[old[i].parent], f);
+		pd_profile_add(p, to[i], old[i].weight, old[i].count);
+	}
+	free(old);
+	free(to);
+}
+
 void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 		       const unsigned char *ignore, const unsigned char *hide)
 {

@@ -130,6 +130,12 @@ static inline int pd_profile_is_thread_frame(const struct pd_profile *p,
  * tree is rebuilt with each node's weight on the innermost frame of its
  * chain; identical paths merge.
  */
+/*
+ * Removes the root frames marked in drop (one flag a frame): their
+ * children become roots, merged where they meet, and their own weight
+ * stays at the root, in no function.
+ */
+void pd_profile_drop_roots(struct pd_profile *p, const unsigned char *drop);
 void pd_profile_expand(struct pd_profile *p, size_t nframes,
 		       const uint32_t *start, const uint32_t *len,
 		       const uint32_t *chain);

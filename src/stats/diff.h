@@ -190,6 +190,16 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 		 size_t na, const struct pd_side *sb, struct pd_agg *b,
 		 size_t nb, struct pd_funcs *fn, const struct pd_settings *set,
 		 const struct pd_noise *noise);
+/*
+ * stackcollapse-perf and inferno start each folded stack with the process
+ * name ("noploop;main;..."), which perf script gives as the sample's
+ * command, not as a frame. When every root frame of a folded profile
+ * names a process of the other, non-folded profiles ("comm", "comm-PID",
+ * "comm-PID/TID"), those roots are dropped, with a note: otherwise a
+ * capture and its folded form differ by one function holding all the
+ * time. Returns how many profiles changed.
+ */
+size_t pd_align_process_roots(struct pd_profile *const *ps, size_t n);
 /* Several profiles per side: imports are the caller's, matching is ours. */
 int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 		     size_t na, const struct pd_profile *const *b, size_t nb,

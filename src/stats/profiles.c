@@ -438,6 +438,64 @@ void pd_side_of_profiles(struct pd_side *s, const struct pd_profile *const *p,
 	s->samples /= (double)n;
 }
 
+/* What names of p look like: bit 0 argument lists, bit 1 Java 'L'. */
+static unsigned name_styles(const struct pd_profile *p)
+{
+	unsigned st = 0;
+	size_t i;
+
+	for (i = 0; i < p->frames.n && st != 3; i++) {
+		uint32_t nm = p->frames.v[i].name;
+		const char *s = pd_intern_str(&p->strs, nm);
+		size_t n = pd_intern_len(&p->strs, nm);
+
+		st |= (unsigned)pd_name_has_args(s, n);
+		st |= (unsigned)pd_name_is_java_l(s, n) << 1;
+	}
+	return st;
+}
+
+/*
+ * A folded side tidied by a collapser (stackcollapse-perf cuts argument
+ * lists and Java's 'L') meets the other side's names tidied alike, when
+ * the folded names show no such thing and the others do.
+ */
+static void tidy_like_folded(struct pd_diff *d,
+			     const struct pd_profile *const *a, size_t na,
+			     const struct pd_profile *const *b, size_t nb,
+			     struct pd_funcs *fn)
+{
+	unsigned folded = 0, other = 0;
+	size_t i;
+
+	for (i = 0; i < na + nb; i++) {
+		const struct pd_profile *p = i < na ? a[i] : b[i - na];
+
+		if (p->format && !strcmp(p->format, "folded"))
+			folded |= name_styles(p);
+		else
+			other |= name_styles(p);
+	}
+	if ((other & 1) && !(folded & 1))
+		fn->flags |= PD_FUNCS_NO_ARGS;
+	if ((other & 2) && !(folded & 2))
+		fn->flags |= PD_FUNCS_NO_JAVA_L;
+	if (fn->flags & (PD_FUNCS_NO_ARGS | PD_FUNCS_NO_JAVA_L))
+		pd_diff_warn(
+		    d,
+		    "the folded side's names are tidied as collapsers"
+		    " write them (%s%s%s): the other side's are"
+		    " matched tidied alike",
+		    (fn->flags & PD_FUNCS_NO_ARGS) ? "no argument lists" : "",
+		    (fn->flags & PD_FUNCS_NO_ARGS) &&
+			    (fn->flags & PD_FUNCS_NO_JAVA_L)
+			? ", "
+			: "",
+		    (fn->flags & PD_FUNCS_NO_JAVA_L)
+			? "no leading 'L' in Java names"
+			: "");
+}
+
 static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 		    size_t na, const struct pd_profile *const *b, size_t nb,
 		    struct pd_funcs *fn)
@@ -485,6 +543,8 @@ static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 		if (f && !strcmp(f, "folded"))
 			fn->flags |= PD_FUNCS_FOLDED_NAMES;
 	}
+	if (fn->flags & PD_FUNCS_FOLDED_NAMES)
+		tidy_like_folded(d, a, na, b, nb, fn);
 	if (!(fn->flags & PD_FUNCS_NO_MODULE) && ma != mb) {
 		fn->flags |= PD_FUNCS_NO_MODULE;
 		d->name_only = 1;
@@ -576,4 +636,86 @@ int pd_diff_compute(struct pd_diff *d, const struct pd_profile *a,
 		    const struct pd_settings *set)
 {
 	return pd_diff_profiles(d, &a, 1, &b, 1, fn, set);
+}
+
+/* Whether root frame name r is process name c, maybe with "-PID[/TID]". */
+static int names_process(const char *r, size_t rn, const char *c, size_t cn)
+{
+	size_t i = cn;
+
+	if (rn < cn || memcmp(r, c, cn))
+		return 0;
+	if (rn == cn)
+		return 1;
+	if (r[i++] != '-' || i == rn)
+		return 0;
+	while (i < rn && r[i] >= '0' && r[i] <= '9')
+		i++;
+	if (i < rn && r[i] == '?') /* stackcollapse --pid: pid unknown */
+		i++;
+	if (i < rn && r[i] == '/')
+		for (i++; i < rn && r[i] >= '0' && r[i] <= '9'; i++)
+			;
+	return i == rn && r[i - 1] != '/';
+}
+
+static int is_folded(const struct pd_profile *p)
+{
+	return p->format && !strcmp(p->format, "folded");
+}
+
+size_t pd_align_process_roots(struct pd_profile *const *ps, size_t n)
+{
+	size_t changed = 0, i, j, k, t;
+
+	for (i = 0; i < n; i++) {
+		struct pd_profile *p = ps[i];
+		unsigned char *drop;
+		size_t roots = 0, named = 0;
+
+		if (!is_folded(p))
+			continue;
+		drop = pd_xcalloc(p->frames.n + 1, 1);
+		for (k = 1; k < p->nodes.n; k++) {
+			uint32_t f = p->nodes.v[k].frame, nm;
+			int hit = 0;
+
+			if (p->nodes.v[k].parent != PD_ROOT || drop[f])
+				continue;
+			roots++;
+			nm = p->frames.v[f].name;
+			for (j = 0; j < n && !hit; j++) {
+				const struct pd_profile *q = ps[j];
+
+				if (is_folded(q))
+					continue;
+				for (t = 0; t < q->threads.n && !hit; t++) {
+					uint32_t c = q->threads.v[t].name;
+
+					hit = names_process(
+					    pd_intern_str(&p->strs, nm),
+					    pd_intern_len(&p->strs, nm),
+					    pd_intern_str(&q->strs, c),
+					    pd_intern_len(&q->strs, c));
+				}
+			}
+			if (hit) {
+				drop[f] = 1;
+				named++;
+			}
+		}
+		if (roots && named == roots) {
+			pd_profile_drop_roots(p, drop);
+			pd_profile_note(
+			    p,
+			    "%s: the first frame of every stack is a"
+			    " process name, as stackcollapse writes"
+			    " it; left out to match the other side's"
+			    " functions",
+			    p->source ? p->source : "-");
+			changed++;
+		}
+		free(drop);
+	}
+	return changed;
 }
