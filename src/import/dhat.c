@@ -29,13 +29,15 @@
 /*
  * Matched against a frame's text without its address, "FUNCTION (FILE:LINE)"
  * or "FUNCTION (in OBJECT)": libc and C++ allocation calls, Rust's alloc
- * crate and global allocator hooks, dhat-rs itself, zig's Allocator.
+ * crate (its own paths and its trait impls, "<T as alloc::...>") and
+ * global allocator hooks, dhat-rs itself, zig's Allocator.
  */
 const char pd_dhat_alloc_default[] =
     "^((malloc|calloc|realloc|memalign|posix_memalign|aligned_alloc|valloc|"
     "_Zn[wa][jmy]|__rust_(alloc|realloc|alloc_zeroed)|rawAlloc|"
     "allocAdvancedWithRetAddr)( \\(.*)?|"
     "(operator new|<?alloc::|core::alloc::|std::alloc::|<?dhat::|"
+    "<.* as (alloc|core::alloc|std::alloc)::|"
     "hashbrown::raw::alloc::|mem\\.Allocator\\.|heap\\.|__libc_|__rdl_|"
     "__rg_).*)$";
 

@@ -99,6 +99,32 @@ assert fs(e) == {"main": (0, 164), "walk": (100, 100),
                  "Widget::Widget()": (64, 64)}, fs(e)
 PY
 then ok; else not_ok "hand-counted DHAT fixture"; fi
+# dhat-rs names the alloc crate's trait impls "<T as alloc::...>": they
+# allocate on the caller's behalf and are cut like alloc's own paths
+# (they kept the self of every to_vec and to_string). Counted by hand:
+# 96 bytes under user::parse, 40 under user::name.
+cat >"$T/rs.json" <<'JSON'
+{"dhatFileVersion":2,"mode":"rust-heap","verb":"Allocated","bklt":true,
+"bkacc":false,"tu":"µs","Mtu":"s","tuth":10,"cmd":"app","pid":7,"te":100,
+"tg":50,"pps":[
+{"tb":96,"tbk":2,"tl":10,"mb":96,"mbk":2,"gb":96,"gbk":2,"eb":0,"ebk":0,"fs":[1,2,3,4]},
+{"tb":40,"tbk":1,"tl":5,"mb":40,"mbk":1,"gb":40,"gbk":1,"eb":0,"ebk":0,"fs":[1,5,6,4]}],
+"ftbl":["[root]",
+"0x1: alloc::alloc::alloc (alloc/src/alloc.rs:95:14)",
+"0x2: <T as alloc::slice::hack::ConvertVec>::to_vec (alloc/src/slice.rs:207:25)",
+"0x3: user::parse (src/main.rs:10:5)",
+"0x4: main (src/main.rs:3:5)",
+"0x5: <char as alloc::string::ToString>::to_string (alloc/src/string.rs:2213:9)",
+"0x6: user::name (src/main.rs:20:5)"]}
+JSON
+expect_exit 0 pd show -f json "$T/rs.json"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "<T as alloc::...> frames cut"; fi
+import json, sys
+f = {x["function"]: x for x in json.load(open(sys.argv[1]))["functions"]}
+assert f["user::parse"]["self"] == 96 and f["user::name"]["self"] == 40, f
+assert not any(x["self"] for n, x in f.items() if " as alloc::" in n), f
+PY
+
 # a forced allocator list that matches nothing: self is the leaf frame
 pd show -f json --alloc-frames '^nothing$' "$FX/tiny.dhat.out" >"$T/n.json"
 if python3 - "$T/n.json" <<'PY'
