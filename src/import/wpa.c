@@ -55,6 +55,18 @@ static int col_named(const struct wpa *w, const char *prefix)
 	return -1;
 }
 
+/* The stack: CPU tables' "Stack", memory tables' "Commit Stack" ... */
+static int stack_col(const struct wpa *w)
+{
+	int c = col_named(w, "Stack");
+
+	if (c < 0)
+		c = col_named(w, "Commit Stack");
+	if (c < 0)
+		c = col_named(w, "Alloc Stack");
+	return c;
+}
+
 /* Strips spaces, no-break spaces (U+00A0, U+202F) and quotes into out. */
 static void clean_number(const char *s, struct pd_buf *out)
 {
@@ -182,6 +194,62 @@ int pd_wpa_fail_at(struct wpa *w, size_t line, int col, const char *what)
 	return PD_EPARSE;
 }
 
+const char pd_wpa_alloc_default[] =
+    "^((ntdll|kernelbase|kernel32)\\.dll!(Rtl[A-Za-z]*Heap[A-Za-z]*|"
+    "Rtlp[A-Za-z]*Heap[A-Za-z]*|RtlpLowFragHeap[A-Za-z]*|HeapAlloc|"
+    "HeapReAlloc|LocalAlloc|GlobalAlloc|VirtualAlloc[A-Za-z0-9]*|"
+    "NtAllocateVirtualMemory|ZwAllocateVirtualMemory)|"
+    "(ucrtbased?|msvcrt|msvcr[0-9]+d?|vcruntime[0-9_]+d?|"
+    "msvcp[0-9_]+d?)\\.dll!(malloc|_malloc_base|calloc|_calloc_base|"
+    "realloc|_realloc_base|_aligned_malloc|_malloc_dbg|"
+    "_nh_malloc[a-z_]*|operator new.*)|"
+    "[^!]*!operator new(\\[\\])?(\\(.*)?|"
+    "ntoskrnl\\.exe!.*)$";
+
+/*
+ * A table with a stack and a size but no Weight is a memory table:
+ * WPA's Heap Allocations (Stack, Size, Impacting Size, Count, Type) or
+ * VirtualAlloc Commit LifeTimes (Commit Stack, Size, Impacting Size,
+ * Count). Bytes are the Impacting Size (what is outstanding at the end of
+ * the selection) when there is one, else the Size; --metric blocks counts
+ * allocations instead. Returns 0, or < 0 with the error set.
+ */
+static int memory_columns(struct wpa *w)
+{
+	static const char *const sizes[] = { "Impacting Size", "Size",
+					     "Outstanding Size", NULL };
+	const char *rx =
+	    w->o->alloc_frames ? w->o->alloc_frames : pd_wpa_alloc_default;
+	const char *u;
+	size_t i;
+
+	w->c_bytes = -1;
+	for (i = 0; sizes[i] && w->c_bytes < 0; i++)
+		w->c_bytes = col_named(w, sizes[i]);
+	if (w->c_bytes < 0)
+		return 0; /* a stack and counts: samples, as before */
+	if (w->o->metric && strcmp(w->o->metric, "bytes") &&
+	    strcmp(w->o->metric, "blocks"))
+		return pd_err_set(w->err, PD_EUSAGE,
+				  "%s: a WPA memory table has --metric bytes"
+				  " or blocks, not %s",
+				  w->in->path, w->o->metric);
+	w->memory = 1;
+	w->by_count = w->o->metric && !strcmp(w->o->metric, "blocks");
+	u = w->cols.v[w->c_bytes].unit;
+	w->bytes_scale = !strcmp(u, "KB")   ? 1024.0
+			 : !strcmp(u, "MB") ? 1048576.0
+			 : !strcmp(u, "GB") ? 1073741824.0
+					    : 1.0;
+	if (regcomp(&w->alloc_re, rx, REG_EXTENDED | REG_NOSUB | REG_ICASE))
+		return pd_err_set(w->err, PD_EUSAGE,
+				  "--alloc-frames: not a regular expression:"
+				  " %s",
+				  rx);
+	w->alloc_re_set = 1;
+	return 0;
+}
+
 /* Decimal separator, column kinds and the shape, from the first rows. */
 static int decide(struct wpa *w)
 {
@@ -229,7 +297,7 @@ static int decide(struct wpa *w)
 	}
 	w->thousands = w->decimal == ',' ? '.' : ',';
 
-	w->c_stack = col_named(w, "Stack");
+	w->c_stack = stack_col(w);
 	w->c_weight = col_named(w, "Weight");
 	w->c_count = col_named(w, "Count");
 	w->c_process = col_named(w, "Process");
@@ -238,6 +306,8 @@ static int decide(struct wpa *w)
 	w->c_function = col_named(w, "Function");
 	if (w->c_weight >= 0)
 		w->weight_scale = weight_scale(w->cols.v[w->c_weight].unit);
+	if (w->c_stack >= 0 && w->c_weight < 0 && memory_columns(w) < 0)
+		return PD_EUSAGE;
 	if (w->c_stack >= 0)
 		w->shape = tree || col_named(w, "Line #") >= 0 ? SHAPE_TREE
 							       : SHAPE_STACK;
@@ -344,7 +414,7 @@ static void on_row(int c, void *data)
 			split_unit(&col);
 			PD_VEC_PUSH(&w->cols, col);
 		}
-		w->c_stack = col_named(w, "Stack");
+		w->c_stack = stack_col(w);
 		w->cur.n = 0;
 		return;
 	}
@@ -370,9 +440,18 @@ static void on_row(int c, void *data)
 
 int pd_wpa_sniff(const char *head, size_t len)
 {
-	static const char *const titles[] = { "Stack",	   "Count",   "Module",
-					      "Function",  "Process", "Weight",
-					      "Thread ID", "IO Type", NULL };
+	static const char *const titles[] = { "Stack",
+					      "Count",
+					      "Module",
+					      "Function",
+					      "Process",
+					      "Weight",
+					      "Thread ID",
+					      "IO Type",
+					      "Commit Stack",
+					      "Impacting Size",
+					      "Outstanding Size",
+					      NULL };
 	static const char *const unit_ends[] = { " (ms)",	 " (s)",
 						 " (\xc2\xb5s)", " (B)",
 						 " (ns)",	 NULL };
@@ -437,6 +516,7 @@ int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 	w.in = in;
 	w.err = err;
 	w.c_stack = -1;
+	w.c_bytes = -1;
 	pd_intern_init(&w.procs);
 	pd_buf_init(&w.tmp);
 	pd_buf_init(&w.key);
@@ -494,6 +574,15 @@ int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 		pd_profile_add(p, PD_ROOT, (double)w.table->rows_in,
 			       (double)w.table->rows_in);
 		p->count_rule = pd_xstrdup("a WPA table (no CPU samples)");
+	} else if (w.memory) {
+		p->unit = w.by_count ? PD_UNIT_COUNT : PD_UNIT_BYTES;
+		p->exact = 1;
+		p->interval = 1;
+		p->event = pd_xstrdup(w.by_count ? "allocations"
+						 : w.cols.v[w.c_bytes].name);
+		p->count_rule = pd_xstrdup(
+		    "exact (WPA traces every allocation); one count per"
+		    " allocation");
 	} else {
 		p->unit = w.c_weight >= 0 ? PD_UNIT_NS : PD_UNIT_SAMPLES;
 		p->count_rule = pd_xstrdup(
@@ -559,6 +648,9 @@ out:
 	PD_VEC_FREE(&w.key_cols);
 	PD_VEC_FREE(&w.proc_w);
 	PD_VEC_FREE(&w.frames);
+	PD_VEC_FREE(&w.frame_alloc);
+	if (w.alloc_re_set)
+		regfree(&w.alloc_re);
 	pd_intern_release(&w.procs);
 	pd_buf_release(&w.tmp);
 	pd_buf_release(&w.key);

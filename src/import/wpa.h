@@ -5,6 +5,8 @@
 #ifndef PD_IMPORT_WPA_H
 #define PD_IMPORT_WPA_H
 
+#include <regex.h>
+
 #include "core/buf.h"
 #include "import/import.h"
 
@@ -43,6 +45,17 @@ struct wpa {
 	int c_stack, c_weight, c_count, c_process, c_thread, c_module,
 	    c_function;
 	double weight_scale; /* to ns */
+	/*
+	 * Memory tables with stacks (Heap Allocations, VirtualAlloc Commit
+	 * LifeTimes): bytes from c_bytes, allocations from Count, exact;
+	 * allocator frames (alloc_re) cut from the leaf end.
+	 */
+	int memory, c_bytes, by_count;
+	double bytes_scale;
+	regex_t alloc_re;
+	int alloc_re_set;
+	PD_VEC(unsigned char)
+	frame_alloc; /* per frame: 0 unseen, 1 no, 2 yes */
 	/* tree shape */
 	PD_VEC(struct tnode) tree;
 	/* table shape */
@@ -65,6 +78,9 @@ struct tnode {
 
 static const char *const units[] = { "ms", "s",	 "µs",	  "us", "ns", "B", "KB",
 				     "MB", "GB", "bytes", "%",	"Hz", NULL };
+
+/* The allocator frames WPA memory stacks end in (module!function). */
+extern const char pd_wpa_alloc_default[];
 
 /* 1 with *out set when s is a number in the file's format, else 0. */
 int pd_wpa_parse_num(struct wpa *w, const char *s, double *out);

@@ -30,6 +30,29 @@ static uint32_t frame_for(struct wpa *w, const char *s, size_t n)
 	return pd_profile_frame(p, pd_intern(&p->strs, s, n), 0);
 }
 
+/* Whether frame f ("module!function") is one of the allocator's. */
+static int is_alloc_frame(struct wpa *w, uint32_t f)
+{
+	struct pd_profile *p = w->p;
+
+	while (w->frame_alloc.n <= f)
+		PD_VEC_PUSH(&w->frame_alloc, 0);
+	if (!w->frame_alloc.v[f]) {
+		const struct pd_frame *fr = &p->frames.v[f];
+
+		pd_buf_reset(&w->key);
+		if (fr->module) {
+			pd_buf_adds(&w->key,
+				    pd_intern_str(&p->strs, fr->module));
+			pd_buf_addch(&w->key, '!');
+		}
+		pd_buf_adds(&w->key, pd_intern_str(&p->strs, fr->name));
+		w->frame_alloc.v[f] =
+		    regexec(&w->alloc_re, w->key.buf, 0, NULL, 0) ? 1 : 2;
+	}
+	return w->frame_alloc.v[f] == 2;
+}
+
 static void note_process(struct wpa *w, const char *proc, double weight)
 {
 	uint32_t id = pd_intern_cstr(&w->procs, proc);
@@ -64,6 +87,29 @@ static int row_weight(struct wpa *w, char **f, size_t line, double *wt,
 			return pd_wpa_fail_at(w, line, w->c_count,
 					      "not a count");
 		*cnt = v;
+	}
+	if (w->memory) {
+		if (w->by_count) {
+			*wt = *cnt;
+			return 0;
+		}
+		if (!*f[w->c_bytes] || !pd_wpa_parse_num(w, f[w->c_bytes], &v))
+			return pd_wpa_fail_at(w, line, w->c_bytes,
+					      "not a size");
+		/*
+		 * WPA gives memory freed in the selection but allocated
+		 * before it (AOFI) a negative Impacting Size: summed, a
+		 * function could hold more than the whole.
+		 */
+		if (v < 0)
+			return pd_wpa_fail_at(
+			    w, line, w->c_bytes,
+			    "a negative size (an allocation made before the"
+			    " selection and freed in it): export the"
+			    " allocations made inside it (Type AIFI and"
+			    " AIFO, docs/formats.md)");
+		*wt = v * w->bytes_scale;
+		return 0;
 	}
 	if (w->c_weight >= 0 && *f[w->c_weight]) {
 		if (!pd_wpa_parse_num(w, f[w->c_weight], &v))
@@ -137,6 +183,20 @@ static int do_stack_row(struct wpa *w, char **f, size_t line)
 			PD_VEC_PUSH(&w->frames,
 				    frame_for(w, st + cur, end - cur));
 	}
+	/* a stack written from the tree's top starts at "[Root]" */
+	if (w->frames.n &&
+	    !strcmp(
+		pd_intern_str(&w->p->strs, w->p->frames.v[w->frames.v[0]].name),
+		"[Root]") &&
+	    !w->p->frames.v[w->frames.v[0]].module) {
+		memmove(w->frames.v, w->frames.v + 1,
+			(w->frames.n - 1) * sizeof(*w->frames.v));
+		w->frames.n--;
+	}
+	if (w->memory) /* the allocator's frames, cut from the leaf end */
+		while (w->frames.n > 1 &&
+		       is_alloc_frame(w, w->frames.v[w->frames.n - 1]))
+			w->frames.n--;
 	for (i = 0; i < w->frames.n; i++)
 		node = pd_profile_child(w->p, node, w->frames.v[i]);
 	pd_profile_add(w->p, node, wt, cnt);
@@ -149,9 +209,15 @@ void pd_wpa_tree_pop(struct wpa *w, int depth)
 	while (w->tree.n && w->tree.v[w->tree.n - 1].depth >= depth) {
 		struct tnode *t = &w->tree.v[w->tree.n - 1];
 		double sw = t->incl_w - t->child_w, sc = t->incl_c - t->child_c;
+		uint32_t at = t->node;
 
+		/* memory: the allocator's self goes to its caller */
+		while (w->memory && at != PD_ROOT &&
+		       w->p->nodes.v[at].parent != PD_ROOT &&
+		       is_alloc_frame(w, w->p->nodes.v[at].frame))
+			at = w->p->nodes.v[at].parent;
 		if (sw > 0)
-			pd_profile_add(w->p, t->node, sw, sc > 0 ? sc : 0);
+			pd_profile_add(w->p, at, sw, sc > 0 ? sc : 0);
 		w->tree.n--;
 	}
 }
