@@ -3,7 +3,8 @@
 # (default 60), seeded from fixtures/ (the real profiles of fixtures/corpus
 # included) and, when present, the external collection in ../shared/corpus.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET]   (TARGET: perf_script, folded,
-#        perf_stat, speedscope, firefox, wpa, instruments, cpuprofile, pprof, dhat,
+#        perf_stat, speedscope, firefox, wpa, instruments, xctrace, cpuprofile,
+#        pprof, dhat,
 #        sniff, objid (the symbol-file header readers), meta
 #        (build_meta.json and the bundle reader) or sidecar (samply's
 #        .syms.json);
@@ -15,7 +16,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 # Without libelf: the ELF symbol-table reader fuzzed is perfdiff's own.
 CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DPD_WITH_LIBELF=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_instruments fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_sniff fuzz_objid fuzz_meta fuzz_sidecar
+cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_instruments fuzz_xctrace fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_sniff fuzz_objid fuzz_meta fuzz_sidecar
 corpus=$root/../shared/corpus
 seed_objects() {
 	printf 'int main(void) { return 0; }\n' >"$1/tiny.c"
@@ -29,7 +30,7 @@ seed_objects() {
 		"$L/ld64.lld" -arch arm64 -platform_version macos 11.0 11.0 -e _main -o "$1/app.macho" "$1/app.o" || true
 	rm -f "$1/tiny.c" "$1/app.obj" "$1/app.o"
 }
-for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv instruments: cpuprofile:cpuprofile pprof:pprof dhat:dhat sniff: objid: meta: sidecar:; do
+for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv instruments: xctrace: cpuprofile:cpuprofile pprof:pprof dhat:dhat sniff: objid: meta: sidecar:; do
 	name=${t%%:*}
 	dir=${t#*:}
 	[ -n "$only" ] && [ "$only" != "$name" ] && continue

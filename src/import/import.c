@@ -27,6 +27,8 @@ static const struct pd_format formats[] = {
 	  pd_firefox_sniff, pd_firefox_import },
 	{ "cpuprofile", "Chrome / Node .cpuprofile (DevTools and old V8)",
 	  pd_cpuprofile_sniff, pd_cpuprofile_import },
+	{ "xctrace", "Instruments trace table exported by xctrace (XML)",
+	  pd_xctrace_sniff, pd_xctrace_import },
 	/* before WPA: an Allocations header has a Count column */
 	{ "instruments", "Instruments deep copy (Time Profiler, Allocations)",
 	  pd_instruments_sniff, pd_instruments_import },
@@ -68,7 +70,8 @@ const struct pd_format *pd_format_find(const char *name)
 const char *pd_format_list(void)
 {
 	return "speedscope, firefox (samply), cpuprofile, wpa (CSV),"
-	       " instruments, perf-script, perf-stat, folded, pprof, dhat";
+	       " instruments, xctrace, perf-script, perf-stat, folded, pprof,"
+	       " dhat";
 }
 
 int pd_filter_match(const char *needle, const char *name, size_t len)

@@ -72,6 +72,9 @@ int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 int pd_cpuprofile_sniff(const char *head, size_t len);
 int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err);
+int pd_xctrace_sniff(const char *head, size_t len);
+int pd_xctrace_import(struct pd_input *in, struct pd_profile *p,
+		      const struct pd_import_opts *o, struct pd_err *err);
 int pd_instruments_sniff(const char *head, size_t len);
 int pd_instruments_import(struct pd_input *in, struct pd_profile *p,
 			  const struct pd_import_opts *o, struct pd_err *err);
