@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cJSON.h>
 
+#include "core/limits.h"
 #include "cmd/cmd.h"
 #include "core/buf.h"
 #include "core/file.h"
@@ -435,7 +436,8 @@ static void split_words(const char *s, struct words *out)
 static char *flags_from_compdb(const char *path)
 {
 	struct pd_err err = PD_ERR_INIT;
-	char *text = pd_read_file(path, 64u << 20, &err);
+	char *text = pd_read_file(path, PD_LIMIT_COMPILE_DB,
+				  "PD_LIMIT_COMPILE_DB", &err);
 	cJSON *db, *e;
 	struct pd_buf out = PD_BUF_INIT;
 	PD_VEC(char *) seen = PD_VEC_INIT;

@@ -24,3 +24,36 @@ int pd_err_set(struct pd_err *err, int code, const char *fmt, ...)
 			*p = '?';
 	return code;
 }
+
+/* ---- limits (core/limits.h) ---- */
+
+#include <stdlib.h>
+
+#include "core/limits.h"
+
+const char *pd_limit_text(char *buf, size_t size, unsigned long long n,
+			  const char *what, const char *name)
+{
+	snprintf(buf, size,
+		 "over perfdiff's limit of %llu %s (%s in src/core/limits.h)",
+		 n, what, name);
+	return buf;
+}
+
+int pd_err_limit(struct pd_err *err, const char *where, unsigned long long n,
+		 const char *what, const char *name)
+{
+	char t[256];
+
+	return pd_err_set(err, PD_ETOOBIG, "%s: %s", where,
+			  pd_limit_text(t, sizeof(t), n, what, name));
+}
+
+void pd_die_limit(unsigned long long n, const char *what, const char *name)
+{
+	char t[256];
+
+	fprintf(stderr, "perfdiff: error: %s\n",
+		pd_limit_text(t, sizeof(t), n, what, name));
+	exit(2);
+}

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/limits.h"
 #include "core/buf.h"
 #include "core/file.h"
 
@@ -33,7 +34,8 @@ const char *pd_file_kind(mode_t m)
 			     : "not a regular file";
 }
 
-char *pd_read_file(const char *path, size_t max, struct pd_err *err)
+char *pd_read_file(const char *path, size_t max, const char *limit,
+		   struct pd_err *err)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK);
 	struct pd_buf b = PD_BUF_INIT;
@@ -68,8 +70,7 @@ char *pd_read_file(const char *path, size_t max, struct pd_err *err)
 		}
 		pd_buf_add(&b, chunk, (size_t)n);
 		if (b.len > max) {
-			pd_err_set(err, PD_ETOOBIG, "%s: larger than %zu bytes",
-				   path, max);
+			pd_err_limit(err, path, max, "bytes", limit);
 			break;
 		}
 	}

@@ -15,9 +15,11 @@
 /*
  * The bytes of path, NUL-terminated (owned). NULL with err unset when the
  * file does not exist; NULL with err set when it is not a regular file,
- * cannot be read, or holds more than max bytes.
+ * cannot be read, or holds more than max bytes (limit names the cap in
+ * core/limits.h).
  */
-char *pd_read_file(const char *path, size_t max, struct pd_err *err);
+char *pd_read_file(const char *path, size_t max, const char *limit,
+		   struct pd_err *err);
 /* Whether path is (or links to) a folder; a regular file. */
 int pd_is_dir(const char *path);
 int pd_is_file(const char *path);

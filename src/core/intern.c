@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/intern.h"
 #include "core/xalloc.h"
 
@@ -138,8 +139,10 @@ uint32_t pd_intern(struct pd_intern *t, const char *s, size_t len)
 	j = probe(t, s, len, h);
 	if (t->slots[j])
 		return t->slots[j] - 1;
-	if (len > UINT32_MAX || t->n >= UINT32_MAX - 1)
-		pd_die_oom(len);
+	if (len > UINT32_MAX)
+		pd_die_limit(UINT32_MAX, "bytes in one name", "PD_LIMIT_IDS");
+	if (t->n >= PD_LIMIT_IDS)
+		pd_die_limit(PD_LIMIT_IDS, "distinct names", "PD_LIMIT_IDS");
 	if (t->n == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 256;
 		t->str = pd_xreallocarray(t->str, t->cap, sizeof(*t->str));

@@ -6,6 +6,7 @@
 #ifndef PD_INTERN_H
 #define PD_INTERN_H
 
+#include <assert.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,10 +29,12 @@ uint32_t pd_intern_cstr(struct pd_intern *t, const char *s);
 uint32_t pd_intern_find(const struct pd_intern *t, const char *s, size_t len);
 static inline const char *pd_intern_str(const struct pd_intern *t, uint32_t id)
 {
+	assert(id < t->n);
 	return t->str[id];
 }
 static inline size_t pd_intern_len(const struct pd_intern *t, uint32_t id)
 {
+	assert(id < t->n);
 	return t->len[id];
 }
 uint32_t pd_hash_bytes(const void *p, size_t n);

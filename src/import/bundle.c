@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <cJSON.h>
 
+#include "core/limits.h"
 #include "core/buf.h"
 #include "core/file.h"
 #include "core/hash.h"
@@ -52,8 +53,6 @@ static const char *not_a_profile(const char *name)
 	}
 	return NULL;
 }
-
-#define MAX_BUNDLE_DEPTH 16
 
 static int walk(struct pd_bundle *b, const char *root, const char *dir,
 		const char *rel, int depth, struct pd_err *err)
@@ -95,11 +94,10 @@ static int walk(struct pd_bundle *b, const char *root, const char *dir,
 			}
 		}
 		if (S_ISDIR(st.st_mode)) {
-			if (depth >= MAX_BUNDLE_DEPTH) {
-				rc = pd_err_set(err, PD_ETOOBIG,
-						"%s: folders nested deeper than"
-						" %d levels",
-						full.buf, MAX_BUNDLE_DEPTH);
+			if (depth >= PD_LIMIT_BUNDLE_DEPTH) {
+				rc = pd_err_limit(
+				    err, full.buf, PD_LIMIT_BUNDLE_DEPTH,
+				    "folder levels", "PD_LIMIT_BUNDLE_DEPTH");
 				goto next;
 			}
 			rc = walk(b, root, full.buf, r.buf, depth + 1, err);
@@ -322,7 +320,8 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 
 	/* build_meta.json */
 	pd_buf_addf(&path, "%s/build_meta.json", b->dir);
-	b->build_meta = pd_read_file(path.buf, 1 << 20, err);
+	b->build_meta = pd_read_file(path.buf, PD_LIMIT_BUILD_META,
+				     "PD_LIMIT_BUILD_META", err);
 	if (err->code) {
 		rc = err->code;
 		goto out;

@@ -22,12 +22,13 @@
 #include <string.h>
 #include <yajl_parse.h>
 
+#include "core/limits.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "import/import.h"
 #include "import/json.h"
 
-#define MAX_DEPTH 4096	    /* the old format nests one level per frame */
+#define MAX_DEPTH PD_LIMIT_CALL_DEPTH
 #define SMALL_ID (1u << 20) /* ids below map to slots through an array */
 
 enum ctx {
@@ -383,8 +384,15 @@ static int open_container(void *arg, int is_map)
 			return 1;
 		}
 	}
-	if (s->depth + 1 >= MAX_DEPTH)
-		return fail(s, "nested too deeply");
+	if (s->depth + 1 >= MAX_DEPTH) {
+		char t[160];
+
+		fail(s, pd_limit_text(t, sizeof(t), PD_LIMIT_CALL_DEPTH,
+				      "nesting levels (call depth)",
+				      "PD_LIMIT_CALL_DEPTH"));
+		s->err->code = PD_ETOOBIG;
+		return 0;
+	}
 	s->depth++;
 	l = top(s);
 	l->c = c;

@@ -19,12 +19,13 @@
 #include <string.h>
 #include <yajl_parse.h>
 
+#include "core/limits.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "import/import.h"
 #include "import/json.h"
 
-#define MAX_DEPTH 64
+#define MAX_DEPTH PD_LIMIT_JSON_DEPTH
 
 /*
  * Matched against a frame's text without its address, "FUNCTION (FILE:LINE)"
@@ -282,8 +283,14 @@ static int open_container(void *arg, int is_map)
 	next_value(s);
 	if (s->depth < 0 && !is_map)
 		return fail(s, "not a DHAT profile: an array, not an object");
-	if (s->depth + 1 >= MAX_DEPTH)
-		return fail(s, "nested too deeply for a DHAT profile");
+	if (s->depth + 1 >= MAX_DEPTH) {
+		char t[160];
+
+		fail(s, pd_limit_text(t, sizeof(t), PD_LIMIT_JSON_DEPTH,
+				      "nesting levels", "PD_LIMIT_JSON_DEPTH"));
+		s->err->code = PD_ETOOBIG;
+		return 0;
+	}
 	if (where(s) == W_FS || where(s) == W_FTBL)
 		return fail(s, is_map ? "an object where a frame was expected"
 				      : "an array where a frame was expected");

@@ -16,6 +16,7 @@
 #include <libelf.h>
 #endif
 
+#include "core/limits.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
 #include "import/symbols.h"
@@ -145,8 +146,8 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 #else
 
 /* Caps on what one file may ask us to read. */
-#define MAX_SECTIONS 65535
-#define MAX_TABLE ((uint64_t)1 << 30) /* one symbol or string table */
+#define MAX_SECTIONS PD_LIMIT_ELF_SECTIONS
+#define MAX_TABLE ((uint64_t)PD_LIMIT_SYMBOL_TABLE) /* one table */
 
 struct ef {
 	int fd, is64, le;

@@ -7,10 +7,11 @@
 
 #include <string.h>
 
+#include "core/limits.h"
 #include "import/import.h"
 
 #define MAXCOL 24
-#define MAXDEPTH 24
+#define MAXDEPTH PD_LIMIT_JSON_DEPTH
 
 enum role {
 	R_ROOT,

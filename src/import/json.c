@@ -24,6 +24,20 @@ int pd_json_fail(struct pd_err *err, const char *file,
 	struct pd_buf b = PD_BUF_INIT;
 
 	path(arg, &b);
+	if (b.len > 240) {
+		/*
+		 * A path thousands of levels deep (an old .cpuprofile's
+		 * tree) would push the reason out of the one-line message:
+		 * its middle goes.
+		 */
+		struct pd_buf s = PD_BUF_INIT;
+
+		pd_buf_add(&s, b.buf, 100);
+		pd_buf_addf(&s, "...(%zu bytes)...", b.len - 200);
+		pd_buf_add(&s, b.buf + b.len - 100, 100);
+		pd_buf_release(&b);
+		b = s;
+	}
 	pd_err_set(err, PD_EPARSE, "%s: %s: %s", file, b.len ? b.buf : "$",
 		   what);
 	pd_buf_release(&b);

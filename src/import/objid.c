@@ -13,14 +13,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/limits.h"
 #include "core/xalloc.h"
 #include "import/objid.h"
 #include "import/symbols.h"
 
 /* Caps on what one header may ask us to read. */
-#define MAX_LOADCMDS 4096	/* Mach-O load commands */
-#define MAX_SECTIONS 1024	/* PE section headers, ELF program headers */
-#define MAX_PDB_DIR (64u << 20) /* PDB stream directory bytes */
+#define MAX_LOADCMDS PD_LIMIT_MACHO_LOADCMDS
+#define MAX_SECTIONS PD_LIMIT_OBJ_SECTIONS /* PE sections, ELF segments */
+#define MAX_PDB_DIR PD_LIMIT_PDB_DIRECTORY /* stream directory bytes */
 
 static uint16_t le16(const unsigned char *p)
 {

@@ -20,12 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "import/import.h"
 #include "import/pprof.h"
 
-#define MAX_FIELD (1u << 30) /* one top-level field; samples are tiny */
+#define MAX_FIELD PD_LIMIT_PPROF_FIELD
 #define CHUNK (256u * 1024u)
 
 static const char *const top_names[] = {

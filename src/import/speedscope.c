@@ -44,6 +44,17 @@ static int fail(struct ss *s, const char *what)
 			    what);
 }
 
+/* Nesting past PD_LIMIT_JSON_DEPTH: no speedscope file nests so deep. */
+static int fail_limit(struct ss *s)
+{
+	char t[160];
+
+	fail(s, pd_limit_text(t, sizeof(t), PD_LIMIT_JSON_DEPTH,
+			      "nesting levels", "PD_LIMIT_JSON_DEPTH"));
+	s->err->code = PD_ETOOBIG;
+	return 0;
+}
+
 static enum key key_of(const unsigned char *k, size_t n)
 {
 #define K(str, val)                                                            \
@@ -211,7 +222,7 @@ static int open_container(struct ss *s, int is_map)
 		}
 	}
 	if (s->depth + 1 >= MAX_DEPTH)
-		return fail(s, "nested too deeply");
+		return fail_limit(s);
 	s->depth++;
 	l = top(s);
 	l->st = st;

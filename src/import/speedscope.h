@@ -5,10 +5,11 @@
 #ifndef PD_IMPORT_SPEEDSCOPE_H
 #define PD_IMPORT_SPEEDSCOPE_H
 
+#include "core/limits.h"
 #include "import/import.h"
 
 #define PROFILE_ROOT 0x80000000u
-#define MAX_DEPTH 16
+#define MAX_DEPTH PD_LIMIT_JSON_DEPTH
 
 enum st {
 	S_TOP,

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/limits.h"
 #include "core/buf.h"
 #include "core/file.h"
 #include "core/proc.h"
@@ -179,7 +180,7 @@ static size_t take_chain(struct pd_symreq *r, struct chain *c)
 }
 
 /* What one symbolizer run may print: far more than any library needs. */
-#define MAX_OUTPUT ((size_t)1 << 30)
+#define MAX_OUTPUT PD_LIMIT_SYMBOLIZER_OUTPUT
 
 /* execv wants writable strings. */
 static char opt_linkage[] = "--functions=linkage", opt_inl[] = "--inlines",

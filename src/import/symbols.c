@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/limits.h"
 #include "core/buf.h"
 #include "core/file.h"
 #include "core/input.h"
@@ -48,7 +49,7 @@ void pd_debugid_norm(const char *in, char out[42])
 	out[k] = '\0';
 }
 
-#define SC_MAX_DEPTH 32
+#define SC_MAX_DEPTH PD_LIMIT_JSON_DEPTH
 #define SC_NO_SYMBOL UINT32_MAX
 
 struct sc_lib {
@@ -225,8 +226,15 @@ static int sc_open(void *arg, int is_map)
 
 	if (r->failed)
 		return 0;
-	if (r->depth == SC_MAX_DEPTH)
-		return sc_fail(r, "nested too deeply");
+	if (r->depth == SC_MAX_DEPTH) {
+		char t[160];
+
+		sc_fail(r,
+			pd_limit_text(t, sizeof(t), PD_LIMIT_JSON_DEPTH,
+				      "nesting levels", "PD_LIMIT_JSON_DEPTH"));
+		r->err->code = PD_ETOOBIG;
+		return 0;
+	}
 	if (!r->depth && !is_map)
 		return sc_fail(r, "not an object");
 	if (!r->depth)

@@ -13,6 +13,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/limits.h"
 #include "core/file.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
@@ -21,9 +22,9 @@
 #include "import/symfind.h"
 
 /* Bounds on listing a folder tree: a symbol path is not the disk. */
-#define MAX_DEPTH 8
-#define MAX_ENTRIES 500000
-#define MAX_CANDIDATES 256 /* files checked for one library */
+#define MAX_DEPTH PD_LIMIT_SYMBOL_DIR_DEPTH
+#define MAX_ENTRIES PD_LIMIT_SYMBOL_DIR_ENTRIES
+#define MAX_CANDIDATES PD_LIMIT_SYMBOL_CANDIDATES
 
 struct ient {
 	char *key; /* lower-cased basename */

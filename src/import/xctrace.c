@@ -15,12 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/buf.h"
 #include "core/vec.h"
 #include "import/import.h"
 
 #define XC_NONE UINT32_MAX
-#define XC_MAX_DEPTH 64
+#define XC_MAX_DEPTH PD_LIMIT_JSON_DEPTH
 
 enum xc_kind {
 	E_FRAME = 1,
@@ -207,7 +208,12 @@ static void XMLCALL on_start(void *ud, const XML_Char *el, const XML_Char **a)
 	if (x->failed)
 		return;
 	if (++x->depth > XC_MAX_DEPTH) {
-		xc_fail(x, "elements nested deeper than %d", XC_MAX_DEPTH);
+		char t[160];
+
+		xc_fail(x, "%s",
+			pd_limit_text(t, sizeof(t), PD_LIMIT_JSON_DEPTH,
+				      "nesting levels", "PD_LIMIT_JSON_DEPTH"));
+		x->err->code = PD_ETOOBIG;
 		return;
 	}
 	if (!strcmp(el, "schema")) {

@@ -9,6 +9,7 @@
  * subtree weight only when that count is zero on entry. Subtree weights come
  * from one backward pass, since children have larger indices than parents.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -554,6 +555,9 @@ void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 		const struct pd_node *nd = &p->nodes.v[i];
 		uint32_t fn = a->frame_func[nd->frame];
 		const struct pd_node *up = &p->nodes.v[nd->parent];
+
+		/* parents come before children: one pass sums the subtrees */
+		assert(nd->parent < i);
 
 		a->self_w[fn] += nd->weight;
 		a->self_c[fn] += nd->count;

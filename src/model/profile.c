@@ -3,10 +3,12 @@
  * in an open-addressing table; children always get larger indices than their
  * parents, which the aggregation in func.c relies on.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "model/profile.h"
@@ -143,8 +145,8 @@ static uint32_t child_lookup(struct pd_profile *p, uint32_t parent,
 		    p->nodes.v[id].frame == frame)
 			return id;
 	}
-	if (p->nodes.n >= UINT32_MAX - 1)
-		pd_die_oom(p->nodes.n);
+	if (p->nodes.n >= PD_LIMIT_IDS)
+		pd_die_limit(PD_LIMIT_IDS, "stack-tree nodes", "PD_LIMIT_IDS");
 	n.parent = parent;
 	n.frame = frame;
 	n.weight = 0;
@@ -159,6 +161,9 @@ uint32_t pd_profile_child(struct pd_profile *p, uint32_t parent, uint32_t frame)
 	uint64_t k = node_key(parent, frame);
 	uint32_t id;
 
+	/* the tree's invariants (debug builds): a real parent and frame */
+	assert(parent < p->nodes.n);
+	assert(frame < p->frames.n);
 	if (parent < p->lc_cap && p->lc_frame[parent] == frame)
 		return p->lc_child[parent];
 	id = child_lookup(p, parent, frame, k);

@@ -7,6 +7,7 @@
 #ifndef PD_PROFILE_H
 #define PD_PROFILE_H
 
+#include <assert.h>
 #include <stdint.h>
 
 #include "core/compat.h"
@@ -102,6 +103,7 @@ uint32_t pd_profile_child(struct pd_profile *p, uint32_t parent,
 static inline void pd_profile_add(struct pd_profile *p, uint32_t node,
 				  double weight, double count)
 {
+	assert(node < p->nodes.n);
 	p->nodes.v[node].weight += weight;
 	p->nodes.v[node].count += count;
 }

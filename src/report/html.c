@@ -11,11 +11,12 @@
 #include <string.h>
 #include <cJSON.h>
 
+#include "core/limits.h"
 #include "core/blob.h"
 #include "core/utf8.h"
 #include "report/report.h"
 
-#define MAX_FLAME_NODES 300000
+#define MAX_FLAME_NODES PD_LIMIT_FLAME_NODES
 
 void pd_html_text(struct pd_buf *b, const char *s)
 {

@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/blob.h"
 #include "core/utf8.h"
 #include "report/report.h"
 
-#define PD_MD_LIMIT 60000
+#define PD_MD_LIMIT PD_LIMIT_MARKDOWN_BYTES
 #define NAME_MAX_CHARS 200
 
 /*

@@ -54,4 +54,32 @@ expect_grep 'build_meta.json: byte 12: not valid JSON near "x}"' "$T/err"
 printf '[1]' >"$T/bm/build_meta.json"
 expect_exit 2 pd ingest --db "$T/bm.db" "$T/bm"
 expect_grep "build_meta.json: JSON, but not an object" "$T/err"
+
+# Limits (src/core/limits.h): reaching one is one error line of one shape,
+# naming the limit, never a silent cut. An old V8 .cpuprofile nested 5000
+# frames deep: the path is shortened so that the reason survives (the
+# message was cut at 1 024 bytes and lost it).
+python3 - "$T/deep.cpuprofile" <<'PY'
+import sys
+node = '{"functionName":"f","url":"","lineNumber":0,"callUID":1,"hitCount":1,"children":[%s],"id":%d}'
+inner = ""
+for i in range(5000, 0, -1):
+    inner = node % (inner, i)
+open(sys.argv[1], "w").write('{"head":' + inner + ',"startTime":0,"endTime":1,"samples":[1],"timestamps":[0]}')
+PY
+expect_exit 2 pd show "$T/deep.cpuprofile"
+expect_lines 1 "$T/err"
+expect_grep "deep.cpuprofile: \$.head.children\[0\].*(PD_LIMIT_CALL_DEPTH in src/core/limits.h)$" "$T/err"
+expect_grep "over perfdiff's limit of 4096 nesting levels" "$T/err"
+# build_meta.json over PD_LIMIT_BUILD_META (1 MiB)
+python3 -c 'import sys; sys.stdout.write("{\"git_sha\": \"abc1234\", \"notes\": \"" + "x" * (1 << 20) + "\"}")' >"$T/bm/build_meta.json"
+expect_exit 2 pd ingest --db "$T/bm.db" "$T/bm"
+expect_grep "build_meta.json: over perfdiff's limit of 1048576 bytes (PD_LIMIT_BUILD_META in src/core/limits.h)" "$T/err"
+# folders nested past PD_LIMIT_BUNDLE_DEPTH
+printf '{"git_sha": "abc1234", "scenario": "s", "cache": "warm"}' >"$T/bm/build_meta.json"
+d="$T/bm/profiles"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17; do d="$d/d$i"; done
+mkdir -p "$d" && printf 'main;a 1\n' >"$d/p.folded"
+expect_exit 2 pd ingest --db "$T/bm.db" "$T/bm"
+expect_grep "over perfdiff's limit of 16 folder levels (PD_LIMIT_BUNDLE_DEPTH in src/core/limits.h)" "$T/err"
 finish

@@ -1,0 +1,118 @@
+/*
+ * Every cap perfdiff puts on its input and output, named once with its
+ * reason. A cap is a promise of bounded time and memory on hostile input,
+ * never a silent cut: reaching one is an error (PD_ETOOBIG) with one
+ * message shape, "WHERE: over perfdiff's limit of N WHAT (NAME in
+ * src/core/limits.h)", from pd_err_limit (or pd_die_limit where no error
+ * record reaches, the 32-bit ids), except where noted: the report caps
+ * shorten a report and say so in it. docs/reliability.md lists them for
+ * users. Raising one is a rebuild with -DNAME=N; each says what grows.
+ */
+#ifndef PD_LIMITS_H
+#define PD_LIMITS_H
+
+#include <stddef.h>
+
+#include "core/err.h"
+
+/*
+ * Nesting of JSON and XML documents, in levels. The formats nest fewer
+ * than ten (speedscope, samply/Firefox, DHAT, samply sidecars, xctrace):
+ * a document deeper than this is no profile, and each level costs a
+ * small record of the reader's state.
+ */
+#ifndef PD_LIMIT_JSON_DEPTH
+#define PD_LIMIT_JSON_DEPTH 64
+#endif
+/* The old V8 .cpuprofile nests one JSON level per call frame. */
+#ifndef PD_LIMIT_CALL_DEPTH
+#define PD_LIMIT_CALL_DEPTH 4096
+#endif
+/*
+ * Distinct names, frames and stack-tree nodes of one profile: ids are 32
+ * bits. 4 294 967 294 of each, far beyond a real profile's memory.
+ */
+#ifndef PD_LIMIT_IDS
+#define PD_LIMIT_IDS 4294967294u
+#endif
+/* Folders inside a bundle (a link loop is refused before this). */
+#ifndef PD_LIMIT_BUNDLE_DEPTH
+#define PD_LIMIT_BUNDLE_DEPTH 16
+#endif
+/* build_meta.json: a few keys; larger is not a bundle's metadata. */
+#ifndef PD_LIMIT_BUILD_META
+#define PD_LIMIT_BUILD_META ((size_t)1 << 20)
+#endif
+/* A compilation database read by `bundle init --cflags-from`. */
+#ifndef PD_LIMIT_COMPILE_DB
+#define PD_LIMIT_COMPILE_DB ((size_t)64 << 20)
+#endif
+/*
+ * Symbol folders (--symbols): levels listed below each, and entries
+ * listed in all (a home folder would take minutes); the files checked
+ * for one library. Past these a folder is listed no further, with a note.
+ */
+#ifndef PD_LIMIT_SYMBOL_DIR_DEPTH
+#define PD_LIMIT_SYMBOL_DIR_DEPTH 8
+#endif
+#ifndef PD_LIMIT_SYMBOL_DIR_ENTRIES
+#define PD_LIMIT_SYMBOL_DIR_ENTRIES 500000
+#endif
+#ifndef PD_LIMIT_SYMBOL_CANDIDATES
+#define PD_LIMIT_SYMBOL_CANDIDATES 256
+#endif
+/*
+ * Binary headers read for identity and symbols (objid.c, elf.c): section
+ * and load-command counts real files stay far below, and the largest
+ * table read into memory. A file past them is not used, with a note.
+ */
+#ifndef PD_LIMIT_OBJ_SECTIONS
+#define PD_LIMIT_OBJ_SECTIONS 1024
+#endif
+#ifndef PD_LIMIT_MACHO_LOADCMDS
+#define PD_LIMIT_MACHO_LOADCMDS 4096
+#endif
+#ifndef PD_LIMIT_PDB_DIRECTORY
+#define PD_LIMIT_PDB_DIRECTORY ((size_t)64 << 20)
+#endif
+#ifndef PD_LIMIT_ELF_SECTIONS
+#define PD_LIMIT_ELF_SECTIONS 65535
+#endif
+#ifndef PD_LIMIT_SYMBOL_TABLE
+#define PD_LIMIT_SYMBOL_TABLE ((size_t)1 << 30)
+#endif
+/* One top-level pprof field (a sample is a few bytes; a table less). */
+#ifndef PD_LIMIT_PPROF_FIELD
+#define PD_LIMIT_PPROF_FIELD ((size_t)1 << 30)
+#endif
+/* What an external symbolizer may print for one batch. */
+#ifndef PD_LIMIT_SYMBOLIZER_OUTPUT
+#define PD_LIMIT_SYMBOLIZER_OUTPUT ((size_t)1 << 30)
+#endif
+/*
+ * Reports: the HTML flame graph's nodes (more would stall a browser; the
+ * smallest are merged and the page says how many), and the Markdown
+ * report's bytes (a GitHub comment holds 65 536; the table is cut and
+ * the cut is said).
+ */
+#ifndef PD_LIMIT_FLAME_NODES
+#define PD_LIMIT_FLAME_NODES 300000
+#endif
+#ifndef PD_LIMIT_MARKDOWN_BYTES
+#define PD_LIMIT_MARKDOWN_BYTES 60000
+#endif
+
+/*
+ * Records "WHERE: over perfdiff's limit of N WHAT (NAME in
+ * src/core/limits.h)" as PD_ETOOBIG; returns PD_ETOOBIG.
+ */
+int pd_err_limit(struct pd_err *err, const char *where, unsigned long long n,
+		 const char *what, const char *name);
+/* The same text for readers whose error path takes a message. */
+const char *pd_limit_text(char *buf, size_t size, unsigned long long n,
+			  const char *what, const char *name);
+/* For a cap no error record reaches: prints the message and exits 2. */
+PD_NORETURN void pd_die_limit(unsigned long long n, const char *what,
+			      const char *name);
+
+#endif
