@@ -384,15 +384,10 @@ static int open_container(void *arg, int is_map)
 			return 1;
 		}
 	}
-	if (s->depth + 1 >= MAX_DEPTH) {
-		char t[160];
-
-		fail(s, pd_limit_text(t, sizeof(t), PD_LIMIT_CALL_DEPTH,
-				      "nesting levels (call depth)",
-				      "PD_LIMIT_CALL_DEPTH"));
-		s->err->code = PD_ETOOBIG;
-		return 0;
-	}
+	if (s->depth + 1 >= MAX_DEPTH)
+		return pd_json_fail_depth(s->err, s->in->path, json_path, s,
+					  &s->failed, PD_LIMIT_CALL_DEPTH,
+					  "PD_LIMIT_CALL_DEPTH");
 	s->depth++;
 	l = top(s);
 	l->c = c;

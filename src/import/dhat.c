@@ -283,14 +283,10 @@ static int open_container(void *arg, int is_map)
 	next_value(s);
 	if (s->depth < 0 && !is_map)
 		return fail(s, "not a DHAT profile: an array, not an object");
-	if (s->depth + 1 >= MAX_DEPTH) {
-		char t[160];
-
-		fail(s, pd_limit_text(t, sizeof(t), PD_LIMIT_JSON_DEPTH,
-				      "nesting levels", "PD_LIMIT_JSON_DEPTH"));
-		s->err->code = PD_ETOOBIG;
-		return 0;
-	}
+	if (s->depth + 1 >= MAX_DEPTH)
+		return pd_json_fail_depth(s->err, s->in->path, json_path, s,
+					  &s->failed, PD_LIMIT_JSON_DEPTH,
+					  "PD_LIMIT_JSON_DEPTH");
 	if (where(s) == W_FS || where(s) == W_FTBL)
 		return fail(s, is_map ? "an object where a frame was expected"
 				      : "an array where a frame was expected");

@@ -239,14 +239,10 @@ static int open_container(struct ff *s, int is_map)
 			return 1;
 		}
 	}
-	if (s->depth + 1 >= MAXDEPTH) {
-		char t[160];
-
-		fail(s, pd_limit_text(t, sizeof(t), PD_LIMIT_JSON_DEPTH,
-				      "nesting levels", "PD_LIMIT_JSON_DEPTH"));
-		s->err->code = PD_ETOOBIG;
-		return 0;
-	}
+	if (s->depth + 1 >= MAXDEPTH)
+		return pd_json_fail_depth(s->err, s->in->path, json_path, s,
+					  &s->failed, PD_LIMIT_JSON_DEPTH,
+					  "PD_LIMIT_JSON_DEPTH");
 	s->depth++;
 	memset(TOP(s), 0, sizeof(*TOP(s)));
 	TOP(s)->r = r;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "core/xalloc.h"
 #include "import/json.h"
 
@@ -46,6 +47,18 @@ int pd_json_fail(struct pd_err *err, const char *file,
 }
 
 /* n: whether a piece of input was being parsed (not the end of it) */
+int pd_json_fail_depth(struct pd_err *err, const char *file,
+		       void (*path)(void *arg, struct pd_buf *b), void *arg,
+		       int *failed, unsigned long long n, const char *name)
+{
+	char t[160];
+
+	pd_json_fail(err, file, path, arg, failed,
+		     pd_limit_text(t, sizeof(t), n, "nesting levels", name));
+	err->code = PD_ETOOBIG;
+	return 0;
+}
+
 static void syntax_error(struct pd_json_stream *js, struct pd_input *in, int n,
 			 struct pd_err *err)
 {

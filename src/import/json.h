@@ -66,4 +66,9 @@ int pd_json_fail(struct pd_err *err, const char *file,
  */
 int pd_json_keys(const char *path, struct pd_buf *out, struct pd_err *err);
 
+/* pd_json_fail for nesting past a limit of core/limits.h (PD_ETOOBIG). */
+int pd_json_fail_depth(struct pd_err *err, const char *file,
+		       void (*path)(void *arg, struct pd_buf *b), void *arg,
+		       int *failed, unsigned long long n, const char *name);
+
 #endif

@@ -44,17 +44,6 @@ static int fail(struct ss *s, const char *what)
 			    what);
 }
 
-/* Nesting past PD_LIMIT_JSON_DEPTH: no speedscope file nests so deep. */
-static int fail_limit(struct ss *s)
-{
-	char t[160];
-
-	fail(s, pd_limit_text(t, sizeof(t), PD_LIMIT_JSON_DEPTH,
-			      "nesting levels", "PD_LIMIT_JSON_DEPTH"));
-	s->err->code = PD_ETOOBIG;
-	return 0;
-}
-
 static enum key key_of(const unsigned char *k, size_t n)
 {
 #define K(str, val)                                                            \
@@ -222,7 +211,9 @@ static int open_container(struct ss *s, int is_map)
 		}
 	}
 	if (s->depth + 1 >= MAX_DEPTH)
-		return fail_limit(s);
+		return pd_json_fail_depth(s->err, s->in->path, json_path, s,
+					  &s->failed, PD_LIMIT_JSON_DEPTH,
+					  "PD_LIMIT_JSON_DEPTH");
 	s->depth++;
 	l = top(s);
 	l->st = st;

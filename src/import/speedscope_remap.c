@@ -46,13 +46,7 @@ static int settle_counted(struct ss *s, struct sprofile *sp, size_t pi)
 			   (unsigned long long)sp->ncounts);
 		return 0;
 	}
-	if (sp->nweights != sp->nsamples && sp->nweights) {
-		pd_err_set(s->err, PD_EPARSE,
-			   "%s: $.profiles[%zu]: %llu samples but %llu weights",
-			   s->in->path, pi, (unsigned long long)sp->nsamples,
-			   (unsigned long long)sp->nweights);
-		return 0;
-	}
+	/* (the weights' count was checked by settle_sampled) */
 	for (r = 0; r < sp->ncounts; r++) {
 		struct pd_node *nd = &s->prov.nodes.v[sp->samples.v[a].v];
 		double w = 1;

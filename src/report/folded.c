@@ -161,31 +161,32 @@ static int write_stacks(FILE *f, struct stacks *s, int sides)
 	return rc;
 }
 
-int pd_report_folded(FILE *f, const struct pd_profile *a,
-		     const struct pd_profile *b)
+/* Side a (and b, for a diff) by weight, or one profile by sample count. */
+static int report(FILE *f, const struct pd_profile *a,
+		  const struct pd_profile *b, int by_count)
 {
 	struct stacks s;
-	int rc;
+	int rc, j;
 
 	memset(&s, 0, sizeof(s));
 	pd_intern_init(&s.keys);
-	collect(&s, 0, a, 0);
+	collect(&s, 0, a, by_count);
 	if (b)
-		collect(&s, 1, b, 0);
-	else
-		PD_VEC_RESERVE(&s.w[1], 1);
-	{
-		int j;
-
-		for (j = 0; j < 2; j++)
-			while (s.w[j].n < s.keys.n)
-				PD_VEC_PUSH(&s.w[j], 0.0);
-	}
+		collect(&s, 1, b, by_count);
+	for (j = 0; j < 2; j++)
+		while (s.w[j].n < s.keys.n)
+			PD_VEC_PUSH(&s.w[j], 0.0);
 	rc = write_stacks(f, &s, b ? 2 : 1);
 	pd_intern_release(&s.keys);
 	PD_VEC_FREE(&s.w[0]);
 	PD_VEC_FREE(&s.w[1]);
 	return rc;
+}
+
+int pd_report_folded(FILE *f, const struct pd_profile *a,
+		     const struct pd_profile *b)
+{
+	return report(f, a, b, 0);
 }
 
 int pd_folded_plan(const struct pd_profile *p, double *per, struct pd_err *err)
@@ -239,20 +240,7 @@ int pd_folded_plan(const struct pd_profile *p, double *per, struct pd_err *err)
 
 int pd_report_folded_counts(FILE *f, const struct pd_profile *p)
 {
-	struct stacks s;
-	int rc, j;
-
-	memset(&s, 0, sizeof(s));
-	pd_intern_init(&s.keys);
-	collect(&s, 0, p, 1);
-	for (j = 0; j < 2; j++)
-		while (s.w[j].n < s.keys.n)
-			PD_VEC_PUSH(&s.w[j], 0.0);
-	rc = write_stacks(f, &s, 1);
-	pd_intern_release(&s.keys);
-	PD_VEC_FREE(&s.w[0]);
-	PD_VEC_FREE(&s.w[1]);
-	return rc;
+	return report(f, p, NULL, 1);
 }
 
 int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
