@@ -20,6 +20,7 @@ struct pd_cmd {
 int pd_cmd_bundle(int argc, char **argv);
 int pd_cmd_check(int argc, char **argv);
 int pd_cmd_compare(int argc, char **argv);
+int pd_cmd_completion(int argc, char **argv);
 int pd_cmd_culprit(int argc, char **argv);
 int pd_cmd_diff(int argc, char **argv);
 int pd_cmd_ingest(int argc, char **argv);

@@ -9,6 +9,8 @@ static const struct pd_cmd commands[] = {
 	  "create a bundle folder (bundle init)" },
 	{ "check", pd_cmd_check, 2, 2, "good, bad or skip for git bisect run" },
 	{ "compare", pd_cmd_compare, 2, 2, "compare two stored commits" },
+	{ "completion", pd_cmd_completion, 1, 1,
+	  "a shell completion script (bash, zsh, fish)" },
 	{ "convert", pd_cmd_convert, 1, 1,
 	  "write a profile as speedscope JSON or folded stacks" },
 	{ "culprit", pd_cmd_culprit, 0, 0,

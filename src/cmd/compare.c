@@ -11,12 +11,8 @@ static const char compare_usage[] =
     "                        [--tool T] [--db FILE] [options]\n"
     "\n"
     "Compares two stored commits (sha prefixes) with every repeat run on\n"
-    "each side, using noise learned from the history. Takes the statistics\n"
-    "and output options of perfdiff diff (see perfdiff help diff).\n"
-    "  --db FILE        database (default $PERFDIFF_DB, else ./perfdiff.db)\n"
-    "  --scenario S     the scenario (required)\n"
-    "  --cache C        warm or cold, when both are stored\n"
-    "  --tool T         the profiler, when several are stored\n";
+    "each side, using noise learned from the history.\n"
+    "\n";
 
 int pd_cmd_compare(int argc, char **argv)
 {

@@ -16,17 +16,10 @@ static const char convert_usage[] =
     "usage: perfdiff convert INPUT [-o OUT] [-f speedscope|folded]\n"
     "\n"
     "Writes any profile perfdiff reads as speedscope JSON (the default: one\n"
-    "profile per thread where the input has threads) or folded stacks.\n"
-    "  -f, --format FMT   speedscope (default), folded\n"
-    "  --counts           folded: sample counts even where the weights are\n"
-    "                     no fixed multiple of them (CPU time, periods);\n"
-    "                     without it such profiles are refused, as read\n"
-    "                     back they would be judged differently\n"
-    "  -o, --output FILE  write to FILE (by a temporary name, then renamed)\n"
-    "                     instead of stdout\n"
-    "  --from, --event, --process, --thread, --sample-weight, --interval,\n"
-    "  --weight, --symbols, --symbolizer, --decimal, --sample-type,\n"
-    "  --metric, --alloc-frames   as for perfdiff diff\n";
+    "profile per thread where the input has threads) or folded stacks, so\n"
+    "that it reads back to the same verdicts, or refuses with the reason\n"
+    "(docs/cli.md, \"convert\").\n"
+    "\n";
 
 int pd_cmd_convert(int argc, char **argv)
 {
@@ -42,8 +35,8 @@ int pd_cmd_convert(int argc, char **argv)
 	memset(&io, 0, sizeof(io));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", pd_diff_options, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:h",
+				pd_opts_getopt(PD_C_CONVERT), NULL)) != -1) {
 		int r;
 
 		if (c == 'f') {
@@ -70,7 +63,8 @@ int pd_cmd_convert(int argc, char **argv)
 			return r - 100;
 		if (r)
 			continue;
-		pd_unknown_option(argv[optind - 1], pd_diff_options, "convert");
+		pd_unknown_option(argv[optind - 1],
+				  pd_opts_getopt(PD_C_CONVERT), "convert");
 		return 2;
 	}
 	if (argc - optind != 1) {

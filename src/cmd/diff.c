@@ -17,63 +17,19 @@ static const char check_usage[] =
     "\n"
     "A verdict for git bisect run. BASELINE and CANDIDATE are profiles,\n"
     "bundle folders, or stored commits db:REV[:SCENARIO[:CACHE]] (with\n"
-    "--db FILE). Takes the options of perfdiff diff.\n"
-    "  --function REGEX  decide on the functions whose \"name [module]\"\n"
-    "                    matches (self or total); default: the whole verdict\n"
-    "\n"
-    "Exit status: 0 good (same or improved), 1 bad (regressed), 125 skip\n"
-    "(inconclusive), 128 error (stops the bisect).\n";
+    "--db FILE). Exit status: 0 good (same or improved), 1 bad (regressed),\n"
+    "125 skip (inconclusive), 128 error (stops the bisect).\n"
+    "\n";
 
 static const char diff_usage[] =
     "usage: perfdiff [diff] BASELINE CANDIDATE [options]\n"
+    "       perfdiff [diff] -b RUN -b RUN ... -c RUN -c RUN ... [options]\n"
     "\n"
-    "Inputs (format sniffed from the content; .gz read transparently):\n"
-    "  --from FORMAT        force the format: speedscope, firefox, "
-    "cpuprofile,\n"
-    "                       wpa, perf-script, folded, pprof, dhat\n"
-    "  --event NAME         perf script: the event to use (default: the "
-    "first)\n"
-    "  --process NAME       keep samples whose process name contains NAME\n"
-    "  --thread NAME        keep samples whose thread name contains NAME\n"
-    "  --sample-weight W    weight of one sample (folded; default: derived)\n"
-    "  --interval MS        sampling interval of evented data (default 1 ms)\n"
-    "  --sample-type T      pprof: the value to read, by name or index\n"
-    "  --metric M           DHAT: bytes (default), blocks, peak-bytes, ...\n"
-    "  --alloc-frames RE    DHAT: the allocator's frames, cut from stacks\n"
-    "  --weight cpu|wall    samply/Firefox: CPU time (default when every\n"
-    "                       sampled thread has it) or wall clock\n"
-    "  --symbols PATH       folders or a symbol path (DIR;srv*DIR*URL) with\n"
-    "                       the profiled build's binaries and symbols\n"
-    "                       (repeatable; default $PERFDIFF_SYMBOL_PATH)\n"
-    "  --symbolizer PATH    llvm-symbolizer (or atos) to use\n"
-    "Matching:\n"
-    "  --no-normalize       match raw names (keep +0x.., .constprop.N, ...)\n"
-    "  --no-module          match functions by name alone, ignoring modules\n"
-    "  --perf PATH          perf, to read raw perf.data (default: on PATH)\n"
-    "  --focus RE           keep only samples with a frame whose name\n"
-    "                       matches RE (POSIX extended)\n"
-    "  --ignore RE          drop samples with a frame matching RE\n"
-    "  --hide RE            take frames matching RE out of the stacks\n"
-    "  --system include     judge kernel, interrupt and driver frames like\n"
-    "                       the program's (default: reported apart, their\n"
-    "                       time outside the program's totals)\n"
-    "Statistics:\n"
-    "  --threshold PCT      smallest ratio change that counts (default 5)\n"
-    "  --min-impact PCT     smallest change as % of the baseline total (0.5)\n"
-    "  --alpha A            false discovery rate (default 0.05)\n"
-    "  --dispersion PHI     sampling overdispersion floor phi0 (default 1.5)\n"
-    "  --paired             run i of -b and of -c were recorded one after\n"
-    "                       the other (A B A B): a paired test\n"
-    "  --run-cv PCT         run-to-run variation assumed without history,\n"
-    "                       in % (default 2)\n"
-    "  --share              compare shares of the total, not absolute weights\n"
-    "Output:\n"
-    "  -f, --format FMT     text (default), md, json, folded\n"
-    "  -o, --output FILE    write to FILE (atomically) instead of stdout\n"
-    "  --top N              rows per table in text output (default 20)\n"
-    "  --color WHEN         auto (default), always, never\n"
-    "\n"
-    "Exit status: 0 no regression, 1 regression found, 2 error.\n";
+    "Compares two profiles (or bundle folders, or several runs a side),\n"
+    "function by function. The format of each file is sniffed from its\n"
+    "content; .gz and .bz2 are read transparently. Exit status: 0 no\n"
+    "regression, 1 regression found, 2 error.\n"
+    "\n";
 
 static int diff_run(int argc, char **argv, int check)
 {
@@ -255,14 +211,7 @@ static const char show_usage[] =
     "usage: perfdiff show PROFILE [options]\n"
     "\n"
     "Prints one profile's functions with self and total weights.\n"
-    "  -f, --format FMT   text (default), json, folded\n"
-    "  -o, --output FILE  write to FILE instead of stdout\n"
-    "  --top N            rows in text output (default 30)\n"
-    "  --counts           folded: sample counts even where the weights are\n"
-    "                     no fixed multiple of them (see help convert)\n"
-    "  --from, --event, --process, --thread, --sample-weight, --interval,\n"
-    "  --sample-type, --metric, --alloc-frames\n"
-    "                     as for perfdiff diff\n";
+    "\n";
 
 int pd_cmd_show(int argc, char **argv)
 {
@@ -279,8 +228,8 @@ int pd_cmd_show(int argc, char **argv)
 	memset(&io, 0, sizeof(io));
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", pd_diff_options, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, ":f:o:h", pd_opts_getopt(PD_C_SHOW),
+				NULL)) != -1) {
 		int r = pd_shared_option(c, argv, &io, &fmt, &output,
 					 show_usage, "show");
 
@@ -298,8 +247,8 @@ int pd_cmd_show(int argc, char **argv)
 			counts = 1;
 			break;
 		default:
-			pd_unknown_option(argv[optind - 1], pd_diff_options,
-					  "show");
+			pd_unknown_option(argv[optind - 1],
+					  pd_opts_getopt(PD_C_SHOW), "show");
 			return 2;
 		}
 	}

@@ -1,8 +1,14 @@
-/* `perfdiff help` and `perfdiff version`. */
+/*
+ * `perfdiff help`, `perfdiff version` and `perfdiff completion`. The
+ * options in help, the man page (help --man), docs/cli.md's option
+ * tables (help --markdown CMD) and the completions all come from the
+ * option table (cmd/options.c).
+ */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 
 int pd_cmd_version(int argc, char **argv)
 {
@@ -17,6 +23,19 @@ int pd_cmd_help(int argc, char **argv)
 	size_t i, n;
 	const struct pd_cmd *t = pd_cmd_table(&n);
 
+	if (argc > 1 && !strcmp(argv[1], "--man")) {
+		pd_opts_man(stdout);
+		return fflush(stdout) || ferror(stdout) ? 2 : 0;
+	}
+	if (argc > 2 && !strcmp(argv[1], "--markdown")) {
+		if (!pd_opts_cmd(argv[2])) {
+			pd_error("error: no command '%s' with options",
+				 argv[2]);
+			return 2;
+		}
+		pd_opts_markdown(stdout, pd_opts_cmd(argv[2]));
+		return fflush(stdout) || ferror(stdout) ? 2 : 0;
+	}
 	if (argc > 1) {
 		static char help_opt[] = "--help";
 		char *args[] = { argv[1], help_opt, NULL };
@@ -36,6 +55,17 @@ int pd_cmd_help(int argc, char **argv)
 	    "Commands:\n");
 	for (i = 0; i < n; i++)
 		printf("  %-10s %s\n", t[i].name, t[i].summary);
-	printf("\nRun 'perfdiff help diff' for the options of a comparison.\n");
+	printf("\nRun 'perfdiff help diff' for the options of a comparison,"
+	       " 'perfdiff help\nCOMMAND' for a command's, 'perfdiff help"
+	       " --man' for the manual page.\n");
+	return fflush(stdout) || ferror(stdout) ? 2 : 0;
+}
+
+int pd_cmd_completion(int argc, char **argv)
+{
+	if (argc != 2 || pd_opts_completion(stdout, argv[1]) < 0) {
+		pd_error("error: usage: perfdiff completion bash|zsh|fish");
+		return 2;
+	}
 	return fflush(stdout) || ferror(stdout) ? 2 : 0;
 }

@@ -14,40 +14,16 @@
 #include <unistd.h>
 #include <cJSON.h>
 
-#include "core/limits.h"
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "core/buf.h"
 #include "core/file.h"
+#include "core/limits.h"
 #include "core/hash.h"
 #include "import/bundle.h"
 #include "report/report.h"
 #include "store/commit.h"
 #include "store/store.h"
-
-enum {
-	OPT_DB = 300,
-	OPT_SHA,
-	OPT_SCENARIO,
-	OPT_CACHE,
-	OPT_DATASET,
-	OPT_REPO,
-	OPT_CFLAGS_FROM,
-	OPT_BUILD_CMD,
-};
-
-static const struct option hist_options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "sha", required_argument, NULL, OPT_SHA },
-	{ "scenario", required_argument, NULL, OPT_SCENARIO },
-	{ "cache", required_argument, NULL, OPT_CACHE },
-	{ "dataset", required_argument, NULL, OPT_DATASET },
-	{ "repo", required_argument, NULL, OPT_REPO },
-	{ "cflags-from", required_argument, NULL, OPT_CFLAGS_FROM },
-	{ "build-cmd", required_argument, NULL, OPT_BUILD_CMD },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 struct hist_args {
 	const char *db, *sha, *scenario, *cache, *repo, *cflags_from,
@@ -57,15 +33,17 @@ struct hist_args {
 };
 
 /* Parses the options every history command shares; -1 on error, 1 help. */
-static int parse(int argc, char **argv, struct hist_args *a, const char *usage)
+static int parse(int argc, char **argv, struct hist_args *a, const char *usage,
+		 const char *cmd)
 {
+	const struct option *opts = pd_opts_getopt(pd_opts_cmd(cmd));
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	a->db = pd_db_default_path();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hv", hist_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hv", opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_DB:
 			a->db = optarg;
@@ -102,13 +80,14 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage)
 			break;
 		case 'h':
 			fputs(usage, stdout);
+			pd_opts_help(stdout, pd_opts_cmd(cmd));
 			return 1;
 		case ':':
 			pd_error("error: option %s needs a value",
 				 argv[optind - 1]);
 			return -1;
 		default:
-			pd_unknown_option(argv[optind - 1], hist_options, NULL);
+			pd_unknown_option(argv[optind - 1], opts, cmd);
 			return -1;
 		}
 	}
@@ -120,15 +99,10 @@ static const char ingest_usage[] =
     "\n"
     "Stores bundles (folders with profiles/ and build_meta.json) or single\n"
     "profiles in the history. Each bundle is one transaction; a bundle\n"
-    "already stored is skipped.\n"
-    "  --db FILE        database (default $PERFDIFF_DB, else ./perfdiff.db)\n"
-    "  --repo DIR       git repository that resolves each sha to its full id\n"
-    "                   and commit date (default: the one holding the\n"
-    "                   bundle, else the current folder's)\n"
-    "  --sha REV        git sha when the bundle does not say\n"
-    "  --scenario NAME  scenario when the bundle does not say\n"
-    "  --cache STATE    warm or cold when the bundle does not say\n"
-    "  -v, --verbose    name every bundle already stored\n";
+    "already stored is skipped. --repo (default: the repository holding the\n"
+    "bundle, else the current folder's) resolves each sha to its full id\n"
+    "and commit date.\n"
+    "\n";
 
 int pd_cmd_ingest(int argc, char **argv)
 {
@@ -140,7 +114,7 @@ int pd_cmd_ingest(int argc, char **argv)
 	time_t start = time(NULL);
 	size_t stored = 0, skipped = 0, k;
 
-	r = parse(argc, argv, &a, ingest_usage);
+	r = parse(argc, argv, &a, ingest_usage, "ingest");
 	if (r)
 		return r > 0 ? 0 : 2;
 	if (optind >= argc) {
@@ -206,7 +180,8 @@ int pd_cmd_ingest(int argc, char **argv)
 static const char runs_usage[] =
     "usage: perfdiff runs [--db FILE] [--scenario S] [--cache C] [--sha REV]\n"
     "\n"
-    "Lists the stored runs, newest commit first.\n";
+    "Lists the stored runs, newest commit first.\n"
+    "\n";
 
 int pd_cmd_runs(int argc, char **argv)
 {
@@ -216,7 +191,7 @@ int pd_cmd_runs(int argc, char **argv)
 	sqlite3_stmt *st;
 	int r, rc, n = 0;
 
-	r = parse(argc, argv, &a, runs_usage);
+	r = parse(argc, argv, &a, runs_usage, "runs");
 	PD_VEC_FREE(&a.datasets);
 	if (r)
 		return r > 0 ? 0 : 2;
@@ -343,7 +318,8 @@ static const char bundle_usage[] =
     "own commit date in --repo, default the current folder's repository),\n"
     "the compilers, the compiler flags (from compile_commands.json, else\n"
     "CFLAGS/RUSTFLAGS), the datasets' SHA-256 and this host. Put the\n"
-    "profiles under DIR/profiles/, then ingest DIR.\n";
+    "profiles under DIR/profiles/, then ingest DIR.\n"
+    "\n";
 
 /* mkdir -p: every missing folder of path, then path. */
 static int make_dirs(const char *path)
@@ -563,7 +539,7 @@ int pd_cmd_bundle(int argc, char **argv)
 	size_t i;
 	int r, status = 2;
 
-	r = parse(argc, argv, &a, bundle_usage);
+	r = parse(argc, argv, &a, bundle_usage, "bundle");
 	if (r) {
 		PD_VEC_FREE(&a.datasets);
 		return r > 0 ? 0 : 2;

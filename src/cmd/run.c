@@ -14,51 +14,6 @@
 #include "cmd/run.h"
 #include "core/xalloc.h"
 
-const struct option pd_diff_options[] = {
-	{ "from", required_argument, NULL, OPT_FROM },
-	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "process", required_argument, NULL, OPT_PROCESS },
-	{ "thread", required_argument, NULL, OPT_THREAD },
-	{ "sample-weight", required_argument, NULL, OPT_SAMPLE_WEIGHT },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "weight", required_argument, NULL, OPT_WEIGHT },
-	{ "symbols", required_argument, NULL, OPT_SYMBOLS },
-	{ "symbolizer", required_argument, NULL, OPT_SYMBOLIZER },
-	{ "decimal", required_argument, NULL, OPT_DECIMAL },
-	{ "sample-type", required_argument, NULL, OPT_SAMPLE_TYPE },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "alloc-frames", required_argument, NULL, OPT_ALLOC_FRAMES },
-	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
-	{ "no-module", no_argument, NULL, OPT_NO_MODULE },
-	{ "system", required_argument, NULL, OPT_SYSTEM },
-	{ "focus", required_argument, NULL, OPT_FOCUS },
-	{ "ignore", required_argument, NULL, OPT_IGNORE },
-	{ "hide", required_argument, NULL, OPT_HIDE },
-	{ "perf", required_argument, NULL, OPT_PERF },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "min-impact", required_argument, NULL, OPT_MIN_IMPACT },
-	{ "alpha", required_argument, NULL, OPT_ALPHA },
-	{ "dispersion", required_argument, NULL, OPT_DISPERSION },
-	{ "run-cv", required_argument, NULL, OPT_RUN_CV },
-	{ "paired", no_argument, NULL, OPT_PAIRED },
-	{ "share", no_argument, NULL, OPT_SHARE },
-	{ "counts", no_argument, NULL, OPT_COUNTS },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "colour", required_argument, NULL, OPT_COLOR },
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "scenario", required_argument, NULL, OPT_SCENARIO },
-	{ "cache", required_argument, NULL, OPT_CACHE },
-	{ "tool", required_argument, NULL, OPT_TOOL },
-	{ "function", required_argument, NULL, OPT_FUNCTION },
-	{ "baseline", required_argument, NULL, 'b' },
-	{ "candidate", required_argument, NULL, 'c' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 static void *import_job(void *arg)
 {
 	struct job *j = arg;
@@ -257,12 +212,14 @@ int pd_shared_option(int c, char **argv, struct pd_import_opts *io,
 		return 1;
 	case 'h':
 		fputs(usage, stdout);
+		pd_opts_help(stdout, pd_opts_cmd(cmd));
 		return 100;
 	case ':':
 		pd_error("error: option %s needs a value", argv[optind - 1]);
 		return 102;
 	case '?':
-		pd_unknown_option(argv[optind - 1], pd_diff_options, cmd);
+		pd_unknown_option(argv[optind - 1],
+				  pd_opts_getopt(pd_opts_cmd(cmd)), cmd);
 		return 102;
 	}
 	return 0;
@@ -371,7 +328,8 @@ int pd_parse_run(int argc, char **argv, struct run_opts *r, const char *usage,
 	r->db = pd_db_default_path();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:hb:c:", pd_diff_options,
+	while ((c = getopt_long(argc, argv,
+				":f:o:hb:c:", pd_opts_getopt(pd_opts_cmd(cmd)),
 				NULL)) != -1) {
 		int k = pd_shared_option(c, argv, &r->io, &r->fmt, &r->output,
 					 usage, cmd);
@@ -384,7 +342,8 @@ int pd_parse_run(int argc, char **argv, struct run_opts *r, const char *usage,
 		if (k < 0)
 			return 2;
 		if (!k) {
-			pd_unknown_option(argv[optind - 1], pd_diff_options,
+			pd_unknown_option(argv[optind - 1],
+					  pd_opts_getopt(pd_opts_cmd(cmd)),
 					  cmd);
 			return 2;
 		}

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <regex.h>
 
+#include "cmd/options.h"
 #include "import/bundle.h"
 #include "import/import.h"
 #include "report/report.h"
@@ -43,47 +44,6 @@ struct run_opts {
 	regex_t fre;
 	int check; /* exit as perfdiff check does */
 };
-
-/* Option ids of pd_diff_options beyond the single letters. */
-enum {
-	OPT_FROM = 256,
-	OPT_EVENT,
-	OPT_PROCESS,
-	OPT_THREAD,
-	OPT_SAMPLE_WEIGHT,
-	OPT_INTERVAL,
-	OPT_WEIGHT,
-	OPT_SYMBOLS,
-	OPT_SYMBOLIZER,
-	OPT_DECIMAL,
-	OPT_SAMPLE_TYPE,
-	OPT_METRIC,
-	OPT_ALLOC_FRAMES,
-	OPT_NO_NORMALIZE,
-	OPT_NO_MODULE,
-	OPT_SYSTEM,
-	OPT_FOCUS,
-	OPT_IGNORE,
-	OPT_HIDE,
-	OPT_PERF,
-	OPT_THRESHOLD,
-	OPT_MIN_IMPACT,
-	OPT_ALPHA,
-	OPT_DISPERSION,
-	OPT_RUN_CV,
-	OPT_PAIRED,
-	OPT_SHARE,
-	OPT_TOP,
-	OPT_COLOR,
-	OPT_DB,
-	OPT_SCENARIO,
-	OPT_CACHE,
-	OPT_TOOL,
-	OPT_FUNCTION,
-	OPT_COUNTS,
-};
-
-extern const struct option pd_diff_options[];
 
 /*
  * Options that diff and show share: input options, -f, -o, -h and getopt's

@@ -12,50 +12,11 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "report/report.h"
 #include "store/trend.h"
-
-enum {
-	OPT_DB = 300,
-	OPT_SCENARIO,
-	OPT_CACHE,
-	OPT_TOOL,
-	OPT_LAST,
-	OPT_SINCE,
-	OPT_FUNCTION,
-	OPT_TOP,
-	OPT_REPO,
-	OPT_P,
-	OPT_THRESHOLD,
-	OPT_ALERT_AFTER,
-	OPT_COLOR,
-	OPT_STATE,
-	OPT_IMPROVEMENTS,
-};
-
-static const struct option trend_options[] = {
-	{ "db", required_argument, NULL, OPT_DB },
-	{ "scenario", required_argument, NULL, OPT_SCENARIO },
-	{ "cache", required_argument, NULL, OPT_CACHE },
-	{ "tool", required_argument, NULL, OPT_TOOL },
-	{ "last", required_argument, NULL, OPT_LAST },
-	{ "since", required_argument, NULL, OPT_SINCE },
-	{ "function", required_argument, NULL, OPT_FUNCTION },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "repo", required_argument, NULL, OPT_REPO },
-	{ "p", required_argument, NULL, OPT_P },
-	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-	{ "alert-after", required_argument, NULL, OPT_ALERT_AFTER },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "state", required_argument, NULL, OPT_STATE },
-	{ "improvements", no_argument, NULL, OPT_IMPROVEMENTS },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
 
 struct trend_args {
 	struct pd_trend_query q;
@@ -86,7 +47,8 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 	a->q.threshold_pct = 5;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", trend_options, NULL)) !=
+	while ((c = getopt_long(argc, argv, ":f:o:h",
+				pd_opts_getopt(pd_opts_cmd(cmd)), NULL)) !=
 	       -1) {
 		switch (c) {
 		case OPT_DB:
@@ -149,13 +111,16 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 			break;
 		case 'h':
 			fputs(usage, stdout);
+			pd_opts_help(stdout, pd_opts_cmd(cmd));
 			return 0;
 		case ':':
 			pd_error("error: option %s needs a value",
 				 argv[optind - 1]);
 			return 2;
 		default:
-			pd_unknown_option(argv[optind - 1], trend_options, cmd);
+			pd_unknown_option(argv[optind - 1],
+					  pd_opts_getopt(pd_opts_cmd(cmd)),
+					  cmd);
 			return 2;
 		}
 	}
@@ -386,24 +351,9 @@ static const char trend_usage[] =
     "The series of the scenario's total, of its top-K functions and of its\n"
     "perf stat counters over the stored commits, with change points\n"
     "(E-Divisive means). Exits 1 when the window has an alert (after\n"
-    "--alert-after REV if given).\n"
-    "  --db FILE          database (default $PERFDIFF_DB, else ./perfdiff.db)\n"
-    "  --scenario S       the scenario (required)\n"
-    "  --cache C, --tool T  when the scenario has several\n"
-    "  --last N           the last N commits\n"
-    "  --since DATE       commits dated DATE (ISO 8601) or later\n"
-    "  --repo PATH        order commits as git does (rev-list of HEAD)\n"
-    "                     instead of by commit date\n"
-    "  --function REGEX   only functions whose \"name [module]\" matches\n"
-    "                     (and no counters)\n"
-    "  --top K            function series (default 10, by impact)\n"
-    "  --p P              significance of a change point (default 0.001)\n"
-    "  --threshold PCT    smallest change when none is learned (default 5)\n"
-    "  --alert-after REV  exit 1 only for alerts after commit REV\n"
-    "  --state FILE       exit 1 only for alerts not listed in FILE, then\n"
-    "                     add them (first bad shas, one per line)\n"
-    "  -f, --format FMT   text (default), md, json, html, xlsx\n"
-    "  -o, --output FILE  write to FILE (xlsx needs it)\n";
+    "--alert-after REV if given). --state FILE lists the first bad shas\n"
+    "already reported, one a line.\n"
+    "\n";
 
 int pd_cmd_trend(int argc, char **argv)
 {
@@ -491,7 +441,8 @@ static const char culprit_usage[] =
     "commits and the git bisect command between them. With --repo it also\n"
     "says when the two are adjacent, so no bisect is needed. Improvements\n"
     "are passed over unless --improvements. Exits 0 when a change was\n"
-    "found, 1 when none, 2 on error. Takes trend's options.\n";
+    "found, 1 when none, 2 on error.\n"
+    "\n";
 
 int pd_cmd_culprit(int argc, char **argv)
 {
