@@ -177,33 +177,37 @@ struct ctx {
 	size_t prof;
 };
 
-int pd_speedscope_remap(struct ss *s)
+/* TraceEvent (PerfView, dotnet-trace) names its process frames so. */
+static int is_traceevent(const struct ss *s)
 {
-	struct pd_profile *p = s->p, *v = &s->prov;
-	const struct pd_import_opts *o = s->o;
-	size_t nf = s->frames.n, i;
-	unsigned char *kind = pd_xcalloc(nf ? nf : 1, 1);
-	uint32_t *real = pd_xmalloc((nf ? nf : 1) * sizeof(*real));
-	struct ctx *cx = pd_xmalloc(v->nodes.n * sizeof(*cx));
-	double *scale =
-	    pd_xmalloc((s->profs.n ? s->profs.n : 1) * sizeof(double));
-	double interval_ns = (o->interval_ms > 0 ? o->interval_ms : 1) * 1e6;
-	int traceevent =
-	    p->exporter &&
-	    (pd_filter_match("TraceEvent", p->exporter, strlen(p->exporter)) ||
-	     !strcmp(p->exporter, "speedscope@1.3.2"));
-	enum pd_unit unit = PD_UNIT_SAMPLES;
-	int unit_set = 0, ok = 0;
-	uint64_t unbalanced = 0, out_of_order = 0;
-	size_t skipped_units = 0;
+	const struct pd_profile *p = s->p;
+	size_t i;
 
-	for (i = 0; i < nf; i++) {
+	if (p->exporter &&
+	    (pd_filter_match("TraceEvent", p->exporter, strlen(p->exporter)) ||
+	     !strcmp(p->exporter, "speedscope@1.3.2")))
+		return 1;
+	for (i = 0; i < s->frames.n; i++) {
 		const char *n = pd_intern_str(&p->strs, s->frames.v[i].name);
 
 		if (starts(n, "Process64 ") || starts(n, "Process32 "))
-			traceevent = 1;
+			return 1;
 	}
-	for (i = 0; i < nf; i++) {
+	return 0;
+}
+
+/*
+ * What each speedscope frame is (kind) and, for a real one, the profile's
+ * frame (real): TraceEvent's process, thread and CPU_TIME pseudo-frames
+ * are no functions, and its "module!method" names are split.
+ */
+static void classify_frames(struct ss *s, int traceevent, unsigned char *kind,
+			    uint32_t *real)
+{
+	struct pd_profile *p = s->p;
+	size_t i;
+
+	for (i = 0; i < s->frames.n; i++) {
 		const char *n = pd_intern_str(&p->strs, s->frames.v[i].name);
 		size_t len = pd_intern_len(&p->strs, s->frames.v[i].name);
 		uint32_t mod = s->frames.v[i].file;
@@ -225,8 +229,6 @@ int pd_speedscope_remap(struct ss *s)
 		real[i] = UINT32_MAX;
 		if (kind[i] != KIND_REAL)
 			continue;
-		/* TraceEvent names are module!method: split at the first '!'.
-		 */
 		bang = traceevent ? memchr(n, '!', len) : NULL;
 		if (bang && bang > n && bang + 1 < n + len) {
 			mod = pd_intern(&p->strs, n, (size_t)(bang - n));
@@ -239,90 +241,176 @@ int pd_speedscope_remap(struct ss *s)
 			real[i] = pd_profile_frame(p, s->frames.v[i].name, mod);
 		}
 	}
+}
+
+/* The profiles' units: the first one's is the profile's; others skipped. */
+struct units {
+	enum pd_unit unit;
+	double *scale; /* per profile, 0 for one left out */
+	uint64_t unbalanced, out_of_order;
+	size_t skipped;
+};
+
+static int settle_units(struct ss *s, struct units *u)
+{
+	int unit_set = 0;
+	size_t i;
+
+	u->unit = PD_UNIT_SAMPLES;
 	for (i = 0; i < s->profs.n; i++) {
 		struct sprofile *sp = &s->profs.v[i];
-		enum pd_unit u;
+		enum pd_unit pu;
 		double sc;
 
-		if (!unit_scale(sp->unit, &u, &sc)) {
+		if (!unit_scale(sp->unit, &pu, &sc)) {
 			pd_err_set(s->err, PD_EPARSE,
 				   "%s: $.profiles[%zu].unit: unknown unit"
 				   " \"%s\"",
 				   s->in->path, i, sp->unit);
-			goto out;
+			return 0;
 		}
 		if (sp->type == 2 && !settle_sampled(s, sp, i))
-			goto out;
+			return 0;
 		if (!unit_set) {
-			unit = u;
+			u->unit = pu;
 			unit_set = 1;
 		}
-		if (u != unit) {
-			scale[i] = 0; /* cannot be added to the others */
-			skipped_units++;
+		if (pu != u->unit) {
+			u->scale[i] = 0; /* cannot be added to the others */
+			u->skipped++;
 			continue;
 		}
-		scale[i] = sc;
-		unbalanced += sp->unbalanced;
-		out_of_order += sp->out_of_order;
+		u->scale[i] = sc;
+		u->unbalanced += sp->unbalanced;
+		u->out_of_order += sp->out_of_order;
 	}
-	p->unit = unit;
+	return 1;
+}
 
+/*
+ * Provisional node i's context from its parent's: the profile, the
+ * process and thread so far, and the real node. 0 after an error.
+ */
+static int place_node(struct ss *s, struct ctx *cx, size_t i,
+		      const unsigned char *kind, const uint32_t *real)
+{
+	struct pd_profile *p = s->p;
+	const struct pd_node *nd = &s->prov.nodes.v[i];
+	struct ctx *c = &cx[i];
+	uint32_t f = nd->frame;
+
+	if (nd->parent == PD_ROOT) {
+		c->prof = nd->frame & ~PROFILE_ROOT;
+		c->real = PD_ROOT;
+		if (s->o->thread_roots) {
+			uint32_t id = s->profs.v[c->prof].name;
+			char num[32];
+			const char *nm = pd_intern_str(&p->strs, id);
+			size_t len = pd_intern_len(&p->strs, id);
+
+			if (!len) { /* an unnamed profile: its index */
+				len = (size_t)snprintf(num, sizeof(num),
+						       "profile %zu",
+						       (size_t)c->prof + 1);
+				nm = num;
+			}
+			c->real = pd_profile_thread_root(p, nm, len);
+		}
+		c->process = 0;
+		c->thread = s->profs.v[c->prof].name;
+		return 1;
+	}
+	*c = cx[nd->parent];
+	if (f >= s->frames.n) {
+		pd_err_set(s->err, PD_EPARSE,
+			   "%s: $.profiles[%zu]: frame index %u is out of range"
+			   " ($.shared.frames has %zu)",
+			   s->in->path, c->prof, f, s->frames.n);
+		return 0;
+	}
+	switch (kind[f]) {
+	case KIND_PROCESS:
+		c->process = s->frames.v[f].name;
+		break;
+	case KIND_THREAD:
+		c->thread = s->frames.v[f].name;
+		break;
+	case KIND_SKIP:
+	case KIND_CPU:
+		break;
+	default:
+		c->real = pd_profile_child(p, c->real, real[f]);
+	}
+	return 1;
+}
+
+/* How sample counts were had, for the report's counts: line. */
+static void set_count_rule(struct ss *s, enum pd_unit unit, double interval_ns,
+			   int traceevent)
+{
+	struct pd_profile *p = s->p;
+	const struct pd_import_opts *o = s->o;
+	int any_evented = 0, any_sampled = 0;
+	struct pd_buf rule = PD_BUF_INIT;
+	size_t i;
+
+	if (unit != PD_UNIT_NS) {
+		p->count_rule = pd_xstrdup("sample counts = weights");
+		p->interval = 1;
+		return;
+	}
+	for (i = 0; i < s->profs.n; i++) {
+		any_evented |= s->profs.v[i].type == 1;
+		any_sampled |= s->profs.v[i].type == 2;
+	}
+	if (any_evented) {
+		p->interval = interval_ns;
+		pd_buf_addf(&rule,
+			    "sample counts = evented durations / %g ms"
+			    " sampling interval%s",
+			    interval_ns / 1e6,
+			    o->interval_ms > 0 ? " (--interval)"
+			    : traceevent ? " (PerfView/TraceEvent default)"
+					 : " (assumed; --interval to set)");
+	}
+	if (any_sampled)
+		pd_buf_addf(&rule,
+			    "%ssample counts = sampled rows (weights in"
+			    " multiples of the smallest count as several)",
+			    rule.len ? "; " : "");
+	p->count_rule = pd_buf_detach(&rule);
+}
+
+int pd_speedscope_remap(struct ss *s)
+{
+	struct pd_profile *p = s->p, *v = &s->prov;
+	const struct pd_import_opts *o = s->o;
+	size_t nf = s->frames.n, i;
+	unsigned char *kind = pd_xcalloc(nf ? nf : 1, 1);
+	uint32_t *real = pd_xmalloc((nf ? nf : 1) * sizeof(*real));
+	struct ctx *cx = pd_xmalloc(v->nodes.n * sizeof(*cx));
+	double interval_ns = (o->interval_ms > 0 ? o->interval_ms : 1) * 1e6;
+	int traceevent = is_traceevent(s), ok = 0;
+	struct units u;
+
+	memset(&u, 0, sizeof(u));
+	u.scale = pd_xcalloc(s->profs.n ? s->profs.n : 1, sizeof(double));
+	classify_frames(s, traceevent, kind, real);
+	if (!settle_units(s, &u))
+		goto out;
+	p->unit = u.unit;
 	cx[PD_ROOT].real = PD_ROOT;
 	cx[PD_ROOT].process = cx[PD_ROOT].thread = 0;
 	cx[PD_ROOT].prof = 0;
 	for (i = 1; i < v->nodes.n; i++) {
 		const struct pd_node *nd = &v->nodes.v[i];
-		struct ctx *c = &cx[i];
+		const struct ctx *c = &cx[i];
 		double w, cnt;
 		const char *pn, *tn;
 
-		if (nd->parent == PD_ROOT) {
-			c->prof = nd->frame & ~PROFILE_ROOT;
-			c->real = PD_ROOT;
-			if (o->thread_roots) {
-				uint32_t id = s->profs.v[c->prof].name;
-				char num[32];
-				const char *nm = pd_intern_str(&p->strs, id);
-				size_t len = pd_intern_len(&p->strs, id);
-
-				if (!len) { /* an unnamed profile: its index */
-					len = (size_t)snprintf(
-					    num, sizeof(num), "profile %zu",
-					    (size_t)c->prof + 1);
-					nm = num;
-				}
-				c->real = pd_profile_thread_root(p, nm, len);
-			}
-			c->process = 0;
-			c->thread = s->profs.v[c->prof].name;
-		} else {
-			uint32_t f = nd->frame;
-
-			*c = cx[nd->parent];
-			if (f >= nf) {
-				pd_err_set(s->err, PD_EPARSE,
-					   "%s: $.profiles[%zu]: frame index %u"
-					   " is out of range ($.shared.frames"
-					   " has %zu)",
-					   s->in->path, c->prof, f, nf);
-				goto out;
-			}
-			switch (kind[f]) {
-			case KIND_PROCESS:
-				c->process = s->frames.v[f].name;
-				break;
-			case KIND_THREAD:
-				c->thread = s->frames.v[f].name;
-				break;
-			case KIND_SKIP:
-			case KIND_CPU:
-				break;
-			default:
-				c->real = pd_profile_child(p, c->real, real[f]);
-			}
-		}
-		if (!(nd->weight > 0) || scale[c->prof] <= 0)
+		if (!place_node(s, cx, i, kind, real))
+			goto out;
+		if (!(nd->weight > 0) || u.scale[c->prof] <= 0)
 			continue;
 		pn = pd_intern_str(&p->strs,
 				   c->process ? c->process : c->thread);
@@ -330,72 +418,43 @@ int pd_speedscope_remap(struct ss *s)
 		if (!pd_filter_match(o->process, pn, strlen(pn)) ||
 		    !pd_filter_match(o->thread, tn, strlen(tn)))
 			continue;
-		w = nd->weight * scale[c->prof];
+		w = nd->weight * u.scale[c->prof];
 		if (s->profs.v[c->prof].type == 2)
 			cnt = nd->count;
-		else if (unit == PD_UNIT_NS)
+		else if (u.unit == PD_UNIT_NS)
 			cnt = w / interval_ns;
 		else
 			cnt = w;
 		pd_profile_add(p, c->real, w, cnt);
 		pd_profile_thread(p, tn, strlen(tn), w);
 	}
-	if (unit == PD_UNIT_NS) {
-		int any_evented = 0, any_sampled = 0;
-		struct pd_buf rule = PD_BUF_INIT;
-
-		for (i = 0; i < s->profs.n; i++) {
-			any_evented |= s->profs.v[i].type == 1;
-			any_sampled |= s->profs.v[i].type == 2;
-		}
-		if (any_evented) {
-			p->interval = interval_ns;
-			pd_buf_addf(&rule,
-				    "sample counts = evented durations / %g ms"
-				    " sampling interval%s",
-				    interval_ns / 1e6,
-				    o->interval_ms > 0 ? " (--interval)"
-				    : traceevent       ? " (PerfView/TraceEvent"
-							 " default)"
-						       : " (assumed; --interval"
-							 " to set)");
-		}
-		if (any_sampled)
-			pd_buf_addf(&rule,
-				    "%ssample counts = sampled rows"
-				    " (weights in multiples of the smallest"
-				    " count as several)",
-				    rule.len ? "; " : "");
-		p->count_rule = pd_buf_detach(&rule);
-	} else {
-		p->count_rule = pd_xstrdup("sample counts = weights");
-		p->interval = 1;
-	}
+	set_count_rule(s, u.unit, interval_ns, traceevent);
 	if (!apply_ext(s))
 		goto out;
 	for (i = 0; i < s->profs.n; i++)
 		p->nsamples += s->profs.v[i].type == 1 ? s->profs.v[i].nevents
 						       : s->profs.v[i].nsamples;
-	if (unbalanced)
+	if (u.unbalanced)
 		pd_profile_note(p,
 				"%s: %llu close events did not match the open"
 				" frame and were repaired",
-				s->in->path, (unsigned long long)unbalanced);
-	if (out_of_order)
+				s->in->path, (unsigned long long)u.unbalanced);
+	if (u.out_of_order)
 		pd_profile_note(p,
 				"%s: %llu events went back in time and added"
 				" no weight",
-				s->in->path, (unsigned long long)out_of_order);
-	if (skipped_units)
+				s->in->path,
+				(unsigned long long)u.out_of_order);
+	if (u.skipped)
 		pd_profile_note(p,
 				"%s: %zu profiles skipped: their unit differs"
 				" from the first profile's",
-				s->in->path, skipped_units);
+				s->in->path, u.skipped);
 	ok = 1;
 out:
 	free(kind);
 	free(real);
 	free(cx);
-	free(scale);
+	free(u.scale);
 	return ok;
 }
