@@ -513,21 +513,19 @@ static void unsym_report(struct ff *s, const struct pendings *pend,
 	pd_buf_release(&b);
 }
 
-int pd_firefox_resolve(struct ff *s)
+/*
+ * Whether the threads used carry CPU deltas: any_cpu when one does,
+ * all_cpu when every one with more than one sample does. Returns 0, or
+ * the error of --weight cpu asked where a thread has none.
+ */
+static int cpu_deltas(struct ff *s, int *any_cpu, int *all_cpu)
 {
-	struct pd_profile *p = s->p;
 	const struct pd_import_opts *o = s->o;
-	struct pendings pend;
-	size_t ti, i, used = 0;
-	int any_cpu = 0, all_cpu = 1, want_cpu = o->weight_mode != 1, rc = 0;
-	int cpu_fallback = 0;
 	const struct thread *nocpu = NULL;
-	double *frame_w;
-	uint32_t *shared_frames = NULL;
-	size_t nshared = 0;
+	size_t ti;
 
-	memset(&pend, 0, sizeof(pend));
-	/* First pass: does every used thread carry CPU deltas? */
+	*any_cpu = 0;
+	*all_cpu = 1;
 	for (ti = 0; ti < s->threads.n; ti++) {
 		struct thread *th = &s->threads.v[ti];
 		struct view v;
@@ -545,163 +543,156 @@ int pd_firefox_resolve(struct ff *s)
 			continue;
 		if (cpu && col_len(cpu) > 1 &&
 		    strcmp(v.ctx->cpu_unit, "variable CPU cycles"))
-			any_cpu = 1;
-		else if (all_cpu) {
-			all_cpu = 0;
+			*any_cpu = 1;
+		else if (*all_cpu) {
+			*all_cpu = 0;
 			nocpu = th;
 		}
 	}
-	if (o->weight_mode == 2 && !all_cpu) {
-		pd_err_set(s->err, PD_EFORMAT,
-			   "%s: --weight cpu: thread \"%s\" has no CPU time"
-			   " (threadCPUDelta); use --weight wall, or --thread"
-			   " to choose threads that have it",
-			   s->in->path, nocpu->name ? nocpu->name : "?");
-		return PD_EFORMAT;
+	if (o->weight_mode == 2 && !*all_cpu)
+		return pd_err_set(
+		    s->err, PD_EFORMAT,
+		    "%s: --weight cpu: thread \"%s\" has no CPU time"
+		    " (threadCPUDelta); use --weight wall, or --thread to"
+		    " choose threads that have it",
+		    s->in->path, nocpu->name ? nocpu->name : "?");
+	return 0;
+}
+
+/* Frame ids of a thread's frame table (shared tables share them). */
+struct frame_ids {
+	uint32_t *shared; /* for the tables in profile.shared */
+};
+
+/*
+ * A thread's stack table as nodes of the profile's tree (node_of, one a
+ * stack row), its frames named through frames. 0 or the error.
+ */
+static int thread_nodes(struct ff *s, struct thread *th, struct view *v,
+			uint32_t *frames, uint32_t *node_of, size_t nst,
+			size_t nfr, struct pendings *pend)
+{
+	struct pd_profile *p = s->p;
+	const struct col *fr = get_col(v->t[T_STACK], "frame"),
+			 *pre = get_col(v->t[T_STACK], "prefix"),
+			 *off = get_col(v->t[T_STACK], "prefixOffset");
+	uint32_t troot = PD_ROOT;
+	size_t i;
+
+	if (s->o->thread_roots) {
+		struct pd_buf name = PD_BUF_INIT;
+
+		thread_label(th, &name);
+		troot = pd_profile_thread_root(p, name.buf, name.len);
+		pd_buf_release(&name);
 	}
-	want_cpu = want_cpu && any_cpu && all_cpu;
-retry:
-	for (ti = 0; ti < s->threads.n; ti++) {
-		struct thread *th = &s->threads.v[ti];
-		struct view v;
-		struct sums sm;
-		const struct col *fr, *pre, *off;
-		uint32_t *node_of = NULL, *frames = NULL, troot;
-		size_t nst, nfr;
-		int has_cpu = 0;
-		double tw = 0;
-		int own = 0;
+	for (i = 0; i < nst; i++) {
+		double f = cv(fr, i), parent;
+		int bad = 0;
 
-		if (!thread_wanted(o, th))
-			continue;
-		view_of(s, th, &v);
-		if (!col_len(get_col(v.t[T_SAMPLES], "stack")))
-			continue;
-		rc = thread_sums(s, th, &v, &sm, &has_cpu);
-		if (rc < 0)
-			goto out; /* earlier threads' pending symbols too */
-		fr = get_col(v.t[T_STACK], "frame");
-		pre = get_col(v.t[T_STACK], "prefix");
-		off = get_col(v.t[T_STACK], "prefixOffset");
-		nst = col_len(fr);
-		nfr = col_len(
-		    get_col(v.t[T_FRAME], v.gecko ? "location" : "func"));
-		/* Frame ids are per table set: shared tables share them. */
-		own = v.t[T_FRAME] != &s->shared[T_FRAME];
-		if (own) {
-			frames = pd_xmalloc((nfr + 1) * sizeof(*frames));
-		} else {
-			if (!shared_frames) {
-				nshared = nfr;
-				shared_frames = pd_xmalloc(
-				    (nfr + 1) * sizeof(*shared_frames));
-				for (i = 0; i < nfr; i++)
-					shared_frames[i] = UINT32_MAX;
-			}
-			frames = shared_frames;
-		}
-		if (own)
-			for (i = 0; i < nfr; i++)
-				frames[i] = UINT32_MAX;
-		node_of = pd_xmalloc((nst + 1) * sizeof(*node_of));
-		troot = PD_ROOT;
-		if (o->thread_roots) {
-			struct pd_buf name = PD_BUF_INIT;
-
-			thread_label(th, &name);
-			troot = pd_profile_thread_root(p, name.buf, name.len);
-			pd_buf_release(&name);
-		}
-		for (i = 0; i < nst && rc == 0; i++) {
-			double f = cv(fr, i), parent;
-			int bad = 0;
-
-			if (off)
-				parent = cv(off, i) > 0 ? (double)i - cv(off, i)
-							: -1;
-			else
-				parent = isnan(cv(pre, i)) ? -1 : cv(pre, i);
-			if (isnan(f) || f < 0 || f >= (double)nfr ||
-			    parent >= (double)i ||
-			    (parent < 0 && parent > -1)) {
-				rc = pd_err_set(
+		if (off)
+			parent = cv(off, i) > 0 ? (double)i - cv(off, i) : -1;
+		else
+			parent = isnan(cv(pre, i)) ? -1 : cv(pre, i);
+		if (isnan(f) || f < 0 || f >= (double)nfr ||
+		    parent >= (double)i || (parent < 0 && parent > -1))
+			return pd_err_set(
+			    s->err, PD_EPARSE,
+			    "%s: thread \"%s\": stackTable row %zu points to"
+			    " frame %g or parent %g out of range",
+			    s->in->path, th->name ? th->name : "?", i, f,
+			    parent);
+		if (frames[(size_t)f] == UINT32_MAX) {
+			frames[(size_t)f] =
+			    frame_of(s, v, (size_t)f, pend, &bad);
+			if (bad) {
+				frames[(size_t)f] = UINT32_MAX;
+				return pd_err_set(
 				    s->err, PD_EPARSE,
-				    "%s: thread \"%s\": stackTable row %zu"
-				    " points to frame %g or parent %g out"
-				    " of range",
-				    s->in->path, th->name ? th->name : "?", i,
-				    f, parent);
-				break;
-			}
-			if (frames[(size_t)f] == UINT32_MAX) {
-				frames[(size_t)f] =
-				    frame_of(s, &v, (size_t)f, &pend, &bad);
-				if (bad) {
-					rc = pd_err_set(
-					    s->err, PD_EPARSE,
-					    "%s: thread \"%s\": frameTable"
-					    " row %g %s",
-					    s->in->path,
-					    th->name ? th->name : "?", f,
-					    bad == 1
-						? "names a func out of range"
-					    : bad == 2
-						? "names a string out of range"
-						: "names a lib out of range");
-					frames[(size_t)f] = UINT32_MAX;
-					break;
-				}
-			}
-			node_of[i] = pd_profile_child(
-			    p, parent < 0 ? troot : node_of[(size_t)parent],
-			    frames[(size_t)f]);
-		}
-		for (i = 0; i < nst && rc == 0; i++) {
-			double w = want_cpu ? sm.cpu[i] : sm.wall[i];
-			double c = want_cpu
-				       ? sm.cpu[i] / (v.ctx->interval * 1e6)
-				       : sm.n[i];
-
-			if (w > 0) {
-				pd_profile_add(p, node_of[i], w, c);
-				tw += w;
+				    "%s: thread \"%s\": frameTable row %g %s",
+				    s->in->path, th->name ? th->name : "?", f,
+				    bad == 1   ? "names a func out of range"
+				    : bad == 2 ? "names a string out of range"
+					       : "names a lib out of range");
 			}
 		}
-		if (rc == 0 && tw > 0) {
-			struct pd_buf name = PD_BUF_INIT;
-
-			thread_label(th, &name);
-			pd_profile_thread(p, name.buf, name.len, tw);
-			pd_buf_release(&name);
-			used++;
-		}
-		p->nsamples += col_len(get_col(v.t[T_SAMPLES], "stack"));
-		if (own)
-			free(frames);
-		free(node_of);
-		free(sm.wall);
-		free(sm.cpu);
-		free(sm.n);
-		if (rc < 0)
-			break;
+		node_of[i] = pd_profile_child(
+		    p, parent < 0 ? troot : node_of[(size_t)parent],
+		    frames[(size_t)f]);
 	}
-	free(shared_frames);
-	shared_frames = NULL;
-	(void)nshared;
+	return 0;
+}
+
+/* One thread's samples into the profile; *used counts threads with some. */
+static int add_thread(struct ff *s, struct thread *th, int want_cpu,
+		      struct frame_ids *ids, struct pendings *pend,
+		      size_t *used)
+{
+	struct pd_profile *p = s->p;
+	struct view v;
+	struct sums sm;
+	uint32_t *node_of, *frames;
+	size_t nst, nfr, i;
+	int has_cpu = 0, own, rc;
+	double tw = 0;
+
+	view_of(s, th, &v);
+	if (!col_len(get_col(v.t[T_SAMPLES], "stack")))
+		return 0;
+	rc = thread_sums(s, th, &v, &sm, &has_cpu);
 	if (rc < 0)
-		goto out;
-	if (want_cpu && used == 0) {
-		/* CPU deltas all zero (synthetic or idle): use the samples. */
-		size_t k;
-
-		for (k = 0; k < p->nodes.n; k++)
-			p->nodes.v[k].weight = p->nodes.v[k].count = 0;
-		p->threads.n = 0;
-		p->nsamples = 0;
-		want_cpu = 0;
-		cpu_fallback = 1;
-		goto retry;
+		return rc;
+	nst = col_len(get_col(v.t[T_STACK], "frame"));
+	nfr = col_len(get_col(v.t[T_FRAME], v.gecko ? "location" : "func"));
+	own = v.t[T_FRAME] != &s->shared[T_FRAME];
+	if (!own && !ids->shared) {
+		ids->shared = pd_xmalloc((nfr + 1) * sizeof(*ids->shared));
+		for (i = 0; i < nfr; i++)
+			ids->shared[i] = UINT32_MAX;
 	}
+	frames = own ? pd_xmalloc((nfr + 1) * sizeof(*frames)) : ids->shared;
+	if (own)
+		for (i = 0; i < nfr; i++)
+			frames[i] = UINT32_MAX;
+	node_of = pd_xmalloc((nst + 1) * sizeof(*node_of));
+	rc = thread_nodes(s, th, &v, frames, node_of, nst, nfr, pend);
+	for (i = 0; i < nst && rc == 0; i++) {
+		double w = want_cpu ? sm.cpu[i] : sm.wall[i];
+		double c =
+		    want_cpu ? sm.cpu[i] / (v.ctx->interval * 1e6) : sm.n[i];
+
+		if (w > 0) {
+			pd_profile_add(p, node_of[i], w, c);
+			tw += w;
+		}
+	}
+	if (rc == 0 && tw > 0) {
+		struct pd_buf name = PD_BUF_INIT;
+
+		thread_label(th, &name);
+		pd_profile_thread(p, name.buf, name.len, tw);
+		pd_buf_release(&name);
+		(*used)++;
+	}
+	p->nsamples += col_len(get_col(v.t[T_SAMPLES], "stack"));
+	if (own)
+		free(frames);
+	free(node_of);
+	free(sm.wall);
+	free(sm.cpu);
+	free(sm.n);
+	return rc;
+}
+
+/* Units, the count rule, notes, symbols and the exporter, at the end. */
+static void resolve_finish(struct ff *s, int want_cpu, int any_cpu, int all_cpu,
+			   int cpu_fallback, size_t used, struct pendings *pend)
+{
+	struct pd_profile *p = s->p;
+	const struct pd_import_opts *o = s->o;
+	double *frame_w;
+	size_t i;
+
 	if (cpu_fallback)
 		pd_profile_note(p,
 				"the CPU deltas are all zero: using wall-clock"
@@ -719,11 +710,11 @@ retry:
 		    p, "some threads have no CPU deltas: using wall-clock"
 		       " sample weights for all");
 	pd_profile_finish(p);
-	symbolicate(s, &pend);
+	symbolicate(s, pend);
 	frame_w = pd_xcalloc(p->frames.n + 1, sizeof(double));
 	for (i = 1; i < p->nodes.n; i++)
 		frame_w[p->nodes.v[i].frame] += p->nodes.v[i].weight;
-	unsym_report(s, &pend, frame_w);
+	unsym_report(s, pend, frame_w);
 	free(frame_w);
 	free(p->exporter);
 	p->exporter = pd_xstrdup(s->ctxs.n && s->ctxs.v[0].processed_version > 0
@@ -733,8 +724,42 @@ retry:
 		pd_profile_note(p, "no thread had samples%s",
 				o->thread || o->process ? " after filtering"
 							: "");
-out:
-	free(shared_frames);
+}
+
+int pd_firefox_resolve(struct ff *s)
+{
+	struct pd_profile *p = s->p;
+	const struct pd_import_opts *o = s->o;
+	struct pendings pend;
+	struct frame_ids ids = { NULL };
+	size_t ti, used = 0, k;
+	int any_cpu, all_cpu, want_cpu, cpu_fallback = 0, rc;
+
+	memset(&pend, 0, sizeof(pend));
+	rc = cpu_deltas(s, &any_cpu, &all_cpu);
+	if (rc < 0)
+		return rc;
+	want_cpu = o->weight_mode != 1 && any_cpu && all_cpu;
+	for (;;) {
+		for (ti = 0; ti < s->threads.n && rc == 0; ti++)
+			if (thread_wanted(o, &s->threads.v[ti]))
+				rc = add_thread(s, &s->threads.v[ti], want_cpu,
+						&ids, &pend, &used);
+		free(ids.shared);
+		ids.shared = NULL;
+		if (rc < 0 || !(want_cpu && used == 0))
+			break;
+		/* CPU deltas all zero (synthetic or idle): use the samples. */
+		for (k = 0; k < p->nodes.n; k++)
+			p->nodes.v[k].weight = p->nodes.v[k].count = 0;
+		p->threads.n = 0;
+		p->nsamples = 0;
+		want_cpu = 0;
+		cpu_fallback = 1;
+	}
+	if (rc == 0)
+		resolve_finish(s, want_cpu, any_cpu, all_cpu, cpu_fallback,
+			       used, &pend);
 	PD_VEC_FREE(&pend.v);
 	PD_VEC_FREE(&pend.of_frame);
 	return rc;
