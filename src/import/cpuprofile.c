@@ -524,16 +524,161 @@ static int old_times(struct cp *s)
 }
 
 /* Joins nodes, samples and times into the profile. */
+/* Sorted node ids, each node's parent linked; 0 or the error. */
+static int link_nodes(struct cp *s, struct idx *ids, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!s->nodes.v[i].has_id)
+			return err_at(s, s->old ? "$.head" : "$.nodes",
+				      "no \"id\" in node number", (long long)i);
+		ids[i].id = s->nodes.v[i].id;
+		ids[i].at = i;
+	}
+	qsort(ids, n, sizeof(*ids), by_id);
+	for (i = 1; i < n; i++)
+		if (ids[i].id == ids[i - 1].id)
+			return err_at(s, s->old ? "$.head" : "$.nodes",
+				      "twice the node id", ids[i].id);
+	/* parents from children lists and parent fields */
+	for (i = 0; i < s->edges.n; i++) {
+		size_t c = find(ids, n, s->edges.v[i].child);
+		size_t pa = find(ids, n, s->edges.v[i].parent);
+
+		if (c == SIZE_MAX)
+			return err_at(
+			    s, "$.nodes",
+			    "a child id that is no node:", s->edges.v[i].child);
+		s->nodes.v[c].parent = pa;
+	}
+	for (i = 0; i < n; i++)
+		if (s->nodes.v[i].parent_id >= 0) {
+			size_t pa = find(ids, n, s->nodes.v[i].parent_id);
+
+			if (pa == SIZE_MAX)
+				return err_at(s, "$.nodes",
+					      "a parent id that is no node:",
+					      s->nodes.v[i].parent_id);
+			s->nodes.v[i].parent = pa;
+		}
+	return 0;
+}
+
+/* A node's frame name: an unnamed function by its script and line. */
+static uint32_t node_name(struct cp *s, const struct cnode *c)
+{
+	struct pd_profile *p = s->p;
+	struct pd_buf b = PD_BUF_INIT;
+	const char *u = c->url ? pd_intern_str(&p->strs, c->url) : "";
+	uint32_t name;
+
+	if (c->name && *pd_intern_str(&p->strs, c->name))
+		return c->name;
+	/* the script's base name: paths differ between machines, names
+	 * should not */
+	if (strrchr(u, '/'))
+		u = strrchr(u, '/') + 1;
+	if (*u)
+		pd_buf_addf(&b, "(anonymous %s:%lld)", u, c->line + 1);
+	else
+		pd_buf_adds(&b, "(anonymous)");
+	name = pd_intern_cstr(&p->strs, b.buf);
+	pd_buf_release(&b);
+	return name;
+}
+
+/*
+ * The profile's node of every input node (pnode), parents first; the
+ * root "(root)" is the tree's root, "(idle)" its parent's. 0 or the error.
+ */
+static int place_nodes(struct cp *s, uint32_t *pnode, uint32_t *stack, size_t n)
+{
+	struct pd_profile *p = s->p;
+	uint32_t root_name = pd_intern_cstr(&p->strs, "(root)");
+	uint32_t idle_name = pd_intern_cstr(&p->strs, "(idle)");
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		pnode[i] = UINT32_MAX;
+	for (i = 0; i < n; i++) {
+		size_t sp = 0, j = i;
+
+		while (j != SIZE_MAX && pnode[j] == UINT32_MAX) {
+			if (sp > n)
+				return err_at(s, "$.nodes",
+					      "a cycle of parents through node",
+					      s->nodes.v[i].id);
+			stack[sp++] = (uint32_t)j;
+			j = s->nodes.v[j].parent;
+		}
+		while (sp) {
+			const struct cnode *c = &s->nodes.v[stack[--sp]];
+			uint32_t up =
+			    c->parent == SIZE_MAX ? PD_ROOT : pnode[c->parent];
+
+			if (c->parent == SIZE_MAX && c->name == root_name)
+				pnode[stack[sp]] = PD_ROOT;
+			else if (c->name == idle_name) /* samples left out */
+				pnode[stack[sp]] = up;
+			else
+				pnode[stack[sp]] = pd_profile_child(
+				    p, up,
+				    pd_profile_frame(
+					p, node_name(s, c),
+					c->url &&
+						*pd_intern_str(&p->strs, c->url)
+					    ? c->url
+					    : 0));
+		}
+	}
+	return 0;
+}
+
+/* The samples summed per leaf, onto the nodes; 0 or the error. */
+static int add_samples(struct cp *s, const struct idx *ids, size_t n,
+		       const uint32_t *pnode)
+{
+	struct pd_profile *p = s->p;
+	uint32_t idle_name = pd_intern_cstr(&p->strs, "(idle)");
+	size_t i, idle = 0;
+	double idle_w = 0;
+
+	for (i = 1; i < s->leaf_w.n; i++) { /* id 0 is "" */
+		const char *key = pd_intern_str(&s->leaves, (uint32_t)i);
+		size_t k = find(ids, n, strtoll(key, NULL, 10));
+
+		if (k == SIZE_MAX)
+			return pd_err_set(s->err, PD_EPARSE,
+					  "%s: $.samples[%zu]: node id %s is"
+					  " not in the nodes",
+					  s->in->path, s->leaf_at.v[i], key);
+		if (s->nodes.v[k].name == idle_name) {
+			idle += (size_t)s->leaf_n.v[i];
+			idle_w += s->leaf_w.v[i];
+			continue;
+		}
+		if (pnode[k] == PD_ROOT)
+			continue; /* no stack at all */
+		pd_profile_add(p, pnode[k], s->leaf_w.v[i] * 1e3,
+			       s->leaf_n.v[i]);
+		p->nsamples += (uint64_t)s->leaf_n.v[i];
+	}
+	if (idle)
+		pd_profile_note(p,
+				"%zu (idle) samples (%.3g ms) left out: not the"
+				" program's work",
+				idle, idle_w / 1e3);
+	return 0;
+}
+
 static int build(struct cp *s)
 {
 	struct pd_profile *p = s->p;
 	struct idx *ids;
-	uint32_t *pnode, *stack = NULL;
-	size_t i, n = s->nodes.n, idle = 0;
-	double scale = 1e3, idle_w = 0;
-	uint32_t root_name = pd_intern_cstr(&p->strs, "(root)");
-	uint32_t idle_name = pd_intern_cstr(&p->strs, "(idle)");
-	int rc = 0;
+	uint32_t *pnode, *stack;
+	size_t n = s->nodes.n;
+	int rc;
 
 	if (s->have_nodes && !n)
 		return pd_err_set(s->err, PD_EEMPTY, "%s: $.%s: no nodes",
@@ -548,150 +693,26 @@ static int build(struct cp *s)
 		    s->err, PD_EPARSE, "%s: $: \"samples\" or \"%s\" missing",
 		    s->in->path, s->old ? "timestamps" : "timeDeltas");
 	ids = pd_xmalloc((n + 1) * sizeof(*ids));
-	for (i = 0; i < n; i++) {
-		if (!s->nodes.v[i].has_id) {
-			free(ids);
-			return err_at(s, s->old ? "$.head" : "$.nodes",
-				      "no \"id\" in node number", (long long)i);
-		}
-		ids[i].id = s->nodes.v[i].id;
-		ids[i].at = i;
-	}
-	qsort(ids, n, sizeof(*ids), by_id);
-	for (i = 1; i < n; i++)
-		if (ids[i].id == ids[i - 1].id) {
-			rc = err_at(s, s->old ? "$.head" : "$.nodes",
-				    "twice the node id", ids[i].id);
-			goto out;
-		}
-	/* parents from children lists and parent fields */
-	for (i = 0; i < s->edges.n; i++) {
-		size_t c = find(ids, n, s->edges.v[i].child);
-		size_t pa = find(ids, n, s->edges.v[i].parent);
-
-		if (c == SIZE_MAX) {
-			rc = err_at(s, "$.nodes", "a child id that is no node:",
-				    s->edges.v[i].child);
-			goto out;
-		}
-		s->nodes.v[c].parent = pa;
-	}
-	for (i = 0; i < n; i++)
-		if (s->nodes.v[i].parent_id >= 0) {
-			size_t pa = find(ids, n, s->nodes.v[i].parent_id);
-
-			if (pa == SIZE_MAX) {
-				rc = err_at(s, "$.nodes",
-					    "a parent id that is no node:",
-					    s->nodes.v[i].parent_id);
-				goto out;
-			}
-			s->nodes.v[i].parent = pa;
-		}
-	/* profile node of each input node, resolving parents first */
 	pnode = pd_xmalloc((n + 1) * sizeof(*pnode));
-	for (i = 0; i < n; i++)
-		pnode[i] = UINT32_MAX;
 	stack = pd_xmalloc((n + 1) * sizeof(*stack));
-	for (i = 0; i < n && !rc; i++) {
-		size_t sp = 0, j = i;
-
-		while (j != SIZE_MAX && pnode[j] == UINT32_MAX) {
-			if (sp > n) {
-				rc = err_at(s, "$.nodes",
-					    "a cycle of parents through node",
-					    s->nodes.v[i].id);
-				break;
-			}
-			stack[sp++] = (uint32_t)j;
-			j = s->nodes.v[j].parent;
-		}
-		while (!rc && sp) {
-			const struct cnode *c = &s->nodes.v[stack[--sp]];
-			uint32_t up =
-			    c->parent == SIZE_MAX ? PD_ROOT : pnode[c->parent];
-			uint32_t name = c->name;
-
-			if (c->parent == SIZE_MAX && name == root_name) {
-				pnode[stack[sp]] = PD_ROOT;
-				continue;
-			}
-			if (name == idle_name) { /* its samples are left out */
-				pnode[stack[sp]] = up;
-				continue;
-			}
-			if (!name || !*pd_intern_str(&p->strs, name)) {
-				struct pd_buf b = PD_BUF_INIT;
-				const char *u =
-				    c->url ? pd_intern_str(&p->strs, c->url)
-					   : "";
-
-				/* the script's base name: paths differ
-				   between machines, names should not */
-				if (strrchr(u, '/'))
-					u = strrchr(u, '/') + 1;
-				if (*u)
-					pd_buf_addf(&b, "(anonymous %s:%lld)",
-						    u, c->line + 1);
-				else
-					pd_buf_adds(&b, "(anonymous)");
-				name = pd_intern_cstr(&p->strs, b.buf);
-				pd_buf_release(&b);
-			}
-			pnode[stack[sp]] = pd_profile_child(
-			    p, up,
-			    pd_profile_frame(
-				p, name,
-				c->url && *pd_intern_str(&p->strs, c->url)
-				    ? c->url
-				    : 0));
-		}
-	}
-	if (rc) {
-		free(pnode);
-		goto out;
-	}
-	rc = s->old ? old_times(s) : last_sample(s);
-	for (i = 1; !rc && i < s->leaf_w.n; i++) { /* id 0 is "" */
-		const char *key = pd_intern_str(&s->leaves, (uint32_t)i);
-		size_t k = find(ids, n, strtoll(key, NULL, 10));
-
-		if (k == SIZE_MAX) {
-			rc = pd_err_set(s->err, PD_EPARSE,
-					"%s: $.samples[%zu]: node id %s is not"
-					" in the nodes",
-					s->in->path, s->leaf_at.v[i], key);
-			break;
-		}
-		if (s->nodes.v[k].name == idle_name) {
-			idle += (size_t)s->leaf_n.v[i];
-			idle_w += s->leaf_w.v[i];
-			continue;
-		}
-		if (pnode[k] == PD_ROOT)
-			continue; /* no stack at all */
-		pd_profile_add(p, pnode[k], s->leaf_w.v[i] * scale,
-			       s->leaf_n.v[i]);
-		p->nsamples += (uint64_t)s->leaf_n.v[i];
-	}
-	if (rc) {
-		free(pnode);
-		goto out;
+	rc = link_nodes(s, ids, n);
+	if (!rc)
+		rc = place_nodes(s, pnode, stack, n);
+	if (!rc)
+		rc = s->old ? old_times(s) : last_sample(s);
+	if (!rc)
+		rc = add_samples(s, ids, n, pnode);
+	if (!rc) {
+		p->unit = PD_UNIT_NS;
+		/* samples are not evenly spaced: no one interval */
+		p->interval = 0;
+		free(p->count_rule);
+		p->count_rule = pd_xstrdup("sample counts = samples; weights ="
+					   " time to the next sample");
+		p->format = "cpuprofile";
+		pd_profile_finish(p);
 	}
 	free(pnode);
-	if (idle)
-		pd_profile_note(p,
-				"%zu (idle) samples (%.3g ms) left out: not the"
-				" program's work",
-				idle, idle_w / 1e3);
-	p->unit = PD_UNIT_NS;
-	p->interval = 0; /* samples are not evenly spaced: no one interval */
-	free(p->count_rule);
-	p->count_rule = pd_xstrdup("sample counts = samples; weights = time to"
-				   " the next sample");
-	p->format = "cpuprofile";
-	pd_profile_finish(p);
-out:
 	free(stack);
 	free(ids);
 	return rc;
