@@ -31,14 +31,144 @@ static const char diff_usage[] =
     "regression, 1 regression found, 2 error.\n"
     "\n";
 
+/*
+ * The two sides' files into r->base and r->cand: -b/-c lists, or two
+ * operands, a folder being a bundle whose profiles are that side's runs.
+ * 0, or -1 after the message.
+ */
+static int collect_sides(int argc, char **argv, struct run_opts *r,
+			 struct pd_bundle *bundle, struct pd_meta *meta,
+			 const char **stat, int *have_meta)
+{
+	size_t i, k, n;
+
+	if (r->base.n || r->cand.n) {
+		if (!r->base.n || !r->cand.n || argc != optind) {
+			pd_error(
+			    "error: with -b/-c give every profile that way:"
+			    " -b BASE... -c CAND...");
+			return -1;
+		}
+	} else {
+		if (argc - optind != 2) {
+			pd_error("error: want two profiles, BASELINE and"
+				 " CANDIDATE (got %d); see perfdiff help diff",
+				 argc - optind);
+			return -1;
+		}
+		for (i = 0; i < 2; i++) {
+			const char *arg = argv[optind + i];
+
+			if (!pd_is_dir(arg)) {
+				PD_VEC_PUSH(i ? &r->cand : &r->base, arg);
+				continue;
+			}
+			if (pd_expand_bundle(arg, i ? &r->cand : &r->base,
+					     &bundle[i], &meta[i],
+					     &stat[i]) < 0)
+				return -1;
+			*have_meta = 1;
+		}
+	}
+	n = r->base.n + r->cand.n;
+	for (i = 0; i < n; i++)
+		for (k = i + 1; k < n; k++) {
+			const char *x = i < r->base.n
+					    ? r->base.v[i]
+					    : r->cand.v[i - r->base.n];
+			const char *y = k < r->base.n
+					    ? r->base.v[k]
+					    : r->cand.v[k - r->base.n];
+
+			if (!strcmp(x, "-") && !strcmp(y, "-")) {
+				pd_error("error: only one profile can be"
+					 " standard input (-)");
+				return -1;
+			}
+		}
+	return 0;
+}
+
+/*
+ * Renders d. With several runs a side, the HTML's flame graph and "where
+ * the time went" show each side's mean run.
+ */
+static int render_sides(struct pd_diff *d, struct run_opts *r,
+			const struct pd_profile **pa, size_t na,
+			const struct pd_profile **pb, size_t nb,
+			struct pd_funcs *fn)
+{
+	struct pd_profile mean[2];
+	size_t k, i;
+	int status;
+
+	for (k = 0; k < 2; k++) {
+		size_t m = k ? nb : na;
+
+		pd_profile_init(&mean[k]);
+		if (m > 1 && r->fmt == FMT_HTML) {
+			for (i = 0; i < m; i++)
+				pd_profile_merge(&mean[k], k ? pb[i] : pa[i],
+						 1.0 / (double)m);
+			pd_profile_finish(&mean[k]);
+		}
+	}
+	status = pd_render(d, r,
+			   na == 1	    ? pa[0]
+			   : mean[0].format ? &mean[0]
+					    : NULL,
+			   nb == 1	    ? pb[0]
+			   : mean[1].format ? &mean[1]
+					    : NULL,
+			   fn);
+	pd_profile_release(&mean[0]);
+	pd_profile_release(&mean[1]);
+	return status;
+}
+
+/* The profiles imported in jobs, compared and rendered: the status. */
+static int compare_jobs(struct run_opts *r, struct job *jobs, size_t na,
+			size_t nb, const struct pd_bundle *bundle,
+			const struct pd_meta *meta, int have_meta)
+{
+	const struct pd_profile **pa = pd_xmalloc(na * sizeof(*pa));
+	const struct pd_profile **pb = pd_xmalloc(nb * sizeof(*pb));
+	struct pd_profile **all = pd_xmalloc((na + nb) * sizeof(*all));
+	struct pd_funcs fn;
+	struct pd_diff d;
+	size_t i;
+	int status;
+
+	for (i = 0; i < na + nb; i++) {
+		all[i] = &jobs[i].p;
+		if (i < na)
+			pa[i] = &jobs[i].p;
+		else
+			pb[i - na] = &jobs[i].p;
+	}
+	pd_align_process_roots(all, na + nb);
+	pd_funcs_init(&fn, r->flags);
+	pd_diff_profiles(&d, pa, na, pb, nb, &fn, &r->set);
+	if (have_meta)
+		pd_meta_warn(&d, &meta[0], &meta[1]);
+	pd_side_provenance(&d, 0, bundle[0].dir ? &bundle[0] : NULL, r->base.v,
+			   na);
+	pd_side_provenance(&d, 1, bundle[1].dir ? &bundle[1] : NULL, r->cand.v,
+			   nb);
+	status = render_sides(&d, r, pa, na, pb, nb, &fn);
+	pd_diff_release(&d);
+	pd_funcs_release(&fn);
+	free(all);
+	free(pa);
+	free(pb);
+	return status;
+}
+
 static int diff_run(int argc, char **argv, int check)
 {
 	struct run_opts r;
 	struct job *jobs;
-	const struct pd_profile **pa, **pb;
 	const char **paths;
-	struct pd_funcs fn;
-	struct pd_diff d;
 	struct pd_bundle bundle[2];
 	struct pd_meta meta[2];
 	const char *stat[2] = { NULL, NULL };
@@ -53,10 +183,6 @@ static int diff_run(int argc, char **argv, int check)
 		goto out_opts;
 	status = 2;
 	r.check = check;
-	if (r.function && !check) {
-		pd_error("error: --function is an option of perfdiff check");
-		goto out_opts;
-	}
 	if (r.function) {
 		if (pd_parse_regex("--function", r.function, &r.fre))
 			goto out_opts;
@@ -68,116 +194,20 @@ static int diff_run(int argc, char **argv, int check)
 		status = pd_check_db(&r, argv + optind);
 		goto out_opts;
 	}
-	if (r.base.n || r.cand.n) {
-		if (!r.base.n || !r.cand.n || argc != optind) {
-			pd_error(
-			    "error: with -b/-c give every profile that way:"
-			    " -b BASE... -c CAND...");
-			goto out_opts;
-		}
-		na = r.base.n;
-		nb = r.cand.n;
-	} else {
-		if (argc - optind != 2) {
-			pd_error("error: want two profiles, BASELINE and"
-				 " CANDIDATE (got %d); see perfdiff help diff",
-				 argc - optind);
-			goto out_opts;
-		}
-		/* A folder is a bundle: its profiles are that side's runs. */
-		for (i = 0; i < 2; i++) {
-			const char *arg = argv[optind + i];
-
-			if (pd_is_dir(arg)) {
-				if (pd_expand_bundle(arg, i ? &r.cand : &r.base,
-						     &bundle[i], &meta[i],
-						     &stat[i]) < 0)
-					goto out_opts;
-				have_meta = 1;
-			} else {
-				PD_VEC_PUSH(i ? &r.cand : &r.base, arg);
-			}
-		}
-		na = r.base.n;
-		nb = r.cand.n;
-	}
+	if (collect_sides(argc, argv, &r, bundle, meta, stat, &have_meta) < 0)
+		goto out_opts;
+	na = r.base.n;
+	nb = r.cand.n;
 	n = na + nb;
 	paths = pd_xmalloc(n * sizeof(*paths));
 	for (i = 0; i < n; i++)
 		paths[i] = i < na ? r.base.v[i] : r.cand.v[i - na];
-	for (i = 0; i < n; i++) {
-		size_t k;
-
-		for (k = i + 1; k < n; k++)
-			if (!strcmp(paths[i], "-") && !strcmp(paths[k], "-")) {
-				pd_error("error: only one profile can be"
-					 " standard input (-)");
-				free(paths);
-				goto out_opts;
-			}
-	}
 	jobs = pd_xcalloc(n, sizeof(*jobs));
 	if (pd_import_all(paths, n, &r.io, jobs) == 0 &&
 	    (!stat[0] || pd_attach_stat(&jobs[0].p, stat[0], &r.io) == 0) &&
-	    (!stat[1] || pd_attach_stat(&jobs[na].p, stat[1], &r.io) == 0)) {
-		pa = pd_xmalloc(na * sizeof(*pa));
-		pb = pd_xmalloc(nb * sizeof(*pb));
-		for (i = 0; i < na; i++)
-			pa[i] = &jobs[i].p;
-		for (i = 0; i < nb; i++)
-			pb[i] = &jobs[na + i].p;
-		{
-			struct pd_profile **all = pd_xmalloc(n * sizeof(*all));
-
-			for (i = 0; i < n; i++)
-				all[i] = &jobs[i].p;
-			pd_align_process_roots(all, n);
-			free(all);
-		}
-		pd_funcs_init(&fn, r.flags);
-		pd_diff_profiles(&d, pa, na, pb, nb, &fn, &r.set);
-		if (have_meta)
-			pd_meta_warn(&d, &meta[0], &meta[1]);
-		pd_side_provenance(&d, 0, bundle[0].dir ? &bundle[0] : NULL,
-				   r.base.v, na);
-		pd_side_provenance(&d, 1, bundle[1].dir ? &bundle[1] : NULL,
-				   r.cand.v, nb);
-		{
-			/*
-			 * Several runs a side: the HTML's flame graph and
-			 * "where the time went" show each side's mean run.
-			 */
-			struct pd_profile mean[2];
-			size_t k;
-
-			for (k = 0; k < 2; k++) {
-				size_t m = k ? nb : na;
-
-				pd_profile_init(&mean[k]);
-				if (m > 1 && r.fmt == FMT_HTML) {
-					for (i = 0; i < m; i++)
-						pd_profile_merge(
-						    &mean[k], k ? pb[i] : pa[i],
-						    1.0 / (double)m);
-					pd_profile_finish(&mean[k]);
-				}
-			}
-			status = pd_render(&d, &r,
-					   na == 1	    ? pa[0]
-					   : mean[0].format ? &mean[0]
-							    : NULL,
-					   nb == 1	    ? pb[0]
-					   : mean[1].format ? &mean[1]
-							    : NULL,
-					   &fn);
-			pd_profile_release(&mean[0]);
-			pd_profile_release(&mean[1]);
-		}
-		pd_diff_release(&d);
-		pd_funcs_release(&fn);
-		free(pa);
-		free(pb);
-	}
+	    (!stat[1] || pd_attach_stat(&jobs[na].p, stat[1], &r.io) == 0))
+		status =
+		    compare_jobs(&r, jobs, na, nb, bundle, meta, have_meta);
 	for (i = 0; i < n; i++)
 		pd_profile_release(&jobs[i].p);
 	free(jobs);
