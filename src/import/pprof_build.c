@@ -231,20 +231,27 @@ static int resolve_location(struct pstate *s, struct pd_profile *p,
 	return 0;
 }
 
-int pd_pprof_build(struct pstate *s, struct pd_profile *p)
-{
-	struct idmap fm = { 0 }, mm = { 0 }, lm = { 0 };
-	size_t c = 0, si = SIZE_MAX, i, j, n;
-	double scale, per_count = 0;
-	const char *tname, *uname;
-	size_t tlen, ulen;
-	int rc = -1;
+/* The sample value read (c), the samples/count one (si) and the scale. */
+struct pick {
+	size_t c, si;
+	double scale, per_count;
+	const char *tname;
+	size_t tlen;
+};
 
-	if (!s->stroff.n)
-		return pd_pprof_fail(s, s->off + s->len,
-				     "no string table: not a pprof"
-				     " profile, or truncated");
-	if (choose(s, &c))
+/*
+ * Chooses the value, names the event "type/unit", and finds how a value
+ * becomes sample counts (a samples/count value, else the period). 0 or -1.
+ */
+static int pick_value(struct pstate *s, struct pd_profile *p, struct pick *k)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	const char *uname;
+	size_t ulen, i;
+
+	k->si = SIZE_MAX;
+	k->per_count = 0;
+	if (choose(s, &k->c))
 		return -1;
 	if (s->nv && s->nv != s->types.n)
 		return pd_pprof_fail(
@@ -252,110 +259,82 @@ int pd_pprof_build(struct pstate *s, struct pd_profile *p)
 		    "samples have %zu values but the profile declares"
 		    " %zu sample types",
 		    s->nv, s->types.n);
-	tname = pd_pprof_str(s, s->types.v[c].type, &tlen, s->types.v[c].off,
-			     "sample_type.type");
-	uname = pd_pprof_str(s, s->types.v[c].unit, &ulen, s->types.v[c].off,
-			     "sample_type.unit");
-	if (!tname || !uname)
+	k->tname = pd_pprof_str(s, s->types.v[k->c].type, &k->tlen,
+				s->types.v[k->c].off, "sample_type.type");
+	uname = pd_pprof_str(s, s->types.v[k->c].unit, &ulen,
+			     s->types.v[k->c].off, "sample_type.unit");
+	if (!k->tname || !uname)
 		return -1;
 	for (i = 0; i < s->types.n; i++)
-		if (i != c &&
+		if (i != k->c &&
 		    pd_pprof_str_is(s, s->types.v[i].type, "samples") &&
 		    pd_pprof_str_is(s, s->types.v[i].unit, "count"))
-			si = i;
-	unit_scale(s, s->types.v[c].unit,
-		   pd_pprof_str_is(s, s->types.v[c].type, "samples"), &p->unit,
-		   &scale);
-	{
-		struct pd_buf b = PD_BUF_INIT;
-
-		pd_buf_addf(&b, "%.*s/%.*s", (int)tlen, tname, (int)ulen,
-			    uname);
-		free(p->event);
-		p->event = pd_buf_detach(&b);
-	}
-	if (s->period > 0 && s->period_type.unit == s->types.v[c].unit &&
+			k->si = i;
+	unit_scale(s, s->types.v[k->c].unit,
+		   pd_pprof_str_is(s, s->types.v[k->c].type, "samples"),
+		   &p->unit, &k->scale);
+	pd_buf_addf(&b, "%.*s/%.*s", (int)k->tlen, k->tname, (int)ulen, uname);
+	free(p->event);
+	p->event = pd_buf_detach(&b);
+	if (s->period > 0 && s->period_type.unit == s->types.v[k->c].unit &&
 	    s->period_type.unit) {
-		p->interval = (double)s->period * scale;
-		if (si == SIZE_MAX)
-			per_count = (double)s->period;
+		p->interval = (double)s->period * k->scale;
+		if (k->si == SIZE_MAX)
+			k->per_count = (double)s->period;
 	}
-	if (s->nnegative) {
-		rc = pd_pprof_fail(
-		    s, s->negative_at,
-		    "%" PRIu64 " negative sample values: this looks"
-		    " like a pprof -diff_base or -base result; give"
-		    " perfdiff the two profiles instead",
-		    s->nnegative);
-		goto out;
+	return 0;
+}
+
+/* One stored stack (leaf first) onto the profile's tree: its node. */
+static int stack_node(struct pstate *s, struct pd_profile *p, size_t i,
+		      struct idmap *fm, struct idmap *mm, struct idmap *lm,
+		      uint32_t *node)
+{
+	const uint64_t *ids = (const uint64_t *)(const void *)pd_intern_str(
+	    &s->stacks, (uint32_t)i);
+	size_t nids = pd_intern_len(&s->stacks, (uint32_t)i) / 8, j, k;
+
+	*node = PD_ROOT;
+	for (j = nids; j-- > 0;) {
+		uint64_t id;
+		size_t li;
+		const struct ploc *l;
+
+		memcpy(&id, ids + j, sizeof(id));
+		li = idmap_get(lm, id);
+		if (li == SIZE_MAX)
+			return pd_pprof_fail(
+			    s, s->stack_at.v[i],
+			    "Sample refers to location id %" PRIu64
+			    ", which the profile does not have",
+			    id);
+		if (!s->locs.v[li].resolved &&
+		    resolve_location(s, p, &s->locs.v[li], fm, mm))
+			return -1;
+		l = &s->locs.v[li];
+		for (k = 0; k < l->nframes; k++)
+			*node = pd_profile_child(p, *node,
+						 s->frames.v[l->frame0 + k]);
 	}
-	if (idmap_build(s, &fm, s->funcs.v, s->funcs.n, sizeof(*s->funcs.v),
-			"Function") ||
-	    idmap_build(s, &mm, s->maps.v, s->maps.n, sizeof(*s->maps.v),
-			"Mapping") ||
-	    idmap_build(s, &lm, s->locs.v, s->locs.n, sizeof(*s->locs.v),
-			"Location"))
-		goto out;
+	return 0;
+}
 
-	n = s->nv ? s->vals.n / s->nv : 0;
-	for (i = 1; i < n; i++) {
-		const double *v = s->vals.v + i * s->nv;
-		const uint64_t *ids =
-		    (const uint64_t *)(const void *)pd_intern_str(&s->stacks,
-								  (uint32_t)i);
-		size_t nids = pd_intern_len(&s->stacks, (uint32_t)i) / 8;
-		uint32_t node = PD_ROOT;
-		double w = v[c] * scale, cnt;
-
-		if (!(v[c] > 0))
-			continue;
-		for (j = nids; j-- > 0;) {
-			uint64_t id;
-			size_t li, k;
-			const struct ploc *l;
-
-			memcpy(&id, ids + j, sizeof(id));
-			li = idmap_get(&lm, id);
-			if (li == SIZE_MAX) {
-				rc = pd_pprof_fail(
-				    s, s->stack_at.v[i],
-				    "Sample refers to location id %" PRIu64
-				    ", which the profile does not have",
-				    id);
-				goto out;
-			}
-			if (!s->locs.v[li].resolved &&
-			    resolve_location(s, p, &s->locs.v[li], &fm, &mm))
-				goto out;
-			l = &s->locs.v[li];
-			for (k = 0; k < l->nframes; k++)
-				node = pd_profile_child(
-				    p, node, s->frames.v[l->frame0 + k]);
-		}
-		if (si != SIZE_MAX)
-			cnt = v[si];
-		else if (per_count > 0)
-			cnt = v[c] / per_count;
-		else
-			cnt = 0;
-		pd_profile_add(p, node, w, cnt);
-		if (si != SIZE_MAX)
-			p->nsamples += (uint64_t)v[si];
-	}
-	if (si == SIZE_MAX)
-		p->nsamples = s->nsample_msgs;
-	if (s->o->sample_weight > 0)
+/* How the sample counts were had, and the notes. */
+static void pprof_notes(struct pstate *s, struct pd_profile *p,
+			const struct pick *k)
+{
+	if (s->o->sample_weight > 0) {
 		pd_counts_from_weights(p, s->o->sample_weight, "the values");
-	else if (si != SIZE_MAX) {
+	} else if (k->si != SIZE_MAX) {
 		free(p->count_rule);
 		p->count_rule =
 		    pd_xstrdup("sample counts = the samples/count values");
-	} else if (per_count > 0) {
+	} else if (k->per_count > 0) {
 		struct pd_buf b = PD_BUF_INIT;
 
 		pd_buf_addf(&b,
 			    "sample counts = %.*s / %" PRId64 " (the period)",
-			    (int)tlen, tname, s->period);
+			    (int)k->tlen, k->tname, s->period);
 		free(p->count_rule);
 		p->count_rule = pd_buf_detach(&b);
 	} else {
@@ -370,6 +349,58 @@ int pd_pprof_build(struct pstate *s, struct pd_profile *p)
 		pd_profile_note(p, "the profile asks to hide frames"
 				   " (drop_frames); perfdiff keeps them all,"
 				   " as pprof -all_frames does");
+}
+
+int pd_pprof_build(struct pstate *s, struct pd_profile *p)
+{
+	struct idmap fm = { 0 }, mm = { 0 }, lm = { 0 };
+	struct pick k;
+	size_t i, n;
+	int rc = -1;
+
+	if (!s->stroff.n)
+		return pd_pprof_fail(s, s->off + s->len,
+				     "no string table: not a pprof"
+				     " profile, or truncated");
+	if (pick_value(s, p, &k))
+		return -1;
+	if (s->nnegative)
+		return pd_pprof_fail(
+		    s, s->negative_at,
+		    "%" PRIu64 " negative sample values: this looks"
+		    " like a pprof -diff_base or -base result; give"
+		    " perfdiff the two profiles instead",
+		    s->nnegative);
+	if (idmap_build(s, &fm, s->funcs.v, s->funcs.n, sizeof(*s->funcs.v),
+			"Function") ||
+	    idmap_build(s, &mm, s->maps.v, s->maps.n, sizeof(*s->maps.v),
+			"Mapping") ||
+	    idmap_build(s, &lm, s->locs.v, s->locs.n, sizeof(*s->locs.v),
+			"Location"))
+		goto out;
+	n = s->nv ? s->vals.n / s->nv : 0;
+	for (i = 1; i < n; i++) {
+		const double *v = s->vals.v + i * s->nv;
+		uint32_t node;
+		double cnt;
+
+		if (!(v[k.c] > 0))
+			continue;
+		if (stack_node(s, p, i, &fm, &mm, &lm, &node))
+			goto out;
+		if (k.si != SIZE_MAX)
+			cnt = v[k.si];
+		else if (k.per_count > 0)
+			cnt = v[k.c] / k.per_count;
+		else
+			cnt = 0;
+		pd_profile_add(p, node, v[k.c] * k.scale, cnt);
+		if (k.si != SIZE_MAX)
+			p->nsamples += (uint64_t)v[k.si];
+	}
+	if (k.si == SIZE_MAX)
+		p->nsamples = s->nsample_msgs;
+	pprof_notes(s, p, &k);
 	rc = 0;
 out:
 	idmap_release(&fm);
