@@ -525,18 +525,121 @@ static char *bundle_commit(const struct hist_args *a, char **cdate)
 	return sha;
 }
 
+/* The build's tools and flags, from the environment, into meta. */
+static int meta_build(cJSON *meta, const struct hist_args *a)
+{
+	char *s = first_line("cc --version 2>/dev/null");
+
+	add_str(meta, "compiler", s);
+	free(s);
+	s = first_line("rustc -V 2>/dev/null");
+	add_str(meta, "rustc", s);
+	free(s);
+	if (a->cflags_from) {
+		s = flags_from_compdb(a->cflags_from);
+		if (!s)
+			return -1;
+		cJSON_AddStringToObject(meta, "cflags", s);
+		cJSON_AddStringToObject(meta, "cflags_from", a->cflags_from);
+		free(s);
+	} else {
+		add_str(meta, "cflags", getenv("CFLAGS"));
+	}
+	add_str(meta, "rustflags", getenv("RUSTFLAGS"));
+	add_str(meta, "build_cmd", a->build_cmd);
+	s = first_line("cc -dumpmachine 2>/dev/null");
+	add_str(meta, "target", s);
+	free(s);
+	return 0;
+}
+
+/* The datasets with their SHA-256, and this host, into meta. */
+static int meta_inputs(cJSON *meta, const struct hist_args *a)
+{
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_buf host = PD_BUF_INIT;
+	struct utsname un;
+	cJSON *ds = cJSON_CreateArray();
+	char *s;
+	size_t i;
+
+	for (i = 0; i < a->datasets.n; i++) {
+		struct pd_sha256 h;
+		char hex[65];
+		cJSON *d;
+
+		pd_sha256_init(&h);
+		if (pd_sha256_file(&h, a->datasets.v[i], &err) < 0) {
+			pd_error("%s", err.msg);
+			cJSON_Delete(ds);
+			return -1;
+		}
+		pd_sha256_hex(&h, hex);
+		d = cJSON_CreateObject();
+		cJSON_AddStringToObject(d, "path", a->datasets.v[i]);
+		cJSON_AddStringToObject(d, "sha256", hex);
+		cJSON_AddItemToArray(ds, d);
+		if (i == 0)
+			cJSON_AddStringToObject(meta, "dataset_hash", hex);
+	}
+	cJSON_AddItemToObject(meta, "datasets", ds);
+	s = cpu_model();
+	if (uname(&un) == 0)
+		pd_buf_addf(&host, "%s; %ld cores; %s %s %s",
+			    s ? s : "unknown cpu",
+			    sysconf(_SC_NPROCESSORS_ONLN), un.sysname,
+			    un.release, un.machine);
+	free(s);
+	add_str(meta, "host", host.buf);
+	pd_buf_release(&host);
+	return 0;
+}
+
+/* The bundle's folders, templates and build_meta.json; 0 or -1. */
+static int write_bundle(const char *dir, cJSON *meta)
+{
+	const char *sub[] = { "", "/dist", "/inputs", "/profiles" };
+	struct pd_buf path = PD_BUF_INIT;
+	struct pd_out out;
+	char *text;
+	size_t i;
+	int r, rc = -1;
+
+	for (i = 0; i < PD_ARRAY_SIZE(sub); i++) {
+		pd_buf_reset(&path);
+		pd_buf_addf(&path, "%s%s", dir, sub[i]);
+		if (make_dirs(path.buf))
+			goto out;
+	}
+	if (write_template(dir, "run_args.txt", run_args_template) ||
+	    write_template(dir, "notes.md", notes_template))
+		goto out;
+	pd_buf_reset(&path);
+	pd_buf_addf(&path, "%s/build_meta.json", dir);
+	if (access(path.buf, F_OK) == 0) {
+		pd_error("error: %s exists; not overwriting it", path.buf);
+		goto out;
+	}
+	if (pd_out_open(&out, path.buf))
+		goto out;
+	text = cJSON_Print(meta);
+	r = fputs(text, out.f) == EOF || fputc('\n', out.f) == EOF;
+	free(text);
+	if (pd_out_close(&out, r ? PD_EIO : 0) == 0)
+		rc = 0;
+out:
+	pd_buf_release(&path);
+	return rc;
+}
+
 int pd_cmd_bundle(int argc, char **argv)
 {
 	struct hist_args a;
-	struct pd_err err = PD_ERR_INIT;
-	struct pd_buf path = PD_BUF_INIT, host = PD_BUF_INIT;
-	struct utsname un;
-	cJSON *meta, *ds;
-	const char *dir, *sub[] = { "", "/dist", "/inputs", "/profiles" };
-	char *sha = NULL, *cdate, *s, *text, date[32];
+	cJSON *meta;
+	const char *dir;
+	char *sha = NULL, *cdate, date[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	size_t i;
 	int r, status = 2;
 
 	r = parse(argc, argv, &a, bundle_usage, "bundle");
@@ -569,90 +672,15 @@ int pd_cmd_bundle(int argc, char **argv)
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	cJSON_AddStringToObject(meta, "date", date);
-	s = first_line("cc --version 2>/dev/null");
-	add_str(meta, "compiler", s);
-	free(s);
-	s = first_line("rustc -V 2>/dev/null");
-	add_str(meta, "rustc", s);
-	free(s);
-	if (a.cflags_from) {
-		s = flags_from_compdb(a.cflags_from);
-		if (!s)
-			goto out;
-		cJSON_AddStringToObject(meta, "cflags", s);
-		cJSON_AddStringToObject(meta, "cflags_from", a.cflags_from);
-		free(s);
-	} else
-		add_str(meta, "cflags", getenv("CFLAGS"));
-	add_str(meta, "rustflags", getenv("RUSTFLAGS"));
-	add_str(meta, "build_cmd", a.build_cmd);
-	s = first_line("cc -dumpmachine 2>/dev/null");
-	add_str(meta, "target", s);
-	free(s);
-	ds = cJSON_CreateArray();
-	for (i = 0; i < a.datasets.n; i++) {
-		struct pd_sha256 h;
-		char hex[65];
-		cJSON *d = cJSON_CreateObject();
-
-		pd_sha256_init(&h);
-		if (pd_sha256_file(&h, a.datasets.v[i], &err) < 0) {
-			pd_error("%s", err.msg);
-			cJSON_Delete(d);
-			cJSON_Delete(ds);
-			goto out;
-		}
-		pd_sha256_hex(&h, hex);
-		cJSON_AddStringToObject(d, "path", a.datasets.v[i]);
-		cJSON_AddStringToObject(d, "sha256", hex);
-		cJSON_AddItemToArray(ds, d);
-		if (i == 0)
-			cJSON_AddStringToObject(meta, "dataset_hash", hex);
-	}
-	cJSON_AddItemToObject(meta, "datasets", ds);
-	s = cpu_model();
-	if (uname(&un) == 0)
-		pd_buf_addf(&host, "%s; %ld cores; %s %s %s",
-			    s ? s : "unknown cpu",
-			    sysconf(_SC_NPROCESSORS_ONLN), un.sysname,
-			    un.release, un.machine);
-	free(s);
-	add_str(meta, "host", host.buf);
-
-	for (i = 0; i < PD_ARRAY_SIZE(sub); i++) {
-		pd_buf_reset(&path);
-		pd_buf_addf(&path, "%s%s", dir, sub[i]);
-		if (make_dirs(path.buf))
-			goto out;
-	}
-	if (write_template(dir, "run_args.txt", run_args_template) ||
-	    write_template(dir, "notes.md", notes_template))
+	if (meta_build(meta, &a) || meta_inputs(meta, &a) ||
+	    write_bundle(dir, meta))
 		goto out;
-	pd_buf_reset(&path);
-	pd_buf_addf(&path, "%s/build_meta.json", dir);
-	if (access(path.buf, F_OK) == 0) {
-		pd_error("error: %s exists; not overwriting it", path.buf);
-		goto out;
-	}
-	{
-		struct pd_out out;
-
-		if (pd_out_open(&out, path.buf))
-			goto out;
-		text = cJSON_Print(meta);
-		r = fputs(text, out.f) == EOF || fputc('\n', out.f) == EOF;
-		free(text);
-		if (pd_out_close(&out, r ? PD_EIO : 0))
-			goto out;
-	}
 	printf("%s: bundle for %.12s (%s, %s); put profiles in %s/profiles/\n",
 	       dir, sha, a.scenario, a.cache, dir);
 	status = 0;
 out:
 	free(sha);
 	cJSON_Delete(meta);
-	pd_buf_release(&path);
-	pd_buf_release(&host);
 	PD_VEC_FREE(&a.datasets);
 	return status;
 }
