@@ -1,7 +1,10 @@
 #!/bin/sh
 # Builds the libFuzzer targets with clang and runs each for SECONDS
 # (default 60), seeded from fixtures/ (the real profiles of fixtures/corpus
-# included) and, when present, the external collection in ../shared/corpus.
+# included), the corpus kept in fixtures/fuzz/TARGET and, when present, the
+# external collection in ../shared/corpus. After each run the inputs that
+# add coverage and are at most 2 KiB are merged into fixtures/fuzz/TARGET
+# (16 files a target at most): commit them, and the corpus grows.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET]   (TARGET: perf_script, folded,
 #        perf_stat, speedscope, firefox, wpa, instruments, xctrace, cpuprofile,
 #        pprof, dhat,
@@ -49,9 +52,20 @@ for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope 
 	for f in "$seeds"/*; do
 		gzip -t "$f" 2>/dev/null && gzip -dc "$f" >"$f.raw" || true
 	done
+	# the corpus kept in the tree: what earlier runs found, small inputs
+	kept=fixtures/fuzz/$name
+	mkdir -p "$kept"
+	cp "$kept"/* "$seeds"/ 2>/dev/null || true
 	echo "== fuzz_$name for ${secs}s"
 	max=65536
 	[ "$name" = objid ] && max=131072 # a PDB's stream directory sits late
 	build-fuzz/tests/fuzz_$name -max_total_time="$secs" -max_len=$max \
 		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$seeds" 2>&1 | tail -6
+	# keep what adds coverage and is at most 2 KiB, up to 16 files a
+	# target: the corpus grows with the runs and stays small in git
+	small=build-fuzz/small-$name
+	rm -rf "$small" && mkdir -p "$small"
+	find "$seeds" -type f -size -2k -exec cp {} "$small"/ \; 2>/dev/null || true
+	build-fuzz/tests/fuzz_$name -merge=1 -max_len=2048 "$kept" "$small" >/dev/null 2>&1 || true
+	ls -Sr "$kept" 2>/dev/null | tail -n +17 | while read -r f; do rm -f "$kept/$f"; done
 done
