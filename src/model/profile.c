@@ -244,15 +244,19 @@ static void restart_tree(struct pd_profile *p)
 	PD_VEC_PUSH(&p->nodes, root);
 }
 
-void pd_profile_expand(struct pd_profile *p, size_t nframes,
-		       const uint32_t *start, const uint32_t *len,
-		       const uint32_t *chain)
+/*
+ * Replays the tree, parents first: a frame with a chain (len[f] > 0)
+ * becomes those frames, a root frame marked in drop goes, its children
+ * becoming roots and its own weight staying at the root.
+ */
+static void replay(struct pd_profile *p, size_t nframes, const uint32_t *start,
+		   const uint32_t *len, const uint32_t *chain,
+		   const unsigned char *drop)
 {
 	struct pd_node *old = p->nodes.v;
 	size_t n = p->nodes.n, i;
 	uint32_t *to = pd_xmalloc(n * sizeof(*to));
 
-	/* A fresh tree: the old nodes are replayed parents first. */
 	restart_tree(p);
 	to[0] = PD_ROOT;
 	p->nodes.v[0].weight = old[0].weight;
@@ -260,7 +264,9 @@ void pd_profile_expand(struct pd_profile *p, size_t nframes,
 	for (i = 1; i < n; i++) {
 		uint32_t f = old[i].frame, at = to[old[i].parent], k;
 
-		if (f < nframes && len[f])
+		if (drop && old[i].parent == PD_ROOT && drop[f])
+			at = PD_ROOT; /* its own samples: in no function */
+		else if (len && f < nframes && len[f])
 			for (k = 0; k < len[f]; k++)
 				at = pd_profile_child(p, at,
 						      chain[start[f] + k]);
@@ -273,27 +279,16 @@ void pd_profile_expand(struct pd_profile *p, size_t nframes,
 	free(to);
 }
 
+void pd_profile_expand(struct pd_profile *p, size_t nframes,
+		       const uint32_t *start, const uint32_t *len,
+		       const uint32_t *chain)
+{
+	replay(p, nframes, start, len, chain, NULL);
+}
+
 void pd_profile_drop_roots(struct pd_profile *p, const unsigned char *drop)
 {
-	struct pd_node *old = p->nodes.v;
-	size_t n = p->nodes.n, i;
-	uint32_t *to = pd_xmalloc(n * sizeof(*to));
-
-	restart_tree(p);
-	to[0] = PD_ROOT;
-	p->nodes.v[0].weight = old[0].weight;
-	p->nodes.v[0].count = old[0].count;
-	for (i = 1; i < n; i++) {
-		uint32_t f = old[i].frame;
-
-		if (old[i].parent == PD_ROOT && drop[f])
-			to[i] = PD_ROOT; /* its own samples: in no function */
-		else
-			to[i] = pd_profile_child(p, to[old[i].parent], f);
-		pd_profile_add(p, to[i], old[i].weight, old[i].count);
-	}
-	free(old);
-	free(to);
+	replay(p, 0, NULL, NULL, NULL, drop);
 }
 
 void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
