@@ -38,6 +38,7 @@ struct xc_ent {
 	uint32_t binary; /* frame: its binary's entity, XC_NONE */
 	uint32_t pframe; /* frame: the profile's frame, XC_NONE until used */
 	uint32_t off, n; /* backtrace: frames in pool */
+	uint32_t node;	 /* backtrace: its tree node, XC_NONE until a row */
 	uint64_t addr;	 /* frame: address; binary: load address */
 	double weight;	 /* weight: ns */
 };
@@ -161,7 +162,7 @@ static uint32_t define(struct xc *x, const char *id, enum xc_kind kind)
 	}
 	memset(&e, 0, sizeof(e));
 	e.kind = (unsigned char)kind;
-	e.binary = e.pframe = XC_NONE;
+	e.binary = e.pframe = e.node = XC_NONE;
 	PD_VEC_PUSH(&x->ent, e);
 	insert(x, k, (uint32_t)(x->ent.n - 1));
 	return (uint32_t)(x->ent.n - 1);
@@ -366,11 +367,15 @@ static void end_row(struct xc *x)
 		if (!pd_filter_match(x->o->process, t, strlen(t)))
 			return;
 	}
+	/* rows repeat backtraces by ref: a backtrace's node is made once */
 	bt = &x->ent.v[x->row_bt];
-	for (i = bt->n; i-- > 0;) /* leaf first in the file */
-		node = pd_profile_child(p, node,
-					frame_of(x, x->pool.v[bt->off + i]));
-	pd_profile_add(p, node, x->row_weight, 1);
+	if (bt->node == XC_NONE) {
+		for (i = bt->n; i-- > 0;) /* leaf first in the file */
+			node = pd_profile_child(
+			    p, node, frame_of(x, x->pool.v[bt->off + i]));
+		x->ent.v[x->row_bt].node = node;
+	}
+	pd_profile_add(p, x->ent.v[x->row_bt].node, x->row_weight, 1);
 	x->kept++;
 	x->sum += x->row_weight;
 	if (x->row_thread != XC_NONE) {
