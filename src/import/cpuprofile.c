@@ -44,11 +44,9 @@ enum ctx {
 };
 
 struct level {
+	struct pd_json_step j; /* first: the walk reads it */
 	enum ctx c;
-	int is_map;
-	long idx;     /* array index of the element being read */
-	char key[32]; /* map key being read */
-	size_t node;  /* C_NODE, C_FRAME, C_CHILDREN: its node */
+	size_t node; /* C_NODE, C_FRAME, C_CHILDREN: its node */
 };
 
 struct cnode {
@@ -73,8 +71,8 @@ struct cp {
 	struct pd_input *in;
 	struct pd_err *err;
 	struct level *lv;
-	int depth, failed, old;
-	long skip;
+	struct pd_json_walk w;
+	int old;
 	PD_VEC(struct cnode) nodes;
 	PD_VEC(struct edge) edges;
 	PD_VEC(uint32_t) samples; /* kept until the times stream by */
@@ -94,38 +92,19 @@ struct cp {
 	int have_start, have_end;
 };
 
-static void path_to(const struct cp *s, struct pd_buf *b)
-{
-	int i;
-
-	pd_buf_addch(b, '$');
-	for (i = 0; i <= s->depth && i < MAX_DEPTH; i++)
-		pd_json_path_step(b, s->lv[i].is_map, s->lv[i].key,
-				  s->lv[i].idx);
-}
-
-static void json_path(void *arg, struct pd_buf *b)
-{
-	const struct cp *s = arg;
-
-	if (s->depth >= 0)
-		path_to(s, b);
-}
-
 static int fail(struct cp *s, const char *what)
 {
-	return pd_json_fail(s->err, s->in->path, json_path, s, &s->failed,
-			    what);
+	return pd_json_walk_fail(&s->w, what);
 }
 
 static struct level *top(struct cp *s)
 {
-	return &s->lv[s->depth];
+	return &s->lv[s->w.depth];
 }
 
 static int is_key(const struct level *l, const char *k)
 {
-	return l->is_map && !strcmp(l->key, k);
+	return l->j.is_map && !strcmp(l->j.key, k);
 }
 
 /* A new node, child of parent (SIZE_MAX for none). */
@@ -176,19 +155,15 @@ static void add_leaf(struct cp *s, uint32_t id, double us, size_t at)
  */
 static struct level *scalar_at(struct cp *s, int *rc)
 {
-	struct level *l;
-
 	*rc = 1;
-	if (s->skip)
+	if (s->w.skip)
 		return NULL;
-	if (s->depth < 0) {
+	if (s->w.depth < 0) {
 		*rc = fail(s, "JSON of an unknown shape (not an object)");
 		return NULL;
 	}
-	l = top(s);
-	if (!l->is_map)
-		l->idx++;
-	return l;
+	pd_json_walk_value(&s->w);
+	return top(s);
 }
 
 static int on_number(void *arg, double v, int integral)
@@ -302,15 +277,9 @@ static int other_scalar(void *arg, const unsigned char *v, size_t n)
 static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 {
 	struct cp *s = ctx;
-	struct level *l;
 
-	if (s->skip)
-		return 1;
-	l = top(s);
-	if (n >= sizeof(l->key))
-		n = sizeof(l->key) - 1;
-	memcpy(l->key, k, n);
-	l->key[n] = '\0';
+	if (!s->w.skip)
+		pd_json_walk_key(&s->w, k, n);
 	return 1;
 }
 
@@ -321,20 +290,17 @@ static int open_container(void *arg, int is_map)
 	enum ctx c = C_SKIP;
 	size_t node = 0;
 
-	if (s->skip) {
-		s->skip++;
+	if (pd_json_walk_skip_open(&s->w))
 		return 1;
-	}
-	if (s->depth < 0) {
+	if (s->w.depth < 0) {
 		if (!is_map)
 			return fail(s,
 				    "JSON of an unknown shape (the top level"
 				    " is an array, not a .cpuprofile object)");
 		c = C_TOP;
 	} else {
+		pd_json_walk_value(&s->w);
 		up = top(s);
-		if (!up->is_map)
-			up->idx++;
 		node = up->node;
 		switch (up->c) {
 		case C_TOP:
@@ -379,21 +345,13 @@ static int open_container(void *arg, int is_map)
 		default:
 			break;
 		}
-		if (c == C_SKIP) {
-			s->skip = 1;
-			return 1;
-		}
+		if (c == C_SKIP)
+			return pd_json_walk_skip(&s->w);
 	}
-	if (s->depth + 1 >= MAX_DEPTH)
-		return pd_json_fail_depth(s->err, s->in->path, json_path, s,
-					  &s->failed, PD_LIMIT_CALL_DEPTH,
-					  "PD_LIMIT_CALL_DEPTH");
-	s->depth++;
-	l = top(s);
+	l = pd_json_walk_push(&s->w, is_map);
+	if (!l)
+		return 0;
 	l->c = c;
-	l->is_map = is_map;
-	l->idx = -1;
-	l->key[0] = '\0';
 	l->node = node;
 	return 1;
 }
@@ -401,10 +359,8 @@ static int open_container(void *arg, int is_map)
 static int close_container(void *arg)
 {
 	struct cp *s = arg;
-	if (s->skip) {
-		s->skip--;
+	if (pd_json_walk_skip_close(&s->w))
 		return 1;
-	}
 	if (top(s)->c == C_SAMPLES) {
 		s->done_samples = 1;
 		if (!s->done_deltas)
@@ -412,12 +368,12 @@ static int close_container(void *arg)
 	} else if (top(s)->c == C_DELTAS) {
 		s->done_deltas = 1;
 	}
-	s->depth--;
-	return 1;
+	return pd_json_walk_pop(&s->w);
 }
 
 static const struct pd_json_events events = {
-	on_number, other_scalar, cb_map_key, open_container, close_container,
+	on_number,	 other_scalar, cb_map_key, open_container,
+	close_container, NULL,	       NULL,
 };
 
 int pd_cpuprofile_sniff(const char *head, size_t len)
@@ -727,16 +683,14 @@ int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
 
 	(void)o;
 	memset(&s, 0, sizeof(s));
-	memset(&js, 0, sizeof(js));
 	s.p = p;
 	s.in = in;
 	s.err = err;
-	s.depth = -1;
 	s.lv = pd_xcalloc(MAX_DEPTH, sizeof(*s.lv));
+	pd_json_walk_init(&s.w, s.lv, sizeof(*s.lv), MAX_DEPTH,
+			  "PD_LIMIT_CALL_DEPTH", in->path, err);
 	pd_intern_init(&s.leaves);
-	pd_json_stream_events(&js, &events, &s);
-	js.failed = &s.failed;
-	js.path = json_path;
+	pd_json_stream_events(&js, &events, &s, &s.w);
 	rc = pd_json_stream_run(&js, in, err);
 	if (rc)
 		goto out;

@@ -55,12 +55,6 @@ static const struct metric {
 	{ "writes", "wb", 1, 0 },
 };
 
-struct level {
-	int is_map;
-	long idx;
-	char key[24];
-};
-
 struct ftbl {
 	uint32_t name, module;
 	uint32_t frame; /* PD_NO_FRAME until a stack uses it */
@@ -71,9 +65,8 @@ struct dh {
 	struct pd_profile *p;
 	struct pd_input *in;
 	struct pd_err *err;
-	int failed;
-	int depth; /* -1 before the top object */
-	struct level lv[MAX_DEPTH];
+	struct pd_json_walk w;
+	struct pd_json_step lv[MAX_DEPTH];
 	const struct metric *m;
 	regex_t alloc;
 
@@ -92,21 +85,9 @@ struct dh {
 	char mode[32], bu[16], tu[16];
 };
 
-static void json_path(void *arg, struct pd_buf *b)
-{
-	const struct dh *s = arg;
-	int i;
-
-	pd_buf_addch(b, '$');
-	for (i = 0; i <= s->depth; i++)
-		pd_json_path_step(b, s->lv[i].is_map, s->lv[i].key,
-				  s->lv[i].idx);
-}
-
 static int fail(struct dh *s, const char *what)
 {
-	return pd_json_fail(s->err, s->in->path, json_path, s, &s->failed,
-			    what);
+	return pd_json_walk_fail(&s->w, what);
 }
 
 /* Where a value is: "top", "pps" (in a program point), "fs", "ftbl". */
@@ -114,34 +95,28 @@ enum where { W_OTHER, W_TOP, W_PP, W_FS, W_FTBL };
 
 static enum where where(const struct dh *s)
 {
-	if (s->depth == 0 && s->lv[0].is_map)
+	if (s->w.depth == 0 && s->lv[0].is_map)
 		return W_TOP;
-	if (s->depth == 1 && !s->lv[1].is_map && !strcmp(s->lv[0].key, "ftbl"))
+	if (s->w.depth == 1 && !s->lv[1].is_map &&
+	    !strcmp(s->lv[0].key, "ftbl"))
 		return W_FTBL;
-	if (s->depth == 2 && s->lv[2].is_map && !strcmp(s->lv[0].key, "pps"))
+	if (s->w.depth == 2 && s->lv[2].is_map && !strcmp(s->lv[0].key, "pps"))
 		return W_PP;
-	if (s->depth == 3 && !s->lv[3].is_map && !strcmp(s->lv[0].key, "pps") &&
-	    !strcmp(s->lv[2].key, "fs"))
+	if (s->w.depth == 3 && !s->lv[3].is_map &&
+	    !strcmp(s->lv[0].key, "pps") && !strcmp(s->lv[2].key, "fs"))
 		return W_FS;
 	return W_OTHER;
-}
-
-/* Advances the array index of the innermost level before a value. */
-static void next_value(struct dh *s)
-{
-	if (s->depth >= 0 && !s->lv[s->depth].is_map)
-		s->lv[s->depth].idx++;
 }
 
 static int on_number(void *arg, double v, int integral)
 {
 	struct dh *s = arg;
-	struct level *l;
+	struct pd_json_step *l;
 
-	next_value(s);
-	if (s->depth < 0)
+	pd_json_walk_value(&s->w);
+	if (s->w.depth < 0)
 		return fail(s, "not a DHAT profile: a number, not an object");
-	l = &s->lv[s->depth];
+	l = &s->lv[s->w.depth];
 	switch (where(s)) {
 	case W_TOP:
 		if (!strcmp(l->key, "dhatFileVersion")) {
@@ -235,8 +210,8 @@ static void keep_word(char *dst, size_t cap, const unsigned char *v, size_t n)
 static int other_scalar(void *arg, const unsigned char *v, size_t n)
 {
 	struct dh *s = arg;
-	next_value(s);
-	if (s->depth < 0)
+	pd_json_walk_value(&s->w);
+	if (s->w.depth < 0)
 		return fail(s, "not a DHAT profile: a scalar, not an object");
 	switch (where(s)) {
 	case W_FTBL:
@@ -271,47 +246,37 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 {
 	struct dh *s = ctx;
 
-	keep_word(s->lv[s->depth].key, sizeof(s->lv[0].key), k, n);
+	pd_json_walk_key(&s->w, k, n);
 	return 1;
 }
 
 static int open_container(void *arg, int is_map)
 {
 	struct dh *s = arg;
-	struct level *l;
 
-	next_value(s);
-	if (s->depth < 0 && !is_map)
+	pd_json_walk_value(&s->w);
+	if (s->w.depth < 0 && !is_map)
 		return fail(s, "not a DHAT profile: an array, not an object");
-	if (s->depth + 1 >= MAX_DEPTH)
-		return pd_json_fail_depth(s->err, s->in->path, json_path, s,
-					  &s->failed, PD_LIMIT_JSON_DEPTH,
-					  "PD_LIMIT_JSON_DEPTH");
 	if (where(s) == W_FS || where(s) == W_FTBL)
 		return fail(s, is_map ? "an object where a frame was expected"
 				      : "an array where a frame was expected");
-	if (s->depth == 0 && !strcmp(s->lv[0].key, "pps")) {
+	if (s->w.depth == 0 && !strcmp(s->lv[0].key, "pps")) {
 		if (is_map)
 			return fail(s, "pps must be an array");
 		s->seen_pps = 1;
 	}
-	if (s->depth == 0 && !strcmp(s->lv[0].key, "ftbl")) {
+	if (s->w.depth == 0 && !strcmp(s->lv[0].key, "ftbl")) {
 		if (is_map)
 			return fail(s, "ftbl must be an array");
 		s->seen_ftbl = 1;
 	}
-	if (s->depth == 1 && is_map && !strcmp(s->lv[0].key, "pps")) {
+	if (s->w.depth == 1 && is_map && !strcmp(s->lv[0].key, "pps")) {
 		/* a program point begins */
 		s->has_value = 0;
 		s->cur = 0;
 		PD_VEC_PUSH(&s->fs_at, s->fs.n);
 	}
-	s->depth++;
-	l = &s->lv[s->depth];
-	l->is_map = is_map;
-	l->idx = -1;
-	l->key[0] = '\0';
-	return 1;
+	return pd_json_walk_push(&s->w, is_map) != NULL;
 }
 
 static int close_container(void *arg)
@@ -328,18 +293,18 @@ static int close_container(void *arg)
 				     ? ": ad-hoc profiles have bytes and"
 				       " blocks only"
 				     : "; --metric picks another measure");
-			s->lv[s->depth].key[0] =
+			s->lv[s->w.depth].key[0] =
 			    '\0'; /* the path ends at the point */
 			return fail(s, what);
 		}
 		PD_VEC_PUSH(&s->val, s->cur);
 	}
-	s->depth--;
-	return 1;
+	return pd_json_walk_pop(&s->w);
 }
 
 static const struct pd_json_events events = {
-	on_number, other_scalar, cb_map_key, open_container, close_container,
+	on_number,	 other_scalar, cb_map_key, open_container,
+	close_container, NULL,	       NULL,
 };
 
 int pd_dhat_sniff(const char *head, size_t len)
@@ -469,7 +434,8 @@ int pd_dhat_import(struct pd_input *in, struct pd_profile *p,
 	s->p = p;
 	s->in = in;
 	s->err = err;
-	s->depth = -1;
+	pd_json_walk_init(&s->w, s->lv, sizeof(s->lv[0]), MAX_DEPTH,
+			  "PD_LIMIT_JSON_DEPTH", in->path, err);
 	s->m = find_metric(o->metric);
 	if (!s->m) {
 		rc = pd_err_set(err, PD_EUSAGE, "%s: no DHAT measure '%s' (%s)",
@@ -484,10 +450,7 @@ int pd_dhat_import(struct pd_input *in, struct pd_profile *p,
 		free(s);
 		return rc;
 	}
-	memset(&js, 0, sizeof(js));
-	pd_json_stream_events(&js, &events, s);
-	js.failed = &s->failed;
-	js.path = json_path;
+	pd_json_stream_events(&js, &events, s, &s->w);
 	rc = pd_json_stream_run(&js, in, err);
 	if (!rc)
 		rc = build(s);

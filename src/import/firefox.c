@@ -22,28 +22,9 @@
 #include "import/import.h"
 #include "import/json.h"
 
-static void path_to(const struct ff *s, struct pd_buf *b)
-{
-	int i;
-
-	pd_buf_addch(b, '$');
-	for (i = 0; i <= s->depth && i < MAXDEPTH; i++)
-		pd_json_path_step(b, s->lv[i].is_map, s->lv[i].key,
-				  s->lv[i].idx);
-}
-
-static void json_path(void *arg, struct pd_buf *b)
-{
-	struct ff *s = arg;
-
-	if (s->depth >= 0)
-		path_to(s, b);
-}
-
 static int fail(struct ff *s, const char *what)
 {
-	return pd_json_fail(s->err, s->in->path, json_path, s, &s->failed,
-			    what);
+	return pd_json_walk_fail(&s->w, what);
 }
 
 static int table_of(const char *k)
@@ -121,12 +102,11 @@ static void lib_release(struct lib *l)
 	free(l->code_id);
 }
 
-#define TOP(s) (&(s)->lv[(s)->depth])
+#define TOP(s) (&(s)->lv[(s)->w.depth])
 
 static void value_start(struct ff *s)
 {
-	if (s->depth >= 0 && !TOP(s)->is_map)
-		TOP(s)->idx++;
+	pd_json_walk_value(&s->w);
 }
 
 static struct thread *cur_thread(struct ff *s)
@@ -141,7 +121,7 @@ static struct table *table_for(struct ff *s, int in_shared, int t)
 
 static enum role child_role(struct ff *s, int is_map, int *table, int *shared)
 {
-	const char *k = TOP(s)->key;
+	const char *k = TOP(s)->j.key;
 	enum role r = TOP(s)->r;
 	int t;
 
@@ -217,16 +197,15 @@ static enum role child_role(struct ff *s, int is_map, int *table, int *shared)
 	return R_SKIP;
 }
 
-static int open_container(struct ff *s, int is_map)
+static int open_container(void *arg, int is_map)
 {
+	struct ff *s = arg;
 	enum role r;
 	int table = -1, shared = 0;
 
-	if (s->skip) {
-		s->skip++;
+	if (pd_json_walk_skip_open(&s->w))
 		return 1;
-	}
-	if (s->depth < 0) {
+	if (s->w.depth < 0) {
 		if (!is_map)
 			return fail(s, "not a Firefox profile (the top level is"
 				       " not an object)");
@@ -234,23 +213,16 @@ static int open_container(struct ff *s, int is_map)
 	} else {
 		value_start(s);
 		r = child_role(s, is_map, &table, &shared);
-		if (r == R_SKIP) {
-			s->skip = 1;
-			return 1;
-		}
+		if (r == R_SKIP)
+			return pd_json_walk_skip(&s->w);
 	}
-	if (s->depth + 1 >= MAXDEPTH)
-		return pd_json_fail_depth(s->err, s->in->path, json_path, s,
-					  &s->failed, PD_LIMIT_JSON_DEPTH,
-					  "PD_LIMIT_JSON_DEPTH");
-	s->depth++;
-	memset(TOP(s), 0, sizeof(*TOP(s)));
+	if (!pd_json_walk_push(&s->w, is_map))
+		return 0;
 	TOP(s)->r = r;
-	TOP(s)->is_map = is_map;
-	TOP(s)->idx = -1;
-	TOP(s)->ctx = s->depth > 0 ? s->lv[s->depth - 1].ctx : 0;
-	TOP(s)->table = s->depth > 0 ? s->lv[s->depth - 1].table : -1;
-	TOP(s)->tab = s->depth > 0 ? s->lv[s->depth - 1].tab : NULL;
+	TOP(s)->col = NULL;
+	TOP(s)->ctx = s->w.depth > 0 ? s->lv[s->w.depth - 1].ctx : 0;
+	TOP(s)->table = s->w.depth > 0 ? s->lv[s->w.depth - 1].table : -1;
+	TOP(s)->tab = s->w.depth > 0 ? s->lv[s->w.depth - 1].tab : NULL;
 	switch (r) {
 	case R_ROOT: {
 		struct ctx c;
@@ -259,7 +231,8 @@ static int open_container(struct ff *s, int is_map)
 		c.interval = 1;
 		PD_VEC_PUSH(&s->ctxs, c);
 		TOP(s)->ctx = s->ctxs.n - 1;
-		if (s->depth > 0 && !strcmp(s->lv[s->depth - 1].key, "profile"))
+		if (s->w.depth > 0 &&
+		    !strcmp(s->lv[s->w.depth - 1].j.key, "profile"))
 			s->wrapper = 1;
 		break;
 	}
@@ -273,7 +246,7 @@ static int open_container(struct ff *s, int is_map)
 	}
 	case R_LIB: {
 		struct lib l;
-		int per_thread = s->lv[s->depth - 2].r == R_THREAD;
+		int per_thread = s->lv[s->w.depth - 2].r == R_THREAD;
 
 		memset(&l, 0, sizeof(l));
 		if (per_thread)
@@ -290,12 +263,13 @@ static int open_container(struct ff *s, int is_map)
 		TOP(s)->tab->nschema = 0;
 		break;
 	case R_COL:
-		TOP(s)->col = new_col(TOP(s)->tab, s->lv[s->depth - 1].key, -1);
+		TOP(s)->col =
+		    new_col(TOP(s)->tab, s->lv[s->w.depth - 1].j.key, -1);
 		if (!TOP(s)->col)
 			return fail(s, "too many columns");
 		break;
 	case R_STRINGS:
-		if (s->lv[s->depth - 1].r == R_SHARED) {
+		if (s->lv[s->w.depth - 1].r == R_SHARED) {
 			s->shared_strings.n = 0;
 			s->has_shared_strings = 1;
 		} else {
@@ -309,38 +283,21 @@ static int open_container(struct ff *s, int is_map)
 	return 1;
 }
 
-static int cb_start_map(void *ctx)
-{
-	return open_container(ctx, 1);
-}
-
-static int cb_start_array(void *ctx)
-{
-	return open_container(ctx, 0);
-}
-
 static int cb_end(void *ctx)
 {
 	struct ff *s = ctx;
 
-	if (s->skip) {
-		s->skip--;
+	if (pd_json_walk_skip_close(&s->w))
 		return 1;
-	}
-	s->depth--;
-	return 1;
+	return pd_json_walk_pop(&s->w);
 }
 
 static int cb_key(void *ctx, const unsigned char *k, size_t n)
 {
 	struct ff *s = ctx;
 
-	if (s->skip)
-		return 1;
-	if (n >= sizeof(TOP(s)->key))
-		n = sizeof(TOP(s)->key) - 1;
-	memcpy(TOP(s)->key, k, n);
-	TOP(s)->key[n] = '\0';
+	if (!s->w.skip)
+		pd_json_walk_key(&s->w, k, n);
 	return 1;
 }
 
@@ -363,7 +320,7 @@ static char **lib_field(struct lib *l, const char *k)
 
 static struct lib *cur_lib(struct ff *s)
 {
-	int per_thread = s->lv[s->depth - 2].r == R_THREAD;
+	int per_thread = s->lv[s->w.depth - 2].r == R_THREAD;
 
 	if (per_thread)
 		return &cur_thread(s)->libs.v[cur_thread(s)->libs.n - 1];
@@ -413,7 +370,7 @@ static int libs_from_string(struct ff *s, const char *text, size_t n)
 static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 {
 	enum role r = TOP(s)->r;
-	const char *k = TOP(s)->key;
+	const char *k = TOP(s)->j.key;
 
 	switch (r) {
 	case R_META: {
@@ -502,21 +459,21 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 	case R_ROW: {
 		struct col *c;
 
-		if (TOP(s)->idx >= MAXCOL * 4)
+		if (TOP(s)->j.idx >= MAXCOL * 4)
 			return 1;
-		c = col_at(TOP(s)->tab, (int)TOP(s)->idx);
+		c = col_at(TOP(s)->tab, (int)TOP(s)->j.idx);
 		if (!c)
 			return 1;
 		/* Pad rows that were shorter. */
-		while (c->v.n < (size_t)s->lv[s->depth - 1].idx)
+		while (c->v.n < (size_t)s->lv[s->w.depth - 1].j.idx)
 			PD_VEC_PUSH(&c->v, PD_NAN);
 		PD_VEC_PUSH(&c->v, str ? PD_NAN : d);
 		return 1;
 	}
 	case R_STRINGS: {
-		int shared = s->lv[s->depth - 1].r == R_SHARED ||
-			     (s->lv[s->depth - 1].r == R_STRTABLE &&
-			      s->lv[s->depth - 2].r == R_SHARED);
+		int shared = s->lv[s->w.depth - 1].r == R_SHARED ||
+			     (s->lv[s->w.depth - 1].r == R_STRTABLE &&
+			      s->lv[s->w.depth - 2].r == R_SHARED);
 		uint32_t id = str ? pd_intern(&s->p->strs, str, n) : 0;
 
 		if (shared)
@@ -533,10 +490,10 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 /* Every scalar: counted in its array, then read (or skipped). */
 static int scalar(struct ff *s, double d, const char *str, size_t n)
 {
-	if (s->skip)
+	if (s->w.skip)
 		return 1;
 	value_start(s);
-	if (s->depth < 0)
+	if (s->w.depth < 0)
 		return fail(s, "not a Firefox profile");
 	return on_scalar(s, d, str, n);
 }
@@ -546,7 +503,7 @@ static int cb_number(void *ctx, const char *v, size_t n)
 	struct ff *s = ctx;
 	char tmp[64], *end;
 
-	if (s->skip)
+	if (s->w.skip)
 		return 1;
 	if (n >= sizeof(tmp)) {
 		value_start(s);
@@ -562,19 +519,14 @@ static int cb_string(void *ctx, const unsigned char *v, size_t n)
 	return scalar(ctx, PD_NAN, (const char *)v, n);
 }
 
-static int cb_null(void *ctx)
+/* null (-1), false (0) or true (1) */
+static int cb_literal(void *ctx, int v)
 {
-	return scalar(ctx, PD_NAN, NULL, 0);
+	return scalar(ctx, v < 0 ? PD_NAN : v, NULL, 0);
 }
 
-static int cb_bool(void *ctx, int b)
-{
-	return scalar(ctx, b ? 1 : 0, NULL, 0);
-}
-
-static const yajl_callbacks callbacks = {
-	cb_null,      cb_bool, NULL,   NULL,	       cb_number, cb_string,
-	cb_start_map, cb_key,  cb_end, cb_start_array, cb_end,
+static const struct pd_json_events events = {
+	NULL, cb_string, cb_key, open_container, cb_end, cb_number, cb_literal,
 };
 
 /* ---- resolution ---- */
@@ -597,25 +549,18 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 {
 	struct ff s;
 	struct pd_json_stream js;
-	yajl_handle h;
 	size_t i;
 	int rc = 0, k;
 
 	memset(&s, 0, sizeof(s));
-	memset(&js, 0, sizeof(js));
 	s.p = p;
 	s.o = o;
 	s.in = in;
 	s.err = err;
-	s.depth = -1;
-	h = yajl_alloc(&callbacks, NULL, &s);
-	if (!h)
-		pd_die_oom(0);
+	pd_json_walk_init(&s.w, s.lv, sizeof(s.lv[0]), MAXDEPTH,
+			  "PD_LIMIT_JSON_DEPTH", in->path, err);
+	pd_json_stream_events(&js, &events, &s, &s.w);
 	/* insta snapshots of samply's writer carry a YAML header: skip it */
-	js.h = h;
-	js.failed = &s.failed;
-	js.path = json_path;
-	js.arg = &s;
 	js.yaml_header = 1;
 	rc = pd_json_stream_run(&js, in, err);
 	if (rc)
@@ -663,7 +608,7 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 	}
 	rc = pd_firefox_resolve(&s);
 out:
-	yajl_free(h);
+	yajl_free(js.h);
 	for (i = 0; i < s.threads.n; i++) {
 		struct thread *t = &s.threads.v[i];
 		size_t j;

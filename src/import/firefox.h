@@ -9,6 +9,7 @@
 
 #include "core/limits.h"
 #include "import/import.h"
+#include "import/json.h"
 
 #define MAXCOL 24
 #define MAXDEPTH PD_LIMIT_JSON_DEPTH
@@ -85,18 +86,15 @@ struct ff {
 	int has_shared_strings;
 	/* parse state */
 	struct {
+		struct pd_json_step j; /* first: the walk reads it */
 		enum role r;
-		int is_map;
-		char key[48];
-		long idx;
 		size_t ctx;
 		int table; /* T_* for R_TABLE and below */
 		struct table *tab;
 		struct col *col;
 	} lv[MAXDEPTH];
-	int depth;
-	long skip;
-	int failed, saw_meta, wrapper;
+	struct pd_json_walk w;
+	int saw_meta, wrapper;
 };
 
 /* The named column, through the Gecko schema when there is one. */

@@ -70,8 +70,7 @@ static void syntax_error(struct pd_json_stream *js, struct pd_input *in, int n,
 
 	if (nl)
 		*nl = '\0';
-	if (js->path)
-		js->path(js->arg, &path);
+	pd_json_walk_path(js->walk, &path);
 	pd_err_set(
 	    err, PD_EPARSE, "%s: byte %llu%s%s: %s%s", in->path, at,
 	    path.len ? " at " : "", path.buf,
@@ -192,7 +191,7 @@ int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 			n = -1; /* for the message: the end came too early */
 		}
 		if (st != yajl_status_ok) {
-			if (!*js->failed)
+			if (!js->walk->failed)
 				syntax_error(js, in, n >= 0, err);
 			rc = PD_EPARSE;
 			break;
@@ -220,6 +219,8 @@ static int ev_null(void *ctx)
 {
 	struct pd_json_stream *js = ctx;
 
+	if (js->ev->literal)
+		return js->ev->literal(js->arg, -1);
 	return js->ev->scalar(js->arg, NULL, 0);
 }
 
@@ -227,8 +228,16 @@ static int ev_boolean(void *ctx, int b)
 {
 	struct pd_json_stream *js = ctx;
 
-	(void)b;
+	if (js->ev->literal)
+		return js->ev->literal(js->arg, b != 0);
 	return js->ev->scalar(js->arg, NULL, 0);
+}
+
+static int ev_number_text(void *ctx, const char *v, size_t n)
+{
+	struct pd_json_stream *js = ctx;
+
+	return js->ev->number_text(js->arg, v, n);
 }
 
 static int ev_integer(void *ctx, long long v)
@@ -286,12 +295,22 @@ static const yajl_callbacks ev_callbacks = {
 	ev_start_map, ev_key,	  ev_end,     ev_start_array, ev_end,
 };
 
+static const yajl_callbacks ev_text_callbacks = {
+	ev_null,	ev_boolean,	NULL,	      NULL,
+	ev_number_text, ev_string,	ev_start_map, ev_key,
+	ev_end,		ev_start_array, ev_end,
+};
+
 void pd_json_stream_events(struct pd_json_stream *js,
-			   const struct pd_json_events *ev, void *arg)
+			   const struct pd_json_events *ev, void *arg,
+			   struct pd_json_walk *walk)
 {
+	memset(js, 0, sizeof(*js));
+	js->walk = walk;
 	js->ev = ev;
 	js->arg = arg;
-	js->h = yajl_alloc(&ev_callbacks, NULL, js);
+	js->h = yajl_alloc(ev->number_text ? &ev_text_callbacks : &ev_callbacks,
+			   NULL, js);
 	if (!js->h)
 		pd_die_oom(0);
 }
@@ -394,21 +413,23 @@ static int keys_close(void *arg)
 int pd_json_keys(const char *path, struct pd_buf *out, struct pd_err *err)
 {
 	static const struct pd_json_events ev = {
-		keys_number, keys_scalar, keys_key, keys_open, keys_close,
+		keys_number, keys_scalar, keys_key, keys_open,
+		keys_close,  NULL,	  NULL,
 	};
 	struct keys_scan k;
 	struct pd_json_stream js;
 	struct pd_input in;
-	int failed = 0, rc;
+	struct pd_json_walk w;
+	int rc;
 
 	memset(&k, 0, sizeof(k));
-	memset(&js, 0, sizeof(js));
 	k.out = out;
 	rc = pd_input_open(&in, path, err);
 	if (!rc) {
-		js.failed = &failed;
+		/* no levels: the keys' path is not kept */
+		pd_json_walk_init(&w, NULL, 0, 0, NULL, path, err);
+		pd_json_stream_events(&js, &ev, &k, &w);
 		js.yaml_header = 1;
-		pd_json_stream_events(&js, &ev, &k);
 		/* the keys up to a syntax error still say what it was meant to
 		 * be */
 		rc = pd_json_stream_run(&js, &in, err);
@@ -416,4 +437,46 @@ int pd_json_keys(const char *path, struct pd_buf *out, struct pd_err *err)
 	}
 	pd_input_close(&in);
 	return rc;
+}
+
+void pd_json_walk_init(struct pd_json_walk *w, void *levels, size_t stride,
+		       int max, const char *limit, const char *file,
+		       struct pd_err *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->levels = levels;
+	w->stride = stride;
+	w->max = max;
+	w->depth = -1;
+	w->limit = limit;
+	w->file = file;
+	w->err = err;
+}
+
+void *pd_json_walk_too_deep(struct pd_json_walk *w)
+{
+	pd_json_fail_depth(w->err, w->file, pd_json_walk_path, w, &w->failed,
+			   (unsigned long long)w->max, w->limit);
+	return NULL;
+}
+
+void pd_json_walk_path(void *arg, struct pd_buf *b)
+{
+	const struct pd_json_walk *w = arg;
+	int i;
+
+	if (w->depth < 0)
+		return;
+	pd_buf_addch(b, '$');
+	for (i = 0; i <= w->depth; i++) {
+		const struct pd_json_step *t = pd_json_walk_level(w, i);
+
+		pd_json_path_step(b, t->is_map, t->key, t->idx);
+	}
+}
+
+int pd_json_walk_fail(struct pd_json_walk *w, const char *what)
+{
+	return pd_json_fail(w->err, w->file, pd_json_walk_path, w, &w->failed,
+			    what);
 }

@@ -2,25 +2,151 @@
 #ifndef PD_IMPORT_JSON_H
 #define PD_IMPORT_JSON_H
 
+#include <string.h>
 #include <yajl_parse.h>
 
 #include "core/buf.h"
 #include "core/input.h"
 
+/*
+ * One level of the JSON path a streaming importer is reading. Each
+ * importer's own level struct begins with one, so that the walk below can
+ * name the path and count elements without knowing the rest.
+ */
+struct pd_json_step {
+	long idx; /* in an array: the element being read, -1 before one */
+	int is_map;
+	char key[48]; /* in an object: the last key, cut to fit */
+};
+
+/*
+ * Where an importer is in its document: the open containers (levels[0 ..
+ * depth], each `stride` bytes and beginning with a pd_json_step), the
+ * values being skipped whole, and whether an error was recorded. The
+ * path it names is the one every message of the importer carries.
+ */
+struct pd_json_walk {
+	char *levels;
+	size_t stride;
+	int max;	   /* levels available */
+	int depth;	   /* the innermost open container, -1 outside */
+	long skip;	   /* containers open inside a value skipped whole */
+	int failed;	   /* an error is recorded */
+	const char *limit; /* the limit's name in core/limits.h, for max */
+	const char *file;
+	struct pd_err *err;
+};
+
+/*
+ * Starts a walk over levels (an array of max entries of stride bytes).
+ * limit names max's macro in core/limits.h for the "too deep" message.
+ */
+void pd_json_walk_init(struct pd_json_walk *w, void *levels, size_t stride,
+		       int max, const char *limit, const char *file,
+		       struct pd_err *err);
+
+static inline void *pd_json_walk_level(const struct pd_json_walk *w, int depth)
+{
+	return w->levels + (size_t)depth * w->stride;
+}
+
+static inline struct pd_json_step *
+pd_json_walk_top(const struct pd_json_walk *w)
+{
+	return (struct pd_json_step *)pd_json_walk_level(w, w->depth);
+}
+
+/* A value starts: an array's element count moves on. */
+static inline void pd_json_walk_value(struct pd_json_walk *w)
+{
+	if (w->depth >= 0 && !pd_json_walk_top(w)->is_map)
+		pd_json_walk_top(w)->idx++;
+}
+
+/* Records that the document nests past max; NULL. */
+void *pd_json_walk_too_deep(struct pd_json_walk *w);
+
+/*
+ * Opens a container one level deeper and returns its level, the step set
+ * (is_map, idx -1, no key) and the rest the caller's to set; NULL (and
+ * the "too deep" error recorded) past max. The caller counts the
+ * container as a value of its parent (pd_json_walk_value) first.
+ */
+static inline void *pd_json_walk_push(struct pd_json_walk *w, int is_map)
+{
+	struct pd_json_step *t;
+
+	if (w->depth + 1 >= w->max)
+		return pd_json_walk_too_deep(w);
+	w->depth++;
+	t = pd_json_walk_top(w);
+	t->is_map = is_map;
+	t->idx = -1;
+	t->key[0] = '\0';
+	return t;
+}
+
+/* Records key as the open object's current key. */
+static inline void pd_json_walk_key(struct pd_json_walk *w,
+				    const unsigned char *k, size_t n)
+{
+	struct pd_json_step *t = pd_json_walk_top(w);
+
+	if (n >= sizeof(t->key))
+		n = sizeof(t->key) - 1;
+	memcpy(t->key, k, n);
+	t->key[n] = '\0';
+}
+
+/*
+ * For a container's start and end event: 1 when it lies inside a value
+ * skipped whole (the caller returns at once), else 0.
+ */
+static inline int pd_json_walk_skip_open(struct pd_json_walk *w)
+{
+	return w->skip ? (w->skip++, 1) : 0;
+}
+
+static inline int pd_json_walk_skip_close(struct pd_json_walk *w)
+{
+	return w->skip ? (w->skip--, 1) : 0;
+}
+
+/* The value just begun is skipped whole, its containers counted; 1. */
+static inline int pd_json_walk_skip(struct pd_json_walk *w)
+{
+	w->skip = 1;
+	return 1;
+}
+
+/* Closes the innermost container; 1. */
+static inline int pd_json_walk_pop(struct pd_json_walk *w)
+{
+	w->depth--;
+	return 1;
+}
+
+/* Appends the path ("$.a[3]"; nothing outside the document). */
+void pd_json_walk_path(void *w, struct pd_buf *b);
+
+/* pd_json_fail at the walk's path. */
+int pd_json_walk_fail(struct pd_json_walk *w, const char *what);
+
 struct pd_json_stream {
 	yajl_handle h;
-	const int *failed; /* the callbacks recorded an error already */
-	/* appends the JSON path being read ("$.a[3]"); may be NULL */
-	void (*path)(void *arg, struct pd_buf *b);
 	void *arg;
 	int yaml_header;    /* skip a leading "---" ... "---" block */
 	uint64_t chunk_off; /* input offset of what yajl is parsing */
 	const struct pd_json_events *ev; /* see pd_json_stream_events */
+	/* where the importer is: its messages' path, whether one was made */
+	struct pd_json_walk *walk;
 };
 
 /*
- * The document's events for importers that take every number as a double
- * (.cpuprofile, DHAT), each called with the stream's arg.
+ * The document's events, each called with the stream's arg. A number
+ * comes as a double (number) or, for importers that parse their own
+ * (number_text set), as its text; null and booleans come to literal when
+ * it is set (-1 null, 0 false, 1 true), else to scalar with s NULL.
  */
 struct pd_json_events {
 	int (*number)(void *arg, double v, int integral);
@@ -29,14 +155,18 @@ struct pd_json_events {
 	int (*key)(void *arg, const unsigned char *k, size_t n);
 	int (*open)(void *arg, int is_map);
 	int (*close)(void *arg);
+	int (*number_text)(void *arg, const char *v, size_t n);
+	int (*literal)(void *arg, int v);
 };
 
 /*
- * Makes js->h a yajl parser that calls ev with arg (also js->arg, for the
- * path). js must stay where it is while parsing; yajl_free(js->h) after.
+ * Sets js up from scratch: js->h a yajl parser that calls ev with arg,
+ * walk the importer's (errors are made at its path). js must stay where
+ * it is while parsing; yajl_free(js->h) after.
  */
 void pd_json_stream_events(struct pd_json_stream *js,
-			   const struct pd_json_events *ev, void *arg);
+			   const struct pd_json_events *ev, void *arg,
+			   struct pd_json_walk *walk);
 
 /*
  * Feeds the whole input to js->h in 1 MiB chunks. A syntax error the

@@ -20,28 +20,9 @@
 #include "import/speedscope.h"
 #include "import/json.h"
 
-static void path_to(const struct ss *s, struct pd_buf *b)
-{
-	int i;
-
-	pd_buf_addch(b, '$');
-	for (i = 0; i <= s->depth && i < MAX_DEPTH; i++)
-		pd_json_path_step(b, s->lv[i].is_map, s->lv[i].keytext,
-				  s->lv[i].idx);
-}
-
-static void json_path(void *arg, struct pd_buf *b)
-{
-	struct ss *s = arg;
-
-	if (s->depth >= 0)
-		path_to(s, b);
-}
-
 static int fail(struct ss *s, const char *what)
 {
-	return pd_json_fail(s->err, s->in->path, json_path, s, &s->failed,
-			    what);
+	return pd_json_walk_fail(&s->w, what);
 }
 
 static enum key key_of(const unsigned char *k, size_t n)
@@ -90,28 +71,19 @@ static enum key key_of(const unsigned char *k, size_t n)
 
 static struct level *top(struct ss *s)
 {
-	return &s->lv[s->depth];
-}
-
-/* Called before every value: advances the array index. */
-static void value_start(struct ss *s)
-{
-	struct level *l = top(s);
-
-	if (!l->is_map)
-		l->idx++;
+	return &s->lv[s->w.depth];
 }
 
 /* A scalar at the top level is no speedscope file. */
 static int top_scalar(struct ss *s)
 {
-	if (s->depth >= 0)
+	if (s->w.depth >= 0)
 		return 0;
 	pd_err_set(s->err, PD_EFORMAT,
 		   "%s: JSON of an unknown shape (the top level is not an"
 		   " object; supported: %s)",
 		   s->in->path, pd_format_list());
-	s->failed = 1;
+	s->w.failed = 1;
 	return 1;
 }
 
@@ -169,16 +141,15 @@ static struct sprofile *cur_prof(struct ss *s)
 	return &s->profs.v[s->profs.n - 1];
 }
 
-static int open_container(struct ss *s, int is_map)
+static int open_container(void *arg, int is_map)
 {
+	struct ss *s = arg;
 	enum st st;
 	struct level *l;
 
-	if (s->skip) {
-		s->skip++;
+	if (pd_json_walk_skip_open(&s->w))
 		return 1;
-	}
-	if (s->depth < 0) {
+	if (s->w.depth < 0) {
 		if (!is_map)
 			return fail(s,
 				    "JSON of an unknown shape (the top level"
@@ -187,7 +158,7 @@ static int open_container(struct ss *s, int is_map)
 	} else {
 		enum st parent = top(s)->st;
 
-		value_start(s);
+		pd_json_walk_value(&s->w);
 		/*
 		 * Inside a sample, the weights or the events only numbers
 		 * and objects belong: anything else would be skipped, and
@@ -205,22 +176,14 @@ static int open_container(struct ss *s, int is_map)
 		if (parent == S_EVENTS && !is_map)
 			return fail(s, "an event must be an object");
 		st = child_state(s, is_map);
-		if (st == S_SKIP) {
-			s->skip = 1;
-			return 1;
-		}
+		if (st == S_SKIP)
+			return pd_json_walk_skip(&s->w);
 	}
-	if (s->depth + 1 >= MAX_DEPTH)
-		return pd_json_fail_depth(s->err, s->in->path, json_path, s,
-					  &s->failed, PD_LIMIT_JSON_DEPTH,
-					  "PD_LIMIT_JSON_DEPTH");
-	s->depth++;
-	l = top(s);
+	l = pd_json_walk_push(&s->w, is_map);
+	if (!l)
+		return 0;
 	l->st = st;
-	l->is_map = is_map;
 	l->key = K_OTHER;
-	l->keytext[0] = '\0';
-	l->idx = -1;
 	switch (st) {
 	case S_FRAME:
 		s->cur_frame.name = UINT32_MAX;
@@ -262,16 +225,6 @@ static int open_container(struct ss *s, int is_map)
 		break;
 	}
 	return 1;
-}
-
-static int cb_start_map(void *ctx)
-{
-	return open_container(ctx, 1);
-}
-
-static int cb_start_array(void *ctx)
-{
-	return open_container(ctx, 0);
 }
 
 static void push_sample_node(struct sprofile *sp, uint32_t node)
@@ -337,14 +290,13 @@ static int close_event(struct ss *s)
 	return 1;
 }
 
-static int close_container(struct ss *s)
+static int close_container(void *arg)
 {
+	struct ss *s = arg;
 	struct level *l;
 
-	if (s->skip) {
-		s->skip--;
+	if (pd_json_walk_skip_close(&s->w))
 		return 1;
-	}
 	l = top(s);
 	switch (l->st) {
 	case S_FRAME:
@@ -374,29 +326,17 @@ static int close_container(struct ss *s)
 	default:
 		break;
 	}
-	s->depth--;
-	return 1;
-}
-
-static int cb_end(void *ctx)
-{
-	return close_container(ctx);
+	return pd_json_walk_pop(&s->w);
 }
 
 static int cb_key(void *ctx, const unsigned char *k, size_t n)
 {
 	struct ss *s = ctx;
-	struct level *l;
-	size_t m = n;
 
-	if (s->skip)
+	if (s->w.skip)
 		return 1;
-	l = top(s);
-	l->key = key_of(k, n);
-	if (m >= sizeof(l->keytext))
-		m = sizeof(l->keytext) - 1;
-	memcpy(l->keytext, k, m);
-	l->keytext[m] = '\0';
+	top(s)->key = key_of(k, n);
+	pd_json_walk_key(&s->w, k, n);
 	return 1;
 }
 
@@ -526,11 +466,11 @@ static int cb_number(void *ctx, const char *v, size_t n)
 {
 	struct ss *s = ctx;
 
-	if (s->skip)
+	if (s->w.skip)
 		return 1;
 	if (top_scalar(s))
 		return 0;
-	value_start(s);
+	pd_json_walk_value(&s->w);
 	return on_number(s, v, n, 0);
 }
 
@@ -540,11 +480,11 @@ static int cb_string(void *ctx, const unsigned char *v, size_t n)
 	struct level *l;
 	const char *c = (const char *)v;
 
-	if (s->skip)
+	if (s->w.skip)
 		return 1;
 	if (top_scalar(s))
 		return 0;
-	value_start(s);
+	pd_json_walk_value(&s->w);
 	l = top(s);
 	switch (l->st) {
 	case S_TOP:
@@ -634,11 +574,11 @@ static int on_literal(void *ctx, int is_true)
 	struct ss *s = ctx;
 	struct level *l;
 
-	if (s->skip)
+	if (s->w.skip)
 		return 1;
 	if (top_scalar(s))
 		return 0;
-	value_start(s);
+	pd_json_walk_value(&s->w);
 	l = top(s);
 	if (l->st == S_SAMPLE || l->st == S_WEIGHTS || l->st == S_SAMPLES ||
 	    l->st == S_EVENTS || l->st == S_COUNTS)
@@ -650,19 +590,9 @@ static int on_literal(void *ctx, int is_true)
 	return 1;
 }
 
-static int cb_null(void *ctx)
-{
-	return on_literal(ctx, -1);
-}
-
-static int cb_bool(void *ctx, int b)
-{
-	return on_literal(ctx, b != 0);
-}
-
-static const yajl_callbacks callbacks = {
-	cb_null,      cb_bool, NULL,   NULL,	       cb_number, cb_string,
-	cb_start_map, cb_key,  cb_end, cb_start_array, cb_end,
+static const struct pd_json_events events = {
+	NULL,	   cb_string,  cb_key, open_container, close_container,
+	cb_number, on_literal,
 };
 
 int pd_speedscope_sniff(const char *head, size_t len)
@@ -678,26 +608,19 @@ int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err)
 {
 	struct ss s;
-	yajl_handle h;
 	struct pd_json_stream js;
 	int rc = 0;
 	size_t i;
 
 	memset(&s, 0, sizeof(s));
-	memset(&js, 0, sizeof(js));
 	s.p = p;
 	s.o = o;
 	s.in = in;
 	s.err = err;
-	s.depth = -1;
+	pd_json_walk_init(&s.w, s.lv, sizeof(s.lv[0]), MAX_DEPTH,
+			  "PD_LIMIT_JSON_DEPTH", in->path, err);
 	pd_profile_init(&s.prov);
-	h = yajl_alloc(&callbacks, NULL, &s);
-	if (!h)
-		pd_die_oom(0);
-	js.h = h;
-	js.failed = &s.failed;
-	js.path = json_path;
-	js.arg = &s;
+	pd_json_stream_events(&js, &events, &s, &s.w);
 	rc = pd_json_stream_run(&js, in, err);
 	if (rc)
 		goto out;
@@ -713,7 +636,7 @@ int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 		goto out;
 	}
 out:
-	yajl_free(h);
+	yajl_free(js.h);
 	pd_profile_release(&s.prov);
 	PD_VEC_FREE(&s.frames);
 	for (i = 0; i < s.profs.n; i++) {

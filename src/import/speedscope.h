@@ -7,6 +7,7 @@
 
 #include "core/limits.h"
 #include "import/import.h"
+#include "import/json.h"
 
 #define PROFILE_ROOT 0x80000000u
 #define MAX_DEPTH PD_LIMIT_JSON_DEPTH
@@ -55,11 +56,9 @@ enum key {
 enum kind { KIND_REAL, KIND_PROCESS, KIND_THREAD, KIND_SKIP, KIND_CPU };
 
 struct level {
+	struct pd_json_step j; /* first: the walk reads it */
 	enum st st;
-	int is_map;
 	enum key key;
-	char keytext[48];
-	long idx; /* array index of the element being read */
 };
 
 struct run_u32 {
@@ -98,8 +97,7 @@ struct ss {
 	struct pd_err *err;
 	struct pd_profile prov; /* provisional tree; frame = raw index */
 	struct level lv[MAX_DEPTH];
-	int depth;
-	long skip;
+	struct pd_json_walk w;
 	int saw_schema, saw_profiles, schema_other;
 	PD_VEC(struct sframe) frames;
 	struct sframe cur_frame;
@@ -113,7 +111,6 @@ struct ss {
 	int t_started;
 	PD_VEC(struct oframe) open;
 	PD_VEC(uint32_t) cur_sample;
-	int failed;
 	/*
 	 * What perfdiff convert keeps beyond the format (docs/formats.md,
 	 * "speedscope"): the unit, exactness, event and count rule.

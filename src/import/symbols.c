@@ -92,11 +92,9 @@ enum sc_key {
 };
 
 struct sc_level {
+	struct pd_json_step j; /* first: the walk reads it */
 	enum sc_ctx ctx;
-	int is_map;
 	enum sc_key key; /* in a map: the key being read */
-	long idx;	 /* in an array: the element being read */
-	char name[24];	 /* the key, for error paths */
 };
 
 /* One library while it is read. */
@@ -112,26 +110,16 @@ struct sc_reader {
 	struct pd_json_stream js;
 	struct pd_sidecar *s;
 	struct sc_level lv[SC_MAX_DEPTH];
-	int depth; /* lv[0..depth) are open */
-	int failed, seen_strings, seen_data;
+	struct pd_json_walk w;
+	int seen_strings, seen_data;
 	struct sc_pending lib;
 	struct pd_err *err;
 	const char *path;
 };
 
-static void sc_path(void *arg, struct pd_buf *b)
-{
-	struct sc_reader *r = arg;
-	int i;
-
-	for (i = 0; i < r->depth; i++)
-		pd_json_path_step(b, r->lv[i].is_map, r->lv[i].name,
-				  r->lv[i].idx);
-}
-
 static int sc_fail(struct sc_reader *r, const char *what)
 {
-	return pd_json_fail(r->err, r->path, sc_path, r, &r->failed, what);
+	return pd_json_walk_fail(&r->w, what);
 }
 
 /*
@@ -143,13 +131,12 @@ static enum sc_ctx value_in(struct sc_reader *r, enum sc_key *key)
 	struct sc_level *up;
 
 	*key = K_OTHER;
-	if (!r->depth)
+	if (r->w.depth < 0)
 		return C_OTHER;
-	up = &r->lv[r->depth - 1];
-	if (up->is_map)
+	pd_json_walk_value(&r->w);
+	up = &r->lv[r->w.depth];
+	if (up->j.is_map)
 		*key = up->key;
-	else
-		up->idx++;
 	return up->ctx;
 }
 
@@ -224,20 +211,11 @@ static int sc_open(void *arg, int is_map)
 	enum sc_ctx up = value_in(r, &key), ctx = C_OTHER;
 	struct sc_level *lv;
 
-	if (r->failed)
+	if (r->w.failed)
 		return 0;
-	if (r->depth == SC_MAX_DEPTH) {
-		char t[160];
-
-		sc_fail(r,
-			pd_limit_text(t, sizeof(t), PD_LIMIT_JSON_DEPTH,
-				      "nesting levels", "PD_LIMIT_JSON_DEPTH"));
-		r->err->code = PD_ETOOBIG;
-		return 0;
-	}
-	if (!r->depth && !is_map)
+	if (r->w.depth < 0 && !is_map)
 		return sc_fail(r, "not an object");
-	if (!r->depth)
+	if (r->w.depth < 0)
 		ctx = C_ROOT;
 	else if (up == C_ROOT && !is_map && key == K_STRING_TABLE)
 		ctx = C_STRINGS;
@@ -263,20 +241,20 @@ static int sc_open(void *arg, int is_map)
 		lib_reset(&r->lib);
 	if (ctx == C_PAIR)
 		r->lib.pair_ok = 0;
-	lv = &r->lv[r->depth++];
-	memset(lv, 0, sizeof(*lv));
+	lv = pd_json_walk_push(&r->w, is_map);
+	if (!lv)
+		return 0;
 	lv->ctx = ctx;
-	lv->is_map = is_map;
-	lv->idx = -1;
+	lv->key = K_OTHER;
 	return 1;
 }
 
 static int sc_close(void *arg)
 {
 	struct sc_reader *r = arg;
-	struct sc_level *lv = &r->lv[r->depth - 1];
+	struct sc_level *lv = &r->lv[r->w.depth];
 
-	if (r->failed)
+	if (r->w.failed)
 		return 0;
 	if (lv->ctx == C_LIB)
 		lib_end(r);
@@ -293,14 +271,13 @@ static int sc_close(void *arg)
 			PD_VEC_PUSH(&r->lib.pairs, (uint64_t)t);
 		}
 	}
-	r->depth--;
-	return 1;
+	return pd_json_walk_pop(&r->w);
 }
 
 static int sc_key(void *arg, const unsigned char *k, size_t n)
 {
 	struct sc_reader *r = arg;
-	struct sc_level *lv = &r->lv[r->depth - 1];
+	struct sc_level *lv = &r->lv[r->w.depth];
 	static const struct {
 		enum sc_ctx in;
 		enum sc_key key;
@@ -316,11 +293,10 @@ static int sc_key(void *arg, const unsigned char *k, size_t n)
 	};
 	size_t i;
 
-	if (r->failed)
+	if (r->w.failed)
 		return 0;
 	lv->key = K_OTHER;
-	snprintf(lv->name, sizeof(lv->name), "%.*s",
-		 (int)(n < sizeof(lv->name) ? n : sizeof(lv->name) - 1), k);
+	pd_json_walk_key(&r->w, k, n);
 	for (i = 0; i < PD_ARRAY_SIZE(keys); i++)
 		if (keys[i].in == lv->ctx && strlen(keys[i].name) == n &&
 		    !memcmp(keys[i].name, k, n))
@@ -335,13 +311,13 @@ static int sc_number(void *arg, double v, int integral)
 	enum sc_ctx up = value_in(r, &key);
 
 	(void)integral;
-	if (r->failed)
+	if (r->w.failed)
 		return 0;
 	if (up == C_SYMENT && key == K_SYMBOL) {
 		if (v >= 0 && v < (double)SC_NO_SYMBOL)
 			r->lib.symtab.v[r->lib.symtab.n - 1] = (uint32_t)v;
-	} else if (up == C_PAIR && r->lv[r->depth - 1].idx <= 1) {
-		int i = (int)r->lv[r->depth - 1].idx;
+	} else if (up == C_PAIR && r->lv[r->w.depth].j.idx <= 1) {
+		int i = (int)r->lv[r->w.depth].j.idx;
 
 		r->lib.pair[i] = v;
 		r->lib.pair_ok |= 1 << i;
@@ -359,7 +335,7 @@ static int sc_scalar(void *arg, const unsigned char *v, size_t n)
 	enum sc_key key;
 	enum sc_ctx up = value_in(r, &key);
 
-	if (r->failed)
+	if (r->w.failed)
 		return 0;
 	if (up == C_STRINGS) {
 		add_string(r->s, v, n);
@@ -376,7 +352,7 @@ static int sc_scalar(void *arg, const unsigned char *v, size_t n)
 }
 
 static const struct pd_json_events sc_events = {
-	sc_number, sc_scalar, sc_key, sc_open, sc_close,
+	sc_number, sc_scalar, sc_key, sc_open, sc_close, NULL, NULL,
 };
 
 void pd_sidecar_free(struct pd_sidecar *s)
@@ -448,9 +424,9 @@ struct pd_sidecar *pd_sidecar_load(const char *profile_path, char **found,
 	r.path = *found;
 	rc = pd_input_open(&in, *found, err);
 	if (!rc) {
-		r.js.failed = &r.failed;
-		r.js.path = sc_path;
-		pd_json_stream_events(&r.js, &sc_events, &r);
+		pd_json_walk_init(&r.w, r.lv, sizeof(r.lv[0]), SC_MAX_DEPTH,
+				  "PD_LIMIT_JSON_DEPTH", *found, err);
+		pd_json_stream_events(&r.js, &sc_events, &r, &r.w);
 		rc = pd_json_stream_run(&r.js, &in, err);
 		yajl_free(r.js.h);
 	}
