@@ -263,26 +263,45 @@ static const char *const meta_cache[] = { "cache", "cache_state", NULL };
 static const char *const meta_host[] = { "host", "host_fingerprint", "hostname",
 					 NULL };
 
+static const char *const meta_sha[] = { "git_sha",    "sha",	  "commit",
+					"git_commit", "revision", NULL };
+static const char *const meta_scen[] = { "scenario", "scenario_name", NULL };
+static const char *const meta_cdate[] = { "commit_date", "commit_time", NULL };
+static const char *const meta_date[] = { "date", "run_date", "timestamp",
+					 NULL };
+
+/* The one reader of build_meta.json's fields. */
+static void meta_fields(struct pd_meta *m, const cJSON *o)
+{
+	memset(m, 0, sizeof(*m));
+	m->sha = json_find(o, meta_sha);
+	m->scenario = json_find(o, meta_scen);
+	m->cache = json_find(o, meta_cache);
+	m->commit_date = json_find(o, meta_cdate);
+	m->run_date = json_find(o, meta_date);
+	m->compiler = json_find(o, meta_cc);
+	m->flags = json_find(o, meta_flags);
+	m->target = json_find(o, meta_target);
+	m->dataset = json_find(o, meta_data);
+	m->host = json_find(o, meta_host);
+}
+
 void pd_meta_from_json(struct pd_meta *m, const char *json)
 {
 	cJSON *o = json ? cJSON_Parse(json) : NULL;
 
 	memset(m, 0, sizeof(*m));
-	if (!cJSON_IsObject(o)) {
-		cJSON_Delete(o);
-		return;
-	}
-	m->compiler = json_find(o, meta_cc);
-	m->flags = json_find(o, meta_flags);
-	m->target = json_find(o, meta_target);
-	m->dataset = json_find(o, meta_data);
-	m->cache = json_find(o, meta_cache);
-	m->host = json_find(o, meta_host);
+	if (cJSON_IsObject(o))
+		meta_fields(m, o);
 	cJSON_Delete(o);
 }
 
 void pd_meta_release(struct pd_meta *m)
 {
+	free(m->sha);
+	free(m->scenario);
+	free(m->commit_date);
+	free(m->run_date);
 	free(m->compiler);
 	free(m->flags);
 	free(m->target);
@@ -295,15 +314,6 @@ void pd_meta_release(struct pd_meta *m)
 int pd_bundle_read(struct pd_bundle *b, const char *dir,
 		   const struct pd_bundle_key *fallback, struct pd_err *err)
 {
-	static const char *const sha_names[] = { "git_sha",  "sha",
-						 "commit",   "git_commit",
-						 "revision", NULL };
-	static const char *const scen_names[] = { "scenario", "scenario_name",
-						  NULL };
-	static const char *const cdate_names[] = { "commit_date", "commit_time",
-						   NULL };
-	static const char *const date_names[] = { "date", "run_date",
-						  "timestamp", NULL };
 	struct pd_buf path = PD_BUF_INIT;
 	struct pd_sha256 h;
 	const char *base;
@@ -353,20 +363,21 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 			cJSON_Delete(meta);
 			goto out;
 		}
-		take(&b->sha, &b->sha_from, json_find(meta, sha_names),
-		     "build_meta.json");
-		take(&b->scenario, &b->scenario_from,
-		     json_find(meta, scen_names), "build_meta.json");
-		take(&b->cache, &b->cache_from, json_find(meta, meta_cache),
-		     "build_meta.json");
-		b->commit_date = json_find(meta, cdate_names);
-		b->run_date = json_find(meta, date_names);
-		b->host = json_find(meta, meta_host);
-		b->compiler = json_find(meta, meta_cc);
-		b->flags = json_find(meta, meta_flags);
-		b->target = json_find(meta, meta_target);
-		b->dataset = json_find(meta, meta_data);
+		struct pd_meta m;
+
+		meta_fields(&m, meta);
 		cJSON_Delete(meta);
+		/* the key and dates are the bundle's; the rest is compared */
+		take(&b->sha, &b->sha_from, m.sha, "build_meta.json");
+		take(&b->scenario, &b->scenario_from, m.scenario,
+		     "build_meta.json");
+		take(&b->cache, &b->cache_from, m.cache, "build_meta.json");
+		b->commit_date = m.commit_date;
+		b->run_date = m.run_date;
+		b->host = m.host;
+		m.sha = m.scenario = m.cache = NULL;
+		m.commit_date = m.run_date = m.host = NULL;
+		pd_meta_release(&m);
 	}
 
 	/* The folder name, then the profiles' file names. */
@@ -513,9 +524,5 @@ void pd_bundle_release(struct pd_bundle *b)
 	free(b->run_date);
 	free(b->host);
 	free(b->build_meta);
-	free(b->compiler);
-	free(b->flags);
-	free(b->target);
-	free(b->dataset);
 	memset(b, 0, sizeof(*b));
 }

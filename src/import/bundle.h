@@ -34,18 +34,25 @@ struct pd_bundle {
 	char *sha, *scenario, *cache;
 	const char *sha_from, *scenario_from, *cache_from; /* where found */
 	char *commit_date, *run_date, *host;
-	char *build_meta;			   /* the JSON text, or NULL */
-	char *compiler, *flags, *target, *dataset; /* for mismatch warnings */
-	PD_VEC(struct pd_bundle_file) files;	   /* under profiles/, sorted */
+	char *build_meta;		     /* the JSON text, or NULL */
+	PD_VEC(struct pd_bundle_file) files; /* under profiles/, sorted */
 	PD_VEC(char *) outside; /* links leading out of the bundle: not read */
 };
 
-/* Build metadata that should match between two sides of a comparison. */
+/*
+ * What build_meta.json says, each field under any of the names the
+ * runbooks write (docs/history.md, "The key"): the key of the run, and
+ * what should match between two sides of a comparison.
+ */
 struct pd_meta {
-	char *compiler, *flags, *target, *dataset, *cache, *host;
+	char *sha, *scenario, *cache, *commit_date, *run_date;
+	char *compiler, *flags, *target, *dataset, *host;
 };
 
-/* Reads the fields from build_meta.json text (any may stay NULL). */
+/*
+ * Reads the fields from build_meta.json text (any may stay NULL; all of
+ * them when the text is no JSON object).
+ */
 void pd_meta_from_json(struct pd_meta *m, const char *json);
 void pd_meta_release(struct pd_meta *m);
 
