@@ -419,8 +419,8 @@ int pd_report_html(FILE *f, const struct pd_diff *d,
 			    d->set.threshold_pct, d->set.min_impact_pct,
 			    d->set.alpha,
 			    d->set.share ? "shares of total" : "absolute",
-			    d->method);
-			if (!strcmp(d->method, "quasi-poisson")) {
+			    pd_method_name(d->method));
+			if (d->method == PD_METHOD_QUASI_POISSON) {
 				pd_buf_addf(&b, ", phi %.2f (%s", d->phi,
 					    d->phi_source);
 				if (!isnan(d->lambda))

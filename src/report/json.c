@@ -255,7 +255,7 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 	add_num(x, "phi", d->phi);
 	add_num(x, "lambda", d->lambda);
 	add_str(x, "source", d->phi_source);
-	add_str(x, "method", d->method);
+	add_str(x, "method", pd_method_name(d->method));
 	add_str(x, "prior", d->prior_source);
 	add_num(x, "functions", (double)d->lambda_n);
 	cJSON_AddItemToObject(root, "dispersion", x);

@@ -187,15 +187,15 @@ static void provenance(struct pd_buf *b, const struct pd_diff *d)
 		    " weights\n",
 		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
 		    d->set.share ? "shares of total" : "absolute");
-	if (!strcmp(d->method, "exact")) {
+	if (d->method == PD_METHOD_EXACT) {
 		pd_buf_adds(b, "- Method: exact counts (no sampling), judged"
 			       " by the threshold alone\n");
-	} else if (!strcmp(d->method, "paired-t")) {
+	} else if (d->method == PD_METHOD_PAIRED_T) {
 		pd_buf_addf(b,
 			    "- Method: moderated paired t-test over %d pairs of"
 			    " runs (prior from %s)\n",
 			    d->base.runs, d->prior_source);
-	} else if (!strcmp(d->method, "moderated-t")) {
+	} else if (d->method == PD_METHOD_MODERATED_T) {
 		pd_buf_addf(
 		    b,
 		    "- Method: moderated t-test over %d + %d runs (prior"

@@ -288,14 +288,14 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 	    &b, "settings: threshold %g %%, min impact %g %%, alpha %g, %s; ",
 	    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
 	    d->set.share ? "shares" : "absolute");
-	if (!strcmp(d->method, "exact")) {
+	if (d->method == PD_METHOD_EXACT) {
 		pd_buf_adds(&b, "exact counts: threshold only, no test\n");
-	} else if (!strcmp(d->method, "paired-t")) {
+	} else if (d->method == PD_METHOD_PAIRED_T) {
 		pd_buf_addf(&b,
 			    "moderated paired t-test over %d pairs of runs"
 			    " (prior from %s)\n",
 			    d->base.runs, d->prior_source);
-	} else if (!strcmp(d->method, "moderated-t")) {
+	} else if (d->method == PD_METHOD_MODERATED_T) {
 		pd_buf_addf(
 		    &b, "moderated t-test over %d + %d runs (prior from %s)\n",
 		    d->base.runs, d->cand.runs, d->prior_source);

@@ -217,7 +217,8 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 	pd_buf_reset(&b);
 	pd_buf_addf(&b, "threshold %g %%, min impact %g %%, alpha %g, %s, %s",
 		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
-		    d->set.share ? "shares" : "absolute", d->method);
+		    d->set.share ? "shares" : "absolute",
+		    pd_method_name(d->method));
 	pd_xlsx_str(sum, r, 0, "Settings", F.head);
 	pd_xlsx_str(sum, r++, 1, b.buf, NULL);
 	pd_xlsx_str(sum, r, 0, "Total change", F.head);

@@ -29,8 +29,22 @@ void pd_settings_default(struct pd_settings *s)
 
 int pd_diff_several_runs(const struct pd_diff *d)
 {
-	return !strcmp(d->method, "moderated-t") ||
-	       !strcmp(d->method, "paired-t");
+	return d->method == PD_METHOD_MODERATED_T ||
+	       d->method == PD_METHOD_PAIRED_T;
+}
+
+const char *pd_method_name(enum pd_method m)
+{
+	switch (m) {
+	case PD_METHOD_MODERATED_T:
+		return "moderated-t";
+	case PD_METHOD_PAIRED_T:
+		return "paired-t";
+	case PD_METHOD_EXACT:
+		return "exact";
+	default:
+		return "quasi-poisson";
+	}
 }
 
 const char *pd_status_name(enum pd_status s)
@@ -436,7 +450,7 @@ static void finish(struct pd_diff *d)
 	noise = (1 + best / 100) / (1 + d->set.threshold_pct / 100) * 100 - 100;
 	cv_mde = (exp(2.8 * sqrt(2.0) * d->set.run_cv) - 1) * 100;
 	if (!isnan(best) && noise > d->set.threshold_pct &&
-	    !strcmp(d->method, "quasi-poisson") &&
+	    d->method == PD_METHOD_QUASI_POISSON &&
 	    strcmp(d->phi_source, "history") && noise < 1.5 * cv_mde)
 		/* no recording is long enough: the runs' own variation */
 		pd_diff_warn(d,
@@ -496,7 +510,7 @@ static void exact_verdicts(struct pd_diff *d)
 	}
 	d->total.tau_pct = d->set.threshold_pct;
 	exact_metric(&d->total, &d->set);
-	d->method = "exact";
+	d->method = PD_METHOD_EXACT;
 	pd_diff_warn(d,
 		     "exact counts (%s): no sampling noise, so no significance"
 		     " test; a change is one when it passes the %g %%"
@@ -512,7 +526,7 @@ void pd_diff_begin(struct pd_diff *d, struct pd_funcs *fn,
 	d->set = *set;
 	d->fn = fn;
 	d->lambda = PD_NAN;
-	d->method = "quasi-poisson";
+	d->method = PD_METHOD_QUASI_POISSON;
 	d->phi_source = "default";
 }
 

@@ -127,13 +127,21 @@ struct pd_side {
 	const char *provenance;
 };
 
+/* How the rows were tested (docs/statistics.md). */
+enum pd_method {
+	PD_METHOD_QUASI_POISSON, /* one run a side: counts */
+	PD_METHOD_MODERATED_T,	 /* several runs a side */
+	PD_METHOD_PAIRED_T,	 /* several runs a side, paired A B A B */
+	PD_METHOD_EXACT		 /* exact counts: the threshold alone */
+};
+
 struct pd_diff {
 	struct pd_settings set;
 	struct pd_side base, cand;
 	double phi, lambda; /* lambda NAN when not estimated */
 	size_t lambda_n;    /* functions behind lambda */
 	const char *phi_source;
-	const char *method; /* quasi-poisson, moderated-t, paired-t, exact */
+	enum pd_method method;
 	const char *prior_source; /* moderated-t: "history" or "functions" */
 	PD_VEC(char *) warnings;
 	enum pd_status verdict;
@@ -164,6 +172,8 @@ void pd_settings_default(struct pd_settings *s);
 /* Several runs per side: the moderated t-test, paired or not. */
 int pd_diff_several_runs(const struct pd_diff *d);
 const char *pd_status_name(enum pd_status s);
+/* "quasi-poisson", "moderated-t", "paired-t", "exact" */
+const char *pd_method_name(enum pd_method m);
 /*
  * Adds the metric tables of a and b (na, nb runs: counters of several runs
  * are merged, their spread giving the standard error) and lets their

@@ -212,7 +212,7 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	double *z2, cv2 = d->set.run_cv * d->set.run_cv;
 	struct learned l;
 
-	d->method = "quasi-poisson";
+	d->method = PD_METHOD_QUASI_POISSON;
 	/*
 	 * Overdispersion: z^2 of well-sampled self counts under the model
 	 * at phi = 1 (sampling plus the between-run term).

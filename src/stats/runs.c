@@ -249,10 +249,10 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	struct expo x;
 	int paired;
 
-	d->method = "moderated-t";
+	d->method = PD_METHOD_MODERATED_T;
 	paired = d->set.paired && na == nb && na >= 2;
 	if (paired)
-		d->method = "paired-t";
+		d->method = PD_METHOD_PAIRED_T;
 	else if (d->set.paired)
 		pd_diff_warn(d,
 			     "--paired needs as many runs on each side"

@@ -369,7 +369,8 @@ static void test_runs_total_is_main(void **state)
 	pd_settings_default(&set);
 	pd_funcs_init(&fn, 0);
 	pd_diff_profiles(&d, a, 5, b, 5, &fn, &set);
-	assert_string_equal(d.method, "moderated-t");
+	assert_int_equal(d.method, PD_METHOD_MODERATED_T);
+	assert_string_equal(pd_method_name(d.method), "moderated-t");
 	m = find(&d, "main");
 	assert_non_null(m);
 	assert_int_equal(m->total.status, d.total.status);
