@@ -83,21 +83,6 @@ void pd_fmt_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 		pd_buf_addf(b, " [%s]", mod);
 }
 
-int pd_metric_notable(const struct pd_metric *m, const struct pd_settings *s)
-{
-	switch (m->status) {
-	case PD_REGRESSED:
-	case PD_IMPROVED:
-		return 1;
-	case PD_ADDED:
-	case PD_REMOVED:
-		/* One-sided, but with enough samples that it is not chance. */
-		return m->impact_pct >= s->min_impact_pct && m->p < s->alpha;
-	default:
-		return 0;
-	}
-}
-
 static int cmp_row(const void *pa, const void *pb)
 {
 	const struct pd_row *a = pa, *b = pb;
@@ -123,15 +108,13 @@ static size_t rows_of(const struct pd_diff *d, enum pd_status want, int system,
 
 		if (f->system != system)
 			continue;
-		if (f->self.status == want &&
-		    pd_metric_notable(&f->self, &d->set)) {
+		if (f->self.status == want && f->self.notable) {
 			(*rows)[n].f = f;
 			(*rows)[n].m = &f->self;
 			(*rows)[n++].metric = "self";
 		}
 		/* A total row only says more when self did not move alike. */
-		if (f->total.status == want &&
-		    pd_metric_notable(&f->total, &d->set) &&
+		if (f->total.status == want && f->total.notable &&
 		    f->self.status != want) {
 			(*rows)[n].f = f;
 			(*rows)[n].m = &f->total;

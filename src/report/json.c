@@ -54,6 +54,7 @@ static cJSON *metric(const struct pd_diff *d, const struct pd_metric *m)
 	add_num(o, "ci_high", m->ci_high);
 	add_num(o, "mde_pct", m->mde_pct);
 	cJSON_AddItemToObject(o, "unstable", cJSON_CreateBool(m->unstable));
+	cJSON_AddItemToObject(o, "notable", cJSON_CreateBool(m->notable));
 	add_num(o, "threshold_pct", m->tau_pct);
 	add_num(o, "threshold_points", m->tau_points);
 	add_num(o, "mw_p", m->mw_p);

@@ -86,8 +86,6 @@ void pd_fmt_p(struct pd_buf *b, double p);
 void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d);
 /* Function display name "name" plus " [module]" when known. */
 void pd_fmt_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func);
-/* True when a row belongs in the short tables (a change worth showing). */
-int pd_metric_notable(const struct pd_metric *m, const struct pd_settings *s);
 /* Rows for the short tables: notable (function, metric) pairs by impact. */
 struct pd_row {
 	const struct pd_fdiff *f;

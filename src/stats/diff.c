@@ -402,6 +402,21 @@ static void guard_whole_totals(struct pd_diff *d, const struct pd_agg *a,
 		    n, n == 1 ? "" : "s");
 }
 
+static int notable(const struct pd_metric *m, const struct pd_settings *s)
+{
+	switch (m->status) {
+	case PD_REGRESSED:
+	case PD_IMPROVED:
+		return 1;
+	case PD_ADDED:
+	case PD_REMOVED:
+		/* One-sided, but with enough samples that it is not chance. */
+		return m->impact_pct >= s->min_impact_pct && m->p < s->alpha;
+	default:
+		return 0;
+	}
+}
+
 static void finish(struct pd_diff *d)
 {
 	int any_reg = d->total.status == PD_REGRESSED;
@@ -409,9 +424,12 @@ static void finish(struct pd_diff *d)
 	double best = PD_NAN, noise, cv_mde;
 	size_t i;
 
+	d->total.notable = notable(&d->total, &d->set);
 	for (i = 0; i < d->funcs.n; i++) {
 		struct pd_fdiff *f = &d->funcs.v[i];
 
+		f->self.notable = notable(&f->self, &d->set);
+		f->total.notable = notable(&f->total, &d->set);
 		f->system = d->fn->v.v[f->func].system &&
 			    !(d->fn->flags & PD_FUNCS_SYSTEM);
 		if (f->system) {

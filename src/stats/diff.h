@@ -43,6 +43,11 @@ struct pd_metric {
 	double suggested_runs; /* runs per side to resolve it; NAN if n/a */
 	enum pd_status status;
 	int tested, unstable;
+	/*
+	 * A change worth a row of the short tables: regressed or improved,
+	 * or added/removed with the impact and p of a real change.
+	 */
+	int notable;
 	int64_t shift; /* cost shift: function the work moved from/to, or -1 */
 };
 

@@ -48,7 +48,17 @@ def main():
         rows.append((f["function"], t, f["system"], leaf and s["q"] is not None))
     if not share:  # in share mode the total is 1 by definition, untested
         rows.append(("(total)", d["total"], False, False))
+    alpha, min_impact = d["settings"]["alpha"], d["settings"]["min_impact_pct"]
+    notable = 0
     for name, m, system, dup in rows:
+            # A row of the short tables: a change, or an appearance with
+            # the impact and p of a real one.
+            want = m["status"] in ("regressed", "improved") or (
+                m["status"] in ("added", "removed")
+                and m["impact_pct"] >= min_impact
+                and m["p"] is not None and m["p"] < alpha)
+            assert m["notable"] == want, (name, m)
+            notable += want
             a, b = m["baseline_samples"], m["candidate_samples"]
             if m["baseline"] <= 0 or m["candidate"] <= 0:
                 continue
@@ -90,7 +100,8 @@ def main():
         n += k
     if checked == 0:
         sys.exit("nothing compared")
-    print("checked %d metrics (%d exact tests), %d q values" % (checked, exact, n))
+    print("checked %d metrics (%d exact tests), %d q values, %d notable"
+          % (checked, exact, n, notable))
 
 
 if __name__ == "__main__":
