@@ -1,9 +1,9 @@
 /*
- * Verdicts: the decision rule and BH (over the program's family and the
- * system frames'), exact counts (DHAT), the verdict and its warnings, and
- * the entry point. The count test for one profile per side is pair.c; the
- * moderated t-test for several runs per side is runs.c; matching
- * functions across builds is profiles.c; metric tables are tables.c.
+ * The entry point of a diff: the sides checked, the method chosen (pair.c
+ * for one profile per side, runs.c for several), exact counts (DHAT), the
+ * guard on whole totals, and the verdict and its warnings. Every method
+ * measures and decides each metric with decide.c; matching functions
+ * across builds is profiles.c; metric tables are tables.c.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -57,15 +57,6 @@ const char *pd_status_name(enum pd_status s)
 	return s < PD_STATUS_COUNT ? names[s] : "same";
 }
 
-void pd_diff_warn(struct pd_diff *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	PD_VEC_PUSH(&d->warnings, pd_vstrf(fmt, ap));
-	va_end(ap);
-}
-
 void pd_diff_provenance(struct pd_diff *d, int cand, const char *fmt, ...)
 {
 	va_list ap;
@@ -108,45 +99,6 @@ void pd_diff_release(struct pd_diff *d)
 			free(d->merged[k]);
 			d->merged[k] = NULL;
 		}
-}
-
-/* The decision rule of statistics.md, after BH. */
-void pd_diff_decide(struct pd_metric *m, const struct expo *x,
-		    const struct pd_settings *set)
-{
-	double tau = m->tau_pct / 100, mi = set->min_impact_pct;
-	double base_ref, worst;
-
-	if (m->base <= 0 && m->cand <= 0) {
-		m->status = PD_SAME;
-		return;
-	}
-	if (m->base <= 0) {
-		m->status = PD_ADDED;
-		return;
-	}
-	if (m->cand <= 0) {
-		m->status = PD_REMOVED;
-		return;
-	}
-	if (m->tested && m->q < set->alpha &&
-	    (m->ci_low > 1 + tau || m->ci_high < 1 / (1 + tau))) {
-		/* Real and beyond the threshold: does it matter? */
-		m->status = m->impact_pct < mi	  ? PD_NEGLIGIBLE
-			    : m->ci_low > 1 + tau ? PD_REGRESSED
-						  : PD_IMPROVED;
-		return;
-	}
-	/* Equivalent: the change fits the ratio band, or is too small to
-	 * matter. */
-	base_ref = x->ta > 0 ? m->base / x->ta * 100 : 0;
-	worst = base_ref * fmax(m->ci90_high - 1, 1 - m->ci90_low);
-	if (!isnan(m->ci90_low) &&
-	    ((m->ci90_low >= 1 / (1 + tau) && m->ci90_high <= 1 + tau) ||
-	     worst < mi))
-		m->status = PD_SAME;
-	else
-		m->status = PD_INCONCLUSIVE;
 }
 
 static int cmp_fdiff(const void *pa, const void *pb)
@@ -227,126 +179,6 @@ void pd_noise_release(struct pd_noise *n)
 		free(n->tau_points[k]);
 	}
 	memset(n, 0, sizeof(*n));
-}
-
-/* The threshold for function f, metric k: learned when history has one. */
-void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
-		     const struct pd_noise *noise, uint32_t f, int k)
-{
-	m->tau_pct = set->threshold_pct;
-	m->tau_points = 0;
-	if (noise && f < noise->n && noise->tau_points[k][f] > 0 &&
-	    noise->tau[k][f] * 100 > set->threshold_pct) {
-		m->tau_pct = noise->tau[k][f] * 100;
-		m->tau_points = noise->tau_points[k][f];
-		m->unstable = 1; /* noisier than the threshold asked */
-	}
-}
-
-/* A system frame set apart from the verdict (statistics.md). */
-static int set_apart(const struct pd_diff *d, const struct pd_fdiff *f)
-{
-	return d->fn->v.v[f->func].system && !(d->fn->flags & PD_FUNCS_SYSTEM);
-}
-
-/*
- * A leaf's total is its self time (a total is never less): one
- * hypothesis, not two.
- */
-static int same_as_self(const struct pd_fdiff *f)
-{
-	return !(f->total.base_n - f->self.base_n > 0) &&
-	       !(f->total.cand_n - f->self.cand_n > 0) &&
-	       !(f->total.base - f->self.base > 1e-9 * f->total.base) &&
-	       !(f->total.cand - f->self.cand > 1e-9 * f->total.cand);
-}
-
-/*
- * BH over the tested metrics, then the decision for every metric. Two
- * families: the program's (its functions and the profile total, which is
- * one more hypothesis, not a free extra test) and the system frames set
- * apart (their changes never make the verdict, so they must not dilute
- * the program's). A function whose total equals its self time is one
- * member. In share mode the total is 1 by definition.
- */
-void pd_diff_test_all(struct pd_diff *d, const struct expo *x)
-{
-	size_t cap = d->funcs.n * 2 + 1, i, np[2] = { 0, 0 }, fam;
-	double *ps[2], *qs[2];
-	struct pd_metric *t = &d->total;
-
-	for (fam = 0; fam < 2; fam++) {
-		ps[fam] = pd_xmalloc(cap * sizeof(double));
-		qs[fam] = pd_xmalloc(cap * sizeof(double));
-	}
-	t->tested = !d->set.share && t->base > 0 && t->cand > 0 && !isnan(t->p);
-	if (t->tested)
-		ps[0][np[0]++] = t->p;
-	for (i = 0; i < d->funcs.n * 2; i++) {
-		struct pd_fdiff *f = &d->funcs.v[i / 2];
-		struct pd_metric *m = i % 2 ? &f->total : &f->self;
-		double possible =
-		    x->ta > 0 ? fmax(m->base, m->cand) / x->ta * 100 : 0;
-
-		fam = (size_t)set_apart(d, f);
-		if (m->base <= 0 || m->cand <= 0 || isnan(m->p))
-			continue;
-		if (m->base_n + m->cand_n >= 20 ||
-		    possible >= d->set.min_impact_pct) {
-			m->tested = 1;
-			if (!(i % 2 && f->self.tested && same_as_self(f)))
-				ps[fam][np[fam]++] = m->p;
-		}
-	}
-	for (fam = 0; fam < 2; fam++) {
-		pd_bh(ps[fam], np[fam], qs[fam]);
-		np[fam] = 0;
-	}
-	if (t->tested)
-		t->q = qs[0][np[0]++];
-	if (d->set.share) {
-		t->p = PD_NAN;
-		t->status = PD_SAME;
-	} else {
-		pd_diff_decide(t, x, &d->set);
-	}
-	for (i = 0; i < d->funcs.n * 2; i++) {
-		struct pd_fdiff *f = &d->funcs.v[i / 2];
-		struct pd_metric *m = i % 2 ? &f->total : &f->self;
-
-		fam = (size_t)set_apart(d, f);
-		if (m->tested)
-			m->q = i % 2 && f->self.tested && same_as_self(f)
-				   ? f->self.q
-				   : qs[fam][np[fam]++];
-		pd_diff_decide(m, x, &d->set);
-		if (i % 2 == 0)
-			d->nstatus[m->status]++;
-	}
-	for (fam = 0; fam < 2; fam++) {
-		free(ps[fam]);
-		free(qs[fam]);
-	}
-}
-
-struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
-			     double tb, double cb)
-{
-	struct expo x;
-
-	x.ta = ta;
-	x.tb = tb;
-	x.ca = ca;
-	x.cb = cb;
-	x.tau_pct = d->set.threshold_pct;
-	if (d->set.share) {
-		x.ea = x.ca > 0 ? x.ca : 1;
-		x.eb = x.cb > 0 ? x.cb : 1;
-	} else {
-		x.ea = x.ta > 0 && x.ca > 0 ? x.ca / x.ta : 1;
-		x.eb = x.tb > 0 && x.cb > 0 ? x.cb / x.tb : 1;
-	}
-	return x;
 }
 
 /* Mean over runs of the system frames' own (self) time. */

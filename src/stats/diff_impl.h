@@ -1,6 +1,7 @@
 /*
  * What the parts of the diff share inside stats/ (not for other layers):
- * exposures, the per-metric test and decision, and starting a diff.
+ * exposures, the per-metric test and decision (decide.c), and starting a
+ * diff (diff.c).
  */
 #ifndef PD_STATS_DIFF_IMPL_H
 #define PD_STATS_DIFF_IMPL_H
@@ -32,6 +33,13 @@ void pd_diff_pair_modules(struct pd_diff *d, struct pd_agg *a, size_t na,
  * must clear the threshold: exp(ln(1 + tau) + (z + 0.84) se) - 1.
  */
 double pd_mde_pct(double se, double z, double tau_pct);
+
+/*
+ * Log ratio *L and its standard error *se for counts a, b: sampling
+ * variance phi (1/(a+1/2) + 1/(b+1/2)) plus 2 sig2 between runs.
+ */
+void pd_diff_log_ratio(const struct expo *x, double a, double b, double phi,
+		       double sig2, double *L, double *se);
 
 /* Exposures of the two sides from their total weights and counts. */
 struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,

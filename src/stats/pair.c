@@ -20,104 +20,7 @@
 #include "stats/diff_impl.h"
 #include "stats/stats.h"
 
-#define Z95 1.959963984540054
-#define Z90 1.6448536269514722
 #define CHI2_1_MEDIAN 0.454936423119572
-
-/*
- * Log ratio and its standard error for counts a, b: sampling variance
- * phi (1/(a+1/2) + 1/(b+1/2)) plus 2 sig2 between runs.
- */
-static void log_ratio(const struct expo *x, double a, double b, double phi,
-		      double sig2, double *L, double *se)
-{
-	*L = log((b + 0.5) / x->eb) - log((a + 0.5) / x->ea);
-	*se = sqrt(phi * (1 / (a + 0.5) + 1 / (b + 0.5)) + 2 * sig2);
-}
-
-/*
- * df: degrees of freedom of a learned variance (t tail), 0 for a fixed
- * one (normal tail, or the exact test on small counts).
- */
-static double p_value(const struct expo *x, double a, double b, double L,
-		      double se, double df)
-{
-	if (df > 0)
-		return pd_t_sf2(fabs(L / se), df);
-	if (a + b < 200) {
-		/* counts divided by the variance's ratio to Poisson */
-		double r = se * se / (1 / (a + 0.5) + 1 / (b + 0.5));
-
-		return pd_binom_mid_p(b / r, (a + b) / r,
-				      x->eb / (x->ea + x->eb));
-	}
-	return 2 * pd_norm_sf(fabs(L / se));
-}
-
-double pd_mde_pct(double se, double z, double tau_pct)
-{
-	return (exp(log(1 + tau_pct / 100) + (z + 0.84) * se) - 1) * 100;
-}
-
-/* Fields every method fills the same way. */
-void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
-			    double wa, double wb, double a, double b, int share)
-{
-	memset(m, 0, sizeof(*m));
-	m->base = wa;
-	m->cand = wb;
-	m->base_n = a;
-	m->cand_n = b;
-	m->delta = wb - wa;
-	m->p = m->q = m->mw_p = m->suggested_runs = PD_NAN;
-	m->ratio = m->ci_low = m->ci_high = PD_NAN;
-	m->ci90_low = m->ci90_high = m->mde_pct = PD_NAN;
-	m->shift = -1;
-	if (share) {
-		double sa = x->ta > 0 ? wa / x->ta : 0;
-		double sb = x->tb > 0 ? wb / x->tb : 0;
-
-		m->delta_pct = sa > 0 ? (sb / sa - 1) * 100 : PD_NAN;
-		m->impact_pct = fabs(sb - sa) * 100;
-	} else {
-		m->delta_pct = wa > 0 ? (wb / wa - 1) * 100 : PD_NAN;
-		m->impact_pct = x->ta > 0 ? fabs(wb - wa) / x->ta * 100 : 0;
-	}
-}
-
-/* One profile per side: quasi-Poisson counts. Fills all but q and status. */
-void pd_diff_measure(struct pd_metric *m, const struct expo *x, double wa,
-		     double wb, double a, double b, double phi, int share)
-{
-	pd_diff_measure_v(m, x, wa, wb, a, b, phi, 0, 0, share);
-}
-
-void pd_diff_measure_v(struct pd_metric *m, const struct expo *x, double wa,
-		       double wb, double a, double b, double phi, double sig2,
-		       double df, int share)
-{
-	double L, se, abar = (a + b) / 2, z95 = Z95, z90 = Z90, v;
-
-	pd_diff_measure_common(m, x, wa, wb, a, b, share);
-	if (a + b <= 0)
-		return;
-	log_ratio(x, a, b, phi, sig2, &L, &se);
-	m->p = p_value(x, a, b, L, se, df);
-	if (wa <= 0 || wb <= 0) /* added or removed: no ratio to speak of */
-		return;
-	if (df > 0) {
-		z95 = pd_t_quantile(0.975, df);
-		z90 = pd_t_quantile(0.95, df);
-	}
-	/* the MDE at equal counts ā on both sides */
-	v = abar > 0 ? 2 * phi / abar + 2 * sig2 : PD_NAN;
-	m->mde_pct = abar > 0 ? pd_mde_pct(sqrt(v), z95, x->tau_pct) : PD_NAN;
-	m->ratio = exp(L);
-	m->ci_low = exp(L - z95 * se);
-	m->ci_high = exp(L + z95 * se);
-	m->ci90_low = exp(L - z90 * se);
-	m->ci90_high = exp(L + z90 * se);
-}
 
 /*
  * A learned variance counts as PRIOR_DF observations of the model without
@@ -224,7 +127,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		if (c < 50 ||
 		    (d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM)))
 			continue;
-		log_ratio(&x, aa->self_c[i], ab->self_c[i], 1, cv2, &L, &se);
+		pd_diff_log_ratio(&x, aa->self_c[i], ab->self_c[i], 1, cv2, &L,
+				  &se);
 		z2[nz++] = (L / se) * (L / se);
 	}
 	d->phi = d->set.dispersion > 0 ? d->set.dispersion : 1;

@@ -1,0 +1,281 @@
+/*
+ * One metric, the same for every method: its exposures, log ratio,
+ * interval, p value and MDE (statistics.md, "The test"), its threshold,
+ * the Benjamini-Hochberg families and the decision rule. The methods
+ * (pair.c, runs.c, tables.c) call in here; nothing here calls them.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "stats/diff_impl.h"
+#include "stats/stats.h"
+
+#define Z95 1.959963984540054
+#define Z90 1.6448536269514722
+
+/*
+ * Log ratio and its standard error for counts a, b: sampling variance
+ * phi (1/(a+1/2) + 1/(b+1/2)) plus 2 sig2 between runs.
+ */
+void pd_diff_log_ratio(const struct expo *x, double a, double b, double phi,
+		       double sig2, double *L, double *se)
+{
+	*L = log((b + 0.5) / x->eb) - log((a + 0.5) / x->ea);
+	*se = sqrt(phi * (1 / (a + 0.5) + 1 / (b + 0.5)) + 2 * sig2);
+}
+
+/*
+ * df: degrees of freedom of a learned variance (t tail), 0 for a fixed
+ * one (normal tail, or the exact test on small counts).
+ */
+static double p_value(const struct expo *x, double a, double b, double L,
+		      double se, double df)
+{
+	if (df > 0)
+		return pd_t_sf2(fabs(L / se), df);
+	if (a + b < 200) {
+		/* counts divided by the variance's ratio to Poisson */
+		double r = se * se / (1 / (a + 0.5) + 1 / (b + 0.5));
+
+		return pd_binom_mid_p(b / r, (a + b) / r,
+				      x->eb / (x->ea + x->eb));
+	}
+	return 2 * pd_norm_sf(fabs(L / se));
+}
+
+double pd_mde_pct(double se, double z, double tau_pct)
+{
+	return (exp(log(1 + tau_pct / 100) + (z + 0.84) * se) - 1) * 100;
+}
+
+/* Fields every method fills the same way. */
+void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
+			    double wa, double wb, double a, double b, int share)
+{
+	memset(m, 0, sizeof(*m));
+	m->base = wa;
+	m->cand = wb;
+	m->base_n = a;
+	m->cand_n = b;
+	m->delta = wb - wa;
+	m->p = m->q = m->mw_p = m->suggested_runs = PD_NAN;
+	m->ratio = m->ci_low = m->ci_high = PD_NAN;
+	m->ci90_low = m->ci90_high = m->mde_pct = PD_NAN;
+	m->shift = -1;
+	if (share) {
+		double sa = x->ta > 0 ? wa / x->ta : 0;
+		double sb = x->tb > 0 ? wb / x->tb : 0;
+
+		m->delta_pct = sa > 0 ? (sb / sa - 1) * 100 : PD_NAN;
+		m->impact_pct = fabs(sb - sa) * 100;
+	} else {
+		m->delta_pct = wa > 0 ? (wb / wa - 1) * 100 : PD_NAN;
+		m->impact_pct = x->ta > 0 ? fabs(wb - wa) / x->ta * 100 : 0;
+	}
+}
+
+/* One profile per side: quasi-Poisson counts. Fills all but q and status. */
+void pd_diff_measure(struct pd_metric *m, const struct expo *x, double wa,
+		     double wb, double a, double b, double phi, int share)
+{
+	pd_diff_measure_v(m, x, wa, wb, a, b, phi, 0, 0, share);
+}
+
+void pd_diff_measure_v(struct pd_metric *m, const struct expo *x, double wa,
+		       double wb, double a, double b, double phi, double sig2,
+		       double df, int share)
+{
+	double L, se, abar = (a + b) / 2, z95 = Z95, z90 = Z90, v;
+
+	pd_diff_measure_common(m, x, wa, wb, a, b, share);
+	if (a + b <= 0)
+		return;
+	pd_diff_log_ratio(x, a, b, phi, sig2, &L, &se);
+	m->p = p_value(x, a, b, L, se, df);
+	if (wa <= 0 || wb <= 0) /* added or removed: no ratio to speak of */
+		return;
+	if (df > 0) {
+		z95 = pd_t_quantile(0.975, df);
+		z90 = pd_t_quantile(0.95, df);
+	}
+	/* the MDE at equal counts ā on both sides */
+	v = abar > 0 ? 2 * phi / abar + 2 * sig2 : PD_NAN;
+	m->mde_pct = abar > 0 ? pd_mde_pct(sqrt(v), z95, x->tau_pct) : PD_NAN;
+	m->ratio = exp(L);
+	m->ci_low = exp(L - z95 * se);
+	m->ci_high = exp(L + z95 * se);
+	m->ci90_low = exp(L - z90 * se);
+	m->ci90_high = exp(L + z90 * se);
+}
+
+void pd_diff_warn(struct pd_diff *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	PD_VEC_PUSH(&d->warnings, pd_vstrf(fmt, ap));
+	va_end(ap);
+}
+
+/* The decision rule of statistics.md, after BH. */
+void pd_diff_decide(struct pd_metric *m, const struct expo *x,
+		    const struct pd_settings *set)
+{
+	double tau = m->tau_pct / 100, mi = set->min_impact_pct;
+	double base_ref, worst;
+
+	if (m->base <= 0 && m->cand <= 0) {
+		m->status = PD_SAME;
+		return;
+	}
+	if (m->base <= 0) {
+		m->status = PD_ADDED;
+		return;
+	}
+	if (m->cand <= 0) {
+		m->status = PD_REMOVED;
+		return;
+	}
+	if (m->tested && m->q < set->alpha &&
+	    (m->ci_low > 1 + tau || m->ci_high < 1 / (1 + tau))) {
+		/* Real and beyond the threshold: does it matter? */
+		m->status = m->impact_pct < mi	  ? PD_NEGLIGIBLE
+			    : m->ci_low > 1 + tau ? PD_REGRESSED
+						  : PD_IMPROVED;
+		return;
+	}
+	/* Equivalent: the change fits the ratio band, or is too small to
+	 * matter. */
+	base_ref = x->ta > 0 ? m->base / x->ta * 100 : 0;
+	worst = base_ref * fmax(m->ci90_high - 1, 1 - m->ci90_low);
+	if (!isnan(m->ci90_low) &&
+	    ((m->ci90_low >= 1 / (1 + tau) && m->ci90_high <= 1 + tau) ||
+	     worst < mi))
+		m->status = PD_SAME;
+	else
+		m->status = PD_INCONCLUSIVE;
+}
+
+/* The threshold for function f, metric k: learned when history has one. */
+void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
+		     const struct pd_noise *noise, uint32_t f, int k)
+{
+	m->tau_pct = set->threshold_pct;
+	m->tau_points = 0;
+	if (noise && f < noise->n && noise->tau_points[k][f] > 0 &&
+	    noise->tau[k][f] * 100 > set->threshold_pct) {
+		m->tau_pct = noise->tau[k][f] * 100;
+		m->tau_points = noise->tau_points[k][f];
+		m->unstable = 1; /* noisier than the threshold asked */
+	}
+}
+
+/* A system frame set apart from the verdict (statistics.md). */
+static int set_apart(const struct pd_diff *d, const struct pd_fdiff *f)
+{
+	return d->fn->v.v[f->func].system && !(d->fn->flags & PD_FUNCS_SYSTEM);
+}
+
+/*
+ * A leaf's total is its self time (a total is never less): one
+ * hypothesis, not two.
+ */
+static int same_as_self(const struct pd_fdiff *f)
+{
+	return !(f->total.base_n - f->self.base_n > 0) &&
+	       !(f->total.cand_n - f->self.cand_n > 0) &&
+	       !(f->total.base - f->self.base > 1e-9 * f->total.base) &&
+	       !(f->total.cand - f->self.cand > 1e-9 * f->total.cand);
+}
+
+/*
+ * BH over the tested metrics, then the decision for every metric. Two
+ * families: the program's (its functions and the profile total, which is
+ * one more hypothesis, not a free extra test) and the system frames set
+ * apart (their changes never make the verdict, so they must not dilute
+ * the program's). A function whose total equals its self time is one
+ * member. In share mode the total is 1 by definition.
+ */
+void pd_diff_test_all(struct pd_diff *d, const struct expo *x)
+{
+	size_t cap = d->funcs.n * 2 + 1, i, np[2] = { 0, 0 }, fam;
+	double *ps[2], *qs[2];
+	struct pd_metric *t = &d->total;
+
+	for (fam = 0; fam < 2; fam++) {
+		ps[fam] = pd_xmalloc(cap * sizeof(double));
+		qs[fam] = pd_xmalloc(cap * sizeof(double));
+	}
+	t->tested = !d->set.share && t->base > 0 && t->cand > 0 && !isnan(t->p);
+	if (t->tested)
+		ps[0][np[0]++] = t->p;
+	for (i = 0; i < d->funcs.n * 2; i++) {
+		struct pd_fdiff *f = &d->funcs.v[i / 2];
+		struct pd_metric *m = i % 2 ? &f->total : &f->self;
+		double possible =
+		    x->ta > 0 ? fmax(m->base, m->cand) / x->ta * 100 : 0;
+
+		fam = (size_t)set_apart(d, f);
+		if (m->base <= 0 || m->cand <= 0 || isnan(m->p))
+			continue;
+		if (m->base_n + m->cand_n >= 20 ||
+		    possible >= d->set.min_impact_pct) {
+			m->tested = 1;
+			if (!(i % 2 && f->self.tested && same_as_self(f)))
+				ps[fam][np[fam]++] = m->p;
+		}
+	}
+	for (fam = 0; fam < 2; fam++) {
+		pd_bh(ps[fam], np[fam], qs[fam]);
+		np[fam] = 0;
+	}
+	if (t->tested)
+		t->q = qs[0][np[0]++];
+	if (d->set.share) {
+		t->p = PD_NAN;
+		t->status = PD_SAME;
+	} else {
+		pd_diff_decide(t, x, &d->set);
+	}
+	for (i = 0; i < d->funcs.n * 2; i++) {
+		struct pd_fdiff *f = &d->funcs.v[i / 2];
+		struct pd_metric *m = i % 2 ? &f->total : &f->self;
+
+		fam = (size_t)set_apart(d, f);
+		if (m->tested)
+			m->q = i % 2 && f->self.tested && same_as_self(f)
+				   ? f->self.q
+				   : qs[fam][np[fam]++];
+		pd_diff_decide(m, x, &d->set);
+		if (i % 2 == 0)
+			d->nstatus[m->status]++;
+	}
+	for (fam = 0; fam < 2; fam++) {
+		free(ps[fam]);
+		free(qs[fam]);
+	}
+}
+
+struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
+			     double tb, double cb)
+{
+	struct expo x;
+
+	x.ta = ta;
+	x.tb = tb;
+	x.ca = ca;
+	x.cb = cb;
+	x.tau_pct = d->set.threshold_pct;
+	if (d->set.share) {
+		x.ea = x.ca > 0 ? x.ca : 1;
+		x.eb = x.cb > 0 ? x.cb : 1;
+	} else {
+		x.ea = x.ta > 0 && x.ca > 0 ? x.ca / x.ta : 1;
+		x.eb = x.tb > 0 && x.cb > 0 ? x.cb / x.tb : 1;
+	}
+	return x;
+}
