@@ -150,37 +150,6 @@ static void check_sides(struct pd_diff *d)
 			     a->format, b->format);
 }
 
-void pd_noise_init(struct pd_noise *n, size_t nfuncs)
-{
-	int k;
-
-	memset(n, 0, sizeof(*n));
-	n->n = nfuncs;
-	for (k = 0; k < 2; k++) {
-		n->s0[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
-		n->d0[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
-		n->tau[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
-		n->cbar[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
-
-		n->tau_points[k] = pd_xcalloc(nfuncs + 1, sizeof(int));
-	}
-}
-
-void pd_noise_release(struct pd_noise *n)
-{
-	int k;
-
-	for (k = 0; k < 2; k++) {
-		free(n->s0[k]);
-		free(n->d0[k]);
-		free(n->tau[k]);
-		free(n->cbar[k]);
-
-		free(n->tau_points[k]);
-	}
-	memset(n, 0, sizeof(*n));
-}
-
 /* Mean over runs of the system frames' own (self) time. */
 static double system_self(const struct pd_diff *d, const struct pd_agg *r,
 			  size_t n)

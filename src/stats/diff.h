@@ -66,6 +66,7 @@ struct pd_noise {
 	size_t runs, shas; /* history behind it */
 };
 
+/* Zeroed tables for nfuncs functions (stats/noise.c learns them). */
 void pd_noise_init(struct pd_noise *n, size_t nfuncs);
 void pd_noise_release(struct pd_noise *n);
 

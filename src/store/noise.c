@@ -1,19 +1,17 @@
 /*
- * Learning noise from history (statistics.md, "The noise model";
- * history.md, "Noise learned from history"): each function's and the
- * total's single-run variance over the last commits of a scenario, and
- * per-function thresholds, on a second thread while the sides load.
+ * Loading the history that noise is learned from (the arithmetic is
+ * stats/noise.c): the last PD_NOISE_WINDOW commits of a scenario, read on
+ * a second thread while the sides load.
  */
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/noise.h"
 #include "stats/stats.h"
 #include "store/load.h"
 #include "store/load_int.h"
-
-#define WINDOW_SHAS 30
 
 struct hrun {
 	sqlite3_int64 id;
@@ -48,146 +46,6 @@ static void *load_half(void *arg)
 	return NULL;
 }
 
-/* The q quantile of sorted v (linear interpolation). */
-static double quantile(const double *v, size_t n, double q)
-{
-	double pos = q * (double)(n - 1);
-	size_t lo = (size_t)floor(pos);
-
-	if (lo + 1 >= n)
-		return v[n - 1];
-	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
-}
-
-/*
- * One function's (or, for f == nfun, the profile total's) run-to-run
- * noise over the window (statistics.md, "the noise model"): the pooled
- * variance of ln(weight) within commits (repeats), the variance of
- * commit means from one commit to the next (night-to-night, from the
- * median of squared successive differences, which a few real steps do
- * not move), the single-run variance they imply, and the threshold from
- * neighbouring commits' ratios.
- */
-static double run_w(const struct pd_agg *a, size_t f, size_t nfun, int k)
-{
-	if (f == nfun)
-		return a->all_w;
-	return k ? a->total_w[f] : a->self_w[f];
-}
-
-static double run_c(const struct pd_agg *a, size_t f, size_t nfun, int k)
-{
-	if (f == nfun)
-		return a->all_c;
-	return k ? a->total_c[f] : a->self_c[f];
-}
-
-static void learn_one(const struct hrun *runs, size_t n, size_t f, size_t nfun,
-		      int k, struct pd_noise *noise)
-{
-	double pooled = 0, df = 0, cbar = 0, groups = 0, s2w, v, d0;
-	PD_VEC(double) means = PD_VEC_INIT, lmeans = PD_VEC_INIT;
-	size_t i, j;
-
-	for (i = 0; i < n;) {
-		double m = 0, vv = 0, mw = 0;
-		size_t e = i, g;
-
-		while (e < n && !strcmp(runs[e].sha, runs[i].sha))
-			e++;
-		g = e - i;
-		for (j = i; j < e; j++) {
-			const struct pd_agg *a = &runs[j].agg;
-			double eps =
-			    a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
-
-			m += log(run_w(a, f, nfun, k) + eps) / (double)g;
-			mw += run_w(a, f, nfun, k) / (double)g;
-			cbar += run_c(a, f, nfun, k) / (double)n;
-		}
-		for (j = i; j < e && g > 1; j++) {
-			const struct pd_agg *a = &runs[j].agg;
-			double eps =
-			    a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
-			double y = log(run_w(a, f, nfun, k) + eps);
-
-			vv += (y - m) * (y - m);
-		}
-		if (g > 1) {
-			pooled += vv;
-			df += (double)(g - 1);
-		}
-		PD_VEC_PUSH(&means, mw);
-		PD_VEC_PUSH(&lmeans, m);
-		groups += 1;
-		i = e;
-	}
-	s2w = df > 0 ? pooled / df : 0;
-	v = s2w;
-	d0 = df;
-	/*
-	 * Night to night: commit means' successive differences, the largest
-	 * tenth (at least one) left out: a real step in the window is one
-	 * large difference. Keeping the lower fraction p of a chi-square(1)
-	 * sample keeps, on average, P(chi2(3) < q) / p of its mean, q its p
-	 * quantile (z^2 with z the (1 + p)/2 normal quantile; 0.623 for p =
-	 * 0.9), and the estimate is divided by that.
-	 */
-	if (lmeans.n >= 5) {
-		PD_VEC(double) d2 = PD_VEC_INIT;
-		double vcm = 0, nbar = (double)n / groups;
-		size_t keep;
-
-		for (j = 1; j < lmeans.n; j++)
-			PD_VEC_PUSH(&d2, (lmeans.v[j] - lmeans.v[j - 1]) *
-					     (lmeans.v[j] - lmeans.v[j - 1]));
-		pd_median(d2.v, d2.n); /* sorts */
-		keep = d2.n - (d2.n + 9) / 10;
-		for (j = 0; j < keep; j++)
-			vcm += d2.v[j] / (double)keep;
-		{
-			double p = (double)keep / (double)d2.n;
-			double z = pd_t_quantile((1 + p) / 2, 1e9);
-			/* sqrt(2 / pi) = 0.79788... */
-			double kept = erf(z / sqrt(2)) -
-				      z * 0.7978845608028654 * exp(-z * z / 2);
-
-			vcm /= 2 * kept / p;
-		}
-		/* a single run's variance: night part plus within part */
-		v = fmax(v, vcm + s2w * (1 - 1 / nbar));
-		/* a trimmed mean keeps about 70 % of the information */
-		d0 += 0.7 * (double)d2.n;
-		PD_VEC_FREE(&d2);
-	}
-	if (d0 >= 2) {
-		noise->s0[k][f] = v;
-		noise->d0[k][f] = fmin(d0, 30);
-		noise->cbar[k][f] = cbar;
-	}
-	/* Thresholds from neighbouring commits: Q3 + 3 IQR. */
-	if (f < nfun && means.n >= WINDOW_SHAS) {
-		PD_VEC(double) d = PD_VEC_INIT;
-
-		for (j = 1; j < means.n; j++)
-			if (means.v[j - 1] > 0 && means.v[j] > 0)
-				PD_VEC_PUSH(
-				    &d, fabs(means.v[j] / means.v[j - 1] - 1));
-		if (d.n + 1 >= WINDOW_SHAS) {
-			double q1, q3;
-
-			pd_median(d.v, d.n); /* sorts */
-			q1 = quantile(d.v, d.n, 0.25);
-			q3 = quantile(d.v, d.n, 0.75);
-			noise->tau[k][f] = q3 + 3 * (q3 - q1);
-			noise->tau_points[k][f] = (int)means.n;
-		}
-		PD_VEC_FREE(&d);
-	}
-	PD_VEC_FREE(&means);
-	PD_VEC_FREE(&lmeans);
-}
-
 int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 		   const char *tool, const char *const *exclude,
 		   struct pd_idmap *ids, struct pd_noise *noise,
@@ -195,7 +53,7 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 {
 	sqlite3_stmt *st = pd_db_stmt(db, "q_history_runs", err);
 	PD_VEC(struct hrun) runs = PD_VEC_INIT;
-	size_t i, k, f, first = 0, nshas = 0, nfun = 0;
+	size_t i, k, first = 0, nshas = 0, nfun = 0;
 	int rc;
 
 	memset(noise, 0, sizeof(*noise));
@@ -226,13 +84,13 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 		rc = pd_db_fail(db, err, "reading the history");
 		goto out;
 	}
-	/* The window: the last WINDOW_SHAS commits. */
+	/* The window: the last PD_NOISE_WINDOW commits. */
 	for (i = runs.n; i-- > 0;) {
 		if (i + 1 == runs.n || strcmp(runs.v[i].sha, runs.v[i + 1].sha))
 			nshas++;
-		if (nshas > WINDOW_SHAS) {
+		if (nshas > PD_NOISE_WINDOW) {
 			first = i + 1;
-			nshas = WINDOW_SHAS;
+			nshas = PD_NOISE_WINDOW;
 			break;
 		}
 	}
@@ -289,10 +147,22 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 	for (i = first; i < runs.n; i++)
 		pd_agg_resize(&runs.v[i].agg, nfun);
 
-	for (k = 0; k < 2; k++) {
-		for (f = 0; f <= nfun; f++)
-			learn_one(runs.v + first, runs.n - first, f, nfun,
-				  (int)k, noise);
+	{
+		size_t n = runs.n - first, c = 0;
+		const struct pd_agg **aggs =
+		    pd_xmalloc((n + 1) * sizeof(*aggs));
+		size_t *commit = pd_xmalloc((n + 1) * sizeof(*commit));
+
+		for (i = 0; i < n; i++) {
+			if (i && strcmp(runs.v[first + i].sha,
+					runs.v[first + i - 1].sha))
+				c++;
+			aggs[i] = &runs.v[first + i].agg;
+			commit[i] = c;
+		}
+		pd_noise_learn(noise, aggs, commit, n, nfun);
+		free(aggs);
+		free(commit);
 	}
 	rc = 0;
 out:
