@@ -20,38 +20,39 @@ double pd_norm_sf(double x)
 	return 0.5 * erfc(x / sqrt(2.0));
 }
 
+/* Keeps a Lentz term away from zero. */
+static double nonzero(double v)
+{
+	return fabs(v) < 1e-300 ? 1e-300 : v;
+}
+
+/*
+ * One step of the modified Lentz method with partial numerator aa:
+ * updates the running c and d and returns the factor for the fraction.
+ */
+static double lentz_step(double aa, double *c, double *d)
+{
+	*d = 1 / nonzero(1 + aa * *d);
+	*c = nonzero(1 + aa / *c);
+	return *d * *c;
+}
+
 static double betacf(double a, double b, double x)
 {
-	const double tiny = 1e-300, eps = 1e-15;
+	const double eps = 1e-15;
 	double qab = a + b, qap = a + 1, qam = a - 1;
-	double c = 1, d = 1 - qab * x / qap, h;
+	double c = 1, d = 1 / nonzero(1 - qab * x / qap), h = d;
 	int m;
 
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
-	h = d;
 	for (m = 1; m <= 10000; m++) {
 		int m2 = 2 * m;
-		double aa = m * (b - m) * x / ((qam + m2) * (a + m2)), del;
+		double del;
 
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		/* the even and the odd term of the fraction */
+		h *= lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), &c,
+				&d);
+		del = lentz_step(
+		    -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), &c, &d);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;
