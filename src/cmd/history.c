@@ -279,7 +279,7 @@ static char *first_line(const char *cmd)
 static void add_str(cJSON *o, const char *k, const char *v)
 {
 	if (v)
-		cJSON_AddStringToObject(o, k, v);
+		cJSON_AddItemToObject(o, k, pd_json_text(v));
 }
 
 static char *cpu_model(void)
@@ -539,8 +539,9 @@ static int meta_build(cJSON *meta, const struct hist_args *a)
 		s = flags_from_compdb(a->cflags_from);
 		if (!s)
 			return -1;
-		cJSON_AddStringToObject(meta, "cflags", s);
-		cJSON_AddStringToObject(meta, "cflags_from", a->cflags_from);
+		cJSON_AddItemToObject(meta, "cflags", pd_json_text(s));
+		cJSON_AddItemToObject(meta, "cflags_from",
+				      pd_json_text(a->cflags_from));
 		free(s);
 	} else {
 		add_str(meta, "cflags", getenv("CFLAGS"));
@@ -576,11 +577,13 @@ static int meta_inputs(cJSON *meta, const struct hist_args *a)
 		}
 		pd_sha256_hex(&h, hex);
 		d = cJSON_CreateObject();
-		cJSON_AddStringToObject(d, "path", a->datasets.v[i]);
-		cJSON_AddStringToObject(d, "sha256", hex);
+		cJSON_AddItemToObject(d, "path",
+				      pd_json_text(a->datasets.v[i]));
+		cJSON_AddItemToObject(d, "sha256", pd_json_text(hex));
 		cJSON_AddItemToArray(ds, d);
 		if (i == 0)
-			cJSON_AddStringToObject(meta, "dataset_hash", hex);
+			cJSON_AddItemToObject(meta, "dataset_hash",
+					      pd_json_text(hex));
 	}
 	cJSON_AddItemToObject(meta, "datasets", ds);
 	s = cpu_model();
@@ -664,14 +667,14 @@ int pd_cmd_bundle(int argc, char **argv)
 	sha = bundle_commit(&a, &cdate);
 	if (!sha)
 		goto out;
-	cJSON_AddStringToObject(meta, "git_sha", sha);
-	cJSON_AddStringToObject(meta, "scenario", a.scenario);
-	cJSON_AddStringToObject(meta, "cache", a.cache);
+	cJSON_AddItemToObject(meta, "git_sha", pd_json_text(sha));
+	cJSON_AddItemToObject(meta, "scenario", pd_json_text(a.scenario));
+	cJSON_AddItemToObject(meta, "cache", pd_json_text(a.cache));
 	add_str(meta, "commit_date", cdate);
 	free(cdate);
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	cJSON_AddStringToObject(meta, "date", date);
+	cJSON_AddItemToObject(meta, "date", pd_json_text(date));
 	if (meta_build(meta, &a) || meta_inputs(meta, &a) ||
 	    write_bundle(dir, meta))
 		goto out;

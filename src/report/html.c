@@ -48,17 +48,6 @@ void pd_html_text(struct pd_buf *b, const char *s)
 	pd_buf_release(&u);
 }
 
-static cJSON *jstr(const char *s)
-{
-	struct pd_buf b = PD_BUF_INIT;
-	cJSON *j;
-
-	pd_utf8_sanitize(s, strlen(s), &b);
-	j = cJSON_CreateString(b.buf);
-	pd_buf_release(&b);
-	return j;
-}
-
 static cJSON *jnum(double v)
 {
 	return isnan(v) || isinf(v) ? cJSON_CreateNull()
@@ -245,7 +234,8 @@ static char *data_json(const struct pd_diff *d, const struct pd_profile *pa,
 	char *text, *p;
 	size_t i;
 
-	cJSON_AddItemToObject(root, "unit", jstr(pd_unit_name(d->base.unit)));
+	cJSON_AddItemToObject(root, "unit",
+			      pd_json_text(pd_unit_name(d->base.unit)));
 	for (i = 0; i < fn->v.n; i++)
 		pos[i] = -1;
 	for (i = 0; i < d->funcs.n; i++) {
@@ -254,9 +244,12 @@ static char *data_json(const struct pd_diff *d, const struct pd_profile *pa,
 		cJSON *r = cJSON_CreateArray();
 
 		pos[f->func] = (int32_t)i;
-		cJSON_AddItemToArray(r, jstr(pd_func_name(d->fn, f->func)));
-		cJSON_AddItemToArray(r, jstr(pd_func_module(d->fn, f->func)));
-		cJSON_AddItemToArray(r, jstr(pd_status_name(s->status)));
+		cJSON_AddItemToArray(
+		    r, pd_json_text(pd_func_name(d->fn, f->func)));
+		cJSON_AddItemToArray(
+		    r, pd_json_text(pd_func_module(d->fn, f->func)));
+		cJSON_AddItemToArray(r,
+				     pd_json_text(pd_status_name(s->status)));
 		cJSON_AddItemToArray(r, jnum(s->base));
 		cJSON_AddItemToArray(r, jnum(s->cand));
 		cJSON_AddItemToArray(r, jnum(s->delta));
@@ -267,7 +260,8 @@ static char *data_json(const struct pd_diff *d, const struct pd_profile *pa,
 		cJSON_AddItemToArray(r, jnum(s->q));
 		cJSON_AddItemToArray(r, jnum(s->mde_pct));
 		cJSON_AddItemToArray(
-		    r, jstr(d->self_only ? "same" : pd_status_name(t->status)));
+		    r, pd_json_text(d->self_only ? "same"
+						 : pd_status_name(t->status)));
 		cJSON_AddItemToArray(r, jnum(t->base));
 		cJSON_AddItemToArray(r, jnum(t->cand));
 		cJSON_AddItemToArray(r, jnum(t->delta_pct));
@@ -289,7 +283,8 @@ static char *data_json(const struct pd_diff *d, const struct pd_profile *pa,
 		merge(&t, pb, 1, fn, pos);
 		for (i = 0; i < t.names.n; i++)
 			cJSON_AddItemToArray(
-			    names, jstr(pd_intern_str(&t.names, (uint32_t)i)));
+			    names,
+			    pd_json_text(pd_intern_str(&t.names, (uint32_t)i)));
 		for (i = 1; i < t.parent.n && i <= MAX_FLAME_NODES; i++) {
 			cJSON *n = cJSON_CreateArray();
 

@@ -12,11 +12,13 @@
 #include "model/func.h"
 #include "report/report.h"
 
-static cJSON *str(const char *s)
+cJSON *pd_json_text(const char *s)
 {
 	struct pd_buf b = PD_BUF_INIT;
 	cJSON *j;
 
+	if (!s)
+		return cJSON_CreateNull();
 	pd_utf8_sanitize(s, strlen(s), &b);
 	j = cJSON_CreateString(b.buf);
 	pd_buf_release(&b);
@@ -27,7 +29,7 @@ static cJSON *str(const char *s)
 
 static void add_str(cJSON *o, const char *k, const char *v)
 {
-	cJSON_AddItemToObject(o, k, v ? str(v) : cJSON_CreateNull());
+	cJSON_AddItemToObject(o, k, pd_json_text(v));
 }
 
 static void add_num(cJSON *o, const char *k, double v)
@@ -78,7 +80,7 @@ static void key_parts(cJSON *arr, const char *p)
 		char *part =
 		    pd_xstrndup(p, tab ? (size_t)(tab - p) : strlen(p));
 
-		cJSON_AddItemToArray(arr, str(part));
+		cJSON_AddItemToArray(arr, pd_json_text(part));
 		free(part);
 		if (!tab)
 			break;
@@ -102,7 +104,7 @@ static cJSON *profile_tables(const struct pd_profile *p)
 
 		add_str(to, "name", t->name);
 		for (k = 0; k < t->keys.n; k++)
-			cJSON_AddItemToArray(a2, str(t->keys.v[k]));
+			cJSON_AddItemToArray(a2, pd_json_text(t->keys.v[k]));
 		cJSON_AddItemToObject(to, "keys", a2);
 		for (r = 1; r < t->rowkeys.n; r++) {
 			const char *key =
@@ -159,9 +161,9 @@ static cJSON *side(const struct pd_side *s)
 
 		for (i = 0; i < s->profile->threads.n; i++)
 			cJSON_AddItemToArray(
-			    t,
-			    str(pd_intern_str(&s->profile->strs,
-					      s->profile->threads.v[i].name)));
+			    t, pd_json_text(pd_intern_str(
+				   &s->profile->strs,
+				   s->profile->threads.v[i].name)));
 		cJSON_AddItemToObject(o, "threads", t);
 	}
 	return o;
@@ -192,7 +194,8 @@ static cJSON *tables_json(const struct pd_diff *d)
 
 		add_str(to, "name", td->base->name);
 		for (k = 0; k < td->base->keys.n; k++)
-			cJSON_AddItemToArray(a2, str(td->base->keys.v[k]));
+			cJSON_AddItemToArray(a2,
+					     pd_json_text(td->base->keys.v[k]));
 		cJSON_AddItemToObject(to, "keys", a2);
 		a2 = cJSON_CreateArray();
 		for (k = 0; k < td->nmeasures; k++) {
@@ -262,7 +265,7 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 	cJSON_AddItemToObject(root, "dispersion", x);
 	arr = cJSON_CreateArray();
 	for (i = 0; i < d->warnings.n; i++)
-		cJSON_AddItemToArray(arr, str(d->warnings.v[i]));
+		cJSON_AddItemToArray(arr, pd_json_text(d->warnings.v[i]));
 	cJSON_AddItemToObject(root, "warnings", arr);
 	add_str(root, "verdict", pd_status_name(d->verdict));
 	cJSON_AddItemToObject(root, "total", metric(d, &d->total));
@@ -277,8 +280,8 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 		cJSON_AddBoolToObject(fo, "system", fd->system);
 		for (k = 0; k < fn->raw.n; k++)
 			cJSON_AddItemToArray(
-			    raw,
-			    str(pd_intern_str(&d->fn->strs, fn->raw.v[k])));
+			    raw, pd_json_text(pd_intern_str(&d->fn->strs,
+							    fn->raw.v[k])));
 		cJSON_AddItemToObject(fo, "raw_names", raw);
 		cJSON_AddItemToObject(fo, "self", metric(d, &fd->self));
 		cJSON_AddItemToObject(fo, "total",
@@ -319,7 +322,7 @@ int pd_report_profile_json(FILE *f, const struct pd_profile *p)
 	cJSON_AddItemToObject(root, "profile", side(&s));
 	arr = cJSON_CreateArray();
 	for (i = 0; i < p->notes.n; i++)
-		cJSON_AddItemToArray(arr, str(p->notes.v[i]));
+		cJSON_AddItemToArray(arr, pd_json_text(p->notes.v[i]));
 	cJSON_AddItemToObject(root, "warnings", arr);
 	arr = cJSON_CreateArray();
 	for (i = 0; i < fn.v.n; i++) {

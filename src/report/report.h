@@ -31,6 +31,12 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 int pd_report_html(FILE *f, const struct pd_diff *d,
 		   const struct pd_report_opts *o, const struct pd_profile *pa,
 		   const struct pd_profile *pb, struct pd_funcs *fn);
+/*
+ * A JSON string of s, invalid UTF-8 replaced (JSON text is UTF-8: a raw
+ * byte 0xff makes the whole document unreadable); null for NULL.
+ */
+struct cJSON *pd_json_text(const char *s);
+
 /* An XLSX workbook (libxlsxwriter) written to path. */
 int pd_report_xlsx(const char *path, const struct pd_diff *d,
 		   struct pd_err *err);

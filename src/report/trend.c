@@ -404,20 +404,21 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 	int rc;
 
 	cJSON_AddNumberToObject(root, "version", 1);
-	cJSON_AddStringToObject(root, "scenario", t->scenario);
-	cJSON_AddStringToObject(root, "cache", t->cache);
-	cJSON_AddStringToObject(root, "tool", t->tool);
-	cJSON_AddStringToObject(root, "unit",
-				pd_unit_name((enum pd_unit)t->unit));
+	cJSON_AddItemToObject(root, "scenario", pd_json_text(t->scenario));
+	cJSON_AddItemToObject(root, "cache", pd_json_text(t->cache));
+	cJSON_AddItemToObject(root, "tool", pd_json_text(t->tool));
+	cJSON_AddItemToObject(
+	    root, "unit", pd_json_text(pd_unit_name((enum pd_unit)t->unit)));
 	cJSON_AddNumberToObject(root, "p_max", t->pmax);
 	arr = cJSON_AddArrayToObject(root, "notes");
 	for (i = 0; i < t->notes.n; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateString(t->notes.v[i]));
+		cJSON_AddItemToArray(arr, pd_json_text(t->notes.v[i]));
 	arr = cJSON_AddArrayToObject(root, "commits");
 	for (i = 0; i < s0->pts.n; i++) {
 		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "sha", s0->pts.v[i].sha);
-		cJSON_AddStringToObject(o, "date", s0->pts.v[i].date);
+		cJSON_AddItemToObject(o, "sha", pd_json_text(s0->pts.v[i].sha));
+		cJSON_AddItemToObject(o, "date",
+				      pd_json_text(s0->pts.v[i].date));
 		cJSON_AddNumberToObject(o, "runs", (double)s0->pts.v[i].n);
 		cJSON_AddItemToArray(arr, o);
 	}
@@ -429,9 +430,10 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 
 		o = cJSON_CreateObject();
 		cJSON_AddNumberToObject(o, "index", (double)al->at);
-		cJSON_AddStringToObject(o, "first_bad", s0->pts.v[al->at].sha);
-		cJSON_AddStringToObject(o, "last_good",
-					s0->pts.v[al->at - 1].sha);
+		cJSON_AddItemToObject(o, "first_bad",
+				      pd_json_text(s0->pts.v[al->at].sha));
+		cJSON_AddItemToObject(o, "last_good",
+				      pd_json_text(s0->pts.v[al->at - 1].sha));
 		cJSON_AddItemToObject(o, "total_change_pct",
 				      num(100 * al->total));
 		cJSON_AddBoolToObject(o, "improvement",
@@ -445,8 +447,8 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 			if (!si)
 				continue;
 			x = cJSON_CreateObject();
-			cJSON_AddStringToObject(x, "name",
-						t->series.v[si].name);
+			cJSON_AddItemToObject(
+			    x, "name", pd_json_text(t->series.v[si].name));
 			cJSON_AddItemToObject(x, "change_pct",
 					      num(100 * al->moved.v[ord[j]]));
 			cJSON_AddItemToArray(t->series.v[si].counter ? ca : fa,
@@ -461,13 +463,13 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 		cJSON *pts, *chs;
 
 		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "name", s->name);
-		cJSON_AddStringToObject(o, "kind",
-					!i	     ? "total"
-					: s->counter ? "counter"
-						     : "function");
+		cJSON_AddItemToObject(o, "name", pd_json_text(s->name));
+		cJSON_AddItemToObject(o, "kind",
+				      pd_json_text(!i		? "total"
+						   : s->counter ? "counter"
+								: "function"));
 		if (s->counter) {
-			cJSON_AddStringToObject(o, "unit", s->unit);
+			cJSON_AddItemToObject(o, "unit", pd_json_text(s->unit));
 			cJSON_AddBoolToObject(o, "higher_is_better", s->up);
 		}
 		cJSON_AddNumberToObject(o, "threshold_pct", 100 * s->tau);
@@ -491,8 +493,9 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 
 			cJSON_AddNumberToObject(c, "index",
 						(double)s->changes.v[k].at);
-			cJSON_AddStringToObject(
-			    c, "sha", s->pts.v[s->changes.v[k].at].sha);
+			cJSON_AddItemToObject(
+			    c, "sha",
+			    pd_json_text(s->pts.v[s->changes.v[k].at].sha));
 			cJSON_AddItemToObject(
 			    c, "change_pct", num(100 * s->changes.v[k].change));
 			cJSON_AddItemToObject(c, "p", num(s->changes.v[k].p));

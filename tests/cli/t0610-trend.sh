@@ -161,4 +161,32 @@ expect_grep ":large_blue_circle: improvement" "$T/out"
 expect_exit 1 pd culprit --scenario imp
 expect_exit 0 pd culprit --scenario imp --improvements
 expect_grep "first bad: 06bbbbbbbb" "$T/out"
+# A function name with bytes that are no UTF-8 and a terminal escape: the
+# JSON stays UTF-8 (it was written raw, and no JSON reader could open it),
+# the other outputs show neither the raw byte nor the escape.
+export PERFDIFF_DB="$T/u8.db"
+for c in 1 2 3 4; do
+	b=$T/u$c
+	mkdir -p "$b/profiles"
+	printf '{"git_sha": "%02d%s", "scenario": "u8", "cache": "warm", "commit_date": "2026-05-%02dT00:00:00Z"}\n' \
+		"$c" "$tail" "$c" >"$b/build_meta.json"
+	printf 'main;bad\377na\033[2Jme 500\nmain;ok 1000\n' >"$b/profiles/run.1.folded"
+done
+expect_exit 0 pd ingest "$T"/u1 "$T"/u2 "$T"/u3 "$T"/u4
+expect_exit 0 pd trend --scenario u8 -f json
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "trend JSON with invalid UTF-8 in a name"; fi
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+names = [s["name"] for s in d["series"]]
+assert "bad\ufffdna\x1b[2Jme" in names, names
+PY
+for f in text md html; do
+	expect_exit 0 pd trend --scenario u8 -f $f
+	if LC_ALL=C grep -q "$(printf '\377')" "$T/out" ||
+		LC_ALL=C grep -q "$(printf '\033')\\[2J" "$T/out"; then
+		not_ok "trend -f $f passes a raw byte or escape"
+	else
+		ok
+	fi
+done
 finish
