@@ -289,17 +289,13 @@ static int open_container(void *arg, int is_map)
 	struct level *l, *up;
 	enum ctx c = C_SKIP;
 	size_t node = 0;
+	int rc;
 
-	if (pd_json_walk_skip_open(&s->w))
-		return 1;
+	if (pd_json_walk_enter(&s->w, is_map, &rc))
+		return rc;
 	if (s->w.depth < 0) {
-		if (!is_map)
-			return fail(s,
-				    "JSON of an unknown shape (the top level"
-				    " is an array, not a .cpuprofile object)");
 		c = C_TOP;
 	} else {
-		pd_json_walk_value(&s->w);
 		up = top(s);
 		node = up->node;
 		switch (up->c) {
@@ -689,6 +685,7 @@ int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
 	s.lv = pd_xcalloc(MAX_DEPTH, sizeof(*s.lv));
 	pd_json_walk_init(&s.w, s.lv, sizeof(*s.lv), MAX_DEPTH,
 			  "PD_LIMIT_CALL_DEPTH", in->path, err);
+	s.w.top = "a .cpuprofile object";
 	pd_intern_init(&s.leaves);
 	pd_json_stream_events(&js, &events, &s, &s.w);
 	rc = pd_json_stream_run(&js, in, err);

@@ -253,10 +253,10 @@ static int cb_map_key(void *ctx, const unsigned char *k, size_t n)
 static int open_container(void *arg, int is_map)
 {
 	struct dh *s = arg;
+	int rc;
 
-	pd_json_walk_value(&s->w);
-	if (s->w.depth < 0 && !is_map)
-		return fail(s, "not a DHAT profile: an array, not an object");
+	if (pd_json_walk_enter(&s->w, is_map, &rc))
+		return rc;
 	if (where(s) == W_FS || where(s) == W_FTBL)
 		return fail(s, is_map ? "an object where a frame was expected"
 				      : "an array where a frame was expected");
@@ -436,6 +436,7 @@ int pd_dhat_import(struct pd_input *in, struct pd_profile *p,
 	s->err = err;
 	pd_json_walk_init(&s->w, s->lv, sizeof(s->lv[0]), MAX_DEPTH,
 			  "PD_LIMIT_JSON_DEPTH", in->path, err);
+	s->w.top = "a DHAT profile";
 	s->m = find_metric(o->metric);
 	if (!s->m) {
 		rc = pd_err_set(err, PD_EUSAGE, "%s: no DHAT measure '%s' (%s)",

@@ -201,17 +201,13 @@ static int open_container(void *arg, int is_map)
 {
 	struct ff *s = arg;
 	enum role r;
-	int table = -1, shared = 0;
+	int table = -1, shared = 0, rc;
 
-	if (pd_json_walk_skip_open(&s->w))
-		return 1;
+	if (pd_json_walk_enter(&s->w, is_map, &rc))
+		return rc;
 	if (s->w.depth < 0) {
-		if (!is_map)
-			return fail(s, "not a Firefox profile (the top level is"
-				       " not an object)");
 		r = R_ROOT;
 	} else {
-		value_start(s);
 		r = child_role(s, is_map, &table, &shared);
 		if (r == R_SKIP)
 			return pd_json_walk_skip(&s->w);
@@ -559,6 +555,7 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 	s.err = err;
 	pd_json_walk_init(&s.w, s.lv, sizeof(s.lv[0]), MAXDEPTH,
 			  "PD_LIMIT_JSON_DEPTH", in->path, err);
+	s.w.top = "a Firefox profile";
 	pd_json_stream_events(&js, &events, &s, &s.w);
 	/* insta snapshots of samply's writer carry a YAML header: skip it */
 	js.yaml_header = 1;

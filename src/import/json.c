@@ -453,6 +453,23 @@ void pd_json_walk_init(struct pd_json_walk *w, void *levels, size_t stride,
 	w->err = err;
 }
 
+int pd_json_walk_enter(struct pd_json_walk *w, int is_map, int *rc)
+{
+	char what[128];
+
+	*rc = 1;
+	if (pd_json_walk_skip_open(w))
+		return 1;
+	pd_json_walk_value(w);
+	if (w->depth >= 0 || is_map)
+		return 0;
+	snprintf(what, sizeof(what),
+		 "JSON of an unknown shape (the top level is an array, not %s)",
+		 w->top ? w->top : "an object");
+	*rc = pd_json_walk_fail(w, what);
+	return 1;
+}
+
 void *pd_json_walk_too_deep(struct pd_json_walk *w)
 {
 	pd_json_fail_depth(w->err, w->file, pd_json_walk_path, w, &w->failed,

@@ -33,6 +33,7 @@ struct pd_json_walk {
 	long skip;	   /* containers open inside a value skipped whole */
 	int failed;	   /* an error is recorded */
 	const char *limit; /* the limit's name in core/limits.h, for max */
+	const char *top;   /* what the document is ("a speedscope object") */
 	const char *file;
 	struct pd_err *err;
 };
@@ -62,6 +63,15 @@ static inline void pd_json_walk_value(struct pd_json_walk *w)
 	if (w->depth >= 0 && !pd_json_walk_top(w)->is_map)
 		pd_json_walk_top(w)->idx++;
 }
+
+/*
+ * The start of a container, before the importer decides what it is: it
+ * is counted as a value of the open one. Returns 1 when the caller is to
+ * return *rc at once: inside a value skipped whole (*rc 1), or an array
+ * at the top level (*rc 0, "JSON of an unknown shape (the top level is an
+ * array, not TOP)" recorded).
+ */
+int pd_json_walk_enter(struct pd_json_walk *w, int is_map, int *rc);
 
 /* Records that the document nests past max; NULL. */
 void *pd_json_walk_too_deep(struct pd_json_walk *w);

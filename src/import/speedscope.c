@@ -146,19 +146,15 @@ static int open_container(void *arg, int is_map)
 	struct ss *s = arg;
 	enum st st;
 	struct level *l;
+	int rc;
 
-	if (pd_json_walk_skip_open(&s->w))
-		return 1;
+	if (pd_json_walk_enter(&s->w, is_map, &rc))
+		return rc;
 	if (s->w.depth < 0) {
-		if (!is_map)
-			return fail(s,
-				    "JSON of an unknown shape (the top level"
-				    " is an array, not a speedscope object)");
 		st = S_TOP;
 	} else {
 		enum st parent = top(s)->st;
 
-		pd_json_walk_value(&s->w);
 		/*
 		 * Inside a sample, the weights or the events only numbers
 		 * and objects belong: anything else would be skipped, and
@@ -619,6 +615,7 @@ int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 	s.err = err;
 	pd_json_walk_init(&s.w, s.lv, sizeof(s.lv[0]), MAX_DEPTH,
 			  "PD_LIMIT_JSON_DEPTH", in->path, err);
+	s.w.top = "a speedscope object";
 	pd_profile_init(&s.prov);
 	pd_json_stream_events(&js, &events, &s, &s.w);
 	rc = pd_json_stream_run(&js, in, err);
