@@ -223,16 +223,25 @@ static int open_container(void *arg, int is_map)
 	return 1;
 }
 
+/*
+ * Appends val to vec, a vector of runs {v, n}: the last run grows when it
+ * holds the same value (long profiles repeat a leaf or a weight).
+ */
+#define PUSH_RUN(vec, type, val)                                               \
+	do {                                                                   \
+		type *last_ = (vec)->n ? &(vec)->v[(vec)->n - 1] : NULL;       \
+		if (last_ && !(last_->v < (val)) && !(last_->v > (val)) &&     \
+		    last_->n < UINT32_MAX) {                                   \
+			last_->n++;                                            \
+		} else {                                                       \
+			type run_ = { (val), 1 };                              \
+			PD_VEC_PUSH((vec), run_);                              \
+		}                                                              \
+	} while (0)
+
 static void push_sample_node(struct sprofile *sp, uint32_t node)
 {
-	if (sp->samples.n && sp->samples.v[sp->samples.n - 1].v == node &&
-	    sp->samples.v[sp->samples.n - 1].n < UINT32_MAX) {
-		sp->samples.v[sp->samples.n - 1].n++;
-	} else {
-		struct run_u32 r = { node, 1 };
-
-		PD_VEC_PUSH(&sp->samples, r);
-	}
+	PUSH_RUN(&sp->samples, struct run_u32, node);
 	sp->nsamples++;
 }
 
@@ -419,16 +428,7 @@ static int on_number(struct ss *s, const char *v, size_t n, int is_string)
 			return fail(s, "weight is not a number");
 		if (d < 0)
 			return fail(s, "negative weight");
-		if (sp->weights.n &&
-		    !(sp->weights.v[sp->weights.n - 1].v < d) &&
-		    !(sp->weights.v[sp->weights.n - 1].v > d) &&
-		    sp->weights.v[sp->weights.n - 1].n < UINT32_MAX) {
-			sp->weights.v[sp->weights.n - 1].n++;
-		} else {
-			struct run_f64 r = { d, 1 };
-
-			PD_VEC_PUSH(&sp->weights, r);
-		}
+		PUSH_RUN(&sp->weights, struct run_f64, d);
 		sp->nweights++;
 		return 1;
 	}
