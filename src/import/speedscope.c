@@ -87,52 +87,38 @@ static int top_scalar(struct ss *s)
 	return 1;
 }
 
+/*
+ * What a container holds, from its parent's state, the key it is under
+ * (K_OTHER in an array) and whether it is an object; S_SKIP otherwise.
+ */
 static enum st child_state(struct ss *s, int is_map)
 {
-	struct level *l = top(s);
+	static const struct {
+		enum st parent;
+		enum key key;
+		int is_map;
+		enum st child;
+	} moves[] = {
+		{ S_TOP, K_SHARED, 1, S_SHARED },
+		{ S_TOP, K_PROFILES, 0, S_PROFILES },
+		{ S_TOP, K_EXT, 1, S_EXT },
+		{ S_SHARED, K_FRAMES, 0, S_FRAMES },
+		{ S_FRAMES, K_OTHER, 1, S_FRAME },
+		{ S_PROFILES, K_OTHER, 1, S_PROFILE },
+		{ S_PROFILE, K_EVENTS, 0, S_EVENTS },
+		{ S_PROFILE, K_SAMPLES, 0, S_SAMPLES },
+		{ S_PROFILE, K_WEIGHTS, 0, S_WEIGHTS },
+		{ S_PROFILE, K_COUNTS, 0, S_COUNTS },
+		{ S_EVENTS, K_OTHER, 1, S_EVENT },
+		{ S_SAMPLES, K_OTHER, 0, S_SAMPLE },
+	};
+	const struct level *l = top(s);
+	size_t i;
 
-	switch (l->st) {
-	case S_TOP:
-		if (l->key == K_SHARED && is_map)
-			return S_SHARED;
-		if (l->key == K_PROFILES && !is_map)
-			return S_PROFILES;
-		if (l->key == K_EXT && is_map)
-			return S_EXT;
-		break;
-	case S_SHARED:
-		if (l->key == K_FRAMES && !is_map)
-			return S_FRAMES;
-		break;
-	case S_FRAMES:
-		if (is_map)
-			return S_FRAME;
-		break;
-	case S_PROFILES:
-		if (is_map)
-			return S_PROFILE;
-		break;
-	case S_PROFILE:
-		if (l->key == K_EVENTS && !is_map)
-			return S_EVENTS;
-		if (l->key == K_SAMPLES && !is_map)
-			return S_SAMPLES;
-		if (l->key == K_WEIGHTS && !is_map)
-			return S_WEIGHTS;
-		if (l->key == K_COUNTS && !is_map)
-			return S_COUNTS;
-		break;
-	case S_EVENTS:
-		if (is_map)
-			return S_EVENT;
-		break;
-	case S_SAMPLES:
-		if (!is_map)
-			return S_SAMPLE;
-		break;
-	default:
-		break;
-	}
+	for (i = 0; i < PD_ARRAY_SIZE(moves); i++)
+		if (moves[i].parent == l->st && moves[i].key == l->key &&
+		    moves[i].is_map == is_map)
+			return moves[i].child;
 	return S_SKIP;
 }
 
