@@ -14,6 +14,7 @@ struct pd_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	int min_args, max_args; /* operands after options; -1: any */
+	const char *operands;	/* as usage shows them ("BASELINE CANDIDATE") */
 	const char *summary;
 };
 
@@ -32,6 +33,12 @@ int pd_cmd_help(int argc, char **argv);
 int pd_cmd_version(int argc, char **argv);
 
 const struct pd_cmd *pd_cmd_table(size_t *n);
+/*
+ * Whether n operands are what the command cmd takes (its table entry):
+ * 1, or 0 after "error: CMD wants OPERANDS (got N); see perfdiff help
+ * CMD".
+ */
+int pd_operands_ok(const char *cmd, int n);
 void pd_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))

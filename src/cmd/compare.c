@@ -143,9 +143,11 @@ int pd_cmd_compare(int argc, char **argv)
 	if (status >= 0)
 		goto out_opts;
 	status = 2;
-	if (argc - optind != 2 || !r.scenario) {
-		pd_error("error: usage: perfdiff compare BASE_REV CAND_REV"
-			 " --scenario S [--cache C]");
+	if (!pd_operands_ok("compare", argc - optind))
+		goto out_opts;
+	if (!r.scenario) {
+		pd_error("error: compare wants --scenario S (perfdiff runs"
+			 " lists them)");
 		goto out_opts;
 	}
 	if (pd_open_history(&db, r.db) < 0)

@@ -67,10 +67,8 @@ int pd_cmd_convert(int argc, char **argv)
 				  pd_opts_getopt(PD_C_CONVERT), "convert");
 		return 2;
 	}
-	if (argc - optind != 1) {
-		pd_error("error: want one profile; see perfdiff help convert");
+	if (!pd_operands_ok("convert", argc - optind))
 		return 2;
-	}
 	/* speedscope keeps threads apart; folded stacks have no place for
 	 * them without changing the functions' numbers */
 	io.thread_roots = !folded;

@@ -50,12 +50,8 @@ static int collect_sides(int argc, char **argv, struct run_opts *r,
 			return -1;
 		}
 	} else {
-		if (argc - optind != 2) {
-			pd_error("error: want two profiles, BASELINE and"
-				 " CANDIDATE (got %d); see perfdiff help diff",
-				 argc - optind);
+		if (!pd_operands_ok(r->check ? "check" : "diff", argc - optind))
 			return -1;
-		}
 		for (i = 0; i < 2; i++) {
 			const char *arg = argv[optind + i];
 
@@ -287,10 +283,8 @@ int pd_cmd_show(int argc, char **argv)
 		pd_error("error: show writes text, json or folded");
 		return 2;
 	}
-	if (argc - optind != 1) {
-		pd_error("error: want one profile; see perfdiff help show");
+	if (!pd_operands_ok("show", argc - optind))
 		return 2;
-	}
 	pd_profile_init(&p);
 	if (pd_import(&p, argv[optind], &io, &err) < 0) {
 		pd_error("%s", err.msg);

@@ -117,8 +117,7 @@ int pd_cmd_ingest(int argc, char **argv)
 	r = parse(argc, argv, &a, ingest_usage, "ingest");
 	if (r)
 		return r > 0 ? 0 : 2;
-	if (optind >= argc) {
-		pd_error("error: want at least one bundle or profile");
+	if (!pd_operands_ok("ingest", argc - optind)) {
 		PD_VEC_FREE(&a.datasets);
 		return 2;
 	}
@@ -195,10 +194,8 @@ int pd_cmd_runs(int argc, char **argv)
 	PD_VEC_FREE(&a.datasets);
 	if (r)
 		return r > 0 ? 0 : 2;
-	if (optind != argc) {
-		pd_error("error: runs takes no operands");
+	if (!pd_operands_ok("runs", argc - optind))
 		return 2;
-	}
 	if (pd_open_history(&db, a.db) < 0)
 		return 2;
 	st = pd_db_stmt(&db, "q_runs_list", &err);
@@ -650,7 +647,11 @@ int pd_cmd_bundle(int argc, char **argv)
 		PD_VEC_FREE(&a.datasets);
 		return r > 0 ? 0 : 2;
 	}
-	if (argc - optind != 2 || strcmp(argv[optind], "init")) {
+	if (!pd_operands_ok("bundle", argc - optind)) {
+		PD_VEC_FREE(&a.datasets);
+		return 2;
+	}
+	if (strcmp(argv[optind], "init")) {
 		pd_error(
 		    "error: usage: perfdiff bundle init DIR --scenario NAME"
 		    " --cache warm|cold");

@@ -124,11 +124,8 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 			return 2;
 		}
 	}
-	if (optind != argc) {
-		pd_error("error: unexpected operand %s (perfdiff help %s)",
-			 argv[optind], cmd);
+	if (!pd_operands_ok(cmd, argc - optind))
 		return 2;
-	}
 	if (!a->q.scenario) {
 		pd_error("error: --scenario is required (perfdiff runs lists"
 			 " them)");

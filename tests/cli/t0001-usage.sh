@@ -21,7 +21,29 @@ expect_exit 2 pd dif
 expect_grep "did you mean 'diff'" "$T/err"
 expect_lines 1 "$T/err"
 expect_exit 2 pd "$D/base.perf.txt.gz"
-expect_grep "want two profiles" "$T/err"
+expect_grep "diff wants BASELINE CANDIDATE (got 1 operand); see perfdiff help diff" "$T/err"
+# Every command's operands are counted against the command table, one
+# message shape; commands without options still answer -h.
+expect_exit 2 pd show
+expect_grep "show wants PROFILE (got 0 operands)" "$T/err"
+expect_exit 2 pd convert a b
+expect_grep "convert wants INPUT (got 2 operands)" "$T/err"
+expect_exit 2 pd runs x
+expect_grep "runs takes no operands (got 1); see perfdiff help runs" "$T/err"
+expect_exit 2 pd version x
+expect_grep "version takes no operands" "$T/err"
+expect_exit 2 pd help diff x
+expect_grep "help wants \[COMMAND\] (got 2 operands)" "$T/err"
+expect_exit 2 pd ingest
+expect_grep "ingest wants BUNDLE... (got 0 operands)" "$T/err"
+expect_exit 2 pd bundle init
+expect_grep "bundle wants init DIR (got 1 operand)" "$T/err"
+expect_exit 128 pd check x
+expect_grep "check wants BASELINE CANDIDATE (got 1 operand)" "$T/err"
+for c in version completion help; do
+	expect_exit 0 pd help $c
+	expect_grep "^usage: perfdiff $c" "$T/out"
+done
 expect_exit 2 pd --bogus "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
 expect_grep "unknown option --bogus" "$T/err"
 expect_lines 1 "$T/err"

@@ -98,7 +98,9 @@ expect_grep "'abc' is ambiguous: abc1110000, abc2220000" "$T/err"
 expect_exit 2 pd compare abc111 zzz --scenario syn
 expect_grep "no stored runs of commit 'zzz'" "$T/err"
 expect_exit 2 pd compare abc111 abc222
-expect_grep "usage: perfdiff compare" "$T/err"
+expect_grep "compare wants --scenario S" "$T/err"
+expect_exit 2 pd compare abc111 --scenario syn
+expect_grep "compare wants BASE_REV CAND_REV (got 1 operand)" "$T/err"
 # The same comparison from the files, without a database.
 set -- $(ls "$T"/s1/profiles/*.folded | sed 's/^/-b /') $(ls "$T"/s2/profiles/*.folded | sed 's/^/-c /')
 expect_exit 1 pd "$@"
