@@ -10,6 +10,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/run.h"
+#include "cmd/side.h"
 #include "core/xalloc.h"
 
 static const char check_usage[] =
@@ -32,13 +33,11 @@ static const char diff_usage[] =
     "\n";
 
 /*
- * The two sides' files into r->base and r->cand: -b/-c lists, or two
- * operands, a folder being a bundle whose profiles are that side's runs.
- * 0, or -1 after the message.
+ * The two sides' files: -b/-c lists, or two operands, a folder being a
+ * bundle whose profiles are that side's runs. 0, or -1 after the message.
  */
 static int collect_sides(int argc, char **argv, struct run_opts *r,
-			 struct pd_bundle *bundle, struct pd_meta *meta,
-			 const char **stat, int *have_meta)
+			 struct pd_run_side *s)
 {
 	size_t i, k, n;
 
@@ -49,32 +48,26 @@ static int collect_sides(int argc, char **argv, struct run_opts *r,
 			    " -b BASE... -c CAND...");
 			return -1;
 		}
+		for (i = 0; i < r->base.n; i++)
+			PD_VEC_PUSH(&s[0].files, r->base.v[i]);
+		for (i = 0; i < r->cand.n; i++)
+			PD_VEC_PUSH(&s[1].files, r->cand.v[i]);
 	} else {
 		if (!pd_operands_ok(r->check ? "check" : "diff", argc - optind))
 			return -1;
-		for (i = 0; i < 2; i++) {
-			const char *arg = argv[optind + i];
-
-			if (!pd_is_dir(arg)) {
-				PD_VEC_PUSH(i ? &r->cand : &r->base, arg);
-				continue;
-			}
-			if (pd_expand_bundle(arg, i ? &r->cand : &r->base,
-					     &bundle[i], &meta[i],
-					     &stat[i]) < 0)
+		for (i = 0; i < 2; i++)
+			if (pd_run_side_add(&s[i], argv[optind + i]) < 0)
 				return -1;
-			*have_meta = 1;
-		}
 	}
-	n = r->base.n + r->cand.n;
+	n = s[0].files.n + s[1].files.n;
 	for (i = 0; i < n; i++)
 		for (k = i + 1; k < n; k++) {
-			const char *x = i < r->base.n
-					    ? r->base.v[i]
-					    : r->cand.v[i - r->base.n];
-			const char *y = k < r->base.n
-					    ? r->base.v[k]
-					    : r->cand.v[k - r->base.n];
+			const char *x = i < s[0].files.n
+					    ? s[0].files.v[i]
+					    : s[1].files.v[i - s[0].files.n];
+			const char *y = k < s[0].files.n
+					    ? s[0].files.v[k]
+					    : s[1].files.v[k - s[0].files.n];
 
 			if (!strcmp(x, "-") && !strcmp(y, "-")) {
 				pd_error("error: only one profile can be"
@@ -123,16 +116,15 @@ static int render_sides(struct pd_diff *d, struct run_opts *r,
 }
 
 /* The profiles imported in jobs, compared and rendered: the status. */
-static int compare_jobs(struct run_opts *r, struct job *jobs, size_t na,
-			size_t nb, const struct pd_bundle *bundle,
-			const struct pd_meta *meta, int have_meta)
+static int compare_jobs(struct run_opts *r, struct job *jobs,
+			struct pd_run_side *s)
 {
+	size_t na = s[0].files.n, nb = s[1].files.n, i;
 	const struct pd_profile **pa = pd_xmalloc(na * sizeof(*pa));
 	const struct pd_profile **pb = pd_xmalloc(nb * sizeof(*pb));
 	struct pd_profile **all = pd_xmalloc((na + nb) * sizeof(*all));
 	struct pd_funcs fn;
 	struct pd_diff d;
-	size_t i;
 	int status;
 
 	for (i = 0; i < na + nb; i++) {
@@ -145,12 +137,7 @@ static int compare_jobs(struct run_opts *r, struct job *jobs, size_t na,
 	pd_align_process_roots(all, na + nb);
 	pd_funcs_init(&fn, r->flags);
 	pd_diff_profiles(&d, pa, na, pb, nb, &fn, &r->set);
-	if (have_meta)
-		pd_meta_warn(&d, &meta[0], &meta[1]);
-	pd_side_provenance(&d, 0, bundle[0].dir ? &bundle[0] : NULL, r->base.v,
-			   na);
-	pd_side_provenance(&d, 1, bundle[1].dir ? &bundle[1] : NULL, r->cand.v,
-			   nb);
+	pd_run_sides_describe(&d, s, NULL, NULL);
 	status = render_sides(&d, r, pa, na, pb, nb, &fn);
 	pd_diff_release(&d);
 	pd_funcs_release(&fn);
@@ -160,19 +147,35 @@ static int compare_jobs(struct run_opts *r, struct job *jobs, size_t na,
 	return status;
 }
 
+/* Both sides' files imported (and their perf stat tables): the status. */
+static int import_and_compare(struct run_opts *r, struct pd_run_side *s)
+{
+	size_t na = s[0].files.n, n = na + s[1].files.n, i;
+	const char **paths = pd_xmalloc(n * sizeof(*paths));
+	struct job *jobs = pd_xcalloc(n, sizeof(*jobs));
+	int status = 2;
+
+	for (i = 0; i < n; i++)
+		paths[i] = i < na ? s[0].files.v[i] : s[1].files.v[i - na];
+	if (pd_import_all(paths, n, &r->io, jobs) == 0 &&
+	    (!s[0].stat ||
+	     pd_attach_stat(&jobs[0].p, s[0].stat, &r->io) == 0) &&
+	    (!s[1].stat || pd_attach_stat(&jobs[na].p, s[1].stat, &r->io) == 0))
+		status = compare_jobs(r, jobs, s);
+	for (i = 0; i < n; i++)
+		pd_profile_release(&jobs[i].p);
+	free(jobs);
+	free(paths);
+	return status;
+}
+
 static int diff_run(int argc, char **argv, int check)
 {
 	struct run_opts r;
-	struct job *jobs;
-	const char **paths;
-	struct pd_bundle bundle[2];
-	struct pd_meta meta[2];
-	const char *stat[2] = { NULL, NULL };
-	size_t na, nb, i, n;
-	int status = 2, have_meta = 0, have_re = 0;
+	struct pd_run_side s[2];
+	int status, have_re = 0;
 
-	memset(bundle, 0, sizeof(bundle));
-	memset(meta, 0, sizeof(meta));
+	memset(s, 0, sizeof(s));
 	status = pd_parse_run(argc, argv, &r, check ? check_usage : diff_usage,
 			      check ? "check" : "diff");
 	if (status >= 0)
@@ -190,29 +193,11 @@ static int diff_run(int argc, char **argv, int check)
 		status = pd_check_db(&r, argv + optind);
 		goto out_opts;
 	}
-	if (collect_sides(argc, argv, &r, bundle, meta, stat, &have_meta) < 0)
-		goto out_opts;
-	na = r.base.n;
-	nb = r.cand.n;
-	n = na + nb;
-	paths = pd_xmalloc(n * sizeof(*paths));
-	for (i = 0; i < n; i++)
-		paths[i] = i < na ? r.base.v[i] : r.cand.v[i - na];
-	jobs = pd_xcalloc(n, sizeof(*jobs));
-	if (pd_import_all(paths, n, &r.io, jobs) == 0 &&
-	    (!stat[0] || pd_attach_stat(&jobs[0].p, stat[0], &r.io) == 0) &&
-	    (!stat[1] || pd_attach_stat(&jobs[na].p, stat[1], &r.io) == 0))
-		status =
-		    compare_jobs(&r, jobs, na, nb, bundle, meta, have_meta);
-	for (i = 0; i < n; i++)
-		pd_profile_release(&jobs[i].p);
-	free(jobs);
-	free(paths);
+	if (collect_sides(argc, argv, &r, s) == 0)
+		status = import_and_compare(&r, s);
 out_opts:
-	for (i = 0; i < 2; i++) {
-		pd_bundle_release(&bundle[i]);
-		pd_meta_release(&meta[i]);
-	}
+	pd_run_side_release(&s[0]);
+	pd_run_side_release(&s[1]);
 	if (have_re)
 		regfree(&r.fre);
 	PD_VEC_FREE(&r.base);

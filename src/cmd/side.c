@@ -1,0 +1,336 @@
+/*
+ * The sides of a comparison (side.h): files, bundles and stored commits
+ * assembled, loaded and described once for diff, compare and check.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/side.h"
+#include "core/xalloc.h"
+
+int pd_run_side_add(struct pd_run_side *s, const char *arg)
+{
+	if (pd_is_dir(arg))
+		return pd_expand_bundle(arg, &s->files, &s->bundle, &s->meta,
+					&s->stat);
+	PD_VEC_PUSH(&s->files, arg);
+	return 0;
+}
+
+int pd_run_side_stored(struct pd_run_side *s, const char *operand,
+		       const char *rev, const struct run_opts *r)
+{
+	char *p;
+
+	s->operand = operand;
+	s->spec = pd_xstrdup(rev);
+	s->rev = s->spec;
+	s->scenario = r->scenario;
+	s->cache = r->cache;
+	if ((p = strchr(s->spec, ':'))) {
+		*p++ = '\0';
+		s->scenario = p;
+		if ((p = strchr(p, ':'))) {
+			*p++ = '\0';
+			s->cache = p;
+		}
+	}
+	if (!*s->rev || !s->scenario || !*s->scenario) {
+		pd_error("error: %s: want %sREV:SCENARIO[:CACHE] (or"
+			 " --scenario)",
+			 operand, rev == operand ? "" : "db:");
+		return -1;
+	}
+	return 0;
+}
+
+/* The files imported and aggregated over fn; 0, or -1 after a message. */
+static int side_profiles(struct pd_run_side *s, struct run_opts *r,
+			 struct pd_funcs *fn)
+{
+	const struct pd_profile **pp;
+	size_t i;
+
+	s->n = s->files.n;
+	s->jobs = pd_xcalloc(s->n, sizeof(*s->jobs));
+	if (pd_import_all(s->files.v, s->n, &r->io, s->jobs) < 0)
+		return -1;
+	s->aggs = pd_xcalloc(s->n, sizeof(*s->aggs));
+	pp = pd_xmalloc(s->n * sizeof(*pp));
+	for (i = 0; i < s->n; i++) {
+		pp[i] = &s->jobs[i].p;
+		pd_agg_init(&s->aggs[i]);
+		pd_agg_compute(&s->aggs[i], pp[i], fn);
+	}
+	pd_side_of_profiles(&s->side, pp, s->n);
+	for (i = 0; i < s->n; i++)
+		s->side.system += s->aggs[i].sys_w / (double)s->n;
+	free(pp);
+	return 0;
+}
+
+/*
+ * The files' aggregates with whole totals (system time inside its
+ * callers), as a history written by an older perfdiff stores runs: count
+ * the files alike, or a caller of page faults looks 90 % faster. The
+ * verdict still sets system frames apart (docs/history.md).
+ */
+static void files_whole(struct pd_run_side *s, struct pd_funcs *fn)
+{
+	unsigned flags = fn->flags;
+	size_t i;
+
+	fn->flags |= PD_FUNCS_SYSTEM;
+	for (i = 0; i < s->n; i++) {
+		pd_agg_release(&s->aggs[i]);
+		pd_agg_init(&s->aggs[i]);
+		pd_agg_compute(&s->aggs[i], &s->jobs[i].p, fn);
+	}
+	fn->flags = flags;
+	s->side.system = 0;
+}
+
+/* The cache state and tool both stored sides share: the first one's. */
+struct store_key {
+	const char *cache, *tool;
+	char *cache_own, *tool_own;
+};
+
+/*
+ * A stored side's commit resolved, its cache state and tool settled
+ * against the key. 0; -1 with err set; -2 after a message.
+ */
+static int resolve(struct pd_db *db, struct pd_run_side *s, struct store_key *k,
+		   struct pd_err *err)
+{
+	char *co = NULL, *to = NULL;
+
+	if (pd_store_resolve(db, s->rev, s->scenario, s->cache, &s->sha, err) <
+	    0)
+		return -1;
+	if (!k->cache_own)
+		k->cache = s->cache;
+	if (pd_store_caches(db, s->sha, s->scenario, &k->cache, &k->tool, &co,
+			    &to, err) < 0)
+		return -1;
+	if (!k->cache_own) {
+		k->cache_own = co;
+		k->tool_own = to;
+	} else {
+		free(co);
+		free(to);
+	}
+	/* a second stored side must match the first's key */
+	k->cache = k->cache_own;
+	k->tool = k->tool_own;
+	if (s->cache && strcmp(s->cache, k->cache_own)) {
+		pd_error("error: %s: cache state %s, the other side %s",
+			 s->operand, s->cache, k->cache_own);
+		return -2;
+	}
+	return 0;
+}
+
+static int load(struct pd_db *db, struct pd_run_side *s,
+		const struct store_key *k, struct pd_idmap *ids, int whole,
+		struct pd_err *err)
+{
+	if (s->loaded)
+		pd_loaded_release(&s->l);
+	s->loaded = 0;
+	if (pd_store_load(db, s->sha, s->scenario, k->cache_own, k->tool_own,
+			  ids, whole, &s->l, err) < 0)
+		return -1;
+	s->loaded = 1;
+	s->side = s->l.side;
+	return 0;
+}
+
+/*
+ * Stored runs aggregated from their stack trees set system frames apart
+ * as files do; a side stored by an older perfdiff has whole totals only,
+ * and then every side is counted whole. -1 with err set.
+ */
+static int settle_totals(struct pd_db *db, struct pd_run_side *s,
+			 const struct store_key *k, struct run_opts *r,
+			 struct pd_funcs *fn, struct pd_idmap *ids,
+			 struct pd_err *err)
+{
+	int i;
+
+	r->set.whole_totals = 0;
+	for (i = 0; i < 2; i++)
+		r->set.whole_totals |= s[i].loaded && !s[i].l.set_apart;
+	for (i = 0; i < 2 && r->set.whole_totals; i++) {
+		if (!s[i].loaded)
+			files_whole(&s[i], fn);
+		else if (s[i].l.set_apart &&
+			 load(db, &s[i], k, ids, 1, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The stored counters (perf stat) of both commits, when both have. */
+static int add_counters(struct pd_db *db, struct pd_diff *d,
+			struct pd_run_side *s, const struct store_key *k,
+			struct pd_err *err)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (pd_store_metrics(db, s[i].sha, s[i].scenario, k->cache_own,
+				     &s[i].counters, &s[i].ncounters, err) < 0)
+			return -1;
+	if (s[0].ncounters && s[1].ncounters)
+		pd_diff_add_tables(
+		    d, (const struct pd_profile *const *)s[0].counters,
+		    s[0].ncounters,
+		    (const struct pd_profile *const *)s[1].counters,
+		    s[1].ncounters);
+	return 0;
+}
+
+/*
+ * Resolves and loads both sides while the noise of the stored sides'
+ * scenario is learned on a second thread. -1 with err set, -2 after a
+ * message.
+ */
+static int load_sides(struct pd_db *db, struct pd_run_side *s,
+		      struct store_key *k, struct run_opts *r,
+		      struct pd_funcs *fn, struct pd_idmap *ids,
+		      struct pd_noise *noise, struct pd_err *err)
+{
+	const char *scen = NULL, *ex[3] = { NULL, NULL, NULL };
+	struct pd_noise_task task;
+	struct pd_err ignored = PD_ERR_INIT;
+	int i, n = 0, rc = 0, rc2;
+
+	for (i = 0; i < 2; i++) {
+		if (!s[i].spec)
+			continue;
+		rc = resolve(db, &s[i], k, err);
+		if (rc < 0)
+			return rc;
+		scen = s[i].scenario;
+		ex[n++] = s[i].sha;
+	}
+	/* noise learned without the commits compared */
+	pd_store_noise_start(&task, r->db, scen, k->cache_own, k->tool_own, ex);
+	for (i = 0; i < 2 && rc == 0; i++) {
+		if (s[i].spec)
+			rc = load(db, &s[i], k, ids, 0, err);
+		else if (side_profiles(&s[i], r, fn) < 0)
+			rc = -2;
+	}
+	rc2 = pd_store_noise_finish(&task, ids, noise, rc ? &ignored : err);
+	if (rc == 0 && rc2 < 0)
+		rc = -1;
+	else if (rc2 == 0 && rc)
+		pd_noise_release(noise);
+	return rc;
+}
+
+int pd_run_sides_diff(struct pd_run_side *s, struct run_opts *r,
+		      struct pd_funcs *fn, struct pd_diff *d)
+{
+	struct store_key k;
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_idmap ids;
+	struct pd_noise noise;
+	size_t j;
+	int i, rc, status = 2;
+
+	memset(&k, 0, sizeof(k));
+	k.tool = r->tool;
+	if (pd_open_history(&db, r->db) < 0)
+		return 2;
+	pd_idmap_init(&ids, fn);
+	rc = load_sides(&db, s, &k, r, fn, &ids, &noise, &err);
+	if (rc < 0)
+		goto fail;
+	/* (the noise's id map grew the table: every run to its size) */
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < pd_run_side_n(&s[i]); j++)
+			pd_agg_resize(&pd_run_side_aggs(&s[i])[j], fn->v.n);
+	rc = settle_totals(&db, s, &k, r, fn, &ids, &err);
+	if (rc == 0) {
+		pd_diff_aggs(d, &s[0].side, pd_run_side_aggs(&s[0]),
+			     pd_run_side_n(&s[0]), &s[1].side,
+			     pd_run_side_aggs(&s[1]), pd_run_side_n(&s[1]), fn,
+			     &r->set, &noise);
+		if (s[0].loaded && s[1].loaded)
+			rc = add_counters(&db, d, s, &k, &err);
+		if (rc == 0) {
+			pd_run_sides_describe(d, s, k.cache_own, k.tool_own);
+			status = -1;
+		} else {
+			pd_diff_release(d);
+		}
+	}
+	pd_noise_release(&noise);
+fail:
+	if (rc == -1)
+		pd_error("%s", err.msg);
+	pd_idmap_release(&ids);
+	pd_db_close(&db);
+	free(k.cache_own);
+	free(k.tool_own);
+	return status;
+}
+
+void pd_run_sides_describe(struct pd_diff *d, struct pd_run_side *s,
+			   const char *cache, const char *tool)
+{
+	struct pd_meta m[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (s[i].loaded)
+			pd_meta_from_json(&m[i], s[i].l.build_meta);
+		else
+			m[i] = s[i].meta;
+	}
+	pd_meta_warn(d, &m[0], &m[1]);
+	for (i = 0; i < 2; i++) {
+		if (!s[i].loaded) {
+			pd_side_provenance(
+			    d, i, s[i].bundle.dir ? &s[i].bundle : NULL,
+			    s[i].files.v, s[i].files.n);
+			continue;
+		}
+		pd_meta_release(&m[i]);
+		pd_diff_provenance(d, i,
+				   "commit %s, scenario %s, cache %s; %zu %s"
+				   " run%s from the history",
+				   s[i].sha, s[i].scenario, cache, s[i].l.n,
+				   tool, s[i].l.n == 1 ? "" : "s");
+	}
+}
+
+void pd_run_side_release(struct pd_run_side *s)
+{
+	size_t i;
+
+	if (s->loaded)
+		pd_loaded_release(&s->l);
+	for (i = 0; s->aggs && i < s->n; i++)
+		pd_agg_release(&s->aggs[i]);
+	for (i = 0; s->jobs && i < s->n; i++)
+		pd_profile_release(&s->jobs[i].p);
+	for (i = 0; i < s->ncounters; i++) {
+		pd_profile_release(s->counters[i]);
+		free(s->counters[i]);
+	}
+	free(s->counters);
+	free(s->aggs);
+	free(s->jobs);
+	free(s->sha);
+	free(s->spec);
+	PD_VEC_FREE(&s->files);
+	pd_bundle_release(&s->bundle);
+	pd_meta_release(&s->meta);
+	memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,74 @@
+/*
+ * One side of a comparison, however it was given (docs/cli.md): profile
+ * files, a bundle folder (its runs, build_meta.json and perf stat file),
+ * or a stored commit (compare's REV, check's db:REV[:SCENARIO[:CACHE]]).
+ * diff, compare and check assemble their two sides here, and describe
+ * them (build differences, provenance) the same way.
+ */
+#ifndef PD_CMD_SIDE_H
+#define PD_CMD_SIDE_H
+
+#include "cmd/run.h"
+#include "store/load.h"
+
+struct pd_run_side {
+	/* given as files or a bundle */
+	struct path_list files;
+	struct pd_bundle bundle; /* its dir is NULL for plain files */
+	struct pd_meta meta;	 /* from the bundle's build_meta.json */
+	const char *stat;	 /* the bundle's perf stat file, or NULL */
+	/* given as a stored commit */
+	const char *operand;		    /* as typed, for messages */
+	char *spec;			    /* a copy, split in place */
+	const char *rev, *scenario, *cache; /* as given */
+	char *sha;			    /* resolved */
+	struct pd_loaded l;
+	int loaded;
+	/* its stored counters (perf stat), which the diff's tables read */
+	struct pd_profile **counters;
+	size_t ncounters;
+	/* what a comparison of aggregates reads (compare, check) */
+	struct job *jobs; /* the files, imported */
+	struct pd_agg *aggs;
+	size_t n;
+	struct pd_side side;
+};
+
+/* A file, or a bundle folder whose profiles are the side's runs; 0/-1. */
+int pd_run_side_add(struct pd_run_side *s, const char *arg);
+
+/*
+ * A stored commit: rev[:SCENARIO[:CACHE]] (parts not given come from
+ * --scenario and --cache); 0, or -1 after a message.
+ */
+int pd_run_side_stored(struct pd_run_side *s, const char *operand,
+		       const char *rev, const struct run_opts *r);
+
+/* The runs' aggregates, where the time of each function went. */
+static inline struct pd_agg *pd_run_side_aggs(const struct pd_run_side *s)
+{
+	return s->loaded ? s->l.runs : s->aggs;
+}
+
+static inline size_t pd_run_side_n(const struct pd_run_side *s)
+{
+	return s->loaded ? s->l.n : s->n;
+}
+
+/*
+ * Both sides as per-run aggregates over fn, the stored ones read with
+ * the noise the history learned for their scenario (on a second thread
+ * meanwhile), compared into d (pd_diff_aggs) and described. Both stored:
+ * their counters (perf stat) join as tables. The exit status so far: -1
+ * when d was made (render it), else 2 after a message.
+ */
+int pd_run_sides_diff(struct pd_run_side *s, struct run_opts *r,
+		      struct pd_funcs *fn, struct pd_diff *d);
+
+/* Build differences between the sides and each side's provenance. */
+void pd_run_sides_describe(struct pd_diff *d, struct pd_run_side *s,
+			   const char *cache, const char *tool);
+
+void pd_run_side_release(struct pd_run_side *s);
+
+#endif
