@@ -18,11 +18,11 @@
 #include <cJSON.h>
 
 #include "core/buf.h"
-#include "import/firefox.h"
+#include "import/firefox_int.h"
 #include "import/import.h"
 #include "import/json.h"
 
-static int fail(struct ff *s, const char *what)
+static int fail(struct ff_state *s, const char *what)
 {
 	return pd_json_walk_fail(&s->w, what);
 }
@@ -60,11 +60,11 @@ static int wanted(int table, const char *c)
 	return 0;
 }
 
-static struct col *new_col(struct table *t, const char *name, int pos)
+static struct ff_col *new_col(struct ff_table *t, const char *name, int pos)
 {
-	struct col *c;
+	struct ff_col *c;
 
-	if (t->n >= MAXCOL)
+	if (t->n >= FF_MAXCOL)
 		return NULL;
 	c = &t->c[t->n++];
 	memset(c, 0, sizeof(*c));
@@ -73,7 +73,7 @@ static struct col *new_col(struct table *t, const char *name, int pos)
 	return c;
 }
 
-static struct col *col_at(struct table *t, int pos)
+static struct ff_col *col_at(struct ff_table *t, int pos)
 {
 	int i;
 
@@ -83,7 +83,7 @@ static struct col *col_at(struct table *t, int pos)
 	return new_col(t, "", pos);
 }
 
-static void table_release(struct table *t)
+static void table_release(struct ff_table *t)
 {
 	int i;
 
@@ -92,7 +92,7 @@ static void table_release(struct table *t)
 	t->n = 0;
 }
 
-static void lib_release(struct lib *l)
+static void lib_release(struct ff_lib *l)
 {
 	free(l->name);
 	free(l->path);
@@ -104,25 +104,26 @@ static void lib_release(struct lib *l)
 
 #define TOP(s) (&(s)->lv[(s)->w.depth])
 
-static void value_start(struct ff *s)
+static void value_start(struct ff_state *s)
 {
 	pd_json_walk_value(&s->w);
 }
 
-static struct thread *cur_thread(struct ff *s)
+static struct ff_thread *cur_thread(struct ff_state *s)
 {
 	return &s->threads.v[s->threads.n - 1];
 }
 
-static struct table *table_for(struct ff *s, int in_shared, int t)
+static struct ff_table *table_for(struct ff_state *s, int in_shared, int t)
 {
 	return in_shared ? &s->shared[t] : &cur_thread(s)->t[t];
 }
 
-static enum role child_role(struct ff *s, int is_map, int *table, int *shared)
+static enum ff_role child_role(struct ff_state *s, int is_map, int *table,
+			       int *shared)
 {
 	const char *k = TOP(s)->j.key;
-	enum role r = TOP(s)->r;
+	enum ff_role r = TOP(s)->r;
 	int t;
 
 	*table = -1;
@@ -199,8 +200,8 @@ static enum role child_role(struct ff *s, int is_map, int *table, int *shared)
 
 static int open_container(void *arg, int is_map)
 {
-	struct ff *s = arg;
-	enum role r;
+	struct ff_state *s = arg;
+	enum ff_role r;
 	int table = -1, shared = 0, rc;
 
 	if (pd_json_walk_enter(&s->w, is_map, &rc))
@@ -221,7 +222,7 @@ static int open_container(void *arg, int is_map)
 	TOP(s)->tab = s->w.depth > 0 ? s->lv[s->w.depth - 1].tab : NULL;
 	switch (r) {
 	case R_ROOT: {
-		struct ctx c;
+		struct ff_ctx c;
 
 		memset(&c, 0, sizeof(c));
 		c.interval = 1;
@@ -233,7 +234,7 @@ static int open_container(void *arg, int is_map)
 		break;
 	}
 	case R_THREAD: {
-		struct thread t;
+		struct ff_thread t;
 
 		memset(&t, 0, sizeof(t));
 		t.ctx = TOP(s)->ctx;
@@ -241,7 +242,7 @@ static int open_container(void *arg, int is_map)
 		break;
 	}
 	case R_LIB: {
-		struct lib l;
+		struct ff_lib l;
 		int per_thread = s->lv[s->w.depth - 2].r == R_THREAD;
 
 		memset(&l, 0, sizeof(l));
@@ -281,7 +282,7 @@ static int open_container(void *arg, int is_map)
 
 static int cb_end(void *ctx)
 {
-	struct ff *s = ctx;
+	struct ff_state *s = ctx;
 
 	if (pd_json_walk_skip_close(&s->w))
 		return 1;
@@ -290,14 +291,14 @@ static int cb_end(void *ctx)
 
 static int cb_key(void *ctx, const unsigned char *k, size_t n)
 {
-	struct ff *s = ctx;
+	struct ff_state *s = ctx;
 
 	if (!s->w.skip)
 		pd_json_walk_key(&s->w, k, n);
 	return 1;
 }
 
-static char **lib_field(struct lib *l, const char *k)
+static char **lib_field(struct ff_lib *l, const char *k)
 {
 	if (!strcmp(k, "name"))
 		return &l->name;
@@ -314,7 +315,7 @@ static char **lib_field(struct lib *l, const char *k)
 	return NULL;
 }
 
-static struct lib *cur_lib(struct ff *s)
+static struct ff_lib *cur_lib(struct ff_state *s)
 {
 	int per_thread = s->lv[s->w.depth - 2].r == R_THREAD;
 
@@ -325,11 +326,11 @@ static struct lib *cur_lib(struct ff *s)
 }
 
 /* Gecko v3 and older: "libs" is a JSON string holding the array. */
-static int libs_from_string(struct ff *s, const char *text, size_t n)
+static int libs_from_string(struct ff_state *s, const char *text, size_t n)
 {
 	char *copy = pd_xstrndup(text, n);
 	cJSON *a = cJSON_Parse(copy), *e;
-	struct ctx *c = &s->ctxs.v[TOP(s)->ctx];
+	struct ff_ctx *c = &s->ctxs.v[TOP(s)->ctx];
 
 	free(copy);
 	if (!cJSON_IsArray(a)) {
@@ -338,7 +339,7 @@ static int libs_from_string(struct ff *s, const char *text, size_t n)
 	}
 	cJSON_ArrayForEach(e, a)
 	{
-		struct lib l;
+		struct ff_lib l;
 		const cJSON *f;
 
 		memset(&l, 0, sizeof(l));
@@ -363,14 +364,14 @@ static int libs_from_string(struct ff *s, const char *text, size_t n)
 	return 1;
 }
 
-static int on_scalar(struct ff *s, double d, const char *str, size_t n)
+static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 {
-	enum role r = TOP(s)->r;
+	enum ff_role r = TOP(s)->r;
 	const char *k = TOP(s)->j.key;
 
 	switch (r) {
 	case R_META: {
-		struct ctx *c = &s->ctxs.v[TOP(s)->ctx];
+		struct ff_ctx *c = &s->ctxs.v[TOP(s)->ctx];
 
 		s->saw_meta = 1;
 		if (!strcmp(k, "interval") && !str && d > 0)
@@ -385,7 +386,7 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 	}
 	case R_UNITS:
 		if (!strcmp(k, "threadCPUDelta") && str) {
-			struct ctx *c = &s->ctxs.v[TOP(s)->ctx];
+			struct ff_ctx *c = &s->ctxs.v[TOP(s)->ctx];
 
 			snprintf(c->cpu_unit, sizeof(c->cpu_unit), "%.*s",
 				 (int)n, str);
@@ -396,7 +397,7 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 			return libs_from_string(s, str, n);
 		return 1;
 	case R_LIB: {
-		struct lib *l = cur_lib(s);
+		struct ff_lib *l = cur_lib(s);
 		char **dst = lib_field(l, k);
 
 		if (dst && str && !*dst)
@@ -410,7 +411,7 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 		return 1;
 	}
 	case R_THREAD: {
-		struct thread *t = cur_thread(s);
+		struct ff_thread *t = cur_thread(s);
 		char **dst = !strcmp(k, "name")		 ? &t->name
 			     : !strcmp(k, "processName") ? &t->process
 			     : !strcmp(k, "pid")	 ? &t->pid
@@ -436,9 +437,9 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 				 (int)n, str);
 		return 1;
 	case R_SCHEMA: {
-		struct table *t = TOP(s)->tab;
+		struct ff_table *t = TOP(s)->tab;
 
-		if (!str && t->nschema < MAXCOL && d >= 0 && d < 1000) {
+		if (!str && t->nschema < FF_MAXCOL && d >= 0 && d < 1000) {
 			size_t kl = strlen(k);
 
 			if (kl > 23) /* longer schema names are not ours */
@@ -453,9 +454,9 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 		PD_VEC_PUSH(&TOP(s)->col->v, str ? PD_NAN : d);
 		return 1;
 	case R_ROW: {
-		struct col *c;
+		struct ff_col *c;
 
-		if (TOP(s)->j.idx >= MAXCOL * 4)
+		if (TOP(s)->j.idx >= FF_MAXCOL * 4)
 			return 1;
 		c = col_at(TOP(s)->tab, (int)TOP(s)->j.idx);
 		if (!c)
@@ -484,7 +485,7 @@ static int on_scalar(struct ff *s, double d, const char *str, size_t n)
 }
 
 /* Every scalar: counted in its array, then read (or skipped). */
-static int scalar(struct ff *s, double d, const char *str, size_t n)
+static int scalar(struct ff_state *s, double d, const char *str, size_t n)
 {
 	if (s->w.skip)
 		return 1;
@@ -496,7 +497,7 @@ static int scalar(struct ff *s, double d, const char *str, size_t n)
 
 static int cb_number(void *ctx, const char *v, size_t n)
 {
-	struct ff *s = ctx;
+	struct ff_state *s = ctx;
 	char tmp[64], *end;
 
 	if (s->w.skip)
@@ -543,7 +544,7 @@ int pd_firefox_sniff(const char *head, size_t len)
 int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 		      const struct pd_import_opts *o, struct pd_err *err)
 {
-	struct ff s;
+	struct ff_state s;
 	struct pd_json_stream js;
 	size_t i;
 	int rc = 0, k;
@@ -553,7 +554,7 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 	s.o = o;
 	s.in = in;
 	s.err = err;
-	pd_json_walk_init(&s.w, s.lv, sizeof(s.lv[0]), MAXDEPTH,
+	pd_json_walk_init(&s.w, s.lv, sizeof(s.lv[0]), FF_MAXDEPTH,
 			  "PD_LIMIT_JSON_DEPTH", in->path, err);
 	s.w.top = "a Firefox profile";
 	pd_json_stream_events(&js, &events, &s, &s.w);
@@ -583,10 +584,10 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 		}
 	}
 	for (i = 0; i < s.threads.n; i++) {
-		struct thread *t = &s.threads.v[i];
+		struct ff_thread *t = &s.threads.v[i];
 		const char *missing = NULL;
 
-		if (!col_len(get_col(&t->t[T_SAMPLES], "stack")))
+		if (!ff_col_len(ff_get_col(&t->t[T_SAMPLES], "stack")))
 			continue; /* no samples: nothing to resolve */
 		if (!t->t[T_STACK].have && !s.shared[T_STACK].have)
 			missing = "stackTable";
@@ -607,7 +608,7 @@ int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
 out:
 	yajl_free(js.h);
 	for (i = 0; i < s.threads.n; i++) {
-		struct thread *t = &s.threads.v[i];
+		struct ff_thread *t = &s.threads.v[i];
 		size_t j;
 
 		for (k = 0; k < T_NTABLES; k++)

@@ -11,22 +11,22 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "import/firefox.h"
+#include "import/firefox_int.h"
 #include "import/symfind.h"
 #include "import/symbols.h"
 
 /* Tables and strings a thread uses: its own, or the shared ones. */
 struct view {
-	const struct table *t[T_NTABLES];
+	const struct ff_table *t[T_NTABLES];
 	const uint32_t *str;
 	size_t nstr;
-	const struct lib *libs;
+	const struct ff_lib *libs;
 	size_t nlibs;
 	int gecko;
-	const struct ctx *ctx;
+	const struct ff_ctx *ctx;
 };
 
-static void view_of(struct ff *s, struct thread *th, struct view *v)
+static void view_of(struct ff_state *s, struct ff_thread *th, struct view *v)
 {
 	int i;
 
@@ -49,7 +49,7 @@ static void view_of(struct ff *s, struct thread *th, struct view *v)
 		v->nlibs = v->ctx->libs.n;
 	}
 	v->gecko = !(v->ctx->processed_version > 0) &&
-		   get_col(v->t[T_FRAME], "location");
+		   ff_get_col(v->t[T_FRAME], "location");
 }
 
 static const char *vstr(const struct view *v, struct pd_profile *p, double i)
@@ -71,17 +71,17 @@ static int is_hex_name(const char *n)
 	return 1;
 }
 
-static const char *lib_label(const struct lib *l)
+static const char *lib_label(const struct ff_lib *l)
 {
 	return l->name ? l->name : l->debug_name ? l->debug_name : "?";
 }
 
 /* Pending symbol look-ups: one per unsymbolicated frame (lib, address). */
 struct pend {
-	const struct lib *lib;
+	const struct ff_lib *lib;
 	uint64_t addr;
 	uint32_t frame;
-	const struct lib *orig; /* lib survives "handled" marking */
+	const struct ff_lib *orig; /* lib survives "handled" marking */
 	int resolved;
 };
 
@@ -90,12 +90,12 @@ struct pendings {
 	PD_VEC(int32_t) of_frame; /* pd frame -> index in v, -1 */
 };
 
-static uint32_t frame_of(struct ff *s, const struct view *v, size_t f,
+static uint32_t frame_of(struct ff_state *s, const struct view *v, size_t f,
 			 struct pendings *pend, int *bad)
 {
 	struct pd_profile *p = s->p;
-	const struct table *ft = v->t[T_FRAME], *fn = v->t[T_FUNC];
-	const struct table *rt = v->t[T_RESOURCE], *ns = v->t[T_NATSYM];
+	const struct ff_table *ft = v->t[T_FRAME], *fn = v->t[T_FUNC];
+	const struct ff_table *rt = v->t[T_RESOURCE], *ns = v->t[T_NATSYM];
 	double func, res, lib = PD_NAN, nsym, addr;
 	uint32_t name_id;
 	const char *name = NULL, *module = "";
@@ -103,7 +103,8 @@ static uint32_t frame_of(struct ff *s, const struct view *v, size_t f,
 	uint32_t id;
 
 	if (v->gecko) {
-		const char *loc = vstr(v, p, cv(get_col(ft, "location"), f));
+		const char *loc =
+		    vstr(v, p, ff_cv(ff_get_col(ft, "location"), f));
 		size_t i;
 
 		if (!loc) {
@@ -115,7 +116,7 @@ static uint32_t frame_of(struct ff *s, const struct view *v, size_t f,
 			uint64_t a = strtoull(loc, NULL, 16);
 
 			for (i = 0; i < v->nlibs; i++) {
-				const struct lib *l = &v->libs[i];
+				const struct ff_lib *l = &v->libs[i];
 
 				if (l->end > l->start &&
 				    (double)a >= l->start &&
@@ -165,22 +166,22 @@ static uint32_t frame_of(struct ff *s, const struct view *v, size_t f,
 		return pd_profile_frame(p, pd_intern_cstr(&p->strs, loc), 0);
 	}
 
-	func = cv(get_col(ft, "func"), f);
+	func = ff_cv(ff_get_col(ft, "func"), f);
 	if (isnan(func) || func < 0 ||
-	    func >= (double)col_len(get_col(fn, "name"))) {
+	    func >= (double)ff_col_len(ff_get_col(fn, "name"))) {
 		*bad = 1;
 		return 0;
 	}
-	name = vstr(v, p, cv(get_col(fn, "name"), (size_t)func));
+	name = vstr(v, p, ff_cv(ff_get_col(fn, "name"), (size_t)func));
 	if (!name) {
 		*bad = 2;
 		return 0;
 	}
-	res = cv(get_col(fn, "resource"), (size_t)func);
-	if (get_col(ft, "lib"))
-		lib = cv(get_col(ft, "lib"), f);
+	res = ff_cv(ff_get_col(fn, "resource"), (size_t)func);
+	if (ff_get_col(ft, "lib"))
+		lib = ff_cv(ff_get_col(ft, "lib"), f);
 	else if (!isnan(res) && res >= 0)
-		lib = cv(get_col(rt, "lib"), (size_t)res);
+		lib = ff_cv(ff_get_col(rt, "lib"), (size_t)res);
 	if (!isnan(lib) && (lib < 0 || lib >= (double)v->nlibs)) {
 		*bad = 3;
 		return 0;
@@ -189,22 +190,22 @@ static uint32_t frame_of(struct ff *s, const struct view *v, size_t f,
 		module = lib_label(&v->libs[(size_t)lib]);
 	else if (!isnan(res) && res >= 0) {
 		const char *rn =
-		    vstr(v, p, cv(get_col(rt, "name"), (size_t)res));
+		    vstr(v, p, ff_cv(ff_get_col(rt, "name"), (size_t)res));
 
 		module = rn ? rn : "";
 	}
-	nsym = cv(get_col(ft, "nativeSymbol"), f);
+	nsym = ff_cv(ff_get_col(ft, "nativeSymbol"), f);
 	if (!isnan(nsym) && nsym >= 0) {
 		const char *sn =
-		    vstr(v, p, cv(get_col(ns, "name"), (size_t)nsym));
+		    vstr(v, p, ff_cv(ff_get_col(ns, "name"), (size_t)nsym));
 
 		if (sn && !is_hex_name(sn))
 			name = sn;
 	}
-	addr = cv(get_col(ft, "address"), f);
+	addr = ff_cv(ff_get_col(ft, "address"), f);
 	if (is_hex_name(name) && !isnan(lib) && !isnan(addr) && addr >= 0) {
 		/* Unsymbolicated: named lib+0xRVA until a symbol is found. */
-		const struct lib *l = &v->libs[(size_t)lib];
+		const struct ff_lib *l = &v->libs[(size_t)lib];
 
 		pd_buf_addf(&b, "%s+0x%llx", lib_label(l),
 			    (unsigned long long)addr);
@@ -248,28 +249,29 @@ static double unit_ns(const char *u)
 	return 1e3; /* "µs", samply's unit */
 }
 
-static int thread_sums(struct ff *s, struct thread *th, const struct view *v,
-		       struct sums *out, int *has_cpu)
+static int thread_sums(struct ff_state *s, struct ff_thread *th,
+		       const struct view *v, struct sums *out, int *has_cpu)
 {
-	const struct table *t = v->t[T_SAMPLES];
-	const struct col *stack = get_col(t, "stack");
-	const struct col *weight = get_col(t, "weight");
-	const struct col *cpu = get_col(t, "threadCPUDelta");
-	size_t n = col_len(stack), i, nst;
+	const struct ff_table *t = v->t[T_SAMPLES];
+	const struct ff_col *stack = ff_get_col(t, "stack");
+	const struct ff_col *weight = ff_get_col(t, "weight");
+	const struct ff_col *cpu = ff_get_col(t, "threadCPUDelta");
+	size_t n = ff_col_len(stack), i, nst;
 	double interval_ns = v->ctx->interval * 1e6;
 	double cpu_scale = unit_ns(v->ctx->cpu_unit);
 	const char *wt = t->weight_type;
 
 	(void)th;
-	nst = col_len(get_col(v->t[T_STACK], "frame"));
+	nst = ff_col_len(ff_get_col(v->t[T_STACK], "frame"));
 	out->len = nst;
 	out->wall = pd_xcalloc(nst + 1, sizeof(double));
 	out->cpu = pd_xcalloc(nst + 1, sizeof(double));
 	out->n = pd_xcalloc(nst + 1, sizeof(double));
-	*has_cpu = cpu && col_len(cpu) == n && n > 1 &&
+	*has_cpu = cpu && ff_col_len(cpu) == n && n > 1 &&
 		   strcmp(v->ctx->cpu_unit, "variable CPU cycles");
 	for (i = 0; i < n; i++) {
-		double st = cv(stack, i), w = weight ? cv(weight, i) : 1, c;
+		double st = ff_cv(stack, i), w = weight ? ff_cv(weight, i) : 1,
+		       c;
 
 		if (isnan(st))
 			continue; /* a sample without a stack */
@@ -292,7 +294,7 @@ static int thread_sums(struct ff *s, struct thread *th, const struct view *v,
 		else
 			out->wall[(size_t)st] += w * interval_ns;
 		out->n[(size_t)st] += w;
-		c = i ? cv(cpu, i) : 0; /* the first delta means nothing */
+		c = i ? ff_cv(cpu, i) : 0; /* the first delta means nothing */
 		if (!isnan(c) && c > 0)
 			out->cpu[(size_t)st] += c * cpu_scale;
 	}
@@ -300,7 +302,7 @@ static int thread_sums(struct ff *s, struct thread *th, const struct view *v,
 }
 
 /* "name (tid) in process", as reports and convert name a thread. */
-static void thread_label(const struct thread *th, struct pd_buf *name)
+static void thread_label(const struct ff_thread *th, struct pd_buf *name)
 {
 	pd_buf_addf(name, "%s", th->name ? th->name : "thread");
 	if (th->tid)
@@ -309,7 +311,8 @@ static void thread_label(const struct thread *th, struct pd_buf *name)
 		pd_buf_addf(name, " in %s", th->process);
 }
 
-static int thread_wanted(const struct pd_import_opts *o, const struct thread *t)
+static int thread_wanted(const struct pd_import_opts *o,
+			 const struct ff_thread *t)
 {
 	const char *name = t->name ? t->name : "";
 	const char *proc = t->process ? t->process : name;
@@ -354,7 +357,7 @@ static void add_inlined(struct pd_profile *p, struct inlines *inl,
 	inl->len[frame] = (uint32_t)(inl->chain.n - inl->start[frame]);
 }
 
-static void symbolicate(struct ff *s, struct pendings *pend)
+static void symbolicate(struct ff_state *s, struct pendings *pend)
 {
 	struct pd_profile *p = s->p;
 	struct pd_sidecar *side;
@@ -380,7 +383,7 @@ static void symbolicate(struct ff *s, struct pendings *pend)
 	}
 	/* One batch per library, and one line per library saying how. */
 	for (i = 0; i < pend->v.n;) {
-		const struct lib *l = pend->v.v[i].lib;
+		const struct ff_lib *l = pend->v.v[i].lib;
 		struct pd_libinfo li = { l->name,	 l->path,
 					 l->debug_name,	 l->debug_path,
 					 l->breakpad_id, l->code_id };
@@ -452,7 +455,7 @@ static void symbolicate(struct ff *s, struct pendings *pend)
 }
 
 /* Per library: unsymbolicated weight, heaviest first, for the report. */
-static void unsym_report(struct ff *s, const struct pendings *pend,
+static void unsym_report(struct ff_state *s, const struct pendings *pend,
 			 const double *frame_weight)
 {
 	struct pd_profile *p = s->p;
@@ -518,30 +521,30 @@ static void unsym_report(struct ff *s, const struct pendings *pend,
  * all_cpu when every one with more than one sample does. Returns 0, or
  * the error of --weight cpu asked where a thread has none.
  */
-static int cpu_deltas(struct ff *s, int *any_cpu, int *all_cpu)
+static int cpu_deltas(struct ff_state *s, int *any_cpu, int *all_cpu)
 {
 	const struct pd_import_opts *o = s->o;
-	const struct thread *nocpu = NULL;
+	const struct ff_thread *nocpu = NULL;
 	size_t ti;
 
 	*any_cpu = 0;
 	*all_cpu = 1;
 	for (ti = 0; ti < s->threads.n; ti++) {
-		struct thread *th = &s->threads.v[ti];
+		struct ff_thread *th = &s->threads.v[ti];
 		struct view v;
-		const struct col *cpu;
+		const struct ff_col *cpu;
 
 		if (!thread_wanted(o, th))
 			continue;
 		view_of(s, th, &v);
-		cpu = get_col(v.t[T_SAMPLES], "threadCPUDelta");
+		cpu = ff_get_col(v.t[T_SAMPLES], "threadCPUDelta");
 		/*
 		 * A thread of one sample has no CPU delta to give (the first
 		 * means nothing): it has no say in the profile's rule.
 		 */
-		if (col_len(get_col(v.t[T_SAMPLES], "stack")) <= 1)
+		if (ff_col_len(ff_get_col(v.t[T_SAMPLES], "stack")) <= 1)
 			continue;
-		if (cpu && col_len(cpu) > 1 &&
+		if (cpu && ff_col_len(cpu) > 1 &&
 		    strcmp(v.ctx->cpu_unit, "variable CPU cycles"))
 			*any_cpu = 1;
 		else if (*all_cpu) {
@@ -568,14 +571,14 @@ struct frame_ids {
  * A thread's stack table as nodes of the profile's tree (node_of, one a
  * stack row), its frames named through frames. 0 or the error.
  */
-static int thread_nodes(struct ff *s, struct thread *th, struct view *v,
-			uint32_t *frames, uint32_t *node_of, size_t nst,
-			size_t nfr, struct pendings *pend)
+static int thread_nodes(struct ff_state *s, struct ff_thread *th,
+			struct view *v, uint32_t *frames, uint32_t *node_of,
+			size_t nst, size_t nfr, struct pendings *pend)
 {
 	struct pd_profile *p = s->p;
-	const struct col *fr = get_col(v->t[T_STACK], "frame"),
-			 *pre = get_col(v->t[T_STACK], "prefix"),
-			 *off = get_col(v->t[T_STACK], "prefixOffset");
+	const struct ff_col *fr = ff_get_col(v->t[T_STACK], "frame"),
+			    *pre = ff_get_col(v->t[T_STACK], "prefix"),
+			    *off = ff_get_col(v->t[T_STACK], "prefixOffset");
 	uint32_t troot = PD_ROOT;
 	size_t i;
 
@@ -587,13 +590,14 @@ static int thread_nodes(struct ff *s, struct thread *th, struct view *v,
 		pd_buf_release(&name);
 	}
 	for (i = 0; i < nst; i++) {
-		double f = cv(fr, i), parent;
+		double f = ff_cv(fr, i), parent;
 		int bad = 0;
 
 		if (off)
-			parent = cv(off, i) > 0 ? (double)i - cv(off, i) : -1;
+			parent =
+			    ff_cv(off, i) > 0 ? (double)i - ff_cv(off, i) : -1;
 		else
-			parent = isnan(cv(pre, i)) ? -1 : cv(pre, i);
+			parent = isnan(ff_cv(pre, i)) ? -1 : ff_cv(pre, i);
 		if (isnan(f) || f < 0 || f >= (double)nfr ||
 		    parent >= (double)i || (parent < 0 && parent > -1))
 			return pd_err_set(
@@ -624,7 +628,7 @@ static int thread_nodes(struct ff *s, struct thread *th, struct view *v,
 }
 
 /* One thread's samples into the profile; *used counts threads with some. */
-static int add_thread(struct ff *s, struct thread *th, int want_cpu,
+static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 		      struct frame_ids *ids, struct pendings *pend,
 		      size_t *used)
 {
@@ -637,13 +641,14 @@ static int add_thread(struct ff *s, struct thread *th, int want_cpu,
 	double tw = 0;
 
 	view_of(s, th, &v);
-	if (!col_len(get_col(v.t[T_SAMPLES], "stack")))
+	if (!ff_col_len(ff_get_col(v.t[T_SAMPLES], "stack")))
 		return 0;
 	rc = thread_sums(s, th, &v, &sm, &has_cpu);
 	if (rc < 0)
 		return rc;
-	nst = col_len(get_col(v.t[T_STACK], "frame"));
-	nfr = col_len(get_col(v.t[T_FRAME], v.gecko ? "location" : "func"));
+	nst = ff_col_len(ff_get_col(v.t[T_STACK], "frame"));
+	nfr =
+	    ff_col_len(ff_get_col(v.t[T_FRAME], v.gecko ? "location" : "func"));
 	own = v.t[T_FRAME] != &s->shared[T_FRAME];
 	if (!own && !ids->shared) {
 		ids->shared = pd_xmalloc((nfr + 1) * sizeof(*ids->shared));
@@ -674,7 +679,7 @@ static int add_thread(struct ff *s, struct thread *th, int want_cpu,
 		pd_buf_release(&name);
 		(*used)++;
 	}
-	p->nsamples += col_len(get_col(v.t[T_SAMPLES], "stack"));
+	p->nsamples += ff_col_len(ff_get_col(v.t[T_SAMPLES], "stack"));
 	if (own)
 		free(frames);
 	free(node_of);
@@ -685,8 +690,9 @@ static int add_thread(struct ff *s, struct thread *th, int want_cpu,
 }
 
 /* Units, the count rule, notes, symbols and the exporter, at the end. */
-static void resolve_finish(struct ff *s, int want_cpu, int any_cpu, int all_cpu,
-			   int cpu_fallback, size_t used, struct pendings *pend)
+static void resolve_finish(struct ff_state *s, int want_cpu, int any_cpu,
+			   int all_cpu, int cpu_fallback, size_t used,
+			   struct pendings *pend)
 {
 	struct pd_profile *p = s->p;
 	const struct pd_import_opts *o = s->o;
@@ -726,7 +732,7 @@ static void resolve_finish(struct ff *s, int want_cpu, int any_cpu, int all_cpu,
 							: "");
 }
 
-int pd_firefox_resolve(struct ff *s)
+int pd_firefox_resolve(struct ff_state *s)
 {
 	struct pd_profile *p = s->p;
 	const struct pd_import_opts *o = s->o;

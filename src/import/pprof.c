@@ -24,7 +24,7 @@
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "import/import.h"
-#include "import/pprof.h"
+#include "import/pprof_int.h"
 
 #define MAX_FIELD PD_LIMIT_PPROF_FIELD
 #define CHUNK (256u * 1024u)
@@ -48,7 +48,7 @@ static const char *const top_names[] = {
 	"doc_url",
 };
 
-int pd_pprof_fail(struct pstate *s, uint64_t off, const char *fmt, ...)
+int pd_pprof_fail(struct pprof_state *s, uint64_t off, const char *fmt, ...)
 {
 	char what[512];
 	va_list ap;
@@ -60,7 +60,7 @@ int pd_pprof_fail(struct pstate *s, uint64_t off, const char *fmt, ...)
 			  s->path, off, what);
 }
 
-static int bad_wire(struct pstate *s, const char *msg,
+static int bad_wire(struct pprof_state *s, const char *msg,
 		    const struct pd_pb_field *f, const char *name, int want)
 {
 	return pd_pprof_fail(
@@ -68,20 +68,20 @@ static int bad_wire(struct pstate *s, const char *msg,
 	    name, f->num, pd_pb_wire_name(f->wt), pd_pb_wire_name(want));
 }
 
-static int bad_msg(struct pstate *s, const char *msg, const struct pd_pb *r,
-		   const char *why)
+static int bad_msg(struct pprof_state *s, const char *msg,
+		   const struct pd_pb *r, const char *why)
 {
 	return pd_pprof_fail(s, r->base + (uint64_t)(r->p - r->start),
 			     "in %s: %s", msg, why);
 }
 
-static size_t nstrings(const struct pstate *s)
+static size_t nstrings(const struct pprof_state *s)
 {
 	return s->stroff.n ? s->stroff.n - 1 : 0;
 }
 
 /* String idx, or NULL (with the error set) when out of range. */
-const char *pd_pprof_str(struct pstate *s, int64_t idx, size_t *len,
+const char *pd_pprof_str(struct pprof_state *s, int64_t idx, size_t *len,
 			 uint64_t off, const char *what)
 {
 	if (idx < 0 || (uint64_t)idx >= nstrings(s)) {
@@ -96,7 +96,7 @@ const char *pd_pprof_str(struct pstate *s, int64_t idx, size_t *len,
 	return s->strs.v + s->stroff.v[idx];
 }
 
-int pd_pprof_str_is(struct pstate *s, int64_t idx, const char *want)
+int pd_pprof_str_is(struct pprof_state *s, int64_t idx, const char *want)
 {
 	size_t len;
 
@@ -109,8 +109,8 @@ int pd_pprof_str_is(struct pstate *s, int64_t idx, const char *want)
 
 /* --- messages ---------------------------------------------------------- */
 
-static int read_value_type(struct pstate *s, const struct pd_pb_field *top,
-			   struct ptype *t)
+static int read_value_type(struct pprof_state *s, const struct pd_pb_field *top,
+			   struct pprof_type *t)
 {
 	struct pd_pb r;
 	struct pd_pb_field f;
@@ -135,7 +135,7 @@ static int read_value_type(struct pstate *s, const struct pd_pb_field *top,
 	return rc < 0 ? bad_msg(s, "ValueType", &r, why) : 0;
 }
 
-static int read_sample(struct pstate *s, const struct pd_pb_field *top)
+static int read_sample(struct pprof_state *s, const struct pd_pb_field *top)
 {
 	struct pd_pb r;
 	struct pd_pb_field f;
@@ -206,11 +206,11 @@ static int read_sample(struct pstate *s, const struct pd_pb_field *top)
 	return 0;
 }
 
-static int read_mapping(struct pstate *s, const struct pd_pb_field *top)
+static int read_mapping(struct pprof_state *s, const struct pd_pb_field *top)
 {
 	struct pd_pb r;
 	struct pd_pb_field f;
-	struct pmap m = { 0, 0, 0, 0, top->off };
+	struct pprof_map m = { 0, 0, 0, 0, top->off };
 	const char *why;
 	int rc;
 
@@ -242,7 +242,7 @@ static int read_mapping(struct pstate *s, const struct pd_pb_field *top)
 	return 0;
 }
 
-static int read_line(struct pstate *s, const struct pd_pb_field *top)
+static int read_line(struct pprof_state *s, const struct pd_pb_field *top)
 {
 	struct pd_pb r;
 	struct pd_pb_field f;
@@ -265,11 +265,11 @@ static int read_line(struct pstate *s, const struct pd_pb_field *top)
 	return 0;
 }
 
-static int read_location(struct pstate *s, const struct pd_pb_field *top)
+static int read_location(struct pprof_state *s, const struct pd_pb_field *top)
 {
 	struct pd_pb r;
 	struct pd_pb_field f;
-	struct ploc l;
+	struct pprof_loc l;
 	const char *why;
 	int rc;
 
@@ -313,11 +313,11 @@ static int read_location(struct pstate *s, const struct pd_pb_field *top)
 	return 0;
 }
 
-static int read_function(struct pstate *s, const struct pd_pb_field *top)
+static int read_function(struct pprof_state *s, const struct pd_pb_field *top)
 {
 	struct pd_pb r;
 	struct pd_pb_field f;
-	struct pfunc fn = { 0, 0, 0, top->off };
+	struct pprof_func fn = { 0, 0, 0, top->off };
 	const char *why;
 	int rc;
 
@@ -349,7 +349,7 @@ static void payload_at(struct pd_pb_field *f, const uint8_t *tag_at)
 	f->off += (uint64_t)(f->data - tag_at);
 }
 
-static int top_field(struct pstate *s, struct pd_pb_field *f,
+static int top_field(struct pprof_state *s, struct pd_pb_field *f,
 		     const uint8_t *tag_at)
 {
 	static const unsigned char want[16] = {
@@ -382,7 +382,7 @@ static int top_field(struct pstate *s, struct pd_pb_field *f,
 		payload_at(f, tag_at);
 	switch (f->num) {
 	case 1: {
-		struct ptype t;
+		struct pprof_type t;
 
 		if (read_value_type(s, f, &t))
 			return -1;
@@ -437,7 +437,7 @@ static int top_field(struct pstate *s, struct pd_pb_field *f,
 /* --- reading the input ------------------------------------------------- */
 
 /* Makes at least want bytes available at buf + pos, unless the input ends. */
-static int fill(struct pstate *s, size_t want)
+static int fill(struct pprof_state *s, size_t want)
 {
 	while (s->len - s->pos < want && !s->eof) {
 		ssize_t n;
@@ -467,7 +467,7 @@ static int fill(struct pstate *s, size_t want)
 	return 0;
 }
 
-static int read_top(struct pstate *s)
+static int read_top(struct pprof_state *s)
 {
 	for (;;) {
 		const uint8_t *q, *end;
@@ -548,7 +548,7 @@ int pd_pprof_sniff(const char *head, size_t len)
 int pd_pprof_import(struct pd_input *in, struct pd_profile *p,
 		    const struct pd_import_opts *o, struct pd_err *err)
 {
-	struct pstate s;
+	struct pprof_state s;
 	int rc;
 
 	memset(&s, 0, sizeof(s));

@@ -12,7 +12,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "import/pprof.h"
+#include "import/pprof_int.h"
 
 struct idmap {
 	uint64_t *keys;
@@ -29,7 +29,7 @@ static void idmap_release(struct idmap *m)
 }
 
 /* Builds the map of n records whose id is at *(uint64_t *)(base + i*size). */
-static int idmap_build(struct pstate *s, struct idmap *m, const void *base,
+static int idmap_build(struct pprof_state *s, struct idmap *m, const void *base,
 		       size_t n, size_t size, const char *what)
 {
 	size_t i;
@@ -76,7 +76,7 @@ static size_t idmap_get(const struct idmap *m, uint64_t id)
 /* --- from stacks to the profile ----------------------------------------- */
 
 /* A value's unit; counts are samples when the type says "samples". */
-static void unit_scale(struct pstate *s, int64_t unit, int samples_type,
+static void unit_scale(struct pprof_state *s, int64_t unit, int samples_type,
 		       enum pd_unit *u, double *scale)
 {
 	size_t len = 0;
@@ -89,7 +89,7 @@ static void unit_scale(struct pstate *s, int64_t unit, int samples_type,
 }
 
 /* The value index to use: --sample-type, default_sample_type, the last. */
-static int choose(struct pstate *s, size_t *out)
+static int choose(struct pprof_state *s, size_t *out)
 {
 	const char *want = s->o->sample_type;
 	size_t i;
@@ -150,8 +150,8 @@ static int choose(struct pstate *s, size_t *out)
  * Resolves a location's frames, root first, into s->frames, the first time
  * a stack with weight uses it (functions only in unused stacks stay out).
  */
-static int resolve_location(struct pstate *s, struct pd_profile *p,
-			    struct ploc *l, const struct idmap *fm,
+static int resolve_location(struct pprof_state *s, struct pd_profile *p,
+			    struct pprof_loc *l, const struct idmap *fm,
 			    const struct idmap *mm)
 {
 	char addr[64];
@@ -193,7 +193,7 @@ static int resolve_location(struct pstate *s, struct pd_profile *p,
 		for (k = l->nlines; k-- > 0;) {
 			uint64_t fid = s->lines.v[l->line0 + k];
 			size_t fi = idmap_get(fm, fid);
-			const struct pfunc *fn;
+			const struct pprof_func *fn;
 			const char *name;
 
 			if (fi == SIZE_MAX)
@@ -243,7 +243,8 @@ struct pick {
  * Chooses the value, names the event "type/unit", and finds how a value
  * becomes sample counts (a samples/count value, else the period). 0 or -1.
  */
-static int pick_value(struct pstate *s, struct pd_profile *p, struct pick *k)
+static int pick_value(struct pprof_state *s, struct pd_profile *p,
+		      struct pick *k)
 {
 	struct pd_buf b = PD_BUF_INIT;
 	const char *uname;
@@ -286,7 +287,7 @@ static int pick_value(struct pstate *s, struct pd_profile *p, struct pick *k)
 }
 
 /* One stored stack (leaf first) onto the profile's tree: its node. */
-static int stack_node(struct pstate *s, struct pd_profile *p, size_t i,
+static int stack_node(struct pprof_state *s, struct pd_profile *p, size_t i,
 		      struct idmap *fm, struct idmap *mm, struct idmap *lm,
 		      uint32_t *node)
 {
@@ -298,7 +299,7 @@ static int stack_node(struct pstate *s, struct pd_profile *p, size_t i,
 	for (j = nids; j-- > 0;) {
 		uint64_t id;
 		size_t li;
-		const struct ploc *l;
+		const struct pprof_loc *l;
 
 		memcpy(&id, ids + j, sizeof(id));
 		li = idmap_get(lm, id);
@@ -320,7 +321,7 @@ static int stack_node(struct pstate *s, struct pd_profile *p, size_t i,
 }
 
 /* How the sample counts were had, and the notes. */
-static void pprof_notes(struct pstate *s, struct pd_profile *p,
+static void pprof_notes(struct pprof_state *s, struct pd_profile *p,
 			const struct pick *k)
 {
 	if (s->o->sample_weight > 0) {
@@ -351,7 +352,7 @@ static void pprof_notes(struct pstate *s, struct pd_profile *p,
 				   " as pprof -all_frames does");
 }
 
-int pd_pprof_build(struct pstate *s, struct pd_profile *p)
+int pd_pprof_build(struct pprof_state *s, struct pd_profile *p)
 {
 	struct idmap fm = { 0 }, mm = { 0 }, lm = { 0 };
 	struct pick k;

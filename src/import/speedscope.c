@@ -17,15 +17,15 @@
 
 #include "core/buf.h"
 #include "import/import.h"
-#include "import/speedscope.h"
+#include "import/speedscope_int.h"
 #include "import/json.h"
 
-static int fail(struct ss *s, const char *what)
+static int fail(struct ss_state *s, const char *what)
 {
 	return pd_json_walk_fail(&s->w, what);
 }
 
-static enum key key_of(const unsigned char *k, size_t n)
+static enum ss_key key_of(const unsigned char *k, size_t n)
 {
 #define K(str, val)                                                            \
 	if (n == sizeof(str) - 1 && !memcmp(k, str, n))                        \
@@ -69,13 +69,13 @@ static enum key key_of(const unsigned char *k, size_t n)
 	return K_OTHER;
 }
 
-static struct level *top(struct ss *s)
+static struct ss_level *top(struct ss_state *s)
 {
 	return &s->lv[s->w.depth];
 }
 
 /* A scalar at the top level is no speedscope file. */
-static int top_scalar(struct ss *s)
+static int top_scalar(struct ss_state *s)
 {
 	if (s->w.depth >= 0)
 		return 0;
@@ -91,13 +91,13 @@ static int top_scalar(struct ss *s)
  * What a container holds, from its parent's state, the key it is under
  * (K_OTHER in an array) and whether it is an object; S_SKIP otherwise.
  */
-static enum st child_state(struct ss *s, int is_map)
+static enum ss_st child_state(struct ss_state *s, int is_map)
 {
 	static const struct {
-		enum st parent;
-		enum key key;
+		enum ss_st parent;
+		enum ss_key key;
 		int is_map;
-		enum st child;
+		enum ss_st child;
 	} moves[] = {
 		{ S_TOP, K_SHARED, 1, S_SHARED },
 		{ S_TOP, K_PROFILES, 0, S_PROFILES },
@@ -112,7 +112,7 @@ static enum st child_state(struct ss *s, int is_map)
 		{ S_EVENTS, K_OTHER, 1, S_EVENT },
 		{ S_SAMPLES, K_OTHER, 0, S_SAMPLE },
 	};
-	const struct level *l = top(s);
+	const struct ss_level *l = top(s);
 	size_t i;
 
 	for (i = 0; i < PD_ARRAY_SIZE(moves); i++)
@@ -122,16 +122,16 @@ static enum st child_state(struct ss *s, int is_map)
 	return S_SKIP;
 }
 
-static struct sprofile *cur_prof(struct ss *s)
+static struct ss_profile *cur_prof(struct ss_state *s)
 {
 	return &s->profs.v[s->profs.n - 1];
 }
 
 static int open_container(void *arg, int is_map)
 {
-	struct ss *s = arg;
-	enum st st;
-	struct level *l;
+	struct ss_state *s = arg;
+	enum ss_st st;
+	struct ss_level *l;
 	int rc;
 
 	if (pd_json_walk_enter(&s->w, is_map, &rc))
@@ -139,7 +139,7 @@ static int open_container(void *arg, int is_map)
 	if (s->w.depth < 0) {
 		st = S_TOP;
 	} else {
-		enum st parent = top(s)->st;
+		enum ss_st parent = top(s)->st;
 
 		/*
 		 * Inside a sample, the weights or the events only numbers
@@ -172,13 +172,13 @@ static int open_container(void *arg, int is_map)
 		s->cur_frame.file = 0;
 		break;
 	case S_PROFILE: {
-		struct sprofile sp;
+		struct ss_profile sp;
 
 		memset(&sp, 0, sizeof(sp));
 		PD_VEC_PUSH(&s->profs, sp);
-		cur_prof(s)->root =
-		    pd_profile_child(&s->prov, PD_ROOT,
-				     PROFILE_ROOT | (uint32_t)(s->profs.n - 1));
+		cur_prof(s)->root = pd_profile_child(
+		    &s->prov, PD_ROOT,
+		    SS_PROFILE_ROOT | (uint32_t)(s->profs.n - 1));
 		s->open.n = 0;
 		s->t_started = 0;
 		break;
@@ -225,15 +225,15 @@ static int open_container(void *arg, int is_map)
 		}                                                              \
 	} while (0)
 
-static void push_sample_node(struct sprofile *sp, uint32_t node)
+static void push_sample_node(struct ss_profile *sp, uint32_t node)
 {
-	PUSH_RUN(&sp->samples, struct run_u32, node);
+	PUSH_RUN(&sp->samples, struct ss_run_u32, node);
 	sp->nsamples++;
 }
 
-static int close_event(struct ss *s)
+static int close_event(struct ss_state *s)
 {
-	struct sprofile *sp = cur_prof(s);
+	struct ss_profile *sp = cur_prof(s);
 	uint32_t node;
 	size_t i;
 
@@ -258,7 +258,7 @@ static int close_event(struct ss *s)
 		s->t_prev = s->ev_at;
 	}
 	if (s->ev_type == 'O') {
-		struct oframe of;
+		struct ss_open of;
 
 		node = s->open.n ? s->open.v[s->open.n - 1].node : sp->root;
 		of.frame = (uint32_t)s->ev_frame;
@@ -283,8 +283,8 @@ static int close_event(struct ss *s)
 
 static int close_container(void *arg)
 {
-	struct ss *s = arg;
-	struct level *l;
+	struct ss_state *s = arg;
+	struct ss_level *l;
 
 	if (pd_json_walk_skip_close(&s->w))
 		return 1;
@@ -300,7 +300,7 @@ static int close_container(void *arg)
 			return 0;
 		break;
 	case S_SAMPLE: {
-		struct sprofile *sp = cur_prof(s);
+		struct ss_profile *sp = cur_prof(s);
 		uint32_t node = sp->root;
 		size_t i;
 
@@ -322,7 +322,7 @@ static int close_container(void *arg)
 
 static int cb_key(void *ctx, const unsigned char *k, size_t n)
 {
-	struct ss *s = ctx;
+	struct ss_state *s = ctx;
 
 	if (s->w.skip)
 		return 1;
@@ -380,9 +380,9 @@ static int parse_number(const char *v, size_t n, double *out)
 	return *end == '\0' && isfinite(*out);
 }
 
-static int on_number(struct ss *s, const char *v, size_t n, int is_string)
+static int on_number(struct ss_state *s, const char *v, size_t n, int is_string)
 {
-	struct level *l = top(s);
+	struct ss_level *l = top(s);
 	double d;
 
 	switch (l->st) {
@@ -394,7 +394,7 @@ static int on_number(struct ss *s, const char *v, size_t n, int is_string)
 			s->ev_has_at = 1;
 		} else if (l->key == K_FRAME) {
 			if (is_string || !parse_number(v, n, &d) || d < 0 ||
-			    d - floor(d) > 0 || d >= (double)PROFILE_ROOT)
+			    d - floor(d) > 0 || d >= (double)SS_PROFILE_ROOT)
 				return fail(s,
 					    "\"frame\" is not a frame index");
 			s->ev_frame = (long long)d;
@@ -403,24 +403,24 @@ static int on_number(struct ss *s, const char *v, size_t n, int is_string)
 		return 1;
 	case S_SAMPLE:
 		if (is_string || !parse_number(v, n, &d) || d < 0 ||
-		    d - floor(d) > 0 || d >= (double)PROFILE_ROOT)
+		    d - floor(d) > 0 || d >= (double)SS_PROFILE_ROOT)
 			return fail(s, "sample entry is not a frame index");
 		PD_VEC_PUSH(&s->cur_sample, (uint32_t)d);
 		return 1;
 	case S_WEIGHTS: {
-		struct sprofile *sp = cur_prof(s);
+		struct ss_profile *sp = cur_prof(s);
 
 		if (!parse_number(v, n, &d))
 			return fail(s, "weight is not a number");
 		if (d < 0)
 			return fail(s, "negative weight");
-		PUSH_RUN(&sp->weights, struct run_f64, d);
+		PUSH_RUN(&sp->weights, struct ss_run_f64, d);
 		sp->nweights++;
 		return 1;
 	}
 	case S_COUNTS: {
-		struct sprofile *sp = cur_prof(s);
-		struct run_f64 r = { 0, 1 };
+		struct ss_profile *sp = cur_prof(s);
+		struct ss_run_f64 r = { 0, 1 };
 
 		if (!parse_number(v, n, &d))
 			return fail(s, "sample count is not a number");
@@ -446,7 +446,7 @@ static int on_number(struct ss *s, const char *v, size_t n, int is_string)
 
 static int cb_number(void *ctx, const char *v, size_t n)
 {
-	struct ss *s = ctx;
+	struct ss_state *s = ctx;
 
 	if (s->w.skip)
 		return 1;
@@ -458,8 +458,8 @@ static int cb_number(void *ctx, const char *v, size_t n)
 
 static int cb_string(void *ctx, const unsigned char *v, size_t n)
 {
-	struct ss *s = ctx;
-	struct level *l;
+	struct ss_state *s = ctx;
+	struct ss_level *l;
 	const char *c = (const char *)v;
 
 	if (s->w.skip)
@@ -485,7 +485,7 @@ static int cb_string(void *ctx, const unsigned char *v, size_t n)
 			s->cur_frame.file = pd_intern(&s->p->strs, c, n);
 		return 1;
 	case S_PROFILE: {
-		struct sprofile *sp = cur_prof(s);
+		struct ss_profile *sp = cur_prof(s);
 
 		if (l->key == K_NAME) {
 			sp->name = pd_intern(&s->p->strs, c, n);
@@ -553,8 +553,8 @@ static int cb_string(void *ctx, const unsigned char *v, size_t n)
 /* null (is_true -1), false (0) or true (1) */
 static int on_literal(void *ctx, int is_true)
 {
-	struct ss *s = ctx;
-	struct level *l;
+	struct ss_state *s = ctx;
+	struct ss_level *l;
 
 	if (s->w.skip)
 		return 1;
@@ -589,7 +589,7 @@ int pd_speedscope_sniff(const char *head, size_t len)
 int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 			 const struct pd_import_opts *o, struct pd_err *err)
 {
-	struct ss s;
+	struct ss_state s;
 	struct pd_json_stream js;
 	int rc = 0;
 	size_t i;
@@ -599,7 +599,7 @@ int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 	s.o = o;
 	s.in = in;
 	s.err = err;
-	pd_json_walk_init(&s.w, s.lv, sizeof(s.lv[0]), MAX_DEPTH,
+	pd_json_walk_init(&s.w, s.lv, sizeof(s.lv[0]), SS_MAX_DEPTH,
 			  "PD_LIMIT_JSON_DEPTH", in->path, err);
 	s.w.top = "a speedscope object";
 	pd_profile_init(&s.prov);

@@ -10,7 +10,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "import/speedscope.h"
+#include "import/speedscope_int.h"
 
 /* speedscope's units: time, bytes, or "none" (and "") for counts. */
 static int unit_scale(const char *u, enum pd_unit *unit, double *scale)
@@ -33,7 +33,7 @@ static int starts(const char *s, const char *pre)
  * its weight (perfdiffCounts): the counts are taken as written, so that a
  * converted profile is judged as its source was.
  */
-static int settle_counted(struct ss *s, struct sprofile *sp, size_t pi)
+static int settle_counted(struct ss_state *s, struct ss_profile *sp, size_t pi)
 {
 	size_t a = 0, b = 0, r;
 	uint32_t an = 0, bn = 0;
@@ -72,7 +72,7 @@ static int settle_counted(struct ss *s, struct sprofile *sp, size_t pi)
 }
 
 /* Turns a sampled profile's runs into provisional node weights. */
-static int settle_sampled(struct ss *s, struct sprofile *sp, size_t pi)
+static int settle_sampled(struct ss_state *s, struct ss_profile *sp, size_t pi)
 {
 	size_t a = 0, b = 0;
 	uint32_t an = 0, bn = 0;
@@ -103,12 +103,12 @@ static int settle_sampled(struct ss *s, struct sprofile *sp, size_t pi)
 			multiples = 0;
 	}
 	while (a < sp->samples.n) {
-		struct run_u32 *sr = &sp->samples.v[a];
+		struct ss_run_u32 *sr = &sp->samples.v[a];
 		double w = 1;
 		uint32_t take = sr->n - an;
 
 		if (sp->nweights) {
-			struct run_f64 *wr = &sp->weights.v[b];
+			struct ss_run_f64 *wr = &sp->weights.v[b];
 
 			w = wr->v;
 			if (wr->n - bn < take)
@@ -141,7 +141,7 @@ static int settle_sampled(struct ss *s, struct sprofile *sp, size_t pi)
  * What perfdiff convert wrote beyond the format: the source's unit (a
  * count of events is not samples), exactness (DHAT), event and count rule.
  */
-static int apply_ext(struct ss *s)
+static int apply_ext(struct ss_state *s)
 {
 	struct pd_profile *p = s->p;
 
@@ -178,7 +178,7 @@ struct ctx {
 };
 
 /* TraceEvent (PerfView, dotnet-trace) names its process frames so. */
-static int is_traceevent(const struct ss *s)
+static int is_traceevent(const struct ss_state *s)
 {
 	const struct pd_profile *p = s->p;
 	size_t i;
@@ -201,8 +201,8 @@ static int is_traceevent(const struct ss *s)
  * frame (real): TraceEvent's process, thread and CPU_TIME pseudo-frames
  * are no functions, and its "module!method" names are split.
  */
-static void classify_frames(struct ss *s, int traceevent, unsigned char *kind,
-			    uint32_t *real)
+static void classify_frames(struct ss_state *s, int traceevent,
+			    unsigned char *kind, uint32_t *real)
 {
 	struct pd_profile *p = s->p;
 	size_t i;
@@ -251,14 +251,14 @@ struct units {
 	size_t skipped;
 };
 
-static int settle_units(struct ss *s, struct units *u)
+static int settle_units(struct ss_state *s, struct units *u)
 {
 	int unit_set = 0;
 	size_t i;
 
 	u->unit = PD_UNIT_SAMPLES;
 	for (i = 0; i < s->profs.n; i++) {
-		struct sprofile *sp = &s->profs.v[i];
+		struct ss_profile *sp = &s->profs.v[i];
 		enum pd_unit pu;
 		double sc;
 
@@ -291,7 +291,7 @@ static int settle_units(struct ss *s, struct units *u)
  * Provisional node i's context from its parent's: the profile, the
  * process and thread so far, and the real node. 0 after an error.
  */
-static int place_node(struct ss *s, struct ctx *cx, size_t i,
+static int place_node(struct ss_state *s, struct ctx *cx, size_t i,
 		      const unsigned char *kind, const uint32_t *real)
 {
 	struct pd_profile *p = s->p;
@@ -300,7 +300,7 @@ static int place_node(struct ss *s, struct ctx *cx, size_t i,
 	uint32_t f = nd->frame;
 
 	if (nd->parent == PD_ROOT) {
-		c->prof = nd->frame & ~PROFILE_ROOT;
+		c->prof = nd->frame & ~SS_PROFILE_ROOT;
 		c->real = PD_ROOT;
 		if (s->o->thread_roots) {
 			uint32_t id = s->profs.v[c->prof].name;
@@ -345,8 +345,8 @@ static int place_node(struct ss *s, struct ctx *cx, size_t i,
 }
 
 /* How sample counts were had, for the report's counts: line. */
-static void set_count_rule(struct ss *s, enum pd_unit unit, double interval_ns,
-			   int traceevent)
+static void set_count_rule(struct ss_state *s, enum pd_unit unit,
+			   double interval_ns, int traceevent)
 {
 	struct pd_profile *p = s->p;
 	const struct pd_import_opts *o = s->o;
@@ -381,7 +381,7 @@ static void set_count_rule(struct ss *s, enum pd_unit unit, double interval_ns,
 	p->count_rule = pd_buf_detach(&rule);
 }
 
-int pd_speedscope_remap(struct ss *s)
+int pd_speedscope_remap(struct ss_state *s)
 {
 	struct pd_profile *p = s->p, *v = &s->prov;
 	const struct pd_import_opts *o = s->o;

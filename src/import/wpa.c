@@ -20,9 +20,9 @@
 
 #include "core/buf.h"
 #include "import/import.h"
-#include "import/wpa.h"
+#include "import/wpa_int.h"
 
-static void split_unit(struct column *c)
+static void split_unit(struct wpa_column *c)
 {
 	size_t n = strlen(c->name), i;
 	const char *open;
@@ -257,10 +257,10 @@ static int decide(struct wpa *w)
 	size_t i, r;
 
 	for (r = 0; r < w->pending.n; r++) {
-		struct row *row = &w->pending.v[r];
+		struct wpa_row *row = &w->pending.v[r];
 
 		for (i = 0; i < row->n && i < w->cols.n; i++) {
-			struct column *c = &w->cols.v[i];
+			struct wpa_column *c = &w->cols.v[i];
 
 			clean_number(row->f[i], &w->tmp);
 			if (!w->tmp.len || !strcmp(w->tmp.buf, "n/a"))
@@ -328,12 +328,12 @@ static int decide(struct wpa *w)
 		w->table = pd_mtable_new(w->p, name.buf);
 		pd_buf_release(&name);
 		for (i = 0; i < w->cols.n; i++) {
-			struct column *c = &w->cols.v[i];
+			struct wpa_column *c = &w->cols.v[i];
 
 			if ((c->unit[0] || !strcmp(c->name, "Count")) &&
 			    c->numeric && !c->text && !is_timestamp(c->name) &&
 			    strcmp(c->unit, "%")) {
-				c->kind = K_MEASURE;
+				c->kind = WPA_MEASURE;
 				PD_VEC_PUSH(&w->measure_cols, (int)i);
 				PD_VEC_PUSH(&w->table->measures,
 					    pd_xstrdup(c->name));
@@ -343,7 +343,7 @@ static int decide(struct wpa *w)
 						? 1
 						: 0);
 			} else if (c->text && !c->numeric && !c->hex) {
-				c->kind = K_KEY;
+				c->kind = WPA_KEY;
 				PD_VEC_PUSH(&w->key_cols, (int)i);
 				PD_VEC_PUSH(&w->table->keys,
 					    pd_xstrdup(c->name));
@@ -371,7 +371,7 @@ static int decide(struct wpa *w)
 	return 0;
 }
 
-static void free_row(struct row *r)
+static void free_row(struct wpa_row *r)
 {
 	size_t i;
 
@@ -407,7 +407,7 @@ static void on_row(int c, void *data)
 	}
 	if (!w->cols.n) { /* the header */
 		for (i = 0; i < w->cur.n; i++) {
-			struct column col;
+			struct wpa_column col;
 
 			memset(&col, 0, sizeof(col));
 			col.name = w->cur.v[i];
@@ -419,7 +419,7 @@ static void on_row(int c, void *data)
 		return;
 	}
 	if (!w->decided) {
-		struct row r;
+		struct wpa_row r;
 
 		r.f = pd_xmalloc((w->cur.n + 1) * sizeof(char *));
 		memcpy(r.f, w->cur.v, w->cur.n * sizeof(char *));
@@ -427,7 +427,7 @@ static void on_row(int c, void *data)
 		r.line = w->line;
 		PD_VEC_PUSH(&w->pending, r);
 		w->cur.n = 0;
-		if (w->pending.n >= LOOKAHEAD && decide(w) < 0)
+		if (w->pending.n >= WPA_LOOKAHEAD && decide(w) < 0)
 			w->failed = 1;
 		return;
 	}

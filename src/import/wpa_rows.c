@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "import/wpa.h"
+#include "import/wpa_int.h"
 
 /* "module.dll!Function" -> frame; a frame with no '!' has no module. */
 static uint32_t frame_for(struct wpa *w, const char *s, size_t n)
@@ -207,7 +207,7 @@ static int do_stack_row(struct wpa *w, char **f, size_t line)
 void pd_wpa_tree_pop(struct wpa *w, int depth)
 {
 	while (w->tree.n && w->tree.v[w->tree.n - 1].depth >= depth) {
-		struct tnode *t = &w->tree.v[w->tree.n - 1];
+		struct wpa_tnode *t = &w->tree.v[w->tree.n - 1];
 		double sw = t->incl_w - t->child_w, sc = t->incl_c - t->child_c;
 		uint32_t at = t->node;
 
@@ -227,7 +227,7 @@ static int do_tree_row(struct wpa *w, char **f, size_t line)
 	const char *st = f[w->c_stack], *name = st;
 	int depth = 0;
 	double wt, cnt;
-	struct tnode t;
+	struct wpa_tnode t;
 	uint32_t parent;
 	int rc = row_weight(w, f, line, &wt, &cnt);
 

@@ -11,7 +11,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "stats/diff_impl.h"
+#include "stats/diff_int.h"
 #include "stats/stats.h"
 
 #define Z95 1.959963984540054
@@ -21,7 +21,7 @@
  * Log ratio and its standard error for counts a, b: sampling variance
  * phi (1/(a+1/2) + 1/(b+1/2)) plus 2 sig2 between runs.
  */
-void pd_diff_log_ratio(const struct expo *x, double a, double b, double phi,
+void pd_diff_log_ratio(const struct pd_expo *x, double a, double b, double phi,
 		       double sig2, double *L, double *se)
 {
 	*L = log((b + 0.5) / x->eb) - log((a + 0.5) / x->ea);
@@ -32,7 +32,7 @@ void pd_diff_log_ratio(const struct expo *x, double a, double b, double phi,
  * df: degrees of freedom of a learned variance (t tail), 0 for a fixed
  * one (normal tail, or the exact test on small counts).
  */
-static double p_value(const struct expo *x, double a, double b, double L,
+static double p_value(const struct pd_expo *x, double a, double b, double L,
 		      double se, double df)
 {
 	if (df > 0)
@@ -53,7 +53,7 @@ double pd_mde_pct(double se, double z, double tau_pct)
 }
 
 /* Fields every method fills the same way. */
-void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
+void pd_diff_measure_common(struct pd_metric *m, const struct pd_expo *x,
 			    double wa, double wb, double a, double b, int share)
 {
 	memset(m, 0, sizeof(*m));
@@ -79,13 +79,13 @@ void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
 }
 
 /* One profile per side: quasi-Poisson counts. Fills all but q and status. */
-void pd_diff_measure(struct pd_metric *m, const struct expo *x, double wa,
+void pd_diff_measure(struct pd_metric *m, const struct pd_expo *x, double wa,
 		     double wb, double a, double b, double phi, int share)
 {
 	pd_diff_measure_v(m, x, wa, wb, a, b, phi, 0, 0, share);
 }
 
-void pd_diff_measure_v(struct pd_metric *m, const struct expo *x, double wa,
+void pd_diff_measure_v(struct pd_metric *m, const struct pd_expo *x, double wa,
 		       double wb, double a, double b, double phi, double sig2,
 		       double df, int share)
 {
@@ -122,7 +122,7 @@ void pd_diff_warn(struct pd_diff *d, const char *fmt, ...)
 }
 
 /* The decision rule of statistics.md, after BH. */
-void pd_diff_decide(struct pd_metric *m, const struct expo *x,
+void pd_diff_decide(struct pd_metric *m, const struct pd_expo *x,
 		    const struct pd_settings *set)
 {
 	double tau = m->tau_pct / 100, mi = set->min_impact_pct;
@@ -200,7 +200,7 @@ static int same_as_self(const struct pd_fdiff *f)
  * the program's). A function whose total equals its self time is one
  * member. In share mode the total is 1 by definition.
  */
-void pd_diff_test_all(struct pd_diff *d, const struct expo *x)
+void pd_diff_test_all(struct pd_diff *d, const struct pd_expo *x)
 {
 	size_t cap = d->funcs.n * 2 + 1, i, np[2] = { 0, 0 }, fam;
 	double *ps[2], *qs[2];
@@ -260,10 +260,10 @@ void pd_diff_test_all(struct pd_diff *d, const struct expo *x)
 	}
 }
 
-struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
-			     double tb, double cb)
+struct pd_expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
+				double tb, double cb)
 {
-	struct expo x;
+	struct pd_expo x;
 
 	x.ta = ta;
 	x.tb = tb;

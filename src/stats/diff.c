@@ -12,7 +12,7 @@
 
 #include "core/buf.h"
 #include "stats/diff.h"
-#include "stats/diff_impl.h"
+#include "stats/diff_int.h"
 #include "stats/stats.h"
 
 void pd_settings_default(struct pd_settings *s)

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "stats/diff_impl.h"
+#include "stats/diff_int.h"
 #include "stats/stats.h"
 
 #define CHI2_1_MEDIAN 0.454936423119572
@@ -85,8 +85,8 @@ static double learned_var(const struct learned *l, double c)
  * own well-sampled functions show) when that is larger.
  */
 static void measure_pair(struct pd_diff *d, struct pd_metric *m,
-			 const struct expo *x, double wa, double wb, double a,
-			 double b, const struct learned *l)
+			 const struct pd_expo *x, double wa, double wb,
+			 double a, double b, const struct learned *l)
 {
 	double phi = d->phi, s = 1 / (a + 0.5) + 1 / (b + 0.5);
 	double sig2 = d->set.run_cv * d->set.run_cv;
@@ -109,7 +109,7 @@ static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		    const struct pd_agg *ab, const struct pd_noise *noise)
 {
-	struct expo x =
+	struct pd_expo x =
 	    pd_diff_exposure(d, aa->all_w, aa->all_c, ab->all_w, ab->all_c);
 	size_t nf = d->fn->v.n, i, nz = 0, nlearned = 0;
 	double *z2, cv2 = d->set.run_cv * d->set.run_cv;

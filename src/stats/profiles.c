@@ -9,7 +9,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "stats/diff_impl.h"
+#include "stats/diff_int.h"
 #include "stats/stats.h"
 
 /* Module basename of a frame, as a slice of the profile's string. */

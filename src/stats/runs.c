@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
-#include "stats/diff_impl.h"
+#include "stats/diff_int.h"
 #include "stats/stats.h"
 
 /* Per-run values of one function and metric, on the log scale. */
@@ -139,7 +139,7 @@ static void paired_var(const struct series *s, size_t n, double *mean,
  * variance of a difference, 1/ca + 1/cb. What the two runs of a pair
  * share (the machine's state that hour) cancels.
  */
-static void measure_paired(struct pd_metric *m, const struct expo *x,
+static void measure_paired(struct pd_metric *m, const struct pd_expo *x,
 			   const struct series *s, size_t n, double s0,
 			   double d0, const struct pd_settings *set)
 {
@@ -170,7 +170,7 @@ static void measure_paired(struct pd_metric *m, const struct expo *x,
  * The moderated Welch t-test of one metric: variances shrunk toward the
  * prior (s0, d0), floored by the Poisson variance 1/c.
  */
-static void measure_runs(struct pd_metric *m, const struct expo *x,
+static void measure_runs(struct pd_metric *m, const struct pd_expo *x,
 			 const struct series *s, size_t na, size_t nb,
 			 double s0, double d0, const struct pd_settings *set)
 {
@@ -246,7 +246,7 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	struct series s;
 	struct pd_vrow *rows;
 	struct pd_vtrend pr[2];
-	struct expo x;
+	struct pd_expo x;
 	int paired;
 
 	d->method = PD_METHOD_MODERATED_T;

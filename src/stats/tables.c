@@ -8,7 +8,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "stats/diff_impl.h"
+#include "stats/diff_int.h"
 #include "stats/stats.h"
 
 static int cmp_trow(const void *pa, const void *pb)
@@ -45,7 +45,7 @@ static int higher_is_better(const struct pd_mtable *t, const char *key)
  * -r N): a t-test on the log ratio, Welch's degrees of freedom when the
  * runs are known, else the normal. Returns 0 when not applicable.
  */
-static int se_test(struct pd_metric *m, const struct expo *x, double va,
+static int se_test(struct pd_metric *m, const struct pd_expo *x, double va,
 		   double vb, double ra, double rb, int na, int nb)
 {
 	double L, se, df = 1e6, tq, tq90;
@@ -205,7 +205,7 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 			r.m = pd_xcalloc(nm + 1, sizeof(*r.m));
 			r.impact = 0;
 			for (k = 0; k < nm; k++) {
-				struct expo x;
+				struct pd_expo x;
 				double va = mvalue(ta, key, k);
 				double vb = mb[k] == SIZE_MAX
 						? 0
@@ -275,7 +275,7 @@ void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 		for (i = 0; i < td.rows.n; i++)
 			for (k = 0; k < nm; k++) {
 				struct pd_metric *m = &td.rows.v[i].m[k];
-				struct expo x = pd_diff_exposure(
+				struct pd_expo x = pd_diff_exposure(
 				    d, tot_a[k], tot_a[k], tot_b[k], tot_b[k]);
 
 				if (ta->independent) {

@@ -2,8 +2,8 @@
  * The Firefox importer's parts: firefox.c reads the JSON into column
  * tables, firefox_resolve.c turns the tables into the profile.
  */
-#ifndef PD_IMPORT_FIREFOX_H
-#define PD_IMPORT_FIREFOX_H
+#ifndef PD_IMPORT_FIREFOX_INT_H
+#define PD_IMPORT_FIREFOX_INT_H
 
 #include <string.h>
 
@@ -11,10 +11,10 @@
 #include "import/import.h"
 #include "import/json.h"
 
-#define MAXCOL 24
-#define MAXDEPTH PD_LIMIT_JSON_DEPTH
+#define FF_MAXCOL 24
+#define FF_MAXDEPTH PD_LIMIT_JSON_DEPTH
 
-enum role {
+enum ff_role {
 	R_ROOT,
 	R_META,
 	R_UNITS,
@@ -34,17 +34,17 @@ enum role {
 	R_SKIP,
 };
 
-struct col {
+struct ff_col {
 	char name[24];
 	int pos; /* position in Gecko rows, -1 for named columns */
 	PD_VEC(double) v;
 };
 
-struct table {
-	struct col c[MAXCOL];
+struct ff_table {
+	struct ff_col c[FF_MAXCOL];
 	int n;
-	char schema_name[MAXCOL][24];
-	int schema_pos[MAXCOL];
+	char schema_name[FF_MAXCOL][24];
+	int schema_pos[FF_MAXCOL];
 	int nschema;
 	int have; /* seen in the file */
 	char weight_type[16];
@@ -52,53 +52,54 @@ struct table {
 
 enum { T_SAMPLES, T_STACK, T_FRAME, T_FUNC, T_RESOURCE, T_NATSYM, T_NTABLES };
 
-struct lib {
+struct ff_lib {
 	char *name, *path, *debug_name, *debug_path, *breakpad_id, *code_id;
 	double start, end, offset; /* Gecko: mapped range */
 };
 
-struct ctx {		 /* a profile or one of its Gecko sub-processes */
+struct ff_ctx {		 /* a profile or one of its Gecko sub-processes */
 	double interval; /* ms */
 	double version, processed_version;
 	char cpu_unit[24];
 	int symbolicated;
-	PD_VEC(struct lib) libs;
+	PD_VEC(struct ff_lib) libs;
 };
 
-struct thread {
+struct ff_thread {
 	char *name, *process, *pid, *tid;
 	size_t ctx;
-	struct table t[T_NTABLES];
+	struct ff_table t[T_NTABLES];
 	PD_VEC(uint32_t) strings; /* string index -> p->strs id */
 	int has_strings;
-	PD_VEC(struct lib) libs; /* per-thread libs of old versions */
+	PD_VEC(struct ff_lib) libs; /* per-thread libs of old versions */
 };
 
-struct ff {
+struct ff_state {
 	struct pd_profile *p;
 	const struct pd_import_opts *o;
 	struct pd_input *in;
 	struct pd_err *err;
-	PD_VEC(struct ctx) ctxs;
-	PD_VEC(struct thread) threads;
-	struct table shared[T_NTABLES];
+	PD_VEC(struct ff_ctx) ctxs;
+	PD_VEC(struct ff_thread) threads;
+	struct ff_table shared[T_NTABLES];
 	PD_VEC(uint32_t) shared_strings;
 	int has_shared_strings;
 	/* parse state */
 	struct {
 		struct pd_json_step j; /* first: the walk reads it */
-		enum role r;
+		enum ff_role r;
 		size_t ctx;
 		int table; /* T_* for R_TABLE and below */
-		struct table *tab;
-		struct col *col;
-	} lv[MAXDEPTH];
+		struct ff_table *tab;
+		struct ff_col *col;
+	} lv[FF_MAXDEPTH];
 	struct pd_json_walk w;
 	int saw_meta, wrapper;
 };
 
 /* The named column, through the Gecko schema when there is one. */
-static inline const struct col *get_col(const struct table *t, const char *name)
+static inline const struct ff_col *ff_get_col(const struct ff_table *t,
+					      const char *name)
 {
 	int i, j;
 
@@ -113,17 +114,17 @@ static inline const struct col *get_col(const struct table *t, const char *name)
 	return NULL;
 }
 
-static inline size_t col_len(const struct col *c)
+static inline size_t ff_col_len(const struct ff_col *c)
 {
 	return c ? c->v.n : 0;
 }
 
-static inline double cv(const struct col *c, size_t i)
+static inline double ff_cv(const struct ff_col *c, size_t i)
 {
 	return c && i < c->v.n ? c->v.v[i] : PD_NAN;
 }
 
 /* Tables to profile: stacks, frames, symbols, weights. */
-int pd_firefox_resolve(struct ff *s);
+int pd_firefox_resolve(struct ff_state *s);
 
 #endif

@@ -2,29 +2,29 @@
  * The WPA importer's parts: wpa.c reads the CSV, settles the columns and
  * the number format; wpa_rows.c turns each row into samples or table rows.
  */
-#ifndef PD_IMPORT_WPA_H
-#define PD_IMPORT_WPA_H
+#ifndef PD_IMPORT_WPA_INT_H
+#define PD_IMPORT_WPA_INT_H
 
 #include <regex.h>
 
 #include "core/buf.h"
 #include "import/import.h"
 
-#define LOOKAHEAD 2000
+#define WPA_LOOKAHEAD 2000
 
-enum shape { SHAPE_STACK, SHAPE_TREE, SHAPE_FLAT, SHAPE_TABLE };
-enum kind { K_IGNORE, K_KEY, K_MEASURE };
+enum wpa_shape { SHAPE_STACK, SHAPE_TREE, SHAPE_FLAT, SHAPE_TABLE };
+enum wpa_kind { WPA_IGNORE, WPA_KEY, WPA_MEASURE };
 
-struct column {
+struct wpa_column {
 	char *name;    /* as in the header */
 	char unit[16]; /* from the last parentheses: ms, s, µs, B, ... */
 	int text;      /* a non-numeric value was seen */
 	int numeric;   /* a numeric value was seen */
 	int hex;       /* 0x... values: addresses or offsets, not keys */
-	enum kind kind;
+	enum wpa_kind kind;
 };
 
-struct row {
+struct wpa_row {
 	char **f;
 	size_t n;
 	size_t line;
@@ -37,11 +37,11 @@ struct wpa {
 	struct pd_err *err;
 	PD_VEC(char *) cur; /* fields of the row being read */
 	size_t line;	    /* rows seen, the header being 1 */
-	PD_VEC(struct column) cols;
-	PD_VEC(struct row) pending; /* rows before the decisions */
+	PD_VEC(struct wpa_column) cols;
+	PD_VEC(struct wpa_row) pending; /* rows before the decisions */
 	int decided, failed;
 	char decimal, thousands;
-	enum shape shape;
+	enum wpa_shape shape;
 	int c_stack, c_weight, c_count, c_process, c_thread, c_module,
 	    c_function;
 	double weight_scale; /* to ns */
@@ -57,7 +57,7 @@ struct wpa {
 	PD_VEC(unsigned char)
 	frame_alloc; /* per frame: 0 unseen, 1 no, 2 yes */
 	/* tree shape */
-	PD_VEC(struct tnode) tree;
+	PD_VEC(struct wpa_tnode) tree;
 	/* table shape */
 	struct pd_mtable *table;
 	PD_VEC(int) measure_cols;
@@ -70,7 +70,7 @@ struct wpa {
 	size_t ambiguous;
 };
 
-struct tnode {
+struct wpa_tnode {
 	int depth;
 	uint32_t node;
 	double incl_w, incl_c, child_w, child_c;

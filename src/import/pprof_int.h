@@ -3,8 +3,8 @@
  * protobuf into dictionaries and per-stack sums, pprof_build.c resolves
  * them into the profile tree.
  */
-#ifndef PD_IMPORT_PPROF_H
-#define PD_IMPORT_PPROF_H
+#ifndef PD_IMPORT_PPROF_INT_H
+#define PD_IMPORT_PPROF_INT_H
 
 #include <stdint.h>
 
@@ -13,24 +13,24 @@
 #include "import/import.h"
 #include "import/protobuf.h"
 
-struct ptype {
+struct pprof_type {
 	int64_t type, unit; /* string indices */
 	uint64_t off;
 };
 
-struct pfunc {
+struct pprof_func {
 	uint64_t id;
 	int64_t name, sysname;
 	uint64_t off;
 };
 
-struct pmap {
+struct pprof_map {
 	uint64_t id, start, offset;
 	int64_t file;
 	uint64_t off;
 };
 
-struct ploc {
+struct pprof_loc {
 	uint64_t id, mapping, address;
 	size_t line0, nlines;	/* function ids in lines[] */
 	size_t frame0, nframes; /* resolved frames, root first */
@@ -39,7 +39,7 @@ struct ploc {
 };
 
 /* id -> index, open addressing; ids are arbitrary and sparse. */
-struct pstate {
+struct pprof_state {
 	struct pd_input *in;
 	struct pd_err *err;
 	const char *path;
@@ -50,14 +50,14 @@ struct pstate {
 	uint64_t off; /* input offset of buf[0] */
 	int eof;
 
-	PD_VEC(struct ptype) types;
-	struct ptype period_type;
+	PD_VEC(struct pprof_type) types;
+	struct pprof_type period_type;
 	int64_t period, default_type;
 	int seen_time;
 	size_t ndrop;
-	PD_VEC(struct pfunc) funcs;
-	PD_VEC(struct pmap) maps;
-	PD_VEC(struct ploc) locs;
+	PD_VEC(struct pprof_func) funcs;
+	PD_VEC(struct pprof_map) maps;
+	PD_VEC(struct pprof_loc) locs;
 	struct pd_u64s lines;
 	PD_VEC(uint32_t) frames;
 	PD_VEC(char) strs;
@@ -72,13 +72,13 @@ struct pstate {
 };
 
 /* "FILE: byte N: pprof: ..." as the error; returns the code. */
-int pd_pprof_fail(struct pstate *s, uint64_t off, const char *fmt, ...)
+int pd_pprof_fail(struct pprof_state *s, uint64_t off, const char *fmt, ...)
     PD_PRINTF(3, 4);
 /* String idx of the table, or NULL with the error naming what. */
-const char *pd_pprof_str(struct pstate *s, int64_t idx, size_t *len,
+const char *pd_pprof_str(struct pprof_state *s, int64_t idx, size_t *len,
 			 uint64_t off, const char *what);
-int pd_pprof_str_is(struct pstate *s, int64_t idx, const char *want);
+int pd_pprof_str_is(struct pprof_state *s, int64_t idx, const char *want);
 /* Resolves the summed stacks into p (pprof_build.c). */
-int pd_pprof_build(struct pstate *s, struct pd_profile *p);
+int pd_pprof_build(struct pprof_state *s, struct pd_profile *p);
 
 #endif

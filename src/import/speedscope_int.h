@@ -2,17 +2,17 @@
  * The speedscope importer's parts: speedscope.c streams the JSON into a
  * provisional tree, speedscope_remap.c maps it onto real frames and units.
  */
-#ifndef PD_IMPORT_SPEEDSCOPE_H
-#define PD_IMPORT_SPEEDSCOPE_H
+#ifndef PD_IMPORT_SPEEDSCOPE_INT_H
+#define PD_IMPORT_SPEEDSCOPE_INT_H
 
 #include "core/limits.h"
 #include "import/import.h"
 #include "import/json.h"
 
-#define PROFILE_ROOT 0x80000000u
-#define MAX_DEPTH PD_LIMIT_JSON_DEPTH
+#define SS_PROFILE_ROOT 0x80000000u
+#define SS_MAX_DEPTH PD_LIMIT_JSON_DEPTH
 
-enum st {
+enum ss_st {
 	S_TOP,
 	S_SHARED,
 	S_FRAMES,
@@ -29,7 +29,7 @@ enum st {
 	S_SKIP,
 };
 
-enum key {
+enum ss_key {
 	K_OTHER,
 	K_SHARED,
 	K_FRAMES,
@@ -53,55 +53,55 @@ enum key {
 	K_INTERVAL,
 };
 
-enum kind { KIND_REAL, KIND_PROCESS, KIND_THREAD, KIND_SKIP, KIND_CPU };
+enum ss_kind { KIND_REAL, KIND_PROCESS, KIND_THREAD, KIND_SKIP, KIND_CPU };
 
-struct level {
+struct ss_level {
 	struct pd_json_step j; /* first: the walk reads it */
-	enum st st;
-	enum key key;
+	enum ss_st st;
+	enum ss_key key;
 };
 
-struct run_u32 {
+struct ss_run_u32 {
 	uint32_t v, n;
 };
 
-struct run_f64 {
+struct ss_run_f64 {
 	double v;
 	uint32_t n;
 };
 
-struct sprofile {
+struct ss_profile {
 	uint32_t name; /* in p->strs */
 	int type;      /* 0 unknown, 1 evented, 2 sampled */
 	char unit[16];
 	uint32_t root; /* provisional node */
-	PD_VEC(struct run_u32) samples;
-	PD_VEC(struct run_f64) weights;
-	PD_VEC(struct run_f64) counts; /* each row's samples, when given */
+	PD_VEC(struct ss_run_u32) samples;
+	PD_VEC(struct ss_run_f64) weights;
+	PD_VEC(struct ss_run_f64) counts; /* each row's samples, when given */
 	uint64_t nsamples, nweights, ncounts;
 	uint64_t nevents, unbalanced, out_of_order;
 };
 
-struct sframe {
+struct ss_frame {
 	uint32_t name, file; /* in p->strs */
 };
 
-struct oframe {
+struct ss_open {
 	uint32_t frame, node;
 };
 
-struct ss {
+struct ss_state {
 	struct pd_profile *p;
 	const struct pd_import_opts *o;
 	struct pd_input *in;
 	struct pd_err *err;
 	struct pd_profile prov; /* provisional tree; frame = raw index */
-	struct level lv[MAX_DEPTH];
+	struct ss_level lv[SS_MAX_DEPTH];
 	struct pd_json_walk w;
 	int saw_schema, saw_profiles, schema_other;
-	PD_VEC(struct sframe) frames;
-	struct sframe cur_frame;
-	PD_VEC(struct sprofile) profs;
+	PD_VEC(struct ss_frame) frames;
+	struct ss_frame cur_frame;
+	PD_VEC(struct ss_profile) profs;
 	/* current event */
 	int ev_type; /* 'O', 'C', or 0 */
 	double ev_at;
@@ -109,7 +109,7 @@ struct ss {
 	int ev_has_at, ev_has_frame;
 	double t_prev;
 	int t_started;
-	PD_VEC(struct oframe) open;
+	PD_VEC(struct ss_open) open;
 	PD_VEC(uint32_t) cur_sample;
 	/*
 	 * What perfdiff convert keeps beyond the format (docs/formats.md,
@@ -126,6 +126,6 @@ struct ss {
  * pseudo-frames (process, thread, CPU_TIME), units, sampled weights.
  * Returns 1, or 0 with s->err set.
  */
-int pd_speedscope_remap(struct ss *s);
+int pd_speedscope_remap(struct ss_state *s);
 
 #endif

@@ -3,12 +3,12 @@
  * exposures, the per-metric test and decision (decide.c), and starting a
  * diff (diff.c).
  */
-#ifndef PD_STATS_DIFF_IMPL_H
-#define PD_STATS_DIFF_IMPL_H
+#ifndef PD_STATS_DIFF_INT_H
+#define PD_STATS_DIFF_INT_H
 
 #include "stats/diff.h"
 
-struct expo {
+struct pd_expo {
 	double ea, eb;	/* exposures */
 	double ta, tb;	/* total weights */
 	double ca, cb;	/* total counts */
@@ -38,26 +38,26 @@ double pd_mde_pct(double se, double z, double tau_pct);
  * Log ratio *L and its standard error *se for counts a, b: sampling
  * variance phi (1/(a+1/2) + 1/(b+1/2)) plus 2 sig2 between runs.
  */
-void pd_diff_log_ratio(const struct expo *x, double a, double b, double phi,
+void pd_diff_log_ratio(const struct pd_expo *x, double a, double b, double phi,
 		       double sig2, double *L, double *se);
 
 /* Exposures of the two sides from their total weights and counts. */
-struct expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
-			     double tb, double cb);
+struct pd_expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,
+				double tb, double cb);
 
 /* Fields every method fills the same way. */
-void pd_diff_measure_common(struct pd_metric *m, const struct expo *x,
+void pd_diff_measure_common(struct pd_metric *m, const struct pd_expo *x,
 			    double wa, double wb, double a, double b,
 			    int share);
 
 /* One profile per side: quasi-Poisson counts. Fills all but q and status. */
-void pd_diff_measure(struct pd_metric *m, const struct expo *x, double wa,
+void pd_diff_measure(struct pd_metric *m, const struct pd_expo *x, double wa,
 		     double wb, double a, double b, double phi, int share);
 /*
  * The same with a between-run variance sig2 of each side's ln(weight);
  * df > 0 when sig2 was estimated (a t tail), 0 when it is fixed.
  */
-void pd_diff_measure_v(struct pd_metric *m, const struct expo *x, double wa,
+void pd_diff_measure_v(struct pd_metric *m, const struct pd_expo *x, double wa,
 		       double wb, double a, double b, double phi, double sig2,
 		       double df, int share);
 
@@ -67,7 +67,7 @@ void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
 		     const struct pd_noise *noise, uint32_t f, int k);
 
 /* BH over the tested metrics, then the decision for every metric. */
-void pd_diff_test_all(struct pd_diff *d, const struct expo *x);
+void pd_diff_test_all(struct pd_diff *d, const struct pd_expo *x);
 
 /* One profile per side (pair.c): the count test. */
 void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
@@ -78,7 +78,7 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		  struct pd_agg *b, size_t nb, const struct pd_noise *noise);
 
 /* The decision rule of statistics.md, after BH. */
-void pd_diff_decide(struct pd_metric *m, const struct expo *x,
+void pd_diff_decide(struct pd_metric *m, const struct pd_expo *x,
 		    const struct pd_settings *set);
 
 /*
