@@ -135,11 +135,6 @@ static size_t measure_index(const struct pd_mtable *t, const char *name)
 }
 
 /*
- * Metric tables (WPA Disk Usage, File I/O, ...): rows matched by key. A
- * count-like measure gets the count test (BH within the table); other
- * measures are judged by the practical threshold alone and marked untested.
- */
-/*
  * Counts of events (I/O operations, context switches, migrations) are not
  * samples: how many happen in a run is up to the scheduler and the
  * devices, and varies at least twice as much as Poisson counting would
@@ -147,192 +142,226 @@ static size_t measure_index(const struct pd_mtable *t, const char *name)
  */
 #define EVENT_PHI 2
 
+/* One pair of tables being compared. */
+struct tpair {
+	const struct pd_mtable *ta, *tb;
+	size_t nm;	       /* the baseline's measures */
+	size_t *mb;	       /* each one's index in the candidate, or none */
+	double *tot_a, *tot_b; /* each measure's total over the rows */
+	double phi;
+};
+
+/* The rows' keys of both tables, and each measure's totals. */
+static void pair_rows(struct pd_diff *d, struct tpair *c,
+		      struct pd_intern *keys)
+{
+	const struct pd_mtable *ta = c->ta, *tb = c->tb;
+	size_t i, k;
+
+	for (k = 0; k < c->nm; k++) {
+		c->mb[k] = measure_index(tb, ta->measures.v[k]);
+		if (c->mb[k] == SIZE_MAX)
+			pd_diff_warn(d,
+				     "table \"%s\": measure \"%s\" is not in"
+				     " the candidate",
+				     ta->name, ta->measures.v[k]);
+	}
+	for (i = 0; i < ta->rowkeys.n; i++)
+		pd_intern(keys, pd_intern_str(&ta->rowkeys, (uint32_t)i),
+			  pd_intern_len(&ta->rowkeys, (uint32_t)i));
+	for (i = 0; i < tb->rowkeys.n; i++)
+		pd_intern(keys, pd_intern_str(&tb->rowkeys, (uint32_t)i),
+			  pd_intern_len(&tb->rowkeys, (uint32_t)i));
+	for (i = 0; i < keys->n; i++)
+		for (k = 0; k < c->nm; k++) {
+			const char *key = pd_intern_str(keys, (uint32_t)i);
+
+			c->tot_a[k] += mvalue(ta, key, k);
+			c->tot_b[k] += c->mb[k] == SIZE_MAX
+					   ? 0
+					   : mvalue(tb, key, c->mb[k]);
+		}
+}
+
+/* Measure k of the row key, before BH; 1 when either side has a value. */
+static int measure_cell(struct pd_diff *d, const struct tpair *c,
+			const char *key, size_t k, struct pd_metric *m)
+{
+	const struct pd_mtable *ta = c->ta, *tb = c->tb;
+	int missing = c->mb[k] == SIZE_MAX;
+	double va = mvalue(ta, key, k);
+	double vb = missing ? 0 : mvalue(tb, key, c->mb[k]);
+	double ra = pd_mtable_rse(ta, key, k);
+	double rb = missing ? -1 : pd_mtable_rse(tb, key, c->mb[k]);
+	struct pd_expo x;
+
+	if (ta->independent) {
+		ra = count_floor(key, va, ra, ta->runs, c->phi);
+		rb = count_floor(key, vb, rb, tb->runs, c->phi);
+	}
+	x = pd_diff_exposure(d, c->tot_a[k], c->tot_a[k], c->tot_b[k],
+			     c->tot_b[k]);
+	x.ea = x.eb = 1;
+	if (ta->independent) { /* its own quantity */
+		x.ta = va;
+		x.tb = vb;
+	}
+	if (se_test(m, &x, va, vb, ra, rb, ta->runs, tb->runs))
+		; /* tested on the runs' spread */
+	else if (ta->count_like.v[k])
+		pd_diff_measure(m, &x, va, vb, va, vb, c->phi, 0);
+	else
+		pd_diff_measure_common(m, &x, va, vb, PD_NAN, PD_NAN, 0);
+	m->tau_pct = d->set.threshold_pct;
+	if (!ta->count_like.v[k] && !m->tested && va > 0 && vb > 0)
+		m->ratio = vb / va;
+	if (ta->independent && !m->tested)
+		m->p = noise_p(key, va, vb, ra, rb, c->phi);
+	return fabs(va) > 0 || fabs(vb) > 0;
+}
+
+/*
+ * A measure no test applies to: within its noise, added, removed, or
+ * judged by the threshold alone. Counters (perf stat, past their own
+ * noise) are; any other measure (a duration, a size) cannot tell its
+ * change from noise without repeats, and stays inconclusive.
+ */
+static enum pd_status untested_status(const struct pd_metric *m,
+				      const struct pd_mtable *ta,
+				      const struct pd_settings *set)
+{
+	double tau = set->threshold_pct / 100;
+	int beyond = m->ratio >= 1 + tau || m->ratio <= 1 / (1 + tau);
+
+	if (!isnan(m->p) && m->p >= set->alpha)
+		return PD_SAME; /* within noise */
+	if (m->base <= 0 && m->cand > 0)
+		return PD_ADDED;
+	if (m->cand <= 0 && m->base > 0)
+		return PD_REMOVED;
+	if (m->base > 0 && m->impact_pct >= set->min_impact_pct && beyond)
+		return !ta->independent ? PD_INCONCLUSIVE
+		       : m->ratio > 1	? PD_REGRESSED
+					: PD_IMPROVED;
+	if (m->base > 0 && m->cand > 0 && beyond)
+		return PD_NEGLIGIBLE; /* small */
+	return PD_SAME;
+}
+
+/* BH over the count tests of the table, then every cell's status. */
+static void decide_table(struct pd_diff *d, const struct tpair *c,
+			 struct pd_tdiff *td)
+{
+	size_t n = td->rows.n * c->nm + 1, np = 0, i, k;
+	double *ps = pd_xmalloc(n * sizeof(*ps));
+	double *qs = pd_xmalloc(n * sizeof(*qs));
+
+	for (i = 0; i < td->rows.n; i++)
+		for (k = 0; k < c->nm; k++) {
+			struct pd_metric *m = &td->rows.v[i].m[k];
+
+			if ((m->tested || c->ta->count_like.v[k]) &&
+			    m->base > 0 && m->cand > 0 && !isnan(m->p)) {
+				m->tested = 1;
+				ps[np++] = m->p;
+			}
+		}
+	pd_bh(ps, np, qs);
+	np = 0;
+	for (i = 0; i < td->rows.n; i++)
+		for (k = 0; k < c->nm; k++) {
+			struct pd_metric *m = &td->rows.v[i].m[k];
+			struct pd_expo x =
+			    pd_diff_exposure(d, c->tot_a[k], c->tot_a[k],
+					     c->tot_b[k], c->tot_b[k]);
+
+			if (c->ta->independent) {
+				x.ta = m->base;
+				x.tb = m->cand;
+			}
+			if (m->tested) {
+				m->q = qs[np++];
+				pd_diff_decide(m, &x, &d->set);
+			} else {
+				m->status = untested_status(m, c->ta, &d->set);
+			}
+			if (higher_is_better(c->ta, td->rows.v[i].key)) {
+				if (m->status == PD_REGRESSED)
+					m->status = PD_IMPROVED;
+				else if (m->status == PD_IMPROVED)
+					m->status = PD_REGRESSED;
+			}
+		}
+	free(ps);
+	free(qs);
+}
+
+/* One pair of tables: rows matched by key, measured and decided. */
+static void diff_table(struct pd_diff *d, const struct pd_mtable *ta,
+		       const struct pd_mtable *tb, double phi)
+{
+	struct tpair c;
+	struct pd_tdiff td;
+	struct pd_intern keys;
+	size_t i, k;
+
+	c.ta = ta;
+	c.tb = tb;
+	c.nm = ta->measures.n;
+	c.phi = phi;
+	c.tot_a = pd_xcalloc(c.nm + 1, sizeof(double));
+	c.tot_b = pd_xcalloc(c.nm + 1, sizeof(double));
+	c.mb = pd_xmalloc((c.nm + 1) * sizeof(*c.mb));
+	memset(&td, 0, sizeof(td));
+	td.base = ta;
+	td.cand = tb;
+	td.nmeasures = c.nm;
+	pd_intern_init(&keys);
+	pair_rows(d, &c, &keys);
+	for (i = 0; i < keys.n; i++) {
+		const char *key = pd_intern_str(&keys, (uint32_t)i);
+		struct pd_trow r;
+		int any = 0;
+
+		r.key = pd_xstrdup(key);
+		r.m = pd_xcalloc(c.nm + 1, sizeof(*r.m));
+		r.impact = 0;
+		for (k = 0; k < c.nm; k++) {
+			any |= measure_cell(d, &c, key, k, &r.m[k]);
+			if (r.m[k].impact_pct > r.impact)
+				r.impact = r.m[k].impact_pct;
+		}
+		if (!any) {
+			free(r.key);
+			free(r.m);
+			continue;
+		}
+		PD_VEC_PUSH(&td.rows, r);
+	}
+	decide_table(d, &c, &td);
+	if (td.rows.n > 1)
+		qsort(td.rows.v, td.rows.n, sizeof(*td.rows.v), cmp_trow);
+	PD_VEC_PUSH(&d->tables, td);
+	pd_intern_release(&keys);
+	free(c.tot_a);
+	free(c.tot_b);
+	free(c.mb);
+}
+
+/*
+ * Metric tables (WPA Disk Usage, File I/O, perf stat counters): rows
+ * matched by key. A count-like measure gets the count test (BH within
+ * the table); other measures are judged by the practical threshold alone
+ * and marked untested.
+ */
 void pd_diff_tables(struct pd_diff *d, const struct pd_profile *a,
 		    const struct pd_profile *b)
 {
-	double phi = fmax(d->phi, EVENT_PHI);
 	size_t ti;
 
-	for (ti = 0; ti < a->tables.n && ti < b->tables.n; ti++) {
-		const struct pd_mtable *ta = a->tables.v[ti],
-				       *tb = b->tables.v[ti];
-		struct pd_tdiff td;
-		struct pd_intern keys;
-		size_t nm = ta->measures.n, i, k, np = 0;
-		double *tot_a = pd_xcalloc(nm + 1, sizeof(double));
-		double *tot_b = pd_xcalloc(nm + 1, sizeof(double));
-		double *ps, *qs, tau = d->set.threshold_pct / 100;
-		size_t *mb = pd_xmalloc((nm + 1) * sizeof(*mb));
-
-		for (k = 0; k < nm; k++) {
-			mb[k] = measure_index(tb, ta->measures.v[k]);
-			if (mb[k] == SIZE_MAX)
-				pd_diff_warn(
-				    d,
-				    "table \"%s\": measure \"%s\" is not"
-				    " in the candidate",
-				    ta->name, ta->measures.v[k]);
-		}
-		memset(&td, 0, sizeof(td));
-		td.base = ta;
-		td.cand = tb;
-		td.nmeasures = nm;
-		pd_intern_init(&keys);
-		for (i = 0; i < ta->rowkeys.n; i++)
-			pd_intern(&keys,
-				  pd_intern_str(&ta->rowkeys, (uint32_t)i),
-				  pd_intern_len(&ta->rowkeys, (uint32_t)i));
-		for (i = 0; i < tb->rowkeys.n; i++)
-			pd_intern(&keys,
-				  pd_intern_str(&tb->rowkeys, (uint32_t)i),
-				  pd_intern_len(&tb->rowkeys, (uint32_t)i));
-		for (i = 0; i < keys.n; i++)
-			for (k = 0; k < nm; k++) {
-				const char *key =
-				    pd_intern_str(&keys, (uint32_t)i);
-
-				tot_a[k] += mvalue(ta, key, k);
-				tot_b[k] += mb[k] == SIZE_MAX
-						? 0
-						: mvalue(tb, key, mb[k]);
-			}
-		for (i = 0; i < keys.n; i++) {
-			const char *key = pd_intern_str(&keys, (uint32_t)i);
-			struct pd_trow r;
-			int any = 0;
-
-			r.key = pd_xstrdup(key);
-			r.m = pd_xcalloc(nm + 1, sizeof(*r.m));
-			r.impact = 0;
-			for (k = 0; k < nm; k++) {
-				struct pd_expo x;
-				double va = mvalue(ta, key, k);
-				double vb = mb[k] == SIZE_MAX
-						? 0
-						: mvalue(tb, key, mb[k]);
-				double ra = pd_mtable_rse(ta, key, k);
-				double rb = mb[k] == SIZE_MAX
-						? -1
-						: pd_mtable_rse(tb, key, mb[k]);
-				struct pd_metric *m = &r.m[k];
-
-				if (ta->independent) {
-					ra = count_floor(key, va, ra, ta->runs,
-							 phi);
-					rb = count_floor(key, vb, rb, tb->runs,
-							 phi);
-				}
-				any |= fabs(va) > 0 || fabs(vb) > 0;
-				x = pd_diff_exposure(d, tot_a[k], tot_a[k],
-						     tot_b[k], tot_b[k]);
-				x.ea = x.eb = 1;
-				if (ta->independent) { /* its own quantity */
-					x.ta = va;
-					x.tb = vb;
-				}
-				if (se_test(m, &x, va, vb, ra, rb, ta->runs,
-					    tb->runs))
-					; /* tested on the runs' spread */
-				else if (ta->count_like.v[k])
-					pd_diff_measure(m, &x, va, vb, va, vb,
-							phi, 0);
-				else
-					pd_diff_measure_common(
-					    m, &x, va, vb, PD_NAN, PD_NAN, 0);
-				m->tau_pct = d->set.threshold_pct;
-				if (!ta->count_like.v[k] && !m->tested &&
-				    va > 0 && vb > 0)
-					m->ratio = vb / va;
-				if (ta->independent && !m->tested)
-					m->p =
-					    noise_p(key, va, vb, ra, rb, phi);
-				if (m->impact_pct > r.impact)
-					r.impact = m->impact_pct;
-			}
-			if (!any) {
-				free(r.key);
-				free(r.m);
-				continue;
-			}
-			PD_VEC_PUSH(&td.rows, r);
-		}
-		/* BH over the count tests of this table, then decide. */
-		ps = pd_xmalloc((td.rows.n * nm + 1) * sizeof(*ps));
-		qs = pd_xmalloc((td.rows.n * nm + 1) * sizeof(*qs));
-		for (i = 0; i < td.rows.n; i++)
-			for (k = 0; k < nm; k++) {
-				struct pd_metric *m = &td.rows.v[i].m[k];
-
-				if ((m->tested || ta->count_like.v[k]) &&
-				    m->base > 0 && m->cand > 0 &&
-				    !isnan(m->p)) {
-					m->tested = 1;
-					ps[np++] = m->p;
-				}
-			}
-		pd_bh(ps, np, qs);
-		np = 0;
-		for (i = 0; i < td.rows.n; i++)
-			for (k = 0; k < nm; k++) {
-				struct pd_metric *m = &td.rows.v[i].m[k];
-				struct pd_expo x = pd_diff_exposure(
-				    d, tot_a[k], tot_a[k], tot_b[k], tot_b[k]);
-
-				if (ta->independent) {
-					x.ta = m->base;
-					x.tb = m->cand;
-				}
-				if (m->tested) {
-					m->q = qs[np++];
-					pd_diff_decide(m, &x, &d->set);
-				} else if (!isnan(m->p) &&
-					   m->p >= d->set.alpha) {
-					m->status = PD_SAME; /* within noise */
-				} else if (m->base <= 0 && m->cand > 0) {
-					m->status = PD_ADDED;
-				} else if (m->cand <= 0 && m->base > 0) {
-					m->status = PD_REMOVED;
-				} else if (m->base > 0 &&
-					   m->impact_pct >=
-					       d->set.min_impact_pct &&
-					   (m->ratio >= 1 + tau ||
-					    m->ratio <= 1 / (1 + tau))) {
-					/*
-					 * Untested: counters (perf stat, past
-					 * their own noise) on the threshold
-					 * alone; any other measure (a
-					 * duration, a size) cannot tell its
-					 * change from noise without repeats.
-					 */
-					m->status =
-					    !ta->independent ? PD_INCONCLUSIVE
-					    : m->ratio > 1   ? PD_REGRESSED
-							     : PD_IMPROVED;
-				} else if (m->base > 0 && m->cand > 0 &&
-					   (m->ratio >= 1 + tau ||
-					    m->ratio <= 1 / (1 + tau))) {
-					m->status = PD_NEGLIGIBLE; /* small */
-				} else {
-					m->status = PD_SAME;
-				}
-				if (higher_is_better(ta, td.rows.v[i].key)) {
-					if (m->status == PD_REGRESSED)
-						m->status = PD_IMPROVED;
-					else if (m->status == PD_IMPROVED)
-						m->status = PD_REGRESSED;
-				}
-			}
-		free(ps);
-		free(qs);
-		if (td.rows.n > 1)
-			qsort(td.rows.v, td.rows.n, sizeof(*td.rows.v),
-			      cmp_trow);
-		PD_VEC_PUSH(&d->tables, td);
-		pd_intern_release(&keys);
-		free(tot_a);
-		free(tot_b);
-		free(mb);
-	}
+	for (ti = 0; ti < a->tables.n && ti < b->tables.n; ti++)
+		diff_table(d, a->tables.v[ti], b->tables.v[ti],
+			   fmax(d->phi, EVENT_PHI));
 	if (a->tables.n != b->tables.n)
 		pd_diff_warn(d,
 			     "the sides have %zu and %zu metric tables; the"
