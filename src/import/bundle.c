@@ -311,163 +311,139 @@ void pd_meta_release(struct pd_meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
-int pd_bundle_read(struct pd_bundle *b, const char *dir,
-		   const struct pd_bundle_key *fallback, struct pd_err *err)
+/* build_meta.json, when the bundle has one: its text, key and dates. */
+static int read_meta(struct pd_bundle *b, struct pd_err *err)
 {
 	struct pd_buf path = PD_BUF_INIT;
-	struct pd_sha256 h;
-	const char *base;
-	char *date = NULL, *sha = NULL, *scen = NULL;
-	char hex[65];
-	size_t i, n;
+	const char *stop = NULL;
+	cJSON *meta;
+	struct pd_meta m;
 	int rc = 0;
 
-	memset(b, 0, sizeof(*b));
-	n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	b->dir = pd_xstrndup(dir, n);
-
-	/* build_meta.json */
 	pd_buf_addf(&path, "%s/build_meta.json", b->dir);
 	b->build_meta = pd_read_file(path.buf, PD_LIMIT_BUILD_META,
 				     "PD_LIMIT_BUILD_META", err);
-	if (err->code) {
+	if (err->code || !b->build_meta) {
 		rc = err->code;
 		goto out;
 	}
-	if (b->build_meta) {
-		const char *stop = NULL;
-		cJSON *meta = cJSON_ParseWithOpts(b->build_meta, &stop, 0);
+	meta = cJSON_ParseWithOpts(b->build_meta, &stop, 0);
+	if (!meta || !cJSON_IsObject(meta)) {
+		size_t at = stop ? (size_t)(stop - b->build_meta) : 0,
+		       len = strlen(b->build_meta);
 
-		if (!meta || !cJSON_IsObject(meta)) {
-			size_t at = stop ? (size_t)(stop - b->build_meta) : 0,
-			       len = strlen(b->build_meta);
-
-			/* where it went wrong, and what stands there */
-			if (meta)
-				rc = pd_err_set(err, PD_EPARSE,
-						"%s: JSON, but not an object",
-						path.buf);
-			else if (at >= len || !strpbrk(stop, "}]"))
-				/* nothing left could close it: cut short */
-				rc = pd_err_set(err, PD_EPARSE,
-						"%s: byte %zu: truncated JSON"
-						" (it ends inside a value)",
-						path.buf, len);
-			else
-				rc = pd_err_set(err, PD_EPARSE,
-						"%s: byte %zu: not valid JSON"
-						" near \"%.20s\"",
-						path.buf, at, stop);
-			cJSON_Delete(meta);
-			goto out;
-		}
-		struct pd_meta m;
-
-		meta_fields(&m, meta);
+		/* where it went wrong, and what stands there */
+		if (meta)
+			rc =
+			    pd_err_set(err, PD_EPARSE,
+				       "%s: JSON, but not an object", path.buf);
+		else if (at >= len || !strpbrk(stop, "}]"))
+			/* nothing left could close it: cut short */
+			rc = pd_err_set(err, PD_EPARSE,
+					"%s: byte %zu: truncated JSON"
+					" (it ends inside a value)",
+					path.buf, len);
+		else
+			rc = pd_err_set(err, PD_EPARSE,
+					"%s: byte %zu: not valid JSON"
+					" near \"%.20s\"",
+					path.buf, at, stop);
 		cJSON_Delete(meta);
-		/* the key and dates are the bundle's; the rest is compared */
-		take(&b->sha, &b->sha_from, m.sha, "build_meta.json");
-		take(&b->scenario, &b->scenario_from, m.scenario,
-		     "build_meta.json");
-		take(&b->cache, &b->cache_from, m.cache, "build_meta.json");
-		b->commit_date = m.commit_date;
-		b->run_date = m.run_date;
-		b->host = m.host;
-		m.sha = m.scenario = m.cache = NULL;
-		m.commit_date = m.run_date = m.host = NULL;
-		pd_meta_release(&m);
+		goto out;
 	}
+	meta_fields(&m, meta);
+	cJSON_Delete(meta);
+	/* the key and dates are the bundle's; the rest is compared */
+	take(&b->sha, &b->sha_from, m.sha, "build_meta.json");
+	take(&b->scenario, &b->scenario_from, m.scenario, "build_meta.json");
+	take(&b->cache, &b->cache_from, m.cache, "build_meta.json");
+	b->commit_date = m.commit_date;
+	b->run_date = m.run_date;
+	b->host = m.host;
+	m.sha = m.scenario = m.cache = NULL;
+	m.commit_date = m.run_date = m.host = NULL;
+	pd_meta_release(&m);
+out:
+	pd_buf_release(&path);
+	return rc;
+}
 
-	/* The folder name, then the profiles' file names. */
-	base = strrchr(b->dir, '/');
-	base = base ? base + 1 : b->dir;
-	if (parse_runbook_name(base, &date, &sha, &scen)) {
-		if (scen)
-			strip_cache_token(scen);
-		take(&b->sha, &b->sha_from, sha, "the folder name");
-		take(&b->scenario, &b->scenario_from, scen, "the folder name");
-		take(&b->run_date, &(const char *){ NULL }, date, "");
-		date = sha = scen = NULL;
-	}
-	if (!b->cache && cache_token(base))
-		take(&b->cache, &b->cache_from, pd_xstrdup(cache_token(base)),
-		     "the folder name");
+/* A runbook name's date, sha and scenario, for fields not known yet. */
+static void key_from_name(struct pd_bundle *b, const char *name,
+			  const char *where)
+{
+	char *date = NULL, *sha = NULL, *scen = NULL;
 
-	pd_buf_reset(&path);
+	if (!parse_runbook_name(name, &date, &sha, &scen))
+		return;
+	if (scen)
+		strip_cache_token(scen);
+	take(&b->sha, &b->sha_from, sha, where);
+	take(&b->scenario, &b->scenario_from, scen, where);
+	take(&b->run_date, &(const char *){ NULL }, date, "");
+}
+
+/* The files under profiles/, sorted by path. */
+static int list_profiles(struct pd_bundle *b, struct pd_err *err)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	char root[PATH_MAX];
+	int rc;
+
 	pd_buf_addf(&path, "%s/profiles", b->dir);
-	if (!pd_is_dir(path.buf)) {
+	if (!pd_is_dir(path.buf))
 		rc =
 		    pd_err_set(err, PD_EFORMAT,
 			       "%s: not a bundle: no profiles/ folder", b->dir);
-		goto out;
-	}
-	{
-		char root[PATH_MAX];
-
-		if (!realpath(b->dir, root)) {
-			rc = pd_err_set(err, PD_EIO, "%s: %s", b->dir,
-					strerror(errno));
-			goto out;
-		}
+	else if (!realpath(b->dir, root))
+		rc = pd_err_set(err, PD_EIO, "%s: %s", b->dir, strerror(errno));
+	else
 		rc = walk(b, root, path.buf, "", 0, err);
-		if (rc < 0)
-			goto out;
-	}
+	pd_buf_release(&path);
+	if (rc < 0)
+		return rc;
 	if (b->files.n > 1)
 		qsort(b->files.v, b->files.n, sizeof(*b->files.v), cmp_file);
-	for (i = 0; i < b->files.n; i++) {
-		const char *fname = strrchr(b->files.v[i].rel, '/');
+	return 0;
+}
 
-		fname = fname ? fname + 1 : b->files.v[i].rel;
-		if (parse_runbook_name(fname, &date, &sha, &scen)) {
-			if (scen)
-				strip_cache_token(scen);
-			take(&b->sha, &b->sha_from, sha,
-			     "a profile's file name");
-			take(&b->scenario, &b->scenario_from, scen,
-			     "a profile's file name");
-			take(&b->run_date, &(const char *){ NULL }, date, "");
-			date = sha = scen = NULL;
-		}
-	}
-	if (fallback) {
+/*
+ * The key's last sources (--sha, --scenario, --cache), then what must be
+ * known, and each run's cache state: build_meta.json speaks for every
+ * run; else a profile's own name; else the folder name or --cache.
+ */
+static int settle_key(struct pd_bundle *b, const struct pd_bundle_key *fb,
+		      struct pd_err *err)
+{
+	size_t i;
+
+	if (fb) {
 		take(&b->sha, &b->sha_from,
-		     fallback->sha ? pd_xstrdup(fallback->sha) : NULL, "--sha");
+		     fb->sha ? pd_xstrdup(fb->sha) : NULL, "--sha");
 		take(&b->scenario, &b->scenario_from,
-		     fallback->scenario ? pd_xstrdup(fallback->scenario) : NULL,
+		     fb->scenario ? pd_xstrdup(fb->scenario) : NULL,
 		     "--scenario");
 		take(&b->cache, &b->cache_from,
-		     fallback->cache ? pd_xstrdup(fallback->cache) : NULL,
-		     "--cache");
+		     fb->cache ? pd_xstrdup(fb->cache) : NULL, "--cache");
 	}
-	if (!b->sha || !b->scenario) {
-		rc = pd_err_set(err, PD_EINVAL,
-				"%s: no %s: not in build_meta.json, the folder"
-				" name (<date>-<gitsha>-<scenario>) or the file"
-				" names; pass %s",
-				b->dir, !b->sha ? "git sha" : "scenario",
-				!b->sha ? "--sha" : "--scenario");
-		goto out;
-	}
+	if (!b->sha || !b->scenario)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s: no %s: not in build_meta.json, the"
+				  " folder name (<date>-<gitsha>-<scenario>)"
+				  " or the file names; pass %s",
+				  b->dir, !b->sha ? "git sha" : "scenario",
+				  !b->sha ? "--sha" : "--scenario");
 	if (b->cache && strcmp(b->cache, "?")) {
 		const char *c = pd_cache_state(b->cache, strlen(b->cache));
 
-		if (!c) {
-			rc = pd_err_set(err, PD_EINVAL,
-					"%s: cache state \"%s\" (from %s) is"
-					" neither warm nor cold",
-					b->dir, b->cache, b->cache_from);
-			goto out;
-		}
+		if (!c)
+			return pd_err_set(err, PD_EINVAL,
+					  "%s: cache state \"%s\" (from %s) is"
+					  " neither warm nor cold",
+					  b->dir, b->cache, b->cache_from);
 		free(b->cache);
 		b->cache = pd_xstrdup(c);
 	}
-	/*
-	 * Each run's cache state: build_meta.json speaks for every run;
-	 * else a profile's own name; else the folder name or --cache.
-	 */
 	for (i = 0; i < b->files.n; i++) {
 		struct pd_bundle_file *f = &b->files.v[i];
 
@@ -478,29 +454,70 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 		if (!f->cache)
 			f->cache = b->cache;
 	}
+	return 0;
+}
 
-	/* Content hash: relative path, size and bytes of each file, sorted. */
+/* Content hash: relative path, size and bytes of each file, sorted. */
+static int hash_bundle(struct pd_bundle *b, struct pd_err *err)
+{
+	struct pd_sha256 h;
+	char hex[65];
+	size_t i;
+
 	pd_sha256_init(&h);
 	if (b->build_meta) {
 		pd_sha256_add(&h, "build_meta.json", 16);
 		pd_sha256_add(&h, b->build_meta, strlen(b->build_meta));
 	}
 	for (i = 0; i < b->files.n; i++) {
+		int rc;
+
 		pd_sha256_add(&h, b->files.v[i].rel,
 			      strlen(b->files.v[i].rel) + 1);
 		rc = pd_sha256_file(&h, b->files.v[i].path, err);
 		if (rc < 0)
-			goto out;
+			return rc;
 	}
 	pd_sha256_hex(&h, hex);
 	b->hash = pd_xstrdup(hex);
-	rc = 0;
-out:
-	free(date);
-	free(sha);
-	free(scen);
-	pd_buf_release(&path);
-	return rc;
+	return 0;
+}
+
+int pd_bundle_read(struct pd_bundle *b, const char *dir,
+		   const struct pd_bundle_key *fallback, struct pd_err *err)
+{
+	const char *base;
+	size_t i, n;
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	b->dir = pd_xstrndup(dir, n);
+	rc = read_meta(b, err);
+	if (rc < 0)
+		return rc;
+	/* The folder name, then the profiles' file names. */
+	base = strrchr(b->dir, '/');
+	base = base ? base + 1 : b->dir;
+	key_from_name(b, base, "the folder name");
+	if (!b->cache && cache_token(base))
+		take(&b->cache, &b->cache_from, pd_xstrdup(cache_token(base)),
+		     "the folder name");
+	rc = list_profiles(b, err);
+	if (rc < 0)
+		return rc;
+	for (i = 0; i < b->files.n; i++) {
+		const char *fname = strrchr(b->files.v[i].rel, '/');
+
+		key_from_name(b, fname ? fname + 1 : b->files.v[i].rel,
+			      "a profile's file name");
+	}
+	rc = settle_key(b, fallback, err);
+	if (rc < 0)
+		return rc;
+	return hash_bundle(b, err);
 }
 
 void pd_bundle_release(struct pd_bundle *b)
