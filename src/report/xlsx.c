@@ -148,6 +148,153 @@ static int sheet_of(lxw_workbook *wb, const struct fmts *F,
 	return r;
 }
 
+static void make_formats(lxw_workbook *wb, struct fmts *F)
+{
+	F->head = workbook_add_format(wb);
+	format_set_bold(F->head);
+	format_set_bg_color(F->head, 0xEEEEEE);
+	format_set_bottom(F->head, LXW_BORDER_THIN);
+	F->title = workbook_add_format(wb);
+	format_set_bold(F->title);
+	format_set_font_size(F->title, 14);
+	F->ms = workbook_add_format(wb);
+	format_set_num_format(F->ms, "#,##0.000");
+	F->num = workbook_add_format(wb);
+	format_set_num_format(F->num, "#,##0");
+	F->pct = workbook_add_format(wb);
+	format_set_num_format(F->pct, "+0.0%;-0.0%;0.0%");
+	F->ratio = workbook_add_format(wb);
+	format_set_num_format(F->ratio, "0.000");
+	F->p = workbook_add_format(wb);
+	format_set_num_format(F->p, "0.00E+00");
+	F->red = workbook_add_format(wb);
+	format_set_font_color(F->red, 0x9C0006);
+	format_set_bg_color(F->red, 0xFFC7CE);
+	F->blue = workbook_add_format(wb);
+	format_set_font_color(F->blue, 0x1F3F8F);
+	format_set_bg_color(F->blue, 0xC6D9F1);
+}
+
+/* The summary sheet's rows: verdict, sides, settings, counts, warnings. */
+static int summary_rows(lxw_worksheet *sum, const struct fmts *F,
+			const struct pd_diff *d, struct pd_buf *b)
+{
+	double scale = pd_unit_display_scale(d->base.unit);
+	const char *unit = pd_unit_display(d->base.unit);
+	int r = 0;
+	size_t i, k;
+
+	pd_buf_reset(b);
+	pd_buf_addf(b, "perfdiff: %s", pd_status_name(d->verdict));
+	pd_xlsx_str(sum, r++, 0, b->buf, F->title);
+	pd_buf_reset(b);
+	pd_fmt_headline(b, d);
+	pd_xlsx_str(sum, r++, 0, b->buf, NULL);
+	r++;
+	for (k = 0; k < 2; k++) {
+		const struct pd_side *s = k ? &d->cand : &d->base;
+
+		pd_buf_reset(b);
+		pd_buf_addf(b, "%s (%s, %d run%s, %.0f samples)", s->source,
+			    s->format ? s->format : "?", s->runs,
+			    s->runs == 1 ? "" : "s", s->samples);
+		pd_xlsx_str(sum, r, 0, k ? "Candidate" : "Baseline", F->head);
+		pd_xlsx_str(sum, r, 1, b->buf, NULL);
+		r++;
+		pd_buf_reset(b);
+		pd_buf_addf(b, "Total %s (%s)", k ? "candidate" : "baseline",
+			    unit);
+		pd_xlsx_str(sum, r, 0, b->buf, F->head);
+		put_num(sum, r++, 1, s->total * scale, F->ms);
+	}
+	pd_buf_reset(b);
+	pd_buf_addf(b, "threshold %g %%, min impact %g %%, alpha %g, %s, %s",
+		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
+		    d->set.share ? "shares" : "absolute",
+		    pd_method_name(d->method));
+	pd_xlsx_str(sum, r, 0, "Settings", F->head);
+	pd_xlsx_str(sum, r++, 1, b->buf, NULL);
+	pd_xlsx_str(sum, r, 0, "Total change", F->head);
+	put_num(sum, r++, 1, d->total.delta_pct / 100, F->pct);
+	for (k = 0; k < PD_STATUS_COUNT; k++) {
+		pd_buf_reset(b);
+		pd_buf_addf(b, "Functions %s",
+			    pd_status_name((enum pd_status)k));
+		pd_xlsx_str(sum, r, 0, b->buf, F->head);
+		put_num(sum, r++, 1, (double)d->nstatus[k], F->num);
+	}
+	for (i = 0; i < d->warnings.n; i++) {
+		pd_xlsx_str(sum, r, 0, i ? "" : "Warnings", F->head);
+		pd_xlsx_str(sum, r++, 1, d->warnings.v[i], NULL);
+	}
+	return r;
+}
+
+/* A bar chart of the top n regressions (self delta) at row r of sum. */
+static void top_chart(lxw_workbook *wb, lxw_worksheet *sum, int r, int n,
+		      const char *unit, struct pd_buf *b)
+{
+	lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_BAR);
+	lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
+
+	chart_series_set_categories(se, "Regressions", 1, 0, (lxw_row_t)n, 0);
+	chart_series_set_values(se, "Regressions", 1, 5, (lxw_row_t)n, 5);
+	pd_buf_reset(b);
+	pd_buf_addf(b, "Self delta (%s)", unit);
+	chart_series_set_name(se, b->buf);
+	chart_title_set_name(ch, "Top regressions");
+	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
+	worksheet_insert_chart(sum, (lxw_row_t)(r + 2), 0, ch);
+}
+
+/* Metric table i on a sheet of its own. */
+static void table_sheet(lxw_workbook *wb, const struct fmts *F,
+			const struct pd_tdiff *t, size_t i, struct pd_buf *b)
+{
+	lxw_worksheet *ws;
+	size_t rr, m;
+	int c = 0;
+
+	pd_buf_reset(b);
+	pd_buf_addf(b, "Table %zu", i + 1);
+	ws = workbook_add_worksheet(wb, b->buf);
+	pd_xlsx_str(ws, 0, c++, "Key", F->head);
+	for (m = 0; m < t->nmeasures; m++) {
+		const char *mn = t->base->measures.v[m];
+		const char *sub[] = { "baseline", "candidate", "delta %",
+				      "verdict" };
+		int s;
+
+		for (s = 0; s < 4; s++) {
+			pd_buf_reset(b);
+			pd_buf_addf(b, "%s %s", mn, sub[s]);
+			pd_xlsx_str(ws, 0, c++, b->buf, F->head);
+		}
+	}
+	for (rr = 0; rr < t->rows.n && rr < 1048574; rr++) {
+		int row = (int)rr + 1;
+
+		pd_buf_reset(b);
+		pd_mtable_key_text(b, t->rows.v[rr].key);
+		c = 0;
+		pd_xlsx_str(ws, row, c++, b->buf, NULL);
+		for (m = 0; m < t->nmeasures; m++) {
+			const struct pd_metric *x = &t->rows.v[rr].m[m];
+
+			put_num(ws, row, c++, x->base, F->num);
+			put_num(ws, row, c++, x->cand, F->num);
+			put_num(ws, row, c++, x->delta_pct / 100, F->pct);
+			pd_xlsx_str(ws, row, c++, pd_status_name(x->status),
+				    NULL);
+		}
+	}
+	worksheet_freeze_panes(ws, 1, 1);
+	worksheet_autofilter(ws, 0, 0, (lxw_row_t)(t->rows.n ? t->rows.n : 1),
+			     (lxw_col_t)(c - 1));
+	worksheet_set_column(ws, 0, 0, 40, NULL);
+	worksheet_set_column(ws, 1, (lxw_col_t)(c - 1), 14, NULL);
+}
+
 int pd_report_xlsx(const char *path, const struct pd_diff *d,
 		   struct pd_err *err)
 {
@@ -157,163 +304,33 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 	double scale = pd_unit_display_scale(d->base.unit);
 	const char *unit = pd_unit_display(d->base.unit);
 	struct pd_buf b = PD_BUF_INIT;
-	int r = 0, nreg;
-	size_t i, k;
+	int r, nreg, nself = 0;
+	size_t i;
 
 	if (!wb)
 		return pd_err_set(err, PD_EIO, "%s: cannot create the workbook",
 				  path);
-	F.head = workbook_add_format(wb);
-	format_set_bold(F.head);
-	format_set_bg_color(F.head, 0xEEEEEE);
-	format_set_bottom(F.head, LXW_BORDER_THIN);
-	F.title = workbook_add_format(wb);
-	format_set_bold(F.title);
-	format_set_font_size(F.title, 14);
-	F.ms = workbook_add_format(wb);
-	format_set_num_format(F.ms, "#,##0.000");
-	F.num = workbook_add_format(wb);
-	format_set_num_format(F.num, "#,##0");
-	F.pct = workbook_add_format(wb);
-	format_set_num_format(F.pct, "+0.0%;-0.0%;0.0%");
-	F.ratio = workbook_add_format(wb);
-	format_set_num_format(F.ratio, "0.000");
-	F.p = workbook_add_format(wb);
-	format_set_num_format(F.p, "0.00E+00");
-	F.red = workbook_add_format(wb);
-	format_set_font_color(F.red, 0x9C0006);
-	format_set_bg_color(F.red, 0xFFC7CE);
-	F.blue = workbook_add_format(wb);
-	format_set_font_color(F.blue, 0x1F3F8F);
-	format_set_bg_color(F.blue, 0xC6D9F1);
-
+	make_formats(wb, &F);
 	sum = workbook_add_worksheet(wb, "Summary");
 	worksheet_set_landscape(sum);
 	worksheet_fit_to_pages(sum, 1, 0);
 	worksheet_set_column(sum, 0, 0, 22, NULL);
 	worksheet_set_column(sum, 1, 1, 90, NULL);
-	pd_buf_addf(&b, "perfdiff: %s", pd_status_name(d->verdict));
-	pd_xlsx_str(sum, r++, 0, b.buf, F.title);
-	pd_buf_reset(&b);
-	pd_fmt_headline(&b, d);
-	pd_xlsx_str(sum, r++, 0, b.buf, NULL);
-	r++;
-	for (k = 0; k < 2; k++) {
-		const struct pd_side *s = k ? &d->cand : &d->base;
-
-		pd_buf_reset(&b);
-		pd_buf_addf(&b, "%s (%s, %d run%s, %.0f samples)", s->source,
-			    s->format ? s->format : "?", s->runs,
-			    s->runs == 1 ? "" : "s", s->samples);
-		pd_xlsx_str(sum, r, 0, k ? "Candidate" : "Baseline", F.head);
-		pd_xlsx_str(sum, r, 1, b.buf, NULL);
-		r++;
-		pd_buf_reset(&b);
-		pd_buf_addf(&b, "Total %s (%s)", k ? "candidate" : "baseline",
-			    unit);
-		pd_xlsx_str(sum, r, 0, b.buf, F.head);
-		put_num(sum, r++, 1, s->total * scale, F.ms);
-	}
-	pd_buf_reset(&b);
-	pd_buf_addf(&b, "threshold %g %%, min impact %g %%, alpha %g, %s, %s",
-		    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
-		    d->set.share ? "shares" : "absolute",
-		    pd_method_name(d->method));
-	pd_xlsx_str(sum, r, 0, "Settings", F.head);
-	pd_xlsx_str(sum, r++, 1, b.buf, NULL);
-	pd_xlsx_str(sum, r, 0, "Total change", F.head);
-	put_num(sum, r++, 1, d->total.delta_pct / 100, F.pct);
-	for (k = 0; k < PD_STATUS_COUNT; k++) {
-		pd_buf_reset(&b);
-		pd_buf_addf(&b, "Functions %s",
-			    pd_status_name((enum pd_status)k));
-		pd_xlsx_str(sum, r, 0, b.buf, F.head);
-		put_num(sum, r++, 1, (double)d->nstatus[k], F.num);
-	}
-	for (i = 0; i < d->warnings.n; i++) {
-		pd_xlsx_str(sum, r, 0, i ? "" : "Warnings", F.head);
-		pd_xlsx_str(sum, r++, 1, d->warnings.v[i], NULL);
-	}
-
+	r = summary_rows(sum, &F, d, &b);
 	nreg = sheet_of(wb, &F, d, "Regressions", PD_REGRESSED, scale, unit);
 	/* The chart shows own-time regressions; they come first (by self Δ). */
-	{
-		int nself = 0;
-
-		for (i = 0; i < d->funcs.n; i++)
-			nself += d->funcs.v[i].self.status == PD_REGRESSED;
-		if (nself)
-			nreg = nself < nreg ? nself : nreg;
-	}
+	for (i = 0; i < d->funcs.n; i++)
+		nself += d->funcs.v[i].self.status == PD_REGRESSED;
+	if (nself)
+		nreg = nself < nreg ? nself : nreg;
 	sheet_of(wb, &F, d, "Improvements", PD_IMPROVED, scale, unit);
 	sheet_of(wb, &F, d, "All functions", -1, scale, unit);
-
-	/* A bar chart of the top regressions (self delta) on the summary. */
-	if (nreg > 0) {
-		lxw_chart *ch = workbook_add_chart(wb, LXW_CHART_BAR);
-		lxw_chart_series *se;
-		int n = nreg < 10 ? nreg : 10;
-
-		se = chart_add_series(ch, NULL, NULL);
-		chart_series_set_categories(se, "Regressions", 1, 0,
-					    (lxw_row_t)n, 0);
-		chart_series_set_values(se, "Regressions", 1, 5, (lxw_row_t)n,
-					5);
-		pd_buf_reset(&b);
-		pd_buf_addf(&b, "Self delta (%s)", unit);
-		chart_series_set_name(se, b.buf);
-		chart_title_set_name(ch, "Top regressions");
-		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
-		worksheet_insert_chart(sum, (lxw_row_t)(r + 2), 0, ch);
-	}
-
-	/* Metric tables: one sheet each. */
+	if (nreg > 0)
+		top_chart(wb, sum, r, nreg < 10 ? nreg : 10, unit, &b);
 	for (i = 0; i < d->tables.n && i < 20; i++) {
-		const struct pd_tdiff *t = &d->tables.v[i];
-		lxw_worksheet *ws;
-		size_t rr, m;
-		int c = 0;
-
-		pd_buf_reset(&b);
-		pd_buf_addf(&b, "Table %zu", i + 1);
-		ws = workbook_add_worksheet(wb, b.buf);
-		pd_xlsx_str(ws, 0, c++, "Key", F.head);
-		for (m = 0; m < t->nmeasures; m++) {
-			const char *mn = t->base->measures.v[m];
-			const char *sub[] = { "baseline", "candidate",
-					      "delta %", "verdict" };
-			int s;
-
-			for (s = 0; s < 4; s++) {
-				pd_buf_reset(&b);
-				pd_buf_addf(&b, "%s %s", mn, sub[s]);
-				pd_xlsx_str(ws, 0, c++, b.buf, F.head);
-			}
-		}
-		for (rr = 0; rr < t->rows.n && rr < 1048574; rr++) {
-			pd_buf_reset(&b);
-			pd_mtable_key_text(&b, t->rows.v[rr].key);
-			c = 0;
-			pd_xlsx_str(ws, (int)rr + 1, c++, b.buf, NULL);
-			for (m = 0; m < t->nmeasures; m++) {
-				const struct pd_metric *x = &t->rows.v[rr].m[m];
-
-				put_num(ws, (int)rr + 1, c++, x->base, F.num);
-				put_num(ws, (int)rr + 1, c++, x->cand, F.num);
-				put_num(ws, (int)rr + 1, c++,
-					x->delta_pct / 100, F.pct);
-				pd_xlsx_str(ws, (int)rr + 1, c++,
-					    pd_status_name(x->status), NULL);
-			}
-		}
-		worksheet_freeze_panes(ws, 1, 1);
-		worksheet_autofilter(ws, 0, 0,
-				     (lxw_row_t)(t->rows.n ? t->rows.n : 1),
-				     (lxw_col_t)(c - 1));
-		worksheet_set_column(ws, 0, 0, 40, NULL);
-		worksheet_set_column(ws, 1, (lxw_col_t)(c - 1), 14, NULL);
-		pd_xlsx_str(sum, r++, 0, "Table", F.head);
-		pd_xlsx_str(sum, r - 1, 1, t->base->name, NULL);
+		table_sheet(wb, &F, &d->tables.v[i], i, &b);
+		pd_xlsx_str(sum, r, 0, "Table", F.head);
+		pd_xlsx_str(sum, r++, 1, d->tables.v[i].base->name, NULL);
 	}
 	pd_buf_release(&b);
 	return pd_xlsx_close(wb, path, err);
