@@ -235,6 +235,55 @@ static uint32_t frame_for(struct perf_state *st, const char *sym, size_t sn,
 	return st->cache_frame.v[id];
 }
 
+/*
+ * perf-map-agent "unfoldall": a->b->c, caller first, on one line of a JIT
+ * map frame. Elsewhere "->" is a name (C++ operator->). Adds the chain
+ * leaf first, the callers marked inlined into it; 0 when sym has no "->".
+ */
+static int add_jit_chain(struct perf_state *st, const char *sym, size_t sn,
+			 const char *dso, size_t dn, int inlined)
+{
+	const char *q = sym, *e = sym + sn;
+	size_t start = st->frames.n, i, a, b;
+	struct pframe f;
+
+	for (i = 0; i + 1 < sn; i++)
+		if (sym[i] == '-' && sym[i + 1] == '>')
+			break;
+	if (i + 1 >= sn)
+		return 0;
+	while (q < e) {
+		const char *x = q;
+
+		while (x + 1 < e && !(x[0] == '-' && x[1] == '>'))
+			x++;
+		if (x + 1 >= e)
+			x = e;
+		/* stash (offset, length); resolved below */
+		f.name = (uint32_t)(q - sym);
+		f.module = (uint32_t)(x - q);
+		f.inlined = 0;
+		PD_VEC_PUSH(&st->frames, f);
+		q = x < e ? x + 2 : e;
+	}
+	/* Caller first on the line; frames are kept leaf first. */
+	for (a = start, b = st->frames.n - 1; a < b; a++, b--) {
+		struct pframe t = st->frames.v[a];
+
+		st->frames.v[a] = st->frames.v[b];
+		st->frames.v[b] = t;
+	}
+	for (i = start; i < st->frames.n; i++) {
+		uint32_t off = st->frames.v[i].name;
+		uint32_t len = st->frames.v[i].module;
+
+		st->frames.v[i].name = frame_for(st, sym + off, len, dso, dn);
+		st->frames.v[i].module = 0;
+		st->frames.v[i].inlined = i > start || inlined;
+	}
+	return 1;
+}
+
 /* Parses "ip sym[+off] (dso)" (ip already skipped); returns 0 if not one. */
 static int add_frame_text(struct perf_state *st, const char *s, size_t n)
 {
@@ -295,65 +344,10 @@ static int add_frame_text(struct perf_state *st, const char *s, size_t n)
 			sn = 9;
 		}
 	}
-	/*
-	 * perf-map-agent "unfoldall": a->b->c, caller first, on one line of a
-	 * JIT map frame. Elsewhere "->" is a name (C++ operator->).
-	 */
 	if (sn > 2 && dn > 4 && !memcmp(dso + dn - 4, ".map", 4) &&
-	    memchr(sym, '-', sn)) {
-		const char *q = sym, *e = sym + sn, *arrow;
-		size_t start = st->frames.n;
-
-		arrow = NULL;
-		for (i = 0; i + 1 < sn; i++)
-			if (sym[i] == '-' && sym[i + 1] == '>') {
-				arrow = sym + i;
-				break;
-			}
-		if (arrow) {
-			while (q < e) {
-				const char *a = q;
-
-				while (a + 1 < e &&
-				       !(a[0] == '-' && a[1] == '>'))
-					a++;
-				if (a + 1 >= e)
-					a = e;
-				f.name = 0;
-				f.module = (uint32_t)(a - q);
-				f.inlined = 0;
-				/* stash (offset,len); resolved below */
-				f.name = (uint32_t)(q - sym);
-				PD_VEC_PUSH(&st->frames, f);
-				q = a < e ? a + 2 : e;
-			}
-			/* Caller first on the line; frames are kept leaf first.
-			 */
-			{
-				size_t a = start, b = st->frames.n - 1;
-
-				while (a < b) {
-					struct pframe t = st->frames.v[a];
-
-					st->frames.v[a] = st->frames.v[b];
-					st->frames.v[b] = t;
-					a++;
-					b--;
-				}
-			}
-			for (i = start; i < st->frames.n; i++) {
-				uint32_t off = st->frames.v[i].name;
-				uint32_t len = st->frames.v[i].module;
-				uint32_t fr =
-				    frame_for(st, sym + off, len, dso, dn);
-
-				st->frames.v[i].name = fr;
-				st->frames.v[i].module = 0;
-				st->frames.v[i].inlined = i > start || inlined;
-			}
-			return 1;
-		}
-	}
+	    memchr(sym, '-', sn) &&
+	    add_jit_chain(st, sym, sn, dso, dn, inlined))
+		return 1;
 	f.name = frame_for(st, sym, sn, dso, dn);
 	f.module = 0;
 	f.inlined = inlined;

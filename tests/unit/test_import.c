@@ -83,6 +83,37 @@ static void test_perf_small(void **state)
 	pd_profile_release(&p);
 }
 
+static void test_perf_jit_unfold(void **state)
+{
+	struct pd_profile p;
+	struct ft r;
+
+	(void)state;
+	/*
+	 * perf-map-agent's "unfoldall" writes a JIT frame's inlined chain on
+	 * one line, caller first: run->parse->next is three functions, next
+	 * the leaf. Three samples of 250 us: next self 250, parse self 250
+	 * and total 500, run total 500; "operator->" in a native library is
+	 * one name, not a chain.
+	 */
+	load(&p, "fixtures/perf/jit-unfold.perf.txt", NULL);
+	assert_near(p.total_weight, 750000, 0);
+	r = func_of(&p, "Lcom/Lexer;::next");
+	assert_near(r.self, 250000, 0);
+	assert_near(r.total, 250000, 0);
+	r = func_of(&p, "Lcom/Parser;::parse");
+	assert_near(r.self, 250000, 0);
+	assert_near(r.total, 500000, 0);
+	r = func_of(&p, "Lcom/App;::run");
+	assert_near(r.self, 0, 0);
+	assert_near(r.total, 500000, 0);
+	r = func_of(&p, "operator->(Foo)");
+	assert_true(r.found);
+	assert_near(r.self, 250000, 0);
+	assert_near(func_of(&p, "main").total, 750000, 0);
+	pd_profile_release(&p);
+}
+
 static void test_speedscope_perfview(void **state)
 {
 	struct pd_profile p;
@@ -353,6 +384,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_folded_small),
 		cmocka_unit_test(test_perf_small),
+		cmocka_unit_test(test_perf_jit_unfold),
 		cmocka_unit_test(test_speedscope_perfview),
 		cmocka_unit_test(test_speedscope_sampled_sorted),
 		cmocka_unit_test(test_cpuprofile_tiny),
