@@ -552,14 +552,148 @@ static int is_time_event(const char *e)
 	return !strcmp(e, "cpu-clock") || !strcmp(e, "task-clock");
 }
 
+/* Reads every line into st's samples; 0, or the error code. */
+static int read_lines(struct perf_state *st, struct pd_lines *lines,
+		      struct pd_err *err)
+{
+	struct hdr h;
+	char *line;
+	size_t len;
+	int rc;
+
+	while ((rc = pd_lines_next(lines, &line, &len, err)) > 0) {
+		const char *s = line;
+		int indented = *s == ' ' || *s == '\t';
+
+		if (!len) {
+			/* A blank line ends a sample once it has frames. */
+			if (st->in_sample && st->frames.n)
+				end_sample(st);
+			continue;
+		}
+		if (*s == '#' && !st->in_sample)
+			continue;
+		if (st->in_sample &&
+		    (indented || isxdigit((unsigned char)*s))) {
+			/*
+			 * Fast path: a frame line is "hex symbol...", and a
+			 * symbol is never a bare pid; a padded header whose
+			 * comm looks like hex ("cc1") is followed by one.
+			 */
+			int maybe_header = !frame_shaped(line);
+
+			if (!maybe_header || !parse_header(line, &h)) {
+				if (st->keep && !try_frame_line(st, line) &&
+				    !st->skipped_lines++)
+					/* srcline or an unknown line: skip */
+					st->first_skipped = lines->lineno;
+				continue;
+			}
+			end_sample(st);
+			start_sample(st, &h);
+			continue;
+		}
+		if (parse_header(line, &h)) {
+			end_sample(st);
+			start_sample(st, &h);
+			continue;
+		}
+		if (!st->in_sample && *s != '#' && !st->skipped_lines++)
+			st->first_skipped = lines->lineno;
+	}
+	if (rc == 0)
+		end_sample(st);
+	return rc;
+}
+
+/* No sample of the event asked for, or none at all. */
+static int no_samples(const struct perf_state *st, const char *path,
+		      const struct pd_import_opts *o, struct pd_err *err)
+{
+	struct pd_buf names = PD_BUF_INIT;
+	size_t i;
+	int rc;
+
+	if (!o->event || st->events.n <= 1)
+		return pd_err_set(err, PD_EEMPTY,
+				  "%s: no perf samples found (empty profile)",
+				  path);
+	for (i = 1; i < st->events.n; i++)
+		pd_buf_addf(&names, "%s%s", i > 1 ? ", " : "",
+			    pd_intern_str(&st->events, (uint32_t)i));
+	rc = pd_err_set(err, PD_EEMPTY,
+			"%s: no samples of event '%s' (the file has: %s)", path,
+			o->event, names.buf);
+	pd_buf_release(&names);
+	return rc;
+}
+
+/* What the reader saw that the user should know: notes on p. */
+static void notes(const struct perf_state *st, struct pd_profile *p,
+		  const char *path)
+{
+	size_t i;
+
+	if (p->nsamples >= 100 && st->cut_weight > 0.2 * p->total_weight)
+		pd_profile_note(
+		    p,
+		    "%.0f %% of the samples' stacks stop short of a thread's"
+		    " start (_start, clone, start_thread): the frames above"
+		    " were lost unwinding code without frame pointers, so"
+		    " callers' totals are too low; record with perf record"
+		    " --call-graph dwarf, or build with"
+		    " -fno-omit-frame-pointer (docs/formats.md)",
+		    st->cut_weight / p->total_weight * 100);
+	if (st->events.n > 2) {
+		struct pd_buf others = PD_BUF_INIT;
+
+		for (i = 1; i < st->events.n; i++) {
+			if (i == st->chosen)
+				continue;
+			pd_buf_addf(&others, "%s%s (%llu samples)",
+				    others.len ? ", " : "",
+				    pd_intern_str(&st->events, (uint32_t)i),
+				    (unsigned long long)st->event_samples.v[i]);
+		}
+		pd_profile_note(p,
+				"%s: using event %s; also in the file: %s"
+				" (--event to choose)",
+				path, p->event, others.buf);
+		pd_buf_release(&others);
+	}
+}
+
+/* The unit: periods when every sample has one, else samples of 1. */
+static void weigh(const struct perf_state *st, struct pd_profile *p,
+		  const char *path)
+{
+	size_t i;
+
+	if (st->any_period && st->all_period) {
+		p->unit = is_time_event(p->event) ? PD_UNIT_NS : PD_UNIT_COUNT;
+		if (st->const_period)
+			p->interval = st->first_period;
+		p->count_rule = pd_xstrdup(
+		    "sample counts = perf samples; weights = periods");
+		return;
+	}
+	if (st->any_period)
+		pd_profile_note(p,
+				"%s: some samples carry no period; weighting"
+				" every sample as 1",
+				path);
+	for (i = 0; i < p->nodes.n; i++)
+		p->nodes.v[i].weight = p->nodes.v[i].count;
+	p->unit = PD_UNIT_SAMPLES;
+	p->interval = 1;
+	p->count_rule = pd_xstrdup("sample counts = perf samples");
+}
+
 int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 		   const struct pd_import_opts *o, struct pd_err *err)
 {
 	struct perf_state st;
 	struct pd_lines lines;
-	struct hdr h;
-	char *line;
-	size_t len, i;
 	int rc;
 
 	memset(&st, 0, sizeof(st));
@@ -574,132 +708,22 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 	pd_buf_init(&st.key);
 	pd_buf_init(&st.name);
 	pd_lines_init(&lines, in);
-
-	while ((rc = pd_lines_next(&lines, &line, &len, err)) > 0) {
-		const char *s = line;
-		int indented = *s == ' ' || *s == '\t';
-
-		if (!len) {
-			/* A blank line ends a sample once it has frames. */
-			if (st.in_sample && st.frames.n)
-				end_sample(&st);
-			continue;
-		}
-		if (*s == '#' && !st.in_sample)
-			continue;
-		if (st.in_sample && (indented || isxdigit((unsigned char)*s))) {
-			/*
-			 * Fast path: a frame line is "hex symbol...", and a
-			 * symbol is never a bare pid; a padded header whose
-			 * comm looks like hex ("cc1") is followed by one.
-			 */
-			int maybe_header = !frame_shaped(line);
-
-			if (!maybe_header || !parse_header(line, &h)) {
-				if (!st.keep)
-					continue;
-				if (!try_frame_line(&st, line)) {
-					/* srcline or an unknown line: skip */
-					if (!st.skipped_lines++)
-						st.first_skipped = lines.lineno;
-				}
-				continue;
-			}
-			end_sample(&st);
-			start_sample(&st, &h);
-			continue;
-		}
-		if (parse_header(line, &h)) {
-			end_sample(&st);
-			start_sample(&st, &h);
-			continue;
-		}
-		if (!st.in_sample && *s != '#') {
-			if (!st.skipped_lines++)
-				st.first_skipped = lines.lineno;
-		}
-	}
-	if (rc < 0)
-		goto out;
-	end_sample(&st);
-
-	if (st.chosen == UINT32_MAX) {
-		if (o->event && st.events.n > 1) {
-			struct pd_buf names = PD_BUF_INIT;
-
-			for (i = 1; i < st.events.n; i++)
-				pd_buf_addf(
-				    &names, "%s%s", i > 1 ? ", " : "",
-				    pd_intern_str(&st.events, (uint32_t)i));
-			rc = pd_err_set(err, PD_EEMPTY,
-					"%s: no samples of event '%s' (the file"
-					" has: %s)",
-					in->path, o->event, names.buf);
-			pd_buf_release(&names);
-		} else {
-			rc = pd_err_set(err, PD_EEMPTY,
-					"%s: no perf samples found (empty"
-					" profile)",
-					in->path);
-		}
-		goto out;
-	}
-	p->event = pd_xstrdup(pd_intern_str(&st.events, st.chosen));
-	pd_profile_finish(p);
-	if (p->nsamples >= 100 && st.cut_weight > 0.2 * p->total_weight)
-		pd_profile_note(
-		    p,
-		    "%.0f %% of the samples' stacks stop short of a thread's"
-		    " start (_start, clone, start_thread): the frames above"
-		    " were lost unwinding code without frame pointers, so"
-		    " callers' totals are too low; record with perf record"
-		    " --call-graph dwarf, or build with"
-		    " -fno-omit-frame-pointer (docs/formats.md)",
-		    st.cut_weight / p->total_weight * 100);
-	if (st.events.n > 2) {
-		struct pd_buf others = PD_BUF_INIT;
-
-		for (i = 1; i < st.events.n; i++) {
-			if (i == st.chosen)
-				continue;
-			pd_buf_addf(&others, "%s%s (%llu samples)",
-				    others.len ? ", " : "",
-				    pd_intern_str(&st.events, (uint32_t)i),
-				    (unsigned long long)st.event_samples.v[i]);
-		}
-		pd_profile_note(p,
-				"%s: using event %s; also in the file: %s"
-				" (--event to choose)",
-				in->path, p->event, others.buf);
-		pd_buf_release(&others);
-	}
-	if (st.any_period && st.all_period) {
-		p->unit = is_time_event(p->event) ? PD_UNIT_NS : PD_UNIT_COUNT;
-		if (st.const_period)
-			p->interval = st.first_period;
-		p->count_rule = pd_xstrdup(
-		    "sample counts = perf samples; weights = periods");
-	} else {
-		/* Without periods on every sample each sample weighs 1. */
-		if (st.any_period)
+	rc = read_lines(&st, &lines, err);
+	if (rc == 0 && st.chosen == UINT32_MAX)
+		rc = no_samples(&st, in->path, o, err);
+	if (rc == 0) {
+		p->event = pd_xstrdup(pd_intern_str(&st.events, st.chosen));
+		pd_profile_finish(p);
+		notes(&st, p, in->path);
+		weigh(&st, p, in->path);
+		if (st.skipped_lines)
 			pd_profile_note(p,
-					"%s: some samples carry no period;"
-					" weighting every sample as 1",
-					in->path);
-		for (i = 0; i < p->nodes.n; i++)
-			p->nodes.v[i].weight = p->nodes.v[i].count;
-		p->unit = PD_UNIT_SAMPLES;
-		p->interval = 1;
-		p->count_rule = pd_xstrdup("sample counts = perf samples");
+					"%s: skipped %llu unrecognised lines,"
+					" first at %s:%zu",
+					in->path,
+					(unsigned long long)st.skipped_lines,
+					in->path, st.first_skipped);
 	}
-	if (st.skipped_lines)
-		pd_profile_note(p,
-				"%s: skipped %llu unrecognised lines, first at"
-				" %s:%zu",
-				in->path, (unsigned long long)st.skipped_lines,
-				in->path, st.first_skipped);
-	rc = 0;
-out:
 	pd_lines_release(&lines);
 	pd_intern_release(&st.cache);
 	pd_intern_release(&st.events);
