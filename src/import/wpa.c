@@ -500,15 +500,144 @@ int pd_wpa_sniff(const char *head, size_t len)
 	return fields >= 2 && hits >= 1;
 }
 
+/* The delimiter: the most common of ; , and tab in the header line. */
+static char delimiter(const struct pd_input *in)
+{
+	const char *h = in->head;
+	size_t i, semi = 0, comma = 0, tab = 0;
+
+	for (i = 0; i < in->head_len && h[i] != '\n'; i++) {
+		semi += h[i] == ';';
+		comma += h[i] == ',';
+		tab += h[i] == '\t';
+	}
+	return semi > comma && semi >= tab ? ';' : tab > comma ? '\t' : ',';
+}
+
+/* Every row through libcsv into w; 0, or the error code. */
+static int read_rows(struct wpa *w, struct pd_input *in, struct pd_err *err)
+{
+	struct csv_parser csv;
+	char *buf = pd_xmalloc(1u << 20);
+	int rc = 0;
+
+	if (csv_init(&csv, CSV_APPEND_NULL) != 0)
+		pd_die_oom(0);
+	csv_set_delim(&csv, (unsigned char)delimiter(in));
+	for (;;) {
+		ssize_t n = pd_input_read(in, buf, 1u << 20, err);
+
+		if (n <= 0) {
+			rc = (int)n;
+			break;
+		}
+		if (csv_parse(&csv, buf, (size_t)n, on_field, on_row, w) !=
+			(size_t)n &&
+		    !w->failed) {
+			rc = pd_err_set(err, PD_EPARSE, "%s: row %zu: %s",
+					in->path, w->line + 1,
+					csv_strerror(csv_error(&csv)));
+			break;
+		}
+		if (w->failed)
+			break;
+	}
+	if (rc == 0 && !w->failed)
+		csv_fini(&csv, on_field, on_row, w);
+	csv_free(&csv);
+	free(buf);
+	if (rc == 0 && !w->failed && !w->decided) {
+		if (!w->cols.n)
+			return pd_err_set(err, PD_EEMPTY, "%s: empty table",
+					  in->path);
+		rc = decide(w);
+	}
+	if (w->failed || rc < 0)
+		return err->code ? err->code : PD_EPARSE;
+	return 0;
+}
+
+/* The top five processes by weight, so the user can pick one. */
+static void note_processes(const struct wpa *w, struct pd_profile *p,
+			   const char *path)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	double total = 0;
+	size_t k, shown = 0;
+	int *used = pd_xcalloc(w->proc_w.n, sizeof(int));
+
+	for (k = 0; k < w->proc_w.n; k++)
+		total += w->proc_w.v[k];
+	pd_buf_addf(&b, "%s: processes by weight:", path);
+	while (shown < 5) {
+		size_t best = SIZE_MAX;
+
+		for (k = 1; k < w->proc_w.n; k++)
+			if (!used[k] && (best == SIZE_MAX ||
+					 w->proc_w.v[k] > w->proc_w.v[best]))
+				best = k;
+		if (best == SIZE_MAX || w->proc_w.v[best] <= 0)
+			break;
+		used[best] = 1;
+		pd_buf_addf(&b, "%s %s %.1f %%", shown++ ? "," : "",
+			    pd_intern_str(&w->procs, (uint32_t)best),
+			    total > 0 ? w->proc_w.v[best] / total * 100 : 0);
+	}
+	pd_buf_adds(&b, " (--process NAME to pick one)");
+	pd_profile_note(p, "%s", b.buf);
+	pd_buf_release(&b);
+	free(used);
+}
+
+/* The profile's unit, interval and count rule for what the table was. */
+static void settle_units(const struct wpa *w, struct pd_profile *p,
+			 const char *path)
+{
+	size_t i;
+
+	if (w->shape == SHAPE_TABLE) {
+		/* A metric table has no samples: give it a nominal total. */
+		p->unit = PD_UNIT_COUNT;
+		pd_profile_add(p, PD_ROOT, (double)w->table->rows_in,
+			       (double)w->table->rows_in);
+		p->count_rule = pd_xstrdup("a WPA table (no CPU samples)");
+		return;
+	}
+	if (w->memory) {
+		p->unit = w->by_count ? PD_UNIT_COUNT : PD_UNIT_BYTES;
+		p->exact = 1;
+		p->interval = 1;
+		p->event = pd_xstrdup(w->by_count ? "allocations"
+						  : w->cols.v[w->c_bytes].name);
+		p->count_rule = pd_xstrdup(
+		    "exact (WPA traces every allocation); one count per"
+		    " allocation");
+		return;
+	}
+	p->unit = w->c_weight >= 0 ? PD_UNIT_NS : PD_UNIT_SAMPLES;
+	p->count_rule =
+	    pd_xstrdup(w->c_count >= 0 ? "sample counts = the Count column"
+				       : "sample counts = one per row");
+	if (w->c_weight >= 0 && w->c_count >= 0) {
+		double tw = 0, tc = 0;
+
+		for (i = 0; i < p->nodes.n; i++) {
+			tw += p->nodes.v[i].weight;
+			tc += p->nodes.v[i].count;
+		}
+		if (tc > 0)
+			p->interval = tw / tc;
+	}
+	if (w->proc_w.n > 1)
+		note_processes(w, p, path);
+}
+
 int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 		  const struct pd_import_opts *o, struct pd_err *err)
 {
-	struct csv_parser csv;
 	struct wpa w;
-	char *buf = pd_xmalloc(1u << 20);
-	size_t i, semi = 0, comma = 0, tab = 0;
-	int rc = 0;
-	const char *h = in->head;
+	size_t i;
+	int rc;
 
 	memset(&w, 0, sizeof(w));
 	w.p = p;
@@ -520,120 +649,12 @@ int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 	pd_intern_init(&w.procs);
 	pd_buf_init(&w.tmp);
 	pd_buf_init(&w.key);
-	if (csv_init(&csv, CSV_APPEND_NULL) != 0)
-		pd_die_oom(0);
-	/* The delimiter: the most common of ; , and tab in the header. */
-	for (i = 0; i < in->head_len && h[i] != '\n'; i++) {
-		semi += h[i] == ';';
-		comma += h[i] == ',';
-		tab += h[i] == '\t';
+	rc = read_rows(&w, in, err);
+	if (rc == 0) {
+		if (w.shape == SHAPE_TREE)
+			pd_wpa_tree_pop(&w, -1);
+		settle_units(&w, p, in->path);
 	}
-	csv_set_delim(&csv, semi > comma && semi >= tab ? ';'
-			    : tab > comma		? '\t'
-							: ',');
-	for (;;) {
-		ssize_t n = pd_input_read(in, buf, 1u << 20, err);
-
-		if (n < 0) {
-			rc = (int)n;
-			goto out;
-		}
-		if (!n)
-			break;
-		if (csv_parse(&csv, buf, (size_t)n, on_field, on_row, &w) !=
-			(size_t)n &&
-		    !w.failed) {
-			rc = pd_err_set(err, PD_EPARSE, "%s: row %zu: %s",
-					in->path, w.line + 1,
-					csv_strerror(csv_error(&csv)));
-			goto out;
-		}
-		if (w.failed) {
-			rc = err->code ? err->code : PD_EPARSE;
-			goto out;
-		}
-	}
-	csv_fini(&csv, on_field, on_row, &w);
-	if (!w.failed && !w.decided) {
-		if (!w.cols.n) {
-			rc = pd_err_set(err, PD_EEMPTY, "%s: empty table",
-					in->path);
-			goto out;
-		}
-		rc = decide(&w);
-	}
-	if (w.failed || rc < 0) {
-		rc = err->code ? err->code : PD_EPARSE;
-		goto out;
-	}
-	if (w.shape == SHAPE_TREE)
-		pd_wpa_tree_pop(&w, -1);
-	if (w.shape == SHAPE_TABLE) {
-		/* A metric table has no samples: give it a nominal total. */
-		p->unit = PD_UNIT_COUNT;
-		pd_profile_add(p, PD_ROOT, (double)w.table->rows_in,
-			       (double)w.table->rows_in);
-		p->count_rule = pd_xstrdup("a WPA table (no CPU samples)");
-	} else if (w.memory) {
-		p->unit = w.by_count ? PD_UNIT_COUNT : PD_UNIT_BYTES;
-		p->exact = 1;
-		p->interval = 1;
-		p->event = pd_xstrdup(w.by_count ? "allocations"
-						 : w.cols.v[w.c_bytes].name);
-		p->count_rule = pd_xstrdup(
-		    "exact (WPA traces every allocation); one count per"
-		    " allocation");
-	} else {
-		p->unit = w.c_weight >= 0 ? PD_UNIT_NS : PD_UNIT_SAMPLES;
-		p->count_rule = pd_xstrdup(
-		    w.c_count >= 0 ? "sample counts = the Count column"
-				   : "sample counts = one per row");
-		if (w.c_weight >= 0 && w.c_count >= 0) {
-			double tw = 0, tc = 0;
-
-			for (i = 0; i < p->nodes.n; i++) {
-				tw += p->nodes.v[i].weight;
-				tc += p->nodes.v[i].count;
-			}
-			if (tc > 0)
-				p->interval = tw / tc;
-		}
-		/* The processes by weight, so the user can pick one. */
-		if (w.proc_w.n > 1) {
-			struct pd_buf b = PD_BUF_INIT;
-			double total = 0;
-			size_t k, shown = 0;
-			int *used = pd_xcalloc(w.proc_w.n, sizeof(int));
-
-			for (k = 0; k < w.proc_w.n; k++)
-				total += w.proc_w.v[k];
-			pd_buf_addf(&b, "%s: processes by weight:", in->path);
-			while (shown < 5) {
-				size_t best = SIZE_MAX;
-
-				for (k = 1; k < w.proc_w.n; k++)
-					if (!used[k] &&
-					    (best == SIZE_MAX ||
-					     w.proc_w.v[k] > w.proc_w.v[best]))
-						best = k;
-				if (best == SIZE_MAX || w.proc_w.v[best] <= 0)
-					break;
-				used[best] = 1;
-				pd_buf_addf(
-				    &b, "%s %s %.1f %%", shown++ ? "," : "",
-				    pd_intern_str(&w.procs, (uint32_t)best),
-				    total > 0 ? w.proc_w.v[best] / total * 100
-					      : 0);
-			}
-			pd_buf_adds(&b, " (--process NAME to pick one)");
-			pd_profile_note(p, "%s", b.buf);
-			pd_buf_release(&b);
-			free(used);
-		}
-	}
-out:
-	csv_free(&csv);
-	free(buf);
 	for (i = 0; i < w.cur.n; i++)
 		free(w.cur.v[i]);
 	PD_VEC_FREE(&w.cur);
