@@ -629,6 +629,104 @@ static int single_profile(struct pd_bundle *b, const char *path,
 	return 0;
 }
 
+/*
+ * One file of the bundle read into p (the run number among those of its
+ * tool counted over pv[0 .. np)): 1, or 0 when it is skipped with a note,
+ * or the error code.
+ */
+static int read_run(const struct pd_bundle_file *f, struct pd_funcs *fn,
+		    struct pending *pv, size_t np, struct pd_ingest_result *res,
+		    struct pd_err *err)
+{
+	struct pd_import_opts io;
+	struct pd_err serr = PD_ERR_INIT;
+	struct pd_profile prof;
+	struct pending *p = &pv[np];
+	uint32_t *node_func;
+	size_t k;
+	int rc;
+
+	memset(&io, 0, sizeof(io));
+	if (f->skip) {
+		pd_ingest_note(res, "skipped %s: %s", f->path, f->skip);
+		return 0;
+	}
+	if (!pd_import_sniff(f->path, &io, &serr)) {
+		pd_ingest_note(res, "skipped %s", serr.msg);
+		return 0;
+	}
+	if (!f->cache)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s: no cache state: not in build_meta.json,"
+				  " the profile's name or the folder name (a"
+				  " warm or cold token); pass --cache",
+				  f->path);
+	pd_profile_init(&prof);
+	rc = pd_import(&prof, f->path, &io, err);
+	if (rc < 0) {
+		pd_profile_release(&prof);
+		return rc;
+	}
+	p->cache = f->cache;
+	p->rel = pd_xstrdup(f->rel);
+	p->format = pd_xstrdup(prof.format);
+	p->event = prof.event ? pd_xstrdup(prof.event) : NULL;
+	p->exporter = prof.exporter ? pd_xstrdup(prof.exporter) : NULL;
+	p->tool = pd_tool_name(p->rel, prof.format, prof.exporter);
+	for (k = 0; k < np; k++)
+		if (!strcmp(pv[k].tool, p->tool))
+			p->repeat++;
+	p->repeat++;
+	p->unit = prof.unit;
+	p->interval = prof.interval;
+	p->total_w = prof.total_weight;
+	p->total_n = prof.total_count;
+	pd_agg_init(&p->agg);
+	pd_agg_compute(&p->agg, &prof, fn);
+	node_func = pd_xmalloc(prof.nodes.n * sizeof(*node_func));
+	node_func[0] = UINT32_MAX;
+	for (k = 1; k < prof.nodes.n; k++)
+		node_func[k] = p->agg.frame_func[prof.nodes.v[k].frame];
+	pd_buf_init(&p->stacks);
+	pd_stacks_records(&prof, node_func, &p->stacks);
+	p->nodes = prof.nodes.n - 1;
+	take_metrics(p, &prof);
+	p->table_only = prof.nodes.n <= 1 && prof.tables.n;
+	free(node_func);
+	pd_profile_release(&prof);
+	return 1;
+}
+
+/*
+ * Counters without stacks (perf.stat.txt) belong to the first run with
+ * stacks, when there is one: they are not a run of their own. Returns
+ * the number of runs left.
+ */
+static size_t join_counters(struct pending *pv, size_t np)
+{
+	size_t i, k, out = 0;
+
+	for (i = 0; i < np && pv[i].table_only; i++)
+		;
+	if (i == np)
+		return np;
+	for (i = 0; i < np; i++)
+		if (!pv[i].table_only) {
+			struct pending t = pv[out];
+
+			pv[out++] = pv[i];
+			pv[i] = t;
+		}
+	/* pv[0] is now the first run with stacks */
+	for (i = out; i < np; i++) {
+		for (k = 0; k < pv[i].metrics.n; k++)
+			PD_VEC_PUSH(&pv[0].metrics, pv[i].metrics.v[k]);
+		pv[i].metrics.n = 0;
+		release_pending(&pv[i]);
+	}
+	return out;
+}
+
 int pd_store_ingest(struct pd_db *db, const char *path,
 		    const struct pd_bundle_key *fallback,
 		    struct pd_ingest_result *res, struct pd_err *err)
@@ -636,12 +734,10 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 	struct pd_bundle b;
 	struct pd_funcs fn;
 	struct pending *pv = NULL;
-	struct pd_import_opts io;
 	size_t np = 0, i;
 	int rc, found = 0;
 
 	memset(res, 0, sizeof(*res));
-	memset(&io, 0, sizeof(io));
 	memset(&b, 0, sizeof(b));
 	/*
 	 * The history keeps whole totals, system time included, as it
@@ -649,15 +745,12 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 	 * sets the system functions apart from the verdict only.
 	 */
 	pd_funcs_init(&fn, PD_FUNCS_SYSTEM);
-	if (pd_is_dir(path)) {
+	if (pd_is_dir(path))
 		rc = pd_bundle_read(&b, path, fallback, err);
-		if (rc < 0)
-			goto out;
-	} else {
+	else
 		rc = single_profile(&b, path, fallback, err);
-		if (rc < 0)
-			goto out;
-	}
+	if (rc < 0)
+		goto out;
 	rc = resolve_commit(&b, fallback ? fallback->repo : NULL, path,
 			    pd_is_dir(path), err);
 	if (rc < 0)
@@ -674,98 +767,14 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 		res->skipped = 1;
 		goto out;
 	}
-
 	pv = pd_xcalloc(b.files.n + 1, sizeof(*pv));
 	for (i = 0; i < b.files.n; i++) {
-		struct pd_err serr = PD_ERR_INIT;
-		struct pd_profile prof;
-		struct pending *p;
-		uint32_t *node_func;
-		size_t k;
-
-		if (b.files.v[i].skip) {
-			pd_ingest_note(res, "skipped %s: %s", b.files.v[i].path,
-				       b.files.v[i].skip);
-			continue;
-		}
-		if (!pd_import_sniff(b.files.v[i].path, &io, &serr)) {
-			struct pd_buf note = PD_BUF_INIT;
-
-			pd_buf_addf(&note, "skipped %s", serr.msg);
-			PD_VEC_PUSH(&res->notes, pd_buf_detach(&note));
-			continue;
-		}
-		pd_profile_init(&prof);
-		rc = pd_import(&prof, b.files.v[i].path, &io, err);
-		if (rc < 0) {
-			pd_profile_release(&prof);
+		rc = read_run(&b.files.v[i], &fn, pv, np, res, err);
+		if (rc < 0)
 			goto out;
-		}
-		if (!b.files.v[i].cache) {
-			rc =
-			    pd_err_set(err, PD_EINVAL,
-				       "%s: no cache state: not in"
-				       " build_meta.json, the profile's name or"
-				       " the folder name (a warm or cold"
-				       " token); pass --cache",
-				       b.files.v[i].path);
-			pd_profile_release(&prof);
-			goto out;
-		}
-		p = &pv[np++];
-		p->cache = b.files.v[i].cache;
-		p->rel = pd_xstrdup(b.files.v[i].rel);
-		p->format = pd_xstrdup(prof.format);
-		p->event = prof.event ? pd_xstrdup(prof.event) : NULL;
-		p->exporter = prof.exporter ? pd_xstrdup(prof.exporter) : NULL;
-		p->tool = pd_tool_name(p->rel, prof.format, prof.exporter);
-		for (k = 0; k + 1 < np; k++)
-			if (!strcmp(pv[k].tool, p->tool))
-				p->repeat++;
-		p->repeat++;
-		p->unit = prof.unit;
-		p->interval = prof.interval;
-		p->total_w = prof.total_weight;
-		p->total_n = prof.total_count;
-		pd_agg_init(&p->agg);
-		pd_agg_compute(&p->agg, &prof, &fn);
-		node_func = pd_xmalloc(prof.nodes.n * sizeof(*node_func));
-		node_func[0] = UINT32_MAX;
-		for (k = 1; k < prof.nodes.n; k++)
-			node_func[k] = p->agg.frame_func[prof.nodes.v[k].frame];
-		pd_buf_init(&p->stacks);
-		pd_stacks_records(&prof, node_func, &p->stacks);
-		p->nodes = prof.nodes.n - 1;
-		take_metrics(p, &prof);
-		p->table_only = prof.nodes.n <= 1 && prof.tables.n;
-		free(node_func);
-		pd_profile_release(&prof);
+		np += (size_t)rc;
 	}
-	/*
-	 * Counters without stacks (perf.stat.txt) belong to the first run
-	 * with stacks, when there is one: they are not a run of their own.
-	 */
-	for (i = 0; i < np && pv[i].table_only; i++)
-		;
-	if (i < np) {
-		size_t out = 0, k;
-
-		for (i = 0; i < np; i++)
-			if (!pv[i].table_only) {
-				struct pending t = pv[out];
-
-				pv[out++] = pv[i];
-				pv[i] = t;
-			}
-		/* pv[0] is now the first run with stacks */
-		for (i = out; i < np; i++) {
-			for (k = 0; k < pv[i].metrics.n; k++)
-				PD_VEC_PUSH(&pv[0].metrics, pv[i].metrics.v[k]);
-			pv[i].metrics.n = 0;
-			release_pending(&pv[i]);
-		}
-		np = out;
-	}
+	np = join_counters(pv, np);
 	if (!np) {
 		rc = pd_err_set(err, PD_EEMPTY,
 				"%s: no supported profile under profiles/",
