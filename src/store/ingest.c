@@ -444,14 +444,121 @@ static int derivable(double w, double n, double interval)
 	return interval > 0 && fabs(n * interval - w) <= 1e-9 * fabs(w);
 }
 
+/* The run's row; its id in *run. */
+static int insert_run(struct pd_db *db, const struct pd_bundle *b,
+		      const struct pending *p, sqlite3_int64 *run,
+		      struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_run_insert", err);
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	bind_text(st, 1, b->hash);
+	bind_text(st, 2, b->sha);
+	bind_text(st, 3, b->scenario);
+	bind_text(st, 4, p->cache);
+	sqlite3_bind_int(st, 5, p->repeat);
+	bind_text(st, 6, p->tool);
+	bind_text(st, 7, p->format);
+	bind_text(st, 8, p->rel);
+	bind_text(st, 9, pd_unit_name(p->unit));
+	if (p->interval > 0)
+		sqlite3_bind_double(st, 10, p->interval);
+	bind_text(st, 11, p->event);
+	sqlite3_bind_double(st, 12, p->total_w);
+	sqlite3_bind_double(st, 13, p->total_n);
+	bind_text(st, 14, b->commit_date);
+	bind_text(st, 15, b->run_date);
+	bind_text(st, 16, b->host);
+	bind_text(st, 17, b->build_meta);
+	rc = step_done(db, st, err, "adding a run");
+	if (rc == 0)
+		*run = sqlite3_last_insert_rowid(db->h);
+	return rc;
+}
+
+/*
+ * The run's function rows, each function's history id written on first
+ * use (dbid, by function of fn). The row statement is held across the
+ * loop and every column is bound each time (NULL included): the hot path
+ * of an ingest.
+ */
+static int insert_rows(struct pd_db *db, const struct pending *p,
+		       sqlite3_int64 run, const struct pd_funcs *fn,
+		       sqlite3_int64 *dbid, struct pd_ingest_result *res,
+		       struct pd_err *err)
+{
+	sqlite3_stmt *rfst = NULL;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < p->agg.n; i++) {
+		double sw = p->agg.self_w[i], tw = p->agg.total_w[i];
+		double sn = p->agg.self_c[i], tn = p->agg.total_c[i];
+
+		if (tw <= 0)
+			continue;
+		if (!dbid[i]) {
+			rc = func_id(db, pd_func_name(fn, (uint32_t)i),
+				     pd_func_module(fn, (uint32_t)i), &dbid[i],
+				     err);
+			if (rc < 0)
+				return rc;
+		}
+		if (!rfst && !(rfst = pd_db_stmt(db, "q_rf_insert", err)))
+			return PD_EIO;
+		sqlite3_bind_int64(rfst, 1, run);
+		sqlite3_bind_int64(rfst, 2, dbid[i]);
+		bind_num(rfst, 3, sn);
+		bind_num(rfst, 4, tn);
+		if (!derivable(sw, sn, p->interval))
+			bind_num(rfst, 5, sw);
+		else
+			sqlite3_bind_null(rfst, 5);
+		if (!derivable(tw, tn, p->interval))
+			bind_num(rfst, 6, tw);
+		else
+			sqlite3_bind_null(rfst, 6);
+		rc = step_done(db, rfst, err, "adding a function row");
+		if (rc < 0)
+			return rc;
+		res->rows++;
+	}
+	return 0;
+}
+
+/* The run's stack tree, renumbered to history ids in place, compressed. */
+static int insert_stacks(struct pd_db *db, struct pending *p, sqlite3_int64 run,
+			 const struct pd_funcs *fn, sqlite3_int64 *dbid,
+			 struct pd_buf *blob, struct pd_err *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	pd_buf_reset(blob);
+	rc = stacks_to_history_ids(db, &p->stacks, p->nodes, fn, dbid, blob,
+				   err);
+	if (rc < 0)
+		return rc;
+	st = pd_db_stmt(db, "q_stacks_insert", err);
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_int64(st, 1, run);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)p->nodes);
+	sqlite3_bind_blob(st, 3, blob->buf, (int)blob->len, SQLITE_STATIC);
+	return step_done(db, st, err, "adding a stack tree");
+}
+
 static int write_bundle(struct pd_db *db, struct pd_bundle *b, const char *path,
 			struct pending *pv, size_t np, struct pd_funcs *fn,
 			struct pd_ingest_result *res, struct pd_err *err)
 {
 	sqlite3_int64 *dbid = pd_xcalloc(fn->v.n + 1, sizeof(*dbid));
 	struct pd_buf blob = PD_BUF_INIT; /* one run's compressed tree */
+	sqlite3_stmt *st;
 	char now[32];
-	size_t i, k;
+	size_t k;
 	int rc, found = 0;
 
 	now_iso(now);
@@ -464,112 +571,28 @@ static int write_bundle(struct pd_db *db, struct pd_bundle *b, const char *path,
 	rc = merge_commit(db, b, res, err);
 	if (rc < 0)
 		goto out;
-	{
-		sqlite3_stmt *st = pd_db_stmt(db, "q_bundle_insert", err);
-
-		if (!st) {
-			rc = PD_EIO;
-			goto out;
-		}
-		bind_text(st, 1, b->hash);
-		bind_text(st, 2, path);
-		bind_text(st, 3, now);
-		rc = step_done(db, st, err, "adding the bundle");
-		if (rc < 0)
-			goto out;
+	st = pd_db_stmt(db, "q_bundle_insert", err);
+	if (!st) {
+		rc = PD_EIO;
+		goto out;
 	}
-	for (k = 0; k < np; k++) {
-		struct pending *p = &pv[k];
-		sqlite3_stmt *st = pd_db_stmt(db, "q_run_insert", err), *rfst;
-		sqlite3_int64 run;
+	bind_text(st, 1, b->hash);
+	bind_text(st, 2, path);
+	bind_text(st, 3, now);
+	rc = step_done(db, st, err, "adding the bundle");
+	for (k = 0; k < np && rc == 0; k++) {
+		sqlite3_int64 run = 0;
 
-		if (!st) {
-			rc = PD_EIO;
-			goto out;
-		}
-		bind_text(st, 1, b->hash);
-		bind_text(st, 2, b->sha);
-		bind_text(st, 3, b->scenario);
-		bind_text(st, 4, p->cache);
-		sqlite3_bind_int(st, 5, p->repeat);
-		bind_text(st, 6, p->tool);
-		bind_text(st, 7, p->format);
-		bind_text(st, 8, p->rel);
-		bind_text(st, 9, pd_unit_name(p->unit));
-		if (p->interval > 0)
-			sqlite3_bind_double(st, 10, p->interval);
-		bind_text(st, 11, p->event);
-		sqlite3_bind_double(st, 12, p->total_w);
-		sqlite3_bind_double(st, 13, p->total_n);
-		bind_text(st, 14, b->commit_date);
-		bind_text(st, 15, b->run_date);
-		bind_text(st, 16, b->host);
-		bind_text(st, 17, b->build_meta);
-		rc = step_done(db, st, err, "adding a run");
-		if (rc < 0)
-			goto out;
-		run = sqlite3_last_insert_rowid(db->h);
-		/*
-		 * The row statement is held across the loop and every column is
-		 * bound each time (NULL included): the hot path of an ingest.
-		 */
-		rfst = NULL;
-		for (i = 0; i < p->agg.n; i++) {
-			double sw = p->agg.self_w[i], tw = p->agg.total_w[i];
-			double sn = p->agg.self_c[i], tn = p->agg.total_c[i];
-
-			if (tw <= 0)
-				continue;
-			if (!dbid[i]) {
-				rc = func_id(db, pd_func_name(fn, (uint32_t)i),
-					     pd_func_module(fn, (uint32_t)i),
-					     &dbid[i], err);
-				if (rc < 0)
-					goto out;
-			}
-			if (!rfst &&
-			    !(rfst = pd_db_stmt(db, "q_rf_insert", err))) {
-				rc = PD_EIO;
-				goto out;
-			}
-			sqlite3_bind_int64(rfst, 1, run);
-			sqlite3_bind_int64(rfst, 2, dbid[i]);
-			bind_num(rfst, 3, sn);
-			bind_num(rfst, 4, tn);
-			if (!derivable(sw, sn, p->interval))
-				bind_num(rfst, 5, sw);
-			else
-				sqlite3_bind_null(rfst, 5);
-			if (!derivable(tw, tn, p->interval))
-				bind_num(rfst, 6, tw);
-			else
-				sqlite3_bind_null(rfst, 6);
-			rc = step_done(db, rfst, err, "adding a function row");
-			if (rc < 0)
-				goto out;
-			res->rows++;
-		}
-		pd_buf_reset(&blob);
-		rc = stacks_to_history_ids(db, &p->stacks, p->nodes, fn, dbid,
-					   &blob, err);
-		if (rc < 0)
-			goto out;
-		st = pd_db_stmt(db, "q_stacks_insert", err);
-		if (!st) {
-			rc = PD_EIO;
-			goto out;
-		}
-		sqlite3_bind_int64(st, 1, run);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)p->nodes);
-		sqlite3_bind_blob(st, 3, blob.buf, (int)blob.len,
-				  SQLITE_STATIC);
-		rc = step_done(db, st, err, "adding a stack tree");
-		if (rc < 0)
-			goto out;
-		rc = write_metrics(db, run, p, err);
-		if (rc < 0)
-			goto out;
-		res->runs++;
+		rc = insert_run(db, b, &pv[k], &run, err);
+		if (rc == 0)
+			rc = insert_rows(db, &pv[k], run, fn, dbid, res, err);
+		if (rc == 0)
+			rc = insert_stacks(db, &pv[k], run, fn, dbid, &blob,
+					   err);
+		if (rc == 0)
+			rc = write_metrics(db, run, &pv[k], err);
+		if (rc == 0)
+			res->runs++;
 	}
 out:
 	if (rc == 0) {
