@@ -105,16 +105,36 @@ static int by_order(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-static int read_runs(struct pd_db *db, const struct pd_trend_query *q,
-		     struct pd_trend *t, struct tcommit **cs, size_t *ncs,
-		     struct trun **rs, size_t *nrs, struct pd_err *err)
+/* Vectors of commits and runs, to hand between the steps below. */
+struct tcommits {
+	struct tcommit *v;
+	size_t n, cap;
+};
+
+struct truns {
+	struct trun *v;
+	size_t n, cap;
+};
+
+/* Frees the strings of commits [from, to). */
+static void free_commits(struct tcommits *c, size_t from, size_t to)
+{
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		free(c->v[i].sha);
+		free(c->v[i].date);
+	}
+}
+
+/* The series' runs in date order, grouped by commit as first seen. */
+static int scan_runs(struct pd_db *db, const struct pd_trend_query *q,
+		     struct pd_trend *t, struct tcommits *c, struct truns *r,
+		     struct pd_err *err)
 {
 	sqlite3_stmt *st = pd_db_stmt(db, "q_trend_runs", err);
-	PD_VEC(struct tcommit) c = PD_VEC_INIT;
-	PD_VEC(struct trun) r = PD_VEC_INIT;
-	PD_VEC(struct trun) sorted = PD_VEC_INIT;
 	struct pd_intern seen; /* sha -> commit index + 1 */
-	size_t i, k, first = 0, dropped = 0;
+	size_t i, k;
 	int rc;
 
 	if (!st)
@@ -139,75 +159,93 @@ static int read_runs(struct pd_db *db, const struct pd_trend_query *q,
 				   : pd_intern(&seen, "\001", 1);
 
 		k = id - 1; /* ids start at 1 (0 is the empty string) */
-		if (k == c.n) {
+		if (k == c->n) {
 			struct tcommit nc;
 
 			memset(&nc, 0, sizeof(nc));
 			nc.sha = pd_xstrdup(sha);
 			nc.date = pd_xstrdup(d);
-			nc.order = q->norder ? git_pos(q, sha) : (long)c.n;
-			PD_VEC_PUSH(&c, nc);
-			k = c.n - 1;
+			nc.order = q->norder ? git_pos(q, sha) : (long)c->n;
+			PD_VEC_PUSH(c, nc);
+			k = c->n - 1;
 		}
 		run.id = sqlite3_column_int64(st, 0);
 		run.total = sqlite3_column_double(st, 3);
 		run.interval = sqlite3_column_double(st, 4);
 		run.commit = k;
-		PD_VEC_PUSH(&r, run);
+		PD_VEC_PUSH(r, run);
 		for (i = 0; i <= PD_UNIT_COUNT; i++)
 			if (!strcmp(pd_unit_name((enum pd_unit)i), u))
 				t->unit = (int)i;
 	}
 	sqlite3_reset(st);
 	pd_intern_release(&seen);
-	if (rc != SQLITE_DONE) {
-		rc = pd_db_fail(db, err, "reading the history");
+	if (rc != SQLITE_DONE)
+		return pd_db_fail(db, err, "reading the history");
+	return 0;
+}
+
+/*
+ * Commits sorted (stable: ties keep date order), then the runs regrouped
+ * by a counting sort on the new commit index, keeping their order.
+ */
+static void regroup(struct tcommits *c, const struct truns *r,
+		    struct truns *sorted)
+{
+	size_t *newidx = pd_xmalloc((c->n + 1) * sizeof(*newidx));
+	size_t *at = pd_xcalloc(c->n + 1, sizeof(*at));
+	size_t i, k;
+
+	for (i = 0; i < c->n; i++)
+		c->v[i].first_run = i; /* old index, for the remap below */
+	qsort(c->v, c->n, sizeof(*c->v), by_order);
+	for (i = 0; i < c->n; i++) {
+		newidx[c->v[i].first_run] = i;
+		c->v[i].nruns = 0;
+	}
+	for (k = 0; k < r->n; k++)
+		c->v[newidx[r->v[k].commit]].nruns++;
+	for (i = 0; i < c->n; i++)
+		c->v[i].first_run = at[i] =
+		    i ? c->v[i - 1].first_run + c->v[i - 1].nruns : 0;
+	PD_VEC_RESERVE(sorted, r->n + 1);
+	sorted->n = r->n;
+	for (k = 0; k < r->n; k++) {
+		size_t ci = newidx[r->v[k].commit];
+		struct trun x = r->v[k];
+
+		x.commit = ci;
+		sorted->v[at[ci]++] = x;
+	}
+	free(at);
+	free(newidx);
+}
+
+static int read_runs(struct pd_db *db, const struct pd_trend_query *q,
+		     struct pd_trend *t, struct tcommit **cs, size_t *ncs,
+		     struct trun **rs, size_t *nrs, struct pd_err *err)
+{
+	struct tcommits c = PD_VEC_INIT;
+	struct truns r = PD_VEC_INIT, sorted = PD_VEC_INIT;
+	size_t i, k, first = 0, dropped = 0;
+	int rc = scan_runs(db, q, t, &c, &r, err);
+
+	if (rc < 0)
 		goto fail;
-	}
 	/* git order: commits git does not know are left out */
-	if (q->norder) {
-		for (i = 0; i < c.n; i++)
-			dropped += c.v[i].order < 0;
-		if (dropped) {
-			struct pd_buf b = PD_BUF_INIT;
+	for (i = 0; q->norder && i < c.n; i++)
+		dropped += c.v[i].order < 0;
+	if (dropped) {
+		struct pd_buf b = PD_BUF_INIT;
 
-			pd_buf_addf(&b,
-				    "%zu stored commits are not in the"
-				    " repository's history and are left out",
-				    dropped);
-			PD_VEC_PUSH(&t->notes, pd_buf_detach(&b));
-		}
+		pd_buf_addf(&b,
+			    "%zu stored commits are not in the repository's"
+			    " history and are left out",
+			    dropped);
+		PD_VEC_PUSH(&t->notes, pd_buf_detach(&b));
 	}
-	/* Sort commits (stable: ties keep date order), then regroup runs. */
-	for (i = 0; i < c.n; i++)
-		c.v[i].first_run = i; /* old index, for the remap below */
-	qsort(c.v, c.n, sizeof(*c.v), by_order);
-	{
-		/* a counting sort by new commit index, runs keeping order */
-		size_t *newidx = pd_xmalloc((c.n + 1) * sizeof(*newidx));
-		size_t *at = pd_xcalloc(c.n + 1, sizeof(*at));
-
-		for (i = 0; i < c.n; i++) {
-			newidx[c.v[i].first_run] = i;
-			c.v[i].nruns = 0;
-		}
-		for (k = 0; k < r.n; k++)
-			c.v[newidx[r.v[k].commit]].nruns++;
-		for (i = 0; i < c.n; i++)
-			c.v[i].first_run = at[i] =
-			    i ? c.v[i - 1].first_run + c.v[i - 1].nruns : 0;
-		PD_VEC_RESERVE(&sorted, r.n + 1);
-		sorted.n = r.n;
-		for (k = 0; k < r.n; k++) {
-			size_t ci = newidx[r.v[k].commit];
-			struct trun x = r.v[k];
-
-			x.commit = ci;
-			sorted.v[at[ci]++] = x;
-		}
-		free(at);
-		free(newidx);
-	}
+	regroup(&c, &r, &sorted);
+	/* the window */
 	while (first < c.n && c.v[first].order < 0)
 		first++;
 	if (q->since)
@@ -215,10 +253,7 @@ static int read_runs(struct pd_db *db, const struct pd_trend_query *q,
 			first++;
 	if (q->last && c.n - first > q->last)
 		first = c.n - q->last;
-	for (i = 0; i < first; i++) {
-		free(c.v[i].sha);
-		free(c.v[i].date);
-	}
+	free_commits(&c, 0, first);
 	memmove(c.v, c.v + first, (c.n - first) * sizeof(*c.v));
 	c.n -= first;
 	if (!c.n) {
@@ -242,10 +277,7 @@ static int read_runs(struct pd_db *db, const struct pd_trend_query *q,
 	*nrs = sorted.n;
 	return 0;
 fail:
-	for (i = 0; i < c.n; i++) {
-		free(c.v[i].sha);
-		free(c.v[i].date);
-	}
+	free_commits(&c, 0, c.n);
 	PD_VEC_FREE(&c);
 	PD_VEC_FREE(&r);
 	PD_VEC_FREE(&sorted);
