@@ -520,16 +520,108 @@ static int load_counters(struct pd_db *db, struct pd_trend *t,
 	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading counters");
 }
 
+/*
+ * The functions ranked by impact over the window (mean share plus the
+ * move from the first commit to the last) into sc, best first; the
+ * number worth a series (at most q->top, each at least half a percent).
+ */
+static int rank_functions(struct pd_db *db, const struct pd_trend_query *q,
+			  const struct tcommit *cs, size_t ncs,
+			  const struct trun *rs, size_t nrs, struct rank *rk,
+			  struct scored **sc, size_t *nsel, struct pd_err *err)
+{
+	size_t i;
+	int rc;
+
+	if (q->function && (rc = match_functions(db, q->function, &rk->allow,
+						 &rk->nallow, err)))
+		return rc;
+	for (i = 0; i < nrs && q->top; i++) {
+		rk->run_total = rs[i].total;
+		rk->in_first = rs[i].commit == 0;
+		rk->in_last = rs[i].commit == ncs - 1;
+		if ((rc = each_self(db, &rs[i], rank_row, rk, err)))
+			return rc;
+	}
+	*sc = pd_xmalloc((rk->n + 1) * sizeof(**sc));
+	for (i = 0; i < rk->n; i++) {
+		double f = rk->first[i] / (double)cs[0].nruns;
+		double l = rk->last[i] / (double)cs[ncs - 1].nruns;
+
+		(*sc)[i].id = i;
+		(*sc)[i].score = rk->mean[i] / (double)nrs + fabs(l - f);
+	}
+	qsort(*sc, rk->n, sizeof(**sc), by_score);
+	*nsel = q->top < rk->n ? q->top : rk->n;
+	/* a function below half a percent of the run is not a trend */
+	while (*nsel && !((*sc)[*nsel - 1].score >= 0.005))
+		(*nsel)--;
+	return 0;
+}
+
+/*
+ * Per-run weights: vals[0][run] the run's total, vals[j][run] the self
+ * weight of the j-th chosen function; vals is (nsel + 1) x nrs.
+ */
+static int pick_values(struct pd_db *db, const struct trun *rs, size_t nrs,
+		       const struct scored *sc, size_t nsel, size_t nids,
+		       double *vals, struct pd_err *err)
+{
+	struct pick pk;
+	size_t *series_of = pd_xcalloc(nids + 1, sizeof(*series_of));
+	size_t i, j;
+	int rc = 0;
+
+	for (j = 0; j < nsel; j++)
+		series_of[sc[j].id] = j + 1;
+	pk.series_of = series_of;
+	pk.nids = nids;
+	pk.row = pd_xcalloc(nsel + 1, sizeof(*pk.row));
+	for (i = 0; i < nrs && nsel && rc == 0; i++) {
+		memset(pk.row, 0, (nsel + 1) * sizeof(*pk.row));
+		rc = each_self(db, &rs[i], pick_row, &pk, err);
+		for (j = 0; j < nsel && rc == 0; j++)
+			vals[(j + 1) * nrs + i] = pk.row[j];
+	}
+	for (i = 0; i < nrs; i++)
+		vals[i] = rs[i].total;
+	free(pk.row);
+	free(series_of);
+	return rc;
+}
+
+/* "name [module]" of the history's function id. */
+static int func_label(struct pd_db *db, size_t id, char **out,
+		      struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_func_by_id", err);
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *nm = (const char *)sqlite3_column_text(st, 0);
+		const char *md = (const char *)sqlite3_column_text(st, 1);
+		struct pd_buf b = PD_BUF_INIT;
+
+		pd_buf_addf(&b, *md ? "%s [%s]" : "%s%s", nm, md);
+		*out = pd_buf_detach(&b);
+	} else {
+		*out = pd_xstrdup("?");
+	}
+	sqlite3_reset(st);
+	return 0;
+}
+
 int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 		   struct pd_trend *t, struct pd_err *err)
 {
 	struct tcommit *cs = NULL;
 	struct trun *rs = NULL;
 	struct rank rk;
-	struct pick pk;
 	struct pd_noise noise;
 	struct scored *sc = NULL;
-	size_t ncs = 0, nrs = 0, i, j, k, nsel = 0, *series_of = NULL;
+	size_t ncs = 0, nrs = 0, i, j, k, nsel = 0;
 	double *vals = NULL; /* [series][run] */
 	int rc, have_noise = 0;
 
@@ -543,93 +635,31 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 	if (rc)
 		return rc;
 	t->ncommits = ncs;
-	/* Rank the functions by impact over the window. */
-	if (q->function &&
-	    (rc = match_functions(db, q->function, &rk.allow, &rk.nallow, err)))
+	rc = rank_functions(db, q, cs, ncs, rs, nrs, &rk, &sc, &nsel, err);
+	if (rc)
 		goto out;
-	for (i = 0; i < nrs && q->top; i++) {
-		rk.run_total = rs[i].total;
-		rk.in_first = rs[i].commit == 0;
-		rk.in_last = rs[i].commit == ncs - 1;
-		if ((rc = each_self(db, &rs[i], rank_row, &rk, err)))
-			goto out;
-	}
-	sc = pd_xmalloc((rk.n + 1) * sizeof(*sc));
-	for (i = 0; i < rk.n; i++) {
-		double f = rk.first[i] / (double)cs[0].nruns;
-		double l = rk.last[i] / (double)cs[ncs - 1].nruns;
-
-		sc[i].id = i;
-		sc[i].score = rk.mean[i] / (double)nrs + fabs(l - f);
-	}
-	qsort(sc, rk.n, sizeof(*sc), by_score);
-	nsel = q->top < rk.n ? q->top : rk.n;
-	/* a function below half a percent of the run is not a trend */
-	while (nsel && !(sc[nsel - 1].score >= 0.005))
-		nsel--;
 	/* Learned thresholds, indexed by function id. */
 	rc = pd_store_noise(db, q->scenario, t->cache, t->tool, NULL, NULL,
 			    &noise, err);
 	if (rc)
 		goto out;
 	have_noise = 1;
-	/* Per-run weights of the chosen functions. */
-	series_of = pd_xcalloc(rk.n + 1, sizeof(*series_of));
-	for (j = 0; j < nsel; j++)
-		series_of[sc[j].id] = j + 1;
 	vals = pd_xcalloc((nsel + 1) * (nrs + 1), sizeof(*vals));
-	pk.series_of = series_of;
-	pk.nids = rk.n;
-	pk.row = pd_xcalloc(nsel + 1, sizeof(*pk.row));
-	for (i = 0; i < nrs && nsel; i++) {
-		memset(pk.row, 0, (nsel + 1) * sizeof(*pk.row));
-		rc = each_self(db, &rs[i], pick_row, &pk, err);
-		if (rc) {
-			free(pk.row);
-			goto out;
-		}
-		for (j = 0; j < nsel; j++)
-			vals[(j + 1) * nrs + i] = pk.row[j];
-	}
-	free(pk.row);
-	for (i = 0; i < nrs; i++)
-		vals[i] = rs[i].total;
+	rc = pick_values(db, rs, nrs, sc, nsel, rk.n, vals, err);
 	/* Series: the total, then the functions. */
-	for (j = 0; j <= nsel; j++) {
+	for (j = 0; j <= nsel && rc == 0; j++) {
 		struct pd_tseries s;
+		size_t id = j ? sc[j - 1].id : 0;
 
 		memset(&s, 0, sizeof(s));
 		s.tau = q->threshold_pct / 100;
-		if (!j) {
+		if (!j)
 			s.name = pd_xstrdup("total");
-		} else {
-			sqlite3_stmt *st = pd_db_stmt(db, "q_func_by_id", err);
-			size_t id = sc[j - 1].id;
-
-			if (!st) {
-				rc = PD_EIO;
-				goto out;
-			}
-			sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
-			if (sqlite3_step(st) == SQLITE_ROW) {
-				const char *nm =
-				    (const char *)sqlite3_column_text(st, 0);
-				const char *md =
-				    (const char *)sqlite3_column_text(st, 1);
-				struct pd_buf b = PD_BUF_INIT;
-
-				pd_buf_addf(&b, *md ? "%s [%s]" : "%s%s", nm,
-					    md);
-				s.name = pd_buf_detach(&b);
-			} else {
-				s.name = pd_xstrdup("?");
-			}
-			sqlite3_reset(st);
-			if (id < noise.n && noise.tau[0] &&
-			    noise.tau[0][id] > 0) {
-				s.tau = noise.tau[0][id];
-				s.tau_learned = 1;
-			}
+		else if ((rc = func_label(db, id, &s.name, err)))
+			break;
+		if (j && id < noise.n && noise.tau[0] && noise.tau[0][id] > 0) {
+			s.tau = noise.tau[0][id];
+			s.tau_learned = 1;
 		}
 		for (k = 0; k < ncs; k++) {
 			struct pd_tpoint pt;
@@ -643,7 +673,8 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 		PD_VEC_PUSH(&t->series, s);
 	}
 	/* a trend narrowed to some functions leaves the counters out */
-	rc = q->function ? 0 : load_counters(db, t, q, cs, ncs, rs, nrs, err);
+	if (rc == 0 && !q->function)
+		rc = load_counters(db, t, q, cs, ncs, rs, nrs, err);
 out:
 	if (have_noise)
 		pd_noise_release(&noise);
@@ -655,7 +686,6 @@ out:
 	free(rs);
 	free(sc);
 	free(vals);
-	free(series_of);
 	free(rk.mean);
 	free(rk.first);
 	free(rk.last);
