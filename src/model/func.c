@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/utf8.h"
 #include "model/func.h"
 
 static uint64_t fkey(uint32_t name, uint32_t module)
@@ -409,6 +410,29 @@ int pd_frame_is_system(const char *name, size_t nlen, const char *module,
 	return nlen > 4 && !memcmp(name + nlen - 4, "_[k]", 4);
 }
 
+/*
+ * A name's bytes that are no UTF-8 become U+FFFD in its key: JSON cannot
+ * carry them, so a profile converted to speedscope (or any JSON format)
+ * names the function with U+FFFD where the original had the raw byte,
+ * and the two must be one function (docs/cli.md, "convert").
+ */
+static void utf8_key(struct pd_buf *key)
+{
+	struct pd_buf t = PD_BUF_INIT;
+	size_t i = 0;
+	int valid = 1;
+
+	while (i < key->len && valid)
+		i += pd_utf8_seq((const unsigned char *)key->buf + i,
+				 key->len - i, &valid);
+	if (valid)
+		return;
+	pd_utf8_sanitize(key->buf, key->len, &t);
+	pd_buf_reset(key);
+	pd_buf_add(key, t.buf, t.len);
+	pd_buf_release(&t);
+}
+
 uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 		      const char *module, size_t mlen)
 {
@@ -433,6 +457,7 @@ uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 		memmove(key.buf, key.buf + 1, key.len - 1);
 		pd_buf_setlen(&key, key.len - 1);
 	}
+	utf8_key(&key);
 	nid = pd_intern(&f->strs, key.buf, key.len);
 	pd_buf_release(&key);
 	if (!(f->flags & PD_FUNCS_NO_MODULE) && mlen) {

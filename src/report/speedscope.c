@@ -13,24 +13,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "report/report.h"
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
+/*
+ * A JSON string: quotes, backslashes and control characters escaped, and
+ * a byte that is no UTF-8 written as U+FFFD (JSON text is UTF-8; a raw
+ * 0xff makes the whole file unreadable, to speedscope and to perfdiff).
+ */
 static void json_str(FILE *f, const char *s, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
 	putc('"', f);
-	for (i = 0; i < n; i++) {
+	while (i < n) {
 		unsigned char c = (unsigned char)s[i];
+		int valid;
+		size_t len =
+		    pd_utf8_seq((const unsigned char *)s + i, n - i, &valid);
 
-		if (c == '"' || c == '\\')
+		if (!valid)
+			fputs("\\ufffd", f);
+		else if (c == '"' || c == '\\')
 			fprintf(f, "\\%c", c);
 		else if (c < 0x20)
 			fprintf(f, "\\u%04x", c);
 		else
-			putc(c, f);
+			fwrite(s + i, 1, len, f);
+		i += len;
 	}
 	putc('"', f);
 }
@@ -52,24 +63,16 @@ static const char *unit_name(enum pd_unit u)
 	}
 }
 
-int pd_report_speedscope(FILE *f, const struct pd_profile *p,
-			 const char *exporter)
+/*
+ * The shared frame table, thread frames left out: fidx maps a profile
+ * frame to its index there (UINT32_MAX for a thread frame).
+ */
+static void write_frames(FILE *f, const struct pd_profile *p, uint32_t *fidx)
 {
-	size_t nn = p->nodes.n, nf = p->frames.n, i, k, nprof = 1;
-	uint32_t *prof = pd_xmalloc((nn + 1) * sizeof(*prof));
-	uint32_t *fidx = pd_xmalloc((nf + 1) * sizeof(*fidx));
-	uint32_t *chain = pd_xmalloc((nn + 1) * sizeof(*chain));
-	uint32_t *rows_of = pd_xmalloc((nn + 1) * sizeof(*rows_of));
-	size_t *start;
-	PD_VEC(uint32_t) heads = PD_VEC_INIT; /* a profile's thread node */
 	uint32_t out = 0;
-	const char *base;
+	size_t i;
 
-	/* Frame table without thread frames. */
-	fputs("{\"$schema\":\"https://www.speedscope.app/"
-	      "file-format-schema.json\",\n\"shared\":{\"frames\":[",
-	      f);
-	for (i = 0; i < nf; i++) {
+	for (i = 0; i < p->frames.n; i++) {
 		const struct pd_frame *fr = &p->frames.v[i];
 
 		fidx[i] = UINT32_MAX;
@@ -86,8 +89,84 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 		}
 		putc('}', f);
 	}
-	fputs("]},\n\"profiles\":[", f);
+}
 
+/*
+ * One sampled profile of the rows rows[0 .. n), named name: each row's
+ * stack (root first), its weight and its sample count.
+ */
+static void write_profile(FILE *f, const struct pd_profile *p,
+			  const uint32_t *rows, size_t n, const uint32_t *fidx,
+			  uint32_t *chain, const char *name, size_t name_len)
+{
+	double total = 0;
+	size_t r;
+
+	for (r = 0; r < n; r++)
+		total += p->nodes.v[rows[r]].weight;
+	json_str(f, name, name_len);
+	fprintf(f,
+		",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%.17g,"
+		"\n\"samples\":[",
+		unit_name(p->unit), total);
+	for (r = 0; r < n; r++) {
+		size_t depth = 0;
+		uint32_t j;
+
+		for (j = rows[r]; j != PD_ROOT; j = p->nodes.v[j].parent)
+			if (fidx[p->nodes.v[j].frame] != UINT32_MAX)
+				chain[depth++] = fidx[p->nodes.v[j].frame];
+		fputs(r ? ",[" : "[", f);
+		while (depth--)
+			fprintf(f, depth ? "%u," : "%u", chain[depth]);
+		putc(']', f);
+	}
+	fputs("],\n\"weights\":[", f);
+	for (r = 0; r < n; r++)
+		fprintf(f, r ? ",%.17g" : "%.17g", p->nodes.v[rows[r]].weight);
+	/* perfdiff's own: each row's samples (speedscope ignores it) */
+	fputs("],\n\"perfdiffCounts\":[", f);
+	for (r = 0; r < n; r++)
+		fprintf(f, r ? ",%.17g" : "%.17g", p->nodes.v[rows[r]].count);
+	fputs("]}", f);
+}
+
+/* What the format has no field for, so a round trip keeps verdicts. */
+static void write_extension(FILE *f, const struct pd_profile *p)
+{
+	fprintf(f, ",\n\"perfdiff\":{\"unit\":\"%s\",\"exact\":%s",
+		pd_unit_name(p->unit), p->exact ? "true" : "false");
+	if (p->interval > 0)
+		fprintf(f, ",\"interval\":%.17g", p->interval);
+	if (p->event) {
+		fputs(",\"event\":", f);
+		json_cstr(f, p->event);
+	}
+	if (p->count_rule) {
+		fputs(",\"countRule\":", f);
+		json_cstr(f, p->count_rule);
+	}
+	putc('}', f);
+}
+
+int pd_report_speedscope(FILE *f, const struct pd_profile *p,
+			 const char *exporter)
+{
+	size_t nn = p->nodes.n, i, k, nprof;
+	uint32_t *prof = pd_xmalloc((nn + 1) * sizeof(*prof));
+	uint32_t *fidx = pd_xmalloc((p->frames.n + 1) * sizeof(*fidx));
+	uint32_t *chain = pd_xmalloc((nn + 1) * sizeof(*chain));
+	uint32_t *rows_of = pd_xmalloc((nn + 1) * sizeof(*rows_of));
+	size_t *start;
+	PD_VEC(uint32_t) heads = PD_VEC_INIT; /* a profile's thread node */
+	uint32_t out = 0;
+	const char *base;
+
+	fputs("{\"$schema\":\"https://www.speedscope.app/"
+	      "file-format-schema.json\",\n\"shared\":{\"frames\":[",
+	      f);
+	write_frames(f, p, fidx);
+	fputs("]},\n\"profiles\":[", f);
 	/* Which profile each node is in: parents come before children. */
 	PD_VEC_PUSH(&heads, PD_ROOT);
 	prof[PD_ROOT] = 0;
@@ -105,7 +184,6 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 	nprof = heads.n;
 	base = strrchr(p->source ? p->source : "profile", '/');
 	base = base ? base + 1 : (p->source ? p->source : "profile");
-
 	/*
 	 * The weighted nodes grouped by profile (a counting sort), so that
 	 * each profile is one pass over its own rows, however many threads.
@@ -120,72 +198,26 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 		if (p->nodes.v[i].weight > 0)
 			rows_of[start[prof[i] + 1]++] = (uint32_t)i;
 	/* now rows_of[start[k] .. start[k + 1]) are profile k's */
-	for (k = 0, out = 0; k < nprof; k++) {
-		size_t from = start[k], to = start[k + 1], r;
-		double total = 0;
+	for (k = 0; k < nprof; k++) {
+		uint32_t nm =
+		    k ? p->frames.v[p->nodes.v[heads.v[k]].frame].name : 0;
 
-		if (from == to)
+		if (start[k] == start[k + 1])
 			continue;
-		for (r = from; r < to; r++)
-			total += p->nodes.v[rows_of[r]].weight;
 		fputs(out++ ? ",\n{\"type\":\"sampled\",\"name\":"
 			    : "\n{\"type\":\"sampled\",\"name\":",
 		      f);
-		if (k) {
-			uint32_t fr = p->nodes.v[heads.v[k]].frame;
-			uint32_t nm = p->frames.v[fr].name;
-
-			json_str(f, pd_intern_str(&p->strs, nm),
-				 pd_intern_len(&p->strs, nm));
-		} else {
-			json_cstr(f, base);
-		}
-		fprintf(f,
-			",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%.17g,"
-			"\n\"samples\":[",
-			unit_name(p->unit), total);
-		for (r = from; r < to; r++) {
-			size_t n = 0;
-			uint32_t j;
-
-			for (j = rows_of[r]; j != PD_ROOT;
-			     j = p->nodes.v[j].parent)
-				if (fidx[p->nodes.v[j].frame] != UINT32_MAX)
-					chain[n++] = fidx[p->nodes.v[j].frame];
-			fputs(r > from ? ",[" : "[", f);
-			while (n--)
-				fprintf(f, n ? "%u," : "%u", chain[n]);
-			putc(']', f);
-		}
-		fputs("],\n\"weights\":[", f);
-		for (r = from; r < to; r++)
-			fprintf(f, r > from ? ",%.17g" : "%.17g",
-				p->nodes.v[rows_of[r]].weight);
-		/* perfdiff's own: each row's samples (speedscope ignores it) */
-		fputs("],\n\"perfdiffCounts\":[", f);
-		for (r = from; r < to; r++)
-			fprintf(f, r > from ? ",%.17g" : "%.17g",
-				p->nodes.v[rows_of[r]].count);
-		fputs("]}", f);
+		write_profile(f, p, rows_of + start[k], start[k + 1] - start[k],
+			      fidx, chain,
+			      k ? pd_intern_str(&p->strs, nm) : base,
+			      k ? pd_intern_len(&p->strs, nm) : strlen(base));
 	}
 	fputs("],\n\"name\":", f);
 	json_cstr(f, base);
 	fputs(",\"activeProfileIndex\":0,\"exporter\":", f);
 	json_cstr(f, exporter);
-	/* what the format has no field for, so a round trip keeps verdicts */
-	fprintf(f, ",\n\"perfdiff\":{\"unit\":\"%s\",\"exact\":%s",
-		pd_unit_name(p->unit), p->exact ? "true" : "false");
-	if (p->interval > 0)
-		fprintf(f, ",\"interval\":%.17g", p->interval);
-	if (p->event) {
-		fputs(",\"event\":", f);
-		json_cstr(f, p->event);
-	}
-	if (p->count_rule) {
-		fputs(",\"countRule\":", f);
-		json_cstr(f, p->count_rule);
-	}
-	fputs("}}\n", f);
+	write_extension(f, p);
+	fputs("}\n", f);
 	free(prof);
 	free(start);
 	free(rows_of);

@@ -205,5 +205,14 @@ expect_exit 2 pd convert
 expect_exit 0 pd help convert
 expect_grep "usage: perfdiff convert" "$T/out"
 
+# A name with a byte that is no UTF-8: the speedscope output is UTF-8
+# JSON (U+FFFD in its place; the raw byte made the file unreadable to
+# every JSON reader, perfdiff included), and it matches the original.
+printf 'main;bad\377name 500\nmain;ok 300\n' >"$T/u8.folded"
+expect_exit 0 pd convert "$T/u8.folded" -o "$T/u8.json"
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert "bad\ufffdname" in [f["name"] for f in d["shared"]["frames"]]' "$T/u8.json"; then ok; else not_ok "speedscope output with a non-UTF-8 name is no UTF-8 JSON"; fi
+expect_exit 0 pd -f json "$T/u8.folded" "$T/u8.json"
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); s = [f["self"]["status"] for f in d["functions"]]; assert "added" not in s and "removed" not in s, s' "$T/out"; then ok; else not_ok "a non-UTF-8 name and its converted form are two functions"; fi
+
 echo "convert: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
