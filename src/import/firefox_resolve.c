@@ -90,6 +90,94 @@ struct pendings {
 	PD_VEC(int32_t) of_frame; /* pd frame -> index in v, -1 */
 };
 
+/*
+ * A Gecko (raw) profile's frame: its "location" string, an absolute
+ * address (named lib+0xRVA after the library holding it) or a JS
+ * "fn (url:line:col)" (the URL as the module). *bad set when it has none.
+ */
+static uint32_t gecko_frame(const struct view *v, struct pd_profile *p,
+			    const struct ff_table *ft, size_t f, int *bad)
+{
+	const char *loc = vstr(v, p, ff_cv(ff_get_col(ft, "location"), f));
+	const char *paren;
+	size_t i, len;
+
+	if (!loc) {
+		*bad = 1;
+		return 0;
+	}
+	if (is_hex_name(loc)) {
+		uint64_t a = strtoull(loc, NULL, 16);
+
+		for (i = 0; i < v->nlibs; i++) {
+			const struct ff_lib *l = &v->libs[i];
+			struct pd_buf b = PD_BUF_INIT;
+			uint32_t id;
+
+			if (!(l->end > l->start && (double)a >= l->start &&
+			      (double)a < l->end))
+				continue;
+			pd_buf_addf(&b, "%s+0x%llx", lib_label(l),
+				    (unsigned long long)(a -
+							 (uint64_t)l->start +
+							 (uint64_t)l->offset));
+			id = pd_profile_frame(
+			    p, pd_intern(&p->strs, b.buf, b.len),
+			    pd_intern_cstr(&p->strs, lib_label(l)));
+			pd_buf_release(&b);
+			return id;
+		}
+		return pd_profile_frame(p, pd_intern_cstr(&p->strs, loc), 0);
+	}
+	paren = strrchr(loc, '(');
+	len = strlen(loc);
+	if (paren && paren > loc && paren[-1] == ' ' && loc[len - 1] == ')') {
+		const char *colon = paren + 1, *c;
+
+		for (c = loc + len - 2;
+		     c > paren && (isdigit((unsigned char)*c) || *c == ':');
+		     c--)
+			;
+		return pd_profile_frame(
+		    p, pd_intern(&p->strs, loc, (size_t)(paren - 1 - loc)),
+		    pd_intern(&p->strs, colon, (size_t)(c - colon + 1)));
+	}
+	return pd_profile_frame(p, pd_intern_cstr(&p->strs, loc), 0);
+}
+
+/*
+ * An unsymbolicated frame at addr of library l: named lib+0xRVA until a
+ * symbol is found, and queued for symbolication (pend).
+ */
+static uint32_t address_frame(struct pd_profile *p, const struct ff_lib *l,
+			      const char *module, double addr,
+			      struct pendings *pend)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	uint32_t name_id, id;
+
+	pd_buf_addf(&b, "%s+0x%llx", lib_label(l), (unsigned long long)addr);
+	name_id = pd_intern(&p->strs, b.buf, b.len);
+	/*
+	 * Without a symbol the library's debug id is part of the identity:
+	 * the same offset in another build is other code.
+	 */
+	pd_buf_reset(&b);
+	pd_buf_addf(&b, "%s%s%s", module, l->breakpad_id ? "@" : "",
+		    l->breakpad_id ? l->breakpad_id : "");
+	id = pd_profile_frame(p, name_id, pd_intern(&p->strs, b.buf, b.len));
+	pd_buf_release(&b);
+	while (pend->of_frame.n <= id)
+		PD_VEC_PUSH(&pend->of_frame, -1);
+	if (pend->of_frame.v[id] < 0) {
+		struct pend x = { l, (uint64_t)addr, id, l, 0 };
+
+		pend->of_frame.v[id] = (int32_t)pend->v.n;
+		PD_VEC_PUSH(&pend->v, x);
+	}
+	return id;
+}
+
 static uint32_t frame_of(struct ff_state *s, const struct view *v, size_t f,
 			 struct pendings *pend, int *bad)
 {
@@ -97,75 +185,10 @@ static uint32_t frame_of(struct ff_state *s, const struct view *v, size_t f,
 	const struct ff_table *ft = v->t[T_FRAME], *fn = v->t[T_FUNC];
 	const struct ff_table *rt = v->t[T_RESOURCE], *ns = v->t[T_NATSYM];
 	double func, res, lib = PD_NAN, nsym, addr;
-	uint32_t name_id;
 	const char *name = NULL, *module = "";
-	struct pd_buf b = PD_BUF_INIT;
-	uint32_t id;
 
-	if (v->gecko) {
-		const char *loc =
-		    vstr(v, p, ff_cv(ff_get_col(ft, "location"), f));
-		size_t i;
-
-		if (!loc) {
-			*bad = 1;
-			return 0;
-		}
-		if (is_hex_name(loc)) {
-			/* An absolute address: find its library. */
-			uint64_t a = strtoull(loc, NULL, 16);
-
-			for (i = 0; i < v->nlibs; i++) {
-				const struct ff_lib *l = &v->libs[i];
-
-				if (l->end > l->start &&
-				    (double)a >= l->start &&
-				    (double)a < l->end) {
-					uint64_t rva = a - (uint64_t)l->start +
-						       (uint64_t)l->offset;
-
-					pd_buf_addf(&b, "%s+0x%llx",
-						    lib_label(l),
-						    (unsigned long long)rva);
-					id = pd_profile_frame(
-					    p,
-					    pd_intern(&p->strs, b.buf, b.len),
-					    pd_intern_cstr(&p->strs,
-							   lib_label(l)));
-					pd_buf_release(&b);
-					return id;
-				}
-			}
-			return pd_profile_frame(
-			    p, pd_intern_cstr(&p->strs, loc), 0);
-		}
-		/* JS: "fn (url:line:col)", the module is the URL. */
-		{
-			const char *paren = strrchr(loc, '(');
-			size_t len = strlen(loc);
-
-			if (paren && paren > loc && paren[-1] == ' ' &&
-			    loc[len - 1] == ')') {
-				const char *colon = paren + 1, *c;
-				size_t mlen;
-
-				for (c = loc + len - 2;
-				     c > paren &&
-				     (isdigit((unsigned char)*c) || *c == ':');
-				     c--)
-					;
-				mlen = (size_t)(c - colon + 1);
-				id = pd_profile_frame(
-				    p,
-				    pd_intern(&p->strs, loc,
-					      (size_t)(paren - 1 - loc)),
-				    pd_intern(&p->strs, colon, mlen));
-				return id;
-			}
-		}
-		return pd_profile_frame(p, pd_intern_cstr(&p->strs, loc), 0);
-	}
-
+	if (v->gecko)
+		return gecko_frame(v, p, ft, f, bad);
 	func = ff_cv(ff_get_col(ft, "func"), f);
 	if (isnan(func) || func < 0 ||
 	    func >= (double)ff_col_len(ff_get_col(fn, "name"))) {
@@ -203,33 +226,9 @@ static uint32_t frame_of(struct ff_state *s, const struct view *v, size_t f,
 			name = sn;
 	}
 	addr = ff_cv(ff_get_col(ft, "address"), f);
-	if (is_hex_name(name) && !isnan(lib) && !isnan(addr) && addr >= 0) {
-		/* Unsymbolicated: named lib+0xRVA until a symbol is found. */
-		const struct ff_lib *l = &v->libs[(size_t)lib];
-
-		pd_buf_addf(&b, "%s+0x%llx", lib_label(l),
-			    (unsigned long long)addr);
-		name_id = pd_intern(&p->strs, b.buf, b.len);
-		/*
-		 * Without a symbol the library's debug id is part of the
-		 * identity: the same offset in another build is other code.
-		 */
-		pd_buf_reset(&b);
-		pd_buf_addf(&b, "%s%s%s", module, l->breakpad_id ? "@" : "",
-			    l->breakpad_id ? l->breakpad_id : "");
-		id = pd_profile_frame(p, name_id,
-				      pd_intern(&p->strs, b.buf, b.len));
-		pd_buf_release(&b);
-		while (pend->of_frame.n <= id)
-			PD_VEC_PUSH(&pend->of_frame, -1);
-		if (pend->of_frame.v[id] < 0) {
-			struct pend x = { l, (uint64_t)addr, id, l, 0 };
-
-			pend->of_frame.v[id] = (int32_t)pend->v.n;
-			PD_VEC_PUSH(&pend->v, x);
-		}
-		return id;
-	}
+	if (is_hex_name(name) && !isnan(lib) && !isnan(addr) && addr >= 0)
+		return address_frame(p, &v->libs[(size_t)lib], module, addr,
+				     pend);
 	return pd_profile_frame(p, pd_intern_cstr(&p->strs, name),
 				pd_intern_cstr(&p->strs, module));
 }
