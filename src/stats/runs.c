@@ -238,22 +238,133 @@ static void total_series(struct series *s, const struct pd_agg *a, size_t na,
 }
 
 /* Several runs per side. */
+/* The runs of both sides, and what every row of the diff reads. */
+struct runs_in {
+	struct pd_agg *a, *b;
+	size_t na, nb;
+	int paired;
+	struct series s; /* scratch: one row's values over the runs */
+};
+
+/*
+ * The prior without history (k 0: self, 1: total): the mean-variance
+ * trend over the well-sampled functions and the profile total.
+ */
+static void fit_prior(struct pd_diff *d, struct runs_in *in, int k,
+		      struct pd_vtrend *pr)
+{
+	size_t nf = d->fn->v.n, na = in->na, nb = in->nb, nr = 0, i;
+	struct pd_vrow *rows = pd_xmalloc((nf + 2) * sizeof(*rows));
+	struct series *s = &in->s;
+
+	for (i = 0; i <= nf && na + nb >= 3; i++) {
+		double ma, va, mb, vb;
+
+		if (i == nf) { /* the profile total */
+			total_series(s, in->a, na, in->b, nb);
+			if (d->set.share)
+				continue;
+		} else {
+			fill_series(s, in->a, na, in->b, nb, i, k,
+				    d->set.share);
+			if (d->fn->v.v[i].system &&
+			    !(d->fn->flags & PD_FUNCS_SYSTEM))
+				continue;
+		}
+		/* Few samples: the Poisson floor rules, not the prior */
+		if (s->ca < 10 || s->cb < 10)
+			continue;
+		rows[nr].c = (s->ca + s->cb) / 2;
+		if (in->paired) { /* per side: half a difference's */
+			paired_var(s, na, &ma, &va);
+			rows[nr].d = (double)(na - 1);
+			rows[nr].s2 = fmax(va / 2, 1e-12);
+			nr++;
+			continue;
+		}
+		mean_var(s->ya, na, &ma, &va);
+		mean_var(s->yb, nb, &mb, &vb);
+		rows[nr].d = (double)(na + nb - 2);
+		rows[nr].s2 =
+		    fmax(((double)(na - 1) * va + (double)(nb - 1) * vb) /
+			     rows[nr].d,
+			 1e-12);
+		nr++;
+	}
+	pd_vtrend_fit(rows, nr, fmax(d->set.dispersion, 0.01),
+		      d->set.run_cv * d->set.run_cv, pr);
+	free(rows);
+}
+
+/* One metric over the runs in s, with prior variance s0 on d0 df. */
+static void measure(struct pd_diff *d, struct runs_in *in,
+		    const struct pd_expo *x, struct pd_metric *m, double s0,
+		    double d0)
+{
+	if (in->paired)
+		measure_paired(m, x, &in->s, in->na, s0, d0, &d->set);
+	else
+		measure_runs(m, x, &in->s, in->na, in->nb, s0, d0, &d->set);
+}
+
+/* Every function present in some run, self and total. */
+static void measure_functions(struct pd_diff *d, struct runs_in *in,
+			      const struct pd_expo *x,
+			      const struct pd_vtrend *pr,
+			      const struct pd_noise *noise)
+{
+	size_t nf = d->fn->v.n, i, k;
+
+	PD_VEC_RESERVE(&d->funcs, nf);
+	for (i = 0; i < nf; i++) {
+		struct pd_fdiff f;
+		int any = 0;
+
+		for (k = 0; k < in->na + in->nb && !any; k++) {
+			const struct pd_agg *r =
+			    k < in->na ? &in->a[k] : &in->b[k - in->na];
+
+			any = r->total_w[i] > 0;
+		}
+		if (!any)
+			continue;
+		f.func = (uint32_t)i;
+		for (k = 0; k < 2; k++) {
+			struct pd_metric *m = k ? &f.total : &f.self;
+			double s0, d0;
+
+			fill_series(&in->s, in->a, in->na, in->b, in->nb, i,
+				    (int)k, d->set.share);
+			s0 = pd_vtrend_at(&pr[k], (in->s.ca + in->s.cb) / 2);
+			d0 = pr[k].d0;
+			if (noise && i < noise->n && noise->d0[k][i] > 0) {
+				s0 = noise->s0[k][i];
+				d0 = noise->d0[k][i];
+				d->prior_source = "history";
+			}
+			measure(d, in, x, m, s0, d0);
+			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);
+		}
+		PD_VEC_PUSH(&d->funcs, f);
+	}
+}
+
 void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		  struct pd_agg *b, size_t nb, const struct pd_noise *noise)
 {
-	size_t nf = d->fn->v.n, i, k;
 	double ta = 0, tb = 0, ca = 0, cb = 0;
-	struct series s;
-	struct pd_vrow *rows;
+	struct runs_in in;
 	struct pd_vtrend pr[2];
 	struct pd_expo x;
-	int paired;
+	size_t i;
 
-	d->method = PD_METHOD_MODERATED_T;
-	paired = d->set.paired && na == nb && na >= 2;
-	if (paired)
-		d->method = PD_METHOD_PAIRED_T;
-	else if (d->set.paired)
+	in.a = a;
+	in.b = b;
+	in.na = na;
+	in.nb = nb;
+	in.paired = d->set.paired && na == nb && na >= 2;
+	d->method = in.paired ? PD_METHOD_PAIRED_T : PD_METHOD_MODERATED_T;
+	if (d->set.paired && !in.paired)
 		pd_diff_warn(d,
 			     "--paired needs as many runs on each side"
 			     " (%zu and %zu): compared unpaired",
@@ -270,109 +381,25 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		cb += b[i].all_c / (double)nb;
 	}
 	x = pd_diff_exposure(d, ta, ca, tb, cb);
-	s.ya = pd_xmalloc((na + 1) * sizeof(double));
-	s.yb = pd_xmalloc((nb + 1) * sizeof(double));
-
-	/* The prior without history: the trend over functions and total. */
-	rows = pd_xmalloc((nf + 2) * sizeof(*rows));
-	for (k = 0; k < 2; k++) {
-		size_t nr = 0;
-
-		for (i = 0; i <= nf && na + nb >= 3; i++) {
-			double ma, va, mb, vb;
-
-			if (i == nf) { /* the profile total */
-				total_series(&s, a, na, b, nb);
-				if (d->set.share)
-					continue;
-			} else {
-				fill_series(&s, a, na, b, nb, i, (int)k,
-					    d->set.share);
-				if (d->fn->v.v[i].system &&
-				    !(d->fn->flags & PD_FUNCS_SYSTEM))
-					continue;
-			}
-			/* Few samples: the Poisson floor rules, not the prior
-			 */
-			if (s.ca < 10 || s.cb < 10)
-				continue;
-			rows[nr].c = (s.ca + s.cb) / 2;
-			if (paired) { /* per side: half a difference's */
-				paired_var(&s, na, &ma, &va);
-				rows[nr].d = (double)(na - 1);
-				rows[nr].s2 = fmax(va / 2, 1e-12);
-				nr++;
-				continue;
-			}
-			mean_var(s.ya, na, &ma, &va);
-			mean_var(s.yb, nb, &mb, &vb);
-			rows[nr].d = (double)(na + nb - 2);
-			rows[nr].s2 = fmax(
-			    ((double)(na - 1) * va + (double)(nb - 1) * vb) /
-				rows[nr].d,
-			    1e-12);
-			nr++;
-		}
-		pd_vtrend_fit(rows, nr, fmax(d->set.dispersion, 0.01),
-			      d->set.run_cv * d->set.run_cv, &pr[k]);
-	}
-	free(rows);
-
-	PD_VEC_RESERVE(&d->funcs, nf);
-	for (i = 0; i < nf; i++) {
-		struct pd_fdiff f;
-		int any = 0;
-
-		for (k = 0; k < na + nb && !any; k++) {
-			const struct pd_agg *r = k < na ? &a[k] : &b[k - na];
-
-			any = r->total_w[i] > 0;
-		}
-		if (!any)
-			continue;
-		f.func = (uint32_t)i;
-		for (k = 0; k < 2; k++) {
-			struct pd_metric *m = k ? &f.total : &f.self;
-			double s0, d0;
-
-			fill_series(&s, a, na, b, nb, i, (int)k, d->set.share);
-			s0 = pd_vtrend_at(&pr[k], (s.ca + s.cb) / 2);
-			d0 = pr[k].d0;
-			if (noise && i < noise->n && noise->d0[k][i] > 0) {
-				s0 = noise->s0[k][i];
-				d0 = noise->d0[k][i];
-				d->prior_source = "history";
-			}
-			if (paired)
-				measure_paired(m, &x, &s, na, s0, d0, &d->set);
-			else
-				measure_runs(m, &x, &s, na, nb, s0, d0,
-					     &d->set);
-			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);
-		}
-		PD_VEC_PUSH(&d->funcs, f);
-	}
-
+	in.s.ya = pd_xmalloc((na + 1) * sizeof(double));
+	in.s.yb = pd_xmalloc((nb + 1) * sizeof(double));
+	fit_prior(d, &in, 0, &pr[0]);
+	fit_prior(d, &in, 1, &pr[1]);
+	measure_functions(d, &in, &x, pr, noise);
 	/* The total over the runs: one more row of the same model. */
-	total_series(&s, a, na, b, nb);
+	total_series(&in.s, a, na, b, nb);
 	if (d->set.share) {
 		pd_diff_measure_common(&d->total, &x, ta, tb, ca, cb, 1);
+	} else if (noise && noise->d0[1][noise->n] > 0) {
+		measure(d, &in, &x, &d->total, noise->s0[1][noise->n],
+			noise->d0[1][noise->n]);
 	} else {
-		double s0 = pd_vtrend_at(&pr[1], (s.ca + s.cb) / 2),
-		       d0 = pr[1].d0;
-
-		if (noise && noise->d0[1][noise->n] > 0) {
-			s0 = noise->s0[1][noise->n];
-			d0 = noise->d0[1][noise->n];
-		}
-		if (paired)
-			measure_paired(&d->total, &x, &s, na, s0, d0, &d->set);
-		else
-			measure_runs(&d->total, &x, &s, na, nb, s0, d0,
-				     &d->set);
+		measure(d, &in, &x, &d->total,
+			pd_vtrend_at(&pr[1], (in.s.ca + in.s.cb) / 2),
+			pr[1].d0);
 	}
 	d->total.tau_pct = d->set.threshold_pct;
 	pd_diff_test_all(d, &x);
-	free(s.ya);
-	free(s.yb);
+	free(in.s.ya);
+	free(in.s.yb);
 }
