@@ -244,12 +244,82 @@ static void provenance(struct pd_buf *b, const struct pd_diff *d)
 	pd_buf_addf(b, "\n<sub>perfdiff %s</sub>\n</details>\n", PD_VERSION);
 }
 
+/* A metric table's changes, at most 50 rows, open when it moved. */
+static void md_mtable(struct pd_buf *b, const struct pd_tdiff *t,
+		      size_t tail_len)
+{
+	size_t r, k, shown = 0;
+
+	pd_buf_addf(b, "\n<details%s><summary>Table ",
+		    pd_table_notable(t) ? " open" : "");
+	pd_md_text(b, t->base->name, 100);
+	pd_buf_addf(b,
+		    " (%zu changes)</summary>\n\n| Key | Measure | Verdict |"
+		    " Baseline | Candidate | Δ |\n|---|---|---|--:|--:|--:|\n",
+		    pd_table_notable(t));
+	for (r = 0; r < t->rows.n; r++)
+		for (k = 0; k < t->nmeasures; k++) {
+			const struct pd_metric *m = &t->rows.v[r].m[k];
+			struct pd_buf key = PD_BUF_INIT;
+
+			if (m->status == PD_SAME ||
+			    (m->status == PD_INCONCLUSIVE &&
+			     !pd_metric_beyond(m)) ||
+			    shown >= 50 ||
+			    b->len + 2000 > PD_MD_LIMIT - tail_len)
+				continue;
+			shown++;
+			pd_mtable_key_text(&key, t->rows.v[r].key);
+			pd_buf_adds(b, "| ");
+			pd_md_text(b, key.buf, 120);
+			pd_buf_adds(b, " | ");
+			pd_md_text(b, t->base->measures.v[k], 60);
+			pd_buf_addf(b, " | %s%s | %.6g | %.6g | ",
+				    pd_status_name(m->status),
+				    m->tested ? "" : " (untested)", m->base,
+				    m->cand);
+			pd_fmt_pct(b, m->delta_pct);
+			pd_buf_adds(b, " |\n");
+			pd_buf_release(&key);
+		}
+	pd_buf_adds(b, "\n</details>\n");
+}
+
+/*
+ * A section of rows in a collapsed <details>, "TITLE (N NOTE)", using at
+ * most limit characters; the space used is taken off *budget.
+ */
+static void md_details(struct pd_buf *b, const struct pd_diff *d,
+		       const char *title, const char *note, struct pd_row *rows,
+		       size_t n, size_t limit, size_t *budget)
+{
+	size_t start = b->len;
+
+	pd_buf_addf(b, "\n<details><summary>%s (%zu%s)</summary>\n\n", title, n,
+		    note);
+	md_table(b, d, rows, n, limit);
+	pd_buf_adds(b, "\n</details>\n");
+	*budget -= b->len - start;
+}
+
+/* An open section of rows under a heading; the space used off *budget. */
+static void md_section(struct pd_buf *b, const struct pd_diff *d,
+		       const char *title, struct pd_row *rows, size_t n,
+		       size_t limit, size_t *budget)
+{
+	size_t start = b->len;
+
+	pd_buf_addf(b, "\n#### %s\n\n", title);
+	md_table(b, d, rows, n, limit);
+	*budget -= b->len - start;
+}
+
 int pd_report_md(FILE *f, const struct pd_diff *d,
 		 const struct pd_report_opts *o)
 {
 	struct pd_buf b = PD_BUF_INIT, tail = PD_BUF_INIT;
-	struct pd_row *reg, *imp, *add, *rem, *rest;
-	size_t nreg, nimp, nadd, nrem, nrest = 0, i, budget;
+	struct pd_row *reg, *imp, *add, *rem, *rest, *sys;
+	size_t nreg, nimp, nadd, nrem, nsys, nrest = 0, i, budget;
 	int rc;
 
 	(void)o;
@@ -257,11 +327,11 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 	pd_fmt_headline(&b, d);
 	pd_buf_adds(&b, "\n");
 	provenance(&tail, d);
-
 	nreg = pd_report_rows(d, PD_REGRESSED, &reg);
 	nimp = pd_report_rows(d, PD_IMPROVED, &imp);
 	nadd = pd_report_rows(d, PD_ADDED, &add);
 	nrem = pd_report_rows(d, PD_REMOVED, &rem);
+	nsys = pd_report_system_rows(d, &sys);
 	rest = pd_xmalloc((d->funcs.n + 1) * sizeof(*rest));
 	for (i = 0; i < d->funcs.n; i++) {
 		const struct pd_fdiff *fd = &d->funcs.v[i];
@@ -272,109 +342,40 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 		rest[nrest].m = &fd->self;
 		rest[nrest++].metric = "self";
 	}
-
 	/* Space left for tables: the limit less head, tail and slack. */
 	budget = PD_MD_LIMIT - b.len - tail.len - 600;
-	if (nreg) {
-		size_t start = b.len;
-
-		pd_buf_adds(&b, "\n#### Regressions\n\n");
-		md_table(&b, d, reg, nreg, budget * 2 / 5);
-		budget -= b.len - start;
-	}
-	if (nimp) {
-		size_t start = b.len;
-
-		pd_buf_adds(&b, "\n#### Improvements\n\n");
-		md_table(&b, d, imp, nimp, budget / 2);
-		budget -= b.len - start;
-	}
+	if (nreg)
+		md_section(&b, d, "Regressions", reg, nreg, budget * 2 / 5,
+			   &budget);
+	if (nimp)
+		md_section(&b, d, "Improvements", imp, nimp, budget / 2,
+			   &budget);
 	if (nadd + nrem) {
-		size_t start = b.len;
 		struct pd_row *both =
 		    pd_xmalloc((nadd + nrem + 1) * sizeof(*both));
 
 		memcpy(both, add, nadd * sizeof(*both));
 		memcpy(both + nadd, rem, nrem * sizeof(*both));
-		pd_buf_addf(&b,
-			    "\n<details><summary>Added and removed"
-			    " functions (%zu)</summary>\n\n",
-			    nadd + nrem);
-		md_table(&b, d, both, nadd + nrem, budget / 3);
-		pd_buf_adds(&b, "\n</details>\n");
-		budget -= b.len - start;
+		md_details(&b, d, "Added and removed functions", "", both,
+			   nadd + nrem, budget / 3, &budget);
 		free(both);
 	}
-	{
-		struct pd_row *sys;
-		size_t ns = pd_report_system_rows(d, &sys), start = b.len;
-
-		if (ns) {
-			pd_buf_addf(&b,
-				    "\n<details><summary>System frames, set"
-				    " apart (%zu; not in the verdict)"
-				    "</summary>\n\n",
-				    ns);
-			md_table(&b, d, sys, ns, budget / 4);
-			pd_buf_adds(&b, "\n</details>\n");
-			budget -= b.len - start;
-		}
-		free(sys);
-	}
-	for (i = 0; i < d->tables.n; i++) {
-		const struct pd_tdiff *t = &d->tables.v[i];
-		size_t r, k, shown = 0;
-
-		/* A table that moved is open: the reader must see it. */
-		pd_buf_addf(&b, "\n<details%s><summary>Table ",
-			    pd_table_notable(t) ? " open" : "");
-		pd_md_text(&b, t->base->name, 100);
-		pd_buf_addf(&b,
-			    " (%zu changes)</summary>\n\n| Key | Measure |"
-			    " Verdict | Baseline | Candidate | Δ |\n"
-			    "|---|---|---|--:|--:|--:|\n",
-			    pd_table_notable(t));
-		for (r = 0; r < t->rows.n; r++)
-			for (k = 0; k < t->nmeasures; k++) {
-				const struct pd_metric *m = &t->rows.v[r].m[k];
-				struct pd_buf key = PD_BUF_INIT;
-
-				if (m->status == PD_SAME ||
-				    (m->status == PD_INCONCLUSIVE &&
-				     !pd_metric_beyond(m)) ||
-				    shown >= 50 ||
-				    b.len + 2000 > PD_MD_LIMIT - tail.len)
-					continue;
-				shown++;
-				pd_mtable_key_text(&key, t->rows.v[r].key);
-				pd_buf_adds(&b, "| ");
-				pd_md_text(&b, key.buf, 120);
-				pd_buf_adds(&b, " | ");
-				pd_md_text(&b, t->base->measures.v[k], 60);
-				pd_buf_addf(&b, " | %s%s | %.6g | %.6g | ",
-					    pd_status_name(m->status),
-					    m->tested ? "" : " (untested)",
-					    m->base, m->cand);
-				pd_fmt_pct(&b, m->delta_pct);
-				pd_buf_adds(&b, " |\n");
-				pd_buf_release(&key);
-			}
-		pd_buf_adds(&b, "\n</details>\n");
-	}
-	if (nrest) {
-		pd_buf_addf(&b,
-			    "\n<details><summary>All functions by self"
-			    " change (%zu)</summary>\n\n",
-			    nrest);
-		md_table(&b, d, rest, nrest, budget > 200 ? budget - 200 : 0);
-		pd_buf_adds(&b, "\n</details>\n");
-	}
+	if (nsys)
+		md_details(&b, d, "System frames, set apart",
+			   "; not in the verdict", sys, nsys, budget / 4,
+			   &budget);
+	for (i = 0; i < d->tables.n; i++)
+		md_mtable(&b, &d->tables.v[i], tail.len);
+	if (nrest)
+		md_details(&b, d, "All functions by self change", "", rest,
+			   nrest, budget > 200 ? budget - 200 : 0, &budget);
 	pd_buf_add(&b, tail.buf, tail.len);
 	rc = pd_report_put(f, &b);
 	free(reg);
 	free(imp);
 	free(add);
 	free(rem);
+	free(sys);
 	free(rest);
 	pd_buf_release(&b);
 	pd_buf_release(&tail);
