@@ -208,14 +208,31 @@ static void side_line(struct pd_buf *b, const char *label,
 	pd_buf_release(&w);
 }
 
-int pd_report_text(FILE *f, const struct pd_diff *d,
-		   const struct pd_report_opts *o)
+static void table_header(struct pd_buf *b, const struct pd_diff *d)
+{
+	struct pd_buf h = PD_BUF_INIT;
+
+	pd_buf_addf(&h, "BASE %s", pd_unit_display(d->base.unit));
+	cell(b, "VERDICT", 12, 0);
+	cell(b, "", 5, 0);
+	cell(b, "DELTA", 9, 1);
+	cell(b, "RATIO (95% CI)", 18, 1);
+	cell(b, h.buf, 12, 1);
+	pd_buf_reset(&h);
+	pd_buf_addf(&h, "CAND %s", pd_unit_display(d->base.unit));
+	cell(b, h.buf, 12, 1);
+	cell(b, "q", 7, 1);
+	pd_buf_adds(b, "FUNCTION\n");
+	pd_buf_release(&h);
+}
+
+/* Regressions, improvements, additions and removals, --top of each. */
+static void change_rows(struct pd_buf *b, const struct pd_diff *d,
+			const struct pd_report_opts *o)
 {
 	static const enum pd_status order[] = { PD_REGRESSED, PD_IMPROVED,
 						PD_ADDED, PD_REMOVED };
-	struct pd_buf b = PD_BUF_INIT;
 	size_t k, shown = 0, hidden = 0;
-	int rc;
 
 	for (k = 0; k < PD_ARRAY_SIZE(order); k++) {
 		struct pd_row *rows;
@@ -226,52 +243,100 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 				hidden += n - i;
 				break;
 			}
-			if (!shown++) {
-				struct pd_buf h = PD_BUF_INIT;
-
-				pd_buf_addf(&h, "BASE %s",
-					    pd_unit_display(d->base.unit));
-				cell(&b, "VERDICT", 12, 0);
-				cell(&b, "", 5, 0);
-				cell(&b, "DELTA", 9, 1);
-				cell(&b, "RATIO (95% CI)", 18, 1);
-				cell(&b, h.buf, 12, 1);
-				pd_buf_reset(&h);
-				pd_buf_addf(&h, "CAND %s",
-					    pd_unit_display(d->base.unit));
-				cell(&b, h.buf, 12, 1);
-				cell(&b, "q", 7, 1);
-				pd_buf_adds(&b, "FUNCTION\n");
-				pd_buf_release(&h);
-			}
-			row(&b, d, &rows[i], o->color);
+			if (!shown++)
+				table_header(b, d);
+			row(b, d, &rows[i], o->color);
 		}
 		free(rows);
 	}
 	if (hidden)
-		pd_buf_addf(&b, "(%zu more rows; --top to show more)\n",
-			    hidden);
+		pd_buf_addf(b, "(%zu more rows; --top to show more)\n", hidden);
 	if (shown)
-		pd_buf_addch(&b, '\n');
+		pd_buf_addch(b, '\n');
+}
+
+static void system_rows(struct pd_buf *b, const struct pd_diff *d,
+			const struct pd_report_opts *o)
+{
+	struct pd_row *sys;
+	size_t ns = pd_report_system_rows(d, &sys), i;
+
+	if (ns)
+		pd_buf_adds(b, "system frames, set apart (not in the verdict;"
+			       " --system include judges them):\n");
+	for (i = 0; i < ns && (int)i < o->top; i++)
+		row(b, d, &sys[i], o->color);
+	if (ns > (size_t)o->top)
+		pd_buf_addf(b, "(%zu more)\n", ns - (size_t)o->top);
+	if (ns)
+		pd_buf_addch(b, '\n');
+	free(sys);
+}
+
+/* The settings line: thresholds, and how the rows were tested. */
+static void settings_line(struct pd_buf *b, const struct pd_diff *d)
+{
+	pd_buf_addf(
+	    b, "settings: threshold %g %%, min impact %g %%, alpha %g, %s; ",
+	    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
+	    d->set.share ? "shares" : "absolute");
+	if (d->method == PD_METHOD_EXACT) {
+		pd_buf_adds(b, "exact counts: threshold only, no test\n");
+	} else if (d->method == PD_METHOD_PAIRED_T) {
+		pd_buf_addf(b,
+			    "moderated paired t-test over %d pairs of runs"
+			    " (prior from %s)\n",
+			    d->base.runs, d->prior_source);
+	} else if (d->method == PD_METHOD_MODERATED_T) {
+		pd_buf_addf(
+		    b, "moderated t-test over %d + %d runs (prior from %s)\n",
+		    d->base.runs, d->cand.runs, d->prior_source);
+	} else {
+		pd_buf_addf(b, "phi %.2f (%s", d->phi, d->phi_source);
+		if (!isnan(d->lambda))
+			pd_buf_addf(b, ", lambda %.2f from %zu functions",
+				    d->lambda, d->lambda_n);
+		else
+			pd_buf_addf(b,
+				    ", lambda not estimated: %zu well-sampled"
+				    " functions, 30 needed",
+				    d->lambda_n);
+		pd_buf_addf(b, "); run-to-run variation %s %g %%\n",
+			    strcmp(d->phi_source, "history")
+				? "assumed"
+				: "learned from history, else",
+			    d->set.run_cv * 100);
+	}
+}
+
+/* The function that more runs would resolve, when one would. */
+static void runs_line(struct pd_buf *b, const struct pd_diff *d)
+{
+	const struct pd_fdiff *nf = pd_report_needs_runs(d);
+	struct pd_buf n = PD_BUF_INIT;
+
+	if (!nf)
+		return;
+	pd_fmt_func(&n, d, nf->func);
+	pd_buf_addf(b,
+		    "runs: %.0f per side would resolve a %g %% change in %s"
+		    " (inconclusive with %d + %d)\n",
+		    nf->self.suggested_runs, d->set.threshold_pct, n.buf,
+		    d->base.runs, d->cand.runs);
+	pd_buf_release(&n);
+}
+
+int pd_report_text(FILE *f, const struct pd_diff *d,
+		   const struct pd_report_opts *o)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t k;
+	int rc;
+
+	change_rows(&b, d, o);
 	for (k = 0; k < d->tables.n; k++)
 		table_section(&b, d, &d->tables.v[k], o);
-	{
-		struct pd_row *sys;
-		size_t ns = pd_report_system_rows(d, &sys), i;
-
-		if (ns)
-			pd_buf_adds(&b, "system frames, set apart (not in the"
-					" verdict; --system include judges"
-					" them):\n");
-		for (i = 0; i < ns && (int)i < o->top; i++)
-			row(&b, d, &sys[i], o->color);
-		if (ns > (size_t)o->top)
-			pd_buf_addf(&b, "(%zu more)\n", ns - (size_t)o->top);
-		if (ns)
-			pd_buf_addch(&b, '\n');
-		free(sys);
-	}
-
+	system_rows(&b, d, o);
 	if (o->color)
 		pd_buf_adds(&b, d->verdict == PD_REGRESSED  ? BOLD RED
 				: d->verdict == PD_IMPROVED ? BOLD GREEN
@@ -284,53 +349,8 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 	pd_buf_addch(&b, '\n');
 	side_line(&b, "baseline", &d->base);
 	side_line(&b, "candidate", &d->cand);
-	pd_buf_addf(
-	    &b, "settings: threshold %g %%, min impact %g %%, alpha %g, %s; ",
-	    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
-	    d->set.share ? "shares" : "absolute");
-	if (d->method == PD_METHOD_EXACT) {
-		pd_buf_adds(&b, "exact counts: threshold only, no test\n");
-	} else if (d->method == PD_METHOD_PAIRED_T) {
-		pd_buf_addf(&b,
-			    "moderated paired t-test over %d pairs of runs"
-			    " (prior from %s)\n",
-			    d->base.runs, d->prior_source);
-	} else if (d->method == PD_METHOD_MODERATED_T) {
-		pd_buf_addf(
-		    &b, "moderated t-test over %d + %d runs (prior from %s)\n",
-		    d->base.runs, d->cand.runs, d->prior_source);
-	} else {
-		pd_buf_addf(&b, "phi %.2f (%s", d->phi, d->phi_source);
-		if (!isnan(d->lambda))
-			pd_buf_addf(&b, ", lambda %.2f from %zu functions",
-				    d->lambda, d->lambda_n);
-		else
-			pd_buf_addf(&b,
-				    ", lambda not estimated: %zu well-sampled"
-				    " functions, 30 needed",
-				    d->lambda_n);
-		pd_buf_addf(&b, "); run-to-run variation %s %g %%\n",
-			    strcmp(d->phi_source, "history")
-				? "assumed"
-				: "learned from history, else",
-			    d->set.run_cv * 100);
-	}
-	{
-		const struct pd_fdiff *nf = pd_report_needs_runs(d);
-
-		if (nf) {
-			struct pd_buf n = PD_BUF_INIT;
-
-			pd_fmt_func(&n, d, nf->func);
-			pd_buf_addf(
-			    &b,
-			    "runs: %.0f per side would resolve a %g %%"
-			    " change in %s (inconclusive with %d + %d)\n",
-			    nf->self.suggested_runs, d->set.threshold_pct,
-			    n.buf, d->base.runs, d->cand.runs);
-			pd_buf_release(&n);
-		}
-	}
+	settings_line(&b, d);
+	runs_line(&b, d);
 	if (d->base.count_rule)
 		line_term(&b, "counts: baseline %s", d->base.count_rule);
 	if (d->cand.count_rule)
