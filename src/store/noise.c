@@ -46,6 +46,63 @@ static void *load_half(void *arg)
 	return NULL;
 }
 
+/*
+ * Loads runs [first, n): most of the work, so without an id map (database
+ * ids only, no names) a second connection on a second thread reads half.
+ */
+static int load_window(struct pd_db *db, struct hrun *runs, size_t first,
+		       size_t n, struct pd_idmap *ids, struct pd_err *err)
+{
+	struct half h;
+	pthread_t th;
+	int threaded = 0, rc = 0;
+	size_t i, end = n;
+
+	if (!ids)
+		pd_store_size_hint(db);
+	if (!ids && n - first >= 4) {
+		memset(&h, 0, sizeof(h));
+		h.path = db->path;
+		h.runs = runs;
+		h.lo = first + (n - first) / 2;
+		h.hi = n;
+		threaded = !pthread_create(&th, NULL, load_half, &h);
+		if (threaded)
+			end = h.lo;
+	}
+	for (i = first; i < end && rc == 0; i++)
+		rc = pd_store_load_run(db, runs[i].id, runs[i].interval,
+				       runs[i].tw, runs[i].tn, ids,
+				       &runs[i].agg, err);
+	if (threaded) {
+		pthread_join(th, NULL);
+		if (rc == 0 && h.rc < 0) {
+			*err = h.err;
+			rc = h.rc;
+		}
+	}
+	return rc;
+}
+
+/* The n runs' aggregates, numbered by commit, to stats/noise.c. */
+static void learn(struct pd_noise *noise, const struct hrun *runs, size_t n,
+		  size_t nfun)
+{
+	const struct pd_agg **aggs = pd_xmalloc((n + 1) * sizeof(*aggs));
+	size_t *commit = pd_xmalloc((n + 1) * sizeof(*commit));
+	size_t i, c = 0;
+
+	for (i = 0; i < n; i++) {
+		if (i && strcmp(runs[i].sha, runs[i - 1].sha))
+			c++;
+		aggs[i] = &runs[i].agg;
+		commit[i] = c;
+	}
+	pd_noise_learn(noise, aggs, commit, n, nfun);
+	free(aggs);
+	free(commit);
+}
+
 int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 		   const char *tool, const char *const *exclude,
 		   struct pd_idmap *ids, struct pd_noise *noise,
@@ -94,46 +151,9 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 			break;
 		}
 	}
-	/*
-	 * Loading the window is most of the work: a second connection on a
-	 * second thread reads half of it (database ids only: no names).
-	 */
-	if (!ids)
-		pd_store_size_hint(db);
-	if (!ids && runs.n - first >= 4) {
-		struct half h;
-		pthread_t th;
-		int threaded;
-
-		memset(&h, 0, sizeof(h));
-		h.path = db->path;
-		h.runs = runs.v;
-		h.lo = first + (runs.n - first) / 2;
-		h.hi = runs.n;
-		threaded = !pthread_create(&th, NULL, load_half, &h);
-		rc = 0;
-		for (i = first; i < (threaded ? h.lo : runs.n) && rc == 0; i++)
-			rc = pd_store_load_run(
-			    db, runs.v[i].id, runs.v[i].interval, runs.v[i].tw,
-			    runs.v[i].tn, NULL, &runs.v[i].agg, err);
-		if (threaded) {
-			pthread_join(th, NULL);
-			if (rc == 0 && h.rc < 0) {
-				*err = h.err;
-				rc = h.rc;
-			}
-		}
-		if (rc < 0)
-			goto out;
-	} else {
-		for (i = first; i < runs.n; i++) {
-			rc = pd_store_load_run(
-			    db, runs.v[i].id, runs.v[i].interval, runs.v[i].tw,
-			    runs.v[i].tn, ids, &runs.v[i].agg, err);
-			if (rc < 0)
-				goto out;
-		}
-	}
+	rc = load_window(db, runs.v, first, runs.n, ids, err);
+	if (rc < 0)
+		goto out;
 
 	/* Functions: the caller's table, or database ids when ids is NULL. */
 	for (i = first; i < runs.n; i++)
@@ -147,23 +167,7 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 	for (i = first; i < runs.n; i++)
 		pd_agg_resize(&runs.v[i].agg, nfun);
 
-	{
-		size_t n = runs.n - first, c = 0;
-		const struct pd_agg **aggs =
-		    pd_xmalloc((n + 1) * sizeof(*aggs));
-		size_t *commit = pd_xmalloc((n + 1) * sizeof(*commit));
-
-		for (i = 0; i < n; i++) {
-			if (i && strcmp(runs.v[first + i].sha,
-					runs.v[first + i - 1].sha))
-				c++;
-			aggs[i] = &runs.v[first + i].agg;
-			commit[i] = c;
-		}
-		pd_noise_learn(noise, aggs, commit, n, nfun);
-		free(aggs);
-		free(commit);
-	}
+	learn(noise, runs.v + first, runs.n - first, nfun);
 	rc = 0;
 out:
 	for (i = 0; i < runs.n; i++) {
