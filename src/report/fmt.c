@@ -83,6 +83,45 @@ void pd_fmt_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 		pd_buf_addf(b, " [%s]", mod);
 }
 
+void pd_fmt_method(struct pd_buf *b, const struct pd_diff *d)
+{
+	switch (d->method) {
+	case PD_METHOD_EXACT:
+		pd_buf_adds(b, "exact counts (no sampling), judged by the"
+			       " threshold alone");
+		return;
+	case PD_METHOD_PAIRED_T:
+		pd_buf_addf(b,
+			    "moderated paired t-test over %d pairs of runs"
+			    " (prior from %s)",
+			    d->base.runs, d->prior_source);
+		return;
+	case PD_METHOD_MODERATED_T:
+		pd_buf_addf(b,
+			    "moderated t-test over %d + %d runs (prior from"
+			    " %s), Mann–Whitney as a check",
+			    d->base.runs, d->cand.runs, d->prior_source);
+		return;
+	default:
+		break;
+	}
+	pd_buf_addf(b, "quasi-Poisson test on sample counts; phi %.2f (%s",
+		    d->phi, d->phi_source);
+	if (!isnan(d->lambda))
+		pd_buf_addf(b, "; lambda %.2f from %zu functions", d->lambda,
+			    d->lambda_n);
+	else
+		pd_buf_addf(b,
+			    "; lambda not estimated, %zu well-sampled"
+			    " functions of 30 needed",
+			    d->lambda_n);
+	pd_buf_addf(b, "); run-to-run variation %s %g %%",
+		    strcmp(d->phi_source, "history")
+			? "assumed"
+			: "learned from history, else",
+		    d->set.run_cv * 100);
+}
+
 static int cmp_row(const void *pa, const void *pb)
 {
 	const struct pd_row *a = pa, *b = pb;

@@ -410,23 +410,13 @@ int pd_report_html(FILE *f, const struct pd_diff *d,
 			pd_buf_addf(
 			    &b,
 			    "<tr><td>Settings</td><td>threshold %g %%, min"
-			    " impact %g %%, alpha %g, %s; %s",
+			    " impact %g %%, alpha %g, %s; ",
 			    d->set.threshold_pct, d->set.min_impact_pct,
 			    d->set.alpha,
-			    d->set.share ? "shares of total" : "absolute",
-			    pd_method_name(d->method));
-			if (d->method == PD_METHOD_QUASI_POISSON) {
-				pd_buf_addf(&b, ", phi %.2f (%s", d->phi,
-					    d->phi_source);
-				if (!isnan(d->lambda))
-					pd_buf_addf(&b, ", lambda %.2f",
-						    d->lambda);
-				pd_buf_addf(&b, "; run-to-run %g %%%s)",
-					    d->set.run_cv * 100,
-					    strcmp(d->phi_source, "history")
-						? ""
-						: " where history is silent");
-			}
+			    d->set.share ? "shares of total" : "absolute");
+			pd_buf_reset(&x);
+			pd_fmt_method(&x, d);
+			pd_html_text(&b, x.buf);
 			pd_buf_adds(&b, "</td></tr>\n");
 		} else if (SLOT("warnings")) {
 			for (i = 0; i < d->warnings.n; i++) {

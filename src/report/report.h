@@ -90,6 +90,8 @@ void pd_fmt_ratio_ci(struct pd_buf *b, const struct pd_metric *m);
 void pd_fmt_p(struct pd_buf *b, double p);
 /* The headline: "2 functions regressed; total +4.1 % (CI +2.9 … +5.3 %)". */
 void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d);
+/* How the rows were tested, as one sentence for the settings. */
+void pd_fmt_method(struct pd_buf *b, const struct pd_diff *d);
 /* Function display name "name" plus " [module]" when known. */
 void pd_fmt_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func);
 /* Rows for the short tables: notable (function, metric) pairs by impact. */

@@ -280,33 +280,8 @@ static void settings_line(struct pd_buf *b, const struct pd_diff *d)
 	    b, "settings: threshold %g %%, min impact %g %%, alpha %g, %s; ",
 	    d->set.threshold_pct, d->set.min_impact_pct, d->set.alpha,
 	    d->set.share ? "shares" : "absolute");
-	if (d->method == PD_METHOD_EXACT) {
-		pd_buf_adds(b, "exact counts: threshold only, no test\n");
-	} else if (d->method == PD_METHOD_PAIRED_T) {
-		pd_buf_addf(b,
-			    "moderated paired t-test over %d pairs of runs"
-			    " (prior from %s)\n",
-			    d->base.runs, d->prior_source);
-	} else if (d->method == PD_METHOD_MODERATED_T) {
-		pd_buf_addf(
-		    b, "moderated t-test over %d + %d runs (prior from %s)\n",
-		    d->base.runs, d->cand.runs, d->prior_source);
-	} else {
-		pd_buf_addf(b, "phi %.2f (%s", d->phi, d->phi_source);
-		if (!isnan(d->lambda))
-			pd_buf_addf(b, ", lambda %.2f from %zu functions",
-				    d->lambda, d->lambda_n);
-		else
-			pd_buf_addf(b,
-				    ", lambda not estimated: %zu well-sampled"
-				    " functions, 30 needed",
-				    d->lambda_n);
-		pd_buf_addf(b, "); run-to-run variation %s %g %%\n",
-			    strcmp(d->phi_source, "history")
-				? "assumed"
-				: "learned from history, else",
-			    d->set.run_cv * 100);
-	}
+	pd_fmt_method(b, d);
+	pd_buf_addch(b, '\n');
 }
 
 /* The function that more runs would resolve, when one would. */

@@ -140,7 +140,7 @@ then ok; else not_ok "--alloc-frames"; fi
 sed 's/"tb":500,/"tb":530,/' "$FX/tiny.dhat.out" >"$T/more.dhat.out"
 expect_exit 1 pd "$FX/tiny.dhat.out" "$T/more.dhat.out"
 expect_grep "regressed *self *+6.0 % *1.06 (exact).*walk" "$T/out"
-expect_grep "exact counts: threshold only" "$T/out"
+expect_grep "exact counts (no sampling), judged by the threshold alone" "$T/out"
 expect_exit 0 pd --threshold 10 "$FX/tiny.dhat.out" "$T/more.dhat.out"
 pd -f json "$FX/tiny.dhat.out" "$T/more.dhat.out" >"$T/d.json"
 if python3 - "$T/d.json" <<'PY'
