@@ -41,7 +41,7 @@ struct pd_bundle {
 
 /*
  * What build_meta.json says, each field under any of the names the
- * runbooks write (docs/history.md, "The key"): the key of the run, and
+ * runbooks write (docs/history.md, "Bundles": The key): the key of the run, and
  * what should match between two sides of a comparison.
  */
 struct pd_meta {

@@ -1,5 +1,5 @@
 /*
- * Chrome / Node .cpuprofile (formats.md 7), streamed with yajl: the
+ * Chrome / Node .cpuprofile (docs/formats.md), streamed with yajl: the
  * DevTools shape {nodes, samples, timeDeltas, startTime, endTime} and the
  * old V8 shape {head: nested tree, samples, timestamps, startTime and
  * endTime in seconds}.

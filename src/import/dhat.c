@@ -1,6 +1,7 @@
 /*
- * DHAT heap profiles (formats.md 6): valgrind --tool=dhat's dhat.out.* and
- * dhat-rs's dhat-heap.json / dhat-ad-hoc.json, streamed with yajl.
+ * DHAT heap profiles (docs/formats.md, "DHAT"): valgrind --tool=dhat's
+ * dhat.out.* and dhat-rs's dhat-heap.json / dhat-ad-hoc.json, streamed with
+ * yajl.
  *
  * Each program point (pps[]) is one allocation stack with exact totals;
  * its weight is the chosen measure (--metric, default total bytes). Its

@@ -1,8 +1,9 @@
 /*
- * Firefox Profiler formats (formats.md 2): the processed format samply
- * writes (versions 24 to 70: tables per thread before v60, in "shared"
- * from v60, prefixOffset from v66) and the raw Gecko format with its
- * schema/data tables, including DevTools recordings that wrap it.
+ * Firefox Profiler formats (docs/formats.md, "samply and the Firefox
+ * Profiler"): the processed format samply writes (versions 24 to 70: tables per
+ * thread before v60, in "shared" from v60, prefixOffset from v66) and the raw
+ * Gecko format with its schema/data tables, including DevTools recordings that
+ * wrap it.
  *
  * The stream is read with yajl into column tables; keys come in any order,
  * so everything is resolved when the document ends: sample columns become

@@ -1,7 +1,8 @@
 /*
- * Firefox Profiler tables to a profile (formats.md 2.4-2.6): per-thread
- * sample sums by stack, stacks to tree nodes, frames to functions, and
- * address-only frames symbolicated offline in one batch per library.
+ * Firefox Profiler tables to a profile (docs/formats.md, "samply and the
+ * Firefox Profiler"): per-thread sample sums by stack, stacks to tree nodes,
+ * frames to functions, and address-only frames symbolicated offline in one
+ * batch per library.
  */
 #include <ctype.h>
 #include <math.h>

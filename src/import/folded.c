@@ -1,8 +1,8 @@
 /*
- * Folded stacks (formats.md 4.2): "root;...;leaf COUNT" per line. The count
- * is the last blank-separated token; comment lines (#, //) are skipped and
- * malformed lines are counted, not fatal. Counts may be periods (ns per
- * sample), so sample counts come from the weights' common divisor.
+ * Folded stacks (docs/formats.md, "Folded stacks"): "root;...;leaf COUNT" per
+ * line. The count is the last blank-separated token; comment lines (#, //) are
+ * skipped and malformed lines are counted, not fatal. Counts may be periods (ns
+ * per sample), so sample counts come from the weights' common divisor.
  */
 #include <stdlib.h>
 #include <string.h>

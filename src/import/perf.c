@@ -1,5 +1,5 @@
 /*
- * `perf script` text (formats.md 4.1). A sample is a header line
+ * `perf script` text (docs/formats.md, "Linux perf"). A sample is a header line
  *   comm [pid/]tid [cpu] time: [period] event[:mods]: [ip sym (dso)]
  * followed by call-chain lines "ip sym[+off] (dso)", leaf first, up to an
  * empty line. comm may contain spaces, so the header is read by finding the

@@ -1,5 +1,6 @@
 /*
- * pprof profile.proto (formats.md 5), gzipped or not (pd_input inflates).
+ * pprof profile.proto (docs/formats.md, "pprof"), gzipped or not (pd_input
+ * inflates).
  *
  * The top-level fields are read one at a time from the input, so memory
  * holds one field's bytes, the dictionaries (strings, functions,

@@ -1,5 +1,5 @@
 /*
- * speedscope JSON (formats.md 1), streamed with yajl.
+ * speedscope JSON (docs/formats.md, "speedscope JSON"), streamed with yajl.
  *
  * Keys may come in any order: py-spy writes "profiles" before "shared", and
  * sorted writers put "unit" after "events". So the parse builds a

@@ -1,7 +1,7 @@
 /*
- * speedscope after the parse (formats.md 1.3-1.7): the provisional tree,
- * keyed by raw frame index with one root per profile, mapped onto real
- * frames, PerfView/TraceEvent pseudo-frames and units.
+ * speedscope after the parse (docs/formats.md, "speedscope JSON"): the
+ * provisional tree, keyed by raw frame index with one root per profile, mapped
+ * onto real frames, PerfView/TraceEvent pseudo-frames and units.
  */
 #include <math.h>
 #include <stdio.h>

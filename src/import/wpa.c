@@ -1,6 +1,7 @@
 /*
- * Windows Performance Analyzer CSV exports (formats.md 3), parsed with
- * libcsv. A file is one table; its columns decide what it is:
+ * Windows Performance Analyzer CSV exports (docs/formats.md, "Windows
+ * Performance Analyzer"), parsed with libcsv. A file is one table; its columns
+ * decide what it is:
  *   - CPU Usage (Sampled) with a Stack column of whole stacks, root first,
  *     frames joined by '/';
  *   - the same copied from WPA's tree view: one row per node, indented with
@@ -9,7 +10,8 @@
  *   - any other table (Disk Usage, File I/O, ...): text columns are the key,
  *     numeric columns with a unit are measures, summed per key.
  * Numbers follow the exporting machine's locale. The decimal separator is
- * decided once per file from the first rows (formats.md 3.5), never per cell.
+ * decided once per file from the first rows (docs/formats.md, WPA), never per
+ * cell.
  */
 #include <ctype.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /*
- * WPA rows (formats.md 3.3-3.4, 3.6): whole stacks, tree-view nodes,
+ * WPA rows (docs/formats.md, WPA): whole stacks, tree-view nodes,
  * flat module/function rows, or rows of a metric table.
  */
 #include <math.h>

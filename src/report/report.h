@@ -45,7 +45,7 @@ int pd_report_folded(FILE *f, const struct pd_profile *a,
 		     const struct pd_profile *b);
 /*
  * How one profile can be written as folded stacks so that it reads back
- * to the same verdicts (docs/formats.md, "convert"): 0 its weights as
+ * to the same verdicts (docs/cli.md, "perfdiff convert"): 0 its weights as
  * they are (they are its sample counts); 1 its sample counts, the weights
  * being *per times them; -1 not at all, err saying why (exact counts, or
  * weights no fixed multiple of the counts, such as CPU time per sample).

@@ -5,9 +5,10 @@
  * grows with the stacks, not the samples. What the format cannot say and
  * a verdict needs (each row's sample count, the unit, exactness, the
  * count rule) goes into keys of perfdiff's own, which speedscope ignores
- * and perfdiff reads back (docs/formats.md, "convert"). Stacks under a thread
- * frame (pd_profile_thread_root) become one profile per thread; the rest, one
- * profile named after the input. Written as it goes: no document tree.
+ * and perfdiff reads back (docs/cli.md, "perfdiff convert"). Stacks under a
+ * thread frame (pd_profile_thread_root) become one profile per thread; the
+ * rest, one profile named after the input. Written as it goes: no document
+ * tree.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /*
  * A comparison of two profiles: per-function self and total evidence and a
- * verdict (statistics.md, "one profile per side"). The diff owns its arrays
+ * verdict (docs/statistics.md, "The test"). The diff owns its arrays
  * and warning strings; it borrows the function table, which must outlive it.
  */
 #ifndef PD_DIFF_H

@@ -1,5 +1,5 @@
 /*
- * Commits as the history keys them (docs/history.md, "Commits"): every
+ * Commits as the history keys them (docs/history.md, "Bundles": Commits): every
  * revision a bundle names, short or symbolic, becomes the full id and its
  * own commit date through git when a repository is at hand; without one a
  * hex prefix is kept as given and merged into the full id later.
