@@ -19,15 +19,9 @@
 #include "core/buf.h"
 #include "core/vec.h"
 #include "import/import.h"
+#include "import/rowtree.h"
 
 enum ins_kind { INS_TIME, INS_ALLOC };
-
-struct ins_node {
-	int depth;
-	uint32_t node;	   /* PD_ROOT for a process or thread row */
-	double incl, cnt;  /* inclusive weight (ns or bytes) and count */
-	double kids, kcnt; /* the children's */
-};
 
 struct ins {
 	struct pd_profile *p;
@@ -39,7 +33,7 @@ struct ins {
 	size_t base_indent; /* "Symbol Names": the first row's indentation */
 	int base_set;
 	double interval_ns;
-	PD_VEC(struct ins_node) stack;
+	struct pd_rowtree tree; /* a process or thread row's node: PD_ROOT */
 	int skip_depth; /* rows deeper than this are filtered out; -1 none */
 	regex_t alloc;	/* Allocations: the allocator's frames */
 	int alloc_set;
@@ -203,29 +197,10 @@ static int is_thread_row(const char *s, size_t n)
 	return 1;
 }
 
-/* Closes the nodes at depth or deeper; Allocations gets its self here. */
-static void pop_to(struct ins *s, int depth)
+/* alloc_frame for the row tree. */
+static int alloc_frame_cb(void *arg, uint32_t f)
 {
-	while (s->stack.n && s->stack.v[s->stack.n - 1].depth >= depth) {
-		struct ins_node *t = &s->stack.v[s->stack.n - 1];
-
-		if (s->kind == INS_ALLOC && t->node != PD_ROOT) {
-			double w = t->incl - t->kids, c = t->cnt - t->kcnt;
-			uint32_t at = t->node;
-			const struct pd_node *nd = s->p->nodes.v;
-
-			/* an allocator's own bytes are its caller's */
-			while (nd[at].parent != PD_ROOT &&
-			       alloc_frame(s, nd[at].frame))
-				at = nd[at].parent;
-
-			/* rounding of "73.35 MB" can leave a sliver below 0 */
-			if (w > 0 || c > 0)
-				pd_profile_add(s->p, at, w > 0 ? w : 0,
-					       c > 0 ? c : 0);
-		}
-		s->stack.n--;
-	}
+	return alloc_frame(arg, f);
 }
 
 static int fail(struct ins *s, size_t line, const char *what)
@@ -279,8 +254,7 @@ static int row(struct ins *s, char *line, size_t lineno)
 	size_t n = split_tabs(line, f, 16), indent, len;
 	const char *name, *why = NULL;
 	double incl, self = 0, cnt = 1;
-	struct ins_node t;
-	uint32_t parent;
+	uint32_t parent, node;
 	int depth;
 
 	if (n <= (size_t)s->c_name)
@@ -317,19 +291,10 @@ static int row(struct ins *s, char *line, size_t lineno)
 	if (s->skip_depth >= 0 && depth > s->skip_depth)
 		return 0; /* under a process or thread filtered out */
 	s->skip_depth = -1;
-	if (depth > (s->stack.n ? s->stack.v[s->stack.n - 1].depth + 1 : 0))
+	if (depth > pd_rowtree_depth(&s->tree) + 1)
 		return fail(s, lineno,
 			    "indented deeper than the row above allows");
-	pop_to(s, depth);
-	parent = s->stack.n ? s->stack.v[s->stack.n - 1].node : PD_ROOT;
-	if (s->stack.n) {
-		s->stack.v[s->stack.n - 1].kids += incl;
-		s->stack.v[s->stack.n - 1].kcnt += cnt;
-	}
-	memset(&t, 0, sizeof(t));
-	t.depth = depth;
-	t.incl = incl;
-	t.cnt = cnt;
+	parent = pd_rowtree_begin(&s->tree, depth, incl, cnt);
 	if (parent == PD_ROOT &&
 	    (is_process_row(name, len) || is_thread_row(name, len))) {
 		/* a process or thread: --process / --thread filter on it */
@@ -340,17 +305,17 @@ static int row(struct ins *s, char *line, size_t lineno)
 			s->skip_depth = depth;
 			return 0;
 		}
-		t.node = PD_ROOT;
+		node = PD_ROOT;
 	} else {
 		struct pd_profile *p = s->p;
 
-		t.node = pd_profile_child(
+		node = pd_profile_child(
 		    p, parent,
 		    pd_profile_frame(p, pd_intern(&p->strs, name, len), 0));
 	}
 	if (s->kind == INS_TIME && self > 0)
-		pd_profile_add(s->p, t.node, self, self / s->interval_ns);
-	PD_VEC_PUSH(&s->stack, t);
+		pd_profile_add(s->p, node, self, self / s->interval_ns);
+	pd_rowtree_push(&s->tree, depth, node, incl, cnt);
 	s->p->nsamples++;
 	return 0;
 }
@@ -370,18 +335,22 @@ int pd_instruments_import(struct pd_input *in, struct pd_profile *p,
 	s.path = in->path;
 	s.err = err;
 	s.skip_depth = -1;
+	pd_rowtree_init(&s.tree, p, 0, alloc_frame_cb, &s);
 	s.interval_ns = (o->interval_ms > 0 ? o->interval_ms : 1) * 1e6;
 	pd_lines_init(&lines, in);
 	rc = pd_lines_next(&lines, &line, &len, err);
 	if (rc > 0)
 		rc = header(&s, line);
+	/* Allocations settles each row's own bytes; Time Profiler has a
+	 * Self column */
+	s.tree.settle = s.kind == INS_ALLOC;
 	while (rc >= 0 && (rc = pd_lines_next(&lines, &line, &len, err)) > 0) {
 		if (!len)
 			continue;
 		rc = row(&s, line, lines.lineno);
 	}
 	if (rc >= 0) {
-		pop_to(&s, 0);
+		pd_rowtree_close(&s.tree, 0);
 		rc = 0;
 		if (s.kind == INS_ALLOC) {
 			p->unit = PD_UNIT_BYTES;
@@ -406,7 +375,7 @@ int pd_instruments_import(struct pd_input *in, struct pd_profile *p,
 			p->count_rule = pd_buf_detach(&b);
 		}
 	}
-	PD_VEC_FREE(&s.stack);
+	pd_rowtree_release(&s.tree);
 	PD_VEC_FREE(&s.is_alloc);
 	if (s.alloc_set)
 		regfree(&s.alloc);

@@ -648,13 +648,14 @@ int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 	w.err = err;
 	w.c_stack = -1;
 	w.c_bytes = -1;
+	pd_rowtree_init(&w.tree, p, 1, NULL, &w);
 	pd_intern_init(&w.procs);
 	pd_buf_init(&w.tmp);
 	pd_buf_init(&w.key);
 	rc = read_rows(&w, in, err);
 	if (rc == 0) {
 		if (w.shape == SHAPE_TREE)
-			pd_wpa_tree_pop(&w, -1);
+			pd_rowtree_close(&w.tree, 0);
 		settle_units(&w, p, in->path);
 	}
 	for (i = 0; i < w.cur.n; i++)
@@ -666,7 +667,7 @@ int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
 	for (i = 0; i < w.cols.n; i++)
 		free(w.cols.v[i].name);
 	PD_VEC_FREE(&w.cols);
-	PD_VEC_FREE(&w.tree);
+	pd_rowtree_release(&w.tree);
 	PD_VEC_FREE(&w.measure_cols);
 	PD_VEC_FREE(&w.key_cols);
 	PD_VEC_FREE(&w.proc_w);

@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "import/import.h"
+#include "import/rowtree.h"
 
 #define WPA_LOOKAHEAD 2000
 
@@ -57,7 +58,7 @@ struct wpa {
 	PD_VEC(unsigned char)
 	frame_alloc; /* per frame: 0 unseen, 1 no, 2 yes */
 	/* tree shape */
-	PD_VEC(struct wpa_tnode) tree;
+	struct pd_rowtree tree;
 	/* table shape */
 	struct pd_mtable *table;
 	PD_VEC(int) measure_cols;
@@ -68,12 +69,6 @@ struct wpa {
 	struct pd_buf tmp, key;
 	PD_VEC(uint32_t) frames;
 	size_t ambiguous;
-};
-
-struct wpa_tnode {
-	int depth;
-	uint32_t node;
-	double incl_w, incl_c, child_w, child_c;
 };
 
 static const char *const units[] = { "ms", "s",	 "µs",	  "us", "ns", "B", "KB",
@@ -92,6 +87,5 @@ int pd_wpa_row(struct wpa *w, char **f, size_t n, size_t line);
  * Tree view: closes the open nodes at depth or deeper (-1: all), giving
  * each its self weight, inclusive minus its children's.
  */
-void pd_wpa_tree_pop(struct wpa *w, int depth);
 
 #endif

@@ -204,22 +204,10 @@ static int do_stack_row(struct wpa *w, char **f, size_t line)
 	return 0;
 }
 
-void pd_wpa_tree_pop(struct wpa *w, int depth)
+/* is_alloc_frame for the row tree. */
+static int alloc_frame_cb(void *arg, uint32_t f)
 {
-	while (w->tree.n && w->tree.v[w->tree.n - 1].depth >= depth) {
-		struct wpa_tnode *t = &w->tree.v[w->tree.n - 1];
-		double sw = t->incl_w - t->child_w, sc = t->incl_c - t->child_c;
-		uint32_t at = t->node;
-
-		/* memory: the allocator's self goes to its caller */
-		while (w->memory && at != PD_ROOT &&
-		       w->p->nodes.v[at].parent != PD_ROOT &&
-		       is_alloc_frame(w, w->p->nodes.v[at].frame))
-			at = w->p->nodes.v[at].parent;
-		if (sw > 0)
-			pd_profile_add(w->p, at, sw, sc > 0 ? sc : 0);
-		w->tree.n--;
-	}
+	return is_alloc_frame(arg, f);
 }
 
 static int do_tree_row(struct wpa *w, char **f, size_t line)
@@ -227,8 +215,7 @@ static int do_tree_row(struct wpa *w, char **f, size_t line)
 	const char *st = f[w->c_stack], *name = st;
 	int depth = 0;
 	double wt, cnt;
-	struct wpa_tnode t;
-	uint32_t parent;
+	uint32_t parent, node;
 	int rc = row_weight(w, f, line, &wt, &cnt);
 
 	if (rc < 0)
@@ -238,22 +225,15 @@ static int do_tree_row(struct wpa *w, char **f, size_t line)
 		depth += *name == '|';
 		name++;
 	}
-	pd_wpa_tree_pop(w, depth);
-	parent = w->tree.n ? w->tree.v[w->tree.n - 1].node : PD_ROOT;
-	if (w->tree.n) {
-		w->tree.v[w->tree.n - 1].child_w += wt;
-		w->tree.v[w->tree.n - 1].child_c += cnt;
-	}
-	memset(&t, 0, sizeof(t));
-	t.depth = depth;
-	t.incl_w = wt;
-	t.incl_c = cnt;
+	/* memory: an allocator's own bytes are its caller's */
+	w->tree.is_alloc = w->memory ? alloc_frame_cb : NULL;
+	parent = pd_rowtree_begin(&w->tree, depth, wt, cnt);
 	if (!strcmp(name, "[Root]") || !*name)
-		t.node = parent;
+		node = parent;
 	else
-		t.node = pd_profile_child(w->p, parent,
-					  frame_for(w, name, strlen(name)));
-	PD_VEC_PUSH(&w->tree, t);
+		node = pd_profile_child(w->p, parent,
+					frame_for(w, name, strlen(name)));
+	pd_rowtree_push(&w->tree, depth, node, wt, cnt);
 	w->p->nsamples++;
 	return 0;
 }
