@@ -196,17 +196,7 @@ int pd_folded_plan(const struct pd_profile *p, double *per, struct pd_err *err)
 	size_t i;
 
 	*per = 1;
-	if (p->exact) {
-		pd_err_set(
-		    err, PD_EUSAGE,
-		    "%s: exact %s counts cannot be written as folded"
-		    " stacks: read back, they would be judged as"
-		    " samples with sampling noise; write speedscope"
-		    " (convert -f speedscope), which keeps what they are",
-		    p->source ? p->source : "-", pd_unit_name(p->unit));
-		return -1;
-	}
-	for (i = 1; i < p->nodes.n; i++) {
+	for (i = 1; i < p->nodes.n && !p->exact; i++) {
 		const struct pd_node *nd = &p->nodes.v[i];
 
 		if (!(nd->weight > 0))
@@ -222,19 +212,27 @@ int pd_folded_plan(const struct pd_profile *p, double *per, struct pd_err *err)
 		else if (fabs(nd->weight / nd->count - ratio) > 1e-9 * ratio)
 			fixed = 0;
 	}
-	if (same)
+	if (same && !p->exact)
 		return 0;
-	if (fixed && ratio > 0) {
+	if (fixed && ratio > 0 && !p->exact) {
 		*per = ratio;
 		return 1;
 	}
+	/* exact counts would read back as samples; else weights or counts */
 	pd_err_set(err, PD_EUSAGE,
-		   "%s: its weights (%s) are not a fixed multiple of its"
-		   " sample counts, and folded stacks hold one number a"
-		   " stack: either one alone, read back, would be judged"
-		   " differently; write speedscope (convert -f speedscope),"
-		   " which keeps both, or pass --counts for sample counts",
-		   p->source ? p->source : "-", pd_unit_name(p->unit));
+		   "%s: %s%s%s; write speedscope (convert -f speedscope), which"
+		   " keeps %s",
+		   p->source ? p->source : "-",
+		   p->exact ? "exact " : "its weights (", pd_unit_name(p->unit),
+		   p->exact ? " counts cannot be written as folded stacks:"
+			      " read back, they would be judged as samples"
+			      " with sampling noise"
+			    : ") are not a fixed multiple of its sample counts,"
+			      " and folded stacks hold one number a stack:"
+			      " either one alone, read back, would be judged"
+			      " differently",
+		   p->exact ? "what they are"
+			    : "both, or pass --counts for sample counts");
 	return -1;
 }
 
