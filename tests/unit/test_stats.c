@@ -31,6 +31,36 @@ static void test_normal(void **state)
 	assert_near(pd_norm_sf(5), 2.866515718791939e-07, 1e-18);
 }
 
+static void test_t_quantile(void **state)
+{
+	double dfs[] = { 0.7, 1.5, 4.5, 17.25, 250 },
+	       ps[] = { 0.6, 0.975, 0.9995 };
+	size_t i, k;
+
+	(void)state;
+	/* Closed forms: df 1 is Cauchy, tan(pi (p - 1/2)); df 2 is
+	 * (2p - 1) / sqrt(2 p (1 - p)). */
+	assert_near(pd_t_quantile(0.975, 1),
+		    tan(3.14159265358979323846 * 0.475), 1e-9);
+	assert_near(pd_t_quantile(0.9995, 1),
+		    tan(3.14159265358979323846 * 0.4995), 1e-7);
+	assert_near(pd_t_quantile(0.975, 2), 0.95 / sqrt(2 * 0.975 * 0.025),
+		    1e-12);
+	assert_near(pd_t_quantile(0.6, 2), 0.2 / sqrt(2 * 0.6 * 0.4), 1e-12);
+	/* Tables: t(0.975; 10) and t(0.995; 3). */
+	assert_near(pd_t_quantile(0.975, 10), 2.228138852, 1e-9);
+	assert_near(pd_t_quantile(0.995, 3), 5.840909310, 1e-9);
+	/* Fractional df: the quantile's two-sided tail is what was asked. */
+	for (i = 0; i < sizeof(dfs) / sizeof(dfs[0]); i++)
+		for (k = 0; k < sizeof(ps) / sizeof(ps[0]); k++) {
+			double q = pd_t_quantile(ps[k], dfs[i]);
+
+			assert_near(pd_t_sf2(q, dfs[i]) / (2 * (1 - ps[k])), 1,
+				    1e-10);
+		}
+	assert_near(pd_t_quantile(0.5, 3), 0, 0);
+}
+
 static void test_binomial(void **state)
 {
 	(void)state;
@@ -509,6 +539,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_normal),
 		cmocka_unit_test(test_binomial),
+		cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_polygamma),
 		cmocka_unit_test(test_bh_and_median),
 		cmocka_unit_test(test_planted_change),
