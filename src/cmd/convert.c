@@ -24,15 +24,14 @@ static const char convert_usage[] =
 int pd_cmd_convert(int argc, char **argv)
 {
 	struct pd_import_opts io;
-	struct pd_profile p;
-	struct pd_err err = PD_ERR_INIT;
-	struct pd_out out;
+	struct pd_one_out o;
 	const char *output = NULL;
 	enum fmt fmt = FMT_TEXT; /* unused: -f is read here */
-	int c, rc, folded = 0, status = 2, plan = 0, counts = 0;
-	size_t i;
+	int c;
 
 	memset(&io, 0, sizeof(io));
+	memset(&o, 0, sizeof(o));
+	o.fmt = PD_ONE_SPEEDSCOPE;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:h",
@@ -41,10 +40,10 @@ int pd_cmd_convert(int argc, char **argv)
 
 		if (c == 'f') {
 			if (!strcmp(optarg, "speedscope")) {
-				folded = 0;
+				o.fmt = PD_ONE_SPEEDSCOPE;
 			} else if (!strcmp(optarg, "folded") ||
 				   !strcmp(optarg, "collapsed")) {
-				folded = 1;
+				o.fmt = PD_ONE_FOLDED;
 			} else {
 				pd_error("error: convert writes speedscope or"
 					 " folded, not '%s'",
@@ -54,7 +53,7 @@ int pd_cmd_convert(int argc, char **argv)
 			continue;
 		}
 		if (c == OPT_COUNTS) {
-			counts = 1;
+			o.counts = 1;
 			continue;
 		}
 		r = pd_shared_option(c, argv, &io, &fmt, &output, convert_usage,
@@ -71,32 +70,9 @@ int pd_cmd_convert(int argc, char **argv)
 		return 2;
 	/* speedscope keeps threads apart; folded stacks have no place for
 	 * them without changing the functions' numbers */
-	io.thread_roots = !folded;
-	pd_profile_init(&p);
-	if (pd_import(&p, argv[optind], &io, &err) < 0) {
-		pd_error("%s", err.msg);
-		goto out;
-	}
-	if (p.nodes.n <= 1 && p.tables.n) {
-		pd_error("%s: only metric tables (%s), no stacks to convert",
-			 argv[optind], p.tables.v[0]->name);
-		goto out;
-	}
-	for (i = 0; i < p.notes.n; i++)
-		pd_error("warning: %s", p.notes.v[i]);
-	if (folded && (plan = pd_folded_plan_say(&p, counts)) < 0)
-		goto out;
-	if (pd_out_open(&out, output) == 0) {
-		if (folded)
-			rc = plan ? pd_report_folded_counts(out.f, &p)
-				  : pd_report_folded(out.f, &p, NULL);
-		else
-			rc = pd_report_speedscope(out.f, &p,
-						  "perfdiff " PD_VERSION);
-		if (pd_out_close(&out, rc) == 0 && rc == 0)
-			status = 0;
-	}
-out:
-	pd_profile_release(&p);
-	return status;
+	io.thread_roots = o.fmt == PD_ONE_SPEEDSCOPE;
+	o.output = output;
+	o.notes = 1;
+	o.stacks_only = 1;
+	return pd_write_one(argv[optind], &io, &o);
 }

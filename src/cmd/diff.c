@@ -227,16 +227,15 @@ static const char show_usage[] =
 int pd_cmd_show(int argc, char **argv)
 {
 	struct pd_import_opts io;
-	struct pd_profile p;
-	struct pd_err err = PD_ERR_INIT;
-	struct pd_out out;
+	struct pd_one_out o;
 	const char *output = NULL;
 	enum fmt fmt = FMT_TEXT;
-	int c, rc, top = 30, status = 2, plan = 0, counts = 0;
-	size_t i;
+	int c;
 	double v;
 
 	memset(&io, 0, sizeof(io));
+	memset(&o, 0, sizeof(o));
+	o.top = 30;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":f:o:h", pd_opts_getopt(PD_C_SHOW),
@@ -252,10 +251,10 @@ int pd_cmd_show(int argc, char **argv)
 		case OPT_TOP:
 			if (pd_parse_double("--top", optarg, 1, 1e9, &v))
 				return 2;
-			top = (int)v;
+			o.top = (int)v;
 			break;
 		case OPT_COUNTS:
-			counts = 1;
+			o.counts = 1;
 			break;
 		default:
 			pd_unknown_option(argv[optind - 1],
@@ -270,28 +269,11 @@ int pd_cmd_show(int argc, char **argv)
 	}
 	if (!pd_operands_ok("show", argc - optind))
 		return 2;
-	pd_profile_init(&p);
-	if (pd_import(&p, argv[optind], &io, &err) < 0) {
-		pd_error("%s", err.msg);
-		goto out;
-	}
-	if (fmt != FMT_TEXT || output)
-		for (i = 0; i < p.notes.n; i++)
-			pd_error("warning: %s", p.notes.v[i]);
-	if (fmt == FMT_FOLDED && (plan = pd_folded_plan_say(&p, counts)) < 0)
-		goto out;
-	if (pd_out_open(&out, output) == 0) {
-		if (fmt == FMT_JSON)
-			rc = pd_report_profile_json(out.f, &p);
-		else if (fmt == FMT_FOLDED)
-			rc = plan ? pd_report_folded_counts(out.f, &p)
-				  : pd_report_folded(out.f, &p, NULL);
-		else
-			rc = pd_report_profile_text(out.f, &p, top);
-		if (pd_out_close(&out, rc) == 0 && rc == 0)
-			status = 0;
-	}
-out:
-	pd_profile_release(&p);
-	return status;
+	o.fmt = fmt == FMT_JSON	    ? PD_ONE_JSON
+		: fmt == FMT_FOLDED ? PD_ONE_FOLDED
+				    : PD_ONE_TEXT;
+	o.output = output;
+	/* the text says the notes in its own header */
+	o.notes = fmt != FMT_TEXT || output;
+	return pd_write_one(argv[optind], &io, &o);
 }

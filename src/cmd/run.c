@@ -694,3 +694,46 @@ int pd_folded_plan_say(const struct pd_profile *p, int counts)
 	}
 	return plan;
 }
+
+int pd_write_one(const char *path, const struct pd_import_opts *io,
+		 const struct pd_one_out *o)
+{
+	struct pd_profile p;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_out out;
+	size_t i;
+	int rc, plan = 0, status = 2;
+
+	pd_profile_init(&p);
+	if (pd_import(&p, path, io, &err) < 0) {
+		pd_error("%s", err.msg);
+		goto out;
+	}
+	if (o->stacks_only && p.nodes.n <= 1 && p.tables.n) {
+		pd_error("%s: only metric tables (%s), no stacks to convert",
+			 path, p.tables.v[0]->name);
+		goto out;
+	}
+	for (i = 0; o->notes && i < p.notes.n; i++)
+		pd_error("warning: %s", p.notes.v[i]);
+	if (o->fmt == PD_ONE_FOLDED &&
+	    (plan = pd_folded_plan_say(&p, o->counts)) < 0)
+		goto out;
+	if (pd_out_open(&out, o->output) == 0) {
+		if (o->fmt == PD_ONE_JSON)
+			rc = pd_report_profile_json(out.f, &p);
+		else if (o->fmt == PD_ONE_FOLDED)
+			rc = plan ? pd_report_folded_counts(out.f, &p)
+				  : pd_report_folded(out.f, &p, NULL);
+		else if (o->fmt == PD_ONE_SPEEDSCOPE)
+			rc = pd_report_speedscope(out.f, &p,
+						  "perfdiff " PD_VERSION);
+		else
+			rc = pd_report_profile_text(out.f, &p, o->top);
+		if (pd_out_close(&out, rc) == 0 && rc == 0)
+			status = 0;
+	}
+out:
+	pd_profile_release(&p);
+	return status;
+}

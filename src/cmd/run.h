@@ -96,6 +96,20 @@ int pd_attach_stat(struct pd_profile *p, const char *path,
  */
 int pd_folded_plan_say(const struct pd_profile *p, int counts);
 
+/* How show and convert write their one profile. */
+struct pd_one_out {
+	enum { PD_ONE_TEXT, PD_ONE_JSON, PD_ONE_FOLDED, PD_ONE_SPEEDSCOPE } fmt;
+	const char *output; /* NULL: standard output */
+	int counts;	    /* folded: sample counts whatever the weights */
+	int top;	    /* text: rows */
+	int notes;	    /* say the import's notes on stderr */
+	int stacks_only;    /* refuse a profile of metric tables alone */
+};
+
+/* Imports path with io and writes it as o says; the exit status. */
+int pd_write_one(const char *path, const struct pd_import_opts *io,
+		 const struct pd_one_out *o);
+
 /* check with a stored side (db:REV...): the exit status. */
 int pd_check_db(struct run_opts *r, char **operands);
 
