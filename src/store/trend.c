@@ -335,20 +335,6 @@ static void rank_row(void *arg, int64_t id, double w)
 		k->last[i] += share;
 }
 
-struct pick {
-	const size_t *series_of; /* func id -> series index + 1, 0 = none */
-	size_t nids;
-	double *row; /* per series, this run's weight */
-};
-
-static void pick_row(void *arg, int64_t id, double w)
-{
-	struct pick *p = arg;
-
-	if (id >= 0 && (size_t)id < p->nids && p->series_of[id])
-		p->row[p->series_of[id] - 1] = w;
-}
-
 struct scored {
 	size_t id;
 	double score;
@@ -431,6 +417,20 @@ static int by_run_id(const void *a, const void *b)
 	return (x->id > y->id) - (x->id < y->id);
 }
 
+/* The window's runs sorted by id, to find a run from its row. */
+static struct run_at *runs_by_id(const struct trun *rs, size_t nrs)
+{
+	struct run_at *ix = pd_xmalloc((nrs + 1) * sizeof(*ix));
+	size_t i;
+
+	for (i = 0; i < nrs; i++) {
+		ix[i].id = rs[i].id;
+		ix[i].at = i;
+	}
+	qsort(ix, nrs, sizeof(*ix), by_run_id);
+	return ix;
+}
+
 /* One counter's series from its per-run values (NAN: not measured). */
 static void add_counter(struct pd_trend *t, const char *key,
 			const double *per_run, const struct tcommit *cs,
@@ -484,12 +484,7 @@ static int load_counters(struct pd_db *db, struct pd_trend *t,
 
 	if (!st)
 		return PD_EIO;
-	ix = pd_xmalloc((nrs + 1) * sizeof(*ix));
-	for (i = 0; i < nrs; i++) {
-		ix[i].id = rs[i].id;
-		ix[i].at = i;
-	}
-	qsort(ix, nrs, sizeof(*ix), by_run_id);
+	ix = runs_by_id(rs, nrs);
 	per_run = pd_xmalloc((nrs + 1) * sizeof(*per_run));
 	sqlite3_bind_text(st, 1, q->scenario, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, t->cache, -1, SQLITE_TRANSIENT);
@@ -525,10 +520,72 @@ static int load_counters(struct pd_db *db, struct pd_trend *t,
  * move from the first commit to the last) into sc, best first; the
  * number worth a series (at most q->top, each at least half a percent).
  */
+/*
+ * One function's self weight in each run of the window into w[run] (0
+ * where it has no row), read through the function's index: with
+ * --function, scanning every run's rows would read the whole window for
+ * a few functions.
+ */
+static int function_runs(struct pd_db *db, const struct pd_trend_query *q,
+			 const struct pd_trend *t, int64_t id,
+			 const struct run_at *ix, size_t nrs, double *w,
+			 struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_func_runs", err);
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	memset(w, 0, nrs * sizeof(*w));
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, q->scenario, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, t->cache, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, t->tool, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct run_at key, *hit;
+
+		key.id = sqlite3_column_int64(st, 0);
+		hit = bsearch(&key, ix, nrs, sizeof(*ix), by_run_id);
+		if (hit) /* else a run outside the window */
+			w[hit->at] = sqlite3_column_double(st, 1);
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading a series");
+}
+
+/* rank_row for the functions --function allows, one at a time. */
+static int rank_allowed(struct pd_db *db, const struct pd_trend_query *q,
+			const struct pd_trend *t, size_t ncs,
+			const struct trun *rs, size_t nrs, struct rank *rk,
+			struct pd_err *err)
+{
+	struct run_at *ix = runs_by_id(rs, nrs);
+	double *w = pd_xmalloc((nrs + 1) * sizeof(*w));
+	size_t id, i;
+	int rc = 0;
+
+	for (id = 0; id < rk->nallow && rc == 0; id++) {
+		if (!rk->allow[id])
+			continue;
+		rc = function_runs(db, q, t, (int64_t)id, ix, nrs, w, err);
+		/* in run order, as the scan would sum them */
+		for (i = 0; i < nrs && rc == 0; i++) {
+			rk->run_total = rs[i].total;
+			rk->in_first = rs[i].commit == 0;
+			rk->in_last = rs[i].commit == ncs - 1;
+			rank_row(rk, (int64_t)id, w[i]);
+		}
+	}
+	free(w);
+	free(ix);
+	return rc;
+}
+
 static int rank_functions(struct pd_db *db, const struct pd_trend_query *q,
-			  const struct tcommit *cs, size_t ncs,
-			  const struct trun *rs, size_t nrs, struct rank *rk,
-			  struct scored **sc, size_t *nsel, struct pd_err *err)
+			  const struct pd_trend *t, const struct tcommit *cs,
+			  size_t ncs, const struct trun *rs, size_t nrs,
+			  struct rank *rk, struct scored **sc, size_t *nsel,
+			  struct pd_err *err)
 {
 	size_t i;
 	int rc;
@@ -536,7 +593,16 @@ static int rank_functions(struct pd_db *db, const struct pd_trend_query *q,
 	if (q->function && (rc = match_functions(db, q->function, &rk->allow,
 						 &rk->nallow, err)))
 		return rc;
-	for (i = 0; i < nrs && q->top; i++) {
+	/* (a pattern that matches nothing let every function through) */
+	if (q->function && !rk->nallow)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s: no stored function's \"name [module]\""
+				  " matches --function",
+				  db->path);
+	if (q->function && q->top &&
+	    (rc = rank_allowed(db, q, t, ncs, rs, nrs, rk, err)))
+		return rc;
+	for (i = 0; i < nrs && q->top && !q->function; i++) {
 		rk->run_total = rs[i].total;
 		rk->in_first = rs[i].commit == 0;
 		rk->in_last = rs[i].commit == ncs - 1;
@@ -561,32 +627,25 @@ static int rank_functions(struct pd_db *db, const struct pd_trend_query *q,
 
 /*
  * Per-run weights: vals[0][run] the run's total, vals[j][run] the self
- * weight of the j-th chosen function; vals is (nsel + 1) x nrs.
+ * weight of the j-th chosen function; vals is (nsel + 1) x nrs. Each
+ * chosen function's rows are read through its index (a few functions of
+ * a window: far fewer rows than every run's).
  */
-static int pick_values(struct pd_db *db, const struct trun *rs, size_t nrs,
-		       const struct scored *sc, size_t nsel, size_t nids,
+static int pick_values(struct pd_db *db, const struct pd_trend_query *q,
+		       const struct pd_trend *t, const struct trun *rs,
+		       size_t nrs, const struct scored *sc, size_t nsel,
 		       double *vals, struct pd_err *err)
 {
-	struct pick pk;
-	size_t *series_of = pd_xcalloc(nids + 1, sizeof(*series_of));
+	struct run_at *ix = runs_by_id(rs, nrs);
 	size_t i, j;
 	int rc = 0;
 
-	for (j = 0; j < nsel; j++)
-		series_of[sc[j].id] = j + 1;
-	pk.series_of = series_of;
-	pk.nids = nids;
-	pk.row = pd_xcalloc(nsel + 1, sizeof(*pk.row));
-	for (i = 0; i < nrs && nsel && rc == 0; i++) {
-		memset(pk.row, 0, (nsel + 1) * sizeof(*pk.row));
-		rc = each_self(db, &rs[i], pick_row, &pk, err);
-		for (j = 0; j < nsel && rc == 0; j++)
-			vals[(j + 1) * nrs + i] = pk.row[j];
-	}
+	for (j = 0; j < nsel && rc == 0; j++)
+		rc = function_runs(db, q, t, (int64_t)sc[j].id, ix, nrs,
+				   vals + (j + 1) * nrs, err);
 	for (i = 0; i < nrs; i++)
 		vals[i] = rs[i].total;
-	free(pk.row);
-	free(series_of);
+	free(ix);
 	return rc;
 }
 
@@ -635,7 +694,7 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 	if (rc)
 		return rc;
 	t->ncommits = ncs;
-	rc = rank_functions(db, q, cs, ncs, rs, nrs, &rk, &sc, &nsel, err);
+	rc = rank_functions(db, q, t, cs, ncs, rs, nrs, &rk, &sc, &nsel, err);
 	if (rc)
 		goto out;
 	/* Learned thresholds, indexed by function id. */
@@ -645,7 +704,7 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 		goto out;
 	have_noise = 1;
 	vals = pd_xcalloc((nsel + 1) * (nrs + 1), sizeof(*vals));
-	rc = pick_values(db, rs, nrs, sc, nsel, rk.n, vals, err);
+	rc = pick_values(db, q, t, rs, nrs, sc, nsel, vals, err);
 	/* Series: the total, then the functions. */
 	for (j = 0; j <= nsel && rc == 0; j++) {
 		struct pd_tseries s;
