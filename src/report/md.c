@@ -78,30 +78,54 @@ static void md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 	}
 }
 
+/*
+ * Appends a number's cell with its spaces as no-break spaces: in a narrow
+ * GitHub column "+84.2 %" must not wrap into "+84.2" over "%". Empties
+ * cell.
+ */
+static void md_nobreak(struct pd_buf *b, struct pd_buf *cell)
+{
+	size_t i;
+
+	for (i = 0; i < cell->len; i++)
+		if (cell->buf[i] == ' ')
+			pd_buf_adds(b, "\xc2\xa0"); /* U+00A0 */
+		else
+			pd_buf_addch(b, cell->buf[i]);
+	pd_buf_reset(cell);
+}
+
 static void md_row(struct pd_buf *b, const struct pd_diff *d,
 		   const struct pd_fdiff *f, const struct pd_metric *m,
 		   const char *metric)
 {
 	enum pd_unit u = d->base.unit;
+	struct pd_buf cell = PD_BUF_INIT;
 
 	pd_buf_adds(b, "| ");
 	md_func(b, d, f->func);
 	pd_buf_addf(b, " | %s | %s | ", metric, pd_status_name(m->status));
-	pd_fmt_weight(b, m->base, u);
+	pd_fmt_weight(&cell, m->base, u);
+	md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
-	pd_fmt_weight(b, m->cand, u);
+	pd_fmt_weight(&cell, m->cand, u);
+	md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
-	pd_fmt_pct(b, m->delta_pct);
+	pd_fmt_pct(&cell, m->delta_pct);
+	md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
-	pd_fmt_ratio_ci(b, m);
+	pd_fmt_ratio_ci(&cell, m);
+	md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
 	pd_fmt_p(b, m->q);
 	pd_buf_adds(b, " | ");
 	if (isnan(m->mde_pct))
-		pd_buf_adds(b, "n/a");
+		pd_buf_adds(&cell, "n/a");
 	else
-		pd_buf_addf(b, "%.0f %%", m->mde_pct);
+		pd_buf_addf(&cell, "%.0f %%", m->mde_pct);
+	md_nobreak(b, &cell);
 	pd_buf_adds(b, " |\n");
+	pd_buf_release(&cell);
 }
 
 static void md_head(struct pd_buf *b, const struct pd_diff *d)
@@ -248,7 +272,8 @@ static void md_mtable(struct pd_buf *b, const struct pd_tdiff *t,
 				    pd_status_name(m->status),
 				    m->tested ? "" : " (untested)", m->base,
 				    m->cand);
-			pd_fmt_pct(b, m->delta_pct);
+			pd_fmt_pct(&key, m->delta_pct);
+			md_nobreak(b, &key);
 			pd_buf_adds(b, " |\n");
 			pd_buf_release(&key);
 		}

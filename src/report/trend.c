@@ -340,8 +340,10 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 		pd_buf_reset(&line);
 		pd_fmt_alert(&line, t, i, 3);
 		pd_buf_adds(&b, pd_alert_improves(t, i)
-				    ? "- :large_blue_circle: improvement: **"
-				    : "- :red_circle: **");
+				    /* the characters, not GitHub shortcodes:
+				     * mail and other renderers show them too */
+				    ? "- \xf0\x9f\x94\xb5 improvement: **"
+				    : "- \xf0\x9f\x94\xb4 **");
 		pd_md_text(&b, line.buf, 2000);
 		pd_buf_adds(&b, "** (last good <code>");
 		pd_buf_reset(&line);

@@ -56,4 +56,19 @@ assert "b\ufffdc" in md or "&#xfffd;" in md, "invalid UTF-8"
 assert not re.search("[\u200b-\u200f\u202a-\u202e\u2066-\u2069]", md)
 PY
 then ok; else not_ok "markdown: mention, link, bidi or invalid UTF-8 got through"; fi
+# A number in a table cell never wraps in a narrow GitHub column: the
+# space before "%" and inside "1.40 (1.19…1.63)" is a no-break space.
+expect_exit 1 pd -f md "$PD_ROOT/fixtures/demo/base.perf.txt.gz" "$PD_ROOT/fixtures/demo/cand.perf.txt.gz"
+if python3 - "$T/out" <<'PY'
+import re, sys
+md = open(sys.argv[1], encoding="utf-8").read()
+rows = [l for l in md.splitlines() if l.startswith("| <code>")]
+assert rows, "no table rows"
+for r in rows:
+    cells = [c.strip() for c in r.strip("|").split("|")]
+    for c in cells[3:]:
+        assert not re.search(r"\d %|\d \(", c), c
+    assert "\u00a0%" in r, r
+PY
+then ok; else not_ok "markdown: a number cell can wrap"; fi
 finish

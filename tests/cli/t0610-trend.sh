@@ -164,7 +164,8 @@ al = json.load(open(sys.argv[1]))["alerts"]
 assert len(al) == 1 and al[0]["improvement"] is True, al
 PY
 expect_exit 0 pd trend --scenario imp -f md
-expect_grep ":large_blue_circle: improvement" "$T/out"
+expect_grep "$(printf '\360\237\224\265') improvement" "$T/out"
+expect_no_grep ":[a-z_]*circle:" "$T/out"
 expect_exit 1 pd culprit --scenario imp
 expect_exit 0 pd culprit --scenario imp --improvements
 expect_grep "first bad: 06bbbbbbbb" "$T/out"
