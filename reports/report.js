@@ -53,7 +53,9 @@
         "</td><td class=n>" + pct(f[15]) + "</td><td>" + (f[16] ? "yes" : "") + "</td></tr>");
     }
     tbody.innerHTML = html.join("");
-    document.getElementById("count").textContent = Math.min(shown, rows.length) + " of " + rows.length + " functions";
+    // "20 of 122 functions", and how many match when a filter is set
+    document.getElementById("count").textContent = Math.min(shown, rows.length) + " of " + order.length +
+      " functions" + (rows.length < order.length ? " (" + rows.length + " match)" : "");
     document.getElementById("more").hidden = rows.length <= shown;
   }
   function sortBy(key) {
@@ -169,6 +171,13 @@
     res.ascending = after.slice().sort().join("|") === after.join("|");
     res.rects = document.querySelectorAll("#flame rect").length;
     res.where = document.querySelectorAll("#where table").length;
+    var filter = document.getElementById("filter");
+    filter.value = F[order[0]][0];
+    filter.dispatchEvent(new Event("input"));
+    res.count = document.getElementById("count").textContent;
+    res.total = order.length;
+    filter.value = "";
+    filter.dispatchEvent(new Event("input"));
     var pre = document.createElement("pre");
     pre.id = "selftest";
     pre.textContent = "SELFTEST " + JSON.stringify(res);

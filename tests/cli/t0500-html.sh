@@ -69,6 +69,9 @@ assert r["rects"] > 3, r
 assert r["rows"] == (200 if sys.argv[2] == "big" else r["rows"]), r
 if sys.argv[2] == "demo":
     assert r["where"] >= 1, r
+# filtered to one name: the counter still counts every function
+assert re.match(r"\d+ of %d functions \(\d+ match\)$" % r["total"], r["count"]), r
+assert r["total"] > 1, r
 PY
 	then ok; else not_ok "$f.html in Chromium: $(grep -o 'SELFTEST.*' "$T/$f.dom" | head -c 300)"; fi
 	if grep -E 'CONSOLE|Uncaught' "$T/console" | grep -Eiq 'error|uncaught'; then
