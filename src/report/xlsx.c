@@ -62,6 +62,11 @@ static void header(lxw_worksheet *ws, const struct fmts *F, int nrows,
 		    !strcmp(fcols[c], "Total delta"))
 			pd_buf_addf(&h, " (%s)", unit);
 		pd_xlsx_str(ws, 0, c, h.buf, F->head);
+		/* wide enough for the header and the filter's button */
+		if (c >= 2)
+			worksheet_set_column(
+			    ws, (lxw_col_t)c, (lxw_col_t)c,
+			    h.len + 4 > 13 ? (double)h.len + 4 : 13, NULL);
 		pd_buf_release(&h);
 	}
 	worksheet_freeze_panes(ws, 1, 1);
@@ -69,7 +74,6 @@ static void header(lxw_worksheet *ws, const struct fmts *F, int nrows,
 			     (lxw_col_t)(n - 1));
 	worksheet_set_column(ws, 0, 0, 48, NULL);
 	worksheet_set_column(ws, 1, 1, 18, NULL);
-	worksheet_set_column(ws, 2, (lxw_col_t)(n - 1), 13, NULL);
 	/* Conditional formats on the delta % columns: red up, blue down. */
 	if (nrows > 0) {
 		lxw_conditional_format up = { 0 }, down = { 0 };
@@ -243,6 +247,8 @@ static void top_chart(lxw_workbook *wb, lxw_worksheet *sum, int r, int n,
 	pd_buf_addf(b, "Self delta (%s)", unit);
 	chart_series_set_name(se, b->buf);
 	chart_title_set_name(ch, "Top regressions");
+	chart_axis_set_name(ch->x_axis, b->buf);
+	chart_axis_set_name(ch->y_axis, "Function");
 	chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);
 	worksheet_insert_chart(sum, (lxw_row_t)(r + 2), 0, ch);
 }

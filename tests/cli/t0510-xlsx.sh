@@ -41,4 +41,31 @@ xlsx2csv -n "All functions" "$T/inj.xlsx" >"$T/inj.csv"
 expect_grep '=HYPERLINK' "$T/inj.csv"
 expect_exit 2 pd -f xlsx "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
 expect_grep "needs -o" "$T/err"
+# Every column of "All functions" is as wide as its header (they were cut
+# at 13 characters: "Self baseline (m"), and the summary's chart names
+# both axes.
+if python3 - "$T/r.xlsx" <<'PY'
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+book = z.read("xl/workbook.xml").decode()
+names = re.findall(r'<sheet name="([^"]+)" sheetId="(\d+)"', book)
+sheet = [i for n, i in names if n == "All functions"][0]
+xml = z.read("xl/worksheets/sheet%s.xml" % sheet).decode()
+shared = re.findall(r"<t[^>]*>([^<]*)</t>", z.read("xl/sharedStrings.xml").decode())
+cols = {}
+for lo, hi, w in re.findall(r'<col min="(\d+)" max="(\d+)" width="([\d.]+)"', xml):
+    for c in range(int(lo), int(hi) + 1):
+        cols[c] = float(w)
+row1 = re.search(r'<row r="1"[^>]*>(.*?)</row>', xml).group(1)
+for ref, idx in re.findall(r'<c r="([A-Z]+)1"[^>]*t="s"[^>]*><v>(\d+)</v>', row1):
+    c = 0
+    for ch in ref:
+        c = c * 26 + ord(ch) - 64
+    assert cols.get(c, 8.43) >= len(shared[int(idx)]), (ref, shared[int(idx)], cols.get(c))
+chart = z.read("xl/charts/chart1.xml").decode()
+for ax in ("c:valAx", "c:catAx"):
+    part = re.search("<%s>(.*?)</%s>" % (ax, ax), chart, re.S).group(1)
+    assert "<c:title>" in part, ax
+PY
+then ok; else not_ok "xlsx: headers cut or chart axes without titles"; fi
 finish
