@@ -33,6 +33,35 @@ static void chart_text(struct pd_buf *b, const char *s)
 	}
 }
 
+/* The series' change points as red points of its line. */
+static void mark_changes(lxw_chart_series *se, const struct pd_tseries *s,
+			 size_t n)
+{
+	lxw_chart_fill red = { 0 };
+	lxw_chart_line edge = { 0 };
+	lxw_chart_point plain = { 0 }, mark = { 0 };
+	lxw_chart_point **pts;
+	size_t i, last = 0;
+
+	for (i = 0; i < s->changes.n; i++)
+		if (s->changes.v[i].at < n && s->changes.v[i].at + 1 > last)
+			last = s->changes.v[i].at + 1;
+	if (!last)
+		return;
+	red.color = 0xC00000;
+	edge.color = 0xC00000;
+	mark.fill = &red;
+	mark.line = &edge;
+	pts = pd_xcalloc(last + 1, sizeof(*pts));
+	for (i = 0; i < last; i++)
+		pts[i] = &plain;
+	for (i = 0; i < s->changes.n; i++)
+		if (s->changes.v[i].at < n)
+			pts[s->changes.v[i].at] = &mark;
+	chart_series_set_points(se, pts); /* copies the points */
+	free(pts);
+}
+
 int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 		  struct pd_err *err)
 {
@@ -89,7 +118,16 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 			    pd_trend_series_unit(t, &t->series.v[k]));
 		pd_xlsx_str(data, 0, (int)k + 3, b.buf, head);
 	}
+	/* the charts' labels: a short sha reads; 40 hex digits squash them */
+	pd_xlsx_str(data, 0, (int)t->series.n + 3, "label", head);
 	for (i = 0; i < n; i++) {
+		pd_buf_reset(&b);
+		pd_buf_add(&b, s0->pts.v[i].sha,
+			   strlen(s0->pts.v[i].sha) < 10
+			       ? strlen(s0->pts.v[i].sha)
+			       : 10);
+		pd_xlsx_str(data, (int)i + 1, (int)t->series.n + 3, b.buf,
+			    NULL);
 		pd_xlsx_str(data, (int)i + 1, 0, s0->pts.v[i].sha, NULL);
 		pd_xlsx_str(data, (int)i + 1, 1, s0->pts.v[i].date, NULL);
 		worksheet_write_number(data, (lxw_row_t)(i + 1), 2,
@@ -116,11 +154,13 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 		lxw_chart_series *se = chart_add_series(ch, NULL, NULL);
 		struct pd_buf nm = PD_BUF_INIT;
 
-		chart_series_set_categories(se, "Series", 1, 0, (lxw_row_t)n,
-					    0);
+		chart_series_set_categories(
+		    se, "Series", 1, (lxw_col_t)(t->series.n + 3), (lxw_row_t)n,
+		    (lxw_col_t)(t->series.n + 3));
 		chart_series_set_values(se, "Series", 1, (lxw_col_t)(k + 3),
 					(lxw_row_t)n, (lxw_col_t)(k + 3));
 		chart_series_set_marker_type(se, LXW_CHART_MARKER_CIRCLE);
+		mark_changes(se, &t->series.v[k], n);
 		chart_text(&nm, t->series.v[k].name);
 		chart_title_set_name(ch, nm.buf);
 		chart_legend_set_position(ch, LXW_CHART_LEGEND_NONE);

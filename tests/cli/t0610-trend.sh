@@ -75,6 +75,20 @@ if command -v xlsx2csv >/dev/null; then
 	expect_grep "^06aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa,2026-04-06T00:00:00Z,3,4101," "$T/x.csv"
 	if unzip -p "$T/t.xlsx" 'xl/worksheets/*.xml' | grep -q '<f>'; then
 		not_ok "a formula in the workbook"; else ok; fi
+	# the charts' labels are short shas, and the change point (commit 6)
+	# is a red point of the total's line
+	if python3 - "$T/t.xlsx" "$T/x.csv" <<'PY'
+import csv, re, sys, zipfile
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert [r["label"] for r in rows][:2] == ["01aaaaaaaa", "02aaaaaaaa"], rows[0]
+z = zipfile.ZipFile(sys.argv[1])
+chart = z.read("xl/charts/chart1.xml").decode()
+pts = re.findall(r"<c:dPt><c:idx val=\"(\d+)\"/>(.*?)</c:dPt>", chart, re.S)
+red = [int(i) for i, body in pts if "C00000" in body]
+assert red == [5], red
+assert "Series!$" in chart and "<c:cat>" in chart
+PY
+	then ok; else not_ok "trend xlsx: labels or change points"; fi
 fi
 expect_exit 1 pd trend --scenario syn --alert-after "$(sha 5)"
 expect_exit 0 pd trend --scenario syn --alert-after 06aaaa
