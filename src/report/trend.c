@@ -515,6 +515,32 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 }
 
 /* One series as an SVG line chart, 760 x 230 user units. */
+/* A round step near want: 1, 2, 2.5 or 5 times a power of ten. */
+static double nice_step(double want)
+{
+	double e, f;
+
+	if (!(want > 0) || !isfinite(want))
+		return 1;
+	e = pow(10, floor(log10(want)));
+	f = want / e;
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * e;
+}
+
+/* The decimals that write every multiple of step exactly. */
+static int decimals(double step)
+{
+	int d;
+
+	for (d = 0; d < 9; d++) {
+		double x = step * pow(10, d);
+
+		if (fabs(x - floor(x + 0.5)) < 1e-6 * x)
+			return d;
+	}
+	return d;
+}
+
 static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 		       const struct pd_tseries *s)
 {
@@ -548,15 +574,22 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 		    "<svg viewBox=\"0 0 %.0f %.0f\" role=\"img\""
 		    " xmlns=\"http://www.w3.org/2000/svg\">\n",
 		    W, H);
-	for (i = 0; i <= 4; i++) {
-		double v = lo + (hi - lo) * (double)i / 4;
+	{
+		/* round ticks (1, 2, 2.5 or 5 times a power of ten), in plain
+		 * decimals: never 2113, 2370 or 2.253e+04 */
+		double tick = nice_step((hi - lo) * scale / 4), v;
+		int dec = decimals(tick);
 
-		pd_buf_addf(b,
-			    "<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\""
-			    " y1=\"%.1f\" y2=\"%.1f\"/>"
-			    "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
-			    "%.4g</text>\n",
-			    L, W - R, Y(v), Y(v), L - 6, Y(v) + 4, v * scale);
+		for (v = ceil(lo * scale / tick) * tick;
+		     v <= hi * scale + 1e-9 * tick; v += tick)
+			pd_buf_addf(b,
+				    "<line class=\"grid\" x1=\"%.1f\""
+				    " x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/>"
+				    "<text x=\"%.1f\" y=\"%.1f\""
+				    " text-anchor=\"end\">%.*f</text>\n",
+				    L, W - R, Y(v / scale), Y(v / scale), L - 6,
+				    Y(v / scale) + 4, dec,
+				    fabs(v) < tick / 2 ? 0 : v);
 	}
 	pd_buf_addf(
 	    b,
@@ -565,13 +598,18 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 	    (H - B + T) / 2, (H - B + T) / 2);
 	pd_html_text(b, pd_trend_series_unit(t, s));
 	pd_buf_adds(b, "</text>\n");
+	/* commit labels, the last one always, ending at the last point */
 	step = n > 8 ? (n + 7) / 8 : 1;
 	for (i = 0; i < n; i += step) {
+		int last = i + step >= n;
+
+		if (last && i != n - 1 && n > 1)
+			i = n - 1;
 		pd_buf_reset(&tmp);
 		pd_buf_addf(&tmp, "%.7s", s->pts.v[i].sha);
 		pd_buf_addf(
-		    b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
-		    X(i), H - B + 16);
+		    b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", X(i),
+		    H - B + 16, n > 1 && i == n - 1 ? "end" : "middle");
 		pd_html_text(b, tmp.buf);
 		pd_buf_adds(b, "</text>\n");
 	}

@@ -69,6 +69,23 @@ expect_grep "^| <code>=cmd&#124;&#39; /C calc&#39;&#33;A0</code> |" "$T/out"
 expect_exit 1 pd trend --scenario syn -f html -o "$T/t.html"
 expect_no_grep "=cmd|' /C" "$T/t.html"
 expect_grep "=cmd|&#39; /C calc&#39;!A0" "$T/t.html"
+# chart axes: round ticks in plain decimals (1, 2, 2.5 or 5 times a power
+# of ten apart), and the last commit's label inside the chart
+if python3 - "$T/t.html" <<'PY'
+import math, re, sys
+html = open(sys.argv[1]).read()
+for svg in re.findall(r"<svg.*?</svg>", html, re.S):
+    ticks = [t for x, t in re.findall(r'<text x="([\d.]+)" y="[\d.]+" text-anchor="end">([^<]*)</text>', svg) if float(x) < 100]
+    assert len(ticks) >= 2 and not any("e" in t for t in ticks), ticks
+    v = [float(t) for t in ticks]
+    step = v[1] - v[0]
+    m = step / 10 ** math.floor(math.log10(step))
+    assert any(abs(m - k) < 1e-6 for k in (1, 2, 2.5, 5, 10)), (ticks, m)
+    assert all(abs((b - a) - step) < 1e-9 * max(1, abs(b)) for a, b in zip(v, v[1:])), ticks
+    last = re.findall(r'<text x="([\d.]+)" y="[\d.]+" text-anchor="(end|middle)">[0-9a-f]{7}</text>', svg)[-1]
+    assert last[1] == "end", last
+PY
+then ok; else not_ok "trend chart axes"; fi
 expect_exit 1 pd trend --scenario syn -f xlsx -o "$T/t.xlsx"
 if command -v xlsx2csv >/dev/null; then
 	xlsx2csv -s 2 "$T/t.xlsx" >"$T/x.csv" && ok || not_ok "xlsx2csv"
