@@ -453,21 +453,14 @@ void pd_json_walk_init(struct pd_json_walk *w, void *levels, size_t stride,
 	w->err = err;
 }
 
-int pd_json_walk_enter(struct pd_json_walk *w, int is_map, int *rc)
+int pd_json_walk_top_array(struct pd_json_walk *w)
 {
 	char what[128];
 
-	*rc = 1;
-	if (pd_json_walk_skip_open(w))
-		return 1;
-	pd_json_walk_value(w);
-	if (w->depth >= 0 || is_map)
-		return 0;
 	snprintf(what, sizeof(what),
 		 "JSON of an unknown shape (the top level is an array, not %s)",
 		 w->top ? w->top : "an object");
-	*rc = pd_json_walk_fail(w, what);
-	return 1;
+	return pd_json_walk_fail(w, what);
 }
 
 void *pd_json_walk_too_deep(struct pd_json_walk *w)

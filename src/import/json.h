@@ -64,14 +64,9 @@ static inline void pd_json_walk_value(struct pd_json_walk *w)
 		pd_json_walk_top(w)->idx++;
 }
 
-/*
- * The start of a container, before the importer decides what it is: it
- * is counted as a value of the open one. Returns 1 when the caller is to
- * return *rc at once: inside a value skipped whole (*rc 1), or an array
- * at the top level (*rc 0, "JSON of an unknown shape (the top level is an
- * array, not TOP)" recorded).
+/* Records "JSON of an unknown shape (the top level is an array, not TOP)"; 0.
  */
-int pd_json_walk_enter(struct pd_json_walk *w, int is_map, int *rc);
+int pd_json_walk_top_array(struct pd_json_walk *w);
 
 /* Records that the document nests past max; NULL. */
 void *pd_json_walk_too_deep(struct pd_json_walk *w);
@@ -133,6 +128,25 @@ static inline int pd_json_walk_skip(struct pd_json_walk *w)
 static inline int pd_json_walk_pop(struct pd_json_walk *w)
 {
 	w->depth--;
+	return 1;
+}
+
+/*
+ * The start of a container, before the importer decides what it is: it
+ * is counted as a value of the open one. Returns 1 when the caller is to
+ * return *rc at once: inside a value skipped whole (*rc 1), or an array
+ * at the top level (*rc 0, the error recorded).
+ */
+static inline int pd_json_walk_enter(struct pd_json_walk *w, int is_map,
+				     int *rc)
+{
+	*rc = 1;
+	if (pd_json_walk_skip_open(w))
+		return 1;
+	pd_json_walk_value(w);
+	if (w->depth >= 0 || is_map)
+		return 0;
+	*rc = pd_json_walk_top_array(w);
 	return 1;
 }
 

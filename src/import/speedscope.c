@@ -89,37 +89,41 @@ static int top_scalar(struct ss_state *s)
 
 /*
  * What a container holds, from its parent's state, the key it is under
- * (K_OTHER in an array) and whether it is an object; S_SKIP otherwise.
+ * and whether it is an object (docs/formats.md, "speedscope JSON"); S_SKIP
+ * otherwise. A switch on the parent: this runs for every sample's array.
  */
 static enum ss_st child_state(struct ss_state *s, int is_map)
 {
-	static const struct {
-		enum ss_st parent;
-		enum ss_key key;
-		int is_map;
-		enum ss_st child;
-	} moves[] = {
-		{ S_TOP, K_SHARED, 1, S_SHARED },
-		{ S_TOP, K_PROFILES, 0, S_PROFILES },
-		{ S_TOP, K_EXT, 1, S_EXT },
-		{ S_SHARED, K_FRAMES, 0, S_FRAMES },
-		{ S_FRAMES, K_OTHER, 1, S_FRAME },
-		{ S_PROFILES, K_OTHER, 1, S_PROFILE },
-		{ S_PROFILE, K_EVENTS, 0, S_EVENTS },
-		{ S_PROFILE, K_SAMPLES, 0, S_SAMPLES },
-		{ S_PROFILE, K_WEIGHTS, 0, S_WEIGHTS },
-		{ S_PROFILE, K_COUNTS, 0, S_COUNTS },
-		{ S_EVENTS, K_OTHER, 1, S_EVENT },
-		{ S_SAMPLES, K_OTHER, 0, S_SAMPLE },
-	};
 	const struct ss_level *l = top(s);
-	size_t i;
 
-	for (i = 0; i < PD_ARRAY_SIZE(moves); i++)
-		if (moves[i].parent == l->st && moves[i].key == l->key &&
-		    moves[i].is_map == is_map)
-			return moves[i].child;
-	return S_SKIP;
+	switch (l->st) {
+	case S_TOP:
+		if (l->key == K_SHARED && is_map)
+			return S_SHARED;
+		if (l->key == K_PROFILES && !is_map)
+			return S_PROFILES;
+		return l->key == K_EXT && is_map ? S_EXT : S_SKIP;
+	case S_SHARED:
+		return l->key == K_FRAMES && !is_map ? S_FRAMES : S_SKIP;
+	case S_FRAMES:
+		return is_map ? S_FRAME : S_SKIP;
+	case S_PROFILES:
+		return is_map ? S_PROFILE : S_SKIP;
+	case S_PROFILE:
+		if (is_map)
+			return S_SKIP;
+		return l->key == K_EVENTS    ? S_EVENTS
+		       : l->key == K_SAMPLES ? S_SAMPLES
+		       : l->key == K_WEIGHTS ? S_WEIGHTS
+		       : l->key == K_COUNTS  ? S_COUNTS
+					     : S_SKIP;
+	case S_EVENTS:
+		return is_map ? S_EVENT : S_SKIP;
+	case S_SAMPLES:
+		return is_map ? S_SKIP : S_SAMPLE;
+	default:
+		return S_SKIP;
+	}
 }
 
 static struct ss_profile *cur_prof(struct ss_state *s)
@@ -444,30 +448,43 @@ static int on_number(struct ss_state *s, const char *v, size_t n, int is_string)
 	}
 }
 
+/*
+ * A scalar begins: counted in its array. Its level, or NULL when the
+ * caller returns *rc at once (skipped: 1; the document is a bare scalar:
+ * 0, error recorded).
+ */
+static struct ss_level *scalar_at(struct ss_state *s, int *rc)
+{
+	*rc = 1;
+	if (s->w.skip)
+		return NULL;
+	if (top_scalar(s)) {
+		*rc = 0;
+		return NULL;
+	}
+	pd_json_walk_value(&s->w);
+	return top(s);
+}
+
 static int cb_number(void *ctx, const char *v, size_t n)
 {
 	struct ss_state *s = ctx;
+	int rc;
 
-	if (s->w.skip)
-		return 1;
-	if (top_scalar(s))
-		return 0;
-	pd_json_walk_value(&s->w);
+	if (!scalar_at(s, &rc))
+		return rc;
 	return on_number(s, v, n, 0);
 }
 
 static int cb_string(void *ctx, const unsigned char *v, size_t n)
 {
 	struct ss_state *s = ctx;
-	struct ss_level *l;
 	const char *c = (const char *)v;
+	int rc;
+	struct ss_level *l = scalar_at(s, &rc);
 
-	if (s->w.skip)
-		return 1;
-	if (top_scalar(s))
-		return 0;
-	pd_json_walk_value(&s->w);
-	l = top(s);
+	if (!l)
+		return rc;
 	switch (l->st) {
 	case S_TOP:
 		if (l->key == K_SCHEMA) {
@@ -554,14 +571,11 @@ static int cb_string(void *ctx, const unsigned char *v, size_t n)
 static int on_literal(void *ctx, int is_true)
 {
 	struct ss_state *s = ctx;
-	struct ss_level *l;
+	int rc;
+	struct ss_level *l = scalar_at(s, &rc);
 
-	if (s->w.skip)
-		return 1;
-	if (top_scalar(s))
-		return 0;
-	pd_json_walk_value(&s->w);
-	l = top(s);
+	if (!l)
+		return rc;
 	if (l->st == S_SAMPLE || l->st == S_WEIGHTS || l->st == S_SAMPLES ||
 	    l->st == S_EVENTS || l->st == S_COUNTS)
 		return fail(s, "unexpected null or boolean");
