@@ -541,31 +541,38 @@ static int decimals(double step)
 	return d;
 }
 
+/* The y range of a series' chart: its points' extremes, padded. */
+static void series_range(const struct pd_tseries *s, double *lo, double *hi)
+{
+	double pad;
+	size_t i;
+
+	*lo = HUGE_VAL;
+	*hi = -HUGE_VAL;
+	for (i = 0; i < s->pts.n; i++) {
+		if (s->pts.v[i].n) {
+			*lo = fmin(*lo, s->pts.v[i].lo);
+			*hi = fmax(*hi, s->pts.v[i].hi);
+		}
+	}
+	if (!isfinite(*lo)) {
+		*lo = 0;
+		*hi = 1;
+	}
+	pad = (*hi - *lo) * 0.08 + fabs(*hi) * 0.01 + 1e-12;
+	*lo = fmax(0, *lo - pad);
+	*hi += pad;
+}
+
 static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 		       const struct pd_tseries *s)
 {
 	const double W = 760, H = 230, L = 70, R = 16, T = 14, B = 40;
-	double lo = HUGE_VAL, hi = -HUGE_VAL, scale;
+	double lo, hi, scale = pd_trend_series_scale(t, s);
 	size_t i, n = s->pts.n, step;
 	struct pd_buf tmp = PD_BUF_INIT;
 
-	scale = pd_trend_series_scale(t, s);
-	for (i = 0; i < n; i++) {
-		if (s->pts.v[i].n) {
-			lo = fmin(lo, s->pts.v[i].lo);
-			hi = fmax(hi, s->pts.v[i].hi);
-		}
-	}
-	if (!isfinite(lo)) {
-		lo = 0;
-		hi = 1;
-	}
-	{
-		double pad = (hi - lo) * 0.08 + fabs(hi) * 0.01 + 1e-12;
-
-		lo = fmax(0, lo - pad);
-		hi += pad;
-	}
+	series_range(s, &lo, &hi);
 #define X(i)                                                                   \
 	(n > 1 ? L + (W - L - R) * (double)(i) / (double)(n - 1)               \
 	       : (L + W - R) / 2)
