@@ -3,6 +3,7 @@
  * not defined (a ratio with no samples, p for an untested function) are null;
  * strings are made valid UTF-8 first, since profiles carry any bytes.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,16 +170,149 @@ static cJSON *side(const struct pd_side *s)
 	return o;
 }
 
+/*
+ * Writing a cJSON tree as cJSON_Print does, byte for byte (tabs, ": "
+ * as ":\t", ", " between array elements, numbers as "%1.15g" or, when
+ * that does not read back, "%1.17g"), but streamed to the file: the
+ * report of a large history is tens of megabytes, which cJSON built as
+ * one string after re-reading every number with sscanf.
+ */
+struct jw {
+	FILE *f;
+	struct pd_buf b;
+	int depth;
+};
+
+static void jw_flush(struct jw *w, int all)
+{
+	if (w->b.len >= (all ? 1 : 1 << 16)) {
+		fwrite(w->b.buf, 1, w->b.len, w->f);
+		pd_buf_reset(&w->b);
+	}
+}
+
+static void jw_number(struct jw *w, const cJSON *n)
+{
+	double d = n->valuedouble, back;
+	char t[32];
+
+	if (isnan(d) || isinf(d)) {
+		pd_buf_adds(&w->b, "null");
+		return;
+	}
+	snprintf(t, sizeof(t), "%1.15g", d);
+	back = strtod(t, NULL);
+	if (!(fabs(back - d) <= fmax(fabs(back), fabs(d)) * DBL_EPSILON))
+		snprintf(t, sizeof(t), "%1.17g", d);
+	pd_buf_adds(&w->b, t);
+}
+
+static void jw_string(struct jw *w, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	pd_buf_addch(&w->b, '"');
+	for (; *p; p++) {
+		const unsigned char *run = p;
+
+		while (*p > 31 && *p != '"' && *p != '\\')
+			p++;
+		pd_buf_add(&w->b, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
+		pd_buf_addch(&w->b, '\\');
+		switch (*p) {
+		case '\\':
+		case '"':
+			pd_buf_addch(&w->b, (char)*p);
+			break;
+		case '\b':
+			pd_buf_addch(&w->b, 'b');
+			break;
+		case '\f':
+			pd_buf_addch(&w->b, 'f');
+			break;
+		case '\n':
+			pd_buf_addch(&w->b, 'n');
+			break;
+		case '\r':
+			pd_buf_addch(&w->b, 'r');
+			break;
+		case '\t':
+			pd_buf_addch(&w->b, 't');
+			break;
+		default:
+			pd_buf_addf(&w->b, "u%04x", *p);
+		}
+	}
+	pd_buf_addch(&w->b, '"');
+}
+
+static void jw_tabs(struct jw *w, int n)
+{
+	while (n-- > 0)
+		pd_buf_addch(&w->b, '\t');
+}
+
+static void jw_value(struct jw *w, const cJSON *v)
+{
+	const cJSON *c;
+
+	jw_flush(w, 0);
+	if (cJSON_IsNull(v)) {
+		pd_buf_adds(&w->b, "null");
+	} else if (cJSON_IsFalse(v)) {
+		pd_buf_adds(&w->b, "false");
+	} else if (cJSON_IsTrue(v)) {
+		pd_buf_adds(&w->b, "true");
+	} else if (cJSON_IsNumber(v)) {
+		jw_number(w, v);
+	} else if (cJSON_IsString(v)) {
+		jw_string(w, v->valuestring);
+	} else if (cJSON_IsArray(v)) {
+		pd_buf_addch(&w->b, '[');
+		w->depth++;
+		for (c = v->child; c; c = c->next) {
+			jw_value(w, c);
+			if (c->next)
+				pd_buf_adds(&w->b, ", ");
+		}
+		pd_buf_addch(&w->b, ']');
+		w->depth--;
+	} else if (cJSON_IsObject(v)) {
+		pd_buf_adds(&w->b, "{\n");
+		w->depth++;
+		for (c = v->child; c; c = c->next) {
+			jw_tabs(w, w->depth);
+			jw_string(w, c->string);
+			pd_buf_adds(&w->b, ":\t");
+			jw_value(w, c);
+			pd_buf_adds(&w->b, c->next ? ",\n" : "\n");
+		}
+		jw_tabs(w, w->depth - 1);
+		pd_buf_addch(&w->b, '}');
+		w->depth--;
+	}
+}
+
+int pd_json_write(FILE *f, const cJSON *root)
+{
+	struct jw w;
+
+	w.f = f;
+	w.depth = 0;
+	pd_buf_init(&w.b);
+	jw_value(&w, root);
+	pd_buf_addch(&w.b, '\n');
+	jw_flush(&w, 1);
+	pd_buf_release(&w.b);
+	return ferror(f) ? PD_EIO : 0;
+}
+
 static int emit(FILE *f, cJSON *root)
 {
-	char *text = cJSON_PrintBuffered(root, 1 << 20, 1);
-	int rc = 0;
+	int rc = pd_json_write(f, root);
 
-	if (!text)
-		pd_die_oom(0);
-	if (fputs(text, f) == EOF || fputc('\n', f) == EOF)
-		rc = PD_EIO;
-	free(text);
 	cJSON_Delete(root);
 	return rc;
 }

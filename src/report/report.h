@@ -37,6 +37,12 @@ int pd_report_html(FILE *f, const struct pd_diff *d,
  */
 struct cJSON *pd_json_text(const char *s);
 
+/*
+ * Writes root and a newline to f as cJSON_Print would, streamed; 0 or
+ * PD_EIO.
+ */
+int pd_json_write(FILE *f, const struct cJSON *root);
+
 /* An XLSX workbook (libxlsxwriter) written to path. */
 int pd_report_xlsx(const char *path, const struct pd_diff *d,
 		   struct pd_err *err);

@@ -402,7 +402,6 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 	cJSON *root = cJSON_CreateObject(), *arr, *o;
 	const struct pd_tseries *s0 = &t->series.v[0];
 	size_t i, k, j;
-	char *txt;
 	int rc;
 
 	cJSON_AddNumberToObject(root, "version", 1);
@@ -505,12 +504,8 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 		}
 		cJSON_AddItemToArray(arr, o);
 	}
-	txt = cJSON_Print(root);
+	rc = pd_json_write(f, root);
 	cJSON_Delete(root);
-	if (!txt)
-		return PD_EIO;
-	rc = fputs(txt, f) < 0 || fputc('\n', f) == EOF ? PD_EIO : 0;
-	cJSON_free(txt);
 	return rc;
 }
 

@@ -1,6 +1,8 @@
 /* Unit tests for report/: formatting, escaping and the Markdown budget. */
 #include "testutil.h"
 
+#include <cJSON.h>
+
 #include "report/report.h"
 #include "stats/diff.h"
 
@@ -119,10 +121,67 @@ static void test_markdown(void **state)
 	}
 }
 
+/* pd_json_write must write what cJSON_Print writes, byte for byte. */
+static void test_json_write(void **state)
+{
+	const double nums[] = { 0,
+				-0.0,
+				1,
+				-7,
+				2147483647,
+				2147483648.0,
+				-2147483649.0,
+				0.1,
+				1.0 / 3,
+				6.02214076e23,
+				1e-300,
+				123456789012345678.0 };
+	cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+	cJSON *objs = cJSON_CreateArray(), *o;
+	char *want, *got;
+	size_t i, n;
+	FILE *f;
+
+	(void)state;
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber(nums[i]));
+	cJSON_AddItemToObject(root, "numbers", arr);
+	cJSON_AddItemToObject(root, "escapes",
+			      cJSON_CreateString("q\"b\\s/\b\f\n\r\t\001\x7f"
+						 "\xc3\xa9\xff"));
+	cJSON_AddItemToObject(root, "empty object", cJSON_CreateObject());
+	cJSON_AddItemToObject(root, "empty array", cJSON_CreateArray());
+	cJSON_AddItemToObject(root, "", cJSON_CreateString(""));
+	cJSON_AddNullToObject(root, "null");
+	cJSON_AddTrueToObject(root, "yes");
+	cJSON_AddFalseToObject(root, "no");
+	o = cJSON_CreateObject();
+	cJSON_AddItemToObject(o, "inner", cJSON_CreateObject());
+	cJSON_AddItemToArray(objs, o);
+	cJSON_AddItemToArray(objs, cJSON_CreateObject());
+	cJSON_AddItemToObject(root, "objects", objs);
+	want = cJSON_Print(root);
+	f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(pd_json_write(f, root), 0);
+	n = (size_t)ftell(f);
+	rewind(f);
+	got = calloc(1, n + 1);
+	assert_int_equal(fread(got, 1, n, f), n);
+	fclose(f);
+	assert_int_equal(n, strlen(want) + 1);
+	assert_memory_equal(got, want, strlen(want));
+	assert_int_equal(got[n - 1], '\n');
+	free(got);
+	cJSON_free(want);
+	cJSON_Delete(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_helpers),
+		cmocka_unit_test(test_json_write),
 		cmocka_unit_test(test_markdown),
 	};
 
