@@ -245,6 +245,13 @@ static const struct pd_optdef table[] = {
 	  "add them (the nightly job's memory)" },
 	{ "improvements", 0, no_argument, OPT_IMPROVEMENTS, NULL, "Trend",
 	  SERIES, "culprit: also changes for the better", NULL },
+	{ "commit-url", 0, required_argument, OPT_COMMIT_URL, "URL", "Trend",
+	  PD_C_TREND,
+	  "link commits in md and html to URL, {sha} replaced\n"
+	  "(https://host/org/repo/commit/{sha})",
+	  "link every commit in Markdown and HTML to URL, an http(s) address "
+	  "with `{sha}` where the full sha goes "
+	  "(`https://github.com/org/repo/commit/{sha}`)" },
 	/* Output */
 	{ "format", 'f', required_argument, 'f', "FMT", "Output", JUDGE,
 	  "text (default), md, json, html, xlsx, folded", NULL },

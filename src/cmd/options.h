@@ -58,6 +58,7 @@ enum {
 	OPT_ALERT_AFTER,
 	OPT_STATE,
 	OPT_IMPROVEMENTS,
+	OPT_COMMIT_URL,
 };
 
 /* The commands that take options, one bit each. */

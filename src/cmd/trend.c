@@ -21,6 +21,7 @@
 struct trend_args {
 	struct pd_trend_query q;
 	const char *db, *repo, *fmt, *output, *pattern, *alert_after, *color;
+	const char *commit_url;
 	const char *state;
 	int improvements; /* culprit: improvements too */
 	double pmax;
@@ -93,6 +94,17 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 			break;
 		case OPT_ALERT_AFTER:
 			a->alert_after = optarg;
+			break;
+		case OPT_COMMIT_URL:
+			if ((strncmp(optarg, "https://", 8) &&
+			     strncmp(optarg, "http://", 7)) ||
+			    !strstr(optarg, "{sha}")) {
+				pd_error("error: --commit-url: want an http(s)"
+					 " address with {sha} in it, not '%s'",
+					 optarg);
+				return 2;
+			}
+			a->commit_url = optarg;
 			break;
 		case OPT_COLOR:
 			a->color = optarg;
@@ -399,6 +411,7 @@ int pd_cmd_trend(int argc, char **argv)
 
 		if (pd_out_open(&out, a.output) != 0)
 			goto out;
+		t.commit_url = a.commit_url;
 		if (!strcmp(a.fmt, "md"))
 			rc = pd_trend_md(out.f, &t);
 		else if (!strcmp(a.fmt, "json"))

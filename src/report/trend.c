@@ -5,6 +5,7 @@
  * <title> per point for hover values); XLSX (trend_xlsx.c) has the values
  * and native line charts. Every name is escaped for its output.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,71 @@
 static void short_sha(struct pd_buf *b, const char *sha)
 {
 	pd_buf_addf(b, "%.*s", SHORT_SHA, sha);
+}
+
+/*
+ * The commit's address from t->commit_url into b, {sha} replaced by the
+ * sha and every character a Markdown link or an HTML attribute could
+ * read as syntax percent-encoded; 0 when no template was given.
+ */
+static int commit_url(struct pd_buf *b, const struct pd_trend *t,
+		      const char *sha)
+{
+	const char *p, *s;
+
+	if (!t->commit_url)
+		return 0;
+	for (p = t->commit_url; *p;) {
+		int is_sha = !strncmp(p, "{sha}", 5);
+
+		for (s = is_sha ? sha : p; *s && (is_sha || s == p); s++) {
+			unsigned char c = (unsigned char)*s;
+
+			if (isalnum(c) || strchr("-._~:/?#@!$&*+,;=%", c))
+				pd_buf_addch(b, (char)c);
+			else
+				pd_buf_addf(b, "%%%02X", c);
+		}
+		p += is_sha ? 5 : 1;
+	}
+	return 1;
+}
+
+/* A commit in HTML: its short sha, a link when there is an address. */
+static void html_commit(struct pd_buf *b, const struct pd_trend *t,
+			const char *sha)
+{
+	struct pd_buf u = PD_BUF_INIT, s = PD_BUF_INIT;
+
+	short_sha(&s, sha);
+	if (commit_url(&u, t, sha)) {
+		pd_buf_adds(b, "<a href=\"");
+		pd_html_text(b, u.buf);
+		pd_buf_adds(b, "\">");
+		pd_html_text(b, s.buf);
+		pd_buf_adds(b, "</a>");
+	} else {
+		pd_html_text(b, s.buf);
+	}
+	pd_buf_release(&u);
+	pd_buf_release(&s);
+}
+
+/* A commit in Markdown: <code>short sha</code>, a link when there is one. */
+static void md_commit(struct pd_buf *b, const struct pd_trend *t,
+		      const char *sha)
+{
+	struct pd_buf u = PD_BUF_INIT, s = PD_BUF_INIT;
+	int link = commit_url(&u, t, sha);
+
+	short_sha(&s, sha);
+	pd_buf_adds(b, link ? "[<code>" : "<code>");
+	pd_md_text(b, s.buf, 100);
+	pd_buf_adds(b, "</code>");
+	if (link)
+		pd_buf_addf(b, "](%s)", u.buf);
+	pd_buf_release(&u);
+	pd_buf_release(&s);
 }
 
 /* The unit of a series' values as shown: a counter has its own. */
@@ -345,11 +411,11 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 				    ? "- \xf0\x9f\x94\xb5 improvement: **"
 				    : "- \xf0\x9f\x94\xb4 **");
 		pd_md_text(&b, line.buf, 2000);
-		pd_buf_adds(&b, "** (last good <code>");
-		pd_buf_reset(&line);
-		short_sha(&line, t->series.v[0].pts.v[al->at - 1].sha);
-		pd_md_text(&b, line.buf, 100);
-		pd_buf_adds(&b, "</code>)\n");
+		pd_buf_adds(&b, "** (last good ");
+		md_commit(&b, t, t->series.v[0].pts.v[al->at - 1].sha);
+		pd_buf_adds(&b, ", first bad ");
+		md_commit(&b, t, t->series.v[0].pts.v[al->at].sha);
+		pd_buf_adds(&b, ")\n");
 	}
 	pd_buf_addf(&b,
 		    "\n| series | first (%s) | last (%s) | change |"
@@ -371,11 +437,9 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 		pd_buf_addf(&b, " | %.1f %%%s | ", 100 * s->tau,
 			    s->tau_learned ? " (learned)" : "");
 		for (k = 0; k < s->changes.n; k++) {
-			pd_buf_reset(&line);
-			short_sha(&line, s->pts.v[s->changes.v[k].at].sha);
-			pd_buf_adds(&b, k ? ", <code>" : "<code>");
-			pd_md_text(&b, line.buf, 100);
-			pd_buf_adds(&b, "</code> ");
+			pd_buf_adds(&b, k ? ", " : "");
+			md_commit(&b, t, s->pts.v[s->changes.v[k].at].sha);
+			pd_buf_addch(&b, ' ');
 			pd_fmt_pct(&b, 100 * s->changes.v[k].change);
 		}
 		pd_buf_adds(&b, " |\n");
@@ -608,12 +672,18 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 		if (last && i != n - 1 && n > 1)
 			i = n - 1;
 		pd_buf_reset(&tmp);
-		pd_buf_addf(&tmp, "%.7s", s->pts.v[i].sha);
+		if (commit_url(&tmp, t, s->pts.v[i].sha)) {
+			pd_buf_adds(b, "<a href=\"");
+			pd_html_text(b, tmp.buf);
+			pd_buf_adds(b, "\">");
+		}
 		pd_buf_addf(
 		    b, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">", X(i),
 		    H - B + 16, n > 1 && i == n - 1 ? "end" : "middle");
+		pd_buf_reset(&tmp);
+		pd_buf_addf(&tmp, "%.7s", s->pts.v[i].sha);
 		pd_html_text(b, tmp.buf);
-		pd_buf_adds(b, "</text>\n");
+		pd_buf_adds(b, t->commit_url ? "</text></a>\n" : "</text>\n");
 	}
 	/* change points: between the last good and the first bad commit */
 	for (i = 0; i < s->changes.n; i++) {
@@ -706,13 +776,15 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 
 		pd_buf_reset(&line);
 		pd_fmt_alert(&line, t, i, 5);
-		pd_buf_addf(&line, " (last good %.10s)",
-			    t->series.v[0].pts.v[al->at - 1].sha);
 		pd_buf_adds(&b, pd_alert_improves(t, i)
 				    ? "<p class=\"improvement\">improvement: "
 				    : "<p class=\"alert\">");
 		pd_html_text(&b, line.buf);
-		pd_buf_adds(&b, "</p>\n");
+		pd_buf_adds(&b, " (last good ");
+		html_commit(&b, t, t->series.v[0].pts.v[al->at - 1].sha);
+		pd_buf_adds(&b, ", first bad ");
+		html_commit(&b, t, t->series.v[0].pts.v[al->at].sha);
+		pd_buf_adds(&b, ")</p>\n");
 	}
 	for (i = 0; i < t->series.n; i++) {
 		const struct pd_tseries *s = &t->series.v[i];

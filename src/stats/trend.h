@@ -71,6 +71,8 @@ struct pd_trend {
 	double min_impact;    /* a function's move counts from this share of
 				 the total (0.005 when 0) */
 	PD_VEC(char *) notes; /* what the loading left out, one line each */
+	/* how reports link a commit: {sha} replaced; NULL none; not owned */
+	const char *commit_url;
 };
 
 void pd_trend_release(struct pd_trend *t);

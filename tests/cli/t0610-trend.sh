@@ -143,6 +143,14 @@ expect_exit 2 pd trend
 expect_grep "scenario is required" "$T/err"
 expect_exit 2 pd trend --scenario nope
 expect_grep "no runs stored for scenario nope" "$T/err"
+# --commit-url links every commit of the Markdown and the HTML; only an
+# http(s) address with {sha} is taken (no javascript: in a shared report)
+expect_exit 1 pd trend --scenario syn -f md --commit-url 'https://example.test/r/commit/{sha}'
+expect_grep "last good \\[<code>05aaaaaaaa</code>\\](https://example.test/r/commit/05$tail), first bad \\[<code>06aaaaaaaa</code>\\](https://example.test/r/commit/06$tail)" "$T/out"
+expect_exit 1 pd trend --scenario syn -f html -o "$T/l.html" --commit-url 'https://example.test/r/commit/{sha}?x=1&y=(2)'
+expect_grep "<a href=\"https://example.test/r/commit/06$tail?x=1&amp;y=%282%29\">06aaaaaaaa</a>" "$T/l.html"
+expect_exit 2 pd trend --scenario syn -f html --commit-url 'javascript:alert(1)//{sha}'
+expect_grep "want an http(s) address with {sha}" "$T/err"
 expect_exit 2 pd trend --scenario syn --function '(' 
 # a pattern that matches no stored function is an error (it used to let
 # every function through, as if there were no pattern)
