@@ -122,10 +122,7 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 	pd_xlsx_str(data, 0, (int)t->series.n + 3, "label", head);
 	for (i = 0; i < n; i++) {
 		pd_buf_reset(&b);
-		pd_buf_add(&b, s0->pts.v[i].sha,
-			   strlen(s0->pts.v[i].sha) < 10
-			       ? strlen(s0->pts.v[i].sha)
-			       : 10);
+		pd_trend_short_sha(&b, s0->pts.v[i].sha);
 		pd_xlsx_str(data, (int)i + 1, (int)t->series.n + 3, b.buf,
 			    NULL);
 		pd_xlsx_str(data, (int)i + 1, 0, s0->pts.v[i].sha, NULL);

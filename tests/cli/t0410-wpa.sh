@@ -107,4 +107,18 @@ printf 'Name,Colour (s)\nalpha,red\nbeta,blue\n' >"$T/none.csv"
 expect_exit 2 pd show --from wpa "$T/none.csv"
 expect_grep "none.csv: row 1: no WPA columns perfdiff knows" "$T/err"
 expect_lines 1 "$T/err"
+# A tree node whose own weight is zero keeps its own count: main's Count
+# is 10, its child's 8, so main has 2 samples of its own (their weight
+# rounded into the child's); all 10 samples are counted.
+printf 'Line #,Process,Stack,Count,Weight (in view) (ms),%% Weight\n1,,[Root],10,10.000000,100.00\n2,app.exe (1),|- app.exe!main,10,10.000000,100.00\n3,app.exe (1),|    |- app.exe!work,8,10.000000,100.00\n' >"$T/zero-self.csv"
+expect_exit 0 pd show -f json "$T/zero-self.csv"
+if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+assert d["profile"]["samples"] == 10, d["profile"]
+assert f["main"]["self_samples"] == 2 and f["main"]["self"] == 0, f["main"]
+assert f["work"]["self_samples"] == 8, f["work"]
+PY
+then ok; else not_ok "a tree node's own count when its own weight is zero"; fi
 finish
