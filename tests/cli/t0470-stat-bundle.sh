@@ -56,6 +56,21 @@ PY
 then ok; else not_ok "compare's counters = the direct diff's"; fi
 pd compare aaaa111 bbbb222 --scenario demo --db "$T/h.db" -f md >"$T/hist.md" 2>/dev/null
 expect_grep "perf stat" "$T/hist.md"
+# check with two stored sides reads them as compare does: the counters
+# join, and each side's provenance names its commit, runs and tool
+pd check db:aaaa111:demo db:bbbb222:demo --db "$T/h.db" -f json >"$T/check.json" 2>/dev/null
+if python3 - "$T/hist.json" "$T/check.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+def rows(d):
+    t = [t for t in d["tables"] if t["name"] == "perf stat"][0]
+    return {tuple(r["key"]): r["measures"]["value"]["status"] for r in t["rows"]}
+assert rows(a) == rows(b)
+for side in ("baseline", "candidate"):
+    assert b[side]["provenance"] == a[side]["provenance"], (b[side], a[side])
+    assert "from the history" in b[side]["provenance"], b[side]
+PY
+then ok; else not_ok "check with two stored sides = compare"; fi
 
 # Re-ingest is idempotent: no duplicate metrics
 expect_exit 0 pd ingest --db "$T/h.db" "$T/b1" "$T/b2"
