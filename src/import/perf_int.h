@@ -1,0 +1,86 @@
+/*
+ * What the perf readers share (docs/formats.md, "Linux perf"): perf
+ * script's text (perf.c) and perf.data read directly (perfdata.c) turn
+ * samples into a profile the same way, here (perf_sample.c), so that the
+ * two paths give the same functions and numbers for one recording.
+ */
+#ifndef PD_PERF_INT_H
+#define PD_PERF_INT_H
+
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/intern.h"
+#include "core/vec.h"
+#include "import/import.h"
+
+struct perf_hdr {
+	const char *comm;
+	size_t comm_len;
+	const char *pid, *tid;
+	size_t pid_len, tid_len;
+	double period;
+	int has_period;
+	const char *event;
+	size_t event_len;
+	const char *rest; /* text after the event, may hold a frame */
+};
+
+struct pframe {
+	uint32_t name, module;
+	int inlined;
+};
+
+struct perf_state {
+	struct pd_profile *p;
+	const struct pd_import_opts *o;
+	struct pd_intern cache; /* "sym\0dso" -> index into cache_frame */
+	PD_VEC(uint32_t) cache_frame;
+	PD_VEC(struct pframe) frames; /* current sample, leaf first */
+	struct pd_buf key, name;
+	/* current sample */
+	int in_sample, keep, got_frames;
+	double weight;
+	uint32_t thread; /* string id of "comm" */
+	/* events */
+	struct pd_intern events;
+	PD_VEC(uint64_t) event_samples;
+	uint32_t chosen; /* event id, UINT32_MAX until known */
+	int any_period, all_period, const_period;
+	double first_period;
+	uint32_t last_thread_name;
+	size_t last_thread_idx;
+	uint64_t skipped_lines;
+	size_t first_skipped;
+	double cut_weight; /* samples whose stack stops short of a start */
+	uint32_t last_outer,
+	    last_outer_ok; /* frame id seen last, its verdict */
+};
+
+/* A sample's header, as perf script prints it. */
+void perf_state_init(struct perf_state *st, struct pd_profile *p,
+		     const struct pd_import_opts *o);
+void perf_state_release(struct perf_state *st);
+/*
+ * Starts a sample: counts its event, decides whether it is kept (the
+ * event chosen, --process, --thread) and its weight.
+ */
+int perf_sample_start(struct perf_state *st, const struct perf_hdr *h);
+/* Adds the sample's frames (pushed leaf first) to the profile. */
+void perf_sample_end(struct perf_state *st);
+/* The frame "sym (dso)" names, "[unknown]" named after its module. */
+uint32_t perf_frame_id(struct perf_state *st, const char *sym, size_t sn,
+		       const char *dso, size_t dn);
+void perf_frame_push(struct perf_state *st, uint32_t frame, int inlined);
+/* perf_frame_id and push; a JIT map's a->b->c becomes three frames. */
+int perf_frame_add(struct perf_state *st, const char *sym, size_t sn,
+		   const char *dso, size_t dn, int inlined);
+/* Strips modifiers (cycles:u -> cycles) but keeps tracepoint names. */
+size_t perf_event_name_len(const char *s, size_t n);
+/*
+ * After the last sample: an error when none was kept, else the profile
+ * finished, weighed (periods or samples) and its notes written.
+ */
+int perf_finish(struct perf_state *st, const char *path, struct pd_err *err);
+
+#endif
