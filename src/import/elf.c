@@ -24,17 +24,61 @@
 struct esym {
 	uint64_t start, size;
 	const char *name;
+	unsigned bind; /* STB_LOCAL 0, STB_GLOBAL 1, STB_WEAK 2 */
+	size_t order;  /* place in the file's tables */
 };
 
 struct esyms {
 	PD_VEC(struct esym) v;
 };
 
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Several names for one address (aliases: memcpy and memmove, __GI_
+ * copies, weak and strong): the one shown is the one perf shows, so
+ * that a function has one name whichever way its profile was read: a
+ * symbol with a size, then not weak, then global, then the fewest
+ * leading underscores, then the longest name, then the first in the
+ * file (docs/symbols.md).
+ * Negative when a goes first.
+ */
+static int prefer(const struct esym *a, const struct esym *b)
+{
+	size_t ua, ub, la, lb;
+
+	if (!a->size != !b->size)
+		return a->size ? -1 : 1;
+	if ((a->bind == 2) != (b->bind == 2))
+		return a->bind == 2 ? 1 : -1;
+	if ((a->bind == 1) != (b->bind == 1))
+		return a->bind == 1 ? -1 : 1;
+	ua = leading_underscores(a->name);
+	ub = leading_underscores(b->name);
+	if (ua != ub)
+		return ua < ub ? -1 : 1;
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	return (a->order > b->order) - (a->order < b->order);
+}
+
+/* By address, the preferred name of an address first. */
 static int cmp_esym(const void *a, const void *b)
 {
 	const struct esym *x = a, *y = b;
 
-	return (x->start > y->start) - (x->start < y->start);
+	if (x->start != y->start)
+		return (x->start > y->start) - (x->start < y->start);
+	return prefer(x, y);
 }
 
 /*
@@ -47,8 +91,15 @@ static size_t lookup(struct esyms *syms, uint64_t base, struct pd_symreq *reqs,
 {
 	size_t i, got = 0;
 
-	if (syms->v.n > 1)
+	if (syms->v.n > 1) {
+		size_t k, w = 1;
+
 		qsort(syms->v.v, syms->v.n, sizeof(*syms->v.v), cmp_esym);
+		for (k = 1; k < syms->v.n; k++) /* one name per address */
+			if (syms->v.v[k].start != syms->v.v[w - 1].start)
+				syms->v.v[w++] = syms->v.v[k];
+		syms->v.n = w;
+	}
 	for (i = 0; i < n && syms->v.n; i++) {
 		const struct esym *s = syms->v.v;
 		uint64_t a = reqs[i].addr + base;
@@ -80,15 +131,34 @@ static size_t lookup(struct esyms *syms, uint64_t base, struct pd_symreq *reqs,
 #define STT_FUNC_ 2
 #define STT_GNU_IFUNC_ 10
 
-static int is_func(unsigned info, uint64_t value, const char *name)
+/*
+ * A function symbol, or a label in code (an assembly entry point such as
+ * ld.so's _dl_start_user, which perf names too); not ARM's mapping
+ * symbols ($x, $d), which mark code and data, not functions.
+ */
+static int is_func(unsigned info, uint64_t value, const char *name, int in_code)
 {
 	unsigned type = info & 0xf;
 
-	return value && name && *name &&
-	       (type == STT_FUNC_ || type == STT_GNU_IFUNC_);
+	if (!value || !name || !*name)
+		return 0;
+	return type == STT_FUNC_ || type == STT_GNU_IFUNC_ ||
+	       (type == 0 && in_code && name[0] != '$');
 }
 
 #ifdef PD_HAVE_LIBELF
+
+/* Whether section i holds code (SHF_EXECINSTR). */
+static int in_code(Elf *e, size_t i)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (!i || i >= 0xff00) /* SHN_UNDEF, reserved indices */
+		return 0;
+	scn = elf_getscn(e, i);
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
+}
 
 size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 		      size_t n)
@@ -128,11 +198,14 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 			if (!gelf_getsym(d, (int)k, &sym))
 				continue;
 			nm = elf_strptr(e, sh.sh_link, sym.st_name);
-			if (!is_func(sym.st_info, sym.st_value, nm))
+			if (!is_func(sym.st_info, sym.st_value, nm,
+				     in_code(e, sym.st_shndx)))
 				continue;
 			x.start = sym.st_value;
 			x.size = sym.st_size;
 			x.name = nm;
+			x.bind = GELF_ST_BIND(sym.st_info);
+			x.order = syms.v.n;
 			PD_VEC_PUSH(&syms.v, x);
 		}
 	}
@@ -191,7 +264,7 @@ static unsigned char *read_at(const struct ef *f, uint64_t off, uint64_t n)
 
 struct sect {
 	uint32_t type, link;
-	uint64_t off, size, entsize;
+	uint64_t flags, off, size, entsize;
 };
 
 static int section(const struct ef *f, uint64_t shoff, unsigned entsize,
@@ -202,6 +275,7 @@ static int section(const struct ef *f, uint64_t shoff, unsigned entsize,
 	if (!b)
 		return -1;
 	s->type = (uint32_t)get(f, b + 4, 4);
+	s->flags = get(f, b + 8, f->is64 ? 8 : 4);
 	if (f->is64) {
 		s->off = get(f, b + 24, 8);
 		s->size = get(f, b + 32, 8);
@@ -217,6 +291,79 @@ static int section(const struct ef *f, uint64_t shoff, unsigned entsize,
 	return 0;
 }
 
+/* Per section, whether it holds code (SHF_EXECINSTR); NULL on failure. */
+static unsigned char *code_sections(const struct ef *f, uint64_t shoff,
+				    unsigned entsize, uint64_t shnum)
+{
+	unsigned char *code = pd_xcalloc((size_t)shnum + 1, 1);
+	uint64_t i;
+
+	for (i = 0; i < shnum; i++) {
+		struct sect s;
+
+		if (section(f, shoff, entsize, i, &s)) {
+			free(code);
+			return NULL;
+		}
+		code[i] = (s.flags & 4) != 0; /* SHF_EXECINSTR */
+	}
+	return code;
+}
+
+/*
+ * Adds the function symbols of table s (names in str) to syms; returns
+ * the string table they point into (owned), or NULL when unreadable.
+ */
+static unsigned char *add_table(const struct ef *f, const struct sect *s,
+				const struct sect *str,
+				const unsigned char *code, uint64_t shnum,
+				struct esyms *syms)
+{
+	uint64_t cnt, j, symsz = f->is64 ? 24 : 16;
+	unsigned char *tab, *names;
+
+	if (s->entsize < symsz)
+		return NULL;
+	tab = read_at(f, s->off, s->size);
+	names = read_at(f, str->off, str->size);
+	if (!tab || !names) {
+		free(tab);
+		free(names);
+		return NULL;
+	}
+	cnt = s->size / s->entsize;
+	for (j = 0; j < cnt; j++) {
+		const unsigned char *e = tab + j * s->entsize;
+		uint64_t name = get(f, e, 4), value, size, shndx;
+		unsigned info;
+		struct esym x;
+
+		if (f->is64) {
+			info = e[4];
+			shndx = get(f, e + 6, 2);
+			value = get(f, e + 8, 8);
+			size = get(f, e + 16, 8);
+		} else {
+			value = get(f, e + 4, 4);
+			size = get(f, e + 8, 4);
+			info = e[12];
+			shndx = get(f, e + 14, 2);
+		}
+		if (name >= str->size ||
+		    !is_func(info, value, (const char *)names + name,
+			     shndx < shnum && code[shndx]))
+			continue;
+		x.start = value;
+		x.size = size;
+		x.name = (const char *)names + name;
+		x.bind = info >> 4;
+		x.order = syms->v.n;
+		PD_VEC_PUSH(&syms->v, x);
+	}
+	free(tab);
+	return names;
+}
+
 size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 		      size_t n)
 {
@@ -224,7 +371,7 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 	struct stat st;
 	struct esyms syms = { PD_VEC_INIT };
 	PD_VEC(unsigned char *) keep = PD_VEC_INIT;
-	unsigned char *h = NULL;
+	unsigned char *h = NULL, *code = NULL;
 	uint64_t shoff, shnum, i;
 	unsigned shentsize;
 	size_t got = 0, k;
@@ -259,51 +406,21 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 	}
 	if (shnum > MAX_SECTIONS)
 		goto out;
-	for (i = 0; i < shnum; i++) {
+	code = code_sections(&f, shoff, shentsize, shnum);
+	for (i = 0; code && i < shnum; i++) {
 		struct sect s, str;
-		unsigned char *tab, *names;
-		uint64_t cnt, j, symsz = f.is64 ? 24 : 16;
+		unsigned char *names;
 
 		if (section(&f, shoff, shentsize, i, &s))
 			break;
-		if ((s.type != 2 && s.type != 11) || s.entsize < symsz ||
-		    s.link >= shnum ||
+		if ((s.type != 2 && s.type != 11) || s.link >= shnum ||
 		    section(&f, shoff, shentsize, s.link, &str))
 			continue; /* SHT_SYMTAB 2, SHT_DYNSYM 11 */
-		tab = read_at(&f, s.off, s.size);
-		names = read_at(&f, str.off, str.size);
-		if (!tab || !names) {
-			free(tab);
-			free(names);
-			continue;
-		}
-		PD_VEC_PUSH(&keep, names);
-		cnt = s.size / s.entsize;
-		for (j = 0; j < cnt; j++) {
-			const unsigned char *e = tab + j * s.entsize;
-			uint64_t name = get(&f, e, 4), value, size;
-			unsigned info;
-			struct esym x;
-
-			if (f.is64) {
-				info = e[4];
-				value = get(&f, e + 8, 8);
-				size = get(&f, e + 16, 8);
-			} else {
-				value = get(&f, e + 4, 4);
-				size = get(&f, e + 8, 4);
-				info = e[12];
-			}
-			if (name >= str.size ||
-			    !is_func(info, value, (const char *)names + name))
-				continue;
-			x.start = value;
-			x.size = size;
-			x.name = (const char *)names + name;
-			PD_VEC_PUSH(&syms.v, x);
-		}
-		free(tab);
+		names = add_table(&f, &s, &str, code, shnum, &syms);
+		if (names)
+			PD_VEC_PUSH(&keep, names);
 	}
+	free(code);
 	got = lookup(&syms, base, reqs, n);
 out:
 	for (k = 0; k < keep.n; k++)

@@ -17,6 +17,7 @@
 #include "core/proc.h"
 #include "import/import.h"
 #include "import/json.h"
+#include "import/perfdata.h"
 
 static const struct pd_format formats[] = {
 	{ "dhat", "DHAT heap profile (valgrind --tool=dhat, dhat-rs)",
@@ -345,6 +346,29 @@ out:
 	return rc;
 }
 
+/*
+ * A raw perf.data: read directly, unless it holds what only perf itself
+ * unwinds or decodes; then through perf script, and the report says why.
+ */
+static int import_perf_data_file(struct pd_profile *p, const char *path,
+				 const struct pd_import_opts *o,
+				 struct pd_err *err)
+{
+	struct pd_buf why = PD_BUF_INIT;
+	int rc = pd_perfdata_import(p, path, o, err, &why);
+
+	if (rc == PDD_USE_PERF) {
+		rc = import_perf_data(p, path, o, err);
+		if (rc == 0)
+			pd_profile_note(p,
+					"%s: %s, so it was read through"
+					" perf script",
+					path, why.buf);
+	}
+	pd_buf_release(&why);
+	return rc;
+}
+
 int pd_import(struct pd_profile *p, const char *path,
 	      const struct pd_import_opts *o, struct pd_err *err)
 {
@@ -353,7 +377,7 @@ int pd_import(struct pd_profile *p, const char *path,
 	int rc;
 
 	if (is_perf_data(path))
-		return import_perf_data(p, path, o, err);
+		return import_perf_data_file(p, path, o, err);
 	rc = pd_input_open(&in, path, err);
 	if (rc < 0)
 		goto out;

@@ -108,6 +108,13 @@ static int elf_id(const struct pd_objsrc *s, const unsigned char *h,
 		align = (uint32_t)(is64 ? U64(ph + 48) : U32(ph + 28));
 		if (type == 1 && vaddr - off < lowest && vaddr >= off)
 			lowest = vaddr - off; /* PT_LOAD */
+		if (type == 1 && id->nloads < PD_OBJ_MAX_LOADS) {
+			struct pd_objload *l = &id->load[id->nloads++];
+
+			l->off = off;
+			l->vaddr = vaddr;
+			l->filesz = size;
+		}
 		if (type != 4 || id->code_id[0])
 			continue; /* PT_NOTE */
 		align = align == 8 ? 8 : 4;
@@ -532,6 +539,21 @@ int pd_objid_match(const struct pd_objid *id, const char *want_debug,
 		return -1;
 	pd_debugid_norm(id->debug_id, have);
 	return have[0] && !strcmp(wd, have);
+}
+
+int pd_objid_elf_vaddr(const struct pd_objid *id, uint64_t off, uint64_t *vaddr)
+{
+	size_t i;
+
+	for (i = 0; i < id->nloads; i++) {
+		const struct pd_objload *l = &id->load[i];
+
+		if (off >= l->off && off - l->off < l->filesz) {
+			*vaddr = l->vaddr + (off - l->off);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 const char *pd_objid_kind_name(enum pd_obj_kind k)

@@ -24,6 +24,12 @@ enum pd_obj_kind {
 };
 
 #define PD_OBJ_MAX_SLICES 8
+#define PD_OBJ_MAX_LOADS 16
+
+/* An ELF PT_LOAD segment: where file bytes sit in the address space. */
+struct pd_objload {
+	uint64_t off, vaddr, filesz;
+};
 
 struct pd_objslice {
 	char uuid[33];	      /* 32 upper-hex digits, "" when none */
@@ -46,6 +52,8 @@ struct pd_objid {
 	uint64_t image_base; /* PE ImageBase, ELF lowest PT_LOAD vaddr */
 	struct pd_objslice slice[PD_OBJ_MAX_SLICES]; /* Mach-O */
 	size_t nslices;
+	struct pd_objload load[PD_OBJ_MAX_LOADS]; /* ELF, the first ones */
+	size_t nloads;
 };
 
 /* Reads n bytes at off into buf: 0 when all were read, -1 otherwise. */
@@ -74,6 +82,12 @@ enum pd_obj_kind pd_objid_mem(const void *data, size_t n, struct pd_objid *id);
  */
 int pd_objid_match(const struct pd_objid *id, const char *want_debug,
 		   const char *want_code, uint64_t *base);
+/*
+ * ELF: the address a file offset is loaded at (the PT_LOAD segment that
+ * holds it); 0 when one does, -1 when none.
+ */
+int pd_objid_elf_vaddr(const struct pd_objid *id, uint64_t off,
+		       uint64_t *vaddr);
 /* "PE", "PDB", "Mach-O", "ELF" or "unknown". */
 const char *pd_objid_kind_name(enum pd_obj_kind k);
 /* The ids a note shows for id: "debug id X, code id Y". */

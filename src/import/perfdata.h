@@ -1,0 +1,24 @@
+/*
+ * perf.data read directly (docs/formats.md, "perf.data read directly").
+ */
+#ifndef PD_PERFDATA_H
+#define PD_PERFDATA_H
+
+#include "core/buf.h"
+#include "core/err.h"
+#include "import/import.h"
+#include "model/profile.h"
+
+/* pd_perfdata_import's answer for what perf script must read instead. */
+#define PDD_USE_PERF 1000
+
+/*
+ * Reads a perf.data file into p: 0, an error code with err set, or
+ * PDD_USE_PERF with why saying what only perf itself reads (DWARF call
+ * graphs, LBR call stacks, compressed or piped recordings).
+ */
+int pd_perfdata_import(struct pd_profile *p, const char *path,
+		       const struct pd_import_opts *o, struct pd_err *err,
+		       struct pd_buf *why);
+
+#endif

@@ -1,0 +1,196 @@
+/*
+ * perf.data read directly (docs/formats.md, "perf.data read directly"):
+ * what the file reader (perfdata_file.c), the sample passes (perfdata.c)
+ * and the symbol side (perfdata_sym.c) share. A DSO is one file a process
+ * mapped, or the kernel; an address is a place in one DSO (a file offset, or a
+ * kernel address), named once whatever the number of samples that hit it.
+ */
+#ifndef PD_PERFDATA_INT_H
+#define PD_PERFDATA_INT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/err.h"
+#include "core/intern.h"
+#include "core/vec.h"
+#include "import/import.h"
+
+/* DSO 0 stands for addresses no mapping covers. */
+#define PDD_NO_DSO 0
+
+struct pdd_dso {
+	char *name;   /* the mapped path, "[kernel.kallsyms]", "[vdso]" */
+	char bid[41]; /* build id in lowercase hex, "" when not recorded */
+	int kernel;   /* kernel or kernel module: addresses are absolute */
+	int has_ino;  /* MMAP2 recorded the file's device and inode */
+	uint32_t maj, min;
+	uint64_t ino;
+};
+
+struct pdd_addr {
+	uint32_t dso;
+	uint64_t key; /* file offset; the address itself for the kernel */
+	char *name;   /* NULL until named (owned) */
+	char *module; /* kernel module name ("[kvm]"), else NULL (owned) */
+};
+
+/* What the symbol side needs of the recording. */
+struct pdd_syms {
+	PD_VEC(struct pdd_dso) dsos;
+	PD_VEC(struct pdd_addr) addrs;
+	char *hostname, *osrelease; /* from the header, NULL when absent */
+	char kernel_bid[41];
+};
+
+/* Record types (linux/perf_event.h, tools/perf/util/event.h). */
+enum {
+	R_MMAP = 1,
+	R_COMM = 3,
+	R_FORK = 7,
+	R_SAMPLE = 9,
+	R_MMAP2 = 10,
+	R_HEADER_ATTR = 64,
+	R_AUXTRACE = 71,
+	R_COMPRESSED = 81,
+};
+
+/* sample_type bits */
+#define S_IP (1u << 0)
+#define S_TID (1u << 1)
+#define S_TIME (1u << 2)
+#define S_ADDR (1u << 3)
+#define S_READ (1u << 4)
+#define S_CALLCHAIN (1u << 5)
+#define S_ID (1u << 6)
+#define S_CPU (1u << 7)
+#define S_PERIOD (1u << 8)
+#define S_STREAM_ID (1u << 9)
+#define S_BRANCH_STACK (1u << 11)
+#define S_REGS_USER (1u << 12)
+#define S_STACK_USER (1u << 13)
+#define S_IDENTIFIER (1u << 16)
+
+#define CTX_MAX ((uint64_t)-4095)
+#define CTX_KERNEL ((uint64_t)-128)
+#define CTX_USER ((uint64_t)-512)
+#define CTX_GUEST ((uint64_t)-2048)
+
+#define MISC_CPUMODE 7u
+#define MISC_KERNEL 1u
+#define MISC_COMM_EXEC (1u << 13)
+#define MISC_MMAP_BUILD_ID (1u << 14)
+
+#define FEAT_BUILD_ID 2
+#define FEAT_HOSTNAME 3
+#define FEAT_OSRELEASE 4
+#define FEAT_EVENT_DESC 12
+
+#define HEADER_SIZE 104
+#define BUF_SIZE (1u << 20)
+#define MAX_META ((uint64_t)64 << 20) /* attrs, ids, one feature */
+
+struct attr {
+	uint64_t type, config, sample_type, read_format, period, flags;
+	uint64_t branch_type;
+	uint32_t stack_user;
+	char *name;
+};
+
+struct idmap {
+	uint64_t id;
+	size_t attr;
+};
+
+struct map {
+	uint64_t start, len, pgoff, time;
+	uint32_t pid, dso;
+};
+
+struct comm {
+	uint32_t tid, name;
+	uint64_t time;
+	int exec;
+};
+
+struct fork {
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+/* One slot of the address table: (dso, key) -> address id + 1. */
+struct slot {
+	uint64_t key;
+	uint32_t dso, id1;
+};
+
+struct pdd {
+	const char *path;
+	int fd;
+	uint64_t data_off, data_size;
+	PD_VEC(struct attr) attrs;
+	PD_VEC(struct idmap) ids;
+	uint64_t trailer_type;	 /* the sample_type of non-sample records */
+	PD_VEC(struct map) maps; /* sorted by pid, start after pass 1 */
+	PD_VEC(struct comm) comms;
+	PD_VEC(struct fork) forks;
+	struct pd_intern strs; /* thread names, dso names */
+	struct pdd_syms syms;
+	struct slot *slots;
+	size_t nslots;
+	PD_VEC(uint32_t) dso_of;   /* name string id -> DSO */
+	PD_VEC(uint32_t) frame_of; /* address id -> profile frame */
+	/* the record reader */
+	unsigned char *buf;
+	size_t len, pos;
+	uint64_t buf_off;  /* file offset of buf[0] */
+	struct pd_buf why; /* PDD_USE_PERF: the reason */
+};
+
+static inline uint16_t u16at(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static inline uint32_t u32at(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t u64at(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* perfdata_file.c */
+int pdd_bad(struct pdd *d, struct pd_err *err, uint64_t off, const char *what);
+int pdd_use_perf(struct pdd *d, const char *why);
+/* Header, attributes and features; PDD_USE_PERF when perf must read it. */
+int pdd_read_header(struct pdd *d, struct pd_err *err);
+void pdd_rewind_data(struct pdd *d);
+/* The next record: 1 with *rec and *size set, 0 at the end, or an error. */
+int pdd_next_record(struct pdd *d, const unsigned char **rec, size_t *size,
+		    struct pd_err *err);
+/* Pass 1: mappings, thread names and forks, sorted for look-ups. */
+int pdd_pass_events(struct pdd *d, struct pd_err *err);
+
+/*
+ * Names the addresses it can from files whose build id is the recorded
+ * one (or, without a recorded id, the very file mapped on this machine),
+ * and kernel addresses from the recorded kernel's symbol list; writes
+ * one note per DSO left unnamed, with why.
+ */
+void pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
+		   const struct pd_import_opts *o, const char *path);
+
+#endif
