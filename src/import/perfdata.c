@@ -177,6 +177,24 @@ static const struct map *find_in(const struct pdd *d, uint32_t pid, uint64_t ip,
 	return best;
 }
 
+/* The fork record that made tid, or NULL (a thread of the recording). */
+static const struct fork *fork_of(const struct pdd *d, uint32_t tid)
+{
+	size_t lo = 0, hi = d->forks.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (d->forks.v[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == d->forks.n || d->forks.v[lo].tid != tid)
+		return NULL;
+	return &d->forks.v[lo];
+}
+
 /* pid's mapping of ip, through the process it was forked from. */
 static const struct map *find_map(const struct pdd *d, uint32_t pid,
 				  uint64_t ip, uint64_t t, int kernel)
@@ -187,23 +205,15 @@ static const struct map *find_map(const struct pdd *d, uint32_t pid,
 		return find_in(d, UINT32_MAX, ip, t);
 	for (hops = 0; hops < 16; hops++) {
 		const struct map *m = find_in(d, pid, ip, t);
-		size_t lo = 0, hi = d->forks.n;
+		const struct fork *f;
 
 		if (m)
 			return m;
-		while (lo < hi) { /* the fork that made pid */
-			size_t mid = (lo + hi) / 2;
-
-			if (d->forks.v[mid].tid < pid)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == d->forks.n || d->forks.v[lo].tid != pid ||
-		    d->forks.v[lo].ppid == pid)
+		f = fork_of(d, pid);
+		if (!f || f->ppid == pid)
 			return NULL;
-		t = d->forks.v[lo].time;
-		pid = d->forks.v[lo].ppid;
+		t = f->time;
+		pid = f->ppid;
 	}
 	return NULL;
 }
@@ -295,7 +305,7 @@ static void each_frame(struct pdd *d, const struct sample *x,
 
 /* Pass 2: frame_addr has made each address known; nothing more. */
 static void seen_addr(struct pdd *d, const struct sample *x, uint32_t a,
-		       void *arg)
+		      void *arg)
 {
 	(void)d;
 	(void)x;
@@ -310,7 +320,11 @@ static void push_frame(struct pdd *d, const struct sample *x, uint32_t a,
 	perf_frame_push(arg, d->frame_of.v[a], 0);
 }
 
-/* tid's name at time t: its own, else the thread it was forked from. */
+/*
+ * tid's name at time t, as perf tells it: its latest name by then; before
+ * its first, the name of the thread it was forked from at the fork (a
+ * child is "sh" until it executes "ls"); else its first name.
+ */
 static void comm_at(const struct pdd *d, uint32_t tid, uint64_t t,
 		    struct pd_buf *out)
 {
@@ -318,6 +332,7 @@ static void comm_at(const struct pdd *d, uint32_t tid, uint64_t t,
 
 	for (hops = 0; hops < 16; hops++) {
 		size_t lo = 0, hi = d->comms.n, i, pick = SIZE_MAX;
+		const struct fork *f;
 
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
@@ -328,28 +343,21 @@ static void comm_at(const struct pdd *d, uint32_t tid, uint64_t t,
 				hi = mid;
 		}
 		for (i = lo; i < d->comms.n && d->comms.v[i].tid == tid; i++)
-			if (pick == SIZE_MAX || d->comms.v[i].time <= t)
+			if (d->comms.v[i].time <= t)
 				pick = i;
+		f = fork_of(d, tid);
+		if (pick == SIZE_MAX && (!f || f->ptid == tid) &&
+		    lo < d->comms.n && d->comms.v[lo].tid == tid)
+			pick = lo;
 		if (pick != SIZE_MAX) {
 			pd_buf_adds(out, pd_intern_str(&d->strs,
 						       d->comms.v[pick].name));
 			return;
 		}
-		lo = 0;
-		hi = d->forks.n;
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (d->forks.v[mid].tid < tid)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo == d->forks.n || d->forks.v[lo].tid != tid ||
-		    d->forks.v[lo].ptid == tid)
+		if (!f || f->ptid == tid)
 			break;
-		t = d->forks.v[lo].time;
-		tid = d->forks.v[lo].ptid;
+		t = f->time;
+		tid = f->ptid;
 	}
 	pd_buf_addf(out, ":%u", (unsigned)tid);
 }
@@ -479,13 +487,20 @@ static int read_all(struct pdd *d, struct pd_profile *p,
 	rc = pdd_read_header(d, err);
 	if (rc)
 		return rc;
-	qsort(d->ids.v, d->ids.n, sizeof(*d->ids.v), cmp_idmap);
+	if (d->ids.n > 1)
+		qsort(d->ids.v, d->ids.n, sizeof(*d->ids.v), cmp_idmap);
 	d->buf = pd_xmalloc(BUF_SIZE);
 	rc = pdd_pass_events(d, err);
 	if (!rc)
 		rc = pass_samples(d, NULL, err);
 	if (rc)
 		return rc;
+	if (d->unfinished)
+		pd_profile_note(p,
+				"%s: perf record did not finish writing it"
+				" (killed?): read up to its end, without the"
+				" build ids perf writes last",
+				d->path);
 	pdd_symbolize(&d->syms, p, o, d->path);
 	perf_state_init(&st, p, o);
 	make_frames(d, &st);

@@ -318,14 +318,18 @@ int pdd_read_header(struct pdd *d, struct pd_err *err)
 		return pdd_bad(d, err, 40,
 			       "the data section runs past the end of the file"
 			       " (perf record did not finish?)");
+	if (!d->data_size && d->data_off < (uint64_t)st.st_size) {
+		/* perf record was killed before it wrote the sizes */
+		d->unfinished = 1;
+		d->data_size = (uint64_t)st.st_size - d->data_off;
+	}
 	if (!d->data_size)
-		return pdd_bad(d, err, 48,
-			       "the data section is empty (perf record did not"
-			       " finish writing the file?)");
+		return pdd_bad(d, err, 48, "the data section is empty");
 	rc = read_attrs(d, h, err);
 	if (rc)
 		return rc;
-	read_features(d, h);
+	if (!d->unfinished)
+		read_features(d, h);
 	d->trailer_type = d->attrs.v[0].sample_type;
 	if (!(d->attrs.v[0].flags & (1u << 18)))
 		d->trailer_type = 0; /* no sample_id_all */
@@ -371,8 +375,12 @@ int pdd_next_record(struct pdd *d, const unsigned char **rec, size_t *size,
 		d->len += (size_t)want;
 	}
 	if (d->len - d->pos < 8)
-		return pdd_bad(d, err, at, "a record header is cut short");
+		return d->unfinished ? 0
+				     : pdd_bad(d, err, at,
+					       "a record header is cut short");
 	*size = u16at(d->buf + d->pos + 6);
+	if (d->unfinished && *size >= 8 && *size > d->len - d->pos)
+		return 0; /* the last record, cut when perf was killed */
 	if (*size < 8 || *size > d->len - d->pos)
 		return pdd_bad(d, err, at,
 			       *size < 8
@@ -535,8 +543,11 @@ int pdd_pass_events(struct pdd *d, struct pd_err *err)
 	}
 	if (rc)
 		return rc;
-	qsort(d->maps.v, d->maps.n, sizeof(*d->maps.v), cmp_map);
-	qsort(d->comms.v, d->comms.n, sizeof(*d->comms.v), cmp_comm);
-	qsort(d->forks.v, d->forks.n, sizeof(*d->forks.v), cmp_fork);
+	if (d->maps.n > 1)
+		qsort(d->maps.v, d->maps.n, sizeof(*d->maps.v), cmp_map);
+	if (d->comms.n > 1)
+		qsort(d->comms.v, d->comms.n, sizeof(*d->comms.v), cmp_comm);
+	if (d->forks.n > 1)
+		qsort(d->forks.v, d->forks.n, sizeof(*d->forks.v), cmp_fork);
 	return 0;
 }

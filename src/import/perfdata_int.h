@@ -129,6 +129,7 @@ struct pdd {
 	const char *path;
 	int fd;
 	uint64_t data_off, data_size;
+	int unfinished; /* no sizes written: the data runs to the end */
 	PD_VEC(struct attr) attrs;
 	PD_VEC(struct idmap) ids;
 	uint64_t trailer_type;	 /* the sample_type of non-sample records */

@@ -89,10 +89,14 @@ static void id_by_inode(const struct pdd_syms *s, const struct pdd_dso *x,
 		return;
 	}
 	if (!x->has_ino || !same_host(s)) {
-		pd_buf_adds(why, "no build id recorded, and no way to tell"
-				 " that the file now at that path is the one"
-				 " that ran (record on this machine, or with"
-				 " perf record --buildid-all)");
+		pd_buf_addf(why,
+			    "no build id recorded, and no way to tell that"
+			    " the file now at that path is the one that ran"
+			    " (%s; perf record --buildid-all records every"
+			    " file's id)",
+			    !x->has_ino	   ? "its mapping names no inode"
+			    : !s->hostname ? "the recording names no host"
+					   : "recorded on another host");
 		return;
 	}
 	if (stat(x->name, &st) || st.st_ino != x->ino ||
@@ -334,13 +338,16 @@ static void load_kernel(const struct pdd_syms *s, struct ksyms *k,
 			pd_buf_adds(why, "/proc/kallsyms shows no addresses"
 					 " (kernel.kptr_restrict)");
 	}
-	if (!k->from && !why->len)
+	if (!k->from && !why->len && s->kernel_bid[0])
 		pd_buf_addf(why,
-			    "the recorded kernel%s%s is not the one running"
-			    " here and perf's build-id cache has no symbol"
-			    " list for it",
-			    s->kernel_bid[0] ? ", build id " : "",
+			    "the recorded kernel, build id %s, is not the one"
+			    " running here and perf's build-id cache has no"
+			    " symbol list for it",
 			    s->kernel_bid);
+	else if (!k->from && !why->len)
+		pd_buf_adds(why, "no kernel build id recorded, and no way to"
+				 " tell that the running kernel is the"
+				 " recorded one");
 	pd_buf_release(&dir);
 	pd_buf_release(&p);
 }
