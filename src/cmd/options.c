@@ -22,9 +22,9 @@ static const struct pd_optdef table[] = {
 	  "skip sniffing: the format by name (@FORMATS@; also `samply`, "
 	  "`gecko`, `perf`, `csv`, `collapsed`, `stat`, `proto`)" },
 	{ "event", 0, required_argument, OPT_EVENT, "NAME", "Inputs", IN,
-	  "perf script: the event to use (default: the first)",
-	  "perf script: the event to use; default the first event in the file "
-	  "(the others are named in a warning)" },
+	  "perf.data, perf script: the event to use (default: the first)",
+	  "perf.data and perf script text: the event to use; default the "
+	  "first event sampled (the others are named in a warning)" },
 	{ "process", 0, required_argument, OPT_PROCESS, "NAME", "Inputs", IN,
 	  "keep samples whose process name contains NAME",
 	  "keep samples whose process matches: perf `comm` (substring) or pid "
@@ -100,9 +100,10 @@ static const struct pd_optdef table[] = {
 	  "`FUNCTION (LOCATION)`, WPA `module!function`; defaults in "
 	  "formats.md)" },
 	{ "perf", 0, required_argument, OPT_PERF, "PATH", "Inputs", IN,
-	  "perf, to read raw perf.data (default: on PATH)",
-	  "the `perf` that turns a raw `perf.data` into text (`perf script "
-	  "-i`); default `perf` on PATH" },
+	  "perf, for the perf.data only perf reads (default: on PATH)",
+	  "the `perf` that reads the `perf.data` recordings perfdiff does not "
+	  "(DWARF or LBR call graphs, compressed, piped: `perf script -i`, "
+	  "formats.md); default `perf` on PATH" },
 	{ "focus", 0, required_argument, OPT_FOCUS, "RE", "Inputs", IN,
 	  "keep only samples with a frame whose name matches RE",
 	  "keep only the samples with a frame whose name matches (POSIX "
