@@ -37,13 +37,14 @@
 
 struct ksym {
 	uint64_t addr;
-	char *name;
-	char *module; /* "[kvm]", or NULL for the kernel itself */
+	const char *name;   /* in ksyms.text, NUL-terminated */
+	const char *module; /* "[kvm]", or NULL for the kernel itself */
 };
 
 struct ksyms {
 	PD_VEC(struct ksym) v;
-	const char *from; /* where they were read, NULL when nowhere */
+	struct pd_buf text; /* the list as read; names point into it */
+	const char *from;   /* where they were read, NULL when nowhere */
 };
 
 static void buildid_dir(struct pd_buf *b)
@@ -243,42 +244,82 @@ static int cmp_ksym(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c |= 0x20;
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/*
+ * One line of a kallsyms list, "ffffffff81000000 T _text [module]",
+ * cut in place; 0 when it is a function (types t, T, w, W).
+ */
+static int ksym_line(char *l, char *end, struct ksym *s)
+{
+	uint64_t a = 0;
+	char *p = l, *name, *mod = NULL;
+	int v, type;
+
+	for (; p < end && (v = hexval((unsigned char)*p)) >= 0; p++)
+		a = a << 4 | (uint64_t)v;
+	if (p == l || p + 3 > end || *p != ' ' || p[2] != ' ')
+		return -1;
+	type = p[1];
+	if (!strchr("tTwW", type))
+		return -1;
+	name = p + 3;
+	for (p = name; p < end && *p != ' ' && *p != '\t'; p++)
+		;
+	if (p < end) {
+		*p++ = 0;
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p < end && *p == '[')
+			mod = p;
+	}
+	*end = 0;
+	if (!*name)
+		return -1;
+	s->addr = a;
+	s->name = name;
+	s->module = mod;
+	return 0;
+}
+
 /* Reads a kallsyms list; 0 when it had usable (non-zero) addresses. */
 static int read_kallsyms(const char *path, struct ksyms *k)
 {
 	FILE *f = fopen(path, "r");
-	char line[1024];
-	size_t nonzero = 0;
+	char chunk[65536], *l, *e, *end;
+	size_t n, nonzero = 0;
+	int sorted = 1;
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char type, name[512], mod[256];
-		unsigned long long a;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		pd_buf_add(&k->text, chunk, n);
+	fclose(f);
+	pd_buf_addch(&k->text, '\n');
+	end = k->text.buf + k->text.len;
+	for (l = k->text.buf; l < end; l = e + 1) {
 		struct ksym s;
-		int got =
-		    sscanf(line, "%llx %c %511s %255s", &a, &type, name, mod);
 
-		if (got < 3 || !strchr("tTwW", type))
+		e = memchr(l, '\n', (size_t)(end - l));
+		if (ksym_line(l, e, &s))
 			continue;
-		s.addr = a;
-		s.name = pd_xstrdup(name);
-		s.module = got == 4 ? pd_xstrdup(mod) : NULL;
-		nonzero += a != 0;
+		nonzero += s.addr != 0;
+		if (k->v.n && s.addr < k->v.v[k->v.n - 1].addr)
+			sorted = 0;
 		PD_VEC_PUSH(&k->v, s);
 	}
-	fclose(f);
 	if (!nonzero) {
-		size_t i;
-
-		for (i = 0; i < k->v.n; i++) {
-			free(k->v.v[i].name);
-			free(k->v.v[i].module);
-		}
 		k->v.n = 0;
 		return -1;
 	}
-	qsort(k->v.v, k->v.n, sizeof(*k->v.v), cmp_ksym);
+	if (!sorted) /* /proc/kallsyms is, but for modules */
+		qsort(k->v.v, k->v.n, sizeof(*k->v.v), cmp_ksym);
 	return 0;
 }
 
@@ -445,7 +486,7 @@ void pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
 	struct pd_symctx *ctx =
 	    o->symbol_dirs ? pd_symctx_new(o->symbol_dirs, o->symbolizer)
 			   : NULL;
-	struct ksyms k = { PD_VEC_INIT, NULL };
+	struct ksyms k = { PD_VEC_INIT, PD_BUF_INIT, NULL };
 	struct pd_buf why = PD_BUF_INIT, kwhy = PD_BUF_INIT;
 	size_t i, j, notes = 0;
 	int kernel_tried = 0;
@@ -470,11 +511,8 @@ void pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
 	if (notes > MAX_NOTES)
 		pd_profile_note(p, "%s: %zu more files left unnamed", path,
 				notes - MAX_NOTES);
-	for (i = 0; i < k.v.n; i++) {
-		free(k.v.v[i].name);
-		free(k.v.v[i].module);
-	}
 	PD_VEC_FREE(&k.v);
+	pd_buf_release(&k.text);
 	pd_buf_release(&why);
 	pd_buf_release(&kwhy);
 	pd_symctx_free(ctx);
