@@ -13,12 +13,26 @@
 
 uint32_t pd_hash_bytes(const void *p, size_t n)
 {
-	/* FNV-1a over 8-byte words, finished with a 64-bit mix. */
+	/*
+	 * FNV-1a over 8-byte words in two lanes (16 bytes a step: the two
+	 * multiplications run side by side), finished with a 64-bit mix.
+	 * Only hashed in memory, never stored: free to change.
+	 */
 	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ULL ^ n;
-	uint64_t w;
+	uint64_t h = 0xcbf29ce484222325ULL ^ n, g = 0x84222325cbf29ce4ULL;
+	uint64_t w, v;
 
-	while (n >= 8) {
+	while (n >= 16) {
+		memcpy(&w, s, 8);
+		memcpy(&v, s + 8, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		g = (g ^ v) * 0x100000001b3ULL;
+		h ^= h >> 29;
+		g ^= g >> 31;
+		s += 16;
+		n -= 16;
+	}
+	if (n >= 8) {
 		memcpy(&w, s, 8);
 		h = (h ^ w) * 0x100000001b3ULL;
 		h ^= h >> 29;
@@ -27,7 +41,7 @@ uint32_t pd_hash_bytes(const void *p, size_t n)
 	}
 	w = 0;
 	memcpy(&w, s, n);
-	h = (h ^ w) * 0x100000001b3ULL;
+	h = (h ^ w ^ (g * 0x9e3779b97f4a7c15ULL)) * 0x100000001b3ULL;
 	return (uint32_t)pd_hash_u64(h);
 }
 

@@ -93,6 +93,19 @@ size_t perf_event_name_len(const char *s, size_t n)
 	return (size_t)(c - s);
 }
 
+/* The value of n decimal digits (a period: exact below 2^53). */
+static double digits_value(const char *s, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (n > 19)
+		return strtod(s, NULL);
+	for (i = 0; i < n; i++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	return (double)v;
+}
+
 static int parse_header(const char *line, struct perf_hdr *h)
 {
 	struct tok t[MAX_TOK];
@@ -111,7 +124,7 @@ static int parse_header(const char *line, struct perf_hdr *h)
 		memset(h, 0, sizeof(*h));
 		if (j + 1 < k && is_digits(t[j].s, t[j].n) &&
 		    is_event(&t[j + 1])) {
-			h->period = strtod(t[j].s, NULL);
+			h->period = digits_value(t[j].s, t[j].n);
 			h->has_period = 1;
 			j++;
 		}
@@ -244,6 +257,45 @@ static int try_frame_line(struct perf_state *st, const char *s)
 	return add_frame_text(st, s, strlen(s));
 }
 
+/* Distinct frame lines remembered; a file of only distinct ones stops there. */
+#define LINE_CACHE_MAX 1000000
+
+/*
+ * A frame line of n bytes. Real recordings repeat a few thousand distinct
+ * frame lines millions of times: a line seen before pushes its frame
+ * without being parsed again (lines that gave one frame are remembered;
+ * a JIT chain or a line that is no frame is parsed each time).
+ */
+static int frame_line(struct perf_state *st, const char *s, size_t n)
+{
+	size_t before = st->frames.n;
+	uint32_t id, v = UINT32_MAX;
+	int rc;
+
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	id = pd_intern_find(&st->lines, s, n);
+	if (id != UINT32_MAX && st->line_frame.v[id] != UINT32_MAX) {
+		perf_frame_push(st, st->line_frame.v[id] >> 1,
+				(int)(st->line_frame.v[id] & 1));
+		return 1;
+	}
+	rc = try_frame_line(st, s);
+	if (id != UINT32_MAX || st->lines.n >= LINE_CACHE_MAX)
+		return rc;
+	if (rc && st->frames.n == before + 1 &&
+	    st->frames.v[before].name < UINT32_MAX / 2)
+		v = st->frames.v[before].name << 1 |
+		    (uint32_t) !!st->frames.v[before].inlined;
+	id = pd_intern(&st->lines, s, n);
+	while (st->line_frame.n <= id)
+		PD_VEC_PUSH(&st->line_frame, UINT32_MAX);
+	st->line_frame.v[id] = v;
+	return rc;
+}
+
 /* A header starts a sample; it may carry the only frame (no -g). */
 static void start(struct perf_state *st, const struct perf_hdr *h)
 {
@@ -283,7 +335,7 @@ static int read_lines(struct perf_state *st, struct pd_lines *lines,
 			int maybe_header = !frame_shaped(line);
 
 			if (!maybe_header || !parse_header(line, &h)) {
-				if (st->keep && !try_frame_line(st, line) &&
+				if (st->keep && !frame_line(st, line, len) &&
 				    !st->skipped_lines++)
 					/* srcline or an unknown line: skip */
 					st->first_skipped = lines->lineno;

@@ -55,6 +55,9 @@ struct perf_state {
 	double cut_weight; /* samples whose stack stops short of a start */
 	uint32_t last_outer,
 	    last_outer_ok; /* frame id seen last, its verdict */
+	/* text only: frame lines seen, and frame << 1 | inlined (perf.c) */
+	struct pd_intern lines;
+	PD_VEC(uint32_t) line_frame;
 };
 
 /* A sample's header, as perf script prints it. */

@@ -390,6 +390,7 @@ void perf_state_init(struct perf_state *st, struct pd_profile *p,
 	st->const_period = 1;
 	pd_intern_init(&st->cache);
 	pd_intern_init(&st->events);
+	pd_intern_init(&st->lines);
 	pd_buf_init(&st->key);
 	pd_buf_init(&st->name);
 }
@@ -398,6 +399,8 @@ void perf_state_release(struct perf_state *st)
 {
 	pd_intern_release(&st->cache);
 	pd_intern_release(&st->events);
+	pd_intern_release(&st->lines);
+	PD_VEC_FREE(&st->line_frame);
 	PD_VEC_FREE(&st->cache_frame);
 	PD_VEC_FREE(&st->frames);
 	PD_VEC_FREE(&st->event_samples);
