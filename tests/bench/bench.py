@@ -79,10 +79,11 @@ def _field(num, payload):
 
 def gen_pprof(mb, seed, path):
     """An uncompressed Go-shaped CPU profile: 3000 functions, 20000
-    locations (some with an inlined line), 50000 distinct stacks up to
-    40 deep, then samples until the file is mb megabytes. Samples are
-    written as pprof does, each its own message, so the reader's per-stack
-    summing is what is measured."""
+    locations (some with an inlined line), then samples until the file is
+    mb megabytes. As Go's runtime/pprof writes it, identical stacks are
+    merged: each sample message is a distinct stack (5-40 deep, sharing
+    a random earlier stack's prefix, as the stacks of one program do)
+    with its count, so a large file means many distinct stacks."""
     import random
     rnd = random.Random(seed)
     out = bytearray()
@@ -90,22 +91,33 @@ def gen_pprof(mb, seed, path):
     strings += ["pkg%d.Func%d" % (i % 50, i) for i in range(3000)]
     vt = lambda t, u: _field(1, _varint(1 << 3) + _varint(t) + _varint(2 << 3) + _varint(u))
     out += vt(1, 2) + vt(3, 4)
-    stacks = []
-    for _ in range(50000):
-        d = rnd.randint(5, 40)
-        stacks.append(b"".join(_varint(rnd.randint(1, 20000)) for _ in range(d)))
-    n = 0
+    recent = [[rnd.randint(1, 20000) for _ in range(10)]]
     target = mb * 1e6
     chunk = []
     size = len(out)
+    seen = set()
     while size < target:
-        st = stacks[rnd.randrange(len(stacks))]
-        k = rnd.randint(1, 3)
+        base = recent[rnd.randrange(len(recent))]
+        cut = rnd.randint(1, len(base))
+        locs = base[:cut] + [rnd.randint(1, 20000)
+                             for _ in range(rnd.randint(1, 40 - cut) if cut < 40 else 0)]
+        if len(locs) < 5:
+            locs += [rnd.randint(1, 20000) for _ in range(5 - len(locs))]
+        key = tuple(locs)
+        if key in seen:
+            continue
+        seen.add(key)
+        if len(recent) < 2000:
+            recent.append(locs)
+        else:
+            recent[rnd.randrange(2000)] = locs
+        # leaf first, as pprof stores location ids
+        st = b"".join(_varint(x) for x in reversed(locs))
+        k = max(1, int(rnd.paretovariate(1.2)))
         body = _field(1, st) + _field(2, _varint(k) + _varint(k * 10000000))
         rec = _field(2, body)
         chunk.append(rec)
         size += len(rec)
-        n += 1
     out += b"".join(chunk)
     out += _field(3, _varint(1 << 3) + _varint(1) + _varint(5 << 3) + _varint(5))
     for loc in range(1, 20001):

@@ -36,9 +36,15 @@ static void make_paths(void)
 	for (i = 0; i < NPATH; i++) {
 		depth[i] = 8 + (int)(next() % 24);
 		path[i][0] = 0; /* main */
+		/*
+		 * A function calls a few others (three here), as real code
+		 * does: stacks share their edges, and the number of distinct
+		 * call sites stays near a real program's.
+		 */
 		for (d = 1; d < depth[i]; d++)
-			path[i][d] = 1 + (int)((next() % (NFUNC - 1)) *
-					       (unsigned)(d + 1) / MAXDEPTH);
+			path[i][d] = 1 + (int)(((unsigned)path[i][d - 1] * 7u +
+						(unsigned)(next() % 3) * 997u) %
+					       (NFUNC - 1));
 	}
 }
 
@@ -66,12 +72,26 @@ static void gen_perf(double mb, int seed)
 		bytes += (uint64_t)n;
 		for (d = depth[p] - 1; d >= 0; d--) {
 			int f = path[p][d];
+			/*
+			 * As in a real recording: a caller's frame is its call
+			 * site, one address per (caller, callee); the leaf is
+			 * wherever the sample landed, a few places per
+			 * function. A real two-process recording has about
+			 * 3 000 distinct frame lines.
+			 */
+			unsigned off =
+			    d == depth[p] - 1
+				? (unsigned)(next() % 4) * 4
+				: (unsigned)((f * 2654435761u) ^
+					     (unsigned)path[p][d + 1] *
+						 40503u) %
+				      400;
 
 			n = printf("\t    %12llx %s_%d+0x%x (%s)\n",
 				   0x7f0000000000ULL +
-				       (unsigned long long)f * 64,
+				       (unsigned long long)f * 1024 + off,
 				   f % 3 ? "app::module::function" : "lib_call",
-				   f, (unsigned)(next() % 400),
+				   f, off,
 				   f % 5 ? "/usr/lib/libapp.so.1"
 					 : "/opt/app/bin/app");
 			bytes += (uint64_t)n;
