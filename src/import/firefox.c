@@ -74,6 +74,87 @@ static struct ff_col *new_col(struct ff_table *t, const char *name, int pos)
 	return c;
 }
 
+void ff_col_push(struct ff_col *c, double d)
+{
+	size_t i;
+
+	c->len++;
+	if (!c->wide) {
+		if (isnan(d) ||
+		    (d >= 0 && d < 4294967295.0 && !(d - floor(d) > 0))) {
+			PD_VEC_PUSH(&c->u, isnan(d) ? UINT32_MAX : (uint32_t)d);
+			return;
+		}
+		c->wide = 1; /* this value does not fit: 8 bytes each */
+		PD_VEC_RESERVE(&c->v, c->u.n + 1);
+		for (i = 0; i < c->u.n; i++)
+			c->v.v[i] = c->u.v[i] == UINT32_MAX ? PD_NAN
+							    : (double)c->u.v[i];
+		c->v.n = c->u.n;
+		PD_VEC_FREE(&c->u);
+	}
+	PD_VEC_PUSH(&c->v, d);
+}
+
+/* Adds to stack st's sum (grown as stacks appear). */
+static void add_sum(struct ff_sum *sum, size_t st, double d)
+{
+	if (st < sum->n) {
+		sum->v[st] += d;
+		return;
+	}
+	PD_VEC_RESERVE(sum, st + 1);
+	memset(sum->v + sum->n, 0, (st + 1 - sum->n) * sizeof(double));
+	sum->n = st + 1;
+	sum->v[st] += d;
+}
+
+/*
+ * Sample i's weight or CPU delta d, into its stack's sum: a missing
+ * weight counts 1, the first CPU delta means nothing (it runs from
+ * before the recording), a negative or missing one adds nothing.
+ */
+static void fold_value(struct ff_table *t, const struct ff_col *stack,
+		       int weight, size_t i, double d)
+{
+	size_t st;
+
+	if (!stack->wide) { /* the usual case: indices as they are */
+		if (i >= stack->u.n || stack->u.v[i] == UINT32_MAX)
+			return;
+		st = stack->u.v[i];
+	} else {
+		double x = ff_cv(stack, i);
+
+		if (isnan(x) || x < 0 || x - floor(x) > 0 || x > 1e9)
+			return; /* no stack, or one the resolver refuses */
+		st = (size_t)x;
+	}
+	if (weight)
+		add_sum(&t->wsum, st, isnan(d) ? 1 : d);
+	else if (i && !isnan(d) && d > 0)
+		add_sum(&t->csum, st, d);
+}
+
+void ff_fold_samples(struct ff_table *t)
+{
+	const struct ff_col *stack = ff_get_col(t, "stack");
+	const struct ff_col *w = ff_get_col(t, "weight");
+	const struct ff_col *c = ff_get_col(t, "threadCPUDelta");
+	size_t i, n = ff_col_len(stack);
+
+	if (!t->wfolded) {
+		for (i = 0; i < n; i++)
+			fold_value(t, stack, 1, i, w ? ff_cv(w, i) : PD_NAN);
+		t->wfolded = 1;
+	}
+	if (!t->cfolded && c) {
+		for (i = 0; i < n && i < ff_col_len(c); i++)
+			fold_value(t, stack, 0, i, ff_cv(c, i));
+		t->cfolded = 1;
+	}
+}
+
 static struct ff_col *col_at(struct ff_table *t, int pos)
 {
 	int i;
@@ -88,9 +169,14 @@ static void table_release(struct ff_table *t)
 {
 	int i;
 
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
 		PD_VEC_FREE(&t->c[i].v);
+		PD_VEC_FREE(&t->c[i].u);
+	}
 	t->n = 0;
+	PD_VEC_FREE(&t->wsum);
+	PD_VEC_FREE(&t->csum);
+	t->wfolded = t->cfolded = 0;
 }
 
 static void lib_release(struct ff_lib *l)
@@ -260,12 +346,28 @@ static int open_container(void *arg, int is_map)
 		TOP(s)->tab->have = 1;
 		TOP(s)->tab->nschema = 0;
 		break;
-	case R_COL:
-		TOP(s)->col =
+	case R_COL: {
+		struct ff_col *c =
 		    new_col(TOP(s)->tab, s->lv[s->w.depth - 1].j.key, -1);
-		if (!TOP(s)->col)
+		const struct ff_col *st;
+
+		if (!c)
 			return fail(s, "too many columns");
+		TOP(s)->col = c;
+		st = ff_get_col(TOP(s)->tab, "stack");
+		if (TOP(s)->table == T_SAMPLES && st && st != c &&
+		    (!strcmp(c->name, "weight") ||
+		     !strcmp(c->name, "threadCPUDelta"))) {
+			/* the stacks are known: sum, not store */
+			c->fold = strcmp(c->name, "weight") ? 2 : 1;
+			c->fold_stack = st;
+			if (c->fold == 1)
+				TOP(s)->tab->wfolded = 1;
+			else
+				TOP(s)->tab->cfolded = 1;
+		}
 		break;
+	}
 	case R_STRINGS:
 		if (s->lv[s->w.depth - 1].r == R_SHARED) {
 			s->shared_strings.n = 0;
@@ -324,6 +426,31 @@ static struct ff_lib *cur_lib(struct ff_state *s)
 		return &cur_thread(s)->libs.v[cur_thread(s)->libs.n - 1];
 	return &s->ctxs.v[TOP(s)->ctx]
 		    .libs.v[s->ctxs.v[TOP(s)->ctx].libs.n - 1];
+}
+
+/* A value of a table: a column's next, or a Gecko row's field. */
+static void table_value(struct ff_state *s, enum ff_role r, double d)
+{
+	struct ff_col *c;
+
+	if (r == R_COL) {
+		c = TOP(s)->col;
+		if (!c->fold)
+			ff_col_push(c, d);
+		else
+			fold_value(TOP(s)->tab, c->fold_stack, c->fold == 1,
+				   c->len++, d);
+		return;
+	}
+	if (TOP(s)->j.idx >= FF_MAXCOL * 4)
+		return;
+	c = col_at(TOP(s)->tab, (int)TOP(s)->j.idx);
+	if (!c)
+		return;
+	/* Pad rows that were shorter. */
+	while (c->len < (size_t)s->lv[s->w.depth - 1].j.idx)
+		ff_col_push(c, PD_NAN);
+	ff_col_push(c, d);
 }
 
 /* Gecko v3 and older: "libs" is a JSON string holding the array. */
@@ -452,22 +579,9 @@ static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 		return 1;
 	}
 	case R_COL:
-		PD_VEC_PUSH(&TOP(s)->col->v, str ? PD_NAN : d);
+	case R_ROW:
+		table_value(s, r, str ? PD_NAN : d);
 		return 1;
-	case R_ROW: {
-		struct ff_col *c;
-
-		if (TOP(s)->j.idx >= FF_MAXCOL * 4)
-			return 1;
-		c = col_at(TOP(s)->tab, (int)TOP(s)->j.idx);
-		if (!c)
-			return 1;
-		/* Pad rows that were shorter. */
-		while (c->v.n < (size_t)s->lv[s->w.depth - 1].j.idx)
-			PD_VEC_PUSH(&c->v, PD_NAN);
-		PD_VEC_PUSH(&c->v, str ? PD_NAN : d);
-		return 1;
-	}
 	case R_STRINGS: {
 		int shared = s->lv[s->w.depth - 1].r == R_SHARED ||
 			     (s->lv[s->w.depth - 1].r == R_STRTABLE &&
@@ -499,17 +613,17 @@ static int scalar(struct ff_state *s, double d, const char *str, size_t n)
 static int cb_number(void *ctx, const char *v, size_t n)
 {
 	struct ff_state *s = ctx;
-	char tmp[64], *end;
+	double d;
 
 	if (s->w.skip)
 		return 1;
-	if (n >= sizeof(tmp)) {
+	if (n >= 64) {
 		value_start(s);
 		return fail(s, "number too long");
 	}
-	memcpy(tmp, v, n);
-	tmp[n] = '\0';
-	return scalar(s, strtod(tmp, &end), NULL, 0);
+	if (!pd_json_number(v, n, &d)) /* 1e999: as strtod gives it */
+		d = n && v[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+	return scalar(s, d, NULL, 0);
 }
 
 static int cb_string(void *ctx, const unsigned char *v, size_t n)

@@ -34,10 +34,23 @@ enum ff_role {
 	R_SKIP,
 };
 
+/*
+ * A column, stored compactly: 4 bytes a value while every value is null
+ * or an integer that fits (indices, counts, microseconds), 8 once one
+ * does not. The weights and CPU deltas of samples are not stored at all
+ * when the stack column came first, as samply writes it: they are added
+ * to their stack's sums as they stream by (ff_table.wsum, csum).
+ */
 struct ff_col {
 	char name[24];
-	int pos; /* position in Gecko rows, -1 for named columns */
-	PD_VEC(double) v;
+	int pos;	    /* position in Gecko rows, -1 for named columns */
+	size_t len;	    /* values seen, stored or folded */
+	PD_VEC(uint32_t) u; /* UINT32_MAX: null */
+	PD_VEC(double) v;   /* every value, once one did not fit in u */
+	int wide;
+	/* samples' weight (1) or threadCPUDelta (2): folded by stack */
+	int fold;
+	const struct ff_col *fold_stack; /* the stack column then */
 };
 
 struct ff_table {
@@ -48,6 +61,12 @@ struct ff_table {
 	int nschema;
 	int have; /* seen in the file */
 	char weight_type[16];
+	/* samples: per stack, the weights' sum and the CPU deltas' sum */
+	struct ff_sum {
+		double *v;
+		size_t n, cap; /* a PD_VEC */
+	} wsum, csum;
+	int wfolded, cfolded; /* those columns went into the sums */
 };
 
 enum { T_SAMPLES, T_STACK, T_FRAME, T_FUNC, T_RESOURCE, T_NATSYM, T_NTABLES };
@@ -116,13 +135,27 @@ static inline const struct ff_col *ff_get_col(const struct ff_table *t,
 
 static inline size_t ff_col_len(const struct ff_col *c)
 {
-	return c ? c->v.n : 0;
+	return c ? c->len : 0;
 }
 
+/* Value i of c: NaN for null, a string, a folded value or past the end. */
 static inline double ff_cv(const struct ff_col *c, size_t i)
 {
-	return c && i < c->v.n ? c->v.v[i] : PD_NAN;
+	if (!c)
+		return PD_NAN;
+	if (c->wide)
+		return i < c->v.n ? c->v.v[i] : PD_NAN;
+	return i < c->u.n && c->u.v[i] != UINT32_MAX ? (double)c->u.v[i]
+						     : PD_NAN;
 }
+
+/* Appends d (NaN for null) to c, which is not folded. */
+void ff_col_push(struct ff_col *c, double d);
+/*
+ * The samples' per-stack sums, completed from the columns that were
+ * stored (weights and CPU deltas that came before the stacks).
+ */
+void ff_fold_samples(struct ff_table *t);
 
 /* Tables to profile: stacks, frames, symbols, weights. */
 int pd_firefox_resolve(struct ff_state *s);

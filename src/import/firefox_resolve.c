@@ -252,52 +252,40 @@ static double unit_ns(const char *u)
 static int thread_sums(struct ff_state *s, struct ff_thread *th,
 		       const struct view *v, struct sums *out, int *has_cpu)
 {
-	const struct ff_table *t = v->t[T_SAMPLES];
+	struct ff_table *t = &th->t[T_SAMPLES];
 	const struct ff_col *stack = ff_get_col(t, "stack");
-	const struct ff_col *weight = ff_get_col(t, "weight");
 	const struct ff_col *cpu = ff_get_col(t, "threadCPUDelta");
 	size_t n = ff_col_len(stack), i, nst;
 	double interval_ns = v->ctx->interval * 1e6;
 	double cpu_scale = unit_ns(v->ctx->cpu_unit);
-	const char *wt = t->weight_type;
+	double wall_unit =
+	    !strcmp(t->weight_type, "tracing-ms") ? 1e6 : interval_ns;
 
-	(void)th;
 	nst = ff_col_len(ff_get_col(v->t[T_STACK], "frame"));
+	for (i = 0; i < n; i++) { /* every stack names one of the table */
+		double st = ff_cv(stack, i);
+
+		if (!isnan(st) &&
+		    (st < 0 || st >= (double)nst || st - floor(st) > 0))
+			return pd_err_set(
+			    s->err, PD_EPARSE,
+			    "%s: thread \"%s\": samples.stack[%zu]"
+			    " = %g is out of range (%zu stacks)",
+			    s->in->path, th->name ? th->name : "?", i, st, nst);
+	}
+	ff_fold_samples(t);
 	out->len = nst;
 	out->wall = pd_xcalloc(nst + 1, sizeof(double));
 	out->cpu = pd_xcalloc(nst + 1, sizeof(double));
 	out->n = pd_xcalloc(nst + 1, sizeof(double));
 	*has_cpu = cpu && ff_col_len(cpu) == n && n > 1 &&
 		   strcmp(v->ctx->cpu_unit, "variable CPU cycles");
-	for (i = 0; i < n; i++) {
-		double st = ff_cv(stack, i), w = weight ? ff_cv(weight, i) : 1,
-		       c;
-
-		if (isnan(st))
-			continue; /* a sample without a stack */
-		if (st < 0 || st >= (double)nst || st - floor(st) > 0) {
-			pd_err_set(s->err, PD_EPARSE,
-				   "%s: thread \"%s\": samples.stack[%zu] = %g"
-				   " is out of range (%zu stacks)",
-				   s->in->path, th->name ? th->name : "?", i,
-				   st, nst);
-			free(out->wall);
-			free(out->cpu);
-			free(out->n);
-			out->wall = out->cpu = out->n = NULL;
-			return PD_EPARSE;
-		}
-		if (isnan(w))
-			w = 1;
-		if (!strcmp(wt, "tracing-ms"))
-			out->wall[(size_t)st] += w * 1e6;
-		else
-			out->wall[(size_t)st] += w * interval_ns;
-		out->n[(size_t)st] += w;
-		c = i ? ff_cv(cpu, i) : 0; /* the first delta means nothing */
-		if (!isnan(c) && c > 0)
-			out->cpu[(size_t)st] += c * cpu_scale;
+	for (i = 0; i < t->wsum.n && i < nst; i++) {
+		out->wall[i] = t->wsum.v[i] * wall_unit;
+		out->n[i] = t->wsum.v[i];
 	}
+	for (i = 0; i < t->csum.n && i < nst; i++)
+		out->cpu[i] = t->csum.v[i] * cpu_scale;
 	return 0;
 }
 
@@ -634,7 +622,7 @@ static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 {
 	struct pd_profile *p = s->p;
 	struct view v;
-	struct sums sm;
+	struct sums sm = { NULL, NULL, NULL, 0 };
 	uint32_t *node_of, *frames;
 	size_t nst, nfr, i;
 	int has_cpu = 0, own, rc;

@@ -490,3 +490,52 @@ int pd_json_walk_fail(struct pd_json_walk *w, const char *what)
 	return pd_json_fail(w->err, w->file, pd_json_walk_path, w, &w->failed,
 			    what);
 }
+
+int pd_json_number(const char *v, size_t n, double *out)
+{
+	static const double pow10[] = { 1,    1e1,  1e2,  1e3,	1e4,  1e5,
+					1e6,  1e7,  1e8,  1e9,	1e10, 1e11,
+					1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+					1e18, 1e19, 1e20, 1e21, 1e22 };
+	char tmp[64], *end;
+	uint64_t m = 0;
+	size_t i = 0, digits = 0, frac = 0;
+	int neg = 0, dot = 0;
+
+	/*
+	 * Fast path for plain decimals ("12.345678"): a mantissa below 2^53
+	 * divided by an exact power of ten is correctly rounded (Clinger), so
+	 * the result equals strtod's. Anything else goes to strtod.
+	 */
+	if (n && v[0] == '-') {
+		neg = 1;
+		i = 1;
+	}
+	for (; i < n; i++) {
+		char c = v[i];
+
+		if (c >= '0' && c <= '9') {
+			if (++digits > 15)
+				break;
+			m = m * 10 + (uint64_t)(c - '0');
+			frac += dot;
+		} else if (c == '.' && !dot) {
+			dot = 1;
+		} else {
+			break;
+		}
+	}
+	if (i == n && digits && frac <= 22) {
+		double d = (double)m / pow10[frac];
+
+		*out = neg ? -d : d;
+		return 1;
+	}
+
+	if (n == 0 || n >= sizeof(tmp))
+		return 0;
+	memcpy(tmp, v, n);
+	tmp[n] = '\0';
+	*out = strtod(tmp, &end);
+	return *end == '\0' && isfinite(*out);
+}

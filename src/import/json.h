@@ -225,4 +225,11 @@ int pd_json_fail_depth(struct pd_err *err, const char *file,
 		       void (*path)(void *arg, struct pd_buf *b), void *arg,
 		       int *failed, unsigned long long n, const char *name);
 
+/*
+ * A JSON number's text to a double, exactly as strtod rounds it, with a
+ * fast path for plain decimals of at most 15 digits; 0 when the text is
+ * not a finite number.
+ */
+int pd_json_number(const char *v, size_t n, double *out);
+
 #endif

@@ -335,55 +335,6 @@ static int cb_key(void *ctx, const unsigned char *k, size_t n)
 	return 1;
 }
 
-static int parse_number(const char *v, size_t n, double *out)
-{
-	static const double pow10[] = { 1,    1e1,  1e2,  1e3,	1e4,  1e5,
-					1e6,  1e7,  1e8,  1e9,	1e10, 1e11,
-					1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
-					1e18, 1e19, 1e20, 1e21, 1e22 };
-	char tmp[64], *end;
-	uint64_t m = 0;
-	size_t i = 0, digits = 0, frac = 0;
-	int neg = 0, dot = 0;
-
-	/*
-	 * Fast path for plain decimals ("12.345678"): a mantissa below 2^53
-	 * divided by an exact power of ten is correctly rounded (Clinger), so
-	 * the result equals strtod's. Anything else goes to strtod.
-	 */
-	if (n && v[0] == '-') {
-		neg = 1;
-		i = 1;
-	}
-	for (; i < n; i++) {
-		char c = v[i];
-
-		if (c >= '0' && c <= '9') {
-			if (++digits > 15)
-				break;
-			m = m * 10 + (uint64_t)(c - '0');
-			frac += dot;
-		} else if (c == '.' && !dot) {
-			dot = 1;
-		} else {
-			break;
-		}
-	}
-	if (i == n && digits && frac <= 22) {
-		double d = (double)m / pow10[frac];
-
-		*out = neg ? -d : d;
-		return 1;
-	}
-
-	if (n == 0 || n >= sizeof(tmp))
-		return 0;
-	memcpy(tmp, v, n);
-	tmp[n] = '\0';
-	*out = strtod(tmp, &end);
-	return *end == '\0' && isfinite(*out);
-}
-
 static int on_number(struct ss_state *s, const char *v, size_t n, int is_string)
 {
 	struct ss_level *l = top(s);
@@ -392,12 +343,12 @@ static int on_number(struct ss_state *s, const char *v, size_t n, int is_string)
 	switch (l->st) {
 	case S_EVENT:
 		if (l->key == K_AT) {
-			if (!parse_number(v, n, &d))
+			if (!pd_json_number(v, n, &d))
 				return fail(s, "\"at\" is not a number");
 			s->ev_at = d;
 			s->ev_has_at = 1;
 		} else if (l->key == K_FRAME) {
-			if (is_string || !parse_number(v, n, &d) || d < 0 ||
+			if (is_string || !pd_json_number(v, n, &d) || d < 0 ||
 			    d - floor(d) > 0 || d >= (double)SS_PROFILE_ROOT)
 				return fail(s,
 					    "\"frame\" is not a frame index");
@@ -406,7 +357,7 @@ static int on_number(struct ss_state *s, const char *v, size_t n, int is_string)
 		}
 		return 1;
 	case S_SAMPLE:
-		if (is_string || !parse_number(v, n, &d) || d < 0 ||
+		if (is_string || !pd_json_number(v, n, &d) || d < 0 ||
 		    d - floor(d) > 0 || d >= (double)SS_PROFILE_ROOT)
 			return fail(s, "sample entry is not a frame index");
 		PD_VEC_PUSH(&s->cur_sample, (uint32_t)d);
@@ -414,7 +365,7 @@ static int on_number(struct ss_state *s, const char *v, size_t n, int is_string)
 	case S_WEIGHTS: {
 		struct ss_profile *sp = cur_prof(s);
 
-		if (!parse_number(v, n, &d))
+		if (!pd_json_number(v, n, &d))
 			return fail(s, "weight is not a number");
 		if (d < 0)
 			return fail(s, "negative weight");
@@ -426,7 +377,7 @@ static int on_number(struct ss_state *s, const char *v, size_t n, int is_string)
 		struct ss_profile *sp = cur_prof(s);
 		struct ss_run_f64 r = { 0, 1 };
 
-		if (!parse_number(v, n, &d))
+		if (!pd_json_number(v, n, &d))
 			return fail(s, "sample count is not a number");
 		if (d < 0)
 			return fail(s, "negative sample count");
@@ -436,7 +387,7 @@ static int on_number(struct ss_state *s, const char *v, size_t n, int is_string)
 		return 1;
 	}
 	case S_EXT:
-		if (l->key == K_INTERVAL && parse_number(v, n, &d) && d > 0)
+		if (l->key == K_INTERVAL && pd_json_number(v, n, &d) && d > 0)
 			s->ext_interval = d;
 		return 1;
 	case S_SAMPLES:

@@ -3,7 +3,8 @@
 
 usage: tests/bench/bench.py [--perf-mb 100] [--speedscope-mb 1000] [--folded-mb 100]
                             [--cpuprofile-mb 100] [--pprof-mb 100] [--dhat-mb 100]
-                            [--long-string-mb 50] [--sidecar-mb 150]
+                            [--firefox-mb 1000] [--long-string-mb 50]
+                            [--sidecar-mb 150]
 Needs a built tree (build/perfdiff, build/tests/bench_gen). Each run is a
 fresh process, so peak RSS is that run's alone. Not part of the test suite.
 """
@@ -246,6 +247,85 @@ def gen_sidecar(mb, seed, path):
     return os.path.getsize(side)
 
 
+def gen_firefox(mb, seed, path):
+    """A samply-shaped processed Firefox Profiler profile (version 49,
+    symbolicated): 4 threads with their own tables (5000 stacks sharing
+    prefixes over 3000 functions in 6 libraries), and samples as samply
+    writes them: stack, time in ms with 6 decimals, weight null,
+    threadCPUDelta in microseconds. Written a thread at a time; samples
+    until the file is mb megabytes."""
+    import random
+    rnd = random.Random(seed)
+    nthreads, nstack, nfunc = 4, 5000, 3000
+    per = int(mb * 1e6 / nthreads / 22)  # about 22 bytes a sample
+    with open(path, "w") as f:
+        f.write('{"meta":{"interval":1.0,"preprocessedProfileVersion":49,'
+                '"version":24,"product":"app","symbolicated":true,'
+                '"sampleUnits":{"time":"ms","eventDelay":"ms",'
+                '"threadCPUDelta":"\u00b5s"},"categories":[{"name":"Other",'
+                '"color":"grey","subcategories":["Other"]}]},')
+        f.write('"libs":[%s],' % ",".join(
+            '{"name":"lib%d.so","path":"/usr/lib/lib%d.so","debugName":'
+            '"lib%d.so","debugPath":"/usr/lib/lib%d.so","breakpadId":'
+            '"%032X0","codeId":"%040x","arch":"x86_64"}' % (i, i, i, i, i, i)
+            for i in range(6)))
+        f.write('"threads":[')
+        for t in range(nthreads):
+            prefix, frame = [None], [0]
+            for i in range(1, nstack):
+                prefix.append(rnd.randrange(i))
+                frame.append(rnd.randrange(nfunc))
+            hot = [rnd.randrange(nstack) for _ in range(400)]
+            f.write('%s{"name":"Worker %d","processName":"app","pid":"42",'
+                    '"tid":"%d","samples":{"stack":[' % ("," if t else "",
+                                                         t, 100 + t))
+            f.write(",".join(str(hot[int(rnd.random() ** 2 * 400)])
+                             for _ in range(per)))
+            f.write('],"time":[')
+            f.write(",".join("%.6f" % (1000 + i * 1.000137)
+                             for i in range(per)))
+            f.write('],"weight":null,"weightType":"samples",'
+                    '"threadCPUDelta":[')
+            f.write(",".join(str(900 + rnd.randrange(200))
+                             for _ in range(per)))
+            f.write('],"length":%d},' % per)
+            f.write('"stackTable":{"length":%d,"prefix":[%s],"frame":[%s],'
+                    '"category":[%s],"subcategory":[%s]},' % (
+                        nstack, ",".join("null" if x is None else str(x)
+                                         for x in prefix),
+                        ",".join(map(str, frame)), ",".join(["0"] * nstack),
+                        ",".join(["0"] * nstack)))
+            f.write('"frameTable":{"length":%d,"address":[%s],'
+                    '"inlineDepth":[%s],"category":[%s],"func":[%s],'
+                    '"nativeSymbol":[%s],"line":[%s],"column":[%s]},' % (
+                        nfunc, ",".join(str(0x1000 + 16 * i)
+                                        for i in range(nfunc)),
+                        ",".join(["0"] * nfunc), ",".join(["0"] * nfunc),
+                        ",".join(map(str, range(nfunc))),
+                        ",".join(["null"] * nfunc), ",".join(["null"] * nfunc),
+                        ",".join(["null"] * nfunc)))
+            f.write('"funcTable":{"length":%d,"name":[%s],"isJS":[%s],'
+                    '"relevantForJS":[%s],"resource":[%s],"fileName":[%s],'
+                    '"lineNumber":[%s],"columnNumber":[%s]},' % (
+                        nfunc, ",".join(str(6 + i) for i in range(nfunc)),
+                        ",".join(["false"] * nfunc),
+                        ",".join(["false"] * nfunc),
+                        ",".join(str(i % 6) for i in range(nfunc)),
+                        ",".join(["null"] * nfunc), ",".join(["null"] * nfunc),
+                        ",".join(["null"] * nfunc)))
+            f.write('"resourceTable":{"length":6,"lib":[0,1,2,3,4,5],'
+                    '"name":[0,1,2,3,4,5],"host":[null,null,null,null,null,'
+                    'null],"type":[1,1,1,1,1,1]},')
+            f.write('"nativeSymbols":{"length":0,"address":[],'
+                    '"functionSize":[],"libIndex":[],"name":[]},')
+            f.write('"stringArray":[%s]}' % ",".join(
+                ['"lib%d.so"' % i for i in range(6)] +
+                ['"app::module%d::Type::method_%d(int, char const*)"' % (i % 40, i)
+                 for i in range(nfunc)]))
+        f.write('],"pages":[],"counters":[]}')
+    return os.path.getsize(path)
+
+
 def gen(kind, mb, seed, path):
     if kind == "long-string" and not os.path.exists(path):
         gen_long_string(mb, seed, path)
@@ -257,6 +337,8 @@ def gen(kind, mb, seed, path):
         gen_pprof(mb, seed, path)
     if kind == "dhat" and not os.path.exists(path):
         gen_dhat(mb, seed, path)
+    if kind == "firefox" and not os.path.exists(path):
+        gen_firefox(mb, seed, path)
     if not os.path.exists(path):
         with open(path, "wb") as f:
             subprocess.run([os.path.join(ROOT, "build/tests/bench_gen"), kind,
@@ -272,6 +354,7 @@ def main():
     ap.add_argument("--cpuprofile-mb", type=float, default=100)
     ap.add_argument("--pprof-mb", type=float, default=100)
     ap.add_argument("--dhat-mb", type=float, default=100)
+    ap.add_argument("--firefox-mb", type=float, default=1000)
     ap.add_argument("--long-string-mb", type=float, default=50,
                     help="one JSON string (a frame name) this long")
     ap.add_argument("--sidecar-mb", type=float, default=150,
@@ -288,6 +371,7 @@ def main():
                           ("cpuprofile", a.cpuprofile_mb, "cpuprofile"),
                           ("pprof", a.pprof_mb, "pb"),
                           ("dhat", a.dhat_mb, "dhat.json"),
+                          ("firefox", a.firefox_mb, "json"),
                           ("long-string", a.long_string_mb, "speedscope.json"),
                           ("sidecar", a.sidecar_mb, "json")):
         if mb <= 0:

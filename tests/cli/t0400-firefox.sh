@@ -230,6 +230,66 @@ bad stackrange 't["samples"]["stack"][0] = 77' "samples.stack\[0\] = 77 is out o
 bad framerange 't["stackTable"]["frame"][2] = 50' "stackTable row 2 points to frame 50"
 bad funcrange 't["frameTable"]["func"][1] = 9' "frameTable row 1 names a func out of range"
 bad librange 't["resourceTable"]["lib"][0] = 4' "names a lib out of range"
+bad stackneg 't["samples"]["stack"][1] = -1' "samples.stack\[1\] = -1 is out of range"
+bad stackfrac 't["samples"]["stack"][2] = 1.5' "samples.stack\[2\] = 1.5 is out of range"
+
+# Weights and CPU deltas are summed per stack as they stream when the
+# stack column came first (samply's order), stored and summed after when
+# it came last: both orders, and fractional or huge values that do not
+# fit the compact columns, give the numbers counted here by hand.
+python3 - "$T/unsym.json" "$T" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["threads"][0]
+n = len(t["samples"]["stack"])
+t["samples"]["weight"] = [1.5 if i % 3 == 0 else (None if i % 3 == 1 else 2) for i in range(n)]
+t["samples"]["threadCPUDelta"] = [(i * 7) % 11 + (0.25 if i == 5 else 0) for i in range(n)]
+if n > 6:
+    t["samples"]["threadCPUDelta"][6] = 5e9  # past 32 bits
+t["samples"]["weightType"] = "samples"
+s = t["samples"]
+first = {"stack": s["stack"], "weight": s["weight"], "threadCPUDelta": s["threadCPUDelta"],
+         "length": n, "weightType": "samples"}
+last = {"weightType": "samples", "weight": s["weight"], "threadCPUDelta": s["threadCPUDelta"],
+        "length": n, "stack": s["stack"]}
+for name, sm in (("first", first), ("last", last)):
+    t["samples"] = sm
+    json.dump(d, open("%s/order-%s.json" % (sys.argv[2], name), "w"))
+# by hand: CPU time in µs (the unit), the first delta left out
+cpu = sum(c for i, c in enumerate(s["threadCPUDelta"]) if i and c > 0)
+wall = sum(1 if w is None else w for w in s["weight"])
+json.dump({"cpu_ns": cpu * 1000, "weights": wall},
+          open(sys.argv[2] + "/order-want.json", "w"))
+PY
+for o in first last; do
+	expect_exit 0 pd show -f json --weight cpu "$T/order-$o.json"
+	cp "$T/out" "$T/order-$o.out"
+done
+same_numbers() { # the functions and totals of two show -f json outputs
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+assert a["functions"] == b["functions"]
+assert (a["profile"]["total"], a["profile"]["samples"]) == (b["profile"]["total"], b["profile"]["samples"])
+PY
+}
+if same_numbers "$T/order-first.out" "$T/order-last.out"; then ok; else not_ok "column order changed the numbers"; fi
+if python3 - "$T/order-first.out" "$T/order-want.json" <<'PY'; then ok; else not_ok "folded CPU time"; fi
+import json, sys
+p = json.load(open(sys.argv[1]))["profile"]
+want = json.load(open(sys.argv[2]))
+assert abs(p["total"] - want["cpu_ns"]) <= 1e-9 * want["cpu_ns"], (p["total"], want)
+PY
+expect_exit 0 pd show -f json --weight wall "$T/order-last.json"
+cp "$T/out" "$T/wall-last.out"
+expect_exit 0 pd show -f json --weight wall "$T/order-first.json"
+if same_numbers "$T/out" "$T/wall-last.out"; then ok; else not_ok "column order changed wall-clock weights"; fi
+if python3 - "$T/out" "$T/order-want.json" <<'PY'; then ok; else not_ok "folded weights"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+want = json.load(open(sys.argv[2]))
+assert abs(d["profile"]["samples"] - want["weights"]) < 1e-9, (d["profile"], want)
+PY
 printf '{"meta": {"interval": 1, "preprocessedProfileVersion": 49}, "threads": [{"samples": {"stack": [0' >"$T/trunc.json"
 expect_exit 2 pd show "$T/trunc.json"
 expect_grep "truncated JSON" "$T/err"
