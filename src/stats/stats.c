@@ -8,10 +8,12 @@
  * P(X >= k) = I_p(k, n-k+1), which also holds for fractional k and n.
  */
 #include <math.h>
+#include <stdint.h>
 #include "core/compat.h"
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/intern.h"
 #include "core/xalloc.h"
 #include "stats/stats.h"
 
@@ -289,7 +291,35 @@ static double t_quantile_start(double p, double df)
 	       (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * df * df);
 }
 
+static double t_quantile(double p, double df);
+
+/*
+ * The same few (p, df) come back for thousands of functions (the same
+ * confidence level, degrees of freedom from the same number of runs or
+ * commits): the last answers are remembered, per thread.
+ */
 double pd_t_quantile(double p, double df)
+{
+	static _Thread_local struct {
+		double p, df, q;
+	} memo[64];
+	uint64_t a, b, h;
+	size_t i;
+
+	memcpy(&a, &p, sizeof(a));
+	memcpy(&b, &df, sizeof(b));
+	h = pd_hash_u64(a * 0x9e3779b97f4a7c15ULL ^ b);
+	i = (size_t)(h & 63);
+	if (memcmp(&memo[i].p, &p, sizeof(p)) ||
+	    memcmp(&memo[i].df, &df, sizeof(df)) || !(memo[i].df > 0)) {
+		memo[i].q = t_quantile(p, df);
+		memo[i].p = p;
+		memo[i].df = df;
+	}
+	return memo[i].q;
+}
+
+static double t_quantile(double p, double df)
 {
 	/*
 	 * Newton's method on the two-sided tail, P(|T| > q) = 2 (1 - p),
