@@ -5,6 +5,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cJSON.h>
@@ -177,10 +178,23 @@ static cJSON *side(const struct pd_side *s)
  * report of a large history is tens of megabytes, which cJSON built as
  * one string after re-reading every number with sscanf.
  */
+/*
+ * An array too large to build as a tree (one element per function): its
+ * elements are made one at a time while it is written, then freed. make
+ * returns NULL for an index that has no element.
+ */
+struct jw_gen {
+	const cJSON *at; /* the empty array that stands for it in the tree */
+	size_t n;
+	cJSON *(*make)(void *ctx, size_t i);
+	void *ctx;
+};
+
 struct jw {
 	FILE *f;
 	struct pd_buf b;
 	int depth;
+	const struct jw_gen *gen;
 };
 
 static void jw_flush(struct jw *w, int all)
@@ -198,6 +212,19 @@ static void jw_number(struct jw *w, const cJSON *n)
 
 	if (isnan(d) || isinf(d)) {
 		pd_buf_adds(&w->b, "null");
+		return;
+	}
+	if (fabs(d) < 1e15 && !(d - floor(d) > 0) && !(d - floor(d) < 0)) {
+		/* an integer below 10^15: "%1.15g" prints its digits */
+		uint64_t u = (uint64_t)fabs(d);
+		char *e = t + sizeof(t), *q = e;
+
+		do
+			*--q = (char)('0' + u % 10);
+		while (u /= 10);
+		if (signbit(d))
+			*--q = '-';
+		pd_buf_add(&w->b, q, (size_t)(e - q));
 		return;
 	}
 	snprintf(t, sizeof(t), "%1.15g", d);
@@ -254,6 +281,32 @@ static void jw_tabs(struct jw *w, int n)
 		pd_buf_addch(&w->b, '\t');
 }
 
+static void jw_value(struct jw *w, const cJSON *v);
+
+/* The generated array, laid out as cJSON lays out an array. */
+static void jw_generated(struct jw *w)
+{
+	const struct jw_gen *g = w->gen;
+	size_t i;
+	int first = 1;
+
+	pd_buf_addch(&w->b, '[');
+	w->depth++;
+	for (i = 0; i < g->n; i++) {
+		cJSON *e = g->make(g->ctx, i);
+
+		if (!e)
+			continue;
+		if (!first)
+			pd_buf_adds(&w->b, ", ");
+		first = 0;
+		jw_value(w, e);
+		cJSON_Delete(e);
+	}
+	pd_buf_addch(&w->b, ']');
+	w->depth--;
+}
+
 static void jw_value(struct jw *w, const cJSON *v)
 {
 	const cJSON *c;
@@ -269,6 +322,8 @@ static void jw_value(struct jw *w, const cJSON *v)
 		jw_number(w, v);
 	} else if (cJSON_IsString(v)) {
 		jw_string(w, v->valuestring);
+	} else if (w->gen && v == w->gen->at) {
+		jw_generated(w);
 	} else if (cJSON_IsArray(v)) {
 		pd_buf_addch(&w->b, '[');
 		w->depth++;
@@ -295,12 +350,13 @@ static void jw_value(struct jw *w, const cJSON *v)
 	}
 }
 
-int pd_json_write(FILE *f, const cJSON *root)
+static int json_write(FILE *f, const cJSON *root, const struct jw_gen *gen)
 {
 	struct jw w;
 
 	w.f = f;
 	w.depth = 0;
+	w.gen = gen;
 	pd_buf_init(&w.b);
 	jw_value(&w, root);
 	pd_buf_addch(&w.b, '\n');
@@ -309,9 +365,15 @@ int pd_json_write(FILE *f, const cJSON *root)
 	return ferror(f) ? PD_EIO : 0;
 }
 
-static int emit(FILE *f, cJSON *root)
+int pd_json_write(FILE *f, const cJSON *root)
 {
-	int rc = pd_json_write(f, root);
+	return json_write(f, root, NULL);
+}
+
+/* Writes root (its array gen->at made while written) and frees it. */
+static int emit(FILE *f, cJSON *root, const struct jw_gen *gen)
+{
+	int rc = json_write(f, root, gen);
 
 	cJSON_Delete(root);
 	return rc;
@@ -363,11 +425,35 @@ static cJSON *tables_json(const struct pd_diff *d)
 	return arr;
 }
 
+/* One function's row of a diff (a jw_gen element). */
+static cJSON *diff_function(void *ctx, size_t i)
+{
+	const struct pd_diff *d = ctx;
+	const struct pd_fdiff *fd = &d->funcs.v[i];
+	const struct pd_func *fn = &d->fn->v.v[fd->func];
+	cJSON *fo = cJSON_CreateObject(), *raw = cJSON_CreateArray();
+	size_t k;
+
+	add_str(fo, "function", pd_func_name(d->fn, fd->func));
+	add_str(fo, "module", pd_func_module(d->fn, fd->func));
+	cJSON_AddBoolToObject(fo, "system", fd->system);
+	for (k = 0; k < fn->raw.n; k++)
+		cJSON_AddItemToArray(raw, pd_json_text(pd_intern_str(
+					      &d->fn->strs, fn->raw.v[k])));
+	cJSON_AddItemToObject(fo, "raw_names", raw);
+	cJSON_AddItemToObject(fo, "self", metric(d, &fd->self));
+	cJSON_AddItemToObject(fo, "total",
+			      d->self_only ? cJSON_CreateNull()
+					   : metric(d, &fd->total));
+	return fo;
+}
+
 int pd_report_json(FILE *f, const struct pd_diff *d,
 		   const struct pd_report_opts *o)
 {
 	cJSON *root = cJSON_CreateObject(), *x, *arr;
-	size_t i, k;
+	struct jw_gen gen;
+	size_t i;
 
 	(void)o;
 	if (!root)
@@ -403,31 +489,39 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 	cJSON_AddItemToObject(root, "warnings", arr);
 	add_str(root, "verdict", pd_status_name(d->verdict));
 	cJSON_AddItemToObject(root, "total", metric(d, &d->total));
-	arr = cJSON_CreateArray();
-	for (i = 0; i < d->funcs.n; i++) {
-		const struct pd_fdiff *fd = &d->funcs.v[i];
-		const struct pd_func *fn = &d->fn->v.v[fd->func];
-		cJSON *fo = cJSON_CreateObject(), *raw = cJSON_CreateArray();
-
-		add_str(fo, "function", pd_func_name(d->fn, fd->func));
-		add_str(fo, "module", pd_func_module(d->fn, fd->func));
-		cJSON_AddBoolToObject(fo, "system", fd->system);
-		for (k = 0; k < fn->raw.n; k++)
-			cJSON_AddItemToArray(
-			    raw, pd_json_text(pd_intern_str(&d->fn->strs,
-							    fn->raw.v[k])));
-		cJSON_AddItemToObject(fo, "raw_names", raw);
-		cJSON_AddItemToObject(fo, "self", metric(d, &fd->self));
-		cJSON_AddItemToObject(fo, "total",
-				      d->self_only ? cJSON_CreateNull()
-						   : metric(d, &fd->total));
-		cJSON_AddItemToArray(arr, fo);
-	}
+	gen.at = arr = cJSON_CreateArray();
+	gen.n = d->funcs.n;
+	gen.make = diff_function;
+	gen.ctx = (void *)(uintptr_t)d;
 	cJSON_AddItemToObject(root, "functions", arr);
 	add_str(root, "no_verdict", d->no_verdict);
 	if (d->tables.n)
 		cJSON_AddItemToObject(root, "tables", tables_json(d));
-	return emit(f, root);
+	return emit(f, root, &gen);
+}
+
+struct profile_funcs {
+	const struct pd_funcs *fn;
+	const struct pd_agg *a;
+};
+
+/* One function's row of a profile (a jw_gen element), or NULL. */
+static cJSON *profile_function(void *ctx, size_t i)
+{
+	const struct profile_funcs *pf = ctx;
+	cJSON *fo;
+
+	/* a frame no sample reached (a Gecko table row) is no row */
+	if (!(pf->a->total_w[i] > 0))
+		return NULL;
+	fo = cJSON_CreateObject();
+	add_str(fo, "function", pd_func_name(pf->fn, (uint32_t)i));
+	add_str(fo, "module", pd_func_module(pf->fn, (uint32_t)i));
+	add_num(fo, "self", pf->a->self_w[i]);
+	add_num(fo, "total", pf->a->total_w[i]);
+	add_num(fo, "self_samples", pf->a->self_c[i]);
+	add_num(fo, "total_samples", pf->a->total_c[i]);
+	return fo;
 }
 
 int pd_report_profile_json(FILE *f, const struct pd_profile *p)
@@ -435,8 +529,11 @@ int pd_report_profile_json(FILE *f, const struct pd_profile *p)
 	struct pd_funcs fn;
 	struct pd_agg a;
 	struct pd_side s;
+	struct profile_funcs pf;
+	struct jw_gen gen;
 	cJSON *root = cJSON_CreateObject(), *arr;
 	size_t i;
+	int rc;
 
 	pd_funcs_init(&fn, PD_FUNCS_SYSTEM); /* one profile: whole totals */
 	pd_agg_init(&a);
@@ -458,26 +555,17 @@ int pd_report_profile_json(FILE *f, const struct pd_profile *p)
 	for (i = 0; i < p->notes.n; i++)
 		cJSON_AddItemToArray(arr, pd_json_text(p->notes.v[i]));
 	cJSON_AddItemToObject(root, "warnings", arr);
-	arr = cJSON_CreateArray();
-	for (i = 0; i < fn.v.n; i++) {
-		cJSON *fo;
-
-		/* a frame no sample reached (a Gecko table row) is no row */
-		if (!(a.total_w[i] > 0))
-			continue;
-		fo = cJSON_CreateObject();
-		add_str(fo, "function", pd_func_name(&fn, (uint32_t)i));
-		add_str(fo, "module", pd_func_module(&fn, (uint32_t)i));
-		add_num(fo, "self", a.self_w[i]);
-		add_num(fo, "total", a.total_w[i]);
-		add_num(fo, "self_samples", a.self_c[i]);
-		add_num(fo, "total_samples", a.total_c[i]);
-		cJSON_AddItemToArray(arr, fo);
-	}
+	gen.at = arr = cJSON_CreateArray();
+	gen.n = fn.v.n;
+	gen.make = profile_function;
+	gen.ctx = &pf;
+	pf.fn = &fn;
+	pf.a = &a;
 	cJSON_AddItemToObject(root, "functions", arr);
 	if (p->tables.n)
 		cJSON_AddItemToObject(root, "tables", profile_tables(p));
+	rc = emit(f, root, &gen);
 	pd_agg_release(&a);
 	pd_funcs_release(&fn);
-	return emit(f, root);
+	return rc;
 }
