@@ -257,6 +257,24 @@ static void immutable_uri(struct pd_buf *b, const char *path)
 }
 
 /* Whether a read-only open failed for want of writing (-shm, -wal). */
+/*
+ * Every connection is used by one thread only: each thread that reads the
+ * history (the noise learners, the halves of a window) opens its own,
+ * and none is handed to another. So SQLite's serialising mutexes, which
+ * guard one connection shared by several threads, are not needed; "multi-
+ * thread" mode (SQLITE_OPEN_NOMUTEX) keeps SQLite's own shared state
+ * guarded and drops the per-call locking (docs/architecture.md, "The
+ * history store"). A library built without threads (SQLITE_THREADSAFE=0)
+ * cannot be used from two threads at all: pd_db_threads() says so and
+ * the readers then stay on one thread.
+ */
+#define PD_DB_NOMUTEX SQLITE_OPEN_NOMUTEX
+
+int pd_db_threads(void)
+{
+	return sqlite3_threadsafe() != 0;
+}
+
 static int cannot_write(sqlite3 *h)
 {
 	int code = h ? sqlite3_extended_errcode(h) & 0xff : SQLITE_CANTOPEN;
@@ -268,8 +286,8 @@ static int open_read(struct pd_db *db, const char *path, struct pd_err *err)
 {
 	int v = 0, rc, latest = pd_db_schema_latest();
 
-	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READONLY, NULL) ==
-	    SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READONLY | PD_DB_NOMUTEX,
+			    NULL) == SQLITE_OK) {
 		sqlite3_busy_timeout(db->h, 30000);
 		rc = user_version(db, &v, err);
 	} else
@@ -301,7 +319,8 @@ static int open_read(struct pd_db *db, const char *path, struct pd_err *err)
 		db->h = NULL;
 		immutable_uri(&uri, path);
 		if (sqlite3_open_v2(uri.buf, &db->h,
-				    SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+				    SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+					PD_DB_NOMUTEX,
 				    NULL) == SQLITE_OK)
 			rc = user_version(db, &v, err);
 		else
@@ -333,7 +352,7 @@ static int open_read(struct pd_db *db, const char *path, struct pd_err *err)
 int pd_db_open(struct pd_db *db, const char *path, enum pd_db_mode mode,
 	       struct pd_err *err)
 {
-	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | PD_DB_NOMUTEX;
 	int rc;
 
 	memset(db, 0, sizeof(*db));

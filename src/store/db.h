@@ -39,6 +39,8 @@ enum pd_db_mode {
 	PD_DB_WRITE,
 };
 
+/* Whether the SQLite library may be used from several threads. */
+int pd_db_threads(void);
 PD_NODISCARD int pd_db_open(struct pd_db *db, const char *path,
 			    enum pd_db_mode mode, struct pd_err *err);
 void pd_db_close(struct pd_db *db);
