@@ -218,6 +218,19 @@ void pd_store_size_hint(struct pd_db *db)
 		sqlite3_reset(st);
 }
 
+void pd_store_row_fill(double v[4], double interval)
+{
+	int k;
+
+	/* A NULL is the other number converted by the interval. */
+	for (k = 0; k < 2; k++) {
+		if (isnan(v[k + 2]))
+			v[k + 2] = v[k] * interval;
+		if (isnan(v[k]))
+			v[k] = interval > 0 ? v[k + 2] / interval : 0;
+	}
+}
+
 int pd_store_load_run(struct pd_db *db, sqlite3_int64 run, double interval,
 		      double total_w, double total_n, struct pd_idmap *ids,
 		      struct pd_agg *a, struct pd_err *err)
@@ -257,13 +270,7 @@ int pd_store_load_run(struct pd_db *db, sqlite3_int64 run, double interval,
 			v[k] = sqlite3_column_type(st, k + 1) == SQLITE_NULL
 				   ? PD_NAN
 				   : sqlite3_column_double(st, k + 1);
-		/* A NULL is the other number converted by the interval. */
-		for (k = 0; k < 2; k++) {
-			if (isnan(v[k + 2]))
-				v[k + 2] = v[k] * interval;
-			if (isnan(v[k]))
-				v[k] = interval > 0 ? v[k + 2] / interval : 0;
-		}
+		pd_store_row_fill(v, interval);
 		if (f >= a->n)
 			pd_agg_resize(a, ids ? ids->fn->v.n + 64
 					     : (size_t)f * 2 + 64);

@@ -70,6 +70,17 @@ PD_NODISCARD int pd_store_noise(struct pd_db *db, const char *scenario,
 				struct pd_err *err);
 
 /*
+ * The same for the functions only[] (database ids; the total too), from
+ * just their rows: what a trend of a few series needs. Indexed by
+ * database id; the numbers are those pd_store_noise gives them.
+ */
+PD_NODISCARD int pd_store_noise_only(struct pd_db *db, const char *scenario,
+				     const char *cache, const char *tool,
+				     const int64_t *only, size_t n,
+				     struct pd_noise *noise,
+				     struct pd_err *err);
+
+/*
  * The same on a thread of its own (its own connection, database ids), so
  * a comparison loads its two sides meanwhile. finish() joins and re-indexes
  * the result through the caller's id map (after both sides are loaded); it

@@ -8,6 +8,11 @@
  * One run's function rows into an aggregate: over the id map's functions
  * (names resolved), or, with ids NULL, in database id space.
  */
+/*
+ * A stored row's numbers (self_n, total_n, self_w, total_w; NaN for a
+ * NULL): each NULL is the other number of its pair through the interval.
+ */
+void pd_store_row_fill(double v[4], double interval);
 int pd_store_load_run(struct pd_db *db, sqlite3_int64 run, double interval,
 		      double total_w, double total_n, struct pd_idmap *ids,
 		      struct pd_agg *a, struct pd_err *err);

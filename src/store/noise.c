@@ -60,7 +60,7 @@ static int load_window(struct pd_db *db, struct hrun *runs, size_t first,
 
 	if (!ids)
 		pd_store_size_hint(db);
-	if (!ids && n - first >= 4) {
+	if (!ids && n - first >= 4 && pd_db_threads()) {
 		memset(&h, 0, sizeof(h));
 		h.path = db->path;
 		h.runs = runs;
@@ -103,17 +103,21 @@ static void learn(struct pd_noise *noise, const struct hrun *runs, size_t n,
 	free(commit);
 }
 
-int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
-		   const char *tool, const char *const *exclude,
-		   struct pd_idmap *ids, struct pd_noise *noise,
-		   struct pd_err *err)
+/*
+ * The runs of scenario/cache/tool, oldest first, shas in exclude left out;
+ * *first is where the window of the last PD_NOISE_WINDOW commits starts.
+ */
+static int window_runs(struct pd_db *db, const char *scenario,
+		       const char *cache, const char *tool,
+		       const char *const *exclude, void *out, size_t *first,
+		       size_t *nshas, struct pd_err *err)
 {
+	PD_VEC(struct hrun) *runs = out;
 	sqlite3_stmt *st = pd_db_stmt(db, "q_history_runs", err);
-	PD_VEC(struct hrun) runs = PD_VEC_INIT;
-	size_t i, k, first = 0, nshas = 0, nfun = 0;
+	size_t i, k;
 	int rc;
 
-	memset(noise, 0, sizeof(*noise));
+	*first = *nshas = 0;
 	if (!st)
 		return PD_EIO;
 	sqlite3_bind_text(st, 1, scenario, -1, SQLITE_TRANSIENT);
@@ -134,24 +138,49 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 		r.tw = sqlite3_column_double(st, 3);
 		r.tn = sqlite3_column_double(st, 4);
 		r.interval = sqlite3_column_double(st, 5);
-		PD_VEC_PUSH(&runs, r);
+		PD_VEC_PUSH(runs, r);
 	}
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		rc = pd_db_fail(db, err, "reading the history");
-		goto out;
-	}
-	/* The window: the last PD_NOISE_WINDOW commits. */
-	for (i = runs.n; i-- > 0;) {
-		if (i + 1 == runs.n || strcmp(runs.v[i].sha, runs.v[i + 1].sha))
-			nshas++;
-		if (nshas > PD_NOISE_WINDOW) {
-			first = i + 1;
-			nshas = PD_NOISE_WINDOW;
+	if (rc != SQLITE_DONE)
+		return pd_db_fail(db, err, "reading the history");
+	for (i = runs->n; i-- > 0;) {
+		if (i + 1 == runs->n ||
+		    strcmp(runs->v[i].sha, runs->v[i + 1].sha))
+			(*nshas)++;
+		if (*nshas > PD_NOISE_WINDOW) {
+			*first = i + 1;
+			*nshas = PD_NOISE_WINDOW;
 			break;
 		}
 	}
-	rc = load_window(db, runs.v, first, runs.n, ids, err);
+	return 0;
+}
+
+static void free_runs(struct hrun *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].sha);
+		pd_agg_release(&v[i].agg);
+	}
+	free(v);
+}
+
+int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
+		   const char *tool, const char *const *exclude,
+		   struct pd_idmap *ids, struct pd_noise *noise,
+		   struct pd_err *err)
+{
+	PD_VEC(struct hrun) runs = PD_VEC_INIT;
+	size_t i, first, nshas, nfun = 0;
+	int rc;
+
+	memset(noise, 0, sizeof(*noise));
+	rc = window_runs(db, scenario, cache, tool, exclude, &runs, &first,
+			 &nshas, err);
+	if (rc == 0)
+		rc = load_window(db, runs.v, first, runs.n, ids, err);
 	if (rc < 0)
 		goto out;
 
@@ -170,12 +199,92 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 	learn(noise, runs.v + first, runs.n - first, nfun);
 	rc = 0;
 out:
-	for (i = 0; i < runs.n; i++) {
-		free(runs.v[i].sha);
-		pd_agg_release(&runs.v[i].agg);
-	}
-	PD_VEC_FREE(&runs);
+	free_runs(runs.v, runs.n);
 	return rc;
+}
+
+/* Run r's rows of the functions only[], as functions 0 .. n - 1. */
+static int load_only(struct pd_db *db, struct hrun *r, const int64_t *only,
+		     size_t n, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_run_func_row", err);
+	size_t j;
+	int rc, k;
+
+	if (!st)
+		return PD_EIO;
+	pd_agg_init(&r->agg);
+	pd_agg_resize(&r->agg, n);
+	for (j = 0; j < n; j++) {
+		double v[4]; /* self_n, total_n, self_w, total_w */
+
+		sqlite3_bind_int64(st, 1, r->id);
+		sqlite3_bind_int64(st, 2, only[j]);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			for (k = 0; k < 4; k++)
+				v[k] = sqlite3_column_type(st, k) == SQLITE_NULL
+					   ? PD_NAN
+					   : sqlite3_column_double(st, k);
+			pd_store_row_fill(v, r->interval);
+			r->agg.self_c[j] += v[0];
+			r->agg.total_c[j] += v[1];
+			r->agg.self_w[j] += v[2];
+			r->agg.total_w[j] += v[3];
+		}
+		sqlite3_reset(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+			return pd_db_fail(db, err, "loading a run");
+	}
+	r->agg.all_w = r->tw;
+	r->agg.all_c = r->tn;
+	return 0;
+}
+
+int pd_store_noise_only(struct pd_db *db, const char *scenario,
+			const char *cache, const char *tool,
+			const int64_t *only, size_t n, struct pd_noise *noise,
+			struct pd_err *err)
+{
+	PD_VEC(struct hrun) runs = PD_VEC_INIT;
+	struct pd_noise c; /* functions 0 .. n - 1, then the total */
+	size_t i, first, nshas, max = 0;
+	int rc, k;
+
+	memset(noise, 0, sizeof(*noise));
+	rc = window_runs(db, scenario, cache, tool, NULL, &runs, &first, &nshas,
+			 err);
+	for (i = first; i < runs.n && rc == 0; i++)
+		rc = load_only(db, &runs.v[i], only, n, err);
+	if (rc < 0) {
+		free_runs(runs.v, runs.n);
+		return rc;
+	}
+	pd_noise_init(&c, n);
+	learn(&c, runs.v + first, runs.n - first, n);
+	/* indexed by database id, as pd_store_noise gives it */
+	for (i = 0; i < n; i++)
+		if (only[i] >= 0 && (size_t)only[i] + 1 > max)
+			max = (size_t)only[i] + 1;
+	pd_noise_init(noise, max);
+	noise->runs = runs.n - first;
+	noise->shas = nshas;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i <= n; i++) {
+			size_t to = i < n ? (size_t)only[i] : max;
+
+			if (i < n && only[i] < 0)
+				continue;
+			noise->s0[k][to] = c.s0[k][i];
+			noise->d0[k][to] = c.d0[k][i];
+			noise->tau[k][to] = c.tau[k][i];
+			noise->cbar[k][to] = c.cbar[k][i];
+			noise->tau_points[k][to] = c.tau_points[k][i];
+		}
+	}
+	pd_noise_release(&c);
+	free_runs(runs.v, runs.n);
+	return 0;
 }
 
 struct noise_job {
@@ -213,7 +322,8 @@ int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
 	j->tool = tool;
 	j->exclude = exclude;
 	t->job = j;
-	t->threaded = !pthread_create(&t->th, NULL, noise_thread, j);
+	t->threaded =
+	    pd_db_threads() && !pthread_create(&t->th, NULL, noise_thread, j);
 	if (!t->threaded)
 		noise_thread(j);
 	return 0;

@@ -521,35 +521,42 @@ static int load_counters(struct pd_db *db, struct pd_trend *t,
  * number worth a series (at most q->top, each at least half a percent).
  */
 /*
- * One function's self weight in each run of the window into w[run] (0
- * where it has no row), read through the function's index: with
- * --function, scanning every run's rows would read the whole window for
- * a few functions.
+ * One function's self weight in each run of the window (0 where it has
+ * no row), each read through the table's key (run, function): with
+ * --function, a few functions' rows among millions.
  */
-static int function_runs(struct pd_db *db, const struct pd_trend_query *q,
-			 const struct pd_trend *t, int64_t id,
-			 const struct run_at *ix, size_t nrs, double *w,
-			 struct pd_err *err)
+static int function_runs(struct pd_db *db, const struct trun *rs, size_t nrs,
+			 int64_t id, double *w, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_func_runs", err);
-	int rc;
+	sqlite3_stmt *st = pd_db_stmt(db, "q_run_func_row", err);
+	size_t i;
+	int rc = SQLITE_DONE;
 
 	if (!st)
 		return PD_EIO;
-	memset(w, 0, nrs * sizeof(*w));
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, q->scenario, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, t->cache, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, t->tool, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct run_at key, *hit;
+	for (i = 0; i < nrs; i++) {
+		double v[4];
+		int k;
 
-		key.id = sqlite3_column_int64(st, 0);
-		hit = bsearch(&key, ix, nrs, sizeof(*ix), by_run_id);
-		if (hit) /* else a run outside the window */
-			w[hit->at] = sqlite3_column_double(st, 1);
+		w[i] = 0;
+		sqlite3_bind_int64(st, 1, rs[i].id);
+		sqlite3_bind_int64(st, 2, id);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			for (k = 0; k < 4; k++)
+				v[k] = sqlite3_column_type(st, k) == SQLITE_NULL
+					   ? PD_NAN
+					   : sqlite3_column_double(st, k);
+			/* as the view: self_w, else self_n x interval */
+			w[i] = !isnan(v[2])   ? v[2]
+			       : !isnan(v[0]) ? v[0] * rs[i].interval
+					      : 0;
+			rc = SQLITE_DONE;
+		}
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			break;
 	}
-	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading a series");
 }
 
@@ -559,15 +566,16 @@ static int rank_allowed(struct pd_db *db, const struct pd_trend_query *q,
 			const struct trun *rs, size_t nrs, struct rank *rk,
 			struct pd_err *err)
 {
-	struct run_at *ix = runs_by_id(rs, nrs);
 	double *w = pd_xmalloc((nrs + 1) * sizeof(*w));
 	size_t id, i;
 	int rc = 0;
 
+	(void)q;
+	(void)t;
 	for (id = 0; id < rk->nallow && rc == 0; id++) {
 		if (!rk->allow[id])
 			continue;
-		rc = function_runs(db, q, t, (int64_t)id, ix, nrs, w, err);
+		rc = function_runs(db, rs, nrs, (int64_t)id, w, err);
 		/* in run order, as the scan would sum them */
 		for (i = 0; i < nrs && rc == 0; i++) {
 			rk->run_total = rs[i].total;
@@ -577,7 +585,6 @@ static int rank_allowed(struct pd_db *db, const struct pd_trend_query *q,
 		}
 	}
 	free(w);
-	free(ix);
 	return rc;
 }
 
@@ -636,16 +643,16 @@ static int pick_values(struct pd_db *db, const struct pd_trend_query *q,
 		       size_t nrs, const struct scored *sc, size_t nsel,
 		       double *vals, struct pd_err *err)
 {
-	struct run_at *ix = runs_by_id(rs, nrs);
 	size_t i, j;
 	int rc = 0;
 
+	(void)q;
+	(void)t;
 	for (j = 0; j < nsel && rc == 0; j++)
-		rc = function_runs(db, q, t, (int64_t)sc[j].id, ix, nrs,
+		rc = function_runs(db, rs, nrs, (int64_t)sc[j].id,
 				   vals + (j + 1) * nrs, err);
 	for (i = 0; i < nrs; i++)
 		vals[i] = rs[i].total;
-	free(ix);
 	return rc;
 }
 
@@ -697,9 +704,16 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 	rc = rank_functions(db, q, t, cs, ncs, rs, nrs, &rk, &sc, &nsel, err);
 	if (rc)
 		goto out;
-	/* Learned thresholds, indexed by function id. */
-	rc = pd_store_noise(db, q->scenario, t->cache, t->tool, NULL, NULL,
-			    &noise, err);
+	/* Learned thresholds of the chosen functions, by database id. */
+	{
+		int64_t *only = pd_xcalloc(nsel + 1, sizeof(*only));
+
+		for (i = 0; i < nsel; i++)
+			only[i] = (int64_t)sc[i].id;
+		rc = pd_store_noise_only(db, q->scenario, t->cache, t->tool,
+					 only, nsel, &noise, err);
+		free(only);
+	}
 	if (rc)
 		goto out;
 	have_noise = 1;

@@ -239,6 +239,125 @@ static void test_bundle_refused_whole(void **state)
 	pd_db_close(&db);
 }
 
+/*
+ * Noise learned from just a few functions' rows (what a trend of a few
+ * series reads) equals noise learned from every row, function by
+ * function: a history of 40 commits x 2 runs x 12 functions, with weights
+ * stored and left NULL, rows missing, and a step in one function.
+ */
+static void add_runs(struct pd_db *db, int c)
+{
+	static uint64_t x = 12345;
+	struct pd_err err = PD_ERR_INIT;
+	char sql[512];
+	int r, f;
+
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO bundles (hash, path, ingested_at)"
+		 " VALUES ('b%d', 'p', '2026-01-01')",
+		 c);
+	assert_int_equal(pd_db_exec(db, sql, &err), 0);
+	for (r = 1; r <= 2; r++) {
+		sqlite3_int64 run;
+		sqlite3_stmt *st;
+
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO runs (bundle_hash, git_sha, scenario,"
+			 " cache, repeat, tool, format, source, unit,"
+			 " interval, total_weight, total_samples, commit_date)"
+			 " VALUES ('b%d', 'sha%02d', 's', 'warm', %d, 'perf',"
+			 " 'perf-script', 'x', 'ns', 1000, %d, %d,"
+			 " '2026-01-%02dT00:%02d:00Z')",
+			 c, c, r, 900000 + c * 1000, 900 + c, 1 + c % 28, c);
+		assert_int_equal(pd_db_exec(db, sql, &err), 0);
+		run = sqlite3_last_insert_rowid(db->h);
+		st = pd_db_stmt(db, "q_rf_insert", &err);
+		assert_non_null(st);
+		for (f = 1; f <= 12; f++) {
+			long n;
+
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			if ((x >> 40) % 9 == 0)
+				continue; /* no row in this run */
+			n = 10 * f + (long)(x >> 59) +
+			    (c >= 30 && f == 7 ? 40 : 0);
+			sqlite3_bind_int64(st, 1, run);
+			sqlite3_bind_int64(st, 2, f);
+			sqlite3_bind_int64(st, 3, n);
+			sqlite3_bind_int64(st, 4, 2 * n);
+			if ((x >> 33) % 2)
+				sqlite3_bind_null(st, 5);
+			else
+				sqlite3_bind_double(st, 5,
+						    1000.0 * (double)n + 0.5);
+			sqlite3_bind_null(st, 6);
+			assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+			sqlite3_reset(st);
+		}
+	}
+}
+
+static void test_noise_only(void **state)
+{
+	char path[256];
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_noise all, few;
+	const int64_t only[3] = { 2, 7, 11 };
+	int c, f, k;
+	size_t j;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/noise.db", dir);
+	assert_int_equal(pd_db_open(&db, path, PD_DB_WRITE, &err), 0);
+	assert_int_equal(pd_db_exec(&db, "BEGIN", &err), 0);
+	for (f = 1; f <= 12; f++) {
+		char sql[128];
+
+		snprintf(sql, sizeof(sql),
+			 "INSERT INTO functions (id, name, module)"
+			 " VALUES (%d, 'f%d', 'm')",
+			 f, f);
+		assert_int_equal(pd_db_exec(&db, sql, &err), 0);
+	}
+	for (c = 0; c < 40; c++)
+		add_runs(&db, c);
+	assert_int_equal(pd_db_exec(&db, "COMMIT", &err), 0);
+	pd_db_close(&db);
+	assert_int_equal(pd_db_open(&db, path, PD_DB_READ, &err), 0);
+	assert_int_equal(
+	    pd_store_noise(&db, "s", "warm", "perf", NULL, NULL, &all, &err),
+	    0);
+	assert_int_equal(
+	    pd_store_noise_only(&db, "s", "warm", "perf", only, 3, &few, &err),
+	    0);
+	assert_int_equal(few.runs, all.runs);
+	assert_int_equal(few.shas, all.shas);
+	assert_int_equal(all.runs, 60); /* the last 30 commits */
+	for (k = 0; k < 2; k++)
+		for (j = 0; j < 3; j++) {
+			size_t id = (size_t)only[j];
+
+			assert_true(id < few.n && id < all.n);
+			assert_memory_equal(&few.s0[k][id], &all.s0[k][id],
+					    sizeof(double));
+			assert_memory_equal(&few.d0[k][id], &all.d0[k][id],
+					    sizeof(double));
+			assert_memory_equal(&few.tau[k][id], &all.tau[k][id],
+					    sizeof(double));
+			assert_memory_equal(&few.cbar[k][id], &all.cbar[k][id],
+					    sizeof(double));
+			assert_int_equal(few.tau_points[k][id],
+					 all.tau_points[k][id]);
+		}
+	/* the step in function 7 is in the window: its threshold is wide */
+	assert_true(all.tau[0][7] > all.tau[0][2]);
+	assert_true(all.s0[0][2] > 0);
+	pd_noise_release(&all);
+	pd_noise_release(&few);
+	pd_db_close(&db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -246,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_ingest_roundtrip),
 		cmocka_unit_test(test_stacks_blob),
 		cmocka_unit_test(test_bundle_refused_whole),
+		cmocka_unit_test(test_noise_only),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
