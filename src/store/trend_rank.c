@@ -1,0 +1,229 @@
+/*
+ * Choosing a trend's series (docs/history.md, "trend"): the functions a
+ * --function pattern allows, or those with the largest share and change
+ * over the window, read from every run's rows; and one function's series
+ * read through the table's key.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "store/trend_int.h"
+
+/* Grows v to hold index i (zeroed). */
+static void grow(double **v, size_t *n, size_t i)
+{
+	if (i < *n)
+		return;
+	*v = pd_xrealloc(*v, (i + 1) * sizeof(**v));
+	memset(*v + *n, 0, (i + 1 - *n) * sizeof(**v));
+	*n = i + 1;
+}
+
+/* Calls fn for each (function id, self weight) of a run. */
+static int each_self(struct pd_db *db, const struct trun *run,
+		     void (*fn)(void *, int64_t, double), void *arg,
+		     struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_run_self", err);
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	sqlite3_bind_int64(st, 1, run->id);
+	sqlite3_bind_double(st, 2, run->interval);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		fn(arg, sqlite3_column_int64(st, 0),
+		   sqlite3_column_double(st, 1));
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading a run");
+}
+
+static void rank_row(void *arg, int64_t id, double w)
+{
+	struct rank *k = arg;
+	size_t i = (size_t)id, n;
+	double share;
+
+	if (id < 0 || (k->allow && (i >= k->nallow || !k->allow[i])))
+		return;
+	share = k->run_total > 0 ? w / k->run_total : 0;
+	n = k->n;
+	grow(&k->mean, &n, i);
+	n = k->n1;
+	grow(&k->first, &n, i);
+	n = k->n2;
+	grow(&k->last, &n, i);
+	k->n = k->n1 = k->n2 = n;
+	k->mean[i] += share;
+	if (k->in_first)
+		k->first[i] += share;
+	if (k->in_last)
+		k->last[i] += share;
+}
+
+static int by_score(const void *a, const void *b)
+{
+	const struct scored *x = a, *y = b;
+
+	if (x->score < y->score)
+		return 1;
+	if (x->score > y->score)
+		return -1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Fills allow[] with the ids of functions whose "name [module]" matches. */
+static int match_functions(struct pd_db *db, const regex_t *re, char **allow,
+			   size_t *nallow, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_functions_all", err);
+	struct pd_buf b = PD_BUF_INIT;
+	size_t n = 0;
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	*allow = NULL;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		const char *mod = (const char *)sqlite3_column_text(st, 2);
+
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, *mod ? "%s [%s]" : "%s%s", name, mod);
+		if (id < 0 || regexec(re, b.buf, 0, NULL, 0) != 0)
+			continue;
+		if ((size_t)id >= n) {
+			*allow = pd_xrealloc(*allow, (size_t)id + 1);
+			memset(*allow + n, 0, (size_t)id + 1 - n);
+			n = (size_t)id + 1;
+		}
+		(*allow)[id] = 1;
+	}
+	sqlite3_reset(st);
+	pd_buf_release(&b);
+	*nallow = n;
+	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading functions");
+}
+
+/*
+ * One function's self weight in each run of the window (0 where it has
+ * no row), each read through the table's key (run, function): with
+ * --function, a few functions' rows among millions.
+ */
+int pd_trend_series(struct pd_db *db, const struct trun *rs, size_t nrs,
+		    int64_t id, double *w, struct pd_err *err)
+{
+	sqlite3_stmt *st = pd_db_stmt(db, "q_run_func_row", err);
+	size_t i;
+	int rc = SQLITE_DONE;
+
+	if (!st)
+		return PD_EIO;
+	for (i = 0; i < nrs; i++) {
+		double v[4];
+		int k;
+
+		w[i] = 0;
+		sqlite3_bind_int64(st, 1, rs[i].id);
+		sqlite3_bind_int64(st, 2, id);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			for (k = 0; k < 4; k++)
+				v[k] = sqlite3_column_type(st, k) == SQLITE_NULL
+					   ? PD_NAN
+					   : sqlite3_column_double(st, k);
+			/* as the view: self_w, else self_n x interval */
+			w[i] = !isnan(v[2])   ? v[2]
+			       : !isnan(v[0]) ? v[0] * rs[i].interval
+					      : 0;
+			rc = SQLITE_DONE;
+		}
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			break;
+	}
+	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading a series");
+}
+
+/* rank_row for the functions --function allows, one at a time. */
+static int rank_allowed(struct pd_db *db, const struct pd_trend_query *q,
+			const struct pd_trend *t, size_t ncs,
+			const struct trun *rs, size_t nrs, struct rank *rk,
+			struct pd_err *err)
+{
+	double *w = pd_xmalloc((nrs + 1) * sizeof(*w));
+	size_t id, i;
+	int rc = 0;
+
+	(void)q;
+	(void)t;
+	for (id = 0; id < rk->nallow && rc == 0; id++) {
+		if (!rk->allow[id])
+			continue;
+		rc = pd_trend_series(db, rs, nrs, (int64_t)id, w, err);
+		/* in run order, as the scan would sum them */
+		for (i = 0; i < nrs && rc == 0; i++) {
+			rk->run_total = rs[i].total;
+			rk->in_first = rs[i].commit == 0;
+			rk->in_last = rs[i].commit == ncs - 1;
+			rank_row(rk, (int64_t)id, w[i]);
+		}
+	}
+	free(w);
+	return rc;
+}
+
+/*
+ * The functions ranked by impact over the window (mean share plus the
+ * move from the first commit to the last) into sc, best first; the
+ * number worth a series (at most q->top, each at least half a percent).
+ */
+int pd_trend_rank(struct pd_db *db, const struct pd_trend_query *q,
+		  const struct pd_trend *t, const struct tcommit *cs,
+		  size_t ncs, const struct trun *rs, size_t nrs,
+		  struct rank *rk, struct scored **sc, size_t *nsel,
+		  struct pd_err *err)
+{
+	size_t i;
+	int rc;
+
+	if (q->function && (rc = match_functions(db, q->function, &rk->allow,
+						 &rk->nallow, err)))
+		return rc;
+	/* (a pattern that matches nothing let every function through) */
+	if (q->function && !rk->nallow)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s: no stored function's \"name [module]\""
+				  " matches --function",
+				  db->path);
+	if (q->function && q->top &&
+	    (rc = rank_allowed(db, q, t, ncs, rs, nrs, rk, err)))
+		return rc;
+	for (i = 0; i < nrs && q->top && !q->function; i++) {
+		rk->run_total = rs[i].total;
+		rk->in_first = rs[i].commit == 0;
+		rk->in_last = rs[i].commit == ncs - 1;
+		if ((rc = each_self(db, &rs[i], rank_row, rk, err)))
+			return rc;
+	}
+	*sc = pd_xmalloc((rk->n + 1) * sizeof(**sc));
+	for (i = 0; i < rk->n; i++) {
+		double f = rk->first[i] / (double)cs[0].nruns;
+		double l = rk->last[i] / (double)cs[ncs - 1].nruns;
+
+		(*sc)[i].id = i;
+		(*sc)[i].score = rk->mean[i] / (double)nrs + fabs(l - f);
+	}
+	qsort(*sc, rk->n, sizeof(**sc), by_score);
+	*nsel = q->top < rk->n ? q->top : rk->n;
+	/* a function below half a percent of the run is not a trend */
+	while (*nsel && !((*sc)[*nsel - 1].score >= 0.005))
+		(*nsel)--;
+	return 0;
+}
