@@ -24,9 +24,9 @@ static void grow(double **v, size_t *n, size_t i)
 	*n = i + 1;
 }
 
-/* Calls fn for each (function id, self weight) of a run. */
-static int each_self(struct pd_db *db, const struct trun *run,
-		     void (*fn)(void *, int64_t, double), void *arg,
+/* Calls fn for each (function id in [lo, hi), self weight) of a run. */
+static int each_self(struct pd_db *db, const struct trun *run, int64_t lo,
+		     int64_t hi, void (*fn)(void *, int64_t, double), void *arg,
 		     struct pd_err *err)
 {
 	sqlite3_stmt *st = pd_db_stmt(db, "q_run_self", err);
@@ -35,10 +35,17 @@ static int each_self(struct pd_db *db, const struct trun *run,
 	if (!st)
 		return PD_EIO;
 	sqlite3_bind_int64(st, 1, run->id);
-	sqlite3_bind_double(st, 2, run->interval);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		fn(arg, sqlite3_column_int64(st, 0),
-		   sqlite3_column_double(st, 1));
+	sqlite3_bind_int64(st, 2, lo);
+	sqlite3_bind_int64(st, 3, hi);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double w = 0; /* as the view: self_w, else self_n x interval */
+
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			w = sqlite3_column_double(st, 1);
+		else if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+			w = sqlite3_column_double(st, 2) * run->interval;
+		fn(arg, sqlite3_column_int64(st, 0), w);
+	}
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading a run");
 }
@@ -184,6 +191,111 @@ static int rank_allowed(struct pd_db *db, const struct pd_trend_query *q,
  * move from the first commit to the last) into sc, best first; the
  * number worth a series (at most q->top, each at least half a percent).
  */
+/* Every run's rows of the functions in [lo, hi), in run order. */
+static int scan_range(struct pd_db *db, const struct trun *rs, size_t nrs,
+		      size_t ncs, int64_t lo, int64_t hi, struct rank *rk,
+		      struct pd_err *err)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < nrs && rc == 0; i++) {
+		rk->run_total = rs[i].total;
+		rk->in_first = rs[i].commit == 0;
+		rk->in_last = rs[i].commit == ncs - 1;
+		rc = each_self(db, &rs[i], lo, hi, rank_row, rk, err);
+	}
+	return rc;
+}
+
+struct upper {
+	const char *path;
+	const struct trun *rs;
+	size_t nrs, ncs;
+	int64_t lo;
+	struct rank rk;
+	struct pd_err err;
+	int rc;
+};
+
+static void *scan_upper(void *arg)
+{
+	struct upper *u = arg;
+	struct pd_db db;
+
+	u->rc = pd_db_open(&db, u->path, PD_DB_READ, &u->err);
+	if (u->rc == 0) {
+		u->rc = scan_range(&db, u->rs, u->nrs, u->ncs, u->lo, INT64_MAX,
+				   &u->rk, &u->err);
+		pd_db_close(&db);
+	}
+	return NULL;
+}
+
+/* The largest function id, or 0. */
+static int64_t max_func(struct pd_db *db)
+{
+	struct pd_err e = PD_ERR_INIT;
+	sqlite3_stmt *st = pd_db_stmt(db, "q_max_func", &e);
+	int64_t max = 0;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		max = sqlite3_column_int64(st, 0);
+	if (st)
+		sqlite3_reset(st);
+	return max;
+}
+
+/*
+ * Sums every function's share over the window: the rows of every run,
+ * most of a trend's time. A second connection on a second thread reads
+ * the upper half of the function ids; each function is summed by one
+ * thread in run order, so the sums are those of one thread.
+ */
+static int scan_window(struct pd_db *db, const struct trun *rs, size_t nrs,
+		       size_t ncs, struct rank *rk, struct pd_err *err)
+{
+	struct upper u;
+	pthread_t th;
+	int64_t mid = max_func(db) / 2 + 1;
+	size_t i;
+	int rc;
+
+	if (nrs < 8 || mid < 64 || !pd_db_threads())
+		return scan_range(db, rs, nrs, ncs, 0, INT64_MAX, rk, err);
+	memset(&u, 0, sizeof(u));
+	u.path = db->path;
+	u.rs = rs;
+	u.nrs = nrs;
+	u.ncs = ncs;
+	u.lo = mid;
+	if (pthread_create(&th, NULL, scan_upper, &u))
+		return scan_range(db, rs, nrs, ncs, 0, INT64_MAX, rk, err);
+	rc = scan_range(db, rs, nrs, ncs, 0, mid, rk, err);
+	pthread_join(th, NULL);
+	if (rc == 0 && u.rc < 0) {
+		*err = u.err;
+		rc = u.rc;
+	}
+	for (i = (size_t)mid; rc == 0 && i < u.rk.n; i++) {
+		size_t n = rk->n;
+
+		grow(&rk->mean, &n, i);
+		n = rk->n1;
+		grow(&rk->first, &n, i);
+		n = rk->n2;
+		grow(&rk->last, &n, i);
+		rk->n = rk->n1 = rk->n2 = n;
+		rk->mean[i] = u.rk.mean[i];
+		rk->first[i] = u.rk.first[i];
+		rk->last[i] = u.rk.last[i];
+	}
+	free(u.rk.mean);
+	free(u.rk.first);
+	free(u.rk.last);
+	return rc;
+}
+
 int pd_trend_rank(struct pd_db *db, const struct pd_trend_query *q,
 		  const struct pd_trend *t, const struct tcommit *cs,
 		  size_t ncs, const struct trun *rs, size_t nrs,
@@ -205,13 +317,9 @@ int pd_trend_rank(struct pd_db *db, const struct pd_trend_query *q,
 	if (q->function && q->top &&
 	    (rc = rank_allowed(db, q, t, ncs, rs, nrs, rk, err)))
 		return rc;
-	for (i = 0; i < nrs && q->top && !q->function; i++) {
-		rk->run_total = rs[i].total;
-		rk->in_first = rs[i].commit == 0;
-		rk->in_last = rs[i].commit == ncs - 1;
-		if ((rc = each_self(db, &rs[i], rank_row, rk, err)))
-			return rc;
-	}
+	if (q->top && !q->function &&
+	    (rc = scan_window(db, rs, nrs, ncs, rk, err)))
+		return rc;
 	*sc = pd_xmalloc((rk->n + 1) * sizeof(**sc));
 	for (i = 0; i < rk->n; i++) {
 		double f = rk->first[i] / (double)cs[0].nruns;
