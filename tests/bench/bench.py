@@ -83,8 +83,9 @@ def gen_pprof(mb, seed, path):
     locations (some with an inlined line), then samples until the file is
     mb megabytes. As Go's runtime/pprof writes it, identical stacks are
     merged: each sample message is a distinct stack (5-40 deep, sharing
-    a random earlier stack's prefix, as the stacks of one program do)
-    with its count, so a large file means many distinct stacks."""
+    a random earlier stack's prefix, each location calling one of three
+    others, as the stacks of one program do) with its count, so a large
+    file means many distinct stacks."""
     import random
     rnd = random.Random(seed)
     out = bytearray()
@@ -100,10 +101,12 @@ def gen_pprof(mb, seed, path):
     while size < target:
         base = recent[rnd.randrange(len(recent))]
         cut = rnd.randint(1, len(base))
-        locs = base[:cut] + [rnd.randint(1, 20000)
-                             for _ in range(rnd.randint(1, 40 - cut) if cut < 40 else 0)]
-        if len(locs) < 5:
-            locs += [rnd.randint(1, 20000) for _ in range(5 - len(locs))]
+        locs = base[:cut]
+        # a location calls one of three others, as code has few callees
+        for _ in range(rnd.randint(1, 40 - cut) if cut < 40 else 0):
+            locs.append((locs[-1] * 7 + rnd.randrange(3) * 997) % 20000 + 1)
+        while len(locs) < 5:
+            locs.append((locs[-1] * 7 + rnd.randrange(3) * 997) % 20000 + 1)
         key = tuple(locs)
         if key in seen:
             continue

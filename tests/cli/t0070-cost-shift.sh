@@ -12,4 +12,23 @@ expect_exit 1 pd --sample-weight 1 -f json "$T/a.folded" "$T/c.folded"
 if python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert all(f["self"]["cost_shift"] is None for f in d["functions"])' "$T/out"; then ok; else
 	not_ok "a plain regression labelled as a cost shift"
 fi
+# Many call edges (400 000 distinct caller -> callee pairs) and a
+# regression: the edges are found by hash and grouped by sorting. They
+# were searched one by one for every node, quadratic: minutes (200 000
+# edges took 21 s, these 400 000 about 90 s).
+python3 - "$T" <<'PY'
+import sys
+for name, slow in (("wide-a", 1), ("wide-b", 3)):
+    with open("%s/%s.folded" % (sys.argv[1], name), "w") as f:
+        for i in range(400000):
+            f.write("main;caller_%d;callee_%d 2\n" % (i % 400, i))
+        f.write("main;hot %d\n" % (100000 * slow))
+PY
+if with_timeout 60 "$PERFDIFF" --sample-weight 1 -f json "$T/wide-a.folded" "$T/wide-b.folded" >"$T/out" 2>"$T/err"; then
+	not_ok "wide profiles: a regression was not found"
+elif [ $? -ne 1 ]; then
+	not_ok "wide profiles: no answer within 60 s (exit $?)"
+else
+	ok
+fi
 finish
