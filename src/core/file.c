@@ -81,3 +81,20 @@ char *pd_read_file(const char *path, size_t max, const char *limit,
 	}
 	return pd_buf_detach(&b);
 }
+
+int pd_pread_full(int fd, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r =
+		    pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	return 0;
+}

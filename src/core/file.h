@@ -8,6 +8,7 @@
 #define PD_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "core/err.h"
@@ -23,6 +24,11 @@ char *pd_read_file(const char *path, size_t max, const char *limit,
 /* Whether path is (or links to) a folder; a regular file. */
 int pd_is_dir(const char *path);
 int pd_is_file(const char *path);
+/*
+ * n bytes of fd at off, all of them (pread again after a short read or
+ * EINTR): 0, or -1 at the end of the file or on an error.
+ */
+int pd_pread_full(int fd, void *buf, size_t n, uint64_t off);
 /* "a FIFO", "a socket", "a folder", ...: what a file of mode m is. */
 const char *pd_file_kind(mode_t m);
 

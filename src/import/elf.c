@@ -16,6 +16,7 @@
 #include <libelf.h>
 #endif
 
+#include "core/file.h"
 #include "core/limits.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
@@ -241,22 +242,13 @@ static uint64_t get(const struct ef *f, const unsigned char *p, int n)
 static unsigned char *read_at(const struct ef *f, uint64_t off, uint64_t n)
 {
 	unsigned char *b;
-	size_t got = 0;
 
 	if (off > f->size || n > f->size - off || n > MAX_TABLE)
 		return NULL;
 	b = pd_xmalloc((size_t)n + 1);
-	while (got < n) {
-		ssize_t r =
-		    pread(f->fd, b + got, (size_t)n - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			free(b);
-			return NULL;
-		}
-		got += (size_t)r;
+	if (pd_pread_full(f->fd, b, (size_t)n, off)) {
+		free(b);
+		return NULL;
 	}
 	b[n] = '\0'; /* a string table always ends */
 	return b;

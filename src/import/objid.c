@@ -15,6 +15,7 @@
 
 #include "core/limits.h"
 #include "core/xalloc.h"
+#include "core/file.h"
 #include "import/objid.h"
 #include "import/symbols.h"
 
@@ -442,20 +443,7 @@ enum pd_obj_kind pd_objid_read(const struct pd_objsrc *src, struct pd_objid *id)
 
 static int read_fd(void *ctx, uint64_t off, void *buf, size_t n)
 {
-	int fd = *(int *)ctx;
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r =
-		    pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
+	return pd_pread_full(*(int *)ctx, buf, n, off);
 }
 
 int pd_objid_file(const char *path, struct pd_objid *id)

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "core/xalloc.h"
 #include "import/perfdata.h"
 #include "import/perfdata_int.h"
@@ -33,19 +34,7 @@ int pdd_use_perf(struct pdd *d, const char *why)
 /* n bytes at off, all of them, into b. */
 static int read_at(struct pdd *d, uint64_t off, void *b, size_t n)
 {
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t r =
-		    pread(d->fd, (char *)b + got, n - got, (off_t)(off + got));
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	return 0;
+	return pd_pread_full(d->fd, b, n, off);
 }
 
 /* A section of at most MAX_META bytes, read whole (owned), or NULL. */

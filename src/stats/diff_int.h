@@ -20,6 +20,14 @@ void pd_diff_begin(struct pd_diff *d, struct pd_funcs *fn,
 		   const struct pd_settings *set);
 
 /*
+ * Labels cost shifts (shifts.c): each regressed function whose work moved
+ * to or from a sibling gets the sibling's id in shift, and the sibling
+ * its.
+ */
+void pd_label_cost_shifts(struct pd_diff *d, const struct pd_profile *pa,
+			  const struct pd_agg *aa, const struct pd_profile *pb,
+			  const struct pd_agg *ab);
+/*
  * Renamed binaries among per-run aggregates (stored runs have no
  * profiles): candidate functions of a candidate-only module move to the
  * baseline-only module that shares most of their names (profiles.c).
