@@ -19,21 +19,30 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+TIME = "/usr/bin/time"
+
+
 def measure(cmd):
-    """Runs cmd in a child; returns (seconds, peak RSS MB, exit status)."""
-    r, w = os.pipe()
+    """Runs cmd in a child; returns (seconds, peak RSS MB, exit status).
+    The peak is GNU time's report of cmd alone when it is installed: a
+    child started from this process counts this process's memory in its
+    peak before it executes cmd (a generator may have held a gigabyte)."""
+    rss_file = None
+    if os.path.exists(TIME):
+        fd, rss_file = tempfile.mkstemp(prefix="pdbench-rss-")
+        os.close(fd)
+        cmd = [TIME, "-f", "%M", "-o", rss_file] + list(cmd)
     t0 = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os.close(r)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.execvp(cmd[0], cmd)
-    os.close(w)
-    _, status, ru = os.wait4(pid, 0)
+    p = subprocess.run(cmd, stdout=subprocess.DEVNULL)
     dt = time.monotonic() - t0
-    os.close(r)
-    return dt, ru.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+    if rss_file:
+        with open(rss_file) as f:
+            lines = [l for l in f.read().split("\n") if l.strip().isdigit()]
+        os.unlink(rss_file)
+        rss = int(lines[-1]) / 1024.0 if lines else float("nan")
+    else:
+        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
+    return dt, rss, p.returncode
 
 
 def gen_cpuprofile(mb, seed, path):
