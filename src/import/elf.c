@@ -20,6 +20,7 @@
 #include "core/limits.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
+#include "import/elf_int.h"
 #include "import/symbols.h"
 
 struct esym {
@@ -147,6 +148,25 @@ static int is_func(unsigned info, uint64_t value, const char *name, int in_code)
 	       (type == 0 && in_code && name[0] != '$');
 }
 
+/* Adds the file's PLT stubs (elf_plt.c) to syms; the caller frees them. */
+static struct pd_pltsym *add_plt(int fd, struct esyms *syms, size_t *n)
+{
+	struct pd_pltsym *plt = pd_elf_plt(fd, n);
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		struct esym x;
+
+		x.start = plt[i].start;
+		x.size = plt[i].size;
+		x.name = plt[i].name;
+		x.bind = 1;
+		x.order = syms->v.n;
+		PD_VEC_PUSH(&syms->v, x);
+	}
+	return plt;
+}
+
 #ifdef PD_HAVE_LIBELF
 
 /* Whether section i holds code (SHF_EXECINSTR). */
@@ -168,7 +188,8 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 	Elf *e;
 	Elf_Scn *scn = NULL;
 	struct esyms syms = { PD_VEC_INIT };
-	size_t got;
+	struct pd_pltsym *plt;
+	size_t got, nplt;
 
 	if (fd < 0)
 		return 0;
@@ -210,7 +231,9 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 			PD_VEC_PUSH(&syms.v, x);
 		}
 	}
+	plt = add_plt(fd, &syms, &nplt);
 	got = lookup(&syms, base, reqs, n);
+	pd_elf_plt_free(plt, nplt);
 	PD_VEC_FREE(&syms.v);
 	elf_end(e);
 	close(fd);
@@ -366,7 +389,8 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 	unsigned char *h = NULL, *code = NULL;
 	uint64_t shoff, shnum, i;
 	unsigned shentsize;
-	size_t got = 0, k;
+	size_t got = 0, k, nplt = 0;
+	struct pd_pltsym *plt = NULL;
 
 	f.fd = open(path, O_RDONLY);
 	if (f.fd < 0)
@@ -413,8 +437,10 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 			PD_VEC_PUSH(&keep, names);
 	}
 	free(code);
+	plt = add_plt(f.fd, &syms, &nplt);
 	got = lookup(&syms, base, reqs, n);
 out:
+	pd_elf_plt_free(plt, nplt);
 	for (k = 0; k < keep.n; k++)
 		free(keep.v[k]);
 	PD_VEC_FREE(&keep);

@@ -141,6 +141,52 @@ static void test_elf_self(void **state)
 			 0);
 }
 
+/*
+ * PLT stubs are named as perf and binutils name them: every "name@plt"
+ * label objdump prints for this test program's .plt/.plt.sec is the name
+ * perfdiff gives that address (objdump is the independent count).
+ */
+static void test_plt_objdump(void **state)
+{
+	char cmd[1024], line[512];
+	struct pd_symreq reqs[64];
+	char *want[64];
+	size_t n = 0, i;
+	FILE *f;
+
+	(void)state;
+	if (!self_is_elf() || system("objdump --version >/dev/null 2>&1")) {
+		skip();
+		return;
+	}
+	snprintf(cmd, sizeof(cmd),
+		 "objdump -d --no-show-raw-insn -j .plt -j .plt.sec '%s'"
+		 " 2>/dev/null",
+		 self);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	memset(reqs, 0, sizeof(reqs));
+	while (n < 64 && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char name[256];
+
+		if (sscanf(line, "%llx <%255[^>]>:", &a, name) == 2 &&
+		    strstr(name, "@plt") && !strchr(name, '-') &&
+		    !strchr(name, '+')) {
+			reqs[n].addr = a + 2; /* inside the stub */
+			want[n++] = strdup(name);
+		}
+	}
+	pclose(f);
+	assert_true(n >= 3); /* memset, strdup, popen, ... are called here */
+	assert_int_equal(pd_symbols_elf(self, 0, reqs, n), n);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(reqs[i].name, want[i]);
+		free(reqs[i].name);
+		free(want[i]);
+	}
+}
+
 static void test_tool_lines(void **state)
 {
 	char *s;
@@ -429,6 +475,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_debugid),
 		cmocka_unit_test(test_llvm_batch),
 		cmocka_unit_test(test_elf_self),
+		cmocka_unit_test(test_plt_objdump),
 		cmocka_unit_test(test_tool_lines),
 		cmocka_unit_test(test_objid_pe),
 		cmocka_unit_test(test_objid_pdb),
