@@ -24,6 +24,8 @@ static const struct pd_cmd commands[] = {
 	  "show help for perfdiff or a command" },
 	{ "ingest", pd_cmd_ingest, 1, -1, "BUNDLE...",
 	  "store bundles in the history" },
+	{ "peek", pd_cmd_peek, 3, 3, "REGEX BASELINE CANDIDATE",
+	  "callers and callees of a function, both sides" },
 	{ "runs", pd_cmd_runs, 0, 0, "", "list the stored runs" },
 	{ "show", pd_cmd_show, 1, 1, "PROFILE",
 	  "print one profile's functions" },

@@ -8,12 +8,12 @@
 #include "core/xalloc.h"
 #include "import/import.h"
 
-#define RUN (PD_C_DIFF | PD_C_CHECK)
+#define RUN (PD_C_DIFF | PD_C_CHECK | PD_C_PEEK)
 #define IN (RUN | PD_C_SHOW | PD_C_CONVERT)
 #define JUDGE (RUN | PD_C_COMPARE)
 #define HIST (PD_C_INGEST | PD_C_RUNS | PD_C_BUNDLE)
 #define SERIES (PD_C_TREND | PD_C_CULPRIT)
-#define ALL 0x3ffu
+#define ALL 0x7ffu
 
 static const struct pd_optdef table[] = {
 	/* Inputs */
@@ -294,8 +294,8 @@ static const struct pd_optdef table[] = {
 };
 
 static const char *const cmd_names[] = {
-	"diff",	  "check", "show",   "convert", "compare",
-	"ingest", "runs",  "bundle", "trend",	"culprit",
+	"diff", "check",  "show",  "convert", "compare", "ingest",
+	"runs", "bundle", "trend", "culprit", "peek",
 };
 
 unsigned pd_opts_cmd(const char *name)
@@ -497,6 +497,7 @@ void pd_opts_man(FILE *f)
 		"create a bundle folder (bundle init)",
 		"series and change points over the history",
 		"the commits around the latest change point",
+		"callers and callees of a function, both sides",
 	};
 	struct pd_buf flag = PD_BUF_INIT, h = PD_BUF_INIT;
 	size_t c, i;

@@ -73,6 +73,7 @@ enum {
 	PD_C_BUNDLE = 1u << 7,
 	PD_C_TREND = 1u << 8,
 	PD_C_CULPRIT = 1u << 9,
+	PD_C_PEEK = 1u << 10,
 };
 
 struct pd_optdef {

@@ -6,6 +6,7 @@
 #ifndef PD_REPORT_H
 #define PD_REPORT_H
 
+#include <regex.h>
 #include <stdio.h>
 
 #include "core/buf.h"
@@ -130,5 +131,21 @@ void pd_fmt_threads(struct pd_buf *b, const struct pd_side *s);
 size_t pd_table_notable(const struct pd_tdiff *t);
 /* Writes a whole buffer; returns 0 or -PD_EIO. */
 int pd_report_put(FILE *f, const struct pd_buf *b);
+
+/* What peek reads: the pattern, each side's profiles, the function table. */
+struct pd_peek_in {
+	const regex_t *re;
+	const struct pd_profile *const *pa;
+	const struct pd_profile *const *pb;
+	size_t na, nb;
+	struct pd_funcs *fn;
+};
+/*
+ * `perfdiff peek`: callers and callees of each function of d whose
+ * "name [module]" matches, text or JSON. Returns how many matched, or a
+ * negative code when the write failed.
+ */
+int pd_report_peek(FILE *f, const struct pd_diff *d,
+		   const struct pd_peek_in *pk, int json);
 
 #endif

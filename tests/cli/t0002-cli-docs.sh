@@ -16,7 +16,7 @@ if diff "$PD_ROOT/docs/perfdiff.1" "$T/docs/perfdiff.1" | grep -v '^[<>] \.TH \|
 	not_ok "docs/perfdiff.1 differs from the option table (run scripts/cli-docs.sh)"
 else ok; fi
 # every command's options: help, completion and docs agree
-for cmd in diff check show convert compare ingest runs bundle trend culprit; do
+for cmd in diff check show convert compare ingest runs bundle trend culprit peek; do
 	pd help "$cmd" >"$T/help.$cmd"
 	longs=$(grep -o -- '--[a-z][a-z-]*' "$T/help.$cmd" | sort -u)
 	for o in $longs; do
