@@ -278,6 +278,12 @@ static const struct pd_optdef table[] = {
 	  NULL },
 	{ "top", 0, required_argument, OPT_TOP, "N", "Output", JUDGE,
 	  "rows per table in text output (default 20)", NULL },
+	{ "sort", 0, required_argument, OPT_SORT, "KEY", "Output", JUDGE,
+	  "text rows by impact (default), self, total or cum",
+	  "the order of each table's rows in text output: `impact` (the "
+	  "change as a share of the baseline, default), `self` or `total` "
+	  "(the size of that change), `cum` (the function's total in the "
+	  "candidate, as `pprof -cum`)" },
 	{ "top", 0, required_argument, OPT_TOP, "N", "Output", PD_C_SHOW,
 	  "rows in text output (default 30)", NULL },
 	{ "top", 0, required_argument, OPT_TOP, "K", "Output", SERIES,

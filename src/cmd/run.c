@@ -282,6 +282,21 @@ static int run_option(int c, struct run_opts *r)
 			return -1;
 		r->ro.top = (int)v;
 		return 1;
+	case OPT_SORT: {
+		static const char *const keys[] = { "impact", "self", "total",
+						    "cum" };
+		size_t k;
+
+		for (k = 0; k < 4 && strcmp(optarg, keys[k]); k++)
+			;
+		if (k == 4) {
+			pd_error("error: --sort wants impact, self, total or"
+				 " cum");
+			return -1;
+		}
+		r->ro.sort = (enum pd_sort)k;
+		return 1;
+	}
 	case OPT_COLOR:
 		if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
 		    strcmp(optarg, "never")) {

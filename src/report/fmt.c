@@ -135,6 +135,55 @@ static int cmp_row(const void *pa, const void *pb)
 	return (a->f->func > b->f->func) - (a->f->func < b->f->func);
 }
 
+/* The key a row sorts by, largest first; ties as cmp_row. */
+static double row_key(const struct pd_row *r, enum pd_sort sort)
+{
+	double v;
+
+	switch (sort) {
+	case PD_SORT_SELF:
+		v = fabs(r->f->self.delta);
+		break;
+	case PD_SORT_TOTAL:
+		v = fabs(r->f->total.delta);
+		break;
+	case PD_SORT_CUM:
+		v = r->f->total.cand;
+		break;
+	default:
+		v = r->m->impact_pct;
+	}
+	return isnan(v) ? -HUGE_VAL : v;
+}
+
+#define CMP_BY(name, key)                                                      \
+	static int name(const void *pa, const void *pb)                        \
+	{                                                                      \
+		double x = row_key(pa, key), y = row_key(pb, key);             \
+                                                                               \
+		if (x > y)                                                     \
+			return -1;                                             \
+		if (x < y)                                                     \
+			return 1;                                              \
+		return cmp_row(pa, pb);                                        \
+	}
+CMP_BY(cmp_self, PD_SORT_SELF)
+CMP_BY(cmp_total, PD_SORT_TOTAL)
+CMP_BY(cmp_cum, PD_SORT_CUM)
+
+size_t pd_report_rows_by(const struct pd_diff *d, enum pd_status want,
+			 enum pd_sort sort, struct pd_row **rows)
+{
+	size_t n = pd_report_rows(d, want, rows);
+
+	if (sort != PD_SORT_IMPACT)
+		qsort(*rows, n, sizeof(**rows),
+		      sort == PD_SORT_SELF    ? cmp_self
+		      : sort == PD_SORT_TOTAL ? cmp_total
+					      : cmp_cum);
+	return n;
+}
+
 /* Rows of want, of the program's functions or of the system's. */
 static size_t rows_of(const struct pd_diff *d, enum pd_status want, int system,
 		      struct pd_row **rows)

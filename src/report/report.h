@@ -13,10 +13,19 @@
 #include "core/err.h"
 #include "stats/diff.h"
 
+/* How the text report orders each table's rows (--sort). */
+enum pd_sort {
+	PD_SORT_IMPACT, /* |change| as a share of the baseline (default) */
+	PD_SORT_SELF,	/* |change| of the function's own time */
+	PD_SORT_TOTAL,	/* |change| of its total */
+	PD_SORT_CUM,	/* its total in the candidate, as pprof -cum */
+};
+
 struct pd_report_opts {
-	int top;      /* rows per table in text/md, default 20 */
-	int color;    /* ANSI colours in text */
-	int warnings; /* warnings were also written to stderr */
+	int top;	   /* rows per table in text/md, default 20 */
+	int color;	   /* ANSI colours in text */
+	int warnings;	   /* warnings were also written to stderr */
+	enum pd_sort sort; /* text: the order of rows */
 };
 
 int pd_report_text(FILE *f, const struct pd_diff *d,
@@ -120,6 +129,9 @@ static inline int pd_metric_beyond(const struct pd_metric *m)
 }
 size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 		      struct pd_row **rows);
+/* The same rows in the order sort names. */
+size_t pd_report_rows_by(const struct pd_diff *d, enum pd_status want,
+			 enum pd_sort sort, struct pd_row **rows);
 /*
  * Several runs per side: the largest function whose self verdict is
  * inconclusive, for "take N runs per side" advice; NULL when none.

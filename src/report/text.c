@@ -236,7 +236,7 @@ static void change_rows(struct pd_buf *b, const struct pd_diff *d,
 
 	for (k = 0; k < PD_ARRAY_SIZE(order); k++) {
 		struct pd_row *rows;
-		size_t n = pd_report_rows(d, order[k], &rows), i;
+		size_t n = pd_report_rows_by(d, order[k], o->sort, &rows), i;
 
 		for (i = 0; i < n; i++) {
 			if ((int)i >= o->top) {

@@ -59,7 +59,7 @@ static void profiles(struct pd_profile *a, struct pd_profile *b, size_t n,
 
 static char *render_md(struct pd_diff *d)
 {
-	struct pd_report_opts o = { 20, 0, 0 };
+	struct pd_report_opts o = { 20, 0, 0, PD_SORT_IMPACT };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
