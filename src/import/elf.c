@@ -244,70 +244,39 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 
 /* Caps on what one file may ask us to read. */
 #define MAX_SECTIONS PD_LIMIT_ELF_SECTIONS
-#define MAX_TABLE ((uint64_t)PD_LIMIT_SYMBOL_TABLE) /* one table */
-
-struct ef {
-	int fd, is64, le;
-	uint64_t size;
-};
-
-static uint64_t get(const struct ef *f, const unsigned char *p, int n)
-{
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[f->le ? i : n - 1 - i] << (8 * i);
-	return v;
-}
-
-/* n bytes at off (owned), or NULL when they are not all in the file. */
-static unsigned char *read_at(const struct ef *f, uint64_t off, uint64_t n)
-{
-	unsigned char *b;
-
-	if (off > f->size || n > f->size - off || n > MAX_TABLE)
-		return NULL;
-	b = pd_xmalloc((size_t)n + 1);
-	if (pd_pread_full(f->fd, b, (size_t)n, off)) {
-		free(b);
-		return NULL;
-	}
-	b[n] = '\0'; /* a string table always ends */
-	return b;
-}
 
 struct sect {
 	uint32_t type, link;
 	uint64_t flags, off, size, entsize;
 };
 
-static int section(const struct ef *f, uint64_t shoff, unsigned entsize,
+static int section(const struct pd_elf_rd *f, uint64_t shoff, unsigned entsize,
 		   uint64_t i, struct sect *s)
 {
-	unsigned char *b = read_at(f, shoff + i * entsize, f->is64 ? 64 : 40);
+	unsigned char *b =
+	    pd_elf_bytes(f, shoff + i * entsize, f->is64 ? 64 : 40);
 
 	if (!b)
 		return -1;
-	s->type = (uint32_t)get(f, b + 4, 4);
-	s->flags = get(f, b + 8, f->is64 ? 8 : 4);
+	s->type = (uint32_t)pd_elf_get(f, b + 4, 4);
+	s->flags = pd_elf_get(f, b + 8, f->is64 ? 8 : 4);
 	if (f->is64) {
-		s->off = get(f, b + 24, 8);
-		s->size = get(f, b + 32, 8);
-		s->link = (uint32_t)get(f, b + 40, 4);
-		s->entsize = get(f, b + 56, 8);
+		s->off = pd_elf_get(f, b + 24, 8);
+		s->size = pd_elf_get(f, b + 32, 8);
+		s->link = (uint32_t)pd_elf_get(f, b + 40, 4);
+		s->entsize = pd_elf_get(f, b + 56, 8);
 	} else {
-		s->off = get(f, b + 16, 4);
-		s->size = get(f, b + 20, 4);
-		s->link = (uint32_t)get(f, b + 24, 4);
-		s->entsize = get(f, b + 36, 4);
+		s->off = pd_elf_get(f, b + 16, 4);
+		s->size = pd_elf_get(f, b + 20, 4);
+		s->link = (uint32_t)pd_elf_get(f, b + 24, 4);
+		s->entsize = pd_elf_get(f, b + 36, 4);
 	}
 	free(b);
 	return 0;
 }
 
 /* Per section, whether it holds code (SHF_EXECINSTR); NULL on failure. */
-static unsigned char *code_sections(const struct ef *f, uint64_t shoff,
+static unsigned char *code_sections(const struct pd_elf_rd *f, uint64_t shoff,
 				    unsigned entsize, uint64_t shnum)
 {
 	unsigned char *code = pd_xcalloc((size_t)shnum + 1, 1);
@@ -329,7 +298,7 @@ static unsigned char *code_sections(const struct ef *f, uint64_t shoff,
  * Adds the function symbols of table s (names in str) to syms; returns
  * the string table they point into (owned), or NULL when unreadable.
  */
-static unsigned char *add_table(const struct ef *f, const struct sect *s,
+static unsigned char *add_table(const struct pd_elf_rd *f, const struct sect *s,
 				const struct sect *str,
 				const unsigned char *code, uint64_t shnum,
 				struct esyms *syms)
@@ -339,8 +308,8 @@ static unsigned char *add_table(const struct ef *f, const struct sect *s,
 
 	if (s->entsize < symsz)
 		return NULL;
-	tab = read_at(f, s->off, s->size);
-	names = read_at(f, str->off, str->size);
+	tab = pd_elf_bytes(f, s->off, s->size);
+	names = pd_elf_bytes(f, str->off, str->size);
 	if (!tab || !names) {
 		free(tab);
 		free(names);
@@ -349,20 +318,20 @@ static unsigned char *add_table(const struct ef *f, const struct sect *s,
 	cnt = s->size / s->entsize;
 	for (j = 0; j < cnt; j++) {
 		const unsigned char *e = tab + j * s->entsize;
-		uint64_t name = get(f, e, 4), value, size, shndx;
+		uint64_t name = pd_elf_get(f, e, 4), value, size, shndx;
 		unsigned info;
 		struct esym x;
 
 		if (f->is64) {
 			info = e[4];
-			shndx = get(f, e + 6, 2);
-			value = get(f, e + 8, 8);
-			size = get(f, e + 16, 8);
+			shndx = pd_elf_get(f, e + 6, 2);
+			value = pd_elf_get(f, e + 8, 8);
+			size = pd_elf_get(f, e + 16, 8);
 		} else {
-			value = get(f, e + 4, 4);
-			size = get(f, e + 8, 4);
+			value = pd_elf_get(f, e + 4, 4);
+			size = pd_elf_get(f, e + 8, 4);
 			info = e[12];
-			shndx = get(f, e + 14, 2);
+			shndx = pd_elf_get(f, e + 14, 2);
 		}
 		if (name >= str->size ||
 		    !is_func(info, value, (const char *)names + name,
@@ -382,7 +351,7 @@ static unsigned char *add_table(const struct ef *f, const struct sect *s,
 size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 		      size_t n)
 {
-	struct ef f;
+	struct pd_elf_rd f;
 	struct stat st;
 	struct esyms syms = { PD_VEC_INIT };
 	PD_VEC(unsigned char *) keep = PD_VEC_INIT;
@@ -400,7 +369,7 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 	f.size = (uint64_t)st.st_size;
 	f.le = 1;
 	f.is64 = 1;
-	h = read_at(&f, 0, 64);
+	h = pd_elf_bytes(&f, 0, 64);
 	if (!h || memcmp(h,
 			 "\x7f"
 			 "ELF",
@@ -408,9 +377,9 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 		goto out;
 	f.is64 = h[4] == 2;
 	f.le = h[5] == 1;
-	shoff = f.is64 ? get(&f, h + 40, 8) : get(&f, h + 32, 4);
-	shentsize = (unsigned)get(&f, h + (f.is64 ? 58 : 46), 2);
-	shnum = get(&f, h + (f.is64 ? 60 : 48), 2);
+	shoff = f.is64 ? pd_elf_get(&f, h + 40, 8) : pd_elf_get(&f, h + 32, 4);
+	shentsize = (unsigned)pd_elf_get(&f, h + (f.is64 ? 58 : 46), 2);
+	shnum = pd_elf_get(&f, h + (f.is64 ? 60 : 48), 2);
 	if (shentsize < (f.is64 ? 64u : 40u) || !shoff)
 		goto out;
 	if (!shnum) { /* more than 0xff00 sections: section 0 has the count */

@@ -1,12 +1,28 @@
 /*
- * ELF symbol tables' helpers (elf.c): PLT stubs named as perf names them
- * (elf_plt.c).
+ * ELF symbol tables' helpers: a bounded reader of an ELF file's bytes,
+ * shared by the symbol reader of our own (elf.c) and the PLT stubs named
+ * as perf names them (elf_plt.c).
  */
 #ifndef PD_ELF_INT_H
 #define PD_ELF_INT_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* An open ELF file: its size, word size and byte order. */
+struct pd_elf_rd {
+	int fd, is64, le;
+	uint64_t size;
+};
+
+/* The n-byte (1..8) integer at p in the file's byte order. */
+uint64_t pd_elf_get(const struct pd_elf_rd *f, const unsigned char *p, int n);
+/*
+ * n bytes at off (owned, a NUL after them), or NULL when they are not all
+ * in the file or are more than one symbol table may be.
+ */
+unsigned char *pd_elf_bytes(const struct pd_elf_rd *f, uint64_t off,
+			    uint64_t n);
 
 struct pd_pltsym {
 	uint64_t start, size;

@@ -22,12 +22,7 @@
 #define EM_AARCH64_ 183
 #define MAX_TABLE ((uint64_t)PD_LIMIT_SYMBOL_TABLE)
 
-struct rd {
-	int fd, is64, le;
-	uint64_t size;
-};
-
-static uint64_t get(const struct rd *f, const unsigned char *p, int n)
+uint64_t pd_elf_get(const struct pd_elf_rd *f, const unsigned char *p, int n)
 {
 	uint64_t v = 0;
 	int i;
@@ -37,8 +32,7 @@ static uint64_t get(const struct rd *f, const unsigned char *p, int n)
 	return v;
 }
 
-/* n bytes at off (owned, NUL after), or NULL when not all in the file. */
-static unsigned char *bytes(const struct rd *f, uint64_t off, uint64_t n)
+unsigned char *pd_elf_bytes(const struct pd_elf_rd *f, uint64_t off, uint64_t n)
 {
 	unsigned char *b;
 
@@ -58,22 +52,23 @@ struct sec {
 	uint64_t addr, off, size, entsize;
 };
 
-static void sec_at(const struct rd *f, const unsigned char *p, struct sec *s)
+static void sec_at(const struct pd_elf_rd *f, const unsigned char *p,
+		   struct sec *s)
 {
-	s->name = (uint32_t)get(f, p, 4);
-	s->type = (uint32_t)get(f, p + 4, 4);
+	s->name = (uint32_t)pd_elf_get(f, p, 4);
+	s->type = (uint32_t)pd_elf_get(f, p + 4, 4);
 	if (f->is64) {
-		s->addr = get(f, p + 16, 8);
-		s->off = get(f, p + 24, 8);
-		s->size = get(f, p + 32, 8);
-		s->link = (uint32_t)get(f, p + 40, 4);
-		s->entsize = get(f, p + 56, 8);
+		s->addr = pd_elf_get(f, p + 16, 8);
+		s->off = pd_elf_get(f, p + 24, 8);
+		s->size = pd_elf_get(f, p + 32, 8);
+		s->link = (uint32_t)pd_elf_get(f, p + 40, 4);
+		s->entsize = pd_elf_get(f, p + 56, 8);
 	} else {
-		s->addr = get(f, p + 12, 4);
-		s->off = get(f, p + 16, 4);
-		s->size = get(f, p + 20, 4);
-		s->link = (uint32_t)get(f, p + 24, 4);
-		s->entsize = get(f, p + 36, 4);
+		s->addr = pd_elf_get(f, p + 12, 4);
+		s->off = pd_elf_get(f, p + 16, 4);
+		s->size = pd_elf_get(f, p + 20, 4);
+		s->link = (uint32_t)pd_elf_get(f, p + 24, 4);
+		s->entsize = pd_elf_get(f, p + 36, 4);
 	}
 }
 
@@ -83,7 +78,7 @@ struct plt_secs {
 };
 
 /* The sections the stubs need, found by name; 0 when all are there. */
-static int find_secs(const struct rd *f, const unsigned char *sh,
+static int find_secs(const struct pd_elf_rd *f, const unsigned char *sh,
 		     uint64_t shnum, unsigned shent, const unsigned char *names,
 		     uint64_t names_size, struct plt_secs *p)
 {
@@ -150,8 +145,9 @@ static int layout(const struct plt_secs *p, unsigned machine, uint64_t *first,
 }
 
 /* The stubs, as "name@plt" symbols: an owned array of *n, NULL if none. */
-static struct pd_pltsym *stubs(const struct rd *f, const struct plt_secs *p,
-			       unsigned machine, size_t *n)
+static struct pd_pltsym *stubs(const struct pd_elf_rd *f,
+			       const struct plt_secs *p, unsigned machine,
+			       size_t *n)
 {
 	unsigned char *rel = NULL, *sym = NULL, *str = NULL;
 	uint64_t first, step, end, k, cnt, symsz = f->is64 ? 24 : 16;
@@ -162,22 +158,23 @@ static struct pd_pltsym *stubs(const struct rd *f, const struct plt_secs *p,
 	if (layout(p, machine, &first, &step, &end) || !relsz ||
 	    !p->dynsym.size)
 		return NULL;
-	rel = bytes(f, p->rel.off, p->rel.size);
-	sym = bytes(f, p->dynsym.off, p->dynsym.size);
-	str = bytes(f, p->dynstr.off, p->dynstr.size);
+	rel = pd_elf_bytes(f, p->rel.off, p->rel.size);
+	sym = pd_elf_bytes(f, p->dynsym.off, p->dynsym.size);
+	str = pd_elf_bytes(f, p->dynstr.off, p->dynstr.size);
 	cnt = p->rel.size / relsz;
 	if (!rel || !sym || !str || cnt > (end - first) / step + 1)
 		goto out;
 	out = pd_xcalloc((size_t)cnt + 1, sizeof(*out));
 	for (k = 0; k < cnt && first + (k + 1) * step <= end; k++) {
 		const unsigned char *r = rel + k * relsz;
-		uint64_t info = f->is64 ? get(f, r + 8, 8) : get(f, r + 4, 4);
+		uint64_t info =
+		    f->is64 ? pd_elf_get(f, r + 8, 8) : pd_elf_get(f, r + 4, 4);
 		uint64_t si = f->is64 ? info >> 32 : info >> 8, nm;
 		struct pd_buf b = PD_BUF_INIT;
 
 		if ((si + 1) * symsz > p->dynsym.size)
 			continue;
-		nm = get(f, sym + si * symsz, 4);
+		nm = pd_elf_get(f, sym + si * symsz, 4);
 		if (nm >= p->dynstr.size || !str[nm])
 			continue;
 		pd_buf_addf(&b, "%s@plt", (const char *)str + nm);
@@ -194,7 +191,7 @@ out:
 
 struct pd_pltsym *pd_elf_plt(int fd, size_t *n)
 {
-	struct rd f;
+	struct pd_elf_rd f;
 	struct stat st;
 	unsigned char h[64], *sh = NULL, *names = NULL;
 	struct pd_pltsym *out = NULL;
@@ -210,20 +207,20 @@ struct pd_pltsym *pd_elf_plt(int fd, size_t *n)
 	f.size = (uint64_t)st.st_size;
 	f.is64 = h[4] == 2;
 	f.le = h[5] == 1;
-	machine = (unsigned)get(&f, h + 18, 2);
-	shoff = f.is64 ? get(&f, h + 40, 8) : get(&f, h + 32, 4);
-	shent = (unsigned)get(&f, h + (f.is64 ? 58 : 46), 2);
-	shnum = get(&f, h + (f.is64 ? 60 : 48), 2);
-	shstr = get(&f, h + (f.is64 ? 62 : 50), 2);
+	machine = (unsigned)pd_elf_get(&f, h + 18, 2);
+	shoff = f.is64 ? pd_elf_get(&f, h + 40, 8) : pd_elf_get(&f, h + 32, 4);
+	shent = (unsigned)pd_elf_get(&f, h + (f.is64 ? 58 : 46), 2);
+	shnum = pd_elf_get(&f, h + (f.is64 ? 60 : 48), 2);
+	shstr = pd_elf_get(&f, h + (f.is64 ? 62 : 50), 2);
 	if (shent < (f.is64 ? 64u : 40u) || !shnum || shstr >= shnum ||
 	    shnum > PD_LIMIT_ELF_SECTIONS)
 		return NULL;
-	sh = bytes(&f, shoff, shnum * shent);
+	sh = pd_elf_bytes(&f, shoff, shnum * shent);
 	if (sh) {
 		struct sec s;
 
 		sec_at(&f, sh + shstr * shent, &s);
-		names = bytes(&f, s.off, s.size);
+		names = pd_elf_bytes(&f, s.off, s.size);
 		if (names &&
 		    !find_secs(&f, sh, shnum, shent, names, s.size, &p))
 			out = stubs(&f, &p, machine, n);
