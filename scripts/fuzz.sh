@@ -7,7 +7,7 @@
 # (16 files a target at most): commit them, and the corpus grows.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET]   (TARGET: perf_script, folded,
 #        perf_stat, speedscope, firefox, wpa, instruments, xctrace, cpuprofile,
-#        pprof, dhat,
+#        pprof, dhat, perfdata (perf.data read directly),
 #        sniff, objid (the symbol-file header readers), meta
 #        (build_meta.json and the bundle reader) or sidecar (samply's
 #        .syms.json);
@@ -19,7 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 # Without libelf: the ELF symbol-table reader fuzzed is perfdiff's own.
 CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DPD_WITH_LIBELF=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_instruments fuzz_xctrace fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_sniff fuzz_objid fuzz_meta fuzz_sidecar
+cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_instruments fuzz_xctrace fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_perfdata fuzz_sniff fuzz_objid fuzz_meta fuzz_sidecar
 corpus=$root/../shared/corpus
 seed_objects() {
 	printf 'int main(void) { return 0; }\n' >"$1/tiny.c"
@@ -33,7 +33,7 @@ seed_objects() {
 		"$L/ld64.lld" -arch arm64 -platform_version macos 11.0 11.0 -e _main -o "$1/app.macho" "$1/app.o" || true
 	rm -f "$1/tiny.c" "$1/app.obj" "$1/app.o"
 }
-for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv instruments: xctrace: cpuprofile:cpuprofile pprof:pprof dhat:dhat sniff: objid: meta: sidecar:; do
+for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv instruments: xctrace: cpuprofile:cpuprofile pprof:pprof dhat:dhat perfdata: sniff: objid: meta: sidecar:; do
 	name=${t%%:*}
 	dir=${t#*:}
 	[ -n "$only" ] && [ "$only" != "$name" ] && continue
@@ -48,6 +48,14 @@ for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope 
 	if [ "$name" = objid ]; then
 		seed_objects "$seeds"
 	fi
+	# perf.data: the recording kept in the tree, and a small one of
+	# several processes when perf can record here
+	if [ "$name" = perfdata ]; then
+		cp fixtures/perfdata/mixed.data "$seeds"/
+		perf record -q -F 499 -g -o "$seeds/procs.data" -- sh -c \
+			'ls -l /usr/bin >/dev/null; sort /etc/passwd >/dev/null' \
+			>/dev/null 2>&1 || true
+	fi
 	# gzipped seeds mutate into bad gzip, not bad protobuf: add them inflated
 	for f in "$seeds"/*; do
 		gzip -t "$f" 2>/dev/null && gzip -dc "$f" >"$f.raw" || true
@@ -59,6 +67,7 @@ for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope 
 	echo "== fuzz_$name for ${secs}s"
 	max=65536
 	[ "$name" = objid ] && max=131072 # a PDB's stream directory sits late
+	[ "$name" = perfdata ] && max=131072 # the kept recording is 79 KB
 	build-fuzz/tests/fuzz_$name -max_total_time="$secs" -max_len=$max \
 		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$seeds" 2>&1 | tail -6
 	# keep what adds coverage and is at most 2 KiB, up to 16 files a

@@ -276,14 +276,15 @@ static int frame_line(struct perf_state *st, const char *s, size_t n)
 		s++;
 		n--;
 	}
+	/* (id 0, the empty string, is the table's own: no line of ours) */
 	id = pd_intern_find(&st->lines, s, n);
-	if (id != UINT32_MAX && st->line_frame.v[id] != UINT32_MAX) {
+	if (id < st->line_frame.n && st->line_frame.v[id] != UINT32_MAX) {
 		perf_frame_push(st, st->line_frame.v[id] >> 1,
 				(int)(st->line_frame.v[id] & 1));
 		return 1;
 	}
 	rc = try_frame_line(st, s);
-	if (id != UINT32_MAX || st->lines.n >= LINE_CACHE_MAX)
+	if (id != UINT32_MAX || !n || st->lines.n >= LINE_CACHE_MAX)
 		return rc;
 	if (rc && st->frames.n == before + 1 &&
 	    st->frames.v[before].name < UINT32_MAX / 2)
