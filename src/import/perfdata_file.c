@@ -157,6 +157,34 @@ static char *header_string(const unsigned char *b, uint64_t n, uint64_t *at)
 	return pd_xstrndup((const char *)b + *at - len, len);
 }
 
+/* A build id's bytes as lowercase hex (at most 20 bytes). */
+static void hex_id(char out[41], const unsigned char *id, size_t n)
+{
+	size_t k;
+
+	if (n > 20)
+		n = 20;
+	for (k = 0; k < n; k++)
+		snprintf(out + 2 * k, 3, "%02x", id[k]);
+	out[2 * n] = 0;
+}
+
+/* The DSO of an interned file name, made on first sight. */
+static struct pdd_dso *dso_named(struct pdd *d, uint32_t name)
+{
+	while (d->dso_of.n <= name)
+		PD_VEC_PUSH(&d->dso_of, UINT32_MAX);
+	if (d->dso_of.v[name] == UINT32_MAX) {
+		struct pdd_dso x;
+
+		memset(&x, 0, sizeof(x));
+		x.name = pd_xstrdup(pd_intern_str(&d->strs, name));
+		d->dso_of.v[name] = (uint32_t)d->syms.dsos.n;
+		PD_VEC_PUSH(&d->syms.dsos, x);
+	}
+	return &d->syms.dsos.v[d->dso_of.v[name]];
+}
+
 static void feat_build_ids(struct pdd *d, const unsigned char *b, uint64_t n)
 {
 	uint64_t at = 0;
@@ -164,33 +192,24 @@ static void feat_build_ids(struct pdd *d, const unsigned char *b, uint64_t n)
 	while (at + 36 <= n) {
 		uint16_t misc = u16at(b + at + 4), size = u16at(b + at + 6);
 		const unsigned char *id = b + at + 12;
-		size_t idn = misc & (1u << 15) ? id[20] : 20, k;
+		size_t idn = misc & (1u << 15) ? id[20] : 20;
 		const char *fn = (const char *)b + at + 36;
 		uint32_t name;
 		char hex[41];
 
 		if (size < 36 || size > n - at)
 			break;
-		if (idn > 20)
-			idn = 20;
-		for (k = 0; k < idn; k++)
-			snprintf(hex + 2 * k, 3, "%02x", id[k]);
-		hex[2 * idn] = 0;
+		hex_id(hex, id, idn);
 		name = pd_intern(&d->strs, fn, strnlen(fn, size - 36u));
 		if (!strcmp(pd_intern_str(&d->strs, name),
 			    "[kernel.kallsyms]") &&
 		    (misc & MISC_CPUMODE) == MISC_KERNEL)
 			memcpy(d->syms.kernel_bid, hex, sizeof(hex));
-		while (d->dso_of.n <= name)
-			PD_VEC_PUSH(&d->dso_of, UINT32_MAX);
-		if (d->dso_of.v[name] == UINT32_MAX) {
-			struct pdd_dso x;
+		{
+			struct pdd_dso *o = dso_named(d, name);
 
-			memset(&x, 0, sizeof(x));
-			x.name = pd_xstrdup(pd_intern_str(&d->strs, name));
-			memcpy(x.bid, hex, sizeof(hex));
-			d->dso_of.v[name] = (uint32_t)d->syms.dsos.n;
-			PD_VEC_PUSH(&d->syms.dsos, x);
+			if (!o->bid[0]) /* the first id recorded for the name */
+				memcpy(o->bid, hex, sizeof(hex));
 		}
 		at += size;
 	}
@@ -402,36 +421,21 @@ static uint64_t trailer_time(const struct pdd *d, const unsigned char *r,
 static uint32_t dso_for(struct pdd *d, const char *fn, size_t fnlen, int kernel,
 			const unsigned char *mmap2_id, int bid)
 {
+	struct pdd_dso *o;
 	uint32_t name;
-	struct pdd_dso x;
 
 	if (kernel && fnlen >= 17 && !memcmp(fn, "[kernel.kallsyms]", 17))
 		fnlen = 17; /* "[kernel.kallsyms]_text" */
 	name = pd_intern(&d->strs, fn, fnlen);
-	while (d->dso_of.n <= name)
-		PD_VEC_PUSH(&d->dso_of, UINT32_MAX);
-	if (d->dso_of.v[name] == UINT32_MAX) {
-		memset(&x, 0, sizeof(x));
-		x.name = pd_xstrdup(pd_intern_str(&d->strs, name));
-		d->dso_of.v[name] = (uint32_t)d->syms.dsos.n;
-		PD_VEC_PUSH(&d->syms.dsos, x);
-	}
-	{
-		struct pdd_dso *o = &d->syms.dsos.v[d->dso_of.v[name]];
-
-		o->kernel |= kernel;
-		if (mmap2_id && bid && !o->bid[0]) {
-			size_t k, n = mmap2_id[0] > 20 ? 20 : mmap2_id[0];
-
-			for (k = 0; k < n; k++)
-				snprintf(o->bid + 2 * k, 3, "%02x",
-					 mmap2_id[4 + k]);
-		} else if (mmap2_id && !bid) {
-			o->has_ino = 1;
-			o->maj = u32at(mmap2_id);
-			o->min = u32at(mmap2_id + 4);
-			o->ino = u64at(mmap2_id + 8);
-		}
+	o = dso_named(d, name);
+	o->kernel |= kernel;
+	if (mmap2_id && bid && !o->bid[0]) {
+		hex_id(o->bid, mmap2_id + 4, mmap2_id[0]);
+	} else if (mmap2_id && !bid) {
+		o->has_ino = 1;
+		o->maj = u32at(mmap2_id);
+		o->min = u32at(mmap2_id + 4);
+		o->ino = u64at(mmap2_id + 8);
 	}
 	return d->dso_of.v[name];
 }
