@@ -164,6 +164,19 @@ static struct pd_pltsym *stubs(const struct pd_elf_rd *f,
 	cnt = p->rel.size / relsz;
 	if (!rel || !sym || !str || cnt > (end - first) / step + 1)
 		goto out;
+	/*
+	 * Stub i matches relocation i only when every relocation names a
+	 * symbol: IRELATIVE ones (symbol 0, libc's IFUNCs) come in another
+	 * order, so such a file gets no stubs rather than wrong names.
+	 */
+	for (k = 0; k < cnt; k++) {
+		const unsigned char *r = rel + k * relsz;
+		uint64_t info =
+		    f->is64 ? pd_elf_get(f, r + 8, 8) : pd_elf_get(f, r + 4, 4);
+
+		if ((f->is64 ? info >> 32 : info >> 8) == 0)
+			goto out;
+	}
 	out = pd_xcalloc((size_t)cnt + 1, sizeof(*out));
 	for (k = 0; k < cnt && first + (k + 1) * step <= end; k++) {
 		const unsigned char *r = rel + k * relsz;
