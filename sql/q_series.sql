@@ -9,6 +9,6 @@ FROM (SELECT run_id, self_n, total_n, self_w, total_w
       FROM run_functions
       WHERE func_id = ?1
         AND run_id IN (SELECT id FROM runs
-                       WHERE scenario = ?2 AND (?3 IS NULL OR cache = ?3))) x
+                       WHERE scenario = ?2 AND (CAST(?3 AS TEXT) IS NULL OR cache = ?3))) x
 JOIN runs r ON r.id = x.run_id
 ORDER BY d, r.git_sha, r.repeat

@@ -187,7 +187,7 @@ int pd_cmd_runs(int argc, char **argv)
 	struct hist_args a;
 	struct pd_db db;
 	struct pd_err err = PD_ERR_INIT;
-	sqlite3_stmt *st;
+	struct pd_st *st;
 	int r, rc, n = 0;
 
 	r = parse(argc, argv, &a, runs_usage, "runs");
@@ -205,16 +205,16 @@ int pd_cmd_runs(int argc, char **argv)
 		return 2;
 	}
 	if (a.scenario)
-		sqlite3_bind_text(st, 1, a.scenario, -1, SQLITE_STATIC);
+		pd_st_text(st, 1, a.scenario);
 	if (a.cache)
-		sqlite3_bind_text(st, 2, a.cache, -1, SQLITE_STATIC);
+		pd_st_text(st, 2, a.cache);
 	if (a.sha)
-		sqlite3_bind_text(st, 3, a.sha, -1, SQLITE_STATIC);
+		pd_st_text(st, 3, a.sha);
 	printf("%-6s %-12s %-20s %-6s %-12s %3s %10s %14s  %s\n", "RUN", "SHA",
 	       "SCENARIO", "CACHE", "TOOL", "#", "SAMPLES", "TOTAL", "DATE");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		struct pd_buf w = PD_BUF_INIT;
-		const char *unit = (const char *)sqlite3_column_text(st, 7);
+		const char *unit = pd_st_col_text(st, 7);
 		enum pd_unit u = !strcmp(unit, "ns")	  ? PD_UNIT_NS
 				 : !strcmp(unit, "bytes") ? PD_UNIT_BYTES
 				 : !strcmp(unit, "count") ? PD_UNIT_COUNT
@@ -225,22 +225,20 @@ int pd_cmd_runs(int argc, char **argv)
 
 		/* keys and dates from build_meta.json: safe for a terminal */
 		for (c = 0; c < 4; c++)
-			col[c] = pd_term_dup(
-			    (const char *)sqlite3_column_text(st, c + 1));
-		col[4] = pd_term_dup((const char *)sqlite3_column_text(st, 10));
-		pd_fmt_weight(&w, sqlite3_column_double(st, 8), u);
+			col[c] = pd_term_dup(pd_st_col_text(st, c + 1));
+		col[4] = pd_term_dup(pd_st_col_text(st, 10));
+		pd_fmt_weight(&w, pd_st_col_f64(st, 8), u);
 		printf("%-6lld %-12.12s %-20s %-6s %-12s %3d %10.0f %11s %-2s  "
 		       "%s\n",
-		       (long long)sqlite3_column_int64(st, 0), col[0], col[1],
-		       col[2], col[3], sqlite3_column_int(st, 5),
-		       sqlite3_column_double(st, 9), w.buf, pd_unit_display(u),
-		       col[4]);
+		       (long long)pd_st_col_i64(st, 0), col[0], col[1], col[2],
+		       col[3], (int)pd_st_col_i64(st, 5), pd_st_col_f64(st, 9),
+		       w.buf, pd_unit_display(u), col[4]);
 		for (c = 0; c < 5; c++)
 			free(col[c]);
 		pd_buf_release(&w);
 		n++;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != PD_ST_DONE) {
 		pd_db_fail(&db, &err, "listing runs");
 		pd_error("%s", err.msg);
 		pd_db_close(&db);

@@ -244,7 +244,7 @@ int pd_open_history(struct pd_db *db, const char *path)
 {
 	struct pd_err err = PD_ERR_INIT;
 
-	if (access(path, F_OK) != 0) {
+	if (!pd_db_is_server(path) && access(path, F_OK) != 0) {
 		pd_error("error: %s: no such database (perfdiff ingest creates"
 			 " it)",
 			 path);

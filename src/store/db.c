@@ -15,6 +15,9 @@
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "store/db.h"
+#include "store/db_pg.h"
+
+#include <sqlite3.h>
 
 const char *pd_db_default_path(void)
 {
@@ -34,10 +37,20 @@ static int damaged(int code)
 	       (code & 0xff) == SQLITE_NOTADB;
 }
 
+int pd_db_is_server(const char *target)
+{
+	return !strncmp(target, "postgresql://", 13) ||
+	       !strncmp(target, "postgres://", 11);
+}
+
 int pd_db_fail(struct pd_db *db, struct pd_err *err, const char *what)
 {
-	int code = db->h ? sqlite3_extended_errcode(db->h) : 0;
+	int code;
 
+	if (db->pg)
+		return pd_err_set(err, PD_EIO, "%s: %s: %s", db->path, what,
+				  pd_pg_message(db->pg));
+	code = db->h ? sqlite3_extended_errcode(db->h) : 0;
 	if (damaged(code))
 		return pd_err_set(err, PD_EIO, "%s: %s: %s; " RECOVER_HINT,
 				  db->path, what, sqlite3_errmsg(db->h),
@@ -49,6 +62,9 @@ int pd_db_fail(struct pd_db *db, struct pd_err *err, const char *what)
 int pd_db_exec(struct pd_db *db, const char *sql, struct pd_err *err)
 {
 	char *msg = NULL;
+
+	if (db->pg)
+		return pd_pg_exec(db, sql, err);
 
 	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		if (damaged(sqlite3_extended_errcode(db->h)))
@@ -356,6 +372,14 @@ int pd_db_open(struct pd_db *db, const char *path, enum pd_db_mode mode,
 	int rc;
 
 	memset(db, 0, sizeof(*db));
+	db->target = pd_xstrdup(path);
+	if (pd_db_is_server(path)) {
+		db->path = pd_pg_display(path);
+		rc = pd_pg_open(db, path, mode == PD_DB_WRITE, err);
+		if (rc < 0)
+			pd_db_close(db);
+		return rc;
+	}
 	db->path = pd_xstrdup(path);
 	if (mode == PD_DB_READ) {
 		rc = open_read(db, path, err);
@@ -399,43 +423,93 @@ void pd_db_close(struct pd_db *db)
 {
 	int i;
 
-	for (i = 0; i < db->ncache; i++)
-		sqlite3_finalize(db->cache[i].st);
+	for (i = 0; i < db->ncache; i++) {
+		sqlite3_finalize(db->cache[i].lite);
+		pd_pg_st_free(db->cache[i].pg);
+	}
+	pd_pg_close(db);
 	if (db->h)
 		sqlite3_close(db->h);
 	free(db->path);
+	free(db->target);
 	memset(db, 0, sizeof(*db));
 }
 
-sqlite3_stmt *pd_db_stmt(struct pd_db *db, const char *name, struct pd_err *err)
+void pd_db_rollback(struct pd_db *db)
+{
+	struct pd_err ignored = { 0 };
+
+	if (db->pg)
+		(void)!pd_pg_exec(db, "ROLLBACK", &ignored);
+	else
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+}
+
+int pd_db_begin_write(struct pd_db *db, struct pd_err *err)
+{
+	return db->pg ? pd_pg_begin_write(db, err)
+		      : pd_db_exec(db, "BEGIN IMMEDIATE", err);
+}
+
+/* The text of a query: sql/pg/<name>.sql on PostgreSQL when there is one. */
+static const struct pd_blob *query_text(struct pd_db *db, const char *name)
+{
+	const struct pd_blob *b = NULL;
+	struct pd_buf file = PD_BUF_INIT;
+
+	if (db->pg) {
+		pd_buf_addf(&file, "sql/pg/%s.sql", name);
+		b = pd_blob_get(file.buf);
+		pd_buf_reset(&file);
+	}
+	if (!b) {
+		pd_buf_addf(&file, "sql/%s.sql", name);
+		b = pd_blob_get(file.buf);
+	}
+	pd_buf_release(&file);
+	return b;
+}
+
+struct pd_st *pd_db_stmt(struct pd_db *db, const char *name, struct pd_err *err)
 {
 	const struct pd_blob *b;
-	struct pd_buf file = PD_BUF_INIT;
+	struct pd_st *c;
 	sqlite3_stmt *st = NULL;
 	int i;
 
 	for (i = 0; i < db->ncache; i++) {
-		if (!strcmp(db->cache[i].name, name)) {
-			sqlite3_reset(db->cache[i].st);
-			sqlite3_clear_bindings(db->cache[i].st);
-			return db->cache[i].st;
+		c = &db->cache[i];
+		if (strcmp(c->name, name))
+			continue;
+		if (c->pg) {
+			pd_pg_clear(c->pg);
+		} else {
+			sqlite3_reset(c->lite);
+			sqlite3_clear_bindings(c->lite);
 		}
+		return c;
 	}
-	pd_buf_addf(&file, "sql/%s.sql", name);
-	b = pd_blob_get(file.buf);
-	pd_buf_release(&file);
+	if (db->ncache == (int)PD_ARRAY_SIZE(db->cache)) {
+		pd_err_set(err, PD_EINVAL, "too many queries for %s", name);
+		return NULL;
+	}
+	b = query_text(db, name);
 	if (!b) {
 		pd_err_set(err, PD_EINVAL, "no query %s", name);
 		return NULL;
+	}
+	c = &db->cache[db->ncache];
+	c->db = db;
+	c->name = name;
+	if (db->pg) {
+		c->pg = pd_pg_prepare(db, name, b->data, err);
+		return c->pg ? &db->cache[db->ncache++] : NULL;
 	}
 	if (sqlite3_prepare_v3(db->h, b->data, -1, SQLITE_PREPARE_PERSISTENT,
 			       &st, NULL) != SQLITE_OK) {
 		pd_db_fail(db, err, name);
 		return NULL;
 	}
-	if (db->ncache < (int)PD_ARRAY_SIZE(db->cache)) {
-		db->cache[db->ncache].name = name;
-		db->cache[db->ncache++].st = st;
-	}
-	return st;
+	c->lite = st;
+	return &db->cache[db->ncache++];
 }

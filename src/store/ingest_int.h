@@ -2,8 +2,6 @@
 #ifndef PD_STORE_INGEST_INT_H
 #define PD_STORE_INGEST_INT_H
 
-#include <sqlite3.h>
-
 #include "core/buf.h"
 #include "core/vec.h"
 #include "import/bundle.h"

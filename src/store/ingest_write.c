@@ -23,51 +23,42 @@ static void now_iso(char out[32])
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static int bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT)
-		 : sqlite3_bind_null(st, i);
-}
-
 /* Binds an integer when the value is whole, else a real. */
-static void bind_num(sqlite3_stmt *st, int i, double v)
+static void bind_num(struct pd_st *st, int i, double v)
 {
 	if (fabs(v) < 9e15 && !(v - floor(v) > 0))
-		sqlite3_bind_int64(st, i, (sqlite3_int64)v);
+		pd_st_i64(st, i, (int64_t)v);
 	else
-		sqlite3_bind_double(st, i, v);
+		pd_st_f64(st, i, v);
 }
 
-static int step_done(struct pd_db *db, sqlite3_stmt *st, struct pd_err *err,
+static int step_done(struct pd_db *db, struct pd_st *st, struct pd_err *err,
 		     const char *what)
 {
-	int rc = sqlite3_step(st);
+	int rc = pd_st_step(st);
 
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+	pd_st_reset(st);
+	if (rc != PD_ST_DONE && rc != PD_ST_ROW)
 		return pd_db_fail(db, err, what);
 	return 0;
 }
 
-static int write_metrics(struct pd_db *db, sqlite3_int64 run,
+static int write_metrics(struct pd_db *db, int64_t run,
 			 const struct pending *pe, struct pd_err *err)
 {
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < pe->metrics.n && rc == 0; i++) {
-		sqlite3_stmt *st = pd_db_stmt(db, "q_metric_insert", err);
+		struct pd_st *st = pd_db_stmt(db, "q_metric_insert", err);
 
 		if (!st)
 			return PD_EIO;
-		sqlite3_bind_int64(st, 1, run);
-		sqlite3_bind_text(st, 2, pe->metrics.v[i].source, -1,
-				  SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, pe->metrics.v[i].key, -1,
-				  SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, pe->metrics.v[i].measure, -1,
-				  SQLITE_STATIC);
-		sqlite3_bind_double(st, 5, pe->metrics.v[i].value);
+		pd_st_i64(st, 1, run);
+		pd_st_text(st, 2, pe->metrics.v[i].source);
+		pd_st_text(st, 3, pe->metrics.v[i].key);
+		pd_st_text(st, 4, pe->metrics.v[i].measure);
+		pd_st_f64(st, 5, pe->metrics.v[i].value);
 		rc = step_done(db, st, err, "adding a metric");
 	}
 	return rc;
@@ -76,48 +67,45 @@ static int write_metrics(struct pd_db *db, sqlite3_int64 run,
 int pd_ingest_stored(struct pd_db *db, const char *hash, int *found,
 		     struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_bundle_exists", err);
+	struct pd_st *st = pd_db_stmt(db, "q_bundle_exists", err);
 	int rc;
 
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	pd_st_text(st, 1, hash);
+	rc = pd_st_step(st);
+	pd_st_reset(st);
+	if (rc != PD_ST_ROW && rc != PD_ST_DONE)
 		return pd_db_fail(db, err, "looking up the bundle");
-	*found = rc == SQLITE_ROW;
+	*found = rc == PD_ST_ROW;
 	return 0;
 }
 
 static int func_id(struct pd_db *db, const char *name, const char *module,
-		   sqlite3_int64 *id, struct pd_err *err)
+		   int64_t *id, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_func_get", err);
+	struct pd_st *st = pd_db_stmt(db, "q_func_get", err);
 	int rc;
 
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, module, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*id = sqlite3_column_int64(st, 0);
-		sqlite3_reset(st);
+	pd_st_text(st, 1, name);
+	pd_st_text(st, 2, module);
+	rc = pd_st_step(st);
+	if (rc == PD_ST_ROW) {
+		*id = pd_st_col_i64(st, 0);
+		pd_st_reset(st);
 		return 0;
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
+	pd_st_reset(st);
+	if (rc != PD_ST_DONE)
 		return pd_db_fail(db, err, "looking up a function");
 	st = pd_db_stmt(db, "q_func_insert", err);
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, module, -1, SQLITE_STATIC);
-	if (step_done(db, st, err, "adding a function"))
-		return PD_EIO;
-	*id = sqlite3_last_insert_rowid(db->h);
-	return 0;
+	pd_st_text(st, 1, name);
+	pd_st_text(st, 2, module);
+	return pd_st_insert_id(st, id, err, "adding a function");
 }
 
 /*
@@ -127,7 +115,7 @@ static int func_id(struct pd_db *db, const char *name, const char *module,
  */
 static int stacks_to_history_ids(struct pd_db *db, struct pd_buf *raw,
 				 size_t nodes, const struct pd_funcs *fn,
-				 sqlite3_int64 *dbid, struct pd_buf *blob,
+				 int64_t *dbid, struct pd_buf *blob,
 				 struct pd_err *err)
 {
 	size_t k;
@@ -169,7 +157,7 @@ static int stacks_to_history_ids(struct pd_db *db, struct pd_buf *raw,
 static int merge_commit(struct pd_db *db, struct pd_bundle *b,
 			struct pd_ingest_result *res, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_sha_related", err);
+	struct pd_st *st = pd_db_stmt(db, "q_sha_related", err);
 	PD_VEC(char *) rel = PD_VEC_INIT;
 	const char *longest = b->sha;
 	size_t i;
@@ -177,12 +165,11 @@ static int merge_commit(struct pd_db *db, struct pd_bundle *b,
 
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, b->sha, -1, SQLITE_STATIC);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW)
-		PD_VEC_PUSH(
-		    &rel, pd_xstrdup((const char *)sqlite3_column_text(st, 0)));
-	sqlite3_reset(st);
-	if (r != SQLITE_DONE) {
+	pd_st_text(st, 1, b->sha);
+	while ((r = pd_st_step(st)) == PD_ST_ROW)
+		PD_VEC_PUSH(&rel, pd_xstrdup(pd_st_col_text(st, 0)));
+	pd_st_reset(st);
+	if (r != PD_ST_DONE) {
 		rc = pd_db_fail(db, err, "looking up the commit");
 		goto out;
 	}
@@ -206,9 +193,9 @@ static int merge_commit(struct pd_db *db, struct pd_bundle *b,
 			rc = PD_EIO;
 			goto out;
 		}
-		sqlite3_bind_text(st, 1, longest, -1, SQLITE_STATIC);
-		bind_text(st, 2, b->commit_date);
-		sqlite3_bind_text(st, 3, rel.v[i], -1, SQLITE_STATIC);
+		pd_st_text(st, 1, longest);
+		pd_st_text(st, 2, b->commit_date);
+		pd_st_text(st, 3, rel.v[i]);
 		rc = step_done(db, st, err, "merging a commit's runs");
 		if (rc < 0)
 			goto out;
@@ -238,36 +225,30 @@ static int derivable(double w, double n, double interval)
 
 /* The run's row; its id in *run. */
 static int insert_run(struct pd_db *db, const struct pd_bundle *b,
-		      const struct pending *p, sqlite3_int64 *run,
-		      struct pd_err *err)
+		      const struct pending *p, int64_t *run, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_run_insert", err);
-	int rc;
-
+	struct pd_st *st = pd_db_stmt(db, "q_run_insert", err);
 	if (!st)
 		return PD_EIO;
-	bind_text(st, 1, b->hash);
-	bind_text(st, 2, b->sha);
-	bind_text(st, 3, b->scenario);
-	bind_text(st, 4, p->cache);
-	sqlite3_bind_int(st, 5, p->repeat);
-	bind_text(st, 6, p->tool);
-	bind_text(st, 7, p->format);
-	bind_text(st, 8, p->rel);
-	bind_text(st, 9, pd_unit_name(p->unit));
+	pd_st_text(st, 1, b->hash);
+	pd_st_text(st, 2, b->sha);
+	pd_st_text(st, 3, b->scenario);
+	pd_st_text(st, 4, p->cache);
+	pd_st_i64(st, 5, p->repeat);
+	pd_st_text(st, 6, p->tool);
+	pd_st_text(st, 7, p->format);
+	pd_st_text(st, 8, p->rel);
+	pd_st_text(st, 9, pd_unit_name(p->unit));
 	if (p->interval > 0)
-		sqlite3_bind_double(st, 10, p->interval);
-	bind_text(st, 11, p->event);
-	sqlite3_bind_double(st, 12, p->total_w);
-	sqlite3_bind_double(st, 13, p->total_n);
-	bind_text(st, 14, b->commit_date);
-	bind_text(st, 15, b->run_date);
-	bind_text(st, 16, b->host);
-	bind_text(st, 17, b->build_meta);
-	rc = step_done(db, st, err, "adding a run");
-	if (rc == 0)
-		*run = sqlite3_last_insert_rowid(db->h);
-	return rc;
+		pd_st_f64(st, 10, p->interval);
+	pd_st_text(st, 11, p->event);
+	pd_st_f64(st, 12, p->total_w);
+	pd_st_f64(st, 13, p->total_n);
+	pd_st_text(st, 14, b->commit_date);
+	pd_st_text(st, 15, b->run_date);
+	pd_st_text(st, 16, b->host);
+	pd_st_text(st, 17, b->build_meta);
+	return pd_st_insert_id(st, run, err, "adding a run");
 }
 
 /*
@@ -276,12 +257,11 @@ static int insert_run(struct pd_db *db, const struct pd_bundle *b,
  * loop and every column is bound each time (NULL included): the hot path
  * of an ingest.
  */
-static int insert_rows(struct pd_db *db, const struct pending *p,
-		       sqlite3_int64 run, const struct pd_funcs *fn,
-		       sqlite3_int64 *dbid, struct pd_ingest_result *res,
-		       struct pd_err *err)
+static int insert_rows(struct pd_db *db, const struct pending *p, int64_t run,
+		       const struct pd_funcs *fn, int64_t *dbid,
+		       struct pd_ingest_result *res, struct pd_err *err)
 {
-	sqlite3_stmt *rfst = NULL;
+	struct pd_st *rfst = NULL;
 	size_t i;
 	int rc;
 
@@ -300,18 +280,18 @@ static int insert_rows(struct pd_db *db, const struct pending *p,
 		}
 		if (!rfst && !(rfst = pd_db_stmt(db, "q_rf_insert", err)))
 			return PD_EIO;
-		sqlite3_bind_int64(rfst, 1, run);
-		sqlite3_bind_int64(rfst, 2, dbid[i]);
+		pd_st_i64(rfst, 1, run);
+		pd_st_i64(rfst, 2, dbid[i]);
 		bind_num(rfst, 3, sn);
 		bind_num(rfst, 4, tn);
 		if (!derivable(sw, sn, p->interval))
 			bind_num(rfst, 5, sw);
 		else
-			sqlite3_bind_null(rfst, 5);
+			pd_st_null(rfst, 5);
 		if (!derivable(tw, tn, p->interval))
 			bind_num(rfst, 6, tw);
 		else
-			sqlite3_bind_null(rfst, 6);
+			pd_st_null(rfst, 6);
 		rc = step_done(db, rfst, err, "adding a function row");
 		if (rc < 0)
 			return rc;
@@ -321,11 +301,11 @@ static int insert_rows(struct pd_db *db, const struct pending *p,
 }
 
 /* The run's stack tree, renumbered to history ids in place, compressed. */
-static int insert_stacks(struct pd_db *db, struct pending *p, sqlite3_int64 run,
-			 const struct pd_funcs *fn, sqlite3_int64 *dbid,
+static int insert_stacks(struct pd_db *db, struct pending *p, int64_t run,
+			 const struct pd_funcs *fn, int64_t *dbid,
 			 struct pd_buf *blob, struct pd_err *err)
 {
-	sqlite3_stmt *st;
+	struct pd_st *st;
 	int rc;
 
 	pd_buf_reset(blob);
@@ -336,9 +316,9 @@ static int insert_stacks(struct pd_db *db, struct pending *p, sqlite3_int64 run,
 	st = pd_db_stmt(db, "q_stacks_insert", err);
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_int64(st, 1, run);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)p->nodes);
-	sqlite3_bind_blob(st, 3, blob->buf, (int)blob->len, SQLITE_STATIC);
+	pd_st_i64(st, 1, run);
+	pd_st_i64(st, 2, (int64_t)p->nodes);
+	pd_st_blob(st, 3, blob->buf, blob->len);
 	return step_done(db, st, err, "adding a stack tree");
 }
 
@@ -346,15 +326,15 @@ int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
 		    struct pending *pv, size_t np, struct pd_funcs *fn,
 		    struct pd_ingest_result *res, struct pd_err *err)
 {
-	sqlite3_int64 *dbid = pd_xcalloc(fn->v.n + 1, sizeof(*dbid));
+	int64_t *dbid = pd_xcalloc(fn->v.n + 1, sizeof(*dbid));
 	struct pd_buf blob = PD_BUF_INIT; /* one run's compressed tree */
-	sqlite3_stmt *st;
+	struct pd_st *st;
 	char now[32];
 	size_t k;
 	int rc, found = 0;
 
 	now_iso(now);
-	rc = pd_db_exec(db, "BEGIN IMMEDIATE", err);
+	rc = pd_db_begin_write(db, err);
 	if (rc < 0)
 		goto out_free;
 	rc = pd_ingest_stored(db, b->hash, &found, err);
@@ -368,12 +348,12 @@ int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
 		rc = PD_EIO;
 		goto out;
 	}
-	bind_text(st, 1, b->hash);
-	bind_text(st, 2, path);
-	bind_text(st, 3, now);
+	pd_st_text(st, 1, b->hash);
+	pd_st_text(st, 2, path);
+	pd_st_text(st, 3, now);
 	rc = step_done(db, st, err, "adding the bundle");
 	for (k = 0; k < np && rc == 0; k++) {
-		sqlite3_int64 run = 0;
+		int64_t run = 0;
 
 		rc = insert_run(db, b, &pv[k], &run, err);
 		if (rc == 0)
@@ -392,7 +372,7 @@ out:
 		res->skipped = found;
 	}
 	if (rc < 0)
-		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+		pd_db_rollback(db);
 out_free:
 	free(dbid);
 	pd_buf_release(&blob);

@@ -31,27 +31,27 @@ void pd_loaded_release(struct pd_loaded *l)
 int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
 		     const char *cache, char **sha, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_revs", err);
+	struct pd_st *st = pd_db_stmt(db, "q_revs", err);
 	struct pd_buf list = PD_BUF_INIT;
 	int rc, n = 0;
 
 	*sha = NULL;
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, prefix, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
+	pd_st_text(st, 1, prefix);
+	pd_st_text(st, 2, scenario);
 	if (cache)
-		sqlite3_bind_text(st, 3, cache, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(st, 0);
+		pd_st_text(st, 3, cache);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		const char *s = pd_st_col_text(st, 0);
 
 		if (!n++)
 			*sha = pd_xstrdup(s);
 		if (n <= 10)
 			pd_buf_addf(&list, "%s%.12s", list.len ? ", " : "", s);
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
+	pd_st_reset(st);
+	if (rc != PD_ST_DONE) {
 		free(*sha);
 		*sha = NULL;
 		pd_buf_release(&list);
@@ -84,18 +84,18 @@ int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
 		    const char **cache, const char **tool, char **cache_out,
 		    char **tool_out, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_caches", err);
+	struct pd_st *st = pd_db_stmt(db, "q_caches", err);
 	struct pd_buf caches = PD_BUF_INIT, tools = PD_BUF_INIT;
 	char *c1 = NULL, *t1 = NULL;
 	int rc, nc = 0, nt = 0;
 
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *c = (const char *)sqlite3_column_text(st, 0);
-		const char *t = (const char *)sqlite3_column_text(st, 1);
+	pd_st_text(st, 1, sha);
+	pd_st_text(st, 2, scenario);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		const char *c = pd_st_col_text(st, 0);
+		const char *t = pd_st_col_text(st, 1);
 
 		if ((!*cache || !strcmp(*cache, c)) && (!c1 || strcmp(c1, c))) {
 			if (!c1)
@@ -112,8 +112,8 @@ int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
 			nt++;
 		}
 	}
-	sqlite3_reset(st);
-	rc = rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "listing runs");
+	pd_st_reset(st);
+	rc = rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "listing runs");
 	if (!rc && nc > 1)
 		rc = pd_err_set(err, PD_EINVAL,
 				"commit %.12s has %s runs; pass --cache", sha,
@@ -165,10 +165,10 @@ void pd_idmap_release(struct pd_idmap *m)
 }
 
 /* The function id of database function id, looked up once. */
-static int map_id(struct pd_db *db, struct pd_idmap *m, sqlite3_int64 id,
+static int map_id(struct pd_db *db, struct pd_idmap *m, int64_t id,
 		  uint32_t *out, struct pd_err *err)
 {
-	sqlite3_stmt *st;
+	struct pd_st *st;
 	size_t i = (size_t)id;
 
 	if (id < 0)
@@ -181,22 +181,22 @@ static int map_id(struct pd_db *db, struct pd_idmap *m, sqlite3_int64 id,
 	st = pd_db_stmt(db, "q_func_by_id", err);
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_reset(st);
+	pd_st_i64(st, 1, id);
+	if (pd_st_step(st) != PD_ST_ROW) {
+		pd_st_reset(st);
 		return pd_err_set(err, PD_EPARSE,
 				  "%s: run_functions names function %lld, which"
 				  " is not stored",
 				  db->path, (long long)id);
 	}
 	{
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		const char *mod = (const char *)sqlite3_column_text(st, 1);
+		const char *name = pd_st_col_text(st, 0);
+		const char *mod = pd_st_col_text(st, 1);
 
 		*out =
 		    pd_funcs_get(m->fn, name, strlen(name), mod, strlen(mod));
 	}
-	sqlite3_reset(st);
+	pd_st_reset(st);
 	PD_VEC_RESERVE(&m->map, i + 1);
 	while (m->map.n <= i)
 		m->map.v[m->map.n++] = 0;
@@ -210,12 +210,12 @@ static size_t size_hint = 1024;
 void pd_store_size_hint(struct pd_db *db)
 {
 	struct pd_err e = PD_ERR_INIT;
-	sqlite3_stmt *st = pd_db_stmt(db, "q_max_func", &e);
+	struct pd_st *st = pd_db_stmt(db, "q_max_func", &e);
 
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		size_hint = (size_t)sqlite3_column_int64(st, 0) + 1;
+	if (st && pd_st_step(st) == PD_ST_ROW)
+		size_hint = (size_t)pd_st_col_i64(st, 0) + 1;
 	if (st)
-		sqlite3_reset(st);
+		pd_st_reset(st);
 }
 
 void pd_store_row_fill(double v[4], double interval)
@@ -231,35 +231,34 @@ void pd_store_row_fill(double v[4], double interval)
 	}
 }
 
-int pd_store_load_run(struct pd_db *db, sqlite3_int64 run, double interval,
+int pd_store_load_run(struct pd_db *db, int64_t run, double interval,
 		      double total_w, double total_n, struct pd_idmap *ids,
 		      struct pd_agg *a, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_run_rows", err);
+	struct pd_st *st = pd_db_stmt(db, "q_run_rows", err);
 	int rc;
 
 	if (!st)
 		return PD_EIO;
 	pd_agg_init(a);
 	pd_agg_resize(a, ids ? ids->fn->v.n : size_hint);
-	sqlite3_bind_int64(st, 1, run);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	pd_st_i64(st, 1, run);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		uint32_t f = 0;
 		double v[4]; /* self_n, total_n, self_w, total_w */
 		int k;
 
 		if (ids) {
-			rc = map_id(db, ids, sqlite3_column_int64(st, 0), &f,
-				    err);
+			rc = map_id(db, ids, pd_st_col_i64(st, 0), &f, err);
 			if (rc < 0) {
-				sqlite3_reset(st);
+				pd_st_reset(st);
 				return rc;
 			}
 		} else { /* database id space (noise learning) */
-			sqlite3_int64 id = sqlite3_column_int64(st, 0);
+			int64_t id = pd_st_col_i64(st, 0);
 
 			if (id < 0 || id > UINT32_MAX - 64) {
-				sqlite3_reset(st);
+				pd_st_reset(st);
 				return pd_err_set(err, PD_EPARSE,
 						  "%s: bad function id",
 						  db->path);
@@ -267,9 +266,9 @@ int pd_store_load_run(struct pd_db *db, sqlite3_int64 run, double interval,
 			f = (uint32_t)id;
 		}
 		for (k = 0; k < 4; k++)
-			v[k] = sqlite3_column_type(st, k + 1) == SQLITE_NULL
+			v[k] = pd_st_isnull(st, k + 1)
 				   ? PD_NAN
-				   : sqlite3_column_double(st, k + 1);
+				   : pd_st_col_f64(st, k + 1);
 		pd_store_row_fill(v, interval);
 		if (f >= a->n)
 			pd_agg_resize(a, ids ? ids->fn->v.n + 64
@@ -279,8 +278,8 @@ int pd_store_load_run(struct pd_db *db, sqlite3_int64 run, double interval,
 		a->self_w[f] += v[2];
 		a->total_w[f] += v[3];
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
+	pd_st_reset(st);
+	if (rc != PD_ST_DONE)
 		return pd_db_fail(db, err, "loading a run");
 	a->all_w = total_w;
 	a->all_c = total_n;
@@ -296,11 +295,10 @@ int pd_store_load_run(struct pd_db *db, sqlite3_int64 run, double interval,
  * names functions otherwise (an older perfdiff) keeps its rows. Returns
  * 1 when the tree was used, 0 when not, or an error.
  */
-static int agg_from_stacks(struct pd_db *db, sqlite3_int64 run,
-			   struct pd_idmap *ids, struct pd_agg *a,
-			   struct pd_err *err)
+static int agg_from_stacks(struct pd_db *db, int64_t run, struct pd_idmap *ids,
+			   struct pd_agg *a, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_run_stacks", err);
+	struct pd_st *st = pd_db_stmt(db, "q_run_stacks", err);
 	struct pd_buf raw = PD_BUF_INIT;
 	struct pd_profile p;
 	struct pd_agg t;
@@ -310,21 +308,20 @@ static int agg_from_stacks(struct pd_db *db, sqlite3_int64 run,
 
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_int64(st, 1, run);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		sqlite3_reset(st);
+	pd_st_i64(st, 1, run);
+	rc = pd_st_step(st);
+	if (rc == PD_ST_DONE) {
+		pd_st_reset(st);
 		return 0;
 	}
-	if (rc != SQLITE_ROW) {
-		sqlite3_reset(st);
+	if (rc != PD_ST_ROW) {
+		pd_st_reset(st);
 		return pd_db_fail(db, err, "loading a stack tree");
 	}
-	nodes = (size_t)sqlite3_column_int64(st, 0);
-	rc = pd_stacks_decode(sqlite3_column_blob(st, 1),
-			      (size_t)sqlite3_column_bytes(st, 1), nodes, &raw,
-			      err);
-	sqlite3_reset(st);
+	nodes = (size_t)pd_st_col_i64(st, 0);
+	rc = pd_stacks_decode(pd_st_col_blob(st, 1),
+			      (size_t)pd_st_col_bytes(st, 1), nodes, &raw, err);
+	pd_st_reset(st);
 	if (rc < 0) {
 		pd_buf_release(&raw);
 		return rc;
@@ -341,7 +338,7 @@ static int agg_from_stacks(struct pd_db *db, sqlite3_int64 run,
 		uint32_t f = 0, node;
 
 		pd_stacks_node(&raw, i, &nd);
-		rc = map_id(db, ids, (sqlite3_int64)nd.func, &f, err);
+		rc = map_id(db, ids, (int64_t)nd.func, &f, err);
 		if (rc == 0 && nd.parent > i) /* parents come first */
 			rc = pd_err_set(err, PD_EPARSE,
 					"%s: corrupt stack tree of run %lld",
@@ -395,8 +392,8 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 		  const char *cache, const char *tool, struct pd_idmap *idmap,
 		  int whole, struct pd_loaded *out, struct pd_err *err)
 {
-	sqlite3_stmt *st;
-	PD_VEC(sqlite3_int64) ids = PD_VEC_INIT;
+	struct pd_st *st;
+	PD_VEC(int64_t) ids = PD_VEC_INIT;
 	PD_VEC(double) tw = PD_VEC_INIT, tn = PD_VEC_INIT, iv = PD_VEC_INIT;
 	struct pd_buf src = PD_BUF_INIT;
 	size_t i;
@@ -406,34 +403,30 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 	st = pd_db_stmt(db, "q_side_runs", err);
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, cache, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, tool, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		PD_VEC_PUSH(&ids, sqlite3_column_int64(st, 0));
-		PD_VEC_PUSH(&tw, sqlite3_column_double(st, 7));
-		PD_VEC_PUSH(&tn, sqlite3_column_double(st, 8));
-		PD_VEC_PUSH(&iv, sqlite3_column_double(st, 5));
+	pd_st_text(st, 1, sha);
+	pd_st_text(st, 2, scenario);
+	pd_st_text(st, 3, cache);
+	pd_st_text(st, 4, tool);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		PD_VEC_PUSH(&ids, pd_st_col_i64(st, 0));
+		PD_VEC_PUSH(&tw, pd_st_col_f64(st, 7));
+		PD_VEC_PUSH(&tn, pd_st_col_f64(st, 8));
+		PD_VEC_PUSH(&iv, pd_st_col_f64(st, 5));
 		if (ids.n == 1) {
-			out->format = pd_xstrdup(
-			    (const char *)sqlite3_column_text(st, 3));
-			out->side.unit =
-			    unit_of((const char *)sqlite3_column_text(st, 4));
-			out->side.interval = sqlite3_column_double(st, 5);
-			if (sqlite3_column_type(st, 6) != SQLITE_NULL)
-				out->event = pd_xstrdup(
-				    (const char *)sqlite3_column_text(st, 6));
-			if (sqlite3_column_type(st, 10) != SQLITE_NULL)
-				out->host = pd_xstrdup(
-				    (const char *)sqlite3_column_text(st, 10));
-			if (sqlite3_column_type(st, 11) != SQLITE_NULL)
-				out->build_meta = pd_xstrdup(
-				    (const char *)sqlite3_column_text(st, 11));
+			out->format = pd_xstrdup(pd_st_col_text(st, 3));
+			out->side.unit = unit_of(pd_st_col_text(st, 4));
+			out->side.interval = pd_st_col_f64(st, 5);
+			if (!pd_st_isnull(st, 6))
+				out->event = pd_xstrdup(pd_st_col_text(st, 6));
+			if (!pd_st_isnull(st, 10))
+				out->host = pd_xstrdup(pd_st_col_text(st, 10));
+			if (!pd_st_isnull(st, 11))
+				out->build_meta =
+				    pd_xstrdup(pd_st_col_text(st, 11));
 		}
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
+	pd_st_reset(st);
+	if (rc != PD_ST_DONE) {
 		rc = pd_db_fail(db, err, "loading runs");
 		goto out;
 	}

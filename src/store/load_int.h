@@ -13,7 +13,7 @@
  * NULL): each NULL is the other number of its pair through the interval.
  */
 void pd_store_row_fill(double v[4], double interval);
-int pd_store_load_run(struct pd_db *db, sqlite3_int64 run, double interval,
+int pd_store_load_run(struct pd_db *db, int64_t run, double interval,
 		      double total_w, double total_n, struct pd_idmap *ids,
 		      struct pd_agg *a, struct pd_err *err);
 /* Sizes later database-id aggregates to the largest function id. */

@@ -11,7 +11,7 @@
 #include "store/load.h"
 
 struct mrow {
-	sqlite3_int64 run;
+	int64_t run;
 	char *source, *key, *measure;
 	double value;
 	int is_rse; /* measure "NAME rse": NAME's relative standard error */
@@ -88,7 +88,7 @@ int pd_store_metrics(struct pd_db *db, const char *sha, const char *scenario,
 		     const char *cache, struct pd_profile ***out, size_t *n,
 		     struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_side_metrics", err);
+	struct pd_st *st = pd_db_stmt(db, "q_side_metrics", err);
 	PD_VEC(struct mrow) rows = PD_VEC_INIT;
 	PD_VEC(struct pd_profile *) v = PD_VEC_INIT;
 	size_t i, j, k;
@@ -98,24 +98,24 @@ int pd_store_metrics(struct pd_db *db, const char *sha, const char *scenario,
 	*n = 0;
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, scenario, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, cache, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	pd_st_text(st, 1, sha);
+	pd_st_text(st, 2, scenario);
+	pd_st_text(st, 3, cache);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		struct mrow r;
-		const char *ms = (const char *)sqlite3_column_text(st, 3);
+		const char *ms = pd_st_col_text(st, 3);
 		size_t len = strlen(ms);
 
-		r.run = sqlite3_column_int64(st, 0);
-		r.source = pd_xstrdup((const char *)sqlite3_column_text(st, 1));
-		r.key = pd_xstrdup((const char *)sqlite3_column_text(st, 2));
+		r.run = pd_st_col_i64(st, 0);
+		r.source = pd_xstrdup(pd_st_col_text(st, 1));
+		r.key = pd_xstrdup(pd_st_col_text(st, 2));
 		r.is_rse = len > 4 && !strcmp(ms + len - 4, " rse");
 		r.measure = pd_xstrndup(ms, r.is_rse ? len - 4 : len);
-		r.value = sqlite3_column_double(st, 4);
+		r.value = pd_st_col_f64(st, 4);
 		PD_VEC_PUSH(&rows, r);
 	}
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE) {
+	pd_st_reset(st);
+	if (rc == PD_ST_DONE) {
 		for (i = 0; i < rows.n; i = j) {
 			struct pd_profile *p = pd_xcalloc(1, sizeof(*p));
 

@@ -14,7 +14,7 @@
 #include "store/load_int.h"
 
 struct hrun {
-	sqlite3_int64 id;
+	int64_t id;
 	char *sha;
 	double tw, tn, interval;
 	struct pd_agg agg;
@@ -62,7 +62,7 @@ static int load_window(struct pd_db *db, struct hrun *runs, size_t first,
 		pd_store_size_hint(db);
 	if (!ids && n - first >= 4 && pd_db_threads()) {
 		memset(&h, 0, sizeof(h));
-		h.path = db->path;
+		h.path = db->target;
 		h.runs = runs;
 		h.lo = first + (n - first) / 2;
 		h.hi = n;
@@ -113,19 +113,19 @@ static int window_runs(struct pd_db *db, const char *scenario,
 		       size_t *nshas, struct pd_err *err)
 {
 	PD_VEC(struct hrun) *runs = out;
-	sqlite3_stmt *st = pd_db_stmt(db, "q_history_runs", err);
+	struct pd_st *st = pd_db_stmt(db, "q_history_runs", err);
 	size_t i, k;
 	int rc;
 
 	*first = *nshas = 0;
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, scenario, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, cache, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, tool, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	pd_st_text(st, 1, scenario);
+	pd_st_text(st, 2, cache);
+	pd_st_text(st, 3, tool);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		struct hrun r;
-		const char *sha = (const char *)sqlite3_column_text(st, 1);
+		const char *sha = pd_st_col_text(st, 1);
 		int skip = 0;
 
 		for (k = 0; exclude && exclude[k]; k++)
@@ -133,15 +133,15 @@ static int window_runs(struct pd_db *db, const char *scenario,
 		if (skip)
 			continue;
 		memset(&r, 0, sizeof(r));
-		r.id = sqlite3_column_int64(st, 0);
+		r.id = pd_st_col_i64(st, 0);
 		r.sha = pd_xstrdup(sha);
-		r.tw = sqlite3_column_double(st, 3);
-		r.tn = sqlite3_column_double(st, 4);
-		r.interval = sqlite3_column_double(st, 5);
+		r.tw = pd_st_col_f64(st, 3);
+		r.tn = pd_st_col_f64(st, 4);
+		r.interval = pd_st_col_f64(st, 5);
 		PD_VEC_PUSH(runs, r);
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
+	pd_st_reset(st);
+	if (rc != PD_ST_DONE)
 		return pd_db_fail(db, err, "reading the history");
 	for (i = runs->n; i-- > 0;) {
 		if (i + 1 == runs->n ||
@@ -207,7 +207,7 @@ out:
 static int load_only(struct pd_db *db, struct hrun *r, const int64_t *only,
 		     size_t n, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_run_func_row", err);
+	struct pd_st *st = pd_db_stmt(db, "q_run_func_row", err);
 	size_t j;
 	int rc, k;
 
@@ -218,22 +218,22 @@ static int load_only(struct pd_db *db, struct hrun *r, const int64_t *only,
 	for (j = 0; j < n; j++) {
 		double v[4]; /* self_n, total_n, self_w, total_w */
 
-		sqlite3_bind_int64(st, 1, r->id);
-		sqlite3_bind_int64(st, 2, only[j]);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
+		pd_st_i64(st, 1, r->id);
+		pd_st_i64(st, 2, only[j]);
+		rc = pd_st_step(st);
+		if (rc == PD_ST_ROW) {
 			for (k = 0; k < 4; k++)
-				v[k] = sqlite3_column_type(st, k) == SQLITE_NULL
+				v[k] = pd_st_isnull(st, k)
 					   ? PD_NAN
-					   : sqlite3_column_double(st, k);
+					   : pd_st_col_f64(st, k);
 			pd_store_row_fill(v, r->interval);
 			r->agg.self_c[j] += v[0];
 			r->agg.total_c[j] += v[1];
 			r->agg.self_w[j] += v[2];
 			r->agg.total_w[j] += v[3];
 		}
-		sqlite3_reset(st);
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		pd_st_reset(st);
+		if (rc != PD_ST_ROW && rc != PD_ST_DONE)
 			return pd_db_fail(db, err, "loading a run");
 	}
 	r->agg.all_w = r->tw;

@@ -20,20 +20,20 @@
 static int settle_key(struct pd_db *db, const struct pd_trend_query *q,
 		      struct pd_trend *t, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_trend_keys", err);
+	struct pd_st *st = pd_db_stmt(db, "q_trend_keys", err);
 	struct pd_buf all = PD_BUF_INIT;
 	int rc, n = 0;
 
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, q->scenario, -1, SQLITE_TRANSIENT);
+	pd_st_text(st, 1, q->scenario);
 	if (q->cache)
-		sqlite3_bind_text(st, 2, q->cache, -1, SQLITE_TRANSIENT);
+		pd_st_text(st, 2, q->cache);
 	if (q->tool)
-		sqlite3_bind_text(st, 3, q->tool, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *c = (const char *)sqlite3_column_text(st, 0);
-		const char *tl = (const char *)sqlite3_column_text(st, 1);
+		pd_st_text(st, 3, q->tool);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		const char *c = pd_st_col_text(st, 0);
+		const char *tl = pd_st_col_text(st, 1);
 
 		if (!n) {
 			t->cache = pd_xstrdup(c);
@@ -42,8 +42,8 @@ static int settle_key(struct pd_db *db, const struct pd_trend_query *q,
 		pd_buf_addf(&all, "%s%s/%s", n ? ", " : "", c, tl);
 		n++;
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
+	pd_st_reset(st);
+	if (rc != PD_ST_DONE) {
 		pd_buf_release(&all);
 		return pd_db_fail(db, err, "reading the history");
 	}
@@ -111,21 +111,21 @@ static int scan_runs(struct pd_db *db, const struct pd_trend_query *q,
 		     struct pd_trend *t, struct tcommits *c, struct truns *r,
 		     struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_trend_runs", err);
+	struct pd_st *st = pd_db_stmt(db, "q_trend_runs", err);
 	struct pd_intern seen; /* sha -> commit index + 1 */
 	size_t i, k;
 	int rc;
 
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_text(st, 1, q->scenario, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, t->cache, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, t->tool, -1, SQLITE_TRANSIENT);
+	pd_st_text(st, 1, q->scenario);
+	pd_st_text(st, 2, t->cache);
+	pd_st_text(st, 3, t->tool);
 	pd_intern_init(&seen);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *sha = (const char *)sqlite3_column_text(st, 1);
-		const char *d = (const char *)sqlite3_column_text(st, 2);
-		const char *u = (const char *)sqlite3_column_text(st, 5);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		const char *sha = pd_st_col_text(st, 1);
+		const char *d = pd_st_col_text(st, 2);
+		const char *u = pd_st_col_text(st, 5);
 		struct trun run;
 
 		/*
@@ -148,18 +148,18 @@ static int scan_runs(struct pd_db *db, const struct pd_trend_query *q,
 			PD_VEC_PUSH(c, nc);
 			k = c->n - 1;
 		}
-		run.id = sqlite3_column_int64(st, 0);
-		run.total = sqlite3_column_double(st, 3);
-		run.interval = sqlite3_column_double(st, 4);
+		run.id = pd_st_col_i64(st, 0);
+		run.total = pd_st_col_f64(st, 3);
+		run.interval = pd_st_col_f64(st, 4);
 		run.commit = k;
 		PD_VEC_PUSH(r, run);
 		for (i = 0; i <= PD_UNIT_COUNT; i++)
 			if (!strcmp(pd_unit_name((enum pd_unit)i), u))
 				t->unit = (int)i;
 	}
-	sqlite3_reset(st);
+	pd_st_reset(st);
 	pd_intern_release(&seen);
-	if (rc != SQLITE_DONE)
+	if (rc != PD_ST_DONE)
 		return pd_db_fail(db, err, "reading the history");
 	return 0;
 }
@@ -353,7 +353,7 @@ static int load_counters(struct pd_db *db, struct pd_trend *t,
 			 const struct tcommit *cs, size_t ncs,
 			 const struct trun *rs, size_t nrs, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_trend_counters", err);
+	struct pd_st *st = pd_db_stmt(db, "q_trend_counters", err);
 	struct run_at *ix, key, *hit;
 	double *per_run;
 	char *cur = NULL;
@@ -364,11 +364,11 @@ static int load_counters(struct pd_db *db, struct pd_trend *t,
 		return PD_EIO;
 	ix = runs_by_id(rs, nrs);
 	per_run = pd_xmalloc((nrs + 1) * sizeof(*per_run));
-	sqlite3_bind_text(st, 1, q->scenario, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, t->cache, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, t->tool, -1, SQLITE_TRANSIENT);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *k = (const char *)sqlite3_column_text(st, 1);
+	pd_st_text(st, 1, q->scenario);
+	pd_st_text(st, 2, t->cache);
+	pd_st_text(st, 3, t->tool);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		const char *k = pd_st_col_text(st, 1);
 
 		if (!cur || strcmp(cur, k)) {
 			if (cur)
@@ -379,18 +379,18 @@ static int load_counters(struct pd_db *db, struct pd_trend *t,
 			for (i = 0; i < nrs; i++)
 				per_run[i] = PD_NAN;
 		}
-		key.id = sqlite3_column_int64(st, 0);
+		key.id = pd_st_col_i64(st, 0);
 		hit = bsearch(&key, ix, nrs, sizeof(*ix), by_run_id);
 		if (hit) /* else a run outside the window */
-			per_run[hit->at] = sqlite3_column_double(st, 2);
+			per_run[hit->at] = pd_st_col_f64(st, 2);
 	}
-	sqlite3_reset(st);
-	if (cur && rc == SQLITE_DONE)
+	pd_st_reset(st);
+	if (cur && rc == PD_ST_DONE)
 		add_counter(t, cur, per_run, cs, ncs, q->threshold_pct / 100);
 	free(cur);
 	free(per_run);
 	free(ix);
-	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading counters");
+	return rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "reading counters");
 }
 
 /*
@@ -421,14 +421,14 @@ static int pick_values(struct pd_db *db, const struct pd_trend_query *q,
 static int func_label(struct pd_db *db, size_t id, char **out,
 		      struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_func_by_id", err);
+	struct pd_st *st = pd_db_stmt(db, "q_func_by_id", err);
 
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)id);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		const char *nm = (const char *)sqlite3_column_text(st, 0);
-		const char *md = (const char *)sqlite3_column_text(st, 1);
+	pd_st_i64(st, 1, (int64_t)id);
+	if (pd_st_step(st) == PD_ST_ROW) {
+		const char *nm = pd_st_col_text(st, 0);
+		const char *md = pd_st_col_text(st, 1);
 		struct pd_buf b = PD_BUF_INIT;
 
 		pd_buf_addf(&b, *md ? "%s [%s]" : "%s%s", nm, md);
@@ -436,7 +436,7 @@ static int func_label(struct pd_db *db, size_t id, char **out,
 	} else {
 		*out = pd_xstrdup("?");
 	}
-	sqlite3_reset(st);
+	pd_st_reset(st);
 	return 0;
 }
 

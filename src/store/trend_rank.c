@@ -29,25 +29,25 @@ static int each_self(struct pd_db *db, const struct trun *run, int64_t lo,
 		     int64_t hi, void (*fn)(void *, int64_t, double), void *arg,
 		     struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_run_self", err);
+	struct pd_st *st = pd_db_stmt(db, "q_run_self", err);
 	int rc;
 
 	if (!st)
 		return PD_EIO;
-	sqlite3_bind_int64(st, 1, run->id);
-	sqlite3_bind_int64(st, 2, lo);
-	sqlite3_bind_int64(st, 3, hi);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	pd_st_i64(st, 1, run->id);
+	pd_st_i64(st, 2, lo);
+	pd_st_i64(st, 3, hi);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		double w = 0; /* as the view: self_w, else self_n x interval */
 
-		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
-			w = sqlite3_column_double(st, 1);
-		else if (sqlite3_column_type(st, 2) != SQLITE_NULL)
-			w = sqlite3_column_double(st, 2) * run->interval;
-		fn(arg, sqlite3_column_int64(st, 0), w);
+		if (!pd_st_isnull(st, 1))
+			w = pd_st_col_f64(st, 1);
+		else if (!pd_st_isnull(st, 2))
+			w = pd_st_col_f64(st, 2) * run->interval;
+		fn(arg, pd_st_col_i64(st, 0), w);
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading a run");
+	pd_st_reset(st);
+	return rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "reading a run");
 }
 
 static void rank_row(void *arg, int64_t id, double w)
@@ -88,7 +88,7 @@ static int by_score(const void *a, const void *b)
 static int match_functions(struct pd_db *db, const regex_t *re, char **allow,
 			   size_t *nallow, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_functions_all", err);
+	struct pd_st *st = pd_db_stmt(db, "q_functions_all", err);
 	struct pd_buf b = PD_BUF_INIT;
 	size_t n = 0;
 	int rc;
@@ -96,10 +96,10 @@ static int match_functions(struct pd_db *db, const regex_t *re, char **allow,
 	if (!st)
 		return PD_EIO;
 	*allow = NULL;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int64_t id = sqlite3_column_int64(st, 0);
-		const char *name = (const char *)sqlite3_column_text(st, 1);
-		const char *mod = (const char *)sqlite3_column_text(st, 2);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		int64_t id = pd_st_col_i64(st, 0);
+		const char *name = pd_st_col_text(st, 1);
+		const char *mod = pd_st_col_text(st, 2);
 
 		pd_buf_reset(&b);
 		pd_buf_addf(&b, *mod ? "%s [%s]" : "%s%s", name, mod);
@@ -112,10 +112,10 @@ static int match_functions(struct pd_db *db, const regex_t *re, char **allow,
 		}
 		(*allow)[id] = 1;
 	}
-	sqlite3_reset(st);
+	pd_st_reset(st);
 	pd_buf_release(&b);
 	*nallow = n;
-	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading functions");
+	return rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "reading functions");
 }
 
 /*
@@ -126,9 +126,9 @@ static int match_functions(struct pd_db *db, const regex_t *re, char **allow,
 int pd_trend_series(struct pd_db *db, const struct trun *rs, size_t nrs,
 		    int64_t id, double *w, struct pd_err *err)
 {
-	sqlite3_stmt *st = pd_db_stmt(db, "q_run_func_row", err);
+	struct pd_st *st = pd_db_stmt(db, "q_run_func_row", err);
 	size_t i;
-	int rc = SQLITE_DONE;
+	int rc = PD_ST_DONE;
 
 	if (!st)
 		return PD_EIO;
@@ -137,25 +137,25 @@ int pd_trend_series(struct pd_db *db, const struct trun *rs, size_t nrs,
 		int k;
 
 		w[i] = 0;
-		sqlite3_bind_int64(st, 1, rs[i].id);
-		sqlite3_bind_int64(st, 2, id);
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
+		pd_st_i64(st, 1, rs[i].id);
+		pd_st_i64(st, 2, id);
+		rc = pd_st_step(st);
+		if (rc == PD_ST_ROW) {
 			for (k = 0; k < 4; k++)
-				v[k] = sqlite3_column_type(st, k) == SQLITE_NULL
+				v[k] = pd_st_isnull(st, k)
 					   ? PD_NAN
-					   : sqlite3_column_double(st, k);
+					   : pd_st_col_f64(st, k);
 			/* as the view: self_w, else self_n x interval */
 			w[i] = !isnan(v[2])   ? v[2]
 			       : !isnan(v[0]) ? v[0] * rs[i].interval
 					      : 0;
-			rc = SQLITE_DONE;
+			rc = PD_ST_DONE;
 		}
-		sqlite3_reset(st);
-		if (rc != SQLITE_DONE)
+		pd_st_reset(st);
+		if (rc != PD_ST_DONE)
 			break;
 	}
-	return rc == SQLITE_DONE ? 0 : pd_db_fail(db, err, "reading a series");
+	return rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "reading a series");
 }
 
 /* rank_row for the functions --function allows, one at a time. */
@@ -236,13 +236,13 @@ static void *scan_upper(void *arg)
 static int64_t max_func(struct pd_db *db)
 {
 	struct pd_err e = PD_ERR_INIT;
-	sqlite3_stmt *st = pd_db_stmt(db, "q_max_func", &e);
+	struct pd_st *st = pd_db_stmt(db, "q_max_func", &e);
 	int64_t max = 0;
 
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		max = sqlite3_column_int64(st, 0);
+	if (st && pd_st_step(st) == PD_ST_ROW)
+		max = pd_st_col_i64(st, 0);
 	if (st)
-		sqlite3_reset(st);
+		pd_st_reset(st);
 	return max;
 }
 
@@ -264,7 +264,7 @@ static int scan_window(struct pd_db *db, const struct trun *rs, size_t nrs,
 	if (nrs < 8 || mid < 64 || !pd_db_threads())
 		return scan_range(db, rs, nrs, ncs, 0, INT64_MAX, rk, err);
 	memset(&u, 0, sizeof(u));
-	u.path = db->path;
+	u.path = db->target;
 	u.rs = rs;
 	u.nrs = nrs;
 	u.ncs = ncs;

@@ -1,7 +1,8 @@
 /*
  * Fills a history database for the scale benchmark: RUNS runs (one commit
  * each) x FUNCS functions, through the same prepared statements ingest
- * uses, one transaction per run. Prints rows/s and bytes per row.
+ * uses, one transaction per run, into SQLite or PostgreSQL (DB is then a
+ * postgresql:// URL). Prints rows/s, and for a file bytes per row.
  * usage: gen_db DB RUNS FUNCS
  */
 #include <math.h>
@@ -49,7 +50,8 @@ int main(int argc, char **argv)
 	long runs, funcs, r, f;
 	double *base, t0, dt;
 	char name[64], sha[41], date[32];
-	sqlite3_stmt *st;
+	struct pd_st *st;
+	int64_t id;
 	struct stat sb;
 	unsigned long long rows = 0;
 
@@ -67,45 +69,47 @@ int main(int argc, char **argv)
 		base[f] = 20000.0 / pow((double)f + 1, 1.1) + 1;
 		snprintf(name, sizeof(name), "ns::module%ld::function_%ld",
 			 f % 300, f);
-		sqlite3_reset(st);
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, f % 5 ? "libapp.so" : "app", -1,
-				  SQLITE_STATIC);
-		sqlite3_step(st);
+		pd_st_reset(st);
+		pd_st_text(st, 1, name);
+		pd_st_text(st, 2, f % 5 ? "libapp.so" : "app");
+		if (pd_st_insert_id(st, &id, &err, "adding a function") < 0)
+			return fprintf(stderr, "%s\n", err.msg), 1;
 	}
 	exec(&db, "COMMIT");
 	t0 = now();
 	for (r = 0; r < runs; r++) {
-		sqlite3_int64 run;
+		int64_t run;
 		double total = 0;
 
-		exec(&db, "BEGIN IMMEDIATE");
+		if (pd_db_begin_write(&db, &err) < 0)
+			return fprintf(stderr, "%s\n", err.msg), 1;
 		snprintf(sha, sizeof(sha), "%08lx%032x",
 			 ((unsigned long)r * 2654435761UL + 1) & 0xffffffffUL,
 			 0);
 		snprintf(date, sizeof(date), "2026-%02ld-%02ldT%02ld:00:00Z",
 			 1 + r / 720 % 12, 1 + r / 24 % 28, r % 24);
 		st = pd_db_stmt(&db, "q_bundle_insert", &err);
-		sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, "generated", -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, date, -1, SQLITE_TRANSIENT);
-		sqlite3_step(st);
+		pd_st_text(st, 1, sha);
+		pd_st_text(st, 2, "generated");
+		pd_st_text(st, 3, date);
+		if (pd_st_step(st) < 0)
+			return fprintf(stderr, "bundle\n"), 1;
 		st = pd_db_stmt(&db, "q_run_insert", &err);
-		sqlite3_bind_text(st, 1, sha, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 2, sha, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_text(st, 3, "bench", -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, "warm", -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 5, 1);
-		sqlite3_bind_text(st, 6, "perf", -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 7, "perf-script", -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 8, "perf.script.txt", -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 9, "ns", -1, SQLITE_STATIC);
-		sqlite3_bind_double(st, 10, 1e6);
-		sqlite3_bind_double(st, 12, 0);
-		sqlite3_bind_double(st, 13, 0);
-		sqlite3_bind_text(st, 14, date, -1, SQLITE_TRANSIENT);
-		sqlite3_step(st);
-		run = sqlite3_last_insert_rowid(db.h);
+		pd_st_text(st, 1, sha);
+		pd_st_text(st, 2, sha);
+		pd_st_text(st, 3, "bench");
+		pd_st_text(st, 4, "warm");
+		pd_st_i64(st, 5, 1);
+		pd_st_text(st, 6, "perf");
+		pd_st_text(st, 7, "perf-script");
+		pd_st_text(st, 8, "perf.script.txt");
+		pd_st_text(st, 9, "ns");
+		pd_st_f64(st, 10, 1e6);
+		pd_st_f64(st, 12, 0);
+		pd_st_f64(st, 13, 0);
+		pd_st_text(st, 14, date);
+		if (pd_st_insert_id(st, &run, &err, "adding a run") < 0)
+			return fprintf(stderr, "%s\n", err.msg), 1;
 		st = pd_db_stmt(&db, "q_rf_insert", &err);
 		for (f = 0; f < funcs; f++) {
 			/* self and total counts near the function's base cost
@@ -114,17 +118,19 @@ int main(int argc, char **argv)
 			double tot = self + floor(base[f] * uniform());
 
 			total += self;
-			sqlite3_bind_int64(st, 1, run);
-			sqlite3_bind_int64(st, 2, f + 1);
-			sqlite3_bind_int64(st, 3, (sqlite3_int64)self);
-			sqlite3_bind_int64(st, 4, (sqlite3_int64)tot);
-			sqlite3_bind_null(st, 5);
-			sqlite3_bind_null(st, 6);
-			if (sqlite3_step(st) != SQLITE_DONE)
+			pd_st_i64(st, 1, run);
+			pd_st_i64(st, 2, f + 1);
+			pd_st_i64(st, 3, (int64_t)self);
+			pd_st_i64(st, 4, (int64_t)tot);
+			pd_st_null(st, 5);
+			pd_st_null(st, 6);
+			if (pd_st_step(st) != PD_ST_DONE)
 				return fprintf(stderr, "%s\n",
-					       sqlite3_errmsg(db.h)),
+					       pd_db_fail(&db, &err, "row")
+						   ? err.msg
+						   : ""),
 				       1;
-			sqlite3_reset(st);
+			pd_st_reset(st);
 			rows++;
 		}
 		exec(&db, "COMMIT");
@@ -133,8 +139,15 @@ int main(int argc, char **argv)
 				(double)rows / (now() - t0));
 	}
 	dt = now() - t0;
-	exec(&db, "UPDATE runs SET total_samples = 1, total_weight = 1e6;"
-		  "PRAGMA wal_checkpoint(TRUNCATE)");
+	exec(&db, "UPDATE runs SET total_samples = 1, total_weight = 1e6");
+	if (db.pg) {
+		pd_db_close(&db);
+		printf("rows %llu in %.1f s: %.0f rows/s\n", rows, dt,
+		       (double)rows / dt);
+		free(base);
+		return 0;
+	}
+	exec(&db, "PRAGMA wal_checkpoint(TRUNCATE)");
 	pd_db_close(&db);
 	stat(argv[1], &sb);
 	printf("rows %llu in %.1f s: %.0f rows/s; database %.1f MB, %.1f bytes"

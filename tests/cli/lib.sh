@@ -115,6 +115,29 @@ have_extra() {
 	return 1
 }
 
+# history_db NAME: sets PERFDIFF_DB to a new, empty history: the file
+# $T/NAME.db, or, when PD_TEST_PG names a PostgreSQL server (a URL without
+# a database, as t0700 sets it), a new database on it: the same test then
+# checks the other backend.
+history_db() {
+	if [ -n "${PD_TEST_PG:-}" ]; then
+		hdb="pd_$(basename "$T" | tr -c 'a-zA-Z0-9\n' _ | tr 'A-Z' 'a-z')_$1"
+		psql -X -q -d "$PD_TEST_PG" -c "CREATE DATABASE $hdb" >/dev/null ||
+			{ not_ok "CREATE DATABASE $hdb"; exit 1; }
+		export PERFDIFF_DB="$(printf '%s' "$PD_TEST_PG" | sed "s|/?|/$hdb?|")"
+	else
+		export PERFDIFF_DB="$T/$1.db"
+	fi
+}
+
+# history_sql SQL: one query on $PERFDIFF_DB, rows as "a|b" lines.
+history_sql() {
+	case "$PERFDIFF_DB" in
+	postgres*) psql -X -q -t -A -d "$PERFDIFF_DB" -c "$1" ;;
+	*) sqlite3 "$PERFDIFF_DB" "$1" ;;
+	esac
+}
+
 finish() {
 	echo "$pass passed, $failed failed"
 	[ "$failed" -eq 0 ]

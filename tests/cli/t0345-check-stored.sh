@@ -11,7 +11,7 @@
 # under main in the candidate only.
 . "$(dirname "$0")/lib.sh"
 command -v sqlite3 >/dev/null || { echo "sqlite3 not installed: skipped"; exit 77; }
-export PERFDIFF_DB="$T/h.db"
+history_db h
 # perf script text: BIN WORK OTHER KERNEL
 perfscript() {
 	python3 - "$@" <<'PY'
@@ -80,7 +80,7 @@ check_stored 3000 'assert d["candidate"]["system_set_apart"] == 600 * 1e6, d["ca
 # A history written by an older perfdiff (trees it cannot read back):
 # whole totals on both sides, and main's +20 % (2000 + 1000 + 600 against
 # 3006), which is just the system frames' own time, is left inconclusive.
-sqlite3 "$PERFDIFF_DB" 'UPDATE run_stacks SET ids = 0'
+history_sql 'UPDATE run_stacks SET ids = 0'
 check_stored 3600 'assert main["status"] == "inconclusive", main
 assert d["total"]["status"] == "inconclusive", d["total"]' \
 	"older history, whole totals guarded"

@@ -4,7 +4,7 @@
 # samples step from 1000 to 1300 at the sixth commit while read and other
 # stay put within 1 %. Also the error paths, each a one-line message.
 . "$(dirname "$0")/lib.sh"
-export PERFDIFF_DB="$T/h.db"
+history_db h
 tail=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
 sha() { printf '%02d%s' "$1" "$tail"; }
 c=1
@@ -211,7 +211,7 @@ expect_grep "first bad: 06bbbbbbbb" "$T/out"
 # A function name with bytes that are no UTF-8 and a terminal escape: the
 # JSON stays UTF-8 (it was written raw, and no JSON reader could open it),
 # the other outputs show neither the raw byte nor the escape.
-export PERFDIFF_DB="$T/u8.db"
+history_db u8
 for c in 1 2 3 4; do
 	b=$T/u$c
 	mkdir -p "$b/profiles"

@@ -8,7 +8,7 @@
 # narrowed to functions leaves them out; counters next to stacks keep
 # the functions' alerts as they were.
 . "$(dirname "$0")/lib.sh"
-export PERFDIFF_DB="$T/h.db"
+history_db h
 tail=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
 long=$(python3 -c 'print("\u00e9" * 150)')
 mkc() { # DIR N SCENARIO: bundle of commit N with its perf.stat.txt

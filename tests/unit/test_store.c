@@ -1,6 +1,7 @@
 /* Unit tests for store/: migrations, ingest round trips, refusal. */
 #include "testutil.h"
 
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -259,7 +260,7 @@ static void add_runs(struct pd_db *db, int c)
 	assert_int_equal(pd_db_exec(db, sql, &err), 0);
 	for (r = 1; r <= 2; r++) {
 		sqlite3_int64 run;
-		sqlite3_stmt *st;
+		struct pd_st *st;
 
 		snprintf(sql, sizeof(sql),
 			 "INSERT INTO runs (bundle_hash, git_sha, scenario,"
@@ -281,18 +282,17 @@ static void add_runs(struct pd_db *db, int c)
 				continue; /* no row in this run */
 			n = 10 * f + (long)(x >> 59) +
 			    (c >= 30 && f == 7 ? 40 : 0);
-			sqlite3_bind_int64(st, 1, run);
-			sqlite3_bind_int64(st, 2, f);
-			sqlite3_bind_int64(st, 3, n);
-			sqlite3_bind_int64(st, 4, 2 * n);
+			pd_st_i64(st, 1, run);
+			pd_st_i64(st, 2, f);
+			pd_st_i64(st, 3, n);
+			pd_st_i64(st, 4, 2 * n);
 			if ((x >> 33) % 2)
-				sqlite3_bind_null(st, 5);
+				pd_st_null(st, 5);
 			else
-				sqlite3_bind_double(st, 5,
-						    1000.0 * (double)n + 0.5);
-			sqlite3_bind_null(st, 6);
-			assert_int_equal(sqlite3_step(st), SQLITE_DONE);
-			sqlite3_reset(st);
+				pd_st_f64(st, 5, 1000.0 * (double)n + 0.5);
+			pd_st_null(st, 6);
+			assert_int_equal(pd_st_step(st), PD_ST_DONE);
+			pd_st_reset(st);
 		}
 	}
 }

@@ -1,0 +1,131 @@
+#!/bin/sh
+# The history on PostgreSQL (docs/history.md, "Backends"), on a server this
+# test starts itself: the history tests of SQLite run again on it; one
+# history built on both backends gives byte-identical answers; a reader's
+# role reads and cannot write; a killed ingest leaves nothing; eight
+# concurrent ingests (and a fresh database migrated by four at once) lose
+# and duplicate nothing; a password never reaches a message.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pg.sh"
+pg_start
+export PATH="$PG_BIN:$PATH"
+PG_BASE="postgresql://postgres@/?host=$PG_DIR&port=5432"
+
+# 1. The SQLite history tests, unchanged, on the server.
+for t in t0610-trend t0620-trend-counters t0345-check-stored; do
+	if PD_TEST_PG="$PG_BASE" sh "$PD_ROOT/tests/cli/$t.sh" >"$T/sub.log" 2>&1; then ok
+	else not_ok "$t on PostgreSQL: $(grep FAIL "$T/sub.log" | head -5)"; fi
+done
+# (they did run there: their histories are databases on the server)
+[ "$(pg_psql -c "SELECT count(*) FROM pg_database WHERE datname ~ '^pd_.*_(h|u8)$'")" = 4 ] &&
+	ok || not_ok "the history tests made no databases on the server"
+
+# 2. One history, both backends, the same answers byte for byte.
+tail=cccccccccccccccccccccccccccccccccccccc
+mk() { # mk DIR COMMIT: three folded runs, parse +25 % from commit 5 on
+	mkdir -p "$1/profiles"
+	printf '{"git_sha": "%02d%s", "scenario": "eq", "cache": "warm", "commit_date": "2026-06-%02dT00:00:00Z"}\n' \
+		"$2" "$tail" "$2" >"$1/build_meta.json"
+	for r in 1 2 3; do
+		p=800; [ "$2" -ge 5 ] && p=1000
+		j=$(( (r - 2) * (1 + $2 % 4) ))
+		{
+			echo "main;parse;lex $((p + j))"
+			echo "main;read $((1500 - j))"
+			echo "main;tab	name $((40 + r))"
+			echo "main;=SUM(A1) 7"
+		} >"$1/profiles/run.$r.folded"
+	done
+}
+c=1
+while [ $c -le 8 ]; do mk "$T/e$c" $c; c=$((c + 1)); done
+history_db eq_lite
+lite=$PERFDIFF_DB
+expect_exit 0 pd ingest --db "$lite" "$T"/e[0-9]
+PD_TEST_PG="$PG_BASE" history_db eq_pg
+pgdb=$PERFDIFF_DB
+expect_exit 0 pd ingest --db "$pgdb" "$T"/e[0-9]
+both() { # both NAME ARGS...: the same command on each history
+	name=$1; shift
+	pd "$@" --db "$lite" >"$T/$name.lite" 2>"$T/$name.lite.err"; rl=$?
+	pd "$@" --db "$pgdb" >"$T/$name.pg" 2>"$T/$name.pg.err"; rp=$?
+	if [ $rl -eq $rp ] && cmp -s "$T/$name.lite" "$T/$name.pg"; then ok; else
+		not_ok "$name: exit $rl/$rp; $(diff "$T/$name.lite" "$T/$name.pg" | head -5)"
+	fi
+}
+both runs runs
+both compare compare 04$tail 05$tail --scenario eq
+both compare_json compare 04$tail 05$tail --scenario eq -f json
+both trend trend --scenario eq -f json
+both trend_fn trend --scenario eq --function parse --last 5
+both culprit culprit --scenario eq
+both check check db:01:eq db:08:eq -f json
+both peek peek parse -b db:03:eq -c db:06:eq
+grep -q "\"function\":[[:space:]]*\"lex\"" "$T/compare_json.pg" && ok || not_ok "compare JSON names lex: $(head -c 300 "$T/compare_json.pg.err")"
+
+# 3. A role that may only read: every reading command works, ingest is
+#    refused with one line, and nothing is written.
+pg_psql -d "$(basename "$(printf '%s' "$pgdb" | sed 's|?.*||')")" -c \
+	"CREATE ROLE reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO reader" 2>&1 ||
+	not_ok "read-only role"
+ro=$(printf '%s' "$pgdb" | sed 's|//postgres@|//reader@|')
+expect_exit 0 pd runs --db "$ro"
+expect_exit 1 pd compare 04 05 --scenario eq --db "$ro"
+expect_exit 1 pd trend --scenario eq --db "$ro"
+mk "$T/e9" 9
+expect_exit 2 pd ingest --db "$ro" "$T/e9"
+expect_lines 1 "$T/err"
+expect_grep "permission denied" "$T/err"
+[ "$(history_sql 'SELECT count(*) FROM runs')" = 24 ] && ok || not_ok "the reader wrote"
+
+# 4. A password given in the URL is in no message.
+expect_exit 2 pd runs --db "postgresql://postgres:s3cr3t-pw@/nosuchdb?host=$PG_DIR&port=5432"
+expect_no_grep "s3cr3t" "$T/err"
+expect_grep "postgresql://postgres@/nosuchdb" "$T/err"
+
+# 5. kill -9 during an ingest: the bundle is stored whole or not at all.
+big=$T/big
+mkdir -p "$big/profiles"
+printf '{"git_sha": "99%s", "scenario": "kill", "cache": "warm"}\n' "$tail" >"$big/build_meta.json"
+awk 'BEGIN { for (r = 1; r <= 6; r++) { f = "'"$big"'/profiles/run." r ".folded";
+	for (i = 0; i < 60000; i++) printf "main;mod%d;fn_%d %d\n", i % 50, i, 1 + i % 97 > f; close(f) } }'
+killed=0
+for delay in 0.3 0.6 1.0; do
+	pd ingest --db "$pgdb" "$big" >/dev/null 2>&1 &
+	pid=$!
+	sleep $delay
+	kill -9 $pid 2>/dev/null && killed=$((killed + 1))
+	wait $pid 2>/dev/null
+	n=$(history_sql "SELECT count(*) FROM runs WHERE scenario = 'kill'")
+	b=$(history_sql "SELECT count(*) FROM bundles b WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.bundle_hash = b.hash)")
+	rows=$(history_sql "SELECT count(*) FROM run_functions rf WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.id = rf.run_id)")
+	if { [ "$n" = 0 ] || [ "$n" = 6 ]; } && [ "$b" = 0 ] && [ "$rows" = 0 ]; then ok; else
+		not_ok "after kill -9 at ${delay}s: $n runs, $b empty bundles, $rows orphan rows"
+	fi
+	[ "$n" = 6 ] && break
+done
+[ $killed -ge 1 ] || echo "note: every ingest ended before its kill"
+expect_exit 0 pd ingest --db "$pgdb" "$big"
+n=$(history_sql "SELECT count(*) FROM run_functions rf JOIN runs r ON r.id = rf.run_id WHERE r.scenario = 'kill'")
+[ "$n" = 360306 ] &&
+	ok || not_ok "the big bundle has $n rows after the kills"
+
+# 6. Eight runners at once, one bundle given twice, on a fresh database
+#    that the first four also migrate at once: nothing lost, nothing twice.
+PD_TEST_PG="$PG_BASE" history_db conc
+c=1
+while [ $c -le 8 ]; do mk "$T/k$c" $((c + 10)); c=$((c + 1)); done
+c=1
+while [ $c -le 8 ]; do
+	pd ingest "$T/k$c" >"$T/k$c.out" 2>&1 &
+	c=$((c + 1))
+done
+pd ingest "$T/k3" >"$T/k3b.out" 2>&1 &
+wait
+[ "$(history_sql 'SELECT count(*) || chr(32) || count(DISTINCT bundle_hash) FROM runs')" = "24 8" ] && ok ||
+	not_ok "concurrent ingests: $(history_sql 'SELECT count(*), count(DISTINCT bundle_hash) FROM runs'); $(cat "$T"/k*.out | head -5)"
+[ "$(history_sql 'SELECT count(*) FROM functions')" = 6 ] && ok ||
+	not_ok "functions stored once: $(history_sql 'SELECT name FROM functions')"
+[ "$(history_sql 'SELECT max(version) FROM perfdiff_schema')" = 2 ] && ok || not_ok "schema version"
+grep -l "already stored" "$T"/k3.out "$T"/k3b.out >/dev/null && ok || not_ok "the second k3 was skipped"
+finish
