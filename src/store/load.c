@@ -162,14 +162,74 @@ void pd_idmap_init(struct pd_idmap *m, struct pd_funcs *fn)
 void pd_idmap_release(struct pd_idmap *m)
 {
 	PD_VEC_FREE(&m->map);
+	PD_VEC_FREE(&m->pre);
+	PD_VEC_FREE(&m->pre_runs);
+	pd_buf_release(&m->names);
 }
 
-/* The function id of database function id, looked up once. */
-static int map_id(struct pd_db *db, struct pd_idmap *m, int64_t id,
-		  uint32_t *out, struct pd_err *err)
+/* The names of run's functions, read at once (servers only). */
+static int prefetch_names(struct pd_db *db, struct pd_idmap *m, int64_t run,
+			  struct pd_err *err)
 {
 	struct pd_st *st;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < m->pre_runs.n; i++)
+		if (m->pre_runs.v[i] == run)
+			return 0;
+	PD_VEC_PUSH(&m->pre_runs, run);
+	st = pd_db_stmt(db, "q_run_names", err);
+	if (!st)
+		return PD_EIO;
+	/* one run's names replace the last's: the lookup stays one run big */
+	m->pre.n = 0;
+	pd_buf_reset(&m->names);
+	pd_st_i64(st, 1, run);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		struct pd_idmap_name nm;
+
+		nm.id = pd_st_col_i64(st, 0);
+		nm.name = m->names.len;
+		pd_buf_adds(&m->names, pd_st_col_text(st, 1));
+		pd_buf_addch(&m->names, 0);
+		nm.module = m->names.len;
+		pd_buf_adds(&m->names, pd_st_col_text(st, 2));
+		pd_buf_addch(&m->names, 0);
+		PD_VEC_PUSH(&m->pre, nm);
+	}
+	pd_st_reset(st);
+	return rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "reading names");
+}
+
+static const struct pd_idmap_name *prefetched(const struct pd_idmap *m,
+					      int64_t id)
+{
+	size_t lo = 0, hi = m->pre.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->pre.v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->pre.n && m->pre.v[lo].id == id ? &m->pre.v[lo] : NULL;
+}
+
+/*
+ * The function id of database function id, looked up once; on a server
+ * through the names of the run it appears in (one query, not one per
+ * function). The order functions enter m->fn is the rows' either way.
+ */
+static int map_id(struct pd_db *db, struct pd_idmap *m, int64_t run, int64_t id,
+		  uint32_t *out, struct pd_err *err)
+{
+	const struct pd_idmap_name *nm;
+	struct pd_st *st;
 	size_t i = (size_t)id;
+	int rc;
 
 	if (id < 0)
 		return pd_err_set(err, PD_EPARSE, "%s: bad function id",
@@ -177,6 +237,19 @@ static int map_id(struct pd_db *db, struct pd_idmap *m, int64_t id,
 	if (i < m->map.n && m->map.v[i]) {
 		*out = m->map.v[i] - 1;
 		return 0;
+	}
+	if (db->pg) {
+		rc = prefetch_names(db, m, run, err);
+		if (rc < 0)
+			return rc;
+	}
+	if ((nm = prefetched(m, id))) {
+		const char *name = m->names.buf + nm->name;
+		const char *mod = m->names.buf + nm->module;
+
+		*out =
+		    pd_funcs_get(m->fn, name, strlen(name), mod, strlen(mod));
+		goto mapped;
 	}
 	st = pd_db_stmt(db, "q_func_by_id", err);
 	if (!st)
@@ -197,6 +270,7 @@ static int map_id(struct pd_db *db, struct pd_idmap *m, int64_t id,
 		    pd_funcs_get(m->fn, name, strlen(name), mod, strlen(mod));
 	}
 	pd_st_reset(st);
+mapped:
 	PD_VEC_RESERVE(&m->map, i + 1);
 	while (m->map.n <= i)
 		m->map.v[m->map.n++] = 0;
@@ -249,7 +323,8 @@ int pd_store_load_run(struct pd_db *db, int64_t run, double interval,
 		int k;
 
 		if (ids) {
-			rc = map_id(db, ids, pd_st_col_i64(st, 0), &f, err);
+			rc =
+			    map_id(db, ids, run, pd_st_col_i64(st, 0), &f, err);
 			if (rc < 0) {
 				pd_st_reset(st);
 				return rc;
@@ -338,7 +413,7 @@ static int agg_from_stacks(struct pd_db *db, int64_t run, struct pd_idmap *ids,
 		uint32_t f = 0, node;
 
 		pd_stacks_node(&raw, i, &nd);
-		rc = map_id(db, ids, (int64_t)nd.func, &f, err);
+		rc = map_id(db, ids, run, (int64_t)nd.func, &f, err);
 		if (rc == 0 && nd.parent > i) /* parents come first */
 			rc = pd_err_set(err, PD_EPARSE,
 					"%s: corrupt stack tree of run %lld",
@@ -481,4 +556,60 @@ out:
 	PD_VEC_FREE(&tn);
 	PD_VEC_FREE(&iv);
 	return rc;
+}
+
+struct id_at {
+	int64_t id;
+	size_t at;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	const struct id_at *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+int pd_store_func_rows(struct pd_db *db, const char *scenario,
+		       const char *cache, const char *tool, const int64_t *ids,
+		       size_t n, int64_t func, struct pd_func_row *rows,
+		       struct pd_err *err)
+{
+	struct id_at *ix, key, *hit;
+	struct pd_st *st;
+	size_t i;
+	int rc, k;
+
+	memset(rows, 0, n * sizeof(*rows));
+	if (!n)
+		return 0;
+	st = pd_db_stmt(db, "q_func_rows", err);
+	if (!st)
+		return PD_EIO;
+	ix = pd_xmalloc(n * sizeof(*ix));
+	for (i = 0; i < n; i++) {
+		ix[i].id = ids[i];
+		ix[i].at = i;
+	}
+	qsort(ix, n, sizeof(*ix), by_id);
+	pd_st_i64(st, 1, func);
+	pd_st_text(st, 2, scenario);
+	pd_st_text(st, 3, cache);
+	pd_st_text(st, 4, tool);
+	pd_st_i64(st, 5, ix[0].id);
+	pd_st_i64(st, 6, ix[n - 1].id);
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		key.id = pd_st_col_i64(st, 0);
+		hit = bsearch(&key, ix, n, sizeof(*ix), by_id);
+		if (!hit)
+			continue; /* a run of the key outside the window */
+		rows[hit->at].present = 1;
+		for (k = 0; k < 4; k++)
+			rows[hit->at].v[k] = pd_st_isnull(st, k + 1)
+						 ? PD_NAN
+						 : pd_st_col_f64(st, k + 1);
+	}
+	pd_st_reset(st);
+	free(ix);
+	return rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "reading a series");
 }

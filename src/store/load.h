@@ -9,12 +9,25 @@
 
 #include "model/func.h"
 #include "stats/diff.h"
+#include "core/buf.h"
 #include "store/db.h"
 
 /* Maps database function ids to a pd_funcs table, filled as rows arrive. */
+struct pd_idmap_name {
+	int64_t id;
+	size_t name, module; /* offsets in names */
+};
+
 struct pd_idmap {
 	struct pd_funcs *fn;
 	PD_VEC(uint32_t) map; /* db id -> function id + 1, 0 = not yet */
+	/*
+	 * On a server, the names of a run's functions read in one query
+	 * (by id, for bsearch), and the runs so read.
+	 */
+	PD_VEC(struct pd_idmap_name) pre;
+	struct pd_buf names;
+	PD_VEC(int64_t) pre_runs;
 };
 
 void pd_idmap_init(struct pd_idmap *m, struct pd_funcs *fn);

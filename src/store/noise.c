@@ -203,42 +203,45 @@ out:
 	return rc;
 }
 
-/* Run r's rows of the functions only[], as functions 0 .. n - 1. */
-static int load_only(struct pd_db *db, struct hrun *r, const int64_t *only,
-		     size_t n, struct pd_err *err)
+/*
+ * The rows of the functions only[] in runs[0 .. nr), as functions 0 ..
+ * n - 1 of each run's aggregate: one query per function.
+ */
+static int load_only(struct pd_db *db, const char *scenario, const char *cache,
+		     const char *tool, struct hrun *runs, size_t nr,
+		     const int64_t *only, size_t n, struct pd_err *err)
 {
-	struct pd_st *st = pd_db_stmt(db, "q_run_func_row", err);
-	size_t j;
-	int rc, k;
+	int64_t *ids = pd_xmalloc((nr + 1) * sizeof(*ids));
+	struct pd_func_row *rows = pd_xmalloc((nr + 1) * sizeof(*rows));
+	size_t i, j;
+	int rc = 0;
 
-	if (!st)
-		return PD_EIO;
-	pd_agg_init(&r->agg);
-	pd_agg_resize(&r->agg, n);
-	for (j = 0; j < n; j++) {
-		double v[4]; /* self_n, total_n, self_w, total_w */
-
-		pd_st_i64(st, 1, r->id);
-		pd_st_i64(st, 2, only[j]);
-		rc = pd_st_step(st);
-		if (rc == PD_ST_ROW) {
-			for (k = 0; k < 4; k++)
-				v[k] = pd_st_isnull(st, k)
-					   ? PD_NAN
-					   : pd_st_col_f64(st, k);
-			pd_store_row_fill(v, r->interval);
-			r->agg.self_c[j] += v[0];
-			r->agg.total_c[j] += v[1];
-			r->agg.self_w[j] += v[2];
-			r->agg.total_w[j] += v[3];
-		}
-		pd_st_reset(st);
-		if (rc != PD_ST_ROW && rc != PD_ST_DONE)
-			return pd_db_fail(db, err, "loading a run");
+	for (i = 0; i < nr; i++) {
+		ids[i] = runs[i].id;
+		pd_agg_init(&runs[i].agg);
+		pd_agg_resize(&runs[i].agg, n);
+		runs[i].agg.all_w = runs[i].tw;
+		runs[i].agg.all_c = runs[i].tn;
 	}
-	r->agg.all_w = r->tw;
-	r->agg.all_c = r->tn;
-	return 0;
+	for (j = 0; j < n && rc == 0; j++) {
+		rc = pd_store_func_rows(db, scenario, cache, tool, ids, nr,
+					only[j], rows, err);
+		for (i = 0; i < nr && rc == 0; i++) {
+			struct pd_agg *a = &runs[i].agg;
+			double *v = rows[i].v;
+
+			if (!rows[i].present)
+				continue;
+			pd_store_row_fill(v, runs[i].interval);
+			a->self_c[j] += v[0];
+			a->total_c[j] += v[1];
+			a->self_w[j] += v[2];
+			a->total_w[j] += v[3];
+		}
+	}
+	free(ids);
+	free(rows);
+	return rc;
 }
 
 int pd_store_noise_only(struct pd_db *db, const char *scenario,
@@ -254,8 +257,9 @@ int pd_store_noise_only(struct pd_db *db, const char *scenario,
 	memset(noise, 0, sizeof(*noise));
 	rc = window_runs(db, scenario, cache, tool, NULL, &runs, &first, &nshas,
 			 err);
-	for (i = first; i < runs.n && rc == 0; i++)
-		rc = load_only(db, &runs.v[i], only, n, err);
+	if (rc == 0)
+		rc = load_only(db, scenario, cache, tool, runs.v + first,
+			       runs.n - first, only, n, err);
 	if (rc < 0) {
 		free_runs(runs.v, runs.n);
 		return rc;

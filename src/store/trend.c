@@ -407,10 +407,8 @@ static int pick_values(struct pd_db *db, const struct pd_trend_query *q,
 	size_t i, j;
 	int rc = 0;
 
-	(void)q;
-	(void)t;
 	for (j = 0; j < nsel && rc == 0; j++)
-		rc = pd_trend_series(db, rs, nrs, (int64_t)sc[j].id,
+		rc = pd_trend_series(db, q, t, rs, nrs, (int64_t)sc[j].id,
 				     vals + (j + 1) * nrs, err);
 	for (i = 0; i < nrs; i++)
 		vals[i] = rs[i].total;

@@ -48,7 +48,8 @@ int pd_trend_rank(struct pd_db *db, const struct pd_trend_query *q,
 		  struct rank *rk, struct scored **sc, size_t *nsel,
 		  struct pd_err *err);
 /* One function's self weight in each of the nrs runs (0 without a row). */
-int pd_trend_series(struct pd_db *db, const struct trun *rs, size_t nrs,
+int pd_trend_series(struct pd_db *db, const struct pd_trend_query *q,
+		    const struct pd_trend *t, const struct trun *rs, size_t nrs,
 		    int64_t id, double *w, struct pd_err *err);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
+#include "store/load_int.h"
 #include "store/trend_int.h"
 
 /* Grows v to hold index i (zeroed). */
@@ -120,42 +121,34 @@ static int match_functions(struct pd_db *db, const regex_t *re, char **allow,
 
 /*
  * One function's self weight in each run of the window (0 where it has
- * no row), each read through the table's key (run, function): with
- * --function, a few functions' rows among millions.
+ * no row), in one query: with --function, a few functions' rows among
+ * millions.
  */
-int pd_trend_series(struct pd_db *db, const struct trun *rs, size_t nrs,
+int pd_trend_series(struct pd_db *db, const struct pd_trend_query *q,
+		    const struct pd_trend *t, const struct trun *rs, size_t nrs,
 		    int64_t id, double *w, struct pd_err *err)
 {
-	struct pd_st *st = pd_db_stmt(db, "q_run_func_row", err);
+	int64_t *ids = pd_xmalloc((nrs + 1) * sizeof(*ids));
+	struct pd_func_row *rows = pd_xmalloc((nrs + 1) * sizeof(*rows));
 	size_t i;
-	int rc = PD_ST_DONE;
+	int rc;
 
-	if (!st)
-		return PD_EIO;
-	for (i = 0; i < nrs; i++) {
-		double v[4];
-		int k;
+	for (i = 0; i < nrs; i++)
+		ids[i] = rs[i].id;
+	rc = pd_store_func_rows(db, q->scenario, t->cache, t->tool, ids, nrs,
+				id, rows, err);
+	for (i = 0; i < nrs && rc == 0; i++) {
+		const double *v = rows[i].v;
 
-		w[i] = 0;
-		pd_st_i64(st, 1, rs[i].id);
-		pd_st_i64(st, 2, id);
-		rc = pd_st_step(st);
-		if (rc == PD_ST_ROW) {
-			for (k = 0; k < 4; k++)
-				v[k] = pd_st_isnull(st, k)
-					   ? PD_NAN
-					   : pd_st_col_f64(st, k);
-			/* as the view: self_w, else self_n x interval */
-			w[i] = !isnan(v[2])   ? v[2]
-			       : !isnan(v[0]) ? v[0] * rs[i].interval
-					      : 0;
-			rc = PD_ST_DONE;
-		}
-		pd_st_reset(st);
-		if (rc != PD_ST_DONE)
-			break;
+		/* as the view: self_w, else self_n x interval */
+		w[i] = !rows[i].present ? 0
+		       : !isnan(v[2])	? v[2]
+		       : !isnan(v[0])	? v[0] * rs[i].interval
+					: 0;
 	}
-	return rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "reading a series");
+	free(ids);
+	free(rows);
+	return rc;
 }
 
 /* rank_row for the functions --function allows, one at a time. */
@@ -168,12 +161,10 @@ static int rank_allowed(struct pd_db *db, const struct pd_trend_query *q,
 	size_t id, i;
 	int rc = 0;
 
-	(void)q;
-	(void)t;
 	for (id = 0; id < rk->nallow && rc == 0; id++) {
 		if (!rk->allow[id])
 			continue;
-		rc = pd_trend_series(db, rs, nrs, (int64_t)id, w, err);
+		rc = pd_trend_series(db, q, t, rs, nrs, (int64_t)id, w, err);
 		/* in run order, as the scan would sum them */
 		for (i = 0; i < nrs && rc == 0; i++) {
 			rk->run_total = rs[i].total;
