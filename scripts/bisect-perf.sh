@@ -16,7 +16,7 @@
 #   --build CMD      build command, run in the checkout (sh -c)
 #   --run CMD        the scenario's command (sh -c), profiled
 #   --baseline SPEC  db:REV:SCENARIO[:CACHE] or a bundle folder
-#   --db FILE        history database (default $PERFDIFF_DB)
+#   --db DB          history: SQLite file or postgresql:// URL (default $PERFDIFF_DB)
 #   --function RE    decide on these functions only
 #   --runs N         profiled runs (default 3)
 #   --freq HZ        perf sampling frequency (default 999)

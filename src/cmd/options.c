@@ -176,9 +176,14 @@ static const struct pd_optdef table[] = {
 	  "compare shares of the total, not absolute weights",
 	  "compare shares of each side's total instead of absolute weights" },
 	/* History */
-	{ "db", 0, required_argument, OPT_DB, "FILE", "History",
+	{ "db", 0, required_argument, OPT_DB, "DB", "History",
 	  PD_C_CHECK | PD_C_COMPARE | HIST | SERIES,
-	  "database (default $PERFDIFF_DB, else ./perfdiff.db)", NULL },
+	  "SQLite file or postgresql:// URL (default $PERFDIFF_DB, else"
+	  " ./perfdiff.db)",
+	  "the history: a SQLite file, or a PostgreSQL server as"
+	  " postgresql://[user@]host[:port]/db[?sslmode=...] (password from"
+	  " ~/.pgpass or PGPASSWORD, never the command line); default"
+	  " $PERFDIFF_DB, else ./perfdiff.db" },
 	{ "scenario", 0, required_argument, OPT_SCENARIO, "S", "History",
 	  PD_C_CHECK | PD_C_COMPARE | SERIES,
 	  "the scenario (compare, trend, culprit: required)", NULL },
