@@ -18,6 +18,8 @@ static const struct pd_cmd commands[] = {
 	  "write a profile as speedscope JSON or folded stacks" },
 	{ "culprit", pd_cmd_culprit, 0, 0, "",
 	  "the commits around the latest change point" },
+	{ "db", pd_cmd_db, 3, 3, "copy SRC DST",
+	  "copy a history between SQLite and PostgreSQL" },
 	{ "diff", pd_cmd_diff, 2, 2, "BASELINE CANDIDATE",
 	  "compare two profiles (the default)" },
 	{ "help", pd_cmd_help, 0, 1, "[COMMAND]",

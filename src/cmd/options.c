@@ -13,7 +13,7 @@
 #define JUDGE (RUN | PD_C_COMPARE)
 #define HIST (PD_C_INGEST | PD_C_RUNS | PD_C_BUNDLE)
 #define SERIES (PD_C_TREND | PD_C_CULPRIT)
-#define ALL 0x7ffu
+#define ALL 0xfffu
 
 static const struct pd_optdef table[] = {
 	/* Inputs */
@@ -306,7 +306,7 @@ static const struct pd_optdef table[] = {
 
 static const char *const cmd_names[] = {
 	"diff", "check",  "show",  "convert", "compare", "ingest",
-	"runs", "bundle", "trend", "culprit", "peek",
+	"runs", "bundle", "trend", "culprit", "peek",	 "db",
 };
 
 unsigned pd_opts_cmd(const char *name)
@@ -509,6 +509,7 @@ void pd_opts_man(FILE *f)
 		"series and change points over the history",
 		"the commits around the latest change point",
 		"callers and callees of a function, both sides",
+		"copy a history between SQLite and PostgreSQL (db copy)",
 	};
 	struct pd_buf flag = PD_BUF_INIT, h = PD_BUF_INIT;
 	size_t c, i;

@@ -75,6 +75,7 @@ enum {
 	PD_C_TREND = 1u << 8,
 	PD_C_CULPRIT = 1u << 9,
 	PD_C_PEEK = 1u << 10,
+	PD_C_DB = 1u << 11,
 };
 
 struct pd_optdef {

@@ -63,6 +63,35 @@ both check check db:01:eq db:08:eq -f json
 both peek peek parse -b db:03:eq -c db:06:eq
 grep -q "\"function\":[[:space:]]*\"lex\"" "$T/compare_json.pg" && ok || not_ok "compare JSON names lex: $(head -c 300 "$T/compare_json.pg.err")"
 
+# 2b. db copy: SQLite -> PostgreSQL -> SQLite. The file that comes back
+#     is the original row for row (sqlite3 .dump, ids, integer and real
+#     storage, blobs), and the server's copy answers as the original.
+PD_TEST_PG="$PG_BASE" history_db copy_pg
+cpg=$PERFDIFF_DB
+expect_exit 0 pd db copy "$lite" "$cpg"
+expect_grep ": 8 bundles, 24 runs, 6 functions, 144 function rows$" "$T/out"
+expect_exit 0 pd db copy "$cpg" "$T/back.db"
+expect_grep "8 bundles, 24 runs" "$T/out"
+sqlite3 "$lite" .dump >"$T/lite.dump"
+sqlite3 "$T/back.db" .dump >"$T/back.dump"
+cmp -s "$T/lite.dump" "$T/back.dump" && ok || not_ok "round trip: $(diff "$T/lite.dump" "$T/back.dump" | head -5)"
+pd trend --scenario eq -f json --db "$cpg" >"$T/trend.copy" 2>/dev/null
+cmp -s "$T/trend.lite" "$T/trend.copy" && ok || not_ok "trend from the copy differs"
+pd compare 04$tail 05$tail --scenario eq --db "$cpg" >"$T/compare.copy" 2>/dev/null
+cmp -s "$T/compare.lite" "$T/compare.copy" && ok || not_ok "compare from the copy differs"
+# the copy takes new ingests after the copied ids
+mk "$T/e10" 10
+expect_exit 0 pd ingest --db "$cpg" "$T/e10"
+PERFDIFF_DB=$cpg
+[ "$(history_sql 'SELECT count(*) || chr(32) || max(id) FROM runs')" = "27 27" ] && ok ||
+	not_ok "ingest after copy: $(history_sql 'SELECT count(*), max(id) FROM runs')"
+# into a history that is not empty: refused, nothing written
+expect_exit 2 pd db copy "$lite" "$cpg"
+expect_grep "holds a history already" "$T/err"
+expect_lines 1 "$T/err"
+[ "$(history_sql 'SELECT count(*) FROM runs')" = 27 ] && ok || not_ok "refused copy wrote"
+PERFDIFF_DB=$pgdb
+
 # 3. A role that may only read: every reading command works, ingest is
 #    refused with one line, and nothing is written.
 pg_psql -d "$(basename "$(printf '%s' "$pgdb" | sed 's|?.*||')")" -c \
