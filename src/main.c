@@ -13,6 +13,30 @@
 #include "cmd/cmd.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
+#include "store/db_pg.h"
+
+/*
+ * A password in a postgresql:// URL among the arguments is used from a
+ * copy and hidden in the argument memory itself, which is what ps and
+ * /proc/PID/cmdline show (docs/history.md, "Backends"); the copies live
+ * as long as the process.
+ */
+static void hide_passwords(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		char *copy;
+
+		if (!strstr(argv[i], "://"))
+			continue;
+		copy = pd_xstrdup(argv[i]);
+		if (pd_pg_mask(argv[i]))
+			argv[i] = copy;
+		else
+			free(copy);
+	}
+}
 
 int main(int argc, char **argv)
 {
@@ -27,6 +51,7 @@ int main(int argc, char **argv)
 	static cJSON_Hooks hooks = { pd_xmalloc, free };
 
 	cJSON_InitHooks(&hooks);
+	hide_passwords(argc, argv);
 	if (argc < 2)
 		return pd_cmd_help(1, argv) ? 2 : 2;
 	name = argv[1];

@@ -123,6 +123,33 @@ char *pd_pg_display(const char *target)
 	return s;
 }
 
+size_t pd_pg_mask(char *arg)
+{
+	char *u = strstr(arg, "postgresql://"), *p;
+	size_t n = 0;
+
+	if (!u)
+		u = strstr(arg, "postgres://");
+	if (!u)
+		return 0;
+	u = strstr(u, "://") + 3;
+	p = u + strcspn(u, "/?");
+	{
+		char *at = memchr(u, '@', (size_t)(p - u));
+		char *colon = at ? memchr(u, ':', (size_t)(at - u)) : NULL;
+
+		for (; colon && ++colon < at; n++)
+			*colon = 'x';
+	}
+	for (p = u; (p = strstr(p, "password=")); p++)
+		if (p[-1] == '?' || p[-1] == '&')
+			for (p += 9; *p && *p != '&'; p++, n++)
+				*p = 'x';
+		else
+			p += 8;
+	return n;
+}
+
 static void quiet(void *arg, const char *message)
 {
 	(void)arg;

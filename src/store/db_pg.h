@@ -37,6 +37,11 @@ PD_NODISCARD int pd_pg_exec(struct pd_db *db, const char *sql,
 			    struct pd_err *err);
 /* The server's last message, on one line. */
 const char *pd_pg_message(struct pd_pg *pg);
+/*
+ * Overwrites, in place, the password of a postgresql:// URL inside arg
+ * with x's; returns how many characters it hid.
+ */
+size_t pd_pg_mask(char *arg);
 /* target without its password, for messages. */
 char *pd_pg_display(const char *target);
 

@@ -112,6 +112,25 @@ expect_exit 2 pd runs --db "postgresql://postgres:s3cr3t-pw@/nosuchdb?host=$PG_D
 expect_no_grep "s3cr3t" "$T/err"
 expect_grep "postgresql://postgres@/nosuchdb" "$T/err"
 
+# ... nor in what ps shows while perfdiff runs: the argument is copied,
+# then overwritten in place (a long trend keeps the process alive).
+"$PERFDIFF" trend --scenario eq --db "$(printf '%s' "$pgdb" | sed 's|//postgres@|//postgres:s3cr3t-pw@|')" \
+	>/dev/null 2>&1 &
+tpid=$!
+seen=
+for i in 1 2 3 4 5 6 7 8 9 10; do
+	seen=$(tr '\0' ' ' <"/proc/$tpid/cmdline" 2>/dev/null)
+	case "$seen" in *postgres:x*) break ;; esac
+	sleep 0.02
+done
+wait $tpid
+case "$seen" in
+*s3cr3t*) not_ok "the password is in the process's arguments: $seen" ;;
+*postgres:xxxxxxxxx@*) ok ;;
+"") echo "note: the trend ended before its arguments could be read" ;;
+*) not_ok "arguments not as expected: $seen" ;;
+esac
+
 # 5. kill -9 during an ingest: the bundle is stored whole or not at all.
 big=$T/big
 mkdir -p "$big/profiles"
