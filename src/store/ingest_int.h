@@ -34,6 +34,14 @@ int pd_ingest_stored(struct pd_db *db, const char *hash, int *found,
 		     struct pd_err *err);
 
 /*
+ * On a server: the history ids of every function the write will use, in
+ * dbid (by function of fn), in a few statements; new ones are added in
+ * the order the write would first use them.
+ */
+int pd_ingest_ids(struct pd_db *db, const struct pending *pv, size_t np,
+		  const struct pd_funcs *fn, int64_t *dbid, struct pd_err *err);
+
+/*
  * Writes the bundle read from path and its np runs in one transaction,
  * each function's history id on first use; nothing when another process
  * stored the same bundle meanwhile (res->skipped). 0 or the error code.

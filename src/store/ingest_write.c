@@ -341,6 +341,8 @@ int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
 	if (rc < 0 || found)
 		goto out;
 	rc = merge_commit(db, b, res, err);
+	if (rc == 0 && db->pg)
+		rc = pd_ingest_ids(db, pv, np, fn, dbid, err);
 	if (rc < 0)
 		goto out;
 	st = pd_db_stmt(db, "q_bundle_insert", err);

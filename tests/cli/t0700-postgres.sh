@@ -53,6 +53,10 @@ both() { # both NAME ARGS...: the same command on each history
 		not_ok "$name: exit $rl/$rp; $(diff "$T/$name.lite" "$T/$name.pg" | head -5)"
 	fi
 }
+# the same ids, given in the same order of first use (on a server in bulk)
+PERFDIFF_DB=$lite history_sql 'SELECT id, name, module FROM functions ORDER BY id' >"$T/ids.lite"
+PERFDIFF_DB=$pgdb history_sql 'SELECT id, name, module FROM functions ORDER BY id' >"$T/ids.pg"
+cmp -s "$T/ids.lite" "$T/ids.pg" && [ -s "$T/ids.pg" ] && ok || not_ok "function ids differ: $(diff "$T/ids.lite" "$T/ids.pg" | head -4)"
 both runs runs
 both compare compare 04$tail 05$tail --scenario eq
 both compare_json compare 04$tail 05$tail --scenario eq -f json
