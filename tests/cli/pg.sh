@@ -1,8 +1,10 @@
 # A PostgreSQL server of the test's own, for the tests of the PostgreSQL
 # history (docs/history.md, "Backends"). Sourced after lib.sh:
 #   pg_start   initdb + pg_ctl in $T/pg, listening on a socket in $T/pg
-#              only (no TCP port to collide with); sets PG_URL to a
-#              database "perfdiff" there, and PG_BIN; pg_stop runs at exit
+#              (and, when openssl is there, on a free loopback port that
+#              takes TLS only: PG_TLS_PORT); sets PG_URL to a database
+#              "perfdiff" on the socket, PG_PORT and PG_BIN; pg_stop runs
+#              at exit
 #   pg_psql    psql on that database, as the server's superuser
 # A test calls pg_start and exits 77 (skipped, with a note) where the
 # server's programs are not installed.
@@ -55,18 +57,33 @@ pg_start() {
 		exit 1
 	}
 	trap 'pg_stop; rm -rf "$T"' EXIT
+	# TLS on a loopback port too, when openssl can make a certificate:
+	# plain TCP is refused there, so a connection that works is encrypted.
+	PG_TLS_PORT=
+	tcp="-c listen_addresses="
+	if command -v openssl >/dev/null 2>&1 &&
+		openssl req -new -x509 -days 2 -nodes -subj /CN=localhost \
+			-keyout "$PG_DIR/server.key" -out "$PG_DIR/server.crt" >/dev/null 2>&1; then
+		chmod 600 "$PG_DIR/server.key"
+		[ "$(id -u)" = 0 ] && chown "$PG_OWNER" "$PG_DIR/server.key" "$PG_DIR/server.crt"
+		PG_TLS_PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		{ echo "hostnossl all all 127.0.0.1/32 reject"; cat "$PG_DATA/pg_hba.conf"; } >"$PG_DIR/hba"
+		cat "$PG_DIR/hba" >"$PG_DATA/pg_hba.conf"
+		tcp="-c listen_addresses=127.0.0.1 -c ssl=on -c ssl_cert_file=$PG_DIR/server.crt -c ssl_key_file=$PG_DIR/server.key"
+	fi
 	pg_as "$PG_BIN/pg_ctl" -D "$PG_DATA" -l "$PG_DIR/server.log" -w \
-		-o "-c listen_addresses= -k $PG_DIR -p 5432 -c fsync=off" start >/dev/null || {
+		-o "$tcp -k $PG_DIR -p ${PG_TLS_PORT:-5432} -c fsync=off" start >/dev/null || {
 		cat "$PG_DIR/server.log"
 		not_ok "pg_ctl start"
 		exit 1
 	}
-	PG_URL="postgresql://postgres@/perfdiff?host=$PG_DIR&port=5432"
-	pg_as "$PG_BIN/createdb" -h "$PG_DIR" -p 5432 -U postgres perfdiff ||
+	PG_PORT=${PG_TLS_PORT:-5432}
+	PG_URL="postgresql://postgres@/perfdiff?host=$PG_DIR&port=$PG_PORT"
+	pg_as "$PG_BIN/createdb" -h "$PG_DIR" -p "$PG_PORT" -U postgres perfdiff ||
 		{ not_ok "createdb"; exit 1; }
 }
 
 pg_psql() {
-	"$PG_BIN/psql" -X -q -t -A -v ON_ERROR_STOP=1 -h "$PG_DIR" -p 5432 \
+	"$PG_BIN/psql" -X -q -t -A -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" \
 		-U postgres perfdiff "$@"
 }

@@ -9,7 +9,7 @@
 . "$(dirname "$0")/pg.sh"
 pg_start
 export PATH="$PG_BIN:$PATH"
-PG_BASE="postgresql://postgres@/?host=$PG_DIR&port=5432"
+PG_BASE="postgresql://postgres@/?host=$PG_DIR&port=$PG_PORT"
 
 # 1. The SQLite history tests, unchanged, on the server.
 for t in t0610-trend t0620-trend-counters t0345-check-stored; do
@@ -145,7 +145,7 @@ expect_grep "permission denied" "$T/err"
 [ "$(history_sql 'SELECT count(*) FROM runs')" = 24 ] && ok || not_ok "the reader wrote"
 
 # 4. A password given in the URL is in no message.
-expect_exit 2 pd runs --db "postgresql://postgres:s3cr3t-pw@/nosuchdb?host=$PG_DIR&port=5432"
+expect_exit 2 pd runs --db "postgresql://postgres:s3cr3t-pw@/nosuchdb?host=$PG_DIR&port=$PG_PORT"
 expect_no_grep "s3cr3t" "$T/err"
 expect_grep "postgresql://postgres@/nosuchdb" "$T/err"
 
@@ -167,6 +167,19 @@ case "$seen" in
 "") echo "note: the trend ended before its arguments could be read" ;;
 *) not_ok "arguments not as expected: $seen" ;;
 esac
+
+# 4b. TLS where the URL asks for it: the loopback port refuses plain
+#     connections, so reading there proves the session was encrypted.
+if [ -n "$PG_TLS_PORT" ]; then
+	tls="postgresql://postgres@127.0.0.1:$PG_TLS_PORT/$pgname"
+	expect_exit 0 pd runs --db "$tls?sslmode=require"
+	expect_grep "demo\|eq " "$T/out"
+	expect_exit 2 pd runs --db "$tls?sslmode=disable"
+	expect_lines 1 "$T/err"
+	expect_grep "cannot connect: .*no encryption" "$T/err"
+else
+	echo "note: no openssl, TLS not checked"
+fi
 
 # 5. kill -9 during an ingest: the bundle is stored whole or not at all.
 big=$T/big
