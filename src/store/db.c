@@ -48,7 +48,8 @@ int pd_db_fail(struct pd_db *db, struct pd_err *err, const char *what)
 	int code;
 
 	if (db->pg)
-		return pd_err_set(err, PD_EIO, "%s: %s: %s", db->path, what,
+		return pd_err_set(err, PD_EIO, "%s: %s: %s", db->path,
+				  pd_pg_step_name(db->pg, what),
 				  pd_pg_message(db->pg));
 	code = db->h ? sqlite3_extended_errcode(db->h) : 0;
 	if (damaged(code))

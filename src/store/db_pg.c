@@ -40,6 +40,7 @@ struct pd_pg {
 	char msg[600];
 	struct pd_buf copy; /* rows of copy_st, in COPY's text format */
 	struct pd_pg_st *copy_st;
+	int copy_failed; /* the last failure was sending those rows */
 };
 
 struct param {
@@ -88,6 +89,12 @@ static void keep_message(struct pd_pg *pg, const char *m)
 const char *pd_pg_message(struct pd_pg *pg)
 {
 	return pg->msg;
+}
+
+const char *pd_pg_step_name(struct pd_pg *pg, const char *what)
+{
+	/* rows are sent when the next statement runs, which is not theirs */
+	return pg->copy_failed ? "adding rows" : what;
 }
 
 /* Cuts "password=..." out of a key=value list or a URL's query. */
@@ -168,24 +175,36 @@ static int flush_copy(struct pd_pg *pg)
 	PGresult *r;
 	int ok;
 
+	pg->copy_failed = 0;
 	if (!pg->copy.len)
 		return 0;
+	pg->msg[0] = 0;
 	r = PQexec(pg->conn, pg->copy_st->sql);
 	ok = PQresultStatus(r) == PGRES_COPY_IN;
+	if (!ok)
+		keep_message(pg, PQresultErrorMessage(r));
 	PQclear(r);
-	if (ok)
+	if (ok) {
+		/* a failed send still ends the COPY, so results can drain */
 		ok = PQputCopyData(pg->conn, pg->copy.buf, (int)pg->copy.len) ==
-			 1 &&
-		     PQputCopyEnd(pg->conn, NULL) == 1;
+		     1;
+		if (PQputCopyEnd(pg->conn, ok ? NULL : "rows not sent") != 1)
+			ok = 0;
+	}
 	while ((r = PQgetResult(pg->conn))) {
-		if (PQresultStatus(r) != PGRES_COMMAND_OK && ok) {
+		ExecStatusType s = PQresultStatus(r);
+
+		if (s != PGRES_COMMAND_OK && ok) {
 			keep_message(pg, PQresultErrorMessage(r));
 			ok = 0;
 		}
 		PQclear(r);
+		if (s == PGRES_COPY_IN || s == PGRES_COPY_OUT)
+			break; /* a broken connection: nothing more comes */
 	}
 	if (!ok && !pg->msg[0])
 		keep_message(pg, PQerrorMessage(pg->conn));
+	pg->copy_failed = !ok;
 	pd_buf_reset(&pg->copy);
 	return ok ? 0 : -1;
 }
@@ -268,7 +287,7 @@ struct pd_pg_st *pd_pg_prepare(struct pd_db *db, const char *name,
 	PQclear(r);
 	return st;
 failed:
-	fail(db, err, name);
+	fail(db, err, pd_pg_step_name(db->pg, name));
 	pd_pg_st_free(st);
 	return NULL;
 }

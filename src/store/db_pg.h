@@ -38,6 +38,11 @@ PD_NODISCARD int pd_pg_exec(struct pd_db *db, const char *sql,
 /* The server's last message, on one line. */
 const char *pd_pg_message(struct pd_pg *pg);
 /*
+ * The step a failure belongs to: what the caller was doing, or "adding
+ * rows" when it was the COPY rows sent before the caller's statement.
+ */
+const char *pd_pg_step_name(struct pd_pg *pg, const char *what);
+/*
  * Overwrites, in place, the password of a postgresql:// URL inside arg
  * with x's; returns how many characters it hid.
  */

@@ -226,4 +226,19 @@ wait
 	not_ok "functions stored once: $(history_sql 'SELECT name FROM functions')"
 [ "$(history_sql 'SELECT max(version) FROM perfdiff_schema')" = 2 ] && ok || not_ok "schema version"
 grep -l "already stored" "$T"/k3.out "$T"/k3b.out >/dev/null && ok || not_ok "the second k3 was skipped"
+
+# 7. Rows the server refuses while they stream in (COPY): one line naming
+#    the step and the server's reason, exit 2, and the bundle not stored.
+cname=$(printf '%s' "$PERFDIFF_DB" | sed 's|.*/\([a-z0-9_]*\)?.*|\1|')
+pg_psql -d "$cname" -c "ALTER TABLE run_functions ADD CONSTRAINT small CHECK (self_n < 5000)" ||
+	not_ok "adding a check"
+mkdir -p "$T/huge/profiles"
+printf '{"git_sha": "77%s", "scenario": "eq", "cache": "warm"}\n' "$tail" >"$T/huge/build_meta.json"
+printf 'main;hot 9000\nmain;cold 10\n' >"$T/huge/profiles/run.1.folded"
+expect_exit 2 pd ingest "$T/huge"
+expect_lines 1 "$T/err"
+expect_grep "adding rows: ERROR: new row .* violates check constraint" "$T/err"
+[ "$(history_sql "SELECT count(*) FROM runs WHERE git_sha LIKE '77%'")" = 0 ] &&
+	[ "$(history_sql "SELECT count(*) FROM functions WHERE name = 'hot'")" = 0 ] && ok ||
+	not_ok "a refused bundle left rows behind"
 finish
