@@ -3,14 +3,17 @@
 # exit 1 when a change point appeared that no earlier night reported.
 #
 #   scripts/nightly.sh --db perfdiff.db --scenario S --out reports/ \
-#       [--cache C] [--repo PATH] [--last N] [--perfdiff BIN] BUNDLE...
+#       [--cache C] [--repo PATH] [--last N] [--site DIR] [--commit-url URL]
+#       [--perfdiff BIN] BUNDLE...
 #
-# Writes OUT/trend-S.md (for the mail or issue), .html, .json, .xlsx.
+# Writes OUT/trend-S.md (for the mail or issue), .html, .json, .xlsx; with
+# --site, also brings the static site of the whole history in DIR up to
+# date (perfdiff site: only what changed is remade).
 # OUT/alerts-S.txt remembers the alerts already reported (first bad sha).
 # Exit 0 no new alert, 1 new alert (see OUT/trend-S.md), 2 error.
 set -u
 
-db=${PERFDIFF_DB:-perfdiff.db} scenario= out=. pd=${PERFDIFF:-perfdiff}
+db=${PERFDIFF_DB:-perfdiff.db} scenario= out=. pd=${PERFDIFF:-perfdiff} site= url=
 set -- "$@" --end
 extra=
 while [ "$1" != --end ]; do
@@ -19,6 +22,8 @@ while [ "$1" != --end ]; do
 	--scenario) scenario=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--perfdiff) pd=$2; shift 2 ;;
+	--site) site=$2; shift 2 ;;
+	--commit-url) url=$2; shift 2 ;;
 	--cache | --repo | --last | --since | --top | --function | --tool)
 		extra="$extra $1 $(printf '%s' "$2" | sed "s/'/'\\\\''/g; s/^/'/; s/\$/'/")"
 		shift 2 ;;
@@ -42,6 +47,13 @@ for fmt in html json xlsx; do
 done
 eval "\"\$pd\" trend --db \"\$db\" --scenario \"\$scenario\" $extra -f md -o \"\$base.md\" --state \"\$out/alerts-\$scenario.txt\""
 rc=$?
+if [ -n "$site" ] && [ $rc -le 1 ]; then
+	if [ -n "$url" ]; then
+		"$pd" site "$site" --db "$db" --commit-url "$url" || exit 2
+	else
+		"$pd" site "$site" --db "$db" || exit 2
+	fi
+fi
 case $rc in
 0) echo "nightly: $scenario: no new change point" ;;
 1) echo "nightly: $scenario: new change point, see $base.md" ;;

@@ -26,6 +26,7 @@ int pd_cmd_culprit(int argc, char **argv);
 int pd_cmd_diff(int argc, char **argv);
 int pd_cmd_ingest(int argc, char **argv);
 int pd_cmd_db(int argc, char **argv);
+int pd_cmd_site(int argc, char **argv);
 int pd_cmd_peek(int argc, char **argv);
 int pd_cmd_runs(int argc, char **argv);
 int pd_cmd_show(int argc, char **argv);

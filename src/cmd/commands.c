@@ -29,6 +29,7 @@ static const struct pd_cmd commands[] = {
 	{ "peek", pd_cmd_peek, 3, 3, "REGEX BASELINE CANDIDATE",
 	  "callers and callees of a function, both sides" },
 	{ "runs", pd_cmd_runs, 0, 0, "", "list the stored runs" },
+	{ "site", pd_cmd_site, 1, 1, "DIR", "the history as a static site" },
 	{ "show", pd_cmd_show, 1, 1, "PROFILE",
 	  "print one profile's functions" },
 	{ "trend", pd_cmd_trend, 0, 0, "",

@@ -13,7 +13,7 @@
 #define JUDGE (RUN | PD_C_COMPARE)
 #define HIST (PD_C_INGEST | PD_C_RUNS | PD_C_BUNDLE)
 #define SERIES (PD_C_TREND | PD_C_CULPRIT)
-#define ALL 0xfffu
+#define ALL 0x1fffu
 
 static const struct pd_optdef table[] = {
 	/* Inputs */
@@ -177,7 +177,7 @@ static const struct pd_optdef table[] = {
 	  "compare shares of each side's total instead of absolute weights" },
 	/* History */
 	{ "db", 0, required_argument, OPT_DB, "DB", "History",
-	  PD_C_CHECK | PD_C_COMPARE | HIST | SERIES,
+	  PD_C_CHECK | PD_C_COMPARE | HIST | SERIES | PD_C_SITE,
 	  "SQLite file or postgresql:// URL (default $PERFDIFF_DB, else"
 	  " ./perfdiff.db)",
 	  "the history: a SQLite file, or a PostgreSQL server as"
@@ -228,8 +228,14 @@ static const struct pd_optdef table[] = {
 	{ "verbose", 'v', no_argument, 'v', NULL, "History", HIST,
 	  "name every bundle already stored", NULL },
 	/* Trend */
-	{ "last", 0, required_argument, OPT_LAST, "N", "Trend", SERIES,
-	  "the last N commits", NULL },
+	{ "last", 0, required_argument, OPT_LAST, "N", "Trend",
+	  SERIES | PD_C_SITE, "the last N commits", NULL },
+	{ "pages", 0, required_argument, OPT_PAGES, "N", "Site", PD_C_SITE,
+	  "comparison pages for the last N commits of each series\n"
+	  "and every alert's (default 30; 0 every commit)",
+	  NULL },
+	{ "rebuild", 0, no_argument, OPT_REBUILD, NULL, "Site", PD_C_SITE,
+	  "make every comparison page again", NULL },
 	{ "since", 0, required_argument, OPT_SINCE, "DATE", "Trend", SERIES,
 	  "commits dated DATE (ISO 8601) or later",
 	  "commits dated DATE (ISO 8601) or later" },
@@ -252,7 +258,7 @@ static const struct pd_optdef table[] = {
 	{ "improvements", 0, no_argument, OPT_IMPROVEMENTS, NULL, "Trend",
 	  SERIES, "culprit: also changes for the better", NULL },
 	{ "commit-url", 0, required_argument, OPT_COMMIT_URL, "URL", "Trend",
-	  PD_C_TREND,
+	  PD_C_TREND | PD_C_SITE,
 	  "link commits in md and html to URL, {sha} replaced\n"
 	  "(https://host/org/repo/commit/{sha})",
 	  "link every commit in Markdown and HTML to URL, an http(s) address "
@@ -305,8 +311,8 @@ static const struct pd_optdef table[] = {
 };
 
 static const char *const cmd_names[] = {
-	"diff", "check",  "show",  "convert", "compare", "ingest",
-	"runs", "bundle", "trend", "culprit", "peek",	 "db",
+	"diff",	  "check", "show",    "convert", "compare", "ingest", "runs",
+	"bundle", "trend", "culprit", "peek",	 "db",	    "site",
 };
 
 unsigned pd_opts_cmd(const char *name)
@@ -510,6 +516,7 @@ void pd_opts_man(FILE *f)
 		"the commits around the latest change point",
 		"callers and callees of a function, both sides",
 		"copy a history between SQLite and PostgreSQL (db copy)",
+		"the history as a static site",
 	};
 	struct pd_buf flag = PD_BUF_INIT, h = PD_BUF_INIT;
 	size_t c, i;

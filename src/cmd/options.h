@@ -60,6 +60,8 @@ enum {
 	OPT_STATE,
 	OPT_IMPROVEMENTS,
 	OPT_COMMIT_URL,
+	OPT_PAGES,
+	OPT_REBUILD,
 };
 
 /* The commands that take options, one bit each. */
@@ -76,6 +78,7 @@ enum {
 	PD_C_CULPRIT = 1u << 9,
 	PD_C_PEEK = 1u << 10,
 	PD_C_DB = 1u << 11,
+	PD_C_SITE = 1u << 12,
 };
 
 struct pd_optdef {

@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/site.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "report/report.h"
@@ -30,8 +31,6 @@ struct trend_args {
 };
 
 /* Permutations behind each p value: enough to reach p = 0.001. */
-#define TREND_REPS 1999
-#define TREND_PERSIST 3
 
 static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 		 const char *cmd)
@@ -263,7 +262,7 @@ static int load_trend(struct trend_args *a, struct pd_trend *t)
 		return 2;
 	}
 	t->pmax = a->pmax;
-	pd_trend_analyse(t, TREND_REPS, TREND_PERSIST);
+	pd_trend_analyse(t, PD_TREND_REPS, PD_TREND_PERSIST);
 	return 0;
 }
 

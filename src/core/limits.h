@@ -101,6 +101,10 @@
 #ifndef PD_LIMIT_MARKDOWN_BYTES
 #define PD_LIMIT_MARKDOWN_BYTES 60000
 #endif
+/* perfdiff site: a comparison page read back to add its links (bytes). */
+#ifndef PD_LIMIT_SITE_PAGE
+#define PD_LIMIT_SITE_PAGE ((size_t)1 << 30)
+#endif
 
 /*
  * Records "WHERE: over perfdiff's limit of N WHAT (NAME in

@@ -29,14 +29,12 @@ void pd_trend_short_sha(struct pd_buf *b, const char *sha)
  * sha and every character a Markdown link or an HTML attribute could
  * read as syntax percent-encoded; 0 when no template was given.
  */
-int pd_trend_commit_url(struct pd_buf *b, const struct pd_trend *t,
-			const char *sha)
+/* A template with {sha} replaced and unsafe characters percent-encoded. */
+static void fill_template(struct pd_buf *b, const char *tmpl, const char *sha)
 {
 	const char *p, *s;
 
-	if (!t->commit_url)
-		return 0;
-	for (p = t->commit_url; *p;) {
+	for (p = tmpl; *p;) {
 		int is_sha = !strncmp(p, "{sha}", 5);
 
 		for (s = is_sha ? sha : p; *s && (is_sha || s == p); s++) {
@@ -49,7 +47,20 @@ int pd_trend_commit_url(struct pd_buf *b, const struct pd_trend *t,
 		}
 		p += is_sha ? 5 : 1;
 	}
+}
+
+int pd_trend_commit_url(struct pd_buf *b, const struct pd_trend *t,
+			const char *sha)
+{
+	if (!t->commit_url)
+		return 0;
+	fill_template(b, t->commit_url, sha);
 	return 1;
+}
+
+int pd_trend_page_url(struct pd_buf *b, const struct pd_trend *t, size_t commit)
+{
+	return t->page_link && t->page_link(t->page_arg, commit, b);
 }
 
 /* A commit in Markdown: <code>short sha</code>, a link when there is one. */

@@ -168,6 +168,7 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 	pd_buf_adds(b, "\"/>\n");
 	for (i = 0; i < n; i++) {
 		const struct pd_tpoint *p = &s->pts.v[i];
+		int link;
 
 		if (!p->n)
 			continue;
@@ -177,10 +178,17 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 			    "<line class=\"bar\" x1=\"%.1f\" x2=\"%.1f\""
 			    " y1=\"%.1f\" y2=\"%.1f\"/>",
 			    X(i), X(i), Y(p->lo), Y(p->hi));
+		pd_buf_reset(&tmp);
+		link = pd_trend_page_url(&tmp, t, i);
+		if (link) {
+			pd_buf_adds(b, "<a href=\"");
+			pd_html_text(b, tmp.buf);
+			pd_buf_adds(b, "\">");
+		}
 		pd_buf_addf(b,
-			    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\""
+			    "<circle class=\"pt%s\" cx=\"%.1f\" cy=\"%.1f\""
 			    " r=\"3.5\"><title>",
-			    X(i), Y(p->mean));
+			    link ? " page" : "", X(i), Y(p->mean));
 		pd_buf_reset(&tmp);
 		pd_buf_addf(&tmp, "%s %.10s: mean ", p->sha, p->date);
 		pd_trend_series_value(&tmp, t, s, p->mean);
@@ -190,7 +198,8 @@ static void svg_series(struct pd_buf *b, const struct pd_trend *t,
 		pd_trend_series_value(&tmp, t, s, p->hi);
 		pd_buf_addf(&tmp, ", %zu runs)", p->n);
 		pd_html_text(b, tmp.buf);
-		pd_buf_adds(b, "</title></circle>\n");
+		pd_buf_adds(b, link ? "</title></circle></a>\n"
+				    : "</title></circle>\n");
 	}
 #undef X
 #undef Y
@@ -245,6 +254,12 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 		html_commit(&b, t, t->series.v[0].pts.v[al->at - 1].sha);
 		pd_buf_adds(&b, ", first bad ");
 		html_commit(&b, t, t->series.v[0].pts.v[al->at].sha);
+		pd_buf_reset(&line);
+		if (pd_trend_page_url(&line, t, al->at)) {
+			pd_buf_adds(&b, "; <a href=\"");
+			pd_html_text(&b, line.buf);
+			pd_buf_adds(&b, "\">the comparison</a>");
+		}
 		pd_buf_adds(&b, ")</p>\n");
 	}
 	for (i = 0; i < t->series.n; i++) {

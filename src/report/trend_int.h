@@ -21,6 +21,12 @@ int pd_trend_quiet_text(struct pd_buf *b, const struct pd_trend *t);
 /* The scenario, cache, tool, commits and series counted, one line. */
 void pd_trend_heading(struct pd_buf *b, const struct pd_trend *t);
 /* A commit's sha cut to the reports' width. */
+/*
+ * The page comparing commit (an index) with its predecessor, from
+ * t->page_url (perfdiff site); 0 when it has none.
+ */
+int pd_trend_page_url(struct pd_buf *b, const struct pd_trend *t,
+		      size_t commit);
 void pd_trend_short_sha(struct pd_buf *b, const char *sha);
 /*
  * The commit's address from t->commit_url into b, {sha} replaced and

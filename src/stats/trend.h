@@ -10,6 +10,8 @@
 
 #include "core/vec.h"
 
+struct pd_buf;
+
 /*
  * Finds change points in x[0..n) by hierarchical E-Divisive (energy
  * distance, alpha = 1): the best split of a segment is kept when a
@@ -73,6 +75,13 @@ struct pd_trend {
 	PD_VEC(char *) notes; /* what the loading left out, one line each */
 	/* how reports link a commit: {sha} replaced; NULL none; not owned */
 	const char *commit_url;
+	/*
+	 * perfdiff site: appends to url the page comparing commit (an
+	 * index) with its predecessor and returns 1, or 0 when it has none;
+	 * NULL when there are no such pages
+	 */
+	int (*page_link)(const void *arg, size_t commit, struct pd_buf *url);
+	const void *page_arg;
 };
 
 void pd_trend_release(struct pd_trend *t);

@@ -135,7 +135,11 @@ for f in md html json xlsx; do
 done
 expect_grep "new change point" "$T/out"
 expect_exit 0 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" \
-	--scenario syn --out "$T/night" --last 9
+	--scenario syn --out "$T/night" --last 9 --site "$T/night/site" \
+	--commit-url 'https://git.example/c/{sha}'
+[ -s "$T/night/site/index.html" ] && [ -s "$T/night/site/alerts.html" ] && ok ||
+	not_ok "nightly --site made no site"
+expect_grep "git.example/c/" "$T/night/site/s/syn--warm--folded.html"
 expect_exit 2 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" --out "$T/night"
 
 # errors: one line, exit 2 (128 for check, which must stop a bisect)

@@ -1,0 +1,456 @@
+/*
+ * perfdiff site DIR: the whole history as a static site (docs/cli.md,
+ * "perfdiff site"): an index of every scenario x cache x tool with a
+ * sparkline and the latest verdict, a trend page per series whose points
+ * open the comparison of that commit with its predecessor, and a page of
+ * every alert. Incremental: a comparison page is made again only when the
+ * runs of its two commits changed (DIR/.perfdiff-site remembers); the
+ * index, alerts and trend pages are rewritten each time.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "cmd/options.h"
+#include "cmd/site.h"
+#include "core/file.h"
+#include "core/limits.h"
+#include "core/xalloc.h"
+#include "store/trend.h"
+
+/* Bytes safe in a file name and a URL; others become _XX. */
+void pd_site_slug(struct pd_buf *b, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '-' || c == '.')
+			pd_buf_addch(b, (char)c);
+		else
+			pd_buf_addf(b, "_%02x", c);
+	}
+}
+
+static int make_dir(const char *path)
+{
+	if (mkdir(path, 0777) == 0 || errno == EEXIST)
+		return 0;
+	pd_error("error: %s: cannot create: %s", path, strerror(errno));
+	return -1;
+}
+
+/* The previous build's comparison pages and what they were made from. */
+static void state_load(struct pd_site *s)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	char line[4096];
+	FILE *f;
+
+	pd_buf_addf(&path, "%s/.perfdiff-site", s->dir);
+	f = fopen(path.buf, "r");
+	pd_buf_release(&path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		if (strchr(line, '\t'))
+			PD_VEC_PUSH(&s->old, pd_xstrdup(line));
+	}
+	fclose(f);
+}
+
+static int state_has(const struct pd_site *s, const char *entry)
+{
+	size_t i;
+
+	for (i = 0; i < s->old.n; i++)
+		if (!strcmp(s->old.v[i], entry))
+			return 1;
+	return 0;
+}
+
+/* Comparison pages of the last build that this one no longer has. */
+static void drop_stale(const struct pd_site *s)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	size_t i, j;
+
+	for (i = 0; i < s->old.n; i++) {
+		const char *rel = s->old.v[i];
+		size_t n = strcspn(rel, "\t");
+
+		for (j = 0; j < s->now.n; j++)
+			if (!strncmp(s->now.v[j], rel, n + 1))
+				break;
+		/* only pages under c/, as the state names them */
+		if (j < s->now.n || strncmp(rel, "c/", 2) || strstr(rel, ".."))
+			continue;
+		pd_buf_reset(&path);
+		pd_buf_addf(&path, "%s/%.*s", s->dir, (int)n, rel);
+		unlink(path.buf);
+	}
+	pd_buf_release(&path);
+}
+
+static int state_write(const struct pd_site *s)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	struct pd_out out;
+	size_t i;
+	int rc;
+
+	drop_stale(s);
+	pd_buf_addf(&path, "%s/.perfdiff-site", s->dir);
+	rc = pd_out_open(&out, path.buf);
+	pd_buf_release(&path);
+	if (rc)
+		return -1;
+	for (i = 0; i < s->now.n; i++)
+		fprintf(out.f, "%s\n", s->now.v[i]);
+	return pd_out_close(&out, ferror(out.f) ? -1 : 0);
+}
+
+/*
+ * perfdiff compare of the two commits into path, its messages kept from
+ * the terminal (a site of hundreds of pages would repeat every warning);
+ * the first line of an error goes to why.
+ */
+static int compare_page(const struct pd_site *s, const struct pd_site_key *k,
+			const char *prev, const char *sha, const char *path,
+			struct pd_buf *why)
+{
+	const char *args[] = { "compare",   prev,      sha,	 "--scenario",
+			       k->scenario, "--cache", k->cache, "--tool",
+			       k->tool,	    "--db",    s->db,	 "-f",
+			       "html",	    "-o",      path };
+	char *argv[PD_ARRAY_SIZE(args) + 1];
+	FILE *msgs = tmpfile();
+	int saved = -1, rc;
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(args); i++)
+		argv[i] = pd_xstrdup(args[i]);
+	argv[i] = NULL;
+	fflush(stderr);
+	if (msgs && (saved = dup(2)) >= 0)
+		dup2(fileno(msgs), 2);
+	rc = pd_cmd_compare((int)PD_ARRAY_SIZE(args), argv);
+	fflush(stderr);
+	if (saved >= 0) {
+		dup2(saved, 2);
+		close(saved);
+	}
+	if (rc == 2 && msgs) {
+		char line[1024] = "";
+
+		rewind(msgs);
+		while (fgets(line, sizeof(line), msgs))
+			if (strstr(line, "error"))
+				break;
+		line[strcspn(line, "\n")] = 0;
+		pd_buf_adds(why, line);
+	}
+	if (msgs)
+		fclose(msgs);
+	for (i = 0; i < PD_ARRAY_SIZE(args); i++)
+		free(argv[i]);
+	return rc;
+}
+
+/*
+ * The way back, put in a comparison page after its <body> tag: the page
+ * is perfdiff compare's own report, written whole, then read back once.
+ */
+static int add_nav(const char *path, const char *slug)
+{
+	struct pd_buf out = PD_BUF_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_out o;
+	const char *body;
+	char *page;
+	int rc;
+
+	page =
+	    pd_read_file(path, PD_LIMIT_SITE_PAGE, "PD_LIMIT_SITE_PAGE", &err);
+	if (!page) {
+		pd_error("%s", err.msg[0] ? err.msg : path);
+		return -1;
+	}
+	body = strstr(page, "<body");
+	body = body ? strchr(body, '>') : NULL;
+	if (!body) {
+		free(page);
+		return 0;
+	}
+	pd_buf_add(&out, page, (size_t)(body + 1 - page));
+	pd_buf_adds(&out, "\n<nav class=\"site\"><a href=\"../../s/");
+	pd_buf_adds(&out, slug); /* a slug needs no escaping */
+	pd_buf_adds(&out, ".html\">trend</a> <a href=\"../../index.html\">all"
+			  " series</a> <a href=\"../../alerts.html\">alerts</a>"
+			  "</nav>");
+	pd_buf_adds(&out, body + 1);
+	rc = pd_out_open(&o, path);
+	if (rc == 0) {
+		rc = fwrite(out.buf, 1, out.len, o.f) == out.len ? 0 : -1;
+		rc = pd_out_close(&o, rc);
+	}
+	free(page);
+	pd_buf_release(&out);
+	return rc;
+}
+
+/* The page of commit i of the series, relative to the site's root. */
+static void page_path(struct pd_buf *b, const struct pd_site_key *k,
+		      const char *sha)
+{
+	pd_buf_addf(b, "c/%s/", k->slug);
+	pd_site_slug(b, sha);
+	pd_buf_adds(b, ".html");
+}
+
+static int series_link(const void *arg, size_t commit, struct pd_buf *url)
+{
+	const struct pd_site_series *ss = arg;
+
+	if (commit >= ss->t.ncommits || !ss->page[commit])
+		return 0;
+	pd_buf_adds(url, "../");
+	page_path(url, ss->key, ss->t.series.v[0].pts.v[commit].sha);
+	return 1;
+}
+
+/* Which commits get a comparison page: the last ones and every alert's. */
+static void choose_pages(const struct pd_site *s, struct pd_site_series *ss)
+{
+	size_t n = ss->t.ncommits, i;
+
+	ss->page = pd_xcalloc(n + 1, 1);
+	for (i = 1; i < n; i++)
+		ss->page[i] = s->pages == 0 || i + s->pages >= n;
+	for (i = 0; i < ss->t.alerts.n; i++)
+		if (ss->t.alerts.v[i].at > 0 && ss->t.alerts.v[i].at < n)
+			ss->page[ss->t.alerts.v[i].at] = 1;
+}
+
+static int commit_pages(struct pd_site *s, struct pd_site_series *ss)
+{
+	const struct pd_trend *t = &ss->t;
+	struct pd_buf path = PD_BUF_INIT, entry = PD_BUF_INIT,
+		      why = PD_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	pd_buf_addf(&path, "%s/c/%s", s->dir, ss->key->slug);
+	if (make_dir(path.buf) < 0)
+		rc = -1;
+	for (i = 1; i < t->ncommits && rc == 0; i++) {
+		const struct pd_tpoint *a = &t->series.v[0].pts.v[i - 1];
+		const struct pd_tpoint *b = &t->series.v[0].pts.v[i];
+		struct stat st;
+		int r;
+
+		if (!ss->page[i])
+			continue;
+		pd_buf_reset(&path);
+		pd_buf_addf(&path, "%s/", s->dir);
+		page_path(&path, ss->key, b->sha);
+		/* what the page was made from: the two commits and their runs
+		 */
+		pd_buf_reset(&entry);
+		pd_buf_addf(&entry, "%s\t%s %zu %s %zu",
+			    path.buf + strlen(s->dir) + 1, a->sha, a->n, b->sha,
+			    b->n);
+		PD_VEC_PUSH(&s->now, pd_xstrdup(entry.buf));
+		if (!s->rebuild && state_has(s, entry.buf) &&
+		    stat(path.buf, &st) == 0) {
+			s->kept++;
+			continue;
+		}
+		pd_buf_reset(&why);
+		r = compare_page(s, ss->key, a->sha, b->sha, path.buf, &why);
+		if (r == 2) {
+			pd_error(
+			    "error: %s: the comparison of %s with %s failed:"
+			    " %s",
+			    path.buf, b->sha, a->sha, why.len ? why.buf : "?");
+			rc = -1;
+		} else if (add_nav(path.buf, ss->key->slug) < 0) {
+			rc = -1;
+		} else
+			s->made++;
+	}
+	pd_buf_release(&path);
+	pd_buf_release(&entry);
+	pd_buf_release(&why);
+	return rc;
+}
+
+static int trend_page(const struct pd_site *s, struct pd_site_series *ss)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	struct pd_out out;
+	int rc;
+
+	pd_buf_addf(&path, "%s/s/%s.html", s->dir, ss->key->slug);
+	rc = pd_out_open(&out, path.buf);
+	pd_buf_release(&path);
+	if (rc)
+		return -1;
+	ss->t.commit_url = s->commit_url;
+	ss->t.page_link = series_link;
+	ss->t.page_arg = ss;
+	rc = pd_site_trend_page(out.f, s, ss);
+	return pd_out_close(&out, rc);
+}
+
+/* One scenario x cache x tool: its trend, pages and index entry. */
+static int one_series(struct pd_site *s, struct pd_db *db,
+		      struct pd_site_series *ss)
+{
+	struct pd_trend_query q;
+	struct pd_err err = PD_ERR_INIT;
+
+	memset(&q, 0, sizeof(q));
+	q.scenario = ss->key->scenario;
+	q.cache = ss->key->cache;
+	q.tool = ss->key->tool;
+	q.last = s->last;
+	q.top = 10;
+	q.threshold_pct = 5;
+	if (pd_store_trend(db, &q, &ss->t, &err) < 0) {
+		pd_error("%s", err.msg);
+		return -1;
+	}
+	ss->t.pmax = 0.001;
+	pd_trend_analyse(&ss->t, PD_TREND_REPS, PD_TREND_PERSIST);
+	choose_pages(s, ss);
+	if (commit_pages(s, ss) < 0)
+		return -1;
+	return trend_page(s, ss);
+}
+
+int pd_site_build(struct pd_site *s)
+{
+	struct pd_db db;
+	struct pd_buf path = PD_BUF_INIT;
+	size_t i;
+	int rc = 0;
+
+	if (pd_open_history(&db, s->db) < 0)
+		return -1;
+	if (pd_site_keys(&db, s) < 0) {
+		pd_db_close(&db);
+		return -1;
+	}
+	pd_buf_addf(&path, "%s/c", s->dir);
+	if (make_dir(s->dir) < 0 || make_dir(path.buf) < 0)
+		rc = -1;
+	pd_buf_reset(&path);
+	pd_buf_addf(&path, "%s/s", s->dir);
+	if (rc == 0 && make_dir(path.buf) < 0)
+		rc = -1;
+	pd_buf_release(&path);
+	if (rc == 0)
+		state_load(s);
+	for (i = 0; i < s->series.n && rc == 0; i++)
+		rc = one_series(s, &db, &s->series.v[i]);
+	pd_db_close(&db);
+	if (rc == 0)
+		rc = pd_site_index(s);
+	if (rc == 0)
+		rc = pd_site_alerts(s);
+	if (rc == 0)
+		rc = state_write(s);
+	return rc;
+}
+
+static const char site_usage[] =
+    "usage: perfdiff site DIR [--db DB] [--commit-url URL] [--last N]\n"
+    "                         [--pages N] [--rebuild]\n"
+    "\n"
+    "Writes the history as a static site into DIR: index.html (every\n"
+    "scenario, cache state and tool with a sparkline and its latest\n"
+    "change), alerts.html, a trend page per series whose points open the\n"
+    "comparison of that commit with the one before (c/...). Self-contained\n"
+    "and offline; run again, it remakes only the comparisons whose runs\n"
+    "changed.\n"
+    "\n";
+
+static int site_args(int argc, char **argv, struct pd_site *s)
+{
+	const struct option *opts = pd_opts_getopt(pd_opts_cmd("site"));
+	double v;
+	int c;
+
+	memset(s, 0, sizeof(*s));
+	s->db = pd_db_default_path();
+	s->pages = 30;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(site_usage, stdout);
+			pd_opts_help(stdout, pd_opts_cmd("site"));
+			return 0;
+		case OPT_DB:
+			s->db = optarg;
+			break;
+		case OPT_COMMIT_URL:
+			if ((strncmp(optarg, "https://", 8) &&
+			     strncmp(optarg, "http://", 7)) ||
+			    !strstr(optarg, "{sha}")) {
+				pd_error("error: --commit-url: want an http(s)"
+					 " address with {sha} in it, not '%s'",
+					 optarg);
+				return 2;
+			}
+			s->commit_url = optarg;
+			break;
+		case OPT_LAST:
+			if (pd_parse_double("--last", optarg, 2, 1e9, &v))
+				return 2;
+			s->last = (size_t)v;
+			break;
+		case OPT_PAGES:
+			if (pd_parse_double("--pages", optarg, 0, 1e9, &v))
+				return 2;
+			s->pages = (size_t)v;
+			break;
+		case OPT_REBUILD:
+			s->rebuild = 1;
+			break;
+		default:
+			pd_error("error: site: %s %s; see perfdiff help site",
+				 c == ':' ? "missing value for"
+					  : "unknown option",
+				 argv[optind - 1]);
+			return 2;
+		}
+	}
+	if (!pd_operands_ok("site", argc - optind))
+		return 2;
+	s->dir = argv[optind];
+	return -1;
+}
+
+int pd_cmd_site(int argc, char **argv)
+{
+	struct pd_site s;
+	int rc = site_args(argc, argv, &s);
+
+	if (rc >= 0)
+		return rc;
+	rc = pd_site_build(&s);
+	if (rc == 0)
+		printf("%s: %zu series; %zu comparison pages made, %zu kept\n",
+		       s.dir, s.series.n, s.made, s.kept);
+	pd_site_release(&s);
+	return rc == 0 ? 0 : 2;
+}

@@ -1,0 +1,49 @@
+/* perfdiff site: the history as a static site (site.c, site_pages.c). */
+#ifndef PD_CMD_SITE_H
+#define PD_CMD_SITE_H
+
+#include <stdio.h>
+
+#include "core/buf.h"
+#include "core/vec.h"
+#include "stats/trend.h"
+#include "store/db.h"
+
+/* Trend analysis as `perfdiff trend` runs it. */
+#define PD_TREND_REPS 1999
+#define PD_TREND_PERSIST 3
+
+struct pd_site_key {
+	char *scenario, *cache, *tool;
+	char *slug; /* scenario, cache and tool, safe as a file name */
+	size_t runs;
+};
+
+struct pd_site_series {
+	const struct pd_site_key *key;
+	struct pd_trend t;
+	unsigned char *page; /* per commit: has a comparison page */
+};
+
+struct pd_site {
+	const char *dir, *db, *commit_url;
+	size_t last;  /* commits per series; 0 all */
+	size_t pages; /* latest commits with a comparison page; 0 all */
+	int rebuild;  /* make every comparison page again */
+	PD_VEC(struct pd_site_key) keys;
+	PD_VEC(struct pd_site_series) series;
+	PD_VEC(char *) old, now; /* comparison pages: "path\tsource" */
+	size_t made, kept;
+};
+
+void pd_site_slug(struct pd_buf *b, const char *s);
+int pd_site_build(struct pd_site *s);
+void pd_site_release(struct pd_site *s);
+/* site_pages.c */
+int pd_site_keys(struct pd_db *db, struct pd_site *s);
+int pd_site_trend_page(FILE *f, const struct pd_site *s,
+		       const struct pd_site_series *ss);
+int pd_site_index(const struct pd_site *s);
+int pd_site_alerts(const struct pd_site *s);
+
+#endif

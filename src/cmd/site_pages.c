@@ -1,0 +1,346 @@
+/*
+ * The pages of perfdiff site (site.h): the index of series, the alerts,
+ * and each series' trend page with a way back. Every name is escaped.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/site.h"
+#include "core/blob.h"
+#include "core/xalloc.h"
+#include "report/report.h"
+
+int pd_site_keys(struct pd_db *db, struct pd_site *s)
+{
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_st *st = pd_db_stmt(db, "q_site_keys", &err);
+	struct pd_buf slug = PD_BUF_INIT;
+	size_t i;
+	int rc;
+
+	if (!st) {
+		pd_error("%s", err.msg);
+		return -1;
+	}
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		struct pd_site_key k;
+
+		k.scenario = pd_xstrdup(pd_st_col_text(st, 0));
+		k.cache = pd_xstrdup(pd_st_col_text(st, 1));
+		k.tool = pd_xstrdup(pd_st_col_text(st, 2));
+		k.runs = (size_t)pd_st_col_i64(st, 3);
+		pd_buf_reset(&slug);
+		pd_site_slug(&slug, k.scenario);
+		pd_buf_adds(&slug, "--");
+		pd_site_slug(&slug, k.cache);
+		pd_buf_adds(&slug, "--");
+		pd_site_slug(&slug, k.tool);
+		k.slug = pd_xstrdup(slug.buf);
+		PD_VEC_PUSH(&s->keys, k);
+	}
+	pd_st_reset(st);
+	pd_buf_release(&slug);
+	if (rc != PD_ST_DONE) {
+		pd_db_fail(db, &err, "listing the series");
+		pd_error("%s", err.msg);
+		return -1;
+	}
+	for (i = 0; i < s->keys.n; i++) {
+		struct pd_site_series ss;
+
+		memset(&ss, 0, sizeof(ss));
+		ss.key = &s->keys.v[i];
+		PD_VEC_PUSH(&s->series, ss);
+	}
+	return 0;
+}
+
+void pd_site_release(struct pd_site *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->keys.n; i++) {
+		free(s->keys.v[i].scenario);
+		free(s->keys.v[i].cache);
+		free(s->keys.v[i].tool);
+		free(s->keys.v[i].slug);
+	}
+	for (i = 0; i < s->series.n; i++) {
+		pd_trend_release(&s->series.v[i].t);
+		free(s->series.v[i].page);
+	}
+	for (i = 0; i < s->old.n; i++)
+		free(s->old.v[i]);
+	for (i = 0; i < s->now.n; i++)
+		free(s->now.v[i]);
+	PD_VEC_FREE(&s->keys);
+	PD_VEC_FREE(&s->series);
+	PD_VEC_FREE(&s->old);
+	PD_VEC_FREE(&s->now);
+}
+
+static void head(struct pd_buf *b, const char *title)
+{
+	const struct pd_blob *css = pd_blob_get("reports/trend.css");
+	const struct pd_blob *site = pd_blob_get("reports/site.css");
+
+	pd_buf_adds(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
+		       "<meta charset=\"utf-8\">\n<title>");
+	pd_html_text(b, title);
+	pd_buf_adds(b, "</title>\n<style>\n");
+	if (css)
+		pd_buf_adds(b, css->data);
+	if (site)
+		pd_buf_adds(b, site->data);
+	pd_buf_adds(b, "</style></head><body>\n<h1>");
+	pd_html_text(b, title);
+	pd_buf_adds(b, "</h1>\n");
+}
+
+static int write_page(const struct pd_site *s, const char *name,
+		      const struct pd_buf *b)
+{
+	struct pd_buf path = PD_BUF_INIT;
+	struct pd_out out;
+	int rc;
+
+	pd_buf_addf(&path, "%s/%s", s->dir, name);
+	rc = pd_out_open(&out, path.buf);
+	pd_buf_release(&path);
+	if (rc)
+		return -1;
+	return pd_out_close(&out, pd_report_put(out.f, b));
+}
+
+/* The total's means as a small line, the newest alert marked. */
+static void sparkline(struct pd_buf *b, const struct pd_trend *t)
+{
+	const struct pd_tseries *s = &t->series.v[0];
+	double lo = 0, hi = 0, x, y;
+	size_t i, n = s->pts.n, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!s->pts.v[i].n)
+			continue;
+		if (!k++ || s->pts.v[i].mean < lo)
+			lo = s->pts.v[i].mean;
+		if (k == 1 || s->pts.v[i].mean > hi)
+			hi = s->pts.v[i].mean;
+	}
+	pd_buf_adds(b, "<svg class=\"spark\" viewBox=\"0 0 120 24\""
+		       " xmlns=\"http://www.w3.org/2000/svg\"><polyline"
+		       " points=\"");
+#define SX(i) (n > 1 ? 2 + 116.0 * (double)(i) / (double)(n - 1) : 60.0)
+#define SY(v) (hi > lo ? 21 - 18 * ((v)-lo) / (hi - lo) : 12.0)
+	for (i = 0; i < n; i++)
+		if (s->pts.v[i].n)
+			pd_buf_addf(b, "%.1f,%.1f ", SX(i),
+				    SY(s->pts.v[i].mean));
+	pd_buf_adds(b, "\"/>");
+	if (t->alerts.n) {
+		i = t->alerts.v[t->alerts.n - 1].at;
+		x = SX(i);
+		y = SY(s->pts.v[i].mean);
+		pd_buf_addf(b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\"/>", x,
+			    y);
+	}
+#undef SX
+#undef SY
+	pd_buf_adds(b, "</svg>");
+}
+
+/* The newest alert of a series, or why there is none. */
+static void verdict(struct pd_buf *b, const struct pd_trend *t)
+{
+	struct pd_buf line = PD_BUF_INIT;
+
+	if (t->alerts.n) {
+		size_t a = t->alerts.n - 1;
+		int up = pd_alert_improves(t, a);
+
+		pd_fmt_alert(&line, t, a, 3);
+		pd_buf_adds(b, up ? "<span class=\"improved\">"
+				  : "<span class=\"regressed\">");
+		pd_html_text(b, line.buf);
+		pd_buf_adds(b, "</span>");
+	} else if (t->ncommits < 2) {
+		pd_buf_adds(b, "one commit so far");
+	} else {
+		pd_buf_adds(b, "<span class=\"steadytext\">steady</span>");
+	}
+	pd_buf_release(&line);
+}
+
+static void series_row(struct pd_buf *b, const struct pd_site_series *ss)
+{
+	const struct pd_trend *t = &ss->t;
+	const struct pd_tseries *tot = &t->series.v[0];
+	const struct pd_tpoint *last =
+	    tot->pts.n ? &tot->pts.v[tot->pts.n - 1] : NULL;
+
+	pd_buf_adds(b, "<tr><td><a href=\"s/");
+	pd_html_text(b, ss->key->slug);
+	pd_buf_adds(b, ".html\">");
+	pd_html_text(b, ss->key->scenario);
+	pd_buf_adds(b, "</a></td><td>");
+	pd_html_text(b, ss->key->cache);
+	pd_buf_adds(b, "</td><td>");
+	pd_html_text(b, ss->key->tool);
+	pd_buf_addf(b, "</td><td>%zu</td><td>%zu</td><td>", t->ncommits,
+		    ss->key->runs);
+	if (last) {
+		pd_html_text(b, last->date ? last->date : "");
+		pd_buf_adds(b, "</td><td>");
+	} else
+		pd_buf_adds(b, "</td><td>");
+	sparkline(b, t);
+	pd_buf_adds(b, "</td><td class=\"verdict\">");
+	verdict(b, t);
+	pd_buf_adds(b, "</td></tr>\n");
+}
+
+int pd_site_index(const struct pd_site *s)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, alerts = 0;
+	int rc;
+
+	for (i = 0; i < s->series.n; i++)
+		alerts += s->series.v[i].t.alerts.n;
+	head(&b, "perfdiff: the history");
+	pd_buf_addf(&b,
+		    "<nav><a href=\"alerts.html\">alerts (%zu)</a></nav>\n"
+		    "<p class=\"meta\">%zu series; each opens its trend, whose"
+		    " points open the comparison of a commit with the one"
+		    " before.</p>\n",
+		    alerts, s->series.n);
+	pd_buf_adds(&b, "<table class=\"series\"><tr><th>scenario</th>"
+			"<th>cache</th><th>tool</th><th>commits</th>"
+			"<th>runs</th><th>latest</th><th>total</th>"
+			"<th>latest change</th></tr>\n");
+	for (i = 0; i < s->series.n; i++)
+		series_row(&b, &s->series.v[i]);
+	pd_buf_adds(&b, "</table>\n</body></html>\n");
+	rc = write_page(s, "index.html", &b);
+	pd_buf_release(&b);
+	return rc;
+}
+
+struct alert_ref {
+	const struct pd_site_series *ss;
+	size_t i;
+	const char *date;
+};
+
+static int newest_first(const void *a, const void *b)
+{
+	const struct alert_ref *x = a, *y = b;
+
+	return strcmp(y->date, x->date);
+}
+
+static void alert_row(struct pd_buf *b, const struct alert_ref *r)
+{
+	const struct pd_trend *t = &r->ss->t;
+	size_t at = t->alerts.v[r->i].at;
+	struct pd_buf line = PD_BUF_INIT;
+
+	pd_fmt_alert(&line, t, r->i, 5);
+	pd_buf_adds(b, pd_alert_improves(t, r->i)
+			   ? "<p class=\"improvement\">improvement: "
+			   : "<p class=\"alert\">");
+	pd_buf_adds(b, "<a href=\"s/");
+	pd_html_text(b, r->ss->key->slug);
+	pd_buf_adds(b, ".html\">");
+	pd_html_text(b, r->ss->key->scenario);
+	pd_buf_adds(b, " / ");
+	pd_html_text(b, r->ss->key->cache);
+	pd_buf_adds(b, " / ");
+	pd_html_text(b, r->ss->key->tool);
+	pd_buf_adds(b, "</a>, ");
+	pd_html_text(b, r->date);
+	pd_buf_adds(b, ": ");
+	pd_html_text(b, line.buf);
+	pd_buf_reset(&line);
+	if (t->page_link && t->page_link(t->page_arg, at, &line)) {
+		/* the link is relative to s/; the alerts page is at the root */
+		pd_buf_adds(b, " (<a href=\"");
+		pd_html_text(b, line.buf + 3);
+		pd_buf_adds(b, "\">the comparison</a>)");
+	}
+	pd_buf_adds(b, "</p>\n");
+	pd_buf_release(&line);
+}
+
+int pd_site_alerts(const struct pd_site *s)
+{
+	PD_VEC(struct alert_ref) refs = PD_VEC_INIT;
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, j;
+	int rc;
+
+	for (i = 0; i < s->series.n; i++) {
+		const struct pd_trend *t = &s->series.v[i].t;
+
+		for (j = 0; j < t->alerts.n; j++) {
+			struct alert_ref r;
+			const char *d =
+			    t->series.v[0].pts.v[t->alerts.v[j].at].date;
+
+			r.ss = &s->series.v[i];
+			r.i = j;
+			r.date = d ? d : "";
+			PD_VEC_PUSH(&refs, r);
+		}
+	}
+	if (refs.n)
+		qsort(refs.v, refs.n, sizeof(*refs.v), newest_first);
+	head(&b, "perfdiff: alerts");
+	pd_buf_adds(&b, "<nav><a href=\"index.html\">all series</a></nav>\n");
+	if (!refs.n)
+		pd_buf_adds(&b, "<p class=\"steady\">No change points in any"
+				" series.</p>\n");
+	for (i = 0; i < refs.n; i++)
+		alert_row(&b, &refs.v[i]);
+	pd_buf_adds(&b, "</body></html>\n");
+	rc = write_page(s, "alerts.html", &b);
+	pd_buf_release(&b);
+	PD_VEC_FREE(&refs);
+	return rc;
+}
+
+int pd_site_trend_page(FILE *f, const struct pd_site *s,
+		       const struct pd_site_series *ss)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	const char *body;
+	int rc;
+
+	(void)s;
+	if (!m)
+		return -1;
+	rc = pd_trend_html(m, &ss->t);
+	if (fclose(m) != 0 || rc) {
+		free(text);
+		return -1;
+	}
+	/* the trend report as it is, with the way back to the index */
+	body = strstr(text, "<body>\n");
+	if (body) {
+		body += 7;
+		fwrite(text, 1, (size_t)(body - text), f);
+		fputs("<nav><a href=\"../index.html\">all series</a> &middot; "
+		      "<a href=\"../alerts.html\">alerts</a> &middot; a point"
+		      " with a ring opens the comparison with the commit"
+		      " before</nav>\n",
+		      f);
+		fputs(body, f);
+	} else
+		fputs(text, f);
+	free(text);
+	return ferror(f) ? -1 : 0;
+}
