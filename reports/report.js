@@ -1,6 +1,6 @@
 // perfdiff HTML report: a sortable, filterable table rendered lazily, a
-// differential flame graph in inline SVG, and callers/callees of the top
-// regressions. Everything comes from the JSON in #data; no network access.
+// differential flame graph in inline SVG (inverted on request), callers
+// and callees of the top regressions and of any function clicked. Everything comes from the JSON in #data; no network access.
 "use strict";
 (function () {
   var D = JSON.parse(document.getElementById("data").textContent);
@@ -45,7 +45,7 @@
     var rows = visible(), html = [];
     for (var k = 0; k < rows.length && k < shown; k++) {
       var f = F[rows[k]];
-      html.push("<tr><td class=fn>" + esc(f[0]) + "</td><td>" + esc(f[1]) + "</td>" +
+      html.push("<tr data-f=\"" + rows[k] + "\"><td class=fn>" + esc(f[0]) + "</td><td>" + esc(f[1]) + "</td>" +
         "<td class=" + f[2] + ">" + f[2] + "</td><td class=n>" + num(f[3]) + "</td><td class=n>" + num(f[4]) +
         "</td><td class=n>" + num(f[5]) + "</td><td class=n>" + pct(f[6]) + "</td><td class=n>" + ratio(f[7], f[8], f[9]) +
         "</td><td class=n>" + qfmt(f[10]) + "</td><td class=n>" + (f[11] === null ? "n/a" : f[11].toFixed(0) + " %") +
@@ -84,15 +84,43 @@
     document.getElementById("flame-none").hidden = false;
     document.querySelector("#flame-section .controls").hidden = true;
   } else {
-    var N = T.nodes.length, kids = [], incl = { base: new Float64Array(N + 1), cand: new Float64Array(N + 1) };
-    for (var i = 0; i <= N; i++) kids.push([]);
-    // node i of T.nodes is id i + 1; 0 is the root
-    for (i = 0; i < N; i++) kids[T.nodes[i][0]].push(i + 1);
-    for (i = N; i >= 1; i--) {
-      var nd = T.nodes[i - 1];
-      incl.base[i] += nd[2]; incl.cand[i] += nd[3];
-      incl.base[nd[0]] += incl.base[i]; incl.cand[nd[0]] += incl.cand[i];
+    var N, kids, incl, T0 = T, inverted = null;
+    // node i of T.nodes is id i + 1; 0 is the root; parents come first
+    function index(tree) {
+      T = tree; N = T.nodes.length; kids = [];
+      incl = { base: new Float64Array(N + 1), cand: new Float64Array(N + 1) };
+      for (var i = 0; i <= N; i++) kids.push([]);
+      for (i = 0; i < N; i++) kids[T.nodes[i][0]].push(i + 1);
+      for (i = N; i >= 1; i--) {
+        var nd = T.nodes[i - 1];
+        incl.base[i] += nd[2]; incl.cand[i] += nd[3];
+        incl.base[nd[0]] += incl.base[i]; incl.cand[nd[0]] += incl.cand[i];
+      }
     }
+    // The inverted (bottom-up) tree: each frame's own time at the top,
+    // under it the callers that led there, merged by name; a frame's
+    // width is then the time spent in it through that chain of callers.
+    function invert(src) {
+      var nodes = [], child = [new Map()], n = src.nodes.length;
+      for (var i = 1; i <= n; i++) {
+        var own = src.nodes[i - 1];
+        if (!own[2] && !own[3]) continue;
+        var at = 0;
+        for (var j = i; j !== 0; j = src.nodes[j - 1][0]) {
+          var s = src.nodes[j - 1], key = s[1] + ":" + s[4], next = child[at].get(key);
+          if (next === undefined) {
+            nodes.push([at, s[1], 0, 0, s[4]]);
+            next = nodes.length;
+            child.push(new Map());
+            child[at].set(key, next);
+          }
+          at = next;
+        }
+        nodes[at - 1][2] += own[2]; nodes[at - 1][3] += own[3];
+      }
+      return { names: src.names, nodes: nodes };
+    }
+    index(T0);
     var size = "cand", zoom = 0, search = "";
     var W = Math.max(600, flame.clientWidth || 1000), H = 17;
     function colour(i) {
@@ -139,8 +167,72 @@
     document.querySelectorAll("input[name=size]").forEach(function (r) {
       r.addEventListener("change", function () { size = r.value; zoom = 0; draw(); });
     });
+    document.getElementById("flame-invert").addEventListener("change", function (e) {
+      if (e.target.checked && !inverted) inverted = invert(T0);
+      index(e.target.checked ? inverted : T0);
+      zoom = 0;
+      draw();
+    });
     draw();
   }
+
+  // ---- callers and callees of any function (click a row) ----
+  // As perfdiff peek counts them: a call from the function to itself is
+  // not an edge; (start) is the top of a stack, (self) its own time.
+  function edges(fi) {
+    var tree = T0, n = tree.nodes.length, sub = { base: new Float64Array(n + 1), cand: new Float64Array(n + 1) };
+    var callers = new Map(), callees = new Map(), i;
+    for (i = n; i >= 1; i--) {
+      var nd = tree.nodes[i - 1];
+      sub.base[i] += nd[2]; sub.cand[i] += nd[3];
+      sub.base[nd[0]] += sub.base[i]; sub.cand[nd[0]] += sub.cand[i];
+    }
+    function add(m, key, b, c) {
+      var e = m.get(key) || [0, 0];
+      e[0] += b; e[1] += c;
+      m.set(key, e);
+    }
+    function fname(node) {
+      var f = tree.nodes[node - 1][4];
+      return f >= 0 ? F[f][0] : tree.names[tree.nodes[node - 1][1]];
+    }
+    for (i = 1; i <= n; i++) {
+      var x = tree.nodes[i - 1], f = x[4], pf = x[0] ? tree.nodes[x[0] - 1][4] : -2;
+      if (f === fi && pf !== fi) add(callers, x[0] ? fname(x[0]) : "(start)", sub.base[i], sub.cand[i]);
+      else if (pf === fi && f !== fi) add(callees, fname(i), sub.base[i], sub.cand[i]);
+      if (f === fi) add(callees, "(self)", x[2], x[3]);
+    }
+    function rows(m) {
+      var r = [];
+      m.forEach(function (v, k) { r.push([k, v[0], v[1]]); });
+      return r.sort(function (a, b) { return Math.abs(b[2] - b[1]) - Math.abs(a[2] - a[1]) || (a[0] < b[0] ? -1 : 1); });
+    }
+    return { callers: rows(callers), callees: rows(callees) };
+  }
+  var bf = document.getElementById("butterfly-body");
+  function butterfly(fi) {
+    if (!T0 || !T0.nodes.length) { bf.innerHTML = "<p>No stacks for this comparison.</p>"; return null; }
+    var e = edges(fi), html = ["<h3>" + esc(F[fi][0]) + " <span class=" + F[fi][2] + ">" + F[fi][2] + " " +
+      pct(F[fi][6]) + "</span></h3>"];
+    [["callers", e.callers], ["callees", e.callees]].forEach(function (kr) {
+      html.push("<table><tr><th>" + kr[0] + "</th><th class=n>baseline " + unitName + "</th><th class=n>candidate " +
+        unitName + "</th><th class=n>Δ</th><th class=n>Δ %</th></tr>");
+      kr[1].forEach(function (r) {
+        html.push("<tr><td>" + esc(r[0]) + "</td><td class=n>" + num(r[1]) + "</td><td class=n>" + num(r[2]) +
+          "</td><td class=n>" + num(r[2] - r[1]) + "</td><td class=n>" + (r[1] > 0 ? pct(100 * (r[2] - r[1]) / r[1]) : "new") +
+          "</td></tr>");
+      });
+      if (!kr[1].length) html.push("<tr><td colspan=5>none</td></tr>");
+      html.push("</table>");
+    });
+    bf.innerHTML = html.join("");
+    return e;
+  }
+  tbody.addEventListener("click", function (ev) {
+    var tr = ev.target.closest("tr[data-f]");
+    if (tr) { butterfly(+tr.dataset.f); document.getElementById("butterfly").scrollIntoView(); }
+  });
+  if (order.length) butterfly(order[0]);
 
   // ---- callers and callees of the top regressions ----
   var wb = document.getElementById("where-body"), out = [];
@@ -171,6 +263,31 @@
     res.ascending = after.slice().sort().join("|") === after.join("|");
     res.rects = document.querySelectorAll("#flame rect").length;
     res.where = document.querySelectorAll("#where table").length;
+    // the inverted view: its top frames are the frames with own time
+    var inv = document.getElementById("flame-invert");
+    if (inv && T0 && T0.nodes.length && T0.nodes.length <= 1000) {
+      inv.checked = true;
+      inv.dispatchEvent(new Event("change"));
+      res.inv_rects = document.querySelectorAll("#flame rect").length;
+      var top = new Set();
+      kids[0].forEach(function (k) { top.add(T.names[T.nodes[k - 1][1]]); });
+      res.inv_top = Array.from(top).sort();
+      res.inv_total = [incl.base[0], incl.cand[0]];
+      inv.checked = false;
+      inv.dispatchEvent(new Event("change"));
+      res.flat_total = [incl.base[0], incl.cand[0]];
+      res.own = [];
+      T0.nodes.forEach(function (nd) { if (nd[2] || nd[3]) res.own.push(T0.names[nd[1]]); });
+      res.own = Array.from(new Set(res.own)).sort();
+    }
+    // callers and callees of the top regression (else the first row),
+    // chosen by a click on its row
+    var pick = tbody.rows[0];
+    for (r = 0; r < tbody.rows.length; r++)
+      if (D.where && D.where.length && +tbody.rows[r].dataset.f === D.where[0].f) pick = tbody.rows[r];
+    pick.click();
+    res.butterfly_of = document.querySelector("#butterfly h3") ? F[+pick.dataset.f][0] : null;
+    res.butterfly = res.butterfly_of ? edges(+pick.dataset.f) : null;
     var filter = document.getElementById("filter");
     filter.value = F[order[0]][0];
     filter.dispatchEvent(new Event("input"));

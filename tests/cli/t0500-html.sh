@@ -61,7 +61,7 @@ for f in demo big; do
 	if python3 - "$T/$f.dom" "$f" <<'PY'
 import json, re, sys
 dom = open(sys.argv[1]).read()
-m = re.search(r"SELFTEST (\{.*?\})", dom)
+m = re.search(r"SELFTEST (\{.*\})</pre>", dom)
 assert m, "no self-test result in the DOM"
 r = json.loads(m.group(1))
 assert r["sorted"] and r["ascending"], r
@@ -78,6 +78,35 @@ PY
 		not_ok "$f.html: console errors: $(grep -E 'CONSOLE|Uncaught' "$T/console" | head -3)"
 	else ok; fi
 done
+# The inverted flame graph and the callers and callees of the top
+# regression, clicked in the browser, against perfdiff peek's numbers of
+# the same pair (C, not the page's script) and against a count by hand:
+# f is called from a, b and main, calls g, h and itself (main;f;f;g).
+printf 'main;a;f 100\nmain;a;f;g 50\nmain;b;f;h 30\nmain;f;f;g 20\nmain;b;x 40\n' >"$T/bf-a.folded"
+printf 'main;a;f 300\nmain;a;f;g 50\nmain;b;f;h 60\nmain;f;f;g 20\nmain;b;x 40\n' >"$T/bf-b.folded"
+pd --sample-weight 1 -f html -o "$T/bf.html" "$T/bf-a.folded" "$T/bf-b.folded" 2>/dev/null
+pd peek --sample-weight 1 '^f$' "$T/bf-a.folded" "$T/bf-b.folded" -f json >"$T/bf-peek.json" 2>/dev/null
+browse "$T/bf.html" >"$T/bf.dom"
+if python3 - "$T/bf.dom" "$T/bf-peek.json" <<'PY'
+import json, re, sys
+r = json.loads(re.search(r"SELFTEST (\{.*\})</pre>", open(sys.argv[1]).read()).group(1))
+# inverted: the top frames are the frames with own time, same totals
+assert r["inv_top"] == r["own"] == ["f", "g", "h", "x"], r
+assert r["inv_total"] == r["flat_total"] == [240, 470], r
+assert r["butterfly_of"] == "f", r
+js = {k: sorted((n, b, c) for n, b, c in r["butterfly"][k]) for k in ("callers", "callees")}
+# by hand: callers a 150 -> 350, b 30 -> 60, main (the outer f) 20 -> 20;
+# callees g 50 + 20, h 30 -> 60, f's own time 100 -> 300, f -> f no edge
+assert js["callers"] == [("a", 150, 350), ("b", 30, 60), ("main", 20, 20)], js
+assert js["callees"] == [("(self)", 100, 300), ("g", 70, 70), ("h", 30, 60)], js
+pk = json.load(open(sys.argv[2]))["peek"][0]
+def rows(k):
+    return sorted(((x["function"] or "(%s)" % x["kind"]), x["baseline"], x["candidate"])
+                  for x in pk[k])
+assert rows("callers") == js["callers"], (rows("callers"), js["callers"])
+assert rows("callees") == js["callees"], (rows("callees"), js["callees"])
+PY
+then ok; else not_ok "inverted view and callers/callees in Chromium: $(grep -o 'SELFTEST.*' "$T/bf.dom" | head -c 400)"; fi
 # Screenshots, for a person to look at (PD_SHOTS keeps them).
 shots=${PD_SHOTS:-$T}
 with_timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
