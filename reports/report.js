@@ -77,65 +77,40 @@
   order.sort(function (a, b) { return (F[b][5] || 0) - (F[a][5] || 0); });
   render();
 
-  // ---- flame graph ----
-  var T = D.flame; // {names: [...], nodes: [[parent, nameIdx, base, cand, fnIdx], ...]}
-  var flame = document.getElementById("flame");
-  if (!T || !T.nodes.length) {
-    document.getElementById("flame-none").hidden = false;
-    document.querySelector("#flame-section .controls").hidden = true;
-  } else {
-    var N, kids, incl, T0 = T, inverted = null;
-    // node i of T.nodes is id i + 1; 0 is the root; parents come first
-    function index(tree) {
-      T = tree; N = T.nodes.length; kids = [];
-      incl = { base: new Float64Array(N + 1), cand: new Float64Array(N + 1) };
-      for (var i = 0; i <= N; i++) kids.push([]);
+  // ---- flame graphs ----
+  // A tree is {names, nodes: [[parent, nameIdx, base, cand, fnIdx], ...]};
+  // node i is id i + 1, 0 is the root, parents come before children, and
+  // base/cand are a node's own weight.
+  var T0 = D.flame, size = "cand", search = "", H = 17;
+  function colour(nd) {
+    var f = nd[4] >= 0 ? F[nd[4]] : null;
+    if (!f) return "#c8c8c8";
+    var p = Math.min(1, Math.abs(f[6] || 0) / 50), s = Math.round(35 + 55 * p);
+    if (f[2] === "regressed" || f[2] === "added") return "hsl(0," + s + "%,60%)";
+    if (f[2] === "improved" || f[2] === "removed") return "hsl(222," + s + "%,62%)";
+    return "#c8c8c8";
+  }
+  // One drawn graph: its tree, children, inclusive weights and zoom.
+  function Flame(el) {
+    var g = { el: el, T: null, N: 0, kids: null, incl: null, zoom: 0 };
+    g.set = function (tree) {
+      var T = tree, N = T.nodes.length, kids = [], i;
+      var incl = { base: new Float64Array(N + 1), cand: new Float64Array(N + 1) };
+      for (i = 0; i <= N; i++) kids.push([]);
       for (i = 0; i < N; i++) kids[T.nodes[i][0]].push(i + 1);
       for (i = N; i >= 1; i--) {
         var nd = T.nodes[i - 1];
         incl.base[i] += nd[2]; incl.cand[i] += nd[3];
         incl.base[nd[0]] += incl.base[i]; incl.cand[nd[0]] += incl.cand[i];
       }
-    }
-    // The inverted (bottom-up) tree: each frame's own time at the top,
-    // under it the callers that led there, merged by name; a frame's
-    // width is then the time spent in it through that chain of callers.
-    function invert(src) {
-      var nodes = [], child = [new Map()], n = src.nodes.length;
-      for (var i = 1; i <= n; i++) {
-        var own = src.nodes[i - 1];
-        if (!own[2] && !own[3]) continue;
-        var at = 0;
-        for (var j = i; j !== 0; j = src.nodes[j - 1][0]) {
-          var s = src.nodes[j - 1], key = s[1] + ":" + s[4], next = child[at].get(key);
-          if (next === undefined) {
-            nodes.push([at, s[1], 0, 0, s[4]]);
-            next = nodes.length;
-            child.push(new Map());
-            child[at].set(key, next);
-          }
-          at = next;
-        }
-        nodes[at - 1][2] += own[2]; nodes[at - 1][3] += own[3];
-      }
-      return { names: src.names, nodes: nodes };
-    }
-    index(T0);
-    var size = "cand", zoom = 0, search = "";
-    var W = Math.max(600, flame.clientWidth || 1000), H = 17;
-    function colour(i) {
-      var nd = T.nodes[i - 1], f = nd[4] >= 0 ? F[nd[4]] : null;
-      if (!f) return "#c8c8c8";
-      var p = Math.min(1, Math.abs(f[6] || 0) / 50), s = Math.round(35 + 55 * p);
-      if (f[2] === "regressed" || f[2] === "added") return "hsl(0," + s + "%,60%)";
-      if (f[2] === "improved" || f[2] === "removed") return "hsl(222," + s + "%,62%)";
-      return "#c8c8c8";
-    }
-    function draw() {
-      var w = incl[size], total = w[zoom] || 1, rects = [], maxd = 0;
+      g.T = T; g.N = N; g.kids = kids; g.incl = incl; g.zoom = 0;
+    };
+    g.draw = function () {
+      var T = g.T, incl = g.incl, w = incl[size], total = w[g.zoom] || 1, rects = [], maxd = 0;
+      var W = Math.max(600, el.clientWidth || 1000);
       function walk(id, x, depth) {
         var width = w[id] / total * W;
-        if (width < 1 && id !== zoom) return; // below a pixel: merged into the parent
+        if (width < 1 && id !== g.zoom) return; // below a pixel: merged into the parent
         if (id !== 0) {
           var nd = T.nodes[id - 1], name = T.names[nd[1]];
           var hit = search && name.toLowerCase().indexOf(search) >= 0;
@@ -144,37 +119,80 @@
           var tip = name + "\nbaseline " + num(incl.base[id]) + " " + unitName + ", candidate " + num(incl.cand[id]) +
             " " + unitName + ", Δ " + num(incl.cand[id] - incl.base[id]) + " " + unitName;
           rects.push('<g data-id="' + id + '"><rect x="' + x.toFixed(1) + '" y="' + (depth * H) + '" width="' +
-            Math.max(width - 0.5, 0.5).toFixed(1) + '" height="' + (H - 1) + '" fill="' + colour(id) + '" class="' + cls +
+            Math.max(width - 0.5, 0.5).toFixed(1) + '" height="' + (H - 1) + '" fill="' + colour(nd) + '" class="' + cls +
             '"><title>' + esc(tip) + "</title></rect>" + (width > 40 ? '<text x="' + (x + 3).toFixed(1) + '" y="' +
             (depth * H + 12) + '">' + esc(name.length * 7 > width ? name.slice(0, Math.floor(width / 7) - 1) + "…" : name) +
             "</text>" : "") + "</g>");
           if (depth > maxd) maxd = depth;
         }
         var cx = x;
-        kids[id].forEach(function (k) { walk(k, cx, id === zoom && id !== 0 ? depth + 1 : depth + (id === 0 ? 0 : 1)); cx += w[k] / total * W; });
+        g.kids[id].forEach(function (k) {
+          walk(k, cx, id === g.zoom && id !== 0 ? depth + 1 : depth + (id === 0 ? 0 : 1));
+          cx += w[k] / total * W;
+        });
       }
       // the ancestors of a zoomed frame are not drawn: it spans the width
-      walk(zoom, 0, 0);
-      flame.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg" width="' + W + '" height="' + ((maxd + 2) * H) + '">' +
+      walk(g.zoom, 0, 0);
+      el.innerHTML = '<svg xmlns="http://www.w3.org/2000/svg" width="' + W + '" height="' + ((maxd + 2) * H) + '">' +
         rects.join("") + "</svg>";
-    }
-    flame.addEventListener("click", function (e) {
-      var g = e.target.closest("g[data-id]");
-      if (g) { zoom = +g.dataset.id; draw(); }
+    };
+    el.addEventListener("click", function (e) {
+      var t = e.target.closest("g[data-id]");
+      if (t) { g.zoom = +t.dataset.id; g.draw(); }
     });
-    document.getElementById("flame-reset").addEventListener("click", function () { zoom = 0; draw(); });
-    document.getElementById("flame-search").addEventListener("input", function (e) { search = e.target.value.toLowerCase(); draw(); });
+    return g;
+  }
+  // Merges into dst (a node list) under parent at the path of names and
+  // functions given by step, adding weights at its end; returns its id.
+  function place(dst, child, at, nd) {
+    var key = nd[1] + ":" + nd[4], next = child[at].get(key);
+    if (next === undefined) {
+      dst.push([at, nd[1], 0, 0, nd[4]]);
+      next = dst.length;
+      child.push(new Map());
+      child[at].set(key, next);
+    }
+    return next;
+  }
+  // The inverted (bottom-up) tree: each frame's own time at the top,
+  // under it the callers that led there, merged by name; a frame's width
+  // is then the time spent in it through that chain of callers.
+  function invert(src) {
+    var nodes = [], child = [new Map()], n = src.nodes.length;
+    for (var i = 1; i <= n; i++) {
+      var own = src.nodes[i - 1], at = 0;
+      if (!own[2] && !own[3]) continue;
+      for (var j = i; j !== 0; j = src.nodes[j - 1][0]) at = place(nodes, child, at, src.nodes[j - 1]);
+      nodes[at - 1][2] += own[2]; nodes[at - 1][3] += own[3];
+    }
+    return { names: src.names, nodes: nodes };
+  }
+  var main = null, inverted = null, flame = document.getElementById("flame");
+  if (!T0 || !T0.nodes.length) {
+    document.getElementById("flame-none").hidden = false;
+    document.querySelector("#flame-section .controls").hidden = true;
+  } else {
+    main = Flame(flame);
+    main.set(T0);
+    var redraw = function () { main.draw(); if (sandwich) { sandwich[0].draw(); sandwich[1].draw(); } };
+    document.getElementById("flame-reset").addEventListener("click", function () { main.zoom = 0; main.draw(); });
+    document.getElementById("flame-search").addEventListener("input", function (e) { search = e.target.value.toLowerCase(); redraw(); });
     document.querySelectorAll("input[name=size]").forEach(function (r) {
-      r.addEventListener("change", function () { size = r.value; zoom = 0; draw(); });
+      r.addEventListener("change", function () {
+        size = r.value;
+        main.zoom = 0;
+        if (sandwich) sandwich[0].zoom = sandwich[1].zoom = 0;
+        redraw();
+      });
     });
     document.getElementById("flame-invert").addEventListener("change", function (e) {
       if (e.target.checked && !inverted) inverted = invert(T0);
-      index(e.target.checked ? inverted : T0);
-      zoom = 0;
-      draw();
+      main.set(e.target.checked ? inverted : T0);
+      main.draw();
     });
-    draw();
+    main.draw();
   }
+  var sandwich = null;
 
   // ---- callers and callees of any function (click a row) ----
   // As perfdiff peek counts them: a call from the function to itself is
@@ -209,6 +227,33 @@
     }
     return { callers: rows(callers), callees: rows(callees) };
   }
+  // The sandwich of a function: its callers as an inverted tree and its
+  // callees as one tree, each rooted at the function, from its outermost
+  // calls (as edges counts them), merged by name.
+  function sandwichTrees(fi) {
+    var src = T0, n = src.nodes.length, kids0 = [], sub = [new Float64Array(n + 1), new Float64Array(n + 1)], i;
+    var up = [], upc = [new Map()], down = [], downc = [new Map()];
+    for (i = 0; i <= n; i++) kids0.push([]);
+    for (i = 0; i < n; i++) kids0[src.nodes[i][0]].push(i + 1);
+    for (i = n; i >= 1; i--) {
+      var y = src.nodes[i - 1];
+      sub[0][i] += y[2]; sub[1][i] += y[3];
+      sub[0][y[0]] += sub[0][i]; sub[1][y[0]] += sub[1][i];
+    }
+    for (i = 1; i <= n; i++) {
+      var x = src.nodes[i - 1], pf = x[0] ? src.nodes[x[0] - 1][4] : -2, at = 0;
+      if (x[4] !== fi || pf === fi) continue;
+      for (var j = i; j !== 0; j = src.nodes[j - 1][0]) at = place(up, upc, at, src.nodes[j - 1]);
+      up[at - 1][2] += sub[0][i]; up[at - 1][3] += sub[1][i];
+      var todo = [[i, place(down, downc, 0, x)]];
+      while (todo.length) {
+        var t = todo.pop(), o = src.nodes[t[0] - 1];
+        down[t[1] - 1][2] += o[2]; down[t[1] - 1][3] += o[3];
+        kids0[t[0]].forEach(function (k) { todo.push([k, place(down, downc, t[1], src.nodes[k - 1])]); });
+      }
+    }
+    return [{ names: src.names, nodes: up }, { names: src.names, nodes: down }];
+  }
   var bf = document.getElementById("butterfly-body");
   function butterfly(fi) {
     if (!T0 || !T0.nodes.length) { bf.innerHTML = "<p>No stacks for this comparison.</p>"; return null; }
@@ -225,7 +270,17 @@
       if (!kr[1].length) html.push("<tr><td colspan=5>none</td></tr>");
       html.push("</table>");
     });
+    html.push('<h4>Sandwich</h4><p class="legend">The function at the top; below it, who called it (each' +
+      " chain of callers up to the start):</p><div id=\"sw-up\" class=\"flame\"></div>" +
+      '<p class="legend">The function at the top; below it, what it called:</p>' +
+      '<div id="sw-down" class="flame"></div>');
     bf.innerHTML = html.join("");
+    var trees = sandwichTrees(fi);
+    sandwich = [Flame(document.getElementById("sw-up")), Flame(document.getElementById("sw-down"))];
+    sandwich[0].set(trees[0]);
+    sandwich[1].set(trees[1]);
+    sandwich[0].draw();
+    sandwich[1].draw();
     return e;
   }
   tbody.addEventListener("click", function (ev) {
@@ -270,12 +325,12 @@
       inv.dispatchEvent(new Event("change"));
       res.inv_rects = document.querySelectorAll("#flame rect").length;
       var top = new Set();
-      kids[0].forEach(function (k) { top.add(T.names[T.nodes[k - 1][1]]); });
+      main.kids[0].forEach(function (k) { top.add(main.T.names[main.T.nodes[k - 1][1]]); });
       res.inv_top = Array.from(top).sort();
-      res.inv_total = [incl.base[0], incl.cand[0]];
+      res.inv_total = [main.incl.base[0], main.incl.cand[0]];
       inv.checked = false;
       inv.dispatchEvent(new Event("change"));
-      res.flat_total = [incl.base[0], incl.cand[0]];
+      res.flat_total = [main.incl.base[0], main.incl.cand[0]];
       res.own = [];
       T0.nodes.forEach(function (nd) { if (nd[2] || nd[3]) res.own.push(T0.names[nd[1]]); });
       res.own = Array.from(new Set(res.own)).sort();
@@ -288,6 +343,22 @@
     pick.click();
     res.butterfly_of = document.querySelector("#butterfly h3") ? F[+pick.dataset.f][0] : null;
     res.butterfly = res.butterfly_of ? edges(+pick.dataset.f) : null;
+    // the sandwich: both halves rooted at the function, as wide as its
+    // outermost calls' time; the callers' second row and the callees'
+    // second row as names with their candidate weights
+    if (sandwich) {
+      res.sandwich = sandwich.map(function (g) {
+        var rows = [];
+        g.kids[0].forEach(function (r) {
+          var row = [g.T.names[g.T.nodes[r - 1][1]], g.incl.base[r], g.incl.cand[r], []];
+          g.kids[r].forEach(function (k) { row[3].push([g.T.names[g.T.nodes[k - 1][1]], g.incl.base[k], g.incl.cand[k]]); });
+          row[3].sort();
+          rows.push(row);
+        });
+        return rows;
+      });
+      res.sandwich_rects = document.querySelectorAll("#sw-up rect, #sw-down rect").length;
+    }
     var filter = document.getElementById("filter");
     filter.value = F[order[0]][0];
     filter.dispatchEvent(new Event("input"));

@@ -99,6 +99,14 @@ js = {k: sorted((n, b, c) for n, b, c in r["butterfly"][k]) for k in ("callers",
 # callees g 50 + 20, h 30 -> 60, f's own time 100 -> 300, f -> f no edge
 assert js["callers"] == [("a", 150, 350), ("b", 30, 60), ("main", 20, 20)], js
 assert js["callees"] == [("(self)", 100, 300), ("g", 70, 70), ("h", 30, 60)], js
+# the sandwich: both halves rooted at f, as wide as its outermost calls
+# (a;f 150 -> 350, b;f 30 -> 60, main;f 20 -> 20), callers under it as
+# above; under f in the callees' half: f itself (main;f;f), g and h
+up, down = r["sandwich"]
+assert [x[:3] for x in up] == [["f", 200, 430]] == [x[:3] for x in down], r["sandwich"]
+assert sorted(tuple(c) for c in up[0][3]) == js["callers"], up
+assert down[0][3] == [["f", 20, 20], ["g", 50, 50], ["h", 30, 60]], down
+assert r["sandwich_rects"] >= 8, r
 pk = json.load(open(sys.argv[2]))["peek"][0]
 def rows(k):
     return sorted(((x["function"] or "(%s)" % x["kind"]), x["baseline"], x["candidate"])
