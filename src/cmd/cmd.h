@@ -65,6 +65,8 @@ void pd_tmp_perms(int fd);
 /* Commits (rc == 0) or discards the file; returns 0 or -1 with a message. */
 int pd_out_close(struct pd_out *o, int rc);
 
+/* Whether --commit-url is an http(s) address with {sha}; else says why. */
+int pd_commit_url_ok(const char *url);
 /* Opens an existing history database; prints the error, -1. */
 int pd_open_history(struct pd_db *db, const char *path);
 /*

@@ -403,14 +403,8 @@ static int site_args(int argc, char **argv, struct pd_site *s)
 			s->db = optarg;
 			break;
 		case OPT_COMMIT_URL:
-			if ((strncmp(optarg, "https://", 8) &&
-			     strncmp(optarg, "http://", 7)) ||
-			    !strstr(optarg, "{sha}")) {
-				pd_error("error: --commit-url: want an http(s)"
-					 " address with {sha} in it, not '%s'",
-					 optarg);
+			if (!pd_commit_url_ok(optarg))
 				return 2;
-			}
 			s->commit_url = optarg;
 			break;
 		case OPT_LAST:

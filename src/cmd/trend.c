@@ -95,14 +95,8 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 			a->alert_after = optarg;
 			break;
 		case OPT_COMMIT_URL:
-			if ((strncmp(optarg, "https://", 8) &&
-			     strncmp(optarg, "http://", 7)) ||
-			    !strstr(optarg, "{sha}")) {
-				pd_error("error: --commit-url: want an http(s)"
-					 " address with {sha} in it, not '%s'",
-					 optarg);
+			if (!pd_commit_url_ok(optarg))
 				return 2;
-			}
 			a->commit_url = optarg;
 			break;
 		case OPT_COLOR:

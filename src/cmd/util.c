@@ -294,3 +294,15 @@ int pd_write_by_name(const char *output,
 	free(tmp);
 	return 0;
 }
+
+int pd_commit_url_ok(const char *url)
+{
+	if ((strncmp(url, "https://", 8) && strncmp(url, "http://", 7)) ||
+	    !strstr(url, "{sha}")) {
+		pd_error("error: --commit-url: want an http(s) address with"
+			 " {sha} in it, not '%s'",
+			 url);
+		return 0;
+	}
+	return 1;
+}

@@ -108,6 +108,18 @@ with_timeout() {
 	fi
 }
 
+# chrome_dom URL: the DOM of a page after its scripts ran, in headless
+# Chromium (found as CHROME; a test checks it is set), console messages
+# in $T/console.
+CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
+chrome_dom() {
+	with_timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --no-first-run --user-data-dir="$T/ud$$" \
+		--enable-logging=stderr --v=0 --virtual-time-budget=5000 \
+		--dump-dom "$1" 2>"$T/console"
+}
+
 # have_extra FILE: the external file is there; else a note, and false.
 have_extra() {
 	[ -f "$PD_EXTRA_CORPUS/$1" ] && return 0

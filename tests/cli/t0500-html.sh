@@ -43,19 +43,12 @@ expect_exit 1 pd --sample-weight 1 -f html -o "$T/big.html" "$T/big-a.folded" "$
 size=$(wc -c <"$T/big.html")
 [ "$size" -lt 20000000 ] && ok || not_ok "50 000 functions make $size bytes"
 
-CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$CHROME" ]; then
 	echo "chromium not installed: browser checks skipped"
 	finish
 	exit $?
 fi
-browse() { # browse FILE -> DOM on stdout, console on $T/console
-	with_timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$T/ud$$" \
-		--enable-logging=stderr --v=0 --virtual-time-budget=5000 \
-		--dump-dom "file://$1#selftest" 2>"$T/console"
-}
+browse() { chrome_dom "file://$1#selftest"; }
 for f in demo big; do
 	browse "$T/$f.html" >"$T/$f.dom"
 	if python3 - "$T/$f.dom" "$f" <<'PY'

@@ -118,19 +118,12 @@ expect_lines 1 "$T/err"
 expect_exit 2 pd site
 expect_lines 1 "$T/err"
 
-CHROME=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$CHROME" ]; then
 	echo "chromium not installed: browser checks skipped"
 	finish
 	exit $?
 fi
-browse() { # browse FILE -> DOM on stdout, console on $T/console
-	with_timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update \
-		--disable-sync --no-first-run --user-data-dir="$T/ud$$" \
-		--enable-logging=stderr --v=0 --virtual-time-budget=5000 \
-		--dump-dom "file://$1" 2>"$T/console"
-}
+browse() { chrome_dom "file://$1"; }
 browse "$S/index.html" >"$T/index.dom"
 grep -q 'syn--warm--folded.html' "$T/index.dom" && ok || not_ok "index in Chromium: $(head -c 300 "$T/index.dom")"
 # the comparison page's script runs from file:// two folders down
