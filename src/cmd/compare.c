@@ -42,7 +42,9 @@ int pd_cmd_compare(int argc, char **argv)
 			goto out;
 	status = pd_run_sides_diff(s, &r, &fn, &d);
 	if (status < 0) {
-		status = pd_render(&d, &r, NULL, NULL, &fn);
+		/* the flame graph of each side's mean run, from stored trees */
+		status = pd_render(&d, &r, s[0].loaded ? s[0].l.mean : NULL,
+				   s[1].loaded ? s[1].l.mean : NULL, &fn);
 		pd_diff_release(&d);
 	}
 out:

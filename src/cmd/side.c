@@ -134,13 +134,13 @@ static int resolve(struct pd_db *db, struct pd_run_side *s, struct store_key *k,
 
 static int load(struct pd_db *db, struct pd_run_side *s,
 		const struct store_key *k, struct pd_idmap *ids, int whole,
-		struct pd_err *err)
+		int want_mean, struct pd_err *err)
 {
 	if (s->loaded)
 		pd_loaded_release(&s->l);
 	s->loaded = 0;
 	if (pd_store_load(db, s->sha, s->scenario, k->cache_own, k->tool_own,
-			  ids, whole, &s->l, err) < 0)
+			  ids, whole, want_mean, &s->l, err) < 0)
 		return -1;
 	s->loaded = 1;
 	s->side = s->l.side;
@@ -166,7 +166,7 @@ static int settle_totals(struct pd_db *db, struct pd_run_side *s,
 		if (!s[i].loaded)
 			files_whole(&s[i], fn);
 		else if (s[i].l.set_apart &&
-			 load(db, &s[i], k, ids, 1, err) < 0)
+			 load(db, &s[i], k, ids, 1, 0, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -220,7 +220,8 @@ static int load_sides(struct pd_db *db, struct pd_run_side *s,
 	pd_store_noise_start(&task, r->db, scen, k->cache_own, k->tool_own, ex);
 	for (i = 0; i < 2 && rc == 0; i++) {
 		if (s[i].spec)
-			rc = load(db, &s[i], k, ids, 0, err);
+			rc =
+			    load(db, &s[i], k, ids, 0, r->fmt == FMT_HTML, err);
 		else if (side_profiles(&s[i], r, fn) < 0)
 			rc = -2;
 	}

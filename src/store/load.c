@@ -25,6 +25,10 @@ void pd_loaded_release(struct pd_loaded *l)
 	free(l->event);
 	free(l->host);
 	free(l->build_meta);
+	if (l->mean) {
+		pd_profile_release(l->mean);
+		free(l->mean);
+	}
 	memset(l, 0, sizeof(*l));
 }
 
@@ -371,7 +375,8 @@ int pd_store_load_run(struct pd_db *db, int64_t run, double interval,
  * 1 when the tree was used, 0 when not, or an error.
  */
 static int agg_from_stacks(struct pd_db *db, int64_t run, struct pd_idmap *ids,
-			   struct pd_agg *a, struct pd_err *err)
+			   struct pd_agg *a, struct pd_profile *mean,
+			   double scale, struct pd_err *err)
 {
 	struct pd_st *st = pd_db_stmt(db, "q_run_stacks", err);
 	struct pd_buf raw = PD_BUF_INIT;
@@ -454,6 +459,8 @@ static int agg_from_stacks(struct pd_db *db, int64_t run, struct pd_idmap *ids,
 	a->sys_w = t.sys_w;
 	a->sys_c = t.sys_c;
 	pd_agg_release(&t);
+	if (mean)
+		pd_profile_merge(mean, &p, scale);
 	rc = 1;
 out:
 	pd_profile_release(&p);
@@ -465,7 +472,8 @@ out:
 
 int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 		  const char *cache, const char *tool, struct pd_idmap *idmap,
-		  int whole, struct pd_loaded *out, struct pd_err *err)
+		  int whole, int want_mean, struct pd_loaded *out,
+		  struct pd_err *err)
 {
 	struct pd_st *st;
 	PD_VEC(int64_t) ids = PD_VEC_INIT;
@@ -513,11 +521,16 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 	out->runs = pd_xcalloc(ids.n, sizeof(*out->runs));
 	out->n = ids.n;
 	out->set_apart = idmap != NULL && !whole;
+	if (want_mean && out->set_apart) {
+		out->mean = pd_xmalloc(sizeof(*out->mean));
+		pd_profile_init(out->mean);
+	}
 	for (i = 0; i < ids.n; i++) {
 		rc = pd_store_load_run(db, ids.v[i], iv.v[i], tw.v[i], tn.v[i],
 				       idmap, &out->runs[i], err);
 		if (rc >= 0 && out->set_apart)
 			rc = agg_from_stacks(db, ids.v[i], idmap, &out->runs[i],
+					     out->mean, 1.0 / (double)ids.n,
 					     err);
 		if (rc < 0)
 			goto out;
@@ -526,6 +539,11 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 			size_t k;
 
 			out->set_apart = 0;
+			if (out->mean) { /* no picture of a side in part */
+				pd_profile_release(out->mean);
+				free(out->mean);
+				out->mean = NULL;
+			}
 			for (k = 0; k < i; k++) {
 				pd_agg_release(&out->runs[k]);
 				rc = pd_store_load_run(db, ids.v[k], iv.v[k],
@@ -549,6 +567,8 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 	out->side.event = out->event;
 	out->side.count_rule = "stored sample counts";
 	out->side.runs = (int)ids.n;
+	if (out->mean)
+		pd_profile_finish(out->mean);
 	rc = 0;
 out:
 	PD_VEC_FREE(&ids);

@@ -10,6 +10,7 @@
 #include "model/func.h"
 #include "stats/diff.h"
 #include "core/buf.h"
+#include "model/profile.h"
 #include "store/db.h"
 
 /* Maps database function ids to a pd_funcs table, filled as rows arrive. */
@@ -45,6 +46,12 @@ struct pd_loaded {
 	 * perfdiff: docs/history.md).
 	 */
 	int set_apart;
+	/*
+	 * With want_mean: the side's mean run as a profile of functions,
+	 * rebuilt from the stored trees (every run's weights / n), for the
+	 * HTML report's flame graph; NULL when a run has no usable tree.
+	 */
+	struct pd_profile *mean;
 };
 
 void pd_loaded_release(struct pd_loaded *l);
@@ -64,11 +71,12 @@ PD_NODISCARD int pd_store_caches(struct pd_db *db, const char *sha,
  * The runs of one commit, aggregated from their stack trees (system
  * frames set apart, out->set_apart) when every run has one the reader can
  * resolve and whole is 0; else from their function rows, whole totals.
+ * want_mean keeps the side's mean run as a profile too (out->mean).
  */
 PD_NODISCARD int pd_store_load(struct pd_db *db, const char *sha,
 			       const char *scenario, const char *cache,
 			       const char *tool, struct pd_idmap *ids,
-			       int whole, struct pd_loaded *out,
+			       int whole, int want_mean, struct pd_loaded *out,
 			       struct pd_err *err);
 /*
  * Learns noise from the last 30 commits of scenario/cache/tool, leaving

@@ -88,6 +88,10 @@ cmp6=$S/c/syn--warm--folded/06$tail.html
 expect_grep '05aaaaaaaaaa' "$cmp6"
 expect_grep 'href="../../s/syn--warm--folded.html">trend' "$cmp6"
 expect_grep 'parse' "$cmp6"
+# with the flame graph of each side's mean run, from the stored trees:
+# parse 1000 -> 1300 samples (three runs a side, the jitter cancels)
+expect_grep '"flame":{"names":\[' "$cmp6"
+expect_grep ',1000,1300,' "$cmp6"
 
 # Again: nothing remade, the pages untouched.
 ls -l --time-style=full-iso "$S"/c/*/* >"$T/before"

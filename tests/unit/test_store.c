@@ -125,11 +125,27 @@ static void test_ingest_roundtrip(void **state)
 	 * kernel (do_syscall_64 under [unknown] under main), so the run's
 	 * total is 750000 and main's is 2 samples, 500000.
 	 */
-	assert_int_equal(
-	    pd_store_load(&db, sha, "demo", "warm", "perf", &ids, 0, &l, &err),
-	    0);
+	assert_int_equal(pd_store_load(&db, sha, "demo", "warm", "perf", &ids,
+				       0, 1, &l, &err),
+			 0);
 	assert_int_equal(l.n, 1);
 	assert_true(l.set_apart);
+	/* the mean run's tree, for the HTML flame graph: every sample */
+	assert_non_null(l.mean);
+	{
+		double w = 0;
+		int has_main = 0;
+
+		for (i = 0; i < l.mean->nodes.n; i++)
+			w += l.mean->nodes.v[i].weight;
+		for (i = 0; i < l.mean->frames.n; i++)
+			has_main |=
+			    !strcmp(pd_intern_str(&l.mean->strs,
+						  l.mean->frames.v[i].name),
+				    "main");
+		assert_near(w, 1000000, 0);
+		assert_true(has_main);
+	}
 	assert_near(l.runs[0].all_w, 750000, 0);
 	assert_near(l.runs[0].sys_w, 250000, 0);
 	for (i = 0; i < fn.v.n; i++) {
@@ -140,10 +156,11 @@ static void test_ingest_roundtrip(void **state)
 	}
 	pd_loaded_release(&l);
 	/* Whole, from the function rows: 1000000, main 3 samples. */
-	assert_int_equal(
-	    pd_store_load(&db, sha, "demo", "warm", "perf", &ids, 1, &l, &err),
-	    0);
+	assert_int_equal(pd_store_load(&db, sha, "demo", "warm", "perf", &ids,
+				       1, 1, &l, &err),
+			 0);
 	assert_false(l.set_apart);
+	assert_null(l.mean); /* whole totals: no tree read */
 	assert_near(l.runs[0].all_w, 1000000, 0);
 	for (i = 0; i < fn.v.n; i++) {
 		if (!strcmp(pd_func_name(&fn, (uint32_t)i), "main")) {
