@@ -118,7 +118,7 @@
           var cls = (incl.base[id] === 0 && size === "cand" ? "new" : "") + (hit ? " hit" : "");
           var tip = name + "\nbaseline " + num(incl.base[id]) + " " + unitName + ", candidate " + num(incl.cand[id]) +
             " " + unitName + ", Δ " + num(incl.cand[id] - incl.base[id]) + " " + unitName;
-          rects.push('<g data-id="' + id + '"><rect x="' + x.toFixed(1) + '" y="' + (depth * H) + '" width="' +
+          rects.push('<g data-id="' + id + '" tabindex="0"><rect x="' + x.toFixed(1) + '" y="' + (depth * H) + '" width="' +
             Math.max(width - 0.5, 0.5).toFixed(1) + '" height="' + (H - 1) + '" fill="' + colour(nd) + '" class="' + cls +
             '"><title>' + esc(tip) + "</title></rect>" + (width > 40 ? '<text x="' + (x + 3).toFixed(1) + '" y="' +
             (depth * H + 12) + '">' + esc(name.length * 7 > width ? name.slice(0, Math.floor(width / 7) - 1) + "…" : name) +
@@ -139,6 +139,11 @@
     el.addEventListener("click", function (e) {
       var t = e.target.closest("g[data-id]");
       if (t) { g.zoom = +t.dataset.id; g.draw(); }
+    });
+    // keyboard: Tab moves between frames, Enter zooms into one
+    el.addEventListener("keydown", function (e) {
+      var t = e.target.closest("g[data-id]");
+      if (t && e.key === "Enter") { g.zoom = +t.dataset.id; g.draw(); }
     });
     return g;
   }
@@ -289,6 +294,41 @@
   });
   if (order.length) butterfly(order[0]);
 
+  // ---- keyboard ----
+  // "/" searches the frames, Escape resets the zoom and the search, "i"
+  // inverts the graph; j/k (or the arrows) move through the table's rows
+  // and Enter shows the callers and callees of the row marked.
+  var cursor = -1;
+  function mark(r) {
+    var rows = tbody.rows;
+    if (!rows.length) return;
+    if (cursor >= 0 && rows[cursor]) rows[cursor].classList.remove("cursor");
+    cursor = Math.max(0, Math.min(rows.length - 1, r));
+    rows[cursor].classList.add("cursor");
+    rows[cursor].scrollIntoView({ block: "nearest" });
+  }
+  document.addEventListener("keydown", function (e) {
+    var tag = (e.target.tagName || "").toLowerCase();
+    if (tag === "input" || tag === "select" || tag === "textarea") {
+      if (e.key === "Escape") e.target.blur();
+      return;
+    }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    var search = document.getElementById("flame-search"), inv = document.getElementById("flame-invert");
+    if (e.key === "/" && main) { e.preventDefault(); search.focus(); }
+    else if (e.key === "Escape" && main) {
+      search.value = "";
+      search.dispatchEvent(new Event("input"));
+      main.zoom = 0;
+      main.draw();
+    } else if (e.key === "i" && main) { inv.checked = !inv.checked; inv.dispatchEvent(new Event("change")); }
+    else if (e.key === "j" || e.key === "ArrowDown") { if (tbody.rows.length) { e.preventDefault(); mark(cursor + 1); } }
+    else if (e.key === "k" || e.key === "ArrowUp") { if (tbody.rows.length) { e.preventDefault(); mark(cursor - 1); } }
+    else if (e.key === "Enter" && cursor >= 0 && tbody.rows[cursor] &&
+             !(e.target.closest && e.target.closest("g[data-id]")))
+      tbody.rows[cursor].click();
+  });
+
   // ---- callers and callees of the top regressions ----
   var wb = document.getElementById("where-body"), out = [];
   (D.where || []).forEach(function (w) {
@@ -335,6 +375,24 @@
       T0.nodes.forEach(function (nd) { if (nd[2] || nd[3]) res.own.push(T0.names[nd[1]]); });
       res.own = Array.from(new Set(res.own)).sort();
     }
+    // the keyboard: i inverts, Escape resets; j j Enter shows the callers
+    // and callees of the second row; a click on a frame zooms into it
+    var key = function (k) { document.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true })); };
+    if (main) {
+      key("i");
+      res.key_inverted = document.getElementById("flame-invert").checked;
+      key("i");
+      var fr = document.querySelector("#flame g[data-id]");
+      if (fr) {
+        fr.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+        res.zoomed = main.zoom === +fr.dataset.id;
+        key("Escape");
+        res.unzoomed = main.zoom === 0;
+      }
+    }
+    key("j"); key("j"); key("Enter");
+    res.key_row = tbody.rows.length > 1 && document.querySelector("#butterfly h3") ?
+      document.querySelector("#butterfly h3").textContent.indexOf(F[+tbody.rows[1].dataset.f][0]) === 0 : null;
     // callers and callees of the top regression (else the first row),
     // chosen by a click on its row
     var pick = tbody.rows[0];

@@ -87,6 +87,9 @@ r = json.loads(re.search(r"SELFTEST (\{.*\})</pre>", open(sys.argv[1]).read()).g
 assert r["inv_top"] == r["own"] == ["f", "g", "h", "x"], r
 assert r["inv_total"] == r["flat_total"] == [240, 470], r
 assert r["butterfly_of"] == "f", r
+# driven from the keyboard and a click on a frame
+assert r["key_inverted"] is True and r["zoomed"] and r["unzoomed"], r
+assert r["key_row"] is True, r
 js = {k: sorted((n, b, c) for n, b, c in r["butterfly"][k]) for k in ("callers", "callees")}
 # by hand: callers a 150 -> 350, b 30 -> 60, main (the outer f) 20 -> 20;
 # callees g 50 + 20, h 30 -> 60, f's own time 100 -> 300, f -> f no edge
