@@ -78,20 +78,25 @@ static void md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 	}
 }
 
-/*
- * Appends a number's cell with its spaces as no-break spaces: in a narrow
- * GitHub column "+84.2 %" must not wrap into "+84.2" over "%". Empties
- * cell.
- */
-static void md_nobreak(struct pd_buf *b, struct pd_buf *cell)
+void pd_md_nobreak(struct pd_buf *b, struct pd_buf *cell)
 {
 	size_t i;
 
-	for (i = 0; i < cell->len; i++)
-		if (cell->buf[i] == ' ')
+	for (i = 0; i < cell->len; i++) {
+		if (cell->buf[i] == ' ') {
 			pd_buf_adds(b, "\xc2\xa0"); /* U+00A0 */
-		else
+		} else if (i + 2 < cell->len &&
+			   !memcmp(cell->buf + i, "\xe2\x80\xa6", 3)) {
+			/*
+			 * A line may break after an ellipsis; after a no-break
+			 * space it may not (nor before one).
+			 */
+			pd_buf_adds(b, "\xc2\xa0\xe2\x80\xa6\xc2\xa0");
+			i += 2;
+		} else {
 			pd_buf_addch(b, cell->buf[i]);
+		}
+	}
 	pd_buf_reset(cell);
 }
 
@@ -106,16 +111,16 @@ static void md_row(struct pd_buf *b, const struct pd_diff *d,
 	md_func(b, d, f->func);
 	pd_buf_addf(b, " | %s | %s | ", metric, pd_status_name(m->status));
 	pd_fmt_weight(&cell, m->base, u);
-	md_nobreak(b, &cell);
+	pd_md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
 	pd_fmt_weight(&cell, m->cand, u);
-	md_nobreak(b, &cell);
+	pd_md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
 	pd_fmt_pct(&cell, m->delta_pct);
-	md_nobreak(b, &cell);
+	pd_md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
 	pd_fmt_ratio_ci(&cell, m);
-	md_nobreak(b, &cell);
+	pd_md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
 	pd_fmt_p(b, m->q);
 	pd_buf_adds(b, " | ");
@@ -123,7 +128,7 @@ static void md_row(struct pd_buf *b, const struct pd_diff *d,
 		pd_buf_adds(&cell, "n/a");
 	else
 		pd_buf_addf(&cell, "%.0f %%", m->mde_pct);
-	md_nobreak(b, &cell);
+	pd_md_nobreak(b, &cell);
 	pd_buf_adds(b, " |\n");
 	pd_buf_release(&cell);
 }
@@ -273,7 +278,7 @@ static void md_mtable(struct pd_buf *b, const struct pd_tdiff *t,
 				    m->tested ? "" : " (untested)", m->base,
 				    m->cand);
 			pd_fmt_pct(&key, m->delta_pct);
-			md_nobreak(b, &key);
+			pd_md_nobreak(b, &key);
 			pd_buf_adds(b, " |\n");
 			pd_buf_release(&key);
 		}

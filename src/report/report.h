@@ -141,6 +141,12 @@ const struct pd_fdiff *pd_report_needs_runs(const struct pd_diff *d);
 void pd_fmt_threads(struct pd_buf *b, const struct pd_side *s);
 /* How many (row, measure) changes of a table are worth listing. */
 size_t pd_table_notable(const struct pd_tdiff *t);
+/*
+ * Appends a number's Markdown cell with nothing a line may break at (no-
+ * break spaces, also around an ellipsis): in a narrow GitHub column
+ * "+84.2 %" must not wrap into "+84.2" over "%". Empties cell.
+ */
+void pd_md_nobreak(struct pd_buf *b, struct pd_buf *cell);
 /* Writes a whole buffer; returns 0 or -PD_EIO. */
 int pd_report_put(FILE *f, const struct pd_buf *b);
 

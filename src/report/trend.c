@@ -419,18 +419,26 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 		pd_buf_adds(&b, "| <code>");
 		pd_md_text(&b, s->name, 200);
 		pd_buf_adds(&b, "</code> | ");
-		pd_trend_series_value(&b, t, s, first_mean(s));
+		pd_buf_reset(&line);
+		/* numbers with no-break spaces: one line in a narrow column */
+		pd_trend_series_value(&line, t, s, first_mean(s));
+		pd_md_nobreak(&b, &line);
 		pd_buf_adds(&b, " | ");
-		pd_trend_series_value(&b, t, s, last_mean(s));
+		pd_trend_series_value(&line, t, s, last_mean(s));
+		pd_md_nobreak(&b, &line);
 		pd_buf_adds(&b, " | ");
-		pd_fmt_pct(&b, pd_trend_series_change(s));
-		pd_buf_addf(&b, " | %.1f %%%s | ", 100 * s->tau,
-			    s->tau_learned ? " (learned)" : "");
+		pd_fmt_pct(&line, pd_trend_series_change(s));
+		pd_md_nobreak(&b, &line);
+		pd_buf_adds(&b, " | ");
+		pd_buf_addf(&line, "%.1f %%", 100 * s->tau);
+		pd_md_nobreak(&b, &line);
+		pd_buf_adds(&b, s->tau_learned ? " (learned) | " : " | ");
 		for (k = 0; k < s->changes.n; k++) {
 			pd_buf_adds(&b, k ? ", " : "");
 			md_commit(&b, t, s->pts.v[s->changes.v[k].at].sha);
 			pd_buf_addch(&b, ' ');
-			pd_fmt_pct(&b, 100 * s->changes.v[k].change);
+			pd_fmt_pct(&line, 100 * s->changes.v[k].change);
+			pd_md_nobreak(&b, &line);
 		}
 		pd_buf_adds(&b, " |\n");
 	}
