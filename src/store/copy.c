@@ -61,19 +61,16 @@ static int copy_rows(struct pd_db *src, struct pd_db *dst, const char *q,
 		     const int64_t *arg, const char *w, const enum kind *kinds,
 		     int ncol, size_t *n, struct pd_err *err)
 {
-	struct pd_st *r = pd_db_stmt(src, q, err), *st;
-	int rc = 0, s, c;
+	struct pd_st *r = pd_db_stmt(src, q, err);
+	struct pd_st *st = r ? pd_db_stmt(dst, w, err) : NULL;
+	int rc = 0, s = PD_ST_DONE, c;
 
-	if (!r)
+	if (!st)
 		return PD_EIO;
 	if (arg)
 		pd_st_i64(r, 1, *arg);
+	/* the writer is held across the rows; every column is bound */
 	while (rc == 0 && (s = pd_st_step(r)) == PD_ST_ROW) {
-		st = pd_db_stmt(dst, w, err);
-		if (!st) {
-			rc = PD_EIO;
-			break;
-		}
 		for (c = 0; c < ncol; c++)
 			carry(r, c, st, c + 1, kinds[c]);
 		rc = put(dst, st, w, err);
@@ -107,22 +104,18 @@ static int copy_functions(struct pd_db *src, struct pd_db *dst,
 
 	do {
 		struct pd_st *r = pd_db_stmt(src, "q_copy_functions", err);
+		struct pd_st *w =
+		    r ? pd_db_stmt(dst, "q_copy_func_put", err) : NULL;
 		int64_t next = last;
 
-		if (!r)
+		if (!w)
 			return PD_EIO;
 		before = res->functions;
 		pd_st_i64(r, 1, last);
 		rc = 0;
 		while (rc == 0 && pd_st_step(r) == PD_ST_ROW) {
-			struct pd_st *w =
-			    pd_db_stmt(dst, "q_copy_func_put", err);
 			int c;
 
-			if (!w) {
-				rc = PD_EIO;
-				break;
-			}
 			next = pd_st_col_i64(r, 0);
 			for (c = 0; c < 3; c++)
 				carry(r, c, w, c + 1, kinds[c]);
@@ -153,15 +146,12 @@ static int copy_run(struct pd_db *src, struct pd_db *dst, struct pd_st *r,
 		struct pd_st *rows = pd_db_stmt(src, "q_run_rows", err);
 		int s = PD_ST_DONE;
 
-		if (!rows)
+		/* the hot path: one writer for every row of the run */
+		w = rows ? pd_db_stmt(dst, "q_rf_insert", err) : NULL;
+		if (!w)
 			return PD_EIO;
 		pd_st_i64(rows, 1, id);
 		while (rc == 0 && (s = pd_st_step(rows)) == PD_ST_ROW) {
-			w = pd_db_stmt(dst, "q_rf_insert", err);
-			if (!w) {
-				rc = PD_EIO;
-				break;
-			}
 			pd_st_i64(w, 1, id);
 			for (c = 0; c < 5; c++)
 				carry(rows, c, w, c + 2, rf_kinds[c]);

@@ -27,13 +27,12 @@ static void want(uint32_t f, unsigned char *seen, struct order *o)
 static int put_wanted(struct pd_db *db, const struct pd_funcs *fn,
 		      const uint32_t *order, size_t n, struct pd_err *err)
 {
+	struct pd_st *st = pd_db_stmt(db, "q_want_put", err);
 	size_t k;
 
+	if (!st)
+		return PD_EIO;
 	for (k = 0; k < n; k++) {
-		struct pd_st *st = pd_db_stmt(db, "q_want_put", err);
-
-		if (!st)
-			return PD_EIO;
 		pd_st_i64(st, 1, (int64_t)k);
 		pd_st_text(st, 2, pd_func_name(fn, order[k]));
 		pd_st_text(st, 3, pd_func_module(fn, order[k]));

@@ -228,6 +228,7 @@ static int insert_run(struct pd_db *db, const struct pd_bundle *b,
 		      const struct pending *p, int64_t *run, struct pd_err *err)
 {
 	struct pd_st *st = pd_db_stmt(db, "q_run_insert", err);
+
 	if (!st)
 		return PD_EIO;
 	pd_st_text(st, 1, b->hash);
