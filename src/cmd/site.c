@@ -45,6 +45,25 @@ static int make_dir(const char *path)
 	return -1;
 }
 
+/*
+ * State entries are "path\tsource". Ordered as whole strings, they are in
+ * path order too (no path holds a byte below the tab); by_path compares
+ * the paths alone.
+ */
+static int by_entry(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int by_path(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	size_t nx = strcspn(x, "\t"), ny = strcspn(y, "\t");
+	int c = memcmp(x, y, nx < ny ? nx : ny);
+
+	return c ? c : (nx > ny) - (nx < ny);
+}
+
 /* The previous build's comparison pages and what they were made from. */
 static void state_load(struct pd_site *s)
 {
@@ -63,33 +82,32 @@ static void state_load(struct pd_site *s)
 			PD_VEC_PUSH(&s->old, pd_xstrdup(line));
 	}
 	fclose(f);
+	if (s->old.n)
+		qsort(s->old.v, s->old.n, sizeof(*s->old.v), by_entry);
 }
 
 static int state_has(const struct pd_site *s, const char *entry)
 {
-	size_t i;
-
-	for (i = 0; i < s->old.n; i++)
-		if (!strcmp(s->old.v[i], entry))
-			return 1;
-	return 0;
+	return s->old.n &&
+	       bsearch(&entry, s->old.v, s->old.n, sizeof(*s->old.v), by_entry);
 }
 
 /* Comparison pages of the last build that this one no longer has. */
-static void drop_stale(const struct pd_site *s)
+static void drop_stale(struct pd_site *s)
 {
 	struct pd_buf path = PD_BUF_INIT;
-	size_t i, j;
+	size_t i;
 
+	if (s->now.n)
+		qsort(s->now.v, s->now.n, sizeof(*s->now.v), by_entry);
 	for (i = 0; i < s->old.n; i++) {
 		const char *rel = s->old.v[i];
 		size_t n = strcspn(rel, "\t");
 
-		for (j = 0; j < s->now.n; j++)
-			if (!strncmp(s->now.v[j], rel, n + 1))
-				break;
 		/* only pages under c/, as the state names them */
-		if (j < s->now.n || strncmp(rel, "c/", 2) || strstr(rel, ".."))
+		if ((s->now.n && bsearch(&rel, s->now.v, s->now.n,
+					 sizeof(*s->now.v), by_path)) ||
+		    strncmp(rel, "c/", 2) || strstr(rel, ".."))
 			continue;
 		pd_buf_reset(&path);
 		pd_buf_addf(&path, "%s/%.*s", s->dir, (int)n, rel);
@@ -98,7 +116,7 @@ static void drop_stale(const struct pd_site *s)
 	pd_buf_release(&path);
 }
 
-static int state_write(const struct pd_site *s)
+static int state_write(struct pd_site *s)
 {
 	struct pd_buf path = PD_BUF_INIT;
 	struct pd_out out;
