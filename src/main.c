@@ -13,7 +13,7 @@
 #include "cmd/cmd.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "store/db_pg.h"
+#include "store/db.h"
 
 /*
  * A password in a postgresql:// URL among the arguments is used from a
@@ -31,7 +31,7 @@ static void hide_passwords(int argc, char **argv)
 		if (!strstr(argv[i], "://"))
 			continue;
 		copy = pd_xstrdup(argv[i]);
-		if (pd_pg_mask(argv[i]))
+		if (pd_db_hide_password(argv[i]))
 			argv[i] = copy;
 		else
 			free(copy);

@@ -37,6 +37,11 @@ static int damaged(int code)
 	       (code & 0xff) == SQLITE_NOTADB;
 }
 
+size_t pd_db_hide_password(char *arg)
+{
+	return pd_pg_mask(arg);
+}
+
 int pd_db_is_server(const char *target)
 {
 	return !strncmp(target, "postgresql://", 13) ||

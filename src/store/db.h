@@ -107,6 +107,11 @@ PD_NODISCARD int pd_db_exec(struct pd_db *db, const char *sql,
 PD_NODISCARD int pd_db_begin_write(struct pd_db *db, struct pd_err *err);
 /* Ends a failed transaction; harmless when none is open. */
 void pd_db_rollback(struct pd_db *db);
+/*
+ * Overwrites with x's, in place, the password of a postgresql:// URL
+ * inside arg (an argument as ps shows it); how many characters it hid.
+ */
+size_t pd_db_hide_password(char *arg);
 /* Whether a --db value names a PostgreSQL server (postgresql://...). */
 int pd_db_is_server(const char *target);
 /*
