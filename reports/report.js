@@ -90,20 +90,27 @@
     if (f[2] === "improved" || f[2] === "removed") return "hsl(222," + s + "%,62%)";
     return "#c8c8c8";
   }
+  // A tree's children and inclusive weights (a node's own plus all below).
+  function shape(T) {
+    var N = T.nodes.length, kids = [], i;
+    var incl = { base: new Float64Array(N + 1), cand: new Float64Array(N + 1) };
+    for (i = 0; i <= N; i++) kids.push([]);
+    for (i = 0; i < N; i++) kids[T.nodes[i][0]].push(i + 1);
+    for (i = N; i >= 1; i--) {
+      var nd = T.nodes[i - 1];
+      incl.base[i] += nd[2]; incl.cand[i] += nd[3];
+      incl.base[nd[0]] += incl.base[i]; incl.cand[nd[0]] += incl.cand[i];
+    }
+    return { kids: kids, incl: incl };
+  }
+  var shape0 = null; // the report's own tree's, made once when first needed
+  function mainShape() { return shape0 || (shape0 = shape(T0)); }
   // One drawn graph: its tree, children, inclusive weights and zoom.
   function Flame(el) {
     var g = { el: el, T: null, N: 0, kids: null, incl: null, zoom: 0 };
     g.set = function (tree) {
-      var T = tree, N = T.nodes.length, kids = [], i;
-      var incl = { base: new Float64Array(N + 1), cand: new Float64Array(N + 1) };
-      for (i = 0; i <= N; i++) kids.push([]);
-      for (i = 0; i < N; i++) kids[T.nodes[i][0]].push(i + 1);
-      for (i = N; i >= 1; i--) {
-        var nd = T.nodes[i - 1];
-        incl.base[i] += nd[2]; incl.cand[i] += nd[3];
-        incl.base[nd[0]] += incl.base[i]; incl.cand[nd[0]] += incl.cand[i];
-      }
-      g.T = T; g.N = N; g.kids = kids; g.incl = incl; g.zoom = 0;
+      var sh = tree === T0 ? mainShape() : shape(tree);
+      g.T = tree; g.N = tree.nodes.length; g.kids = sh.kids; g.incl = sh.incl; g.zoom = 0;
     };
     g.draw = function () {
       var T = g.T, incl = g.incl, w = incl[size], total = w[g.zoom] || 1, rects = [], maxd = 0;
@@ -203,13 +210,8 @@
   // As perfdiff peek counts them: a call from the function to itself is
   // not an edge; (start) is the top of a stack, (self) its own time.
   function edges(fi) {
-    var tree = T0, n = tree.nodes.length, sub = { base: new Float64Array(n + 1), cand: new Float64Array(n + 1) };
+    var tree = T0, n = tree.nodes.length, sub = mainShape().incl;
     var callers = new Map(), callees = new Map(), i;
-    for (i = n; i >= 1; i--) {
-      var nd = tree.nodes[i - 1];
-      sub.base[i] += nd[2]; sub.cand[i] += nd[3];
-      sub.base[nd[0]] += sub.base[i]; sub.cand[nd[0]] += sub.cand[i];
-    }
     function add(m, key, b, c) {
       var e = m.get(key) || [0, 0];
       e[0] += b; e[1] += c;
@@ -236,15 +238,8 @@
   // callees as one tree, each rooted at the function, from its outermost
   // calls (as edges counts them), merged by name.
   function sandwichTrees(fi) {
-    var src = T0, n = src.nodes.length, kids0 = [], sub = [new Float64Array(n + 1), new Float64Array(n + 1)], i;
-    var up = [], upc = [new Map()], down = [], downc = [new Map()];
-    for (i = 0; i <= n; i++) kids0.push([]);
-    for (i = 0; i < n; i++) kids0[src.nodes[i][0]].push(i + 1);
-    for (i = n; i >= 1; i--) {
-      var y = src.nodes[i - 1];
-      sub[0][i] += y[2]; sub[1][i] += y[3];
-      sub[0][y[0]] += sub[0][i]; sub[1][y[0]] += sub[1][i];
-    }
+    var src = T0, n = src.nodes.length, sh = mainShape(), kids0 = sh.kids, i;
+    var sub = [sh.incl.base, sh.incl.cand], up = [], upc = [new Map()], down = [], downc = [new Map()];
     for (i = 1; i <= n; i++) {
       var x = src.nodes[i - 1], pf = x[0] ? src.nodes[x[0] - 1][4] : -2, at = 0;
       if (x[4] !== fi || pf === fi) continue;
