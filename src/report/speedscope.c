@@ -10,10 +10,12 @@
  * rest, one profile named after the input. Written as it goes: no document
  * tree.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/numfmt.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "report/report.h"
@@ -23,6 +25,17 @@
  * a byte that is no UTF-8 written as U+FFFD (JSON text is UTF-8; a raw
  * 0xff makes the whole file unreadable, to speedscope and to perfdiff).
  */
+/* A number as the JSON reports write them (core/numfmt.c). */
+static void put_num(FILE *f, double v)
+{
+	char t[PD_FMT_DOUBLE_MAX];
+
+	if (isfinite(v))
+		fwrite(t, 1, pd_fmt_double(t, v), f);
+	else
+		fputs("null", f);
+}
+
 static void json_str(FILE *f, const char *s, size_t n)
 {
 	size_t i = 0;
@@ -106,10 +119,10 @@ static void write_profile(FILE *f, const struct pd_profile *p,
 	for (r = 0; r < n; r++)
 		total += p->nodes.v[rows[r]].weight;
 	json_str(f, name, name_len);
-	fprintf(f,
-		",\"unit\":\"%s\",\"startValue\":0,\"endValue\":%.17g,"
-		"\n\"samples\":[",
-		unit_name(p->unit), total);
+	fprintf(f, ",\"unit\":\"%s\",\"startValue\":0,\"endValue\":",
+		unit_name(p->unit));
+	put_num(f, total);
+	fputs(",\n\"samples\":[", f);
 	for (r = 0; r < n; r++) {
 		size_t depth = 0;
 		uint32_t j;
@@ -123,12 +136,18 @@ static void write_profile(FILE *f, const struct pd_profile *p,
 		putc(']', f);
 	}
 	fputs("],\n\"weights\":[", f);
-	for (r = 0; r < n; r++)
-		fprintf(f, r ? ",%.17g" : "%.17g", p->nodes.v[rows[r]].weight);
+	for (r = 0; r < n; r++) {
+		if (r)
+			putc(',', f);
+		put_num(f, p->nodes.v[rows[r]].weight);
+	}
 	/* perfdiff's own: each row's samples (speedscope ignores it) */
 	fputs("],\n\"perfdiffCounts\":[", f);
-	for (r = 0; r < n; r++)
-		fprintf(f, r ? ",%.17g" : "%.17g", p->nodes.v[rows[r]].count);
+	for (r = 0; r < n; r++) {
+		if (r)
+			putc(',', f);
+		put_num(f, p->nodes.v[rows[r]].count);
+	}
 	fputs("]}", f);
 }
 
@@ -137,8 +156,10 @@ static void write_extension(FILE *f, const struct pd_profile *p)
 {
 	fprintf(f, ",\n\"perfdiff\":{\"unit\":\"%s\",\"exact\":%s",
 		pd_unit_name(p->unit), p->exact ? "true" : "false");
-	if (p->interval > 0)
-		fprintf(f, ",\"interval\":%.17g", p->interval);
+	if (p->interval > 0) {
+		fputs(",\"interval\":", f);
+		put_num(f, p->interval);
+	}
 	if (p->event) {
 		fputs(",\"event\":", f);
 		json_cstr(f, p->event);

@@ -8,6 +8,7 @@
 #include "core/buf.h"
 #include "core/input.h"
 #include "core/intern.h"
+#include "core/numfmt.h"
 #include "core/utf8.h"
 
 static void test_buf(void **state)
@@ -26,6 +27,96 @@ static void test_buf(void **state)
 	assert_string_equal(b.buf, "0,");
 	pd_buf_release(&b);
 	assert_string_equal(b.buf, "");
+}
+
+/* xorshift64*: the same doubles on every machine */
+static uint64_t rnd(uint64_t *st)
+{
+	*st ^= *st >> 12;
+	*st ^= *st << 25;
+	*st ^= *st >> 27;
+	return *st * 2685821657736338717ULL;
+}
+
+static void check_double(double d)
+{
+	char fast[PD_FMT_DOUBLE_MAX], ref[PD_FMT_DOUBLE_MAX];
+	size_t n = pd_fmt_double(fast, d);
+
+	pd_fmt_double_ref(ref, d);
+	if (strcmp(fast, ref) != 0 || n != strlen(fast) ||
+	    strtod(fast, NULL) < d || strtod(fast, NULL) > d)
+		fail_msg("%a: \"%s\", printf \"%s\"", d, fast, ref);
+}
+
+/* The fast double printer gives printf's bytes (docs/design.md). */
+static void test_fmt_double(void **state)
+{
+	static const struct {
+		double d;
+		const char *s;
+	} known[] = {
+		{ 0.0, "0" },
+		{ -0.0, "-0" },
+		{ 0.1, "0.1" },
+		{ 0.3, "0.3" },
+		{ 0.1 + 0.2, "0.30000000000000004" },
+		{ 1.0 / 3, "0.3333333333333333" },
+		{ 2.0 / 3, "0.6666666666666666" },
+		{ 1e-5, "1e-05" },
+		{ 0.0001, "0.0001" },
+		{ 1.5e-7, "1.5e-07" },
+		{ -1234.5, "-1234.5" },
+		{ 100, "100" },
+		{ 1e15, "1e+15" },
+		{ 1e-300, "1e-300" },
+		{ 123456789012345678.0, "1.2345678901234568e+17" },
+		{ 5e-324, "4.94065645841247e-324" },
+		{ 9007199254740993.0, "9007199254740992" },
+		{ 0.99999999999999989, "0.9999999999999999" },
+	};
+	uint64_t st = 0x9e3779b97f4a7c15ULL, u;
+	char out[PD_FMT_DOUBLE_MAX];
+	double d;
+	size_t i;
+	int k;
+
+	(void)state;
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		pd_fmt_double(out, known[i].d);
+		assert_string_equal(out, known[i].s);
+		check_double(known[i].d);
+	}
+	/* every power of ten and two the fast path meets, and their
+	 * neighbours: the edges of its digit counts and exponents */
+	for (k = -40; k <= 40; k++) {
+		d = pow(10, k);
+		check_double(d);
+		check_double(nextafter(d, 0));
+		check_double(nextafter(d, INFINITY));
+		d = ldexp(1, k);
+		check_double(d);
+		check_double(nextafter(d, 0));
+		check_double(nextafter(d, INFINITY));
+	}
+	for (i = 0; i < 300000; i++) {
+		u = rnd(&st);
+		/* log-uniform over the fast range and beyond it */
+		d = pow(10,
+			-13.0 + 30.0 * (double)(u >> 11) / 9007199254740992.0);
+		check_double(u & 1 ? -d : d);
+		/* ratios of small integers, as reports are full of */
+		check_double((double)(rnd(&st) % 100000) /
+			     (double)(rnd(&st) % 9999 + 1));
+		/* short decimals: k / 10^j */
+		check_double((double)(rnd(&st) % 1000000) /
+			     pow(10, (double)(rnd(&st) % 12)));
+		/* any bit pattern that is a finite double */
+		u = rnd(&st);
+		memcpy(&d, &u, sizeof(d));
+		if (isfinite(d))
+			check_double(d);
+	}
 }
 
 static void test_intern(void **state)
@@ -221,6 +312,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_fmt_double),
 		cmocka_unit_test(test_intern),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_input_decoding),
