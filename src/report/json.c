@@ -3,7 +3,6 @@
  * not defined (a ratio with no samples, p for an untested function) are null;
  * strings are made valid UTF-8 first, since profiles carry any bytes.
  */
-#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,16 +10,26 @@
 #include <cJSON.h>
 
 #include "core/utf8.h"
+#include "report/jsonw.h"
 #include "model/func.h"
 #include "report/report.h"
 
 cJSON *pd_json_text(const char *s)
 {
 	struct pd_buf b = PD_BUF_INIT;
+	const unsigned char *p;
 	cJSON *j;
 
 	if (!s)
 		return cJSON_CreateNull();
+	for (p = (const unsigned char *)s; *p && *p < 0x80; p++)
+		;
+	if (!*p) { /* ASCII: valid as it is */
+		j = cJSON_CreateString(s);
+		if (!j)
+			pd_die_oom(0);
+		return j;
+	}
 	pd_utf8_sanitize(s, strlen(s), &b);
 	j = cJSON_CreateString(b.buf);
 	pd_buf_release(&b);
@@ -29,49 +38,118 @@ cJSON *pd_json_text(const char *s)
 	return j;
 }
 
+/*
+ * Members whose key outlives the tree (a literal, a table's measure
+ * name) are added without a copy of the key: a large report adds
+ * millions of them.
+ */
+static void put(cJSON *o, const char *k, cJSON *v)
+{
+	cJSON_AddItemToObjectCS(o, k, v);
+}
+
 static void add_str(cJSON *o, const char *k, const char *v)
 {
-	cJSON_AddItemToObject(o, k, pd_json_text(v));
+	put(o, k, pd_json_text(v));
+}
+
+static cJSON *num(double v)
+{
+	return isnan(v) || isinf(v) ? cJSON_CreateNull()
+				    : cJSON_CreateNumber(v);
 }
 
 static void add_num(cJSON *o, const char *k, double v)
 {
-	if (isnan(v) || isinf(v))
-		cJSON_AddItemToObject(o, k, cJSON_CreateNull());
-	else
-		cJSON_AddItemToObject(o, k, cJSON_CreateNumber(v));
+	put(o, k, num(v));
+}
+
+/*
+ * Members go into a tree's object (o) or to a streamed object (w): a
+ * metric is written both ways and listed once.
+ */
+struct fields {
+	cJSON *o;
+	struct pd_jw *w;
+};
+
+static void f_num(const struct fields *e, const char *k, double v)
+{
+	if (e->w) {
+		pd_jw_key(e->w, k);
+		pd_jw_num(e->w, v);
+	} else {
+		add_num(e->o, k, v);
+	}
+}
+
+static void f_str(const struct fields *e, const char *k, const char *v)
+{
+	if (e->w) {
+		pd_jw_key(e->w, k);
+		pd_jw_text(e->w, v);
+	} else {
+		add_str(e->o, k, v);
+	}
+}
+
+static void f_bool(const struct fields *e, const char *k, int v)
+{
+	if (e->w) {
+		pd_jw_key(e->w, k);
+		pd_jw_bool(e->w, v);
+	} else {
+		put(e->o, k, cJSON_CreateBool(v));
+	}
+}
+
+static void metric_fields(const struct fields *o, const struct pd_diff *d,
+			  const struct pd_metric *m)
+{
+	f_num(o, "baseline", m->base);
+	f_num(o, "candidate", m->cand);
+	f_num(o, "delta", m->delta);
+	f_num(o, "delta_pct", m->delta_pct);
+	f_num(o, "p", m->p);
+	f_num(o, "q", m->q);
+	f_str(o, "status", pd_status_name(m->status));
+	f_num(o, "ratio", m->ratio);
+	f_num(o, "ci_low", m->ci_low);
+	f_num(o, "ci_high", m->ci_high);
+	f_num(o, "mde_pct", m->mde_pct);
+	f_bool(o, "unstable", m->unstable);
+	f_bool(o, "notable", m->notable);
+	f_num(o, "threshold_pct", m->tau_pct);
+	f_num(o, "threshold_points", m->tau_points);
+	f_num(o, "mw_p", m->mw_p);
+	f_num(o, "suggested_runs", m->suggested_runs);
+	f_num(o, "baseline_samples", m->base_n);
+	f_num(o, "candidate_samples", m->cand_n);
+	f_num(o, "impact_pct", m->impact_pct);
+	f_str(o, "cost_shift",
+	      m->shift >= 0 ? pd_func_name(d->fn, (uint32_t)m->shift) : NULL);
 }
 
 static cJSON *metric(const struct pd_diff *d, const struct pd_metric *m)
 {
-	cJSON *o = cJSON_CreateObject();
+	struct fields e;
 
-	add_num(o, "baseline", m->base);
-	add_num(o, "candidate", m->cand);
-	add_num(o, "delta", m->delta);
-	add_num(o, "delta_pct", m->delta_pct);
-	add_num(o, "p", m->p);
-	add_num(o, "q", m->q);
-	add_str(o, "status", pd_status_name(m->status));
-	add_num(o, "ratio", m->ratio);
-	add_num(o, "ci_low", m->ci_low);
-	add_num(o, "ci_high", m->ci_high);
-	add_num(o, "mde_pct", m->mde_pct);
-	cJSON_AddItemToObject(o, "unstable", cJSON_CreateBool(m->unstable));
-	cJSON_AddItemToObject(o, "notable", cJSON_CreateBool(m->notable));
-	add_num(o, "threshold_pct", m->tau_pct);
-	add_num(o, "threshold_points", m->tau_points);
-	add_num(o, "mw_p", m->mw_p);
-	add_num(o, "suggested_runs", m->suggested_runs);
-	add_num(o, "baseline_samples", m->base_n);
-	add_num(o, "candidate_samples", m->cand_n);
-	add_num(o, "impact_pct", m->impact_pct);
-	if (m->shift >= 0)
-		add_str(o, "cost_shift",
-			pd_func_name(d->fn, (uint32_t)m->shift));
-	else
-		cJSON_AddItemToObject(o, "cost_shift", cJSON_CreateNull());
-	return o;
+	e.o = cJSON_CreateObject();
+	e.w = NULL;
+	metric_fields(&e, d, m);
+	return e.o;
+}
+
+static void metric_stream(struct pd_jw *w, const struct pd_diff *d,
+			  const struct pd_metric *m)
+{
+	struct fields e;
+
+	e.o = NULL;
+	e.w = w;
+	pd_jw_open(w, '{');
+	metric_fields(&e, d, m);
+	pd_jw_close(w);
 }
 
 /* A row key's tab-separated parts, as a JSON array. */
@@ -128,7 +206,8 @@ static cJSON *profile_tables(const struct pd_profile *p)
 
 					pd_buf_addf(&n, "%s rse",
 						    t->measures.v[k]);
-					add_num(vs, n.buf, rse);
+					cJSON_AddItemToObject(vs, n.buf,
+							      num(rse));
 					pd_buf_release(&n);
 				}
 			}
@@ -171,209 +250,15 @@ static cJSON *side(const struct pd_side *s)
 	return o;
 }
 
-/*
- * Writing a cJSON tree as cJSON_Print does, byte for byte (tabs, ": "
- * as ":\t", ", " between array elements, numbers as "%1.15g" or, when
- * that does not read back, "%1.17g"), but streamed to the file: the
- * report of a large history is tens of megabytes, which cJSON built as
- * one string after re-reading every number with sscanf.
- */
-/*
- * An array too large to build as a tree (one element per function): its
- * elements are made one at a time while it is written, then freed. make
- * returns NULL for an index that has no element.
- */
-struct jw_gen {
-	const cJSON *at; /* the empty array that stands for it in the tree */
-	size_t n;
-	cJSON *(*make)(void *ctx, size_t i);
-	void *ctx;
-};
-
-struct jw {
-	FILE *f;
-	struct pd_buf b;
-	int depth;
-	const struct jw_gen *gen;
-};
-
-static void jw_flush(struct jw *w, int all)
-{
-	if (w->b.len >= (all ? 1 : 1 << 16)) {
-		fwrite(w->b.buf, 1, w->b.len, w->f);
-		pd_buf_reset(&w->b);
-	}
-}
-
-static void jw_number(struct jw *w, const cJSON *n)
-{
-	double d = n->valuedouble, back;
-	char t[32];
-
-	if (isnan(d) || isinf(d)) {
-		pd_buf_adds(&w->b, "null");
-		return;
-	}
-	if (fabs(d) < 1e15 && !(d - floor(d) > 0) && !(d - floor(d) < 0)) {
-		/* an integer below 10^15: "%1.15g" prints its digits */
-		uint64_t u = (uint64_t)fabs(d);
-		char *e = t + sizeof(t), *q = e;
-
-		do
-			*--q = (char)('0' + u % 10);
-		while (u /= 10);
-		if (signbit(d))
-			*--q = '-';
-		pd_buf_add(&w->b, q, (size_t)(e - q));
-		return;
-	}
-	snprintf(t, sizeof(t), "%1.15g", d);
-	back = strtod(t, NULL);
-	if (!(fabs(back - d) <= fmax(fabs(back), fabs(d)) * DBL_EPSILON))
-		snprintf(t, sizeof(t), "%1.17g", d);
-	pd_buf_adds(&w->b, t);
-}
-
-static void jw_string(struct jw *w, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
-
-	pd_buf_addch(&w->b, '"');
-	for (; *p; p++) {
-		const unsigned char *run = p;
-
-		while (*p > 31 && *p != '"' && *p != '\\')
-			p++;
-		pd_buf_add(&w->b, (const char *)run, (size_t)(p - run));
-		if (!*p)
-			break;
-		pd_buf_addch(&w->b, '\\');
-		switch (*p) {
-		case '\\':
-		case '"':
-			pd_buf_addch(&w->b, (char)*p);
-			break;
-		case '\b':
-			pd_buf_addch(&w->b, 'b');
-			break;
-		case '\f':
-			pd_buf_addch(&w->b, 'f');
-			break;
-		case '\n':
-			pd_buf_addch(&w->b, 'n');
-			break;
-		case '\r':
-			pd_buf_addch(&w->b, 'r');
-			break;
-		case '\t':
-			pd_buf_addch(&w->b, 't');
-			break;
-		default:
-			pd_buf_addf(&w->b, "u%04x", *p);
-		}
-	}
-	pd_buf_addch(&w->b, '"');
-}
-
-static void jw_tabs(struct jw *w, int n)
-{
-	while (n-- > 0)
-		pd_buf_addch(&w->b, '\t');
-}
-
-static void jw_value(struct jw *w, const cJSON *v);
-
-/* The generated array, laid out as cJSON lays out an array. */
-static void jw_generated(struct jw *w)
-{
-	const struct jw_gen *g = w->gen;
-	size_t i;
-	int first = 1;
-
-	pd_buf_addch(&w->b, '[');
-	w->depth++;
-	for (i = 0; i < g->n; i++) {
-		cJSON *e = g->make(g->ctx, i);
-
-		if (!e)
-			continue;
-		if (!first)
-			pd_buf_adds(&w->b, ", ");
-		first = 0;
-		jw_value(w, e);
-		cJSON_Delete(e);
-	}
-	pd_buf_addch(&w->b, ']');
-	w->depth--;
-}
-
-static void jw_value(struct jw *w, const cJSON *v)
-{
-	const cJSON *c;
-
-	jw_flush(w, 0);
-	if (cJSON_IsNull(v)) {
-		pd_buf_adds(&w->b, "null");
-	} else if (cJSON_IsFalse(v)) {
-		pd_buf_adds(&w->b, "false");
-	} else if (cJSON_IsTrue(v)) {
-		pd_buf_adds(&w->b, "true");
-	} else if (cJSON_IsNumber(v)) {
-		jw_number(w, v);
-	} else if (cJSON_IsString(v)) {
-		jw_string(w, v->valuestring);
-	} else if (w->gen && v == w->gen->at) {
-		jw_generated(w);
-	} else if (cJSON_IsArray(v)) {
-		pd_buf_addch(&w->b, '[');
-		w->depth++;
-		for (c = v->child; c; c = c->next) {
-			jw_value(w, c);
-			if (c->next)
-				pd_buf_adds(&w->b, ", ");
-		}
-		pd_buf_addch(&w->b, ']');
-		w->depth--;
-	} else if (cJSON_IsObject(v)) {
-		pd_buf_adds(&w->b, "{\n");
-		w->depth++;
-		for (c = v->child; c; c = c->next) {
-			jw_tabs(w, w->depth);
-			jw_string(w, c->string);
-			pd_buf_adds(&w->b, ":\t");
-			jw_value(w, c);
-			pd_buf_adds(&w->b, c->next ? ",\n" : "\n");
-		}
-		jw_tabs(w, w->depth - 1);
-		pd_buf_addch(&w->b, '}');
-		w->depth--;
-	}
-}
-
-static int json_write(FILE *f, const cJSON *root, const struct jw_gen *gen)
-{
-	struct jw w;
-
-	w.f = f;
-	w.depth = 0;
-	w.gen = gen;
-	pd_buf_init(&w.b);
-	jw_value(&w, root);
-	pd_buf_addch(&w.b, '\n');
-	jw_flush(&w, 1);
-	pd_buf_release(&w.b);
-	return ferror(f) ? PD_EIO : 0;
-}
-
 int pd_json_write(FILE *f, const cJSON *root)
 {
-	return json_write(f, root, NULL);
+	return pd_jw_tree(f, root, NULL, 0);
 }
 
-/* Writes root (its array gen->at made while written) and frees it. */
-static int emit(FILE *f, cJSON *root, const struct jw_gen *gen)
+/* Writes root (its gens written in their places) and frees it. */
+static int emit(FILE *f, cJSON *root, const struct pd_jw_gen *gens, size_t n)
 {
-	int rc = json_write(f, root, gen);
+	int rc = pd_jw_tree(f, root, gens, n);
 
 	cJSON_Delete(root);
 	return rc;
@@ -425,34 +310,58 @@ static cJSON *tables_json(const struct pd_diff *d)
 	return arr;
 }
 
-/* One function's row of a diff (a jw_gen element). */
-static cJSON *diff_function(void *ctx, size_t i)
+/* The functions of a diff, each a row (a pd_jw_gen). */
+static void diff_functions(struct pd_jw *w, void *ctx)
 {
 	const struct pd_diff *d = ctx;
-	const struct pd_fdiff *fd = &d->funcs.v[i];
-	const struct pd_func *fn = &d->fn->v.v[fd->func];
-	cJSON *fo = cJSON_CreateObject(), *raw = cJSON_CreateArray();
-	size_t k;
+	size_t i, k;
 
-	add_str(fo, "function", pd_func_name(d->fn, fd->func));
-	add_str(fo, "module", pd_func_module(d->fn, fd->func));
-	cJSON_AddBoolToObject(fo, "system", fd->system);
-	for (k = 0; k < fn->raw.n; k++)
-		cJSON_AddItemToArray(raw, pd_json_text(pd_intern_str(
-					      &d->fn->strs, fn->raw.v[k])));
-	cJSON_AddItemToObject(fo, "raw_names", raw);
-	cJSON_AddItemToObject(fo, "self", metric(d, &fd->self));
-	cJSON_AddItemToObject(fo, "total",
-			      d->self_only ? cJSON_CreateNull()
-					   : metric(d, &fd->total));
-	return fo;
+	pd_jw_open(w, '[');
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *fd = &d->funcs.v[i];
+		const struct pd_func *fn = &d->fn->v.v[fd->func];
+
+		pd_jw_item(w);
+		pd_jw_open(w, '{');
+		pd_jw_key(w, "function");
+		pd_jw_text(w, pd_func_name(d->fn, fd->func));
+		pd_jw_key(w, "module");
+		pd_jw_text(w, pd_func_module(d->fn, fd->func));
+		pd_jw_key(w, "system");
+		pd_jw_bool(w, fd->system);
+		pd_jw_key(w, "raw_names");
+		pd_jw_open(w, '[');
+		for (k = 0; k < fn->raw.n; k++) {
+			pd_jw_item(w);
+			pd_jw_text(w,
+				   pd_intern_str(&d->fn->strs, fn->raw.v[k]));
+		}
+		pd_jw_close(w);
+		pd_jw_key(w, "self");
+		metric_stream(w, d, &fd->self);
+		pd_jw_key(w, "total");
+		if (d->self_only)
+			pd_jw_null(w);
+		else
+			metric_stream(w, d, &fd->total);
+		pd_jw_close(w);
+	}
+	pd_jw_close(w);
+}
+
+/* The profile total of a diff (a pd_jw_gen). */
+static void diff_total(struct pd_jw *w, void *ctx)
+{
+	const struct pd_diff *d = ctx;
+
+	metric_stream(w, d, &d->total);
 }
 
 int pd_report_json(FILE *f, const struct pd_diff *d,
 		   const struct pd_report_opts *o)
 {
 	cJSON *root = cJSON_CreateObject(), *x, *arr;
-	struct jw_gen gen;
+	struct pd_jw_gen gens[2];
 	size_t i;
 
 	(void)o;
@@ -488,16 +397,18 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 		cJSON_AddItemToArray(arr, pd_json_text(d->warnings.v[i]));
 	cJSON_AddItemToObject(root, "warnings", arr);
 	add_str(root, "verdict", pd_status_name(d->verdict));
-	cJSON_AddItemToObject(root, "total", metric(d, &d->total));
-	gen.at = arr = cJSON_CreateArray();
-	gen.n = d->funcs.n;
-	gen.make = diff_function;
-	gen.ctx = (void *)(uintptr_t)d;
+	gens[0].at = x = cJSON_CreateObject();
+	gens[0].write = diff_total;
+	gens[0].ctx = (void *)(uintptr_t)d;
+	cJSON_AddItemToObject(root, "total", x);
+	gens[1].at = arr = cJSON_CreateArray();
+	gens[1].write = diff_functions;
+	gens[1].ctx = (void *)(uintptr_t)d;
 	cJSON_AddItemToObject(root, "functions", arr);
 	add_str(root, "no_verdict", d->no_verdict);
 	if (d->tables.n)
 		cJSON_AddItemToObject(root, "tables", tables_json(d));
-	return emit(f, root, &gen);
+	return emit(f, root, gens, 2);
 }
 
 struct profile_funcs {
@@ -505,23 +416,34 @@ struct profile_funcs {
 	const struct pd_agg *a;
 };
 
-/* One function's row of a profile (a jw_gen element), or NULL. */
-static cJSON *profile_function(void *ctx, size_t i)
+/* A profile's functions, each a row (a pd_jw_gen). */
+static void profile_functions(struct pd_jw *w, void *ctx)
 {
 	const struct profile_funcs *pf = ctx;
-	cJSON *fo;
+	size_t i;
 
-	/* a frame no sample reached (a Gecko table row) is no row */
-	if (!(pf->a->total_w[i] > 0))
-		return NULL;
-	fo = cJSON_CreateObject();
-	add_str(fo, "function", pd_func_name(pf->fn, (uint32_t)i));
-	add_str(fo, "module", pd_func_module(pf->fn, (uint32_t)i));
-	add_num(fo, "self", pf->a->self_w[i]);
-	add_num(fo, "total", pf->a->total_w[i]);
-	add_num(fo, "self_samples", pf->a->self_c[i]);
-	add_num(fo, "total_samples", pf->a->total_c[i]);
-	return fo;
+	pd_jw_open(w, '[');
+	for (i = 0; i < pf->fn->v.n; i++) {
+		/* a frame no sample reached (a Gecko table row) is no row */
+		if (!(pf->a->total_w[i] > 0))
+			continue;
+		pd_jw_item(w);
+		pd_jw_open(w, '{');
+		pd_jw_key(w, "function");
+		pd_jw_text(w, pd_func_name(pf->fn, (uint32_t)i));
+		pd_jw_key(w, "module");
+		pd_jw_text(w, pd_func_module(pf->fn, (uint32_t)i));
+		pd_jw_key(w, "self");
+		pd_jw_num(w, pf->a->self_w[i]);
+		pd_jw_key(w, "total");
+		pd_jw_num(w, pf->a->total_w[i]);
+		pd_jw_key(w, "self_samples");
+		pd_jw_num(w, pf->a->self_c[i]);
+		pd_jw_key(w, "total_samples");
+		pd_jw_num(w, pf->a->total_c[i]);
+		pd_jw_close(w);
+	}
+	pd_jw_close(w);
 }
 
 int pd_report_profile_json(FILE *f, const struct pd_profile *p)
@@ -530,7 +452,7 @@ int pd_report_profile_json(FILE *f, const struct pd_profile *p)
 	struct pd_agg a;
 	struct pd_side s;
 	struct profile_funcs pf;
-	struct jw_gen gen;
+	struct pd_jw_gen gen;
 	cJSON *root = cJSON_CreateObject(), *arr;
 	size_t i;
 	int rc;
@@ -556,15 +478,14 @@ int pd_report_profile_json(FILE *f, const struct pd_profile *p)
 		cJSON_AddItemToArray(arr, pd_json_text(p->notes.v[i]));
 	cJSON_AddItemToObject(root, "warnings", arr);
 	gen.at = arr = cJSON_CreateArray();
-	gen.n = fn.v.n;
-	gen.make = profile_function;
+	gen.write = profile_functions;
 	gen.ctx = &pf;
 	pf.fn = &fn;
 	pf.a = &a;
 	cJSON_AddItemToObject(root, "functions", arr);
 	if (p->tables.n)
 		cJSON_AddItemToObject(root, "tables", profile_tables(p));
-	rc = emit(f, root, &gen);
+	rc = emit(f, root, &gen, 1);
 	pd_agg_release(&a);
 	pd_funcs_release(&fn);
 	return rc;

@@ -1,0 +1,274 @@
+/*
+ * Writing JSON as cJSON_Print lays it out (tabs, ":\t" after a key, ", "
+ * between array elements), numbers in the shortest form that reads back
+ * exactly (core/numfmt.c), streamed to the file: the report of a large
+ * history is tens of megabytes and a million numbers, which cJSON built
+ * as one string after printing each number with printf and reading it
+ * back. The rows of such a report are written by the streaming calls,
+ * without a tree at all (docs/performance.md, "History store").
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cJSON.h>
+
+#include "core/buf.h"
+#include "core/err.h"
+#include "core/numfmt.h"
+#include "core/utf8.h"
+#include "report/jsonw.h"
+
+#define JW_NEST 64 /* streamed containers open at once */
+
+struct pd_jw {
+	FILE *f;
+	struct pd_buf b; /* not kept terminated; only its length matters */
+	int depth;	 /* containers open, tree and streamed: the indent */
+	const struct pd_jw_gen *gens;
+	size_t ngens;
+	int nest; /* streamed containers open */
+	char kind[JW_NEST];
+	char first[JW_NEST];
+};
+
+/* The appends: a large report makes tens of millions of them. */
+static void put(struct pd_jw *w, const char *s, size_t n)
+{
+	if (w->b.cap - w->b.len <= n)
+		pd_buf_grow(&w->b, n);
+	memcpy(w->b.buf + w->b.len, s, n);
+	w->b.len += n;
+}
+
+static void putch(struct pd_jw *w, char c)
+{
+	if (w->b.cap - w->b.len <= 1)
+		pd_buf_grow(&w->b, 1);
+	w->b.buf[w->b.len++] = c;
+}
+
+#define PUT_LIT(w, lit) put(w, lit, sizeof(lit) - 1)
+
+static void flush(struct pd_jw *w, int all)
+{
+	if (w->b.len >= (all ? 1 : 1 << 16)) {
+		fwrite(w->b.buf, 1, w->b.len, w->f);
+		w->b.len = 0;
+	}
+}
+
+void pd_jw_num(struct pd_jw *w, double d)
+{
+	if (isnan(d) || isinf(d)) {
+		PUT_LIT(w, "null");
+		return;
+	}
+	pd_buf_grow(&w->b, PD_FMT_DOUBLE_MAX);
+	w->b.len += pd_fmt_double(w->b.buf + w->b.len, d);
+}
+
+/* A JSON string of s, which is valid UTF-8. */
+static void string(struct pd_jw *w, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	putch(w, '"');
+	for (; *p; p++) {
+		const unsigned char *run = p;
+
+		while (*p > 31 && *p != '"' && *p != '\\')
+			p++;
+		put(w, (const char *)run, (size_t)(p - run));
+		if (!*p)
+			break;
+		putch(w, '\\');
+		switch (*p) {
+		case '\\':
+		case '"':
+			putch(w, (char)*p);
+			break;
+		case '\b':
+			putch(w, 'b');
+			break;
+		case '\f':
+			putch(w, 'f');
+			break;
+		case '\n':
+			putch(w, 'n');
+			break;
+		case '\r':
+			putch(w, 'r');
+			break;
+		case '\t':
+			putch(w, 't');
+			break;
+		default:
+			pd_buf_addf(&w->b, "u%04x", *p);
+		}
+	}
+	putch(w, '"');
+}
+
+void pd_jw_text(struct pd_jw *w, const char *s)
+{
+	const unsigned char *p;
+	struct pd_buf b = PD_BUF_INIT;
+
+	if (!s) {
+		PUT_LIT(w, "null");
+		return;
+	}
+	for (p = (const unsigned char *)s; *p && *p < 0x80; p++)
+		;
+	if (!*p) { /* ASCII: valid as it is */
+		string(w, s);
+		return;
+	}
+	pd_utf8_sanitize(s, strlen(s), &b);
+	string(w, b.buf);
+	pd_buf_release(&b);
+}
+
+void pd_jw_bool(struct pd_jw *w, int b)
+{
+	if (b)
+		PUT_LIT(w, "true");
+	else
+		PUT_LIT(w, "false");
+}
+
+void pd_jw_null(struct pd_jw *w)
+{
+	PUT_LIT(w, "null");
+}
+
+static void tabs(struct pd_jw *w, int n)
+{
+	while (n-- > 0)
+		putch(w, '\t');
+}
+
+/*
+ * Streamed containers: an object is "{", each member "\n" (",\n" after
+ * the first), its indent, its key and ":\t", then "\n", the outer indent
+ * and "}"; an array is "[", elements separated by ", ", "]". So an empty
+ * object is "{\n}" at its indent, as cJSON prints it.
+ */
+void pd_jw_open(struct pd_jw *w, char kind)
+{
+	if (w->nest >= JW_NEST)
+		abort(); /* the reports nest a few levels */
+	w->kind[w->nest] = kind;
+	w->first[w->nest] = 1;
+	w->nest++;
+	w->depth++;
+	putch(w, kind);
+}
+
+void pd_jw_close(struct pd_jw *w)
+{
+	w->nest--;
+	if (w->kind[w->nest] == '{') {
+		putch(w, '\n');
+		tabs(w, w->depth - 1);
+		putch(w, '}');
+	} else {
+		putch(w, ']');
+	}
+	w->depth--;
+}
+
+void pd_jw_key(struct pd_jw *w, const char *key)
+{
+	flush(w, 0);
+	if (w->first[w->nest - 1])
+		putch(w, '\n');
+	else
+		PUT_LIT(w, ",\n");
+	w->first[w->nest - 1] = 0;
+	tabs(w, w->depth);
+	pd_jw_text(w, key);
+	PUT_LIT(w, ":\t");
+}
+
+void pd_jw_item(struct pd_jw *w)
+{
+	flush(w, 0);
+	if (!w->first[w->nest - 1])
+		PUT_LIT(w, ", ");
+	w->first[w->nest - 1] = 0;
+}
+
+static const struct pd_jw_gen *gen_at(const struct pd_jw *w, const cJSON *v)
+{
+	size_t i;
+
+	for (i = 0; i < w->ngens; i++)
+		if (w->gens[i].at == v)
+			return &w->gens[i];
+	return NULL;
+}
+
+static void value(struct pd_jw *w, const cJSON *v)
+{
+	const struct pd_jw_gen *g = gen_at(w, v);
+	const cJSON *c;
+
+	flush(w, 0);
+	if (g) {
+		g->write(w, g->ctx);
+	} else if (cJSON_IsNull(v)) {
+		PUT_LIT(w, "null");
+	} else if (cJSON_IsFalse(v)) {
+		PUT_LIT(w, "false");
+	} else if (cJSON_IsTrue(v)) {
+		PUT_LIT(w, "true");
+	} else if (cJSON_IsNumber(v)) {
+		pd_jw_num(w, v->valuedouble);
+	} else if (cJSON_IsString(v)) {
+		string(w, v->valuestring);
+	} else if (cJSON_IsArray(v)) {
+		putch(w, '[');
+		w->depth++;
+		for (c = v->child; c; c = c->next) {
+			value(w, c);
+			if (c->next)
+				PUT_LIT(w, ", ");
+		}
+		putch(w, ']');
+		w->depth--;
+	} else if (cJSON_IsObject(v)) {
+		PUT_LIT(w, "{\n");
+		w->depth++;
+		for (c = v->child; c; c = c->next) {
+			tabs(w, w->depth);
+			string(w, c->string);
+			PUT_LIT(w, ":\t");
+			value(w, c);
+			if (c->next)
+				PUT_LIT(w, ",\n");
+			else
+				PUT_LIT(w, "\n");
+		}
+		tabs(w, w->depth - 1);
+		putch(w, '}');
+		w->depth--;
+	}
+}
+
+int pd_jw_tree(FILE *f, const cJSON *root, const struct pd_jw_gen *gens,
+	       size_t n)
+{
+	struct pd_jw w;
+
+	memset(&w, 0, sizeof(w));
+	w.f = f;
+	w.gens = gens;
+	w.ngens = n;
+	pd_buf_init(&w.b);
+	value(&w, root);
+	putch(&w, '\n');
+	flush(&w, 1);
+	pd_buf_release(&w.b);
+	return ferror(f) ? PD_EIO : 0;
+}

@@ -1,0 +1,41 @@
+/*
+ * The JSON writer of the reports (docs/cli.md, "JSON"): a cJSON tree laid
+ * out as cJSON_Print lays it out, streamed to the file, with members that
+ * are written by functions while the tree is written (the rows of a large
+ * report: no tree is built for them).
+ */
+#ifndef PD_JSONW_H
+#define PD_JSONW_H
+
+#include <stdio.h>
+
+struct cJSON;
+struct pd_jw;
+
+/* A member of the tree that a function writes in its place. */
+struct pd_jw_gen {
+	const struct cJSON *at; /* the placeholder in the tree */
+	void (*write)(struct pd_jw *w, void *ctx);
+	void *ctx;
+};
+
+/*
+ * Writes root and a newline to f, each of gens[0..n) written by its
+ * function; 0 or PD_EIO.
+ */
+int pd_jw_tree(FILE *f, const struct cJSON *root, const struct pd_jw_gen *gens,
+	       size_t n);
+
+/* Opens an object ('{') or an array ('['); pd_jw_close closes it. */
+void pd_jw_open(struct pd_jw *w, char kind);
+void pd_jw_close(struct pd_jw *w);
+/* Starts the next member of the open object, or element of the array. */
+void pd_jw_key(struct pd_jw *w, const char *key);
+void pd_jw_item(struct pd_jw *w);
+/* Values: null for a number that is not finite or a NULL string. */
+void pd_jw_num(struct pd_jw *w, double d);
+void pd_jw_text(struct pd_jw *w, const char *s);
+void pd_jw_bool(struct pd_jw *w, int b);
+void pd_jw_null(struct pd_jw *w);
+
+#endif
