@@ -15,6 +15,7 @@
 #include "core/xalloc.h"
 
 #define RAW_CHUNK (256u * 1024u)
+#define GZ_MAX_READ (16u << 20) /* one gzread, below UINT_MAX */
 
 static int utf8_put(char *o, uint32_t cp)
 {
@@ -92,8 +93,13 @@ static int gz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
 {
 	int r;
 
-	if (n > RAW_CHUNK)
-		n = RAW_CHUNK;
+	/*
+	 * zlib reads (or inflates) straight into buf when asked for at least
+	 * twice its own buffer, and copies through that buffer otherwise: a
+	 * tenth of a large JSON import was that copy.
+	 */
+	if (n > GZ_MAX_READ)
+		n = GZ_MAX_READ;
 	r = gzread(in->gz, buf, (unsigned)n);
 	if (r < 0) {
 		int zerr;
