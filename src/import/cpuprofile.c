@@ -369,7 +369,7 @@ static int close_container(void *arg)
 
 static const struct pd_json_events events = {
 	on_number,	 other_scalar, cb_map_key, open_container,
-	close_container, NULL,	       NULL,
+	close_container, NULL,	       NULL,	   NULL,
 };
 
 int pd_cpuprofile_sniff(const char *head, size_t len)

@@ -297,8 +297,12 @@ static int open_container(void *arg, int is_map)
 		r = R_ROOT;
 	} else {
 		r = child_role(s, is_map, &table, &shared);
-		if (r == R_SKIP)
+		if (r == R_SKIP) {
+			/* an unused column (the samples' times): scan passes
+			 * over its numbers faster than yajl */
+			s->w.scan_here = !is_map;
 			return pd_json_walk_skip(&s->w);
+		}
 	}
 	if (!pd_json_walk_push(&s->w, is_map))
 		return 0;
@@ -366,6 +370,7 @@ static int open_container(void *arg, int is_map)
 			else
 				TOP(s)->tab->cfolded = 1;
 		}
+		s->w.scan_here = 1; /* scan reads its numbers */
 		break;
 	}
 	case R_STRINGS:
@@ -637,8 +642,34 @@ static int cb_literal(void *ctx, int v)
 	return scalar(ctx, v < 0 ? PD_NAN : v, NULL, 0);
 }
 
+/* A number read by scan: as cb_number takes it, parsed already. */
+static int scan_number(void *ctx, const char *v, size_t n, double d)
+{
+	struct ff_state *s = ctx;
+
+	(void)v;
+	(void)n;
+	if (s->w.skip)
+		return 1;
+	return scalar(s, d, NULL, 0);
+}
+
+/*
+ * A column's elements (pd_json_events.scan): the numbers and nulls of a
+ * samples or stack table are most of a profile, and read here without
+ * yajl.
+ */
+static size_t scan(void *arg, const char *p, size_t n, uint64_t off, int *more)
+{
+	static const struct pd_json_scalars cb = { scan_number, cb_literal };
+	struct ff_state *s = arg;
+
+	return pd_json_scan_scalars(&s->w, p, n, off, more, &cb, s);
+}
+
 static const struct pd_json_events events = {
-	NULL, cb_string, cb_key, open_container, cb_end, cb_number, cb_literal,
+	NULL,	cb_string, cb_key,     open_container,
+	cb_end, cb_number, cb_literal, scan,
 };
 
 /* ---- resolution ---- */

@@ -136,81 +136,154 @@ static size_t safe_cut(const char *buf, size_t len, struct cut_scan *sc)
 	return cut == sc->bare_from ? 0 : cut;
 }
 
+/* The input buffer of pd_json_stream_run. */
+struct sbuf {
+	char *v;
+	size_t len, cap;
+	uint64_t base; /* input offset of v[0] */
+	struct cut_scan sc;
+};
+
+/* Reads the next piece; 0 at the end, -1 on an error. */
+static int sbuf_read(struct sbuf *b, struct pd_json_stream *js,
+		     struct pd_input *in, int first, struct pd_err *err)
+{
+	ssize_t n;
+
+	if (b->cap - b->len < CHUNK / 2) {
+		b->cap = b->cap + b->cap / 2 + CHUNK;
+		b->v = pd_xrealloc(b->v, b->cap);
+	}
+	n = pd_input_read(in, b->v + b->len, b->cap - b->len, err);
+	if (n < 0)
+		return (int)n;
+	b->len += (size_t)n;
+	if (first && js->yaml_header && b->len > 4 &&
+	    !memcmp(b->v, "---\n", 4)) {
+		/* a header before the JSON (samply's .snap files) */
+		size_t i, skip = 0;
+
+		for (i = 3; i + 5 <= b->len; i++)
+			if (!memcmp(b->v + i, "\n---\n", 5)) {
+				skip = i + 5;
+				break;
+			}
+		memmove(b->v, b->v + skip, b->len - skip);
+		b->len -= skip;
+		b->base += skip;
+	}
+	return n > 0;
+}
+
+/* Drops the first n bytes, parsed or scanned. */
+static void sbuf_drop(struct sbuf *b, size_t n)
+{
+	memmove(b->v, b->v + n, b->len - n);
+	b->len -= n;
+	b->base += n;
+	b->sc.pos = b->len;
+	if (b->sc.in_str)
+		b->sc.str_start -= n;
+	if (b->cap > 4 * CHUNK && b->len < CHUNK / 2) {
+		b->cap = CHUNK;
+		b->v = pd_xrealloc(b->v, b->cap);
+	}
+}
+
+/*
+ * The importer's scanner takes what it can of b; 1 when it wants more
+ * input to go on, 0 when yajl goes on, -1 on an error it reported.
+ */
+static int scan_some(struct pd_json_stream *js, struct sbuf *b, int eof)
+{
+	int more = 0;
+	size_t took = js->ev->scan(js->arg, b->v, b->len, b->base, &more);
+
+	if (js->walk->failed)
+		return -1;
+	sbuf_drop(b, took);
+	memset(&b->sc, 0, sizeof(b->sc)); /* between elements: no string */
+	b->sc.pos = 0;
+	if (more && !eof)
+		return 1;
+	js->scanning = 0;
+	return 0;
+}
+
 int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 		       struct pd_err *err)
 {
-	size_t cap = CHUNK, len = 0;
-	char *buf = pd_xmalloc(cap);
-	uint64_t base = 0; /* input offset of buf[0] */
-	struct cut_scan sc = { 0, 0, 0, 0 };
-	int rc = 0, first = 1;
+	struct sbuf b;
+	int rc = 0, first = 1, eof = 0, want_input = 1;
 
+	memset(&b, 0, sizeof(b));
+	b.cap = CHUNK;
+	b.v = pd_xmalloc(b.cap);
 	for (;;) {
-		ssize_t n;
-		size_t skip = 0, cut;
+		size_t cut, early = 0;
 		yajl_status st;
+		int last = 0;
 
-		if (cap - len < CHUNK / 2) {
-			cap = cap + cap / 2 + CHUNK;
-			buf = pd_xrealloc(buf, cap);
+		if (want_input && !eof) {
+			rc = sbuf_read(&b, js, in, first, err);
+			if (rc < 0)
+				break;
+			eof = !rc;
+			rc = 0;
+			first = 0;
 		}
-		n = pd_input_read(in, buf + len, cap - len, err);
-		if (n < 0) {
-			rc = (int)n;
-			break;
+		want_input = 1;
+		if (js->scanning) {
+			rc = scan_some(js, &b, eof);
+			if (rc < 0) {
+				rc = PD_EPARSE;
+				break;
+			}
+			if (rc > 0) {
+				rc = 0;
+				continue;
+			}
 		}
-		len += (size_t)n;
-		if (first && js->yaml_header && len > 4 &&
-		    !memcmp(buf, "---\n", 4)) {
-			/* a header before the JSON (samply's .snap files) */
-			size_t i;
-
-			for (i = 3; i + 5 <= len; i++)
-				if (!memcmp(buf + i, "\n---\n", 5)) {
-					skip = i + 5;
-					break;
-				}
-			memmove(buf, buf + skip, len - skip);
-			len -= skip;
-			base += skip;
-		}
-		first = 0;
-		cut = n ? safe_cut(buf, len, &sc) : len;
-		if (n && !cut) {
+		cut = eof ? b.len : safe_cut(b.v, b.len, &b.sc);
+		if (!eof && !cut) {
 			/* one token so far: read on before parsing it */
-			if (!sc.in_str)
-				sc.bare_from = len;
+			if (!b.sc.in_str)
+				b.sc.bare_from = b.len;
 			continue;
 		}
-		js->chunk_off = base;
-		st = cut ? yajl_parse(js->h, (unsigned char *)buf, cut)
+		if (js->ev->scan) {
+			early = pd_json_scan_cut(b.v, cut);
+			if (early)
+				cut = early;
+		}
+		js->walk->scan_here = 0;
+		js->chunk_off = b.base;
+		st = cut ? yajl_parse(js->h, (unsigned char *)b.v, cut)
 			 : yajl_status_ok;
-		if (st == yajl_status_ok && !n) {
-			js->chunk_off = base + cut;
+		if (st == yajl_status_ok && eof && !early) {
+			js->chunk_off = b.base + cut;
 			st = yajl_complete_parse(js->h);
-			n = -1; /* for the message: the end came too early */
+			last = 1; /* for the message: the end came too early */
 		}
 		if (st != yajl_status_ok) {
 			if (!js->walk->failed)
-				syntax_error(js, in, n >= 0, err);
+				syntax_error(js, in, !last, err);
 			rc = PD_EPARSE;
 			break;
 		}
-		if (n < 0)
+		if (last)
 			break;
-		memmove(buf, buf + cut, len - cut);
-		len -= cut;
-		base += cut;
-		sc.pos = len;
-		if (sc.in_str)
-			sc.str_start -= cut;
-		sc.bare_from = sc.in_str ? 0 : len;
-		if (cap > 4 * CHUNK && len < CHUNK / 2) {
-			cap = CHUNK;
-			buf = pd_xrealloc(buf, cap);
+		sbuf_drop(&b, cut);
+		if (early) {
+			/* the rest is parsed (or scanned) before reading on */
+			js->scanning = js->walk->scan_here;
+			want_input = 0;
+			b.sc.bare_from = 0;
+		} else {
+			b.sc.bare_from = b.sc.in_str ? 0 : b.len;
 		}
 	}
-	free(buf);
+	free(b.v);
 	return rc;
 }
 
@@ -219,6 +292,7 @@ static int ev_null(void *ctx)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	if (js->ev->literal)
 		return js->ev->literal(js->arg, -1);
 	return js->ev->scalar(js->arg, NULL, 0);
@@ -228,6 +302,7 @@ static int ev_boolean(void *ctx, int b)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	if (js->ev->literal)
 		return js->ev->literal(js->arg, b != 0);
 	return js->ev->scalar(js->arg, NULL, 0);
@@ -237,6 +312,7 @@ static int ev_number_text(void *ctx, const char *v, size_t n)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	return js->ev->number_text(js->arg, v, n);
 }
 
@@ -244,6 +320,7 @@ static int ev_integer(void *ctx, long long v)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	return js->ev->number(js->arg, (double)v, 1);
 }
 
@@ -251,6 +328,7 @@ static int ev_double(void *ctx, double v)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	return js->ev->number(js->arg, v,
 			      isfinite(v) && !(fabs(v - floor(v)) > 0));
 }
@@ -259,6 +337,7 @@ static int ev_string(void *ctx, const unsigned char *v, size_t n)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	return js->ev->scalar(js->arg, v, n);
 }
 
@@ -266,6 +345,7 @@ static int ev_key(void *ctx, const unsigned char *k, size_t n)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	return js->ev->key(js->arg, k, n);
 }
 
@@ -273,6 +353,7 @@ static int ev_start_map(void *ctx)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	return js->ev->open(js->arg, 1);
 }
 
@@ -280,6 +361,7 @@ static int ev_start_array(void *ctx)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	return js->ev->open(js->arg, 0);
 }
 
@@ -287,6 +369,7 @@ static int ev_end(void *ctx)
 {
 	struct pd_json_stream *js = ctx;
 
+	js->walk->scan_here = 0; /* set only by the open just made */
 	return js->ev->close(js->arg);
 }
 
@@ -414,7 +497,7 @@ int pd_json_keys(const char *path, struct pd_buf *out, struct pd_err *err)
 {
 	static const struct pd_json_events ev = {
 		keys_number, keys_scalar, keys_key, keys_open,
-		keys_close,  NULL,	  NULL,
+		keys_close,  NULL,	  NULL,	    NULL,
 	};
 	struct keys_scan k;
 	struct pd_json_stream js;
@@ -489,6 +572,19 @@ int pd_json_walk_fail(struct pd_json_walk *w, const char *what)
 {
 	return pd_json_fail(w->err, w->file, pd_json_walk_path, w, &w->failed,
 			    what);
+}
+
+int pd_json_walk_fail_at(struct pd_json_walk *w, uint64_t at, const char *what)
+{
+	struct pd_buf path = PD_BUF_INIT;
+
+	pd_json_walk_path(w, &path);
+	pd_err_set(w->err, PD_EPARSE, "%s: byte %llu%s%s: %s", w->file,
+		   (unsigned long long)at, path.len ? " at " : "", path.buf,
+		   what);
+	pd_buf_release(&path);
+	w->failed = 1;
+	return 0;
 }
 
 int pd_json_number(const char *v, size_t n, double *out)

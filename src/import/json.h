@@ -32,6 +32,8 @@ struct pd_json_walk {
 	int depth;	   /* the innermost open container, -1 outside */
 	long skip;	   /* containers open inside a value skipped whole */
 	int failed;	   /* an error is recorded */
+	int scan_here;	   /* the importer just opened an array it scans */
+	int scan_comma;	   /* its scanner took a comma last */
 	const char *limit; /* the limit's name in core/limits.h, for max */
 	const char *top;   /* what the document is ("a speedscope object") */
 	const char *file;
@@ -155,12 +157,15 @@ void pd_json_walk_path(void *w, struct pd_buf *b);
 
 /* pd_json_fail at the walk's path. */
 int pd_json_walk_fail(struct pd_json_walk *w, const char *what);
+/* The same as "FILE: byte AT at PATH: what", as syntax errors are. */
+int pd_json_walk_fail_at(struct pd_json_walk *w, uint64_t at, const char *what);
 
 struct pd_json_stream {
 	yajl_handle h;
 	void *arg;
 	int yaml_header;    /* skip a leading "---" ... "---" block */
 	uint64_t chunk_off; /* input offset of what yajl is parsing */
+	int scanning;	    /* the importer's scan has the input */
 	const struct pd_json_events *ev; /* see pd_json_stream_events */
 	/* where the importer is: its messages' path, whether one was made */
 	struct pd_json_walk *walk;
@@ -181,6 +186,20 @@ struct pd_json_events {
 	int (*close)(void *arg);
 	int (*number_text)(void *arg, const char *v, size_t n);
 	int (*literal)(void *arg, int v);
+	/*
+	 * Optional: the importer's own scanner for the elements of a large
+	 * array that is a key's value (import/json_scan.c). When the
+	 * importer's open callback for such an array sets walk->scan_here
+	 * (every other callback clears it), the stream hands it the bytes
+	 * after "[":
+	 * scan reads whole elements, each with the comma after it, and
+	 * returns how many bytes it took (p is at input offset off, for
+	 * messages); *more says it stopped only for
+	 * want of input. What it leaves (the "]", or an element it does not
+	 * know) goes to yajl, which then sees "[" followed by that.
+	 */
+	size_t (*scan)(void *arg, const char *p, size_t n, uint64_t off,
+		       int *more);
 };
 
 /*
@@ -199,6 +218,48 @@ void pd_json_stream_events(struct pd_json_stream *js,
  */
 int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 		       struct pd_err *err);
+
+/* ---- the scanners' parts (import/json_scan.c) ---- */
+
+/* The first byte at or after p that is not JSON white space. */
+const char *pd_json_skip_space(const char *p, const char *end);
+
+/*
+ * In buf[0..cut), which begins outside any string, the position just
+ * after the "[" of the first `"key" : [`, or 0.
+ */
+size_t pd_json_scan_cut(const char *buf, size_t cut);
+
+/*
+ * The JSON number at p (RFC 8259) and its value as strtod rounds it
+ * (exact fast path for at most 15 digits, as pd_json_number): its
+ * length, or 0 when none is there (*open: it may go on past end).
+ */
+size_t pd_json_number_scan(const char *p, const char *end, double *v,
+			   int *open);
+
+/*
+ * At p, a "]" just after a comma the scanner took: reports it as a
+ * syntax error at its byte and returns 1; else 0.
+ */
+int pd_json_scan_comma(struct pd_json_walk *w, const char *buf, const char *p,
+		       uint64_t off);
+
+/* What an array of scalars holds, for pd_json_scan_scalars. */
+struct pd_json_scalars {
+	/* a number: its text and value (infinite when out of range) */
+	int (*number)(void *arg, const char *s, size_t n, double v);
+	int (*literal)(void *arg, int v); /* -1 null, 0 false, 1 true */
+};
+
+/*
+ * A pd_json_events.scan for an array of numbers, nulls and booleans: each
+ * goes to cb with arg where yajl would have called the importer's own
+ * callbacks; anything else ends the scan.
+ */
+size_t pd_json_scan_scalars(struct pd_json_walk *w, const char *buf, size_t n,
+			    uint64_t off, int *more,
+			    const struct pd_json_scalars *cb, void *arg);
 
 /* Appends one step of a JSON path: ".key" in an object, "[i]" in an array. */
 void pd_json_path_step(struct pd_buf *b, int is_map, const char *key, long idx);

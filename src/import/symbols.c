@@ -352,7 +352,7 @@ static int sc_scalar(void *arg, const unsigned char *v, size_t n)
 }
 
 static const struct pd_json_events sc_events = {
-	sc_number, sc_scalar, sc_key, sc_open, sc_close, NULL, NULL,
+	sc_number, sc_scalar, sc_key, sc_open, sc_close, NULL, NULL, NULL,
 };
 
 void pd_sidecar_free(struct pd_sidecar *s)

@@ -1,0 +1,219 @@
+/*
+ * Importers' own scanners for the large arrays of a JSON document, the
+ * fast path beside yajl (docs/performance.md, "Importers"): yajl reads
+ * the document, stops after the "[" of an array given as a key's value,
+ * and when the importer asks for it, a scanner reads that array's plain
+ * elements directly and hands the rest back (pd_json_events.scan).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/json.h"
+
+static int space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+const char *pd_json_skip_space(const char *p, const char *end)
+{
+	while (p < end && space(*p))
+		p++;
+	return p;
+}
+
+/*
+ * The end of the string whose opening quote is at q (the position of its
+ * closing quote), or NULL when it runs past end.
+ */
+static const char *string_end(const char *q, const char *end)
+{
+	const char *c = q + 1, *k;
+
+	for (;;) {
+		c = memchr(c, '"', (size_t)(end - c));
+		if (!c)
+			return NULL;
+		for (k = c; k > q + 1 && k[-1] == '\\'; k--)
+			;
+		if ((c - k) % 2 == 0)
+			return c;
+		c++;
+	}
+}
+
+size_t pd_json_scan_cut(const char *buf, size_t cut)
+{
+	const char *p = buf, *end = buf + cut, *q;
+
+	/* buf[0] is outside any string: the stream cuts nowhere else */
+	for (;;) {
+		q = memchr(p, '"', (size_t)(end - p));
+		if (!q)
+			return 0;
+		q = string_end(q, end);
+		if (!q)
+			return 0;
+		p = pd_json_skip_space(q + 1, end);
+		if (p >= end || *p != ':')
+			continue;
+		p = pd_json_skip_space(p + 1, end);
+		if (p < end && *p == '[')
+			return (size_t)(p - buf) + 1;
+	}
+}
+
+size_t pd_json_number_scan(const char *p, const char *end, double *v, int *open)
+{
+	static const double pow10[] = { 1,    1e1,  1e2,  1e3,	1e4,  1e5,
+					1e6,  1e7,  1e8,  1e9,	1e10, 1e11,
+					1e12, 1e13, 1e14, 1e15, 1e16, 1e17,
+					1e18, 1e19, 1e20, 1e21, 1e22 };
+	const char *q = p;
+	uint64_t m = 0;
+	int digits = 0, frac = 0, exact = 1;
+	size_t len;
+	char tmp[64];
+
+#define DIGIT(q) ((q) < end && *(q) >= '0' && *(q) <= '9')
+#define TAKE(q)                                                                \
+	do {                                                                   \
+		if (++digits <= 15)                                            \
+			m = m * 10 + (uint64_t)(*(q) - '0');                   \
+		(q)++;                                                         \
+	} while (0)
+	*open = 0;
+	if (q < end && *q == '-')
+		q++;
+	if (q < end && *q == '0')
+		TAKE(q);
+	else if (DIGIT(q))
+		while (DIGIT(q))
+			TAKE(q);
+	else
+		goto none;
+	if (q < end && *q == '.') {
+		q++;
+		if (!DIGIT(q))
+			goto none;
+		while (DIGIT(q)) {
+			TAKE(q);
+			frac++;
+		}
+	}
+	if (q < end && (*q == 'e' || *q == 'E')) {
+		exact = 0;
+		q++;
+		if (q < end && (*q == '+' || *q == '-'))
+			q++;
+		if (!DIGIT(q))
+			goto none;
+		while (DIGIT(q))
+			q++;
+	}
+	if (q >= end)
+		goto none; /* it may go on */
+	len = (size_t)(q - p);
+	if (exact && digits <= 15 && frac <= 22) {
+		/* m / 10^frac is correctly rounded: both are exact doubles */
+		*v = (double)m / pow10[frac];
+		if (*p == '-')
+			*v = -*v;
+	} else if (len < sizeof(tmp)) {
+		memcpy(tmp, p, len);
+		tmp[len] = '\0';
+		*v = strtod(tmp, NULL);
+	} else {
+		*v = 0; /* the callers leave numbers this long to yajl */
+	}
+	return len;
+none:
+	*open = q >= end;
+	return 0;
+#undef DIGIT
+#undef TAKE
+}
+
+int pd_json_scan_comma(struct pd_json_walk *w, const char *buf, const char *p,
+		       uint64_t off)
+{
+	if (*p != ']' || !w->scan_comma)
+		return 0;
+	pd_json_walk_fail_at(w, off + (size_t)(p - buf),
+			     "JSON syntax error: a comma before \"]\"");
+	return 1;
+}
+
+/* null, false or true at p: -1, 0 or 1; 2 when none, 3 when cut short. */
+static int literal(const char *p, const char *end, size_t *len)
+{
+	static const char *const names[] = { "null", "false", "true" };
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		size_t n = strlen(names[i]);
+
+		if (*p != names[i][0])
+			continue;
+		if ((size_t)(end - p) <= n)
+			return 3;
+		if (memcmp(p, names[i], n) || (p[n] >= 'a' && p[n] <= 'z'))
+			return 2;
+		*len = n;
+		return i - 1;
+	}
+	return 2;
+}
+
+size_t pd_json_scan_scalars(struct pd_json_walk *w, const char *buf, size_t n,
+			    uint64_t off, int *more,
+			    const struct pd_json_scalars *cb, void *arg)
+{
+	const char *p = buf, *end = buf + n, *q;
+	size_t took = 0, len = 0;
+	int open, lit;
+	double v = 0;
+
+	*more = 0;
+	for (;;) {
+		p = pd_json_skip_space(p, end);
+		if (p >= end) {
+			*more = 1;
+			return took; /* w->scan_comma kept for the next piece */
+		}
+		if (pd_json_scan_comma(w, buf, p, off))
+			return took;
+		lit = literal(p, end, &len);
+		if (lit == 3)
+			goto more;
+		if (lit == 2) {
+			len = pd_json_number_scan(p, end, &v, &open);
+			if (!len && open)
+				goto more;
+			if (!len || len >= 64)
+				break; /* yajl reads it, or says what is wrong
+					*/
+		}
+		q = pd_json_skip_space(p + len, end);
+		if (q >= end)
+			goto more;
+		if (*q != ',' && *q != ']')
+			break;
+		if (!(lit == 2 ? cb->number(arg, p, len, v)
+			       : cb->literal(arg, lit)))
+			break;
+		if (*q == ']') {
+			took = (size_t)(q - buf);
+			break;
+		}
+		p = q + 1;
+		took = (size_t)(p - buf);
+		w->scan_comma = 1;
+	}
+	w->scan_comma = 0;
+	return took;
+more:
+	*more = 1;
+	return took;
+}

@@ -1,0 +1,104 @@
+#!/bin/sh
+# speedscope events read by the importer's own scanner (the plain ones) and
+# by yajl (any other shape), handing over in both directions in one array
+# and across 1 MiB pieces: the functions' times equal a replay of the
+# events done here, and equal those of the same events written plainly.
+# A comma before "]" is a syntax error at its byte, as yajl would say.
+. "$(dirname "$0")/lib.sh"
+python3 - "$T" <<'PY'
+import json, random, sys
+d = sys.argv[1]
+rng = random.Random(48)
+NF = 12
+frames = [{"name": "f%02d" % i} for i in range(NF)]
+
+def plain(t, f, at):
+    return '{"type":"%s","frame":%d,"at":%s}' % (t, f, at)
+
+def odd(t, f, at, k):
+    # shapes the scanner leaves to yajl, each meaning the same event
+    return [
+        '{"type":"%s","frame":%d,"at":%s,"extra":[1,{"a":2}]}' % (t, f, at),
+        '{"ty\\u0070e":"%s","frame":%d,"at":%s}' % (t, f, at),
+        '{"type":"%s","frame":%d.0,"at":%s}' % (t, f, at),
+        '{"at":%s,"frame":%d,"type":"%s","at":%s}' % ("0", f, t, at),
+        '{ "at" :\n %s ,\t"type" : "%s" , "frame" : %d }' % (at, t, f),
+    ][k]
+
+events, t, stack = [], 0, []
+self_w, total_w = [0] * NF, [0] * NF
+while len(events) < 120000 or stack:
+    dt = rng.choice([0, 1, 2, 5, 125])  # microseconds
+    if stack and dt:  # the time since the last event: the open stack's
+        self_w[stack[-1]] += dt
+        for g in stack:
+            total_w[g] += dt
+    t += dt
+    if stack and (len(stack) > 6 or rng.random() < 0.45 or
+                  len(events) >= 120000):
+        f, kind = stack.pop(), "C"
+    else:
+        f = rng.choice([x for x in range(NF) if x not in stack])
+        kind = "O"
+        stack.append(f)
+    events.append((kind, f, "%d.%03d" % divmod(t, 1000)))
+
+def doc(evs, sep):
+    return ('{"$schema":"https://www.speedscope.app/file-format-schema.json",'
+            '"shared":{"frames":' + json.dumps(frames) + '},"profiles":['
+            '{"type":"evented","name":"p","unit":"milliseconds",'
+            '"startValue":0,"endValue":%s,"events":[' % events[-1][2] +
+            sep.join(evs) + ']}]}')
+
+open(d + "/plain.json", "w").write(
+    doc([plain(*e) for e in events], ","))
+mixed = [odd(*e, k=rng.randrange(5)) if rng.random() < 0.3 else plain(*e)
+         for e in events]
+# runs of odd events and of plain ones, some long: the hand-over goes
+# both ways many times, and pieces end inside either kind
+open(d + "/mixed.json", "w").write(doc(mixed, rng.choice([",", ", "])))
+assert len(open(d + "/mixed.json").read()) > 3 << 20
+json.dump({"self": self_w, "total": total_w}, open(d + "/want.json", "w"))
+text = doc([plain(*e) for e in events[:2000]], ",")
+at = text.index("]}]}")
+open(d + "/comma.json", "w").write(text[:at] + ", " + text[at:])
+open(d + "/comma.at", "w").write(str(at + 2))
+PY
+
+check_times() {
+	if python3 - "$1" "$T/want.json" <<'PY'; then ok; else not_ok "$2"; fi
+import json, sys
+p = json.load(open(sys.argv[1]))
+want = json.load(open(sys.argv[2]))
+got = {f["function"]: f for f in p["functions"]}
+for i in range(len(want["self"])):
+    f = got["f%02d" % i]
+    # milliseconds read, nanoseconds kept: microseconds * 1000
+    for k in ("self", "total"):
+        w = want[k][i] * 1000
+        assert abs(f[k] - w) <= 1e-6 * max(w, 1), (i, k, f[k], w)
+PY
+}
+
+expect_exit 0 pd show -f json "$T/plain.json"
+cp "$T/out" "$T/plain.out"
+check_times "$T/plain.out" "plain events: times differ from the replay"
+expect_exit 0 pd show -f json "$T/mixed.json"
+check_times "$T/out" "mixed events: times differ from the replay"
+gzip -c "$T/mixed.json" >"$T/mixed.json.gz"
+expect_exit 0 pd show -f json "$T/mixed.json.gz"
+check_times "$T/out" "mixed events, gzip: times differ from the replay"
+
+# the same events written plainly and oddly: the same profile
+# (but for the file's name on the first line)
+expect_exit 0 pd show "$T/plain.json"
+tail -n +2 "$T/out" >"$T/plain.txt"
+expect_exit 0 pd show "$T/mixed.json"
+if tail -n +2 "$T/out" | cmp -s - "$T/plain.txt"; then ok; else
+	not_ok "mixed and plain events read differently"
+fi
+
+expect_exit 2 pd show "$T/comma.json"
+expect_grep "comma.json: byte $(cat "$T/comma.at") at \$.profiles\[0\].events\[1999\]: JSON syntax error" "$T/err"
+expect_lines 1 "$T/err"
+finish
