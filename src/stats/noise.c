@@ -7,6 +7,7 @@
  * runs (store/noise.c); the arithmetic is here.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,49 @@ static double run_c(const struct pd_agg *a, size_t f, size_t nfun, int k)
 }
 
 /*
+ * What every function's learning shares: the window's shape, the trim's
+ * correction (it depends on the number of commits only) and scratch
+ * space for one function at a time.
+ */
+struct learn_ctx {
+	const struct pd_agg *const *runs;
+	const size_t *commit;
+	size_t n, nfun, groups;
+	size_t keep;	/* successive differences kept by the trim */
+	double trim;	/* their mean is divided by this */
+	double *y;	/* per run: ln(weight + eps) */
+	double *means;	/* per commit: the mean weight */
+	double *lmeans; /* per commit: the mean of y */
+	double *d;	/* per commit pair: differences */
+};
+
+/*
+ * Night to night: commit means' successive differences, the largest
+ * tenth (at least one) left out: a real step in the window is one large
+ * difference. Keeping the lower fraction p of a chi-square(1) sample
+ * keeps, on average, P(chi2(3) < q) / p of its mean, q its p quantile
+ * (z^2 with z the (1 + p)/2 normal quantile; 0.623 for p = 0.9), and the
+ * estimate is divided by that.
+ */
+static void trim_setup(struct learn_ctx *c)
+{
+	size_t nd;
+	double p, z, kept;
+
+	c->keep = 0;
+	c->trim = 1;
+	if (c->groups < 5)
+		return;
+	nd = c->groups - 1;
+	c->keep = nd - (nd + 9) / 10;
+	p = (double)c->keep / (double)nd;
+	z = pd_t_quantile((1 + p) / 2, 1e9);
+	/* sqrt(2 / pi) = 0.79788... */
+	kept = erf(z / sqrt(2)) - z * 0.7978845608028654 * exp(-z * z / 2);
+	c->trim = 2 * kept / p;
+}
+
+/*
  * One function's (or, for f == nfun, the profile total's) run-to-run
  * noise over the window (statistics.md, "the noise model"): the pooled
  * variance of ln(weight) within commits (repeats), the variance of
@@ -81,84 +125,58 @@ static double run_c(const struct pd_agg *a, size_t f, size_t nfun, int k)
  * not move), the single-run variance they imply, and the threshold from
  * neighbouring commits' ratios.
  */
-static void learn_one(const struct pd_agg *const *runs, const size_t *commit,
-		      size_t n, size_t f, size_t nfun, int k,
+static void learn_one(struct learn_ctx *c, size_t f, int k,
 		      struct pd_noise *noise)
 {
-	double pooled = 0, df = 0, cbar = 0, groups = 0, s2w, v, d0;
-	PD_VEC(double) means = PD_VEC_INIT, lmeans = PD_VEC_INIT;
-	size_t i, j;
+	const struct pd_agg *const *runs = c->runs;
+	size_t n = c->n, nfun = c->nfun, ng = 0, i, j;
+	double pooled = 0, df = 0, cbar = 0, s2w, v, d0;
 
+	for (i = 0; i < n; i++) {
+		const struct pd_agg *a = runs[i];
+		double eps = a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
+
+		c->y[i] = log(run_w(a, f, nfun, k) + eps);
+	}
 	for (i = 0; i < n;) {
 		double m = 0, vv = 0, mw = 0;
 		size_t e = i, g;
 
-		while (e < n && commit[e] == commit[i])
+		while (e < n && c->commit[e] == c->commit[i])
 			e++;
 		g = e - i;
 		for (j = i; j < e; j++) {
-			const struct pd_agg *a = runs[j];
-			double eps =
-			    a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
-
-			m += log(run_w(a, f, nfun, k) + eps) / (double)g;
-			mw += run_w(a, f, nfun, k) / (double)g;
-			cbar += run_c(a, f, nfun, k) / (double)n;
+			m += c->y[j] / (double)g;
+			mw += run_w(runs[j], f, nfun, k) / (double)g;
+			cbar += run_c(runs[j], f, nfun, k) / (double)n;
 		}
-		for (j = i; j < e && g > 1; j++) {
-			const struct pd_agg *a = runs[j];
-			double eps =
-			    a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
-			double y = log(run_w(a, f, nfun, k) + eps);
-
-			vv += (y - m) * (y - m);
-		}
+		for (j = i; j < e && g > 1; j++)
+			vv += (c->y[j] - m) * (c->y[j] - m);
 		if (g > 1) {
 			pooled += vv;
 			df += (double)(g - 1);
 		}
-		PD_VEC_PUSH(&means, mw);
-		PD_VEC_PUSH(&lmeans, m);
-		groups += 1;
+		c->means[ng] = mw;
+		c->lmeans[ng++] = m;
 		i = e;
 	}
 	s2w = df > 0 ? pooled / df : 0;
 	v = s2w;
 	d0 = df;
-	/*
-	 * Night to night: commit means' successive differences, the largest
-	 * tenth (at least one) left out: a real step in the window is one
-	 * large difference. Keeping the lower fraction p of a chi-square(1)
-	 * sample keeps, on average, P(chi2(3) < q) / p of its mean, q its p
-	 * quantile (z^2 with z the (1 + p)/2 normal quantile; 0.623 for p =
-	 * 0.9), and the estimate is divided by that.
-	 */
-	if (lmeans.n >= 5) {
-		PD_VEC(double) d2 = PD_VEC_INIT;
-		double vcm = 0, nbar = (double)n / groups;
-		size_t keep;
+	if (ng >= 5) { /* night to night (trim_setup) */
+		double vcm = 0, nbar = (double)n / (double)ng;
 
-		for (j = 1; j < lmeans.n; j++)
-			PD_VEC_PUSH(&d2, (lmeans.v[j] - lmeans.v[j - 1]) *
-					     (lmeans.v[j] - lmeans.v[j - 1]));
-		pd_median(d2.v, d2.n); /* sorts */
-		keep = d2.n - (d2.n + 9) / 10;
-		for (j = 0; j < keep; j++)
-			vcm += d2.v[j] / (double)keep;
-		{
-			double p = (double)keep / (double)d2.n;
-			double z = pd_t_quantile((1 + p) / 2, 1e9);
-			/* sqrt(2 / pi) = 0.79788... */
-			double kept = erf(z / sqrt(2)) -
-				      z * 0.7978845608028654 * exp(-z * z / 2);
-
-			vcm /= 2 * kept / p;
-		}
+		for (j = 1; j < ng; j++)
+			c->d[j - 1] = (c->lmeans[j] - c->lmeans[j - 1]) *
+				      (c->lmeans[j] - c->lmeans[j - 1]);
+		pd_median(c->d, ng - 1); /* sorts */
+		for (j = 0; j < c->keep; j++)
+			vcm += c->d[j] / (double)c->keep;
+		vcm /= c->trim;
 		/* a single run's variance: night part plus within part */
 		v = fmax(v, vcm + s2w * (1 - 1 / nbar));
 		/* a trimmed mean keeps about 70 % of the information */
-		d0 += 0.7 * (double)d2.n;
-		PD_VEC_FREE(&d2);
+		d0 += 0.7 * (double)(ng - 1);
 	}
 	if (d0 >= 2) {
 		noise->s0[k][f] = v;
@@ -166,35 +184,87 @@ static void learn_one(const struct pd_agg *const *runs, const size_t *commit,
 		noise->cbar[k][f] = cbar;
 	}
 	/* Thresholds from neighbouring commits: Q3 + 3 IQR. */
-	if (f < nfun && means.n >= PD_NOISE_WINDOW) {
-		PD_VEC(double) d = PD_VEC_INIT;
+	if (f < nfun && ng >= PD_NOISE_WINDOW) {
+		size_t nd = 0;
 
-		for (j = 1; j < means.n; j++)
-			if (means.v[j - 1] > 0 && means.v[j] > 0)
-				PD_VEC_PUSH(
-				    &d, fabs(means.v[j] / means.v[j - 1] - 1));
-		if (d.n + 1 >= PD_NOISE_WINDOW) {
+		for (j = 1; j < ng; j++)
+			if (c->means[j - 1] > 0 && c->means[j] > 0)
+				c->d[nd++] =
+				    fabs(c->means[j] / c->means[j - 1] - 1);
+		if (nd + 1 >= PD_NOISE_WINDOW) {
 			double q1, q3;
 
-			pd_median(d.v, d.n); /* sorts */
-			q1 = quantile(d.v, d.n, 0.25);
-			q3 = quantile(d.v, d.n, 0.75);
+			pd_median(c->d, nd); /* sorts */
+			q1 = quantile(c->d, nd, 0.25);
+			q3 = quantile(c->d, nd, 0.75);
 			noise->tau[k][f] = q3 + 3 * (q3 - q1);
-			noise->tau_points[k][f] = (int)means.n;
+			noise->tau_points[k][f] = (int)ng;
 		}
-		PD_VEC_FREE(&d);
 	}
-	PD_VEC_FREE(&means);
-	PD_VEC_FREE(&lmeans);
+}
+
+struct learn_half {
+	struct learn_ctx c;
+	struct pd_noise *noise;
+	int k;
+};
+
+static void *learn_k(void *arg)
+{
+	struct learn_half *h = arg;
+	size_t f;
+
+	for (f = 0; f <= h->c.nfun; f++)
+		learn_one(&h->c, f, h->k, h->noise);
+	return NULL;
+}
+
+static void ctx_init(struct learn_ctx *c, const struct pd_agg *const *runs,
+		     const size_t *commit, size_t n, size_t nfun)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	c->runs = runs;
+	c->commit = commit;
+	c->n = n;
+	c->nfun = nfun;
+	for (i = 0; i < n; i++)
+		c->groups += !i || commit[i] != commit[i - 1];
+	trim_setup(c);
+	c->y = pd_xmalloc((n + 1) * sizeof(double));
+	c->means = pd_xmalloc((n + 1) * sizeof(double));
+	c->lmeans = pd_xmalloc((n + 1) * sizeof(double));
+	c->d = pd_xmalloc((n + 1) * sizeof(double));
+}
+
+static void ctx_free(struct learn_ctx *c)
+{
+	free(c->y);
+	free(c->means);
+	free(c->lmeans);
+	free(c->d);
 }
 
 void pd_noise_learn(struct pd_noise *noise, const struct pd_agg *const *runs,
 		    const size_t *commit, size_t n, size_t nfun)
 {
-	size_t f;
-	int k;
+	struct learn_half h[2];
+	pthread_t th;
+	int k, threaded;
 
+	/* self (k 0) and total (k 1) are learned apart: on two threads */
+	for (k = 0; k < 2; k++) {
+		ctx_init(&h[k].c, runs, commit, n, nfun);
+		h[k].noise = noise;
+		h[k].k = k;
+	}
+	threaded = !pthread_create(&th, NULL, learn_k, &h[1]);
+	learn_k(&h[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		learn_k(&h[1]);
 	for (k = 0; k < 2; k++)
-		for (f = 0; f <= nfun; f++)
-			learn_one(runs, commit, n, f, nfun, k, noise);
+		ctx_free(&h[k].c);
 }
