@@ -62,6 +62,8 @@ void pd_st_reset(struct pd_st *st);
 int pd_st_isnull(struct pd_st *st, int col);
 int64_t pd_st_col_i64(struct pd_st *st, int col);
 double pd_st_col_f64(struct pd_st *st, int col);
+/* The same, NaN for NULL. */
+double pd_st_col_f64n(struct pd_st *st, int col);
 const char *pd_st_col_text(struct pd_st *st, int col);
 const void *pd_st_col_blob(struct pd_st *st, int col);
 size_t pd_st_col_bytes(struct pd_st *st, int col);

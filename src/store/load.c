@@ -171,7 +171,12 @@ void pd_idmap_release(struct pd_idmap *m)
 	pd_buf_release(&m->names);
 }
 
-/* The names of run's functions, read at once (servers only). */
+/*
+ * The names of run's functions, read at once: on a server always (one
+ * round trip, not one per function), in SQLite for the first run mapped
+ * (one join in id order is a third of the time of 20 000 look-ups; later
+ * runs mostly name functions already mapped).
+ */
 static int prefetch_names(struct pd_db *db, struct pd_idmap *m, int64_t run,
 			  struct pd_err *err)
 {
@@ -242,7 +247,7 @@ static int map_id(struct pd_db *db, struct pd_idmap *m, int64_t run, int64_t id,
 		*out = m->map.v[i] - 1;
 		return 0;
 	}
-	if (db->pg) {
+	if (db->pg || !m->pre_runs.n) {
 		rc = prefetch_names(db, m, run, err);
 		if (rc < 0)
 			return rc;
@@ -345,9 +350,7 @@ int pd_store_load_run(struct pd_db *db, int64_t run, double interval,
 			f = (uint32_t)id;
 		}
 		for (k = 0; k < 4; k++)
-			v[k] = pd_st_isnull(st, k + 1)
-				   ? PD_NAN
-				   : pd_st_col_f64(st, k + 1);
+			v[k] = pd_st_col_f64n(st, k + 1);
 		pd_store_row_fill(v, interval);
 		if (f >= a->n)
 			pd_agg_resize(a, ids ? ids->fn->v.n + 64

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include <string.h>
 
+#include "core/compat.h"
 #include "store/db.h"
 #include "store/db_pg.h"
 
@@ -90,6 +91,19 @@ double pd_st_col_f64(struct pd_st *st, int col)
 	if (st->pg)
 		return pd_pg_col_f64(st->pg, col);
 	return sqlite3_column_double(st->lite, col);
+}
+
+double pd_st_col_f64n(struct pd_st *st, int col)
+{
+	sqlite3_value *v;
+
+	if (st->pg)
+		return pd_pg_isnull(st->pg, col) ? PD_NAN
+						 : pd_pg_col_f64(st->pg, col);
+	/* one column look-up, not two: a run's rows are millions of these */
+	v = sqlite3_column_value(st->lite, col);
+	return sqlite3_value_type(v) == SQLITE_NULL ? PD_NAN
+						    : sqlite3_value_double(v);
 }
 
 const char *pd_st_col_text(struct pd_st *st, int col)
