@@ -187,8 +187,10 @@ void pd_jw_key(struct pd_jw *w, const char *key)
 		PUT_LIT(w, ",\n");
 	w->first[w->nest - 1] = 0;
 	tabs(w, w->depth);
-	pd_jw_text(w, key);
-	PUT_LIT(w, ":\t");
+	/* keys are the report's own names: nothing to escape */
+	putch(w, '"');
+	put(w, key, strlen(key));
+	PUT_LIT(w, "\":\t");
 }
 
 void pd_jw_item(struct pd_jw *w)

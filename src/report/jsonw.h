@@ -29,7 +29,10 @@ int pd_jw_tree(FILE *f, const struct cJSON *root, const struct pd_jw_gen *gens,
 /* Opens an object ('{') or an array ('['); pd_jw_close closes it. */
 void pd_jw_open(struct pd_jw *w, char kind);
 void pd_jw_close(struct pd_jw *w);
-/* Starts the next member of the open object, or element of the array. */
+/*
+ * Starts the next member of the open object (key: printable ASCII without
+ * quotes or backslashes, written as it is), or element of the array.
+ */
 void pd_jw_key(struct pd_jw *w, const char *key);
 void pd_jw_item(struct pd_jw *w);
 /* Values: null for a number that is not finite or a NULL string. */
