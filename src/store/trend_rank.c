@@ -39,12 +39,14 @@ static int each_self(struct pd_db *db, const struct trun *run, int64_t lo,
 	pd_st_i64(st, 2, lo);
 	pd_st_i64(st, 3, hi);
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
-		double w = 0; /* as the view: self_w, else self_n x interval */
+		/* as the view: self_w, else self_n x interval */
+		double w = pd_st_col_f64n(st, 1);
 
-		if (!pd_st_isnull(st, 1))
-			w = pd_st_col_f64(st, 1);
-		else if (!pd_st_isnull(st, 2))
-			w = pd_st_col_f64(st, 2) * run->interval;
+		if (isnan(w)) {
+			double n = pd_st_col_f64n(st, 2);
+
+			w = isnan(n) ? 0 : n * run->interval;
+		}
 		fn(arg, pd_st_col_i64(st, 0), w);
 	}
 	pd_st_reset(st);
