@@ -238,12 +238,26 @@ size_t pd_json_scan_cut(const char *buf, size_t cut);
 size_t pd_json_number_scan(const char *p, const char *end, double *v,
 			   int *open);
 
+/* How a scanner reads one element of its array (pd_json_scan_array). */
+struct pd_json_elem {
+	/*
+	 * Reads the element at p into arg's state, without effect: the
+	 * position after it, p when it is not one this scanner reads (yajl
+	 * reads it), NULL when the input ends inside it.
+	 */
+	const char *(*read)(void *arg, const char *p, const char *end);
+	/* Takes the element read; 0 on an error it reported. */
+	int (*take)(void *arg);
+};
+
 /*
- * At p, a "]" just after a comma the scanner took: reports it as a
- * syntax error at its byte and returns 1; else 0.
+ * A pd_json_events.scan over an array's elements with e: each element is
+ * taken once the "," or "]" after it is seen; a comma before "]" is
+ * reported at its byte.
  */
-int pd_json_scan_comma(struct pd_json_walk *w, const char *buf, const char *p,
-		       uint64_t off);
+size_t pd_json_scan_array(struct pd_json_walk *w, const char *buf, size_t n,
+			  uint64_t off, int *more, const struct pd_json_elem *e,
+			  void *arg);
 
 /* What an array of scalars holds, for pd_json_scan_scalars. */
 struct pd_json_scalars {

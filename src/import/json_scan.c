@@ -135,8 +135,12 @@ none:
 #undef TAKE
 }
 
-int pd_json_scan_comma(struct pd_json_walk *w, const char *buf, const char *p,
-		       uint64_t off)
+/*
+ * At p, a "]" just after a comma the scanner took: reports it as a
+ * syntax error at its byte and returns 1; else 0.
+ */
+static int scan_comma(struct pd_json_walk *w, const char *buf, const char *p,
+		      uint64_t off)
 {
 	if (*p != ']' || !w->scan_comma)
 		return 0;
@@ -166,42 +170,30 @@ static int literal(const char *p, const char *end, size_t *len)
 	return 2;
 }
 
-size_t pd_json_scan_scalars(struct pd_json_walk *w, const char *buf, size_t n,
-			    uint64_t off, int *more,
-			    const struct pd_json_scalars *cb, void *arg)
+size_t pd_json_scan_array(struct pd_json_walk *w, const char *buf, size_t n,
+			  uint64_t off, int *more, const struct pd_json_elem *e,
+			  void *arg)
 {
 	const char *p = buf, *end = buf + n, *q;
-	size_t took = 0, len = 0;
-	int open, lit;
-	double v = 0;
+	size_t took = 0;
 
 	*more = 0;
 	for (;;) {
 		p = pd_json_skip_space(p, end);
-		if (p >= end) {
-			*more = 1;
-			return took; /* w->scan_comma kept for the next piece */
-		}
-		if (pd_json_scan_comma(w, buf, p, off))
-			return took;
-		lit = literal(p, end, &len);
-		if (lit == 3)
+		if (p >= end)
 			goto more;
-		if (lit == 2) {
-			len = pd_json_number_scan(p, end, &v, &open);
-			if (!len && open)
-				goto more;
-			if (!len || len >= 64)
-				break; /* yajl reads it, or says what is wrong
-					*/
-		}
-		q = pd_json_skip_space(p + len, end);
-		if (q >= end)
+		if (scan_comma(w, buf, p, off))
+			return took;
+		q = e->read(arg, p, end);
+		if (q == p)
+			break; /* yajl reads it, or says what is wrong */
+		if (q)
+			q = pd_json_skip_space(q, end);
+		if (!q || q >= end)
 			goto more;
 		if (*q != ',' && *q != ']')
 			break;
-		if (!(lit == 2 ? cb->number(arg, p, len, v)
-			       : cb->literal(arg, lit)))
+		if (!e->take(arg))
 			break;
 		if (*q == ']') {
 			took = (size_t)(q - buf);
@@ -214,6 +206,56 @@ size_t pd_json_scan_scalars(struct pd_json_walk *w, const char *buf, size_t n,
 	w->scan_comma = 0;
 	return took;
 more:
-	*more = 1;
+	*more = 1; /* w->scan_comma kept for the next piece */
 	return took;
+}
+
+/* The scalar being read by pd_json_scan_scalars. */
+struct scalar_scan {
+	const struct pd_json_scalars *cb;
+	void *arg;
+	const char *p;
+	size_t len;
+	int lit; /* -1 null, 0 false, 1 true, 2 a number */
+	double v;
+};
+
+static const char *read_scalar(void *arg, const char *p, const char *end)
+{
+	struct scalar_scan *c = arg;
+	int open;
+
+	c->p = p;
+	c->lit = literal(p, end, &c->len);
+	if (c->lit == 3)
+		return NULL;
+	if (c->lit == 2) {
+		c->len = pd_json_number_scan(p, end, &c->v, &open);
+		if (!c->len)
+			return open ? NULL : p;
+		if (c->len >= 64)
+			return p;
+	}
+	return p + c->len;
+}
+
+static int take_scalar(void *arg)
+{
+	struct scalar_scan *c = arg;
+
+	return c->lit == 2 ? c->cb->number(c->arg, c->p, c->len, c->v)
+			   : c->cb->literal(c->arg, c->lit);
+}
+
+size_t pd_json_scan_scalars(struct pd_json_walk *w, const char *buf, size_t n,
+			    uint64_t off, int *more,
+			    const struct pd_json_scalars *cb, void *arg)
+{
+	static const struct pd_json_elem e = { read_scalar, take_scalar };
+	struct scalar_scan c;
+
+	memset(&c, 0, sizeof(c));
+	c.cb = cb;
+	c.arg = arg;
+	return pd_json_scan_array(w, buf, n, off, more, &e, &c);
 }

@@ -31,7 +31,7 @@ static int frame_index(const char **q, const char *end, long long *out)
 
 /*
  * The event object at p ("{"): the position after it, p itself when it
- * is not one ss_scan_events reads (yajl reads it then), NULL when the input
+ * is not one read here (yajl reads it then), NULL when the input
  * ends inside it.
  */
 static const char *scan_event(struct ss_state *s, const char *p,
@@ -109,47 +109,17 @@ static const char *scan_event(struct ss_state *s, const char *p,
  * anything else (another key, an escape, a frame index as 12.0) is left
  * to yajl, which then reads the array from there on.
  */
-static size_t scan_events(struct ss_state *s, const char *buf, size_t n,
-			  uint64_t off, int *more)
+static const char *read_event(void *arg, const char *p, const char *end)
 {
-	const char *p = buf, *end = buf + n, *q;
-	size_t took = 0;
+	return *p == '{' ? scan_event(arg, p, end) : p;
+}
 
-	*more = 0;
-	for (;;) {
-		SKIP_SPACE(p, end);
-		if (p >= end) {
-			*more = 1;
-			return took; /* w.scan_comma kept for the next piece */
-		}
-		if (pd_json_scan_comma(&s->w, buf, p, off))
-			return took;
-		if (*p != '{')
-			break;
-		q = scan_event(s, p, end);
-		if (q == p)
-			break;
-		if (q)
-			SKIP_SPACE(q, end);
-		if (!q || q >= end) {
-			*more = 1;
-			return took;
-		}
-		if (*q != ',' && *q != ']')
-			break;
-		pd_json_walk_value(&s->w);
-		if (!ss_close_event(s))
-			break;
-		if (*q == ']') {
-			took = (size_t)(q - buf);
-			break;
-		}
-		p = q + 1;
-		took = (size_t)(p - buf);
-		s->w.scan_comma = 1;
-	}
-	s->w.scan_comma = 0;
-	return took;
+static int take_event(void *arg)
+{
+	struct ss_state *s = arg;
+
+	pd_json_walk_value(&s->w);
+	return ss_close_event(s);
 }
 
 static int scan_number(void *arg, const char *v, size_t n, double d)
@@ -169,8 +139,10 @@ size_t ss_scan(void *arg, const char *buf, size_t n, uint64_t off, int *more)
 {
 	struct ss_state *s = arg;
 
+	static const struct pd_json_elem events = { read_event, take_event };
+
 	if (s->lv[s->w.depth].st == S_EVENTS)
-		return scan_events(s, buf, n, off, more);
+		return pd_json_scan_array(&s->w, buf, n, off, more, &events, s);
 	/* weights and counts: numbers */
 	return pd_json_scan_scalars(&s->w, buf, n, off, more, &scalars, s);
 }

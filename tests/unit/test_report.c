@@ -121,6 +121,24 @@ static void test_markdown(void **state)
 	}
 }
 
+/* What pd_json_write writes for root, as a string to free. */
+static char *json_written(const cJSON *root)
+{
+	FILE *f = tmpfile();
+	size_t n;
+	char *got;
+
+	assert_non_null(f);
+	assert_int_equal(pd_json_write(f, root), 0);
+	n = (size_t)ftell(f);
+	rewind(f);
+	got = calloc(1, n + 1);
+	assert_non_null(got);
+	assert_int_equal(fread(got, 1, n, f), n);
+	fclose(f);
+	return got;
+}
+
 /*
  * pd_json_write lays out what cJSON_Print lays out, byte for byte, where
  * both print a number alike; numbers are the shortest that read back.
@@ -143,7 +161,6 @@ static void test_json_write(void **state)
 	cJSON *objs = cJSON_CreateArray(), *o;
 	char *want, *got;
 	size_t i, n;
-	FILE *f;
 
 	(void)state;
 	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
@@ -164,14 +181,8 @@ static void test_json_write(void **state)
 	cJSON_AddItemToArray(objs, cJSON_CreateObject());
 	cJSON_AddItemToObject(root, "objects", objs);
 	want = cJSON_Print(root);
-	f = tmpfile();
-	assert_non_null(f);
-	assert_int_equal(pd_json_write(f, root), 0);
-	n = (size_t)ftell(f);
-	rewind(f);
-	got = calloc(1, n + 1);
-	assert_int_equal(fread(got, 1, n, f), n);
-	fclose(f);
+	got = json_written(root);
+	n = strlen(got);
 	assert_int_equal(n, strlen(want) + 1);
 	assert_memory_equal(got, want, strlen(want));
 	assert_int_equal(got[n - 1], '\n');
@@ -184,14 +195,7 @@ static void test_json_write(void **state)
 	root = cJSON_CreateArray();
 	cJSON_AddItemToArray(root, cJSON_CreateNumber(1.0 / 3));
 	cJSON_AddItemToArray(root, cJSON_CreateNumber(0.1 + 0.7));
-	f = tmpfile();
-	assert_non_null(f);
-	assert_int_equal(pd_json_write(f, root), 0);
-	n = (size_t)ftell(f);
-	rewind(f);
-	got = calloc(1, n + 1);
-	assert_int_equal(fread(got, 1, n, f), n);
-	fclose(f);
+	got = json_written(root);
 	assert_string_equal(got, "[0.3333333333333333, 0.7999999999999999]\n");
 	free(got);
 	cJSON_Delete(root);
