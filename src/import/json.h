@@ -222,7 +222,12 @@ int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 /* ---- the scanners' parts (import/json_scan.c) ---- */
 
 /* The first byte at or after p that is not JSON white space. */
-const char *pd_json_skip_space(const char *p, const char *end);
+static inline const char *pd_json_skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
 
 /*
  * In buf[0..cut), which begins outside any string, the position just
@@ -232,8 +237,9 @@ size_t pd_json_scan_cut(const char *buf, size_t cut);
 
 /*
  * The JSON number at p (RFC 8259) and its value as strtod rounds it
- * (exact fast path for at most 15 digits, as pd_json_number): its
- * length, or 0 when none is there (*open: it may go on past end).
+ * (exact fast path for at most 15 digits, as pd_json_number; v may be
+ * NULL): its length, or 0 when none is there (*open: it may go on past
+ * end).
  */
 size_t pd_json_number_scan(const char *p, const char *end, double *v,
 			   int *open);
@@ -269,7 +275,9 @@ struct pd_json_scalars {
 /*
  * A pd_json_events.scan for an array of numbers, nulls and booleans: each
  * goes to cb with arg where yajl would have called the importer's own
- * callbacks; anything else ends the scan.
+ * callbacks, but inside a value skipped whole (walk->skip), where the
+ * importers ignore values: there they are only checked. Anything else
+ * ends the scan.
  */
 size_t pd_json_scan_scalars(struct pd_json_walk *w, const char *buf, size_t n,
 			    uint64_t off, int *more,

@@ -11,18 +11,6 @@
 
 #include "import/json.h"
 
-static int space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-const char *pd_json_skip_space(const char *p, const char *end)
-{
-	while (p < end && space(*p))
-		p++;
-	return p;
-}
-
 /*
  * The end of the string whose opening quote is at q (the position of its
  * closing quote), or NULL when it runs past end.
@@ -115,9 +103,11 @@ size_t pd_json_number_scan(const char *p, const char *end, double *v, int *open)
 	if (q >= end)
 		goto none; /* it may go on */
 	len = (size_t)(q - p);
+	if (!v)
+		return len;
 	if (exact && digits <= 15 && frac <= 22) {
 		/* m / 10^frac is correctly rounded: both are exact doubles */
-		*v = (double)m / pow10[frac];
+		*v = frac ? (double)m / pow10[frac] : (double)m;
 		if (*p == '-')
 			*v = -*v;
 	} else if (len < sizeof(tmp)) {
@@ -214,6 +204,7 @@ more:
 struct scalar_scan {
 	const struct pd_json_scalars *cb;
 	void *arg;
+	int skip; /* in a value skipped whole: checked, not given to cb */
 	const char *p;
 	size_t len;
 	int lit; /* -1 null, 0 false, 1 true, 2 a number */
@@ -230,7 +221,8 @@ static const char *read_scalar(void *arg, const char *p, const char *end)
 	if (c->lit == 3)
 		return NULL;
 	if (c->lit == 2) {
-		c->len = pd_json_number_scan(p, end, &c->v, &open);
+		c->len =
+		    pd_json_number_scan(p, end, c->skip ? NULL : &c->v, &open);
 		if (!c->len)
 			return open ? NULL : p;
 		if (c->len >= 64)
@@ -243,6 +235,8 @@ static int take_scalar(void *arg)
 {
 	struct scalar_scan *c = arg;
 
+	if (c->skip)
+		return 1;
 	return c->lit == 2 ? c->cb->number(c->arg, c->p, c->len, c->v)
 			   : c->cb->literal(c->arg, c->lit);
 }
@@ -257,5 +251,6 @@ size_t pd_json_scan_scalars(struct pd_json_walk *w, const char *buf, size_t n,
 	memset(&c, 0, sizeof(c));
 	c.cb = cb;
 	c.arg = arg;
+	c.skip = w->skip > 0;
 	return pd_json_scan_array(w, buf, n, off, more, &e, &c);
 }
