@@ -268,7 +268,7 @@ static uint32_t frame_addr(struct pdd *d, const struct sample *x, uint64_t ip,
 
 	if (!m)
 		return addr_id(d, PDD_NO_DSO, 0);
-	if (d->syms.dsos.v[m->dso].kernel)
+	if (d->syms.dsos.v[m->dso].kernel || d->syms.dsos.v[m->dso].jit)
 		return addr_id(d, m->dso, ip);
 	return addr_id(d, m->dso, ip - m->start + m->pgoff);
 }

@@ -440,28 +440,60 @@ static uint32_t dso_for(struct pdd *d, const char *fn, size_t fnlen, int kernel,
 	return d->dso_of.v[name];
 }
 
+/*
+ * Whether a mapping is a JIT's code, as perf decides: executable memory
+ * of no file (anonymous, /dev/zero, huge pages, a memfd). perf names it
+ * /tmp/perf-PID.map, where the JIT writes its functions.
+ */
+static int jit_mapping(const char *fn, size_t n, int exec)
+{
+	static const char *const anon[] = { "/dev/zero", "/anon_hugepage",
+					    "/memfd:", "[anon:" };
+	size_t i;
+
+	if (!exec)
+		return 0;
+	if (n == 6 && !memcmp(fn, "//anon", 6))
+		return 1;
+	for (i = 0; i < sizeof(anon) / sizeof(anon[0]); i++)
+		if (n >= strlen(anon[i]) &&
+		    !memcmp(fn, anon[i], strlen(anon[i])))
+			return 1;
+	return 0;
+}
+
 static void add_mmap(struct pdd *d, const unsigned char *r, size_t size,
 		     int two)
 {
 	uint16_t misc = u16at(r + 4);
-	size_t fo = two ? 8 + 64 : 8 + 32;
+	size_t fo = two ? 8 + 64 : 8 + 32, fnlen;
 	const char *fn;
 	struct map m;
-	int kernel = (misc & MISC_CPUMODE) == MISC_KERNEL;
+	int kernel = (misc & MISC_CPUMODE) == MISC_KERNEL, exec;
+	char jit[32];
 
 	if (size <= fo)
 		return;
 	fn = (const char *)r + fo;
+	fnlen = strnlen(fn, size - fo);
 	m.pid = u32at(r + 8);
 	m.start = u64at(r + 16);
 	m.len = u64at(r + 24);
 	m.pgoff = u64at(r + 32);
 	m.time = trailer_time(d, r, size);
-	if (kernel)
+	/* MMAP2 has the protection; MMAP is code unless marked data */
+	exec = two ? (u32at(r + 64) & 4) != 0 : !(misc & MISC_MMAP_DATA);
+	if (kernel) {
 		m.pid = UINT32_MAX;
-	m.dso =
-	    dso_for(d, fn, strnlen(fn, size - fo), kernel, two ? r + 40 : NULL,
-		    two && (misc & MISC_MMAP_BUILD_ID));
+	} else if (jit_mapping(fn, fnlen, exec)) {
+		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", m.pid);
+		fn = jit;
+		fnlen = strlen(jit);
+	}
+	m.dso = dso_for(d, fn, fnlen, kernel, two ? r + 40 : NULL,
+			two && (misc & MISC_MMAP_BUILD_ID));
+	if (fn == jit)
+		d->syms.dsos.v[m.dso].jit = 1;
 	PD_VEC_PUSH(&d->maps, m);
 }
 

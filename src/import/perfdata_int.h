@@ -24,6 +24,7 @@ struct pdd_dso {
 	char *name;   /* the mapped path, "[kernel.kallsyms]", "[vdso]" */
 	char bid[41]; /* build id in lowercase hex, "" when not recorded */
 	int kernel;   /* kernel or kernel module: addresses are absolute */
+	int jit;      /* a JIT's code, /tmp/perf-PID.map: absolute too */
 	int has_ino;  /* MMAP2 recorded the file's device and inode */
 	uint32_t maj, min;
 	uint64_t ino;
@@ -81,6 +82,7 @@ enum {
 #define MISC_KERNEL 1u
 #define MISC_COMM_EXEC (1u << 13)
 #define MISC_MMAP_BUILD_ID (1u << 14)
+#define MISC_MMAP_DATA (1u << 13) /* in MMAP: a data mapping */
 
 #define FEAT_BUILD_ID 2
 #define FEAT_HOSTNAME 3
@@ -193,5 +195,16 @@ int pdd_pass_events(struct pdd *d, struct pd_err *err);
  */
 void pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
 		   const struct pd_import_opts *o, const char *path);
+
+/* Whether this machine made the recording (the host name it recorded). */
+int pdd_same_host(const struct pdd_syms *s);
+
+/*
+ * Names the n addresses of a JIT's DSO (perfdata_jit.c) from its
+ * /tmp/perf-PID.map; returns how many, why set when none.
+ */
+size_t pdd_name_jit(const struct pdd_syms *s, const struct pdd_dso *x,
+		    struct pdd_addr **as, size_t n, const char *data_path,
+		    const char *const *dirs, struct pd_buf *why);
 
 #endif

@@ -64,7 +64,7 @@ static int is_build(const char *path, const char *bid, struct pd_objid *id)
 	       !strcasecmp(id->code_id, bid);
 }
 
-static int same_host(const struct pdd_syms *s)
+int pdd_same_host(const struct pdd_syms *s)
 {
 	char here[256];
 
@@ -89,7 +89,7 @@ static void id_by_inode(const struct pdd_syms *s, const struct pdd_dso *x,
 		pd_buf_adds(why, "no build id recorded");
 		return;
 	}
-	if (!x->has_ino || !same_host(s)) {
+	if (!x->has_ino || !pdd_same_host(s)) {
 		pd_buf_addf(why,
 			    "no build id recorded, and no way to tell that"
 			    " the file now at that path is the one that ran"
@@ -369,10 +369,10 @@ static void load_kernel(const struct pdd_syms *s, struct ksyms *k,
 			k->from = "perf's build-id cache";
 	}
 	running_kernel_bid(run);
-	if (!k->from &&
-	    (s->kernel_bid[0] ? !strcmp(run, s->kernel_bid)
-			      : same_host(s) && !uname(&u) && s->osrelease &&
-				    !strcmp(u.release, s->osrelease))) {
+	if (!k->from && (s->kernel_bid[0]
+			     ? !strcmp(run, s->kernel_bid)
+			     : pdd_same_host(s) && !uname(&u) && s->osrelease &&
+				   !strcmp(u.release, s->osrelease))) {
 		if (!read_kallsyms("/proc/kallsyms", k))
 			k->from = "/proc/kallsyms";
 		else
@@ -448,12 +448,15 @@ static void note_unnamed(struct pd_profile *p, const char *path,
 static size_t name_dso(const struct pdd_syms *s, struct pdd_dso *x,
 		       struct pdd_addr **as, size_t n, struct ksyms *k,
 		       int *kernel_tried, struct pd_symctx *ctx,
+		       const struct pd_import_opts *o, const char *path,
 		       struct pd_buf *why)
 {
 	struct pd_symreq *reqs;
 	uint64_t *offs;
 	size_t i, got;
 
+	if (x->jit)
+		return pdd_name_jit(s, x, as, n, path, o->symbol_dirs, why);
 	if (x->kernel) {
 		if (!*kernel_tried) {
 			*kernel_tried = 1;
@@ -503,8 +506,8 @@ void pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
 		if (as[i]->dso == PDD_NO_DSO)
 			continue;
 		pd_buf_reset(&why);
-		got = name_dso(s, x, as + i, j - i, &k, &kernel_tried, ctx,
-			       x->kernel ? &kwhy : &why);
+		got = name_dso(s, x, as + i, j - i, &k, &kernel_tried, ctx, o,
+			       path, x->kernel ? &kwhy : &why);
 		note_unnamed(p, path, x, got ? 0 : j - i, j - i,
 			     x->kernel ? kwhy.buf : why.buf, &notes);
 	}
