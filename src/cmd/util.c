@@ -70,14 +70,18 @@ void pd_tmp_perms(int fd)
 
 /*
  * The temporary file being written, removed if a signal ends us first
- * (unlink is safe in a handler); "" when none.
+ * (unlink is safe in a handler); "" when none. With it go the files
+ * SQLite keeps beside a database (db copy writes one under a temporary
+ * name): its write-ahead log, shared memory and journal.
  */
-static char pending[4096];
+static char pending[4][4096];
 
 static void drop_pending(int sig)
 {
-	if (pending[0])
-		unlink(pending);
+	size_t i;
+
+	for (i = 0; i < 4 && pending[0][0]; i++)
+		unlink(pending[i]);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -86,9 +90,14 @@ static void watch(const char *tmp)
 {
 	static int installed;
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const char *const beside[] = { "", "-wal", "-shm", "-journal" };
 	size_t i;
 
-	snprintf(pending, sizeof(pending), "%s", tmp ? tmp : "");
+	for (i = 0; i < 4; i++)
+		if (snprintf(pending[i], sizeof(pending[i]), "%s%s",
+			     tmp ? tmp : "",
+			     tmp ? beside[i] : "") >= (int)sizeof(pending[i]))
+			pending[0][0] = '\0'; /* too long to name: not ours */
 	if (tmp && !installed) {
 		for (i = 0; i < sizeof(sigs) / sizeof(*sigs); i++)
 			signal(sigs[i], drop_pending);
