@@ -12,6 +12,7 @@
 
 #include "core/blob.h"
 #include "core/buf.h"
+#include "core/compat.h"
 #include "core/xalloc.h"
 #include "store/db_pg.h"
 
@@ -538,14 +539,10 @@ int64_t pd_pg_col_i64(struct pd_pg_st *st, int col)
 	return strtoll((const char *)v, NULL, 10);
 }
 
-double pd_pg_col_f64(struct pd_pg_st *st, int col)
+/* A value of type t and n bytes, as a double. */
+static double decode_f64(struct pd_pg_st *st, int col, const unsigned char *v,
+			 Oid t, int n)
 {
-	Oid t = 0;
-	int n = 0;
-	const unsigned char *v = (const unsigned char *)value(st, col, &t, &n);
-
-	if (!v)
-		return 0;
 	if (t == OID_FLOAT8 && n == 8) {
 		uint64_t u = get_be(v, 8);
 		double d;
@@ -563,6 +560,24 @@ double pd_pg_col_f64(struct pd_pg_st *st, int col)
 	if (t == OID_INT8 || t == OID_INT4 || t == OID_INT2)
 		return (double)pd_pg_col_i64(st, col);
 	return strtod((const char *)v, NULL);
+}
+
+double pd_pg_col_f64(struct pd_pg_st *st, int col)
+{
+	Oid t = 0;
+	int n = 0;
+	const unsigned char *v = (const unsigned char *)value(st, col, &t, &n);
+
+	return v ? decode_f64(st, col, v, t, n) : 0;
+}
+
+double pd_pg_col_f64n(struct pd_pg_st *st, int col)
+{
+	Oid t = 0;
+	int n = 0;
+	const unsigned char *v = (const unsigned char *)value(st, col, &t, &n);
+
+	return v ? decode_f64(st, col, v, t, n) : PD_NAN;
 }
 
 const char *pd_pg_col_text(struct pd_pg_st *st, int col)

@@ -30,6 +30,8 @@ void pd_pg_reset(struct pd_pg_st *st);
 int pd_pg_isnull(struct pd_pg_st *st, int col);
 int64_t pd_pg_col_i64(struct pd_pg_st *st, int col);
 double pd_pg_col_f64(struct pd_pg_st *st, int col);
+/* The same, NaN for NULL: one look-up. */
+double pd_pg_col_f64n(struct pd_pg_st *st, int col);
 const char *pd_pg_col_text(struct pd_pg_st *st, int col);
 const void *pd_pg_col_blob(struct pd_pg_st *st, int col);
 size_t pd_pg_col_bytes(struct pd_pg_st *st, int col);

@@ -98,8 +98,7 @@ double pd_st_col_f64n(struct pd_st *st, int col)
 	sqlite3_value *v;
 
 	if (st->pg)
-		return pd_pg_isnull(st->pg, col) ? PD_NAN
-						 : pd_pg_col_f64(st->pg, col);
+		return pd_pg_col_f64n(st->pg, col);
 	/* one column look-up, not two: a run's rows are millions of these */
 	v = sqlite3_column_value(st->lite, col);
 	return sqlite3_value_type(v) == SQLITE_NULL ? PD_NAN
