@@ -136,13 +136,29 @@ static size_t safe_cut(const char *buf, size_t len, struct cut_scan *sc)
 	return cut == sc->bare_from ? 0 : cut;
 }
 
-/* The input buffer of pd_json_stream_run. */
+/*
+ * The input buffer of pd_json_stream_run: bytes [off, len) of v are not
+ * yet parsed; positions (the cut scan's too) count from v + off. Parsed
+ * bytes are dropped by moving off, and moved out only before a read:
+ * a piece holding thousands of small arrays (yajl stops after each "[")
+ * would otherwise be moved once per array.
+ */
 struct sbuf {
 	char *v;
-	size_t len, cap;
-	uint64_t base; /* input offset of v[0] */
+	size_t off, len, cap;
+	uint64_t base; /* input offset of v + off */
 	struct cut_scan sc;
 };
+
+static char *sb_at(const struct sbuf *b)
+{
+	return b->v + b->off;
+}
+
+static size_t sb_n(const struct sbuf *b)
+{
+	return b->len - b->off;
+}
 
 /* Reads the next piece; 0 at the end, -1 on an error. */
 static int sbuf_read(struct sbuf *b, struct pd_json_stream *js,
@@ -150,6 +166,15 @@ static int sbuf_read(struct sbuf *b, struct pd_json_stream *js,
 {
 	ssize_t n;
 
+	if (b->off) {
+		memmove(b->v, b->v + b->off, b->len - b->off);
+		b->len -= b->off;
+		b->off = 0;
+		if (b->cap > 4 * CHUNK && b->len < CHUNK / 2) {
+			b->cap = CHUNK;
+			b->v = pd_xrealloc(b->v, b->cap);
+		}
+	}
 	if (b->cap - b->len < CHUNK / 2) {
 		b->cap = b->cap + b->cap / 2 + CHUNK;
 		b->v = pd_xrealloc(b->v, b->cap);
@@ -168,25 +193,27 @@ static int sbuf_read(struct sbuf *b, struct pd_json_stream *js,
 				skip = i + 5;
 				break;
 			}
-		memmove(b->v, b->v + skip, b->len - skip);
-		b->len -= skip;
+		b->off = skip;
 		b->base += skip;
 	}
 	return n > 0;
 }
 
-/* Drops the first n bytes, parsed or scanned. */
+/*
+ * Drops the first n bytes, parsed or scanned: always outside a string.
+ * What the cut scan knows of the rest stays known.
+ */
 static void sbuf_drop(struct sbuf *b, size_t n)
 {
-	memmove(b->v, b->v + n, b->len - n);
-	b->len -= n;
+	b->off += n;
 	b->base += n;
-	b->sc.pos = b->len;
-	if (b->sc.in_str)
-		b->sc.str_start -= n;
-	if (b->cap > 4 * CHUNK && b->len < CHUNK / 2) {
-		b->cap = CHUNK;
-		b->v = pd_xrealloc(b->v, b->cap);
+	if (n >= b->sc.pos) {
+		b->sc.pos = 0;
+		b->sc.in_str = 0;
+	} else {
+		b->sc.pos -= n;
+		if (b->sc.in_str)
+			b->sc.str_start -= n;
 	}
 }
 
@@ -197,13 +224,12 @@ static void sbuf_drop(struct sbuf *b, size_t n)
 static int scan_some(struct pd_json_stream *js, struct sbuf *b, int eof)
 {
 	int more = 0;
-	size_t took = js->ev->scan(js->arg, b->v, b->len, b->base, &more);
+	size_t took = js->ev->scan(js->arg, sb_at(b), sb_n(b), b->base, &more);
 
 	if (js->walk->failed)
 		return -1;
 	sbuf_drop(b, took);
-	memset(&b->sc, 0, sizeof(b->sc)); /* between elements: no string */
-	b->sc.pos = 0;
+	b->sc.bare_from = 0;
 	if (more && !eof)
 		return 1;
 	js->scanning = 0;
@@ -244,21 +270,21 @@ int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 				continue;
 			}
 		}
-		cut = eof ? b.len : safe_cut(b.v, b.len, &b.sc);
+		cut = eof ? sb_n(&b) : safe_cut(sb_at(&b), sb_n(&b), &b.sc);
 		if (!eof && !cut) {
 			/* one token so far: read on before parsing it */
 			if (!b.sc.in_str)
-				b.sc.bare_from = b.len;
+				b.sc.bare_from = sb_n(&b);
 			continue;
 		}
 		if (js->ev->scan) {
-			early = pd_json_scan_cut(b.v, cut);
+			early = pd_json_scan_cut(sb_at(&b), cut);
 			if (early)
 				cut = early;
 		}
 		js->walk->scan_here = 0;
 		js->chunk_off = b.base;
-		st = cut ? yajl_parse(js->h, (unsigned char *)b.v, cut)
+		st = cut ? yajl_parse(js->h, (unsigned char *)sb_at(&b), cut)
 			 : yajl_status_ok;
 		if (st == yajl_status_ok && eof && !early) {
 			js->chunk_off = b.base + cut;
@@ -280,7 +306,7 @@ int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 			want_input = 0;
 			b.sc.bare_from = 0;
 		} else {
-			b.sc.bare_from = b.sc.in_str ? 0 : b.len;
+			b.sc.bare_from = b.sc.in_str ? 0 : sb_n(&b);
 		}
 	}
 	free(b.v);
