@@ -1,6 +1,6 @@
 /*
- * Doubles as the JSON reports print them (docs/design.md, "The JSON
- * contract"): the correctly rounded decimal of 15, 16 or 17 significant
+ * Doubles as the JSON reports print them (docs/cli.md, "JSON"): the
+ * correctly rounded decimal of 15, 16 or 17 significant
  * digits, the first of the three that reads back as exactly the same
  * double, without trailing zeros, laid out as printf's %g lays it out.
  * Fifteen digits stripped of trailing zeros are the shortest form

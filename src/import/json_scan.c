@@ -1,6 +1,6 @@
 /*
  * Importers' own scanners for the large arrays of a JSON document, the
- * fast path beside yajl (docs/performance.md, "Importers"): yajl reads
+ * fast path beside yajl (docs/architecture.md, "Streaming"): yajl reads
  * the document, stops after the "[" of an array given as a key's value,
  * and when the importer asks for it, a scanner reads that array's plain
  * elements directly and hands the rest back (pd_json_events.scan).

@@ -1,6 +1,6 @@
 /*
  * The events of a speedscope evented profile read directly, without
- * yajl (docs/performance.md, "Importers"): the bulk of a PerfView export.
+ * yajl (docs/architecture.md, "Streaming"): the bulk of a PerfView export.
  * The stream hands over (import/json.c, pd_json_events.scan) and takes
  * back at any element this scanner does not read.
  */

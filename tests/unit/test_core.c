@@ -49,7 +49,7 @@ static void check_double(double d)
 		fail_msg("%a: \"%s\", printf \"%s\"", d, fast, ref);
 }
 
-/* The fast double printer gives printf's bytes (docs/design.md). */
+/* The fast double printer gives printf's bytes (docs/cli.md, "JSON"). */
 static void test_fmt_double(void **state)
 {
 	static const struct {
