@@ -5,6 +5,7 @@
  * and when the importer asks for it, a scanner reads that array's plain
  * elements directly and hands the rest back (pd_json_events.scan).
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,13 @@ size_t pd_json_scan_cut(const char *buf, size_t cut)
 	}
 }
 
-size_t pd_json_number_scan(const char *p, const char *end, double *v, int *open)
+/*
+ * The JSON number at p and its value (v may be NULL): its length, or 0
+ * when none is there. whole: the number ends at end (a token yajl
+ * gave); else it may go on past end, which *open says.
+ */
+static size_t number_at(const char *p, const char *end, double *v, int *open,
+			int whole)
 {
 	static const double pow10[] = { 1,    1e1,  1e2,  1e3,	1e4,  1e5,
 					1e6,  1e7,  1e8,  1e9,	1e10, 1e11,
@@ -100,7 +107,7 @@ size_t pd_json_number_scan(const char *p, const char *end, double *v, int *open)
 		while (DIGIT(q))
 			q++;
 	}
-	if (q >= end)
+	if (q >= end && !whole)
 		goto none; /* it may go on */
 	len = (size_t)(q - p);
 	if (!v)
@@ -119,10 +126,34 @@ size_t pd_json_number_scan(const char *p, const char *end, double *v, int *open)
 	}
 	return len;
 none:
-	*open = q >= end;
+	*open = !whole && q >= end;
 	return 0;
 #undef DIGIT
 #undef TAKE
+}
+
+size_t pd_json_number_scan(const char *p, const char *end, double *v, int *open)
+{
+	return number_at(p, end, v, open, 0);
+}
+
+int pd_json_number(const char *v, size_t n, double *out)
+{
+	char tmp[64], *end;
+	int open;
+
+	if (n && number_at(v, v + n, out, &open, 1) == n)
+		return n < sizeof(tmp) && isfinite(*out);
+	/*
+	 * Not JSON's grammar (a string "at": "12.5 ", "+1"): as strtod reads
+	 * it whole.
+	 */
+	if (n == 0 || n >= sizeof(tmp))
+		return 0;
+	memcpy(tmp, v, n);
+	tmp[n] = '\0';
+	*out = strtod(tmp, &end);
+	return *end == '\0' && isfinite(*out);
 }
 
 /*

@@ -3,8 +3,10 @@
  * numbers counted by hand (see each test), and malformed inputs.
  */
 #include "testutil.h"
+#include "import/json.h"
 #include "import/protobuf.h"
 
+#include <regex.h>
 #include <unistd.h>
 
 static void test_folded_small(void **state)
@@ -313,6 +315,111 @@ static void test_valid_edge_cases(void **state)
 }
 
 /* Varints and fields, with values worked out by hand from the spec. */
+/*
+ * The JSON number readers against independent references: RFC 8259's
+ * grammar as a regular expression, strtod for the value. The scanner
+ * takes a number exactly when the grammar does, with strtod's value;
+ * pd_json_number also takes what strtod reads whole (yajl hands it
+ * valid numbers, and strings such as "12.5" come too).
+ */
+static void check_number(const regex_t *re, const char *txt)
+{
+	char buf[96], *end;
+	size_t n = strlen(txt), len;
+	double want = strtod(txt, &end), got = -12345, v = -12345;
+	int json = !regexec(re, txt, 0, NULL, 0), whole = n && !*end, open;
+
+	/* the scanner: a delimiter after the text ends the number */
+	snprintf(buf, sizeof(buf), "%s,", txt);
+	len = pd_json_number_scan(buf, buf + n + 1, &v, &open);
+	if (json && n < 64) {
+		if (len != n || memcmp(&v, &want, sizeof(v)))
+			fail_msg("scan \"%s\": %zu, %a (strtod %a)", txt, len,
+				 v, want);
+	} else if (!json && n && len == n) {
+		fail_msg("scan \"%s\" took a non-JSON number", txt);
+	}
+	/* without a delimiter a number may go on: not taken yet */
+	if (json && pd_json_number_scan(txt, txt + n, &v, &open) != 0)
+		fail_msg("scan \"%s\" took a number at the end of input", txt);
+	if (pd_json_number(txt, n, &got) != (whole && isfinite(want) && n < 64))
+		fail_msg("pd_json_number \"%s\": wrong answer", txt);
+	else if (whole && isfinite(want) && n < 64 &&
+		 memcmp(&got, &want, sizeof(got)))
+		fail_msg("pd_json_number \"%s\": %a, strtod %a", txt, got,
+			 want);
+}
+
+static void test_json_numbers(void **state)
+{
+	static const char *const fixed[] = {
+		"0",
+		"-0",
+		"1",
+		"01",
+		"1.",
+		".5",
+		"-",
+		"",
+		"+1",
+		"1e5",
+		"1E+05",
+		"1e-5",
+		"2.5e",
+		"1e999",
+		"-1e999",
+		"0x10",
+		"inf",
+		"nan",
+		"12.000001",
+		"0.1",
+		"9007199254740993",
+		"123456789012345678901234567890",
+		"1.7976931348623157e308",
+		"4.9e-324",
+		"0.30000000000000004",
+		"00",
+		"-01.5",
+		"1.5e+",
+		"3.14159265358979323846",
+	};
+	regex_t re;
+	uint64_t x = 0x2545f4914f6cdd1dULL;
+	char t[64];
+	size_t i;
+
+	(void)state;
+	assert_int_equal(
+	    regcomp(&re, "^-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?$",
+		    REG_EXTENDED | REG_NOSUB),
+	    0);
+	for (i = 0; i < sizeof(fixed) / sizeof(*fixed); i++)
+		check_number(&re, fixed[i]);
+	for (i = 0; i < 200000; i++) {
+		static const char alphabet[] = "0123456789.-e+E0123456789";
+		size_t k, len;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (i % 2) { /* any short string of number characters */
+			len = 1 + x % 12;
+			for (k = 0; k < len; k++)
+				t[k] = alphabet[(x >> (4 + 5 * k % 50)) % 25];
+			t[len] = '\0';
+		} else { /* plausible decimals of 1 to 20 digits */
+			snprintf(
+			    t, sizeof(t), "%s%llu.%0*llu%s", x & 1 ? "-" : "",
+			    (unsigned long long)(x >> 40) % 100000,
+			    (int)(1 + (x >> 8) % 15),
+			    (unsigned long long)(x >> 20) % 1000000000000ULL,
+			    x & 2 ? "" : (x & 4 ? "e-7" : "E12"));
+		}
+		check_number(&re, t);
+	}
+	regfree(&re);
+}
+
 static void test_protobuf_wire(void **state)
 {
 	/* 300 = 0b10_0101100 -> ac 02; -1 as int64 takes ten bytes */
@@ -390,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_cpuprofile_tiny),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_valid_edge_cases),
+		cmocka_unit_test(test_json_numbers),
 		cmocka_unit_test(test_protobuf_wire),
 	};
 
