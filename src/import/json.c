@@ -59,23 +59,32 @@ int pd_json_fail_depth(struct pd_err *err, const char *file,
 	return 0;
 }
 
+/* "FILE: byte AT at PATH: what1what2", the shape of every syntax error. */
+static void fail_at(struct pd_err *err, const char *file,
+		    struct pd_json_walk *w, uint64_t at, const char *what1,
+		    const char *what2)
+{
+	struct pd_buf path = PD_BUF_INIT;
+
+	pd_json_walk_path(w, &path);
+	pd_err_set(err, PD_EPARSE, "%s: byte %llu%s%s: %s%s", file,
+		   (unsigned long long)at, path.len ? " at " : "", path.buf,
+		   what1, what2);
+	pd_buf_release(&path);
+}
+
 static void syntax_error(struct pd_json_stream *js, struct pd_input *in, int n,
 			 struct pd_err *err)
 {
 	unsigned char *m = yajl_get_error(js->h, 0, NULL, 0);
-	struct pd_buf path = PD_BUF_INIT;
 	char *nl = strchr((char *)m, '\n');
-	unsigned long long at =
-	    js->chunk_off + (n ? yajl_get_bytes_consumed(js->h) : 0);
 
 	if (nl)
 		*nl = '\0';
-	pd_json_walk_path(js->walk, &path);
-	pd_err_set(
-	    err, PD_EPARSE, "%s: byte %llu%s%s: %s%s", in->path, at,
-	    path.len ? " at " : "", path.buf,
+	fail_at(
+	    err, in->path, js->walk,
+	    js->chunk_off + (n ? yajl_get_bytes_consumed(js->h) : 0),
 	    n ? "JSON syntax error: " : "truncated JSON: ", (const char *)m);
-	pd_buf_release(&path);
 	yajl_free_error(js->h, m);
 }
 
@@ -602,13 +611,7 @@ int pd_json_walk_fail(struct pd_json_walk *w, const char *what)
 
 int pd_json_walk_fail_at(struct pd_json_walk *w, uint64_t at, const char *what)
 {
-	struct pd_buf path = PD_BUF_INIT;
-
-	pd_json_walk_path(w, &path);
-	pd_err_set(w->err, PD_EPARSE, "%s: byte %llu%s%s: %s", w->file,
-		   (unsigned long long)at, path.len ? " at " : "", path.buf,
-		   what);
-	pd_buf_release(&path);
+	fail_at(w->err, w->file, w, at, what, "");
 	w->failed = 1;
 	return 0;
 }
