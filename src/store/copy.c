@@ -39,8 +39,10 @@ static void carry(struct pd_st *from, int c, struct pd_st *to, int p,
 	case K_TEXT:
 		pd_st_text(to, p, pd_st_col_text(from, c));
 		break;
-	case K_BLOB:
-		pd_st_blob(to, p, pd_st_col_blob(from, c),
+	case K_BLOB: /* an empty blob stays one (SQLite reads it as NULL) */
+		pd_st_blob(to, p,
+			   pd_st_col_bytes(from, c) ? pd_st_col_blob(from, c)
+						    : "",
 			   pd_st_col_bytes(from, c));
 		break;
 	}
@@ -90,6 +92,7 @@ static const enum kind run_kinds[] = {
 };
 static const enum kind rf_kinds[] = { K_INT, K_NUM, K_NUM, K_NUM, K_NUM };
 static const enum kind stack_kinds[] = { K_INT, K_INT, K_BLOB, K_INT };
+static const enum kind packed_kinds[] = { K_INT, K_INT, K_BLOB };
 static const enum kind metric_kinds[] = { K_INT, K_TEXT, K_TEXT, K_TEXT,
 					  K_NUM };
 
@@ -128,7 +131,7 @@ static int copy_functions(struct pd_db *src, struct pd_db *dst,
 	return rc;
 }
 
-/* A run, its function rows, its stack tree and its metrics. */
+/* A run, its function rows (also packed), its stack tree and its metrics. */
 static int copy_run(struct pd_db *src, struct pd_db *dst, struct pd_st *r,
 		    struct pd_copy_result *res, struct pd_err *err)
 {
@@ -165,6 +168,9 @@ static int copy_run(struct pd_db *src, struct pd_db *dst, struct pd_st *r,
 	if (rc == 0)
 		rc = copy_rows(src, dst, "q_copy_stacks", &id,
 			       "q_copy_stacks_put", stack_kinds, 4, NULL, err);
+	if (rc == 0)
+		rc = copy_rows(src, dst, "q_copy_packed", &id,
+			       "q_packed_insert", packed_kinds, 3, NULL, err);
 	if (rc == 0)
 		rc = copy_rows(src, dst, "q_copy_metrics", &id,
 			       "q_metric_insert", metric_kinds, 5, NULL, err);

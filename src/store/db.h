@@ -38,7 +38,7 @@ struct pd_db {
 	 */
 	char *path;
 	char *target;
-	struct pd_st cache[48];
+	struct pd_st cache[64];
 	int ncache;
 	int version; /* schema version after migration */
 };

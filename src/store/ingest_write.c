@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "store/commit.h"
 #include "store/ingest_int.h"
+#include "store/packed.h"
 #include "store/store.h"
 
 static void now_iso(char out[32])
@@ -252,23 +253,34 @@ static int insert_run(struct pd_db *db, const struct pd_bundle *b,
 	return pd_st_insert_id(st, run, err, "adding a run");
 }
 
+/* One run's rows as run_packed holds them (a run's worth of scratch). */
+struct packing {
+	PD_VEC(struct pd_packed_row) rows;
+	struct pd_buf blob;
+};
+
 /*
  * The run's function rows, each function's history id written on first
- * use (dbid, by function of fn). The row statement is held across the
- * loop and every column is bound each time (NULL included): the hot path
- * of an ingest.
+ * use (dbid, by function of fn), into run_functions and, packed, into
+ * run_packed. The row statement is held across the loop and every column
+ * is bound each time (NULL included): the hot path of an ingest.
  */
 static int insert_rows(struct pd_db *db, const struct pending *p, int64_t run,
 		       const struct pd_funcs *fn, int64_t *dbid,
-		       struct pd_ingest_result *res, struct pd_err *err)
+		       struct packing *pk, struct pd_ingest_result *res,
+		       struct pd_err *err)
 {
 	struct pd_st *rfst = NULL;
 	size_t i;
 	int rc;
 
+	pk->rows.n = 0;
+
 	for (i = 0; i < p->agg.n; i++) {
 		double sw = p->agg.self_w[i], tw = p->agg.total_w[i];
 		double sn = p->agg.self_c[i], tn = p->agg.total_c[i];
+		struct pd_packed_row *row;
+		int k;
 
 		if (tw <= 0)
 			continue;
@@ -281,24 +293,26 @@ static int insert_rows(struct pd_db *db, const struct pending *p, int64_t run,
 		}
 		if (!rfst && !(rfst = pd_db_stmt(db, "q_rf_insert", err)))
 			return PD_EIO;
+		PD_VEC_RESERVE(&pk->rows, pk->rows.n + 1);
+		row = &pk->rows.v[pk->rows.n++];
+		row->fid = dbid[i];
+		row->v[0] = sn;
+		row->v[1] = tn;
+		row->v[2] = derivable(sw, sn, p->interval) ? PD_NAN : sw;
+		row->v[3] = derivable(tw, tn, p->interval) ? PD_NAN : tw;
 		pd_st_i64(rfst, 1, run);
 		pd_st_i64(rfst, 2, dbid[i]);
-		bind_num(rfst, 3, sn);
-		bind_num(rfst, 4, tn);
-		if (!derivable(sw, sn, p->interval))
-			bind_num(rfst, 5, sw);
-		else
-			pd_st_null(rfst, 5);
-		if (!derivable(tw, tn, p->interval))
-			bind_num(rfst, 6, tw);
-		else
-			pd_st_null(rfst, 6);
+		for (k = 0; k < 4; k++)
+			if (k >= 2 && isnan(row->v[k])) /* derived */
+				pd_st_null(rfst, 3 + k);
+			else
+				bind_num(rfst, 3 + k, row->v[k]);
 		rc = step_done(db, rfst, err, "adding a function row");
 		if (rc < 0)
 			return rc;
 		res->rows++;
 	}
-	return 0;
+	return pd_packed_store(db, run, pk->rows.v, pk->rows.n, &pk->blob, err);
 }
 
 /* The run's stack tree, renumbered to history ids in place, compressed. */
@@ -329,11 +343,13 @@ int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
 {
 	int64_t *dbid = pd_xcalloc(fn->v.n + 1, sizeof(*dbid));
 	struct pd_buf blob = PD_BUF_INIT; /* one run's compressed tree */
+	struct packing pk;
 	struct pd_st *st;
 	char now[32];
 	size_t k;
 	int rc, found = 0;
 
+	memset(&pk, 0, sizeof(pk));
 	now_iso(now);
 	rc = pd_db_begin_write(db, err);
 	if (rc < 0)
@@ -360,7 +376,8 @@ int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
 
 		rc = insert_run(db, b, &pv[k], &run, err);
 		if (rc == 0)
-			rc = insert_rows(db, &pv[k], run, fn, dbid, res, err);
+			rc = insert_rows(db, &pv[k], run, fn, dbid, &pk, res,
+					 err);
 		if (rc == 0)
 			rc = insert_stacks(db, &pv[k], run, fn, dbid, &blob,
 					   err);
@@ -379,5 +396,7 @@ out:
 out_free:
 	free(dbid);
 	pd_buf_release(&blob);
+	pd_buf_release(&pk.blob);
+	PD_VEC_FREE(&pk.rows);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include "stats/stats.h"
 #include "store/load.h"
 #include "store/load_int.h"
+#include "store/packed.h"
 #include "store/store.h"
 
 void pd_loaded_release(struct pd_loaded *l)
@@ -314,55 +315,92 @@ void pd_store_row_fill(double v[4], double interval)
 	}
 }
 
-int pd_store_load_run(struct pd_db *db, int64_t run, double interval,
-		      double total_w, double total_n, struct pd_idmap *ids,
-		      struct pd_agg *a, struct pd_err *err)
+/* One stored row (database id fid, numbers v with NaN for NULL) into a. */
+static int add_row(struct pd_db *db, struct pd_idmap *ids, int64_t run,
+		   int64_t fid, double v[4], double interval, struct pd_agg *a,
+		   struct pd_err *err)
+{
+	uint32_t f = 0;
+
+	if (ids) {
+		int rc = map_id(db, ids, run, fid, &f, err);
+
+		if (rc < 0)
+			return rc;
+	} else { /* database id space (noise learning) */
+		if (fid < 0 || fid > UINT32_MAX - 64)
+			return pd_err_set(err, PD_EPARSE, "%s: bad function id",
+					  db->path);
+		f = (uint32_t)fid;
+	}
+	pd_store_row_fill(v, interval);
+	if (f >= a->n)
+		pd_agg_resize(a, ids ? ids->fn->v.n + 64 : (size_t)f * 2 + 64);
+	a->self_c[f] += v[0];
+	a->total_c[f] += v[1];
+	a->self_w[f] += v[2];
+	a->total_w[f] += v[3];
+	return 0;
+}
+
+/* The rows of a run stored before run_packed, one query row each. */
+static int load_rows(struct pd_db *db, int64_t run, double interval,
+		     struct pd_idmap *ids, struct pd_agg *a, struct pd_err *err)
 {
 	struct pd_st *st = pd_db_stmt(db, "q_run_rows", err);
 	int rc;
 
 	if (!st)
 		return PD_EIO;
-	pd_agg_init(a);
-	pd_agg_resize(a, ids ? ids->fn->v.n : size_hint);
 	pd_st_i64(st, 1, run);
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
-		uint32_t f = 0;
 		double v[4]; /* self_n, total_n, self_w, total_w */
 		int k;
 
-		if (ids) {
-			rc =
-			    map_id(db, ids, run, pd_st_col_i64(st, 0), &f, err);
-			if (rc < 0) {
-				pd_st_reset(st);
-				return rc;
-			}
-		} else { /* database id space (noise learning) */
-			int64_t id = pd_st_col_i64(st, 0);
-
-			if (id < 0 || id > UINT32_MAX - 64) {
-				pd_st_reset(st);
-				return pd_err_set(err, PD_EPARSE,
-						  "%s: bad function id",
-						  db->path);
-			}
-			f = (uint32_t)id;
-		}
 		for (k = 0; k < 4; k++)
 			v[k] = pd_st_col_f64n(st, k + 1);
-		pd_store_row_fill(v, interval);
-		if (f >= a->n)
-			pd_agg_resize(a, ids ? ids->fn->v.n + 64
-					     : (size_t)f * 2 + 64);
-		a->self_c[f] += v[0];
-		a->total_c[f] += v[1];
-		a->self_w[f] += v[2];
-		a->total_w[f] += v[3];
+		rc = add_row(db, ids, run, pd_st_col_i64(st, 0), v, interval, a,
+			     err);
+		if (rc < 0) {
+			pd_st_reset(st);
+			return rc;
+		}
 	}
 	pd_st_reset(st);
-	if (rc != PD_ST_DONE)
-		return pd_db_fail(db, err, "loading a run");
+	return rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "loading a run");
+}
+
+int pd_store_load_run(struct pd_db *db, int64_t run, double interval,
+		      double total_w, double total_n, struct pd_idmap *ids,
+		      struct pd_agg *a, struct pd_err *err)
+{
+	struct pd_buf blob = PD_BUF_INIT;
+	struct pd_packed_it it;
+	struct pd_packed_row row;
+	size_t nrows = 0;
+	int rc;
+
+	pd_agg_init(a);
+	pd_agg_resize(a, ids ? ids->fn->v.n : size_hint);
+	rc = pd_packed_load(db, run, &blob, &nrows, err);
+	if (rc == 1) {
+		int more = 0;
+
+		rc = 0;
+		pd_packed_start(&it, blob.buf, blob.len, nrows);
+		while (rc == 0 && (more = pd_packed_next(&it, &row)) == 1)
+			rc = add_row(db, ids, run, row.fid, row.v, interval, a,
+				     err);
+		if (rc == 0 && more < 0)
+			rc = pd_err_set(err, PD_EPARSE,
+					"%s: run %lld: damaged packed rows",
+					db->path, (long long)run);
+	} else if (rc == 0) {
+		rc = load_rows(db, run, interval, ids, a, err);
+	}
+	pd_buf_release(&blob);
+	if (rc < 0)
+		return rc;
 	a->all_w = total_w;
 	a->all_c = total_n;
 	return 0;

@@ -13,6 +13,7 @@
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "store/load_int.h"
+#include "store/packed.h"
 #include "store/trend_int.h"
 
 /* Grows v to hold index i (zeroed). */
@@ -25,14 +26,41 @@ static void grow(double **v, size_t *n, size_t i)
 	*n = i + 1;
 }
 
-/* Calls fn for each (function id in [lo, hi), self weight) of a run. */
+/* A row's self weight as the view has it: self_w, else self_n x interval. */
+static double self_weight(const double *v, double interval)
+{
+	return !isnan(v[2]) ? v[2] : isnan(v[0]) ? 0 : v[0] * interval;
+}
+
+/*
+ * Calls fn for each (function id in [lo, hi), self weight) of a run:
+ * from its packed rows, else (runs stored before them) from its rows.
+ */
 static int each_self(struct pd_db *db, const struct trun *run, int64_t lo,
 		     int64_t hi, void (*fn)(void *, int64_t, double), void *arg,
-		     struct pd_err *err)
+		     struct pd_buf *blob, struct pd_err *err)
 {
-	struct pd_st *st = pd_db_stmt(db, "q_run_self", err);
-	int rc;
+	struct pd_st *st;
+	size_t nrows;
+	int rc = pd_packed_load(db, run->id, blob, &nrows, err);
 
+	if (rc == 1) {
+		struct pd_packed_it it;
+		struct pd_packed_row row;
+
+		pd_packed_start(&it, blob->buf, blob->len, nrows);
+		while ((rc = pd_packed_next(&it, &row)) == 1)
+			if (row.fid >= lo && row.fid < hi)
+				fn(arg, row.fid,
+				   self_weight(row.v, run->interval));
+		return rc == 0 ? 0
+			       : pd_err_set(err, PD_EPARSE,
+					    "%s: run %lld: damaged packed rows",
+					    db->path, (long long)run->id);
+	}
+	if (rc < 0)
+		return rc;
+	st = pd_db_stmt(db, "q_run_self", err);
 	if (!st)
 		return PD_EIO;
 	pd_st_i64(st, 1, run->id);
@@ -189,6 +217,7 @@ static int scan_range(struct pd_db *db, const struct trun *rs, size_t nrs,
 		      size_t ncs, int64_t lo, int64_t hi, struct rank *rk,
 		      struct pd_err *err)
 {
+	struct pd_buf blob = PD_BUF_INIT;
 	size_t i;
 	int rc = 0;
 
@@ -196,8 +225,9 @@ static int scan_range(struct pd_db *db, const struct trun *rs, size_t nrs,
 		rk->run_total = rs[i].total;
 		rk->in_first = rs[i].commit == 0;
 		rk->in_last = rs[i].commit == ncs - 1;
-		rc = each_self(db, &rs[i], lo, hi, rank_row, rk, err);
+		rc = each_self(db, &rs[i], lo, hi, rank_row, rk, &blob, err);
 	}
+	pd_buf_release(&blob);
 	return rc;
 }
 

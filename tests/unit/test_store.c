@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "store/load.h"
+#include "store/packed.h"
 #include "store/store.h"
 
 static char dir[64];
@@ -375,6 +376,158 @@ static void test_noise_only(void **state)
 	pd_db_close(&db);
 }
 
+/* Two doubles with the same bits, or both NaN (NULL). */
+static int same_value(double a, double b)
+{
+	return (isnan(a) && isnan(b)) || !memcmp(&a, &b, sizeof(a));
+}
+
+/*
+ * The packed rows give back every value as stored: integers, fractions,
+ * negatives, -0, infinities, values past 2^53 and NULLs, in id order
+ * whatever the order given; a damaged blob is refused, never read past.
+ */
+static void test_packed_codec(void **state)
+{
+	static const double vals[] = {
+		0,	  1,	 127,	  128,
+		16383,	  16384, 8.9e15,  9e15,
+		1e300,	  0.5,	 -1,	  -0.0,
+		HUGE_VAL, -3.25, 1.0 / 3, 4503599627370497.0,
+		2.5e-320
+	};
+	enum { N = 400 };
+	struct pd_packed_row rows[N], want[N], got;
+	struct pd_packed_it it;
+	struct pd_buf b = PD_BUF_INIT, cut = PD_BUF_INIT;
+	size_t i, len, nv = sizeof(vals) / sizeof(vals[0]);
+	int k, rc;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		/* ids in a scrambled order, gaps of 1 to 2^40 */
+		size_t j = (i * 7919) % N;
+
+		rows[i].fid =
+		    (int64_t)j * 3 + 1 + (j == N - 1 ? (1LL << 40) : 0);
+		for (k = 0; k < 4; k++)
+			rows[i].v[k] = (i + (size_t)k) % (nv + 1) == nv
+					   ? PD_NAN
+					   : vals[(i * 3 + (size_t)k) % nv];
+	}
+	memcpy(want, rows, sizeof(rows));
+	pd_packed_encode(&b, rows, N);
+	pd_packed_start(&it, b.buf, b.len, N);
+	for (i = 0; i < N; i++) {
+		const struct pd_packed_row *w = NULL;
+		size_t j;
+
+		assert_int_equal(pd_packed_next(&it, &got), 1);
+		for (j = 0; j < N; j++)
+			if (want[j].fid == got.fid)
+				w = &want[j];
+		assert_non_null(w);
+		assert_true(i == 0 || got.fid > rows[i - 1].fid);
+		/* -0 reads back as 0, as from run_functions (+ 0.0 does it) */
+		for (k = 0; k < 4; k++)
+			assert_true(same_value(got.v[k], w->v[k] + 0.0));
+	}
+	assert_int_equal(pd_packed_next(&it, &got), 0);
+	/* cut anywhere, or one byte more: refused within the blob */
+	for (len = 0; len <= b.len; len++) {
+		pd_buf_reset(&cut);
+		pd_buf_add(&cut, b.buf, len);
+		if (len == b.len)
+			pd_buf_addch(&cut, 0);
+		pd_packed_start(&it, cut.buf, cut.len, N);
+		while ((rc = pd_packed_next(&it, &got)) == 1)
+			assert_true(it.p <= it.end);
+		assert_int_equal(rc, -1);
+	}
+	/* a repeated id (an increase of 0) and an unknown tag */
+	pd_packed_start(&it, "\x00\x00", 2, 1);
+	assert_int_equal(pd_packed_next(&it, &got), -1);
+	pd_packed_start(&it, "\x01\x03", 2, 1);
+	assert_int_equal(pd_packed_next(&it, &got), -1);
+	pd_packed_start(&it, "\x01\x00", 2, 1);
+	assert_int_equal(pd_packed_next(&it, &got), 1);
+	assert_int_equal(got.fid, 1);
+	assert_int_equal(pd_packed_next(&it, &got), 0);
+	pd_buf_release(&b);
+	pd_buf_release(&cut);
+}
+
+/*
+ * Every ingested run's packed rows equal its run_functions rows, value
+ * for value and in the same order: profiles whose weights are counts x
+ * the interval (NULL weights), whose weights are not (.cpuprofile's
+ * varying time deltas), and one with no rows at all (perf stat).
+ */
+static void test_packed_matches_rows(void **state)
+{
+	static const char *files[] = {
+		"perf/small.perf.txt", "cpuprofile/tiny.cpuprofile",
+		"speedscope/perfview-evented.speedscope.json",
+		"perfstat/base.stat.txt"
+	};
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_ingest_result res;
+	struct pd_buf blob = PD_BUF_INIT;
+	char path[128], fixture[512], sha[16];
+	int64_t run;
+	size_t f, rows = 0;
+
+	(void)state;
+	path_in(path, sizeof(path), "p.db");
+	assert_int_equal(pd_db_open(&db, path, PD_DB_WRITE, &err), 0);
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct pd_bundle_key key = { sha, "demo", "warm", NULL };
+
+		snprintf(sha, sizeof(sha), "abc%zu", f);
+		snprintf(fixture, sizeof(fixture), "%s/fixtures/%s",
+			 PD_SOURCE_DIR, files[f]);
+		assert_int_equal(
+		    pd_store_ingest(&db, fixture, &key, &res, &err), 0);
+		pd_ingest_result_release(&res);
+	}
+	assert_int_equal(count(&db, "SELECT count(*) FROM run_packed"), 4);
+	assert_true(count(&db, "SELECT count(*) FROM run_functions"
+			       " WHERE self_w IS NOT NULL") > 0);
+	for (run = 1; run <= 4; run++) {
+		struct pd_st *st;
+		struct pd_packed_it it;
+		struct pd_packed_row got;
+		size_t n = 0;
+		int k;
+
+		assert_int_equal(pd_packed_load(&db, run, &blob, &n, &err), 1);
+		pd_packed_start(&it, blob.buf, blob.len, n);
+		st = pd_db_stmt(&db, "q_run_rows", &err);
+		assert_non_null(st);
+		pd_st_i64(st, 1, run);
+		while (pd_st_step(st) == PD_ST_ROW) {
+			assert_int_equal(pd_packed_next(&it, &got), 1);
+			assert_int_equal(got.fid, pd_st_col_i64(st, 0));
+			for (k = 0; k < 4; k++)
+				assert_true(same_value(
+				    got.v[k], pd_st_col_f64n(st, k + 1)));
+			rows++;
+		}
+		pd_st_reset(st);
+		assert_int_equal(pd_packed_next(&it, &got), 0);
+	}
+	assert_int_equal((long long)rows,
+			 count(&db, "SELECT count(*) FROM run_functions"));
+	assert_int_equal(count(&db, "SELECT nrows FROM run_packed"
+				    " WHERE run_id = 4"),
+			 0);
+	/* a run stored before schema 3 has none: the rows are read */
+	assert_int_equal(pd_packed_load(&db, 99, &blob, &f, &err), 0);
+	pd_buf_release(&blob);
+	pd_db_close(&db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +536,8 @@ int main(void)
 		cmocka_unit_test(test_stacks_blob),
 		cmocka_unit_test(test_bundle_refused_whole),
 		cmocka_unit_test(test_noise_only),
+		cmocka_unit_test(test_packed_codec),
+		cmocka_unit_test(test_packed_matches_rows),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,11 @@
+-- Each run's function rows once more, packed into one blob in function id
+-- order (format in docs/history.md, "Tables"): reading a whole run, as
+-- compare's noise learning and trend's ranking do, is one row instead of
+-- one per function. run_functions stays the table of record and serves
+-- one function's series; runs stored before this version have no packed
+-- row and are read from run_functions.
+CREATE TABLE run_packed (
+	run_id INTEGER PRIMARY KEY,
+	nrows  INTEGER NOT NULL,
+	rows   BLOB NOT NULL
+);
