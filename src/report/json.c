@@ -10,6 +10,7 @@
 #include <cJSON.h>
 
 #include "core/utf8.h"
+#include "core/xalloc.h"
 #include "report/jsonw.h"
 #include "model/func.h"
 #include "report/report.h"
@@ -310,43 +311,44 @@ static cJSON *tables_json(const struct pd_diff *d)
 	return arr;
 }
 
+/* Function i of a diff: one row of diff_functions. */
+static void diff_function(struct pd_jw *w, size_t i, void *ctx)
+{
+	const struct pd_diff *d = ctx;
+	const struct pd_fdiff *fd = &d->funcs.v[i];
+	const struct pd_func *fn = &d->fn->v.v[fd->func];
+	size_t k;
+
+	pd_jw_open(w, '{');
+	pd_jw_key(w, "function");
+	pd_jw_text(w, pd_func_name(d->fn, fd->func));
+	pd_jw_key(w, "module");
+	pd_jw_text(w, pd_func_module(d->fn, fd->func));
+	pd_jw_key(w, "system");
+	pd_jw_bool(w, fd->system);
+	pd_jw_key(w, "raw_names");
+	pd_jw_open(w, '[');
+	for (k = 0; k < fn->raw.n; k++) {
+		pd_jw_item(w);
+		pd_jw_text(w, pd_intern_str(&d->fn->strs, fn->raw.v[k]));
+	}
+	pd_jw_close(w);
+	pd_jw_key(w, "self");
+	metric_stream(w, d, &fd->self);
+	pd_jw_key(w, "total");
+	if (d->self_only)
+		pd_jw_null(w);
+	else
+		metric_stream(w, d, &fd->total);
+	pd_jw_close(w);
+}
+
 /* The functions of a diff, each a row (a pd_jw_gen). */
 static void diff_functions(struct pd_jw *w, void *ctx)
 {
 	const struct pd_diff *d = ctx;
-	size_t i, k;
 
-	pd_jw_open(w, '[');
-	for (i = 0; i < d->funcs.n; i++) {
-		const struct pd_fdiff *fd = &d->funcs.v[i];
-		const struct pd_func *fn = &d->fn->v.v[fd->func];
-
-		pd_jw_item(w);
-		pd_jw_open(w, '{');
-		pd_jw_key(w, "function");
-		pd_jw_text(w, pd_func_name(d->fn, fd->func));
-		pd_jw_key(w, "module");
-		pd_jw_text(w, pd_func_module(d->fn, fd->func));
-		pd_jw_key(w, "system");
-		pd_jw_bool(w, fd->system);
-		pd_jw_key(w, "raw_names");
-		pd_jw_open(w, '[');
-		for (k = 0; k < fn->raw.n; k++) {
-			pd_jw_item(w);
-			pd_jw_text(w,
-				   pd_intern_str(&d->fn->strs, fn->raw.v[k]));
-		}
-		pd_jw_close(w);
-		pd_jw_key(w, "self");
-		metric_stream(w, d, &fd->self);
-		pd_jw_key(w, "total");
-		if (d->self_only)
-			pd_jw_null(w);
-		else
-			metric_stream(w, d, &fd->total);
-		pd_jw_close(w);
-	}
-	pd_jw_close(w);
+	pd_jw_rows(w, d->funcs.n, diff_function, ctx);
 }
 
 /* The profile total of a diff (a pd_jw_gen). */
@@ -414,36 +416,45 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 struct profile_funcs {
 	const struct pd_funcs *fn;
 	const struct pd_agg *a;
+	size_t *rows; /* the functions some sample reached */
 };
+
+/* Row r of a profile's functions. */
+static void profile_function(struct pd_jw *w, size_t r, void *ctx)
+{
+	const struct profile_funcs *pf = ctx;
+	size_t i = pf->rows[r];
+
+	pd_jw_open(w, '{');
+	pd_jw_key(w, "function");
+	pd_jw_text(w, pd_func_name(pf->fn, (uint32_t)i));
+	pd_jw_key(w, "module");
+	pd_jw_text(w, pd_func_module(pf->fn, (uint32_t)i));
+	pd_jw_key(w, "self");
+	pd_jw_num(w, pf->a->self_w[i]);
+	pd_jw_key(w, "total");
+	pd_jw_num(w, pf->a->total_w[i]);
+	pd_jw_key(w, "self_samples");
+	pd_jw_num(w, pf->a->self_c[i]);
+	pd_jw_key(w, "total_samples");
+	pd_jw_num(w, pf->a->total_c[i]);
+	pd_jw_close(w);
+}
 
 /* A profile's functions, each a row (a pd_jw_gen). */
 static void profile_functions(struct pd_jw *w, void *ctx)
 {
-	const struct profile_funcs *pf = ctx;
-	size_t i;
+	struct profile_funcs *pf = ctx;
+	size_t i, n = 0;
 
-	pd_jw_open(w, '[');
-	for (i = 0; i < pf->fn->v.n; i++) {
+	pf->rows = pd_xmalloc((pf->fn->v.n + 1) * sizeof(*pf->rows));
+	for (i = 0; i < pf->fn->v.n; i++)
 		/* a frame no sample reached (a Gecko table row) is no row */
-		if (!(pf->a->total_w[i] > 0))
-			continue;
-		pd_jw_item(w);
-		pd_jw_open(w, '{');
-		pd_jw_key(w, "function");
-		pd_jw_text(w, pd_func_name(pf->fn, (uint32_t)i));
-		pd_jw_key(w, "module");
-		pd_jw_text(w, pd_func_module(pf->fn, (uint32_t)i));
-		pd_jw_key(w, "self");
-		pd_jw_num(w, pf->a->self_w[i]);
-		pd_jw_key(w, "total");
-		pd_jw_num(w, pf->a->total_w[i]);
-		pd_jw_key(w, "self_samples");
-		pd_jw_num(w, pf->a->self_c[i]);
-		pd_jw_key(w, "total_samples");
-		pd_jw_num(w, pf->a->total_c[i]);
-		pd_jw_close(w);
-	}
-	pd_jw_close(w);
+		if (pf->a->total_w[i] > 0)
+			pf->rows[n++] = i;
+	pd_jw_rows(w, n, profile_function, pf);
+	free(pf->rows);
+	pf->rows = NULL;
 }
 
 int pd_report_profile_json(FILE *f, const struct pd_profile *p)
@@ -482,6 +493,7 @@ int pd_report_profile_json(FILE *f, const struct pd_profile *p)
 	gen.ctx = &pf;
 	pf.fn = &fn;
 	pf.a = &a;
+	pf.rows = NULL;
 	cJSON_AddItemToObject(root, "functions", arr);
 	if (p->tables.n)
 		cJSON_AddItemToObject(root, "tables", profile_tables(p));

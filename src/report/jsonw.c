@@ -8,6 +8,7 @@
  * without a tree at all (docs/performance.md, "History store").
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cJSON.h>
@@ -21,7 +22,7 @@
 #define JW_NEST 64 /* streamed containers open at once */
 
 struct pd_jw {
-	FILE *f;
+	FILE *f;	 /* NULL: a half of pd_jw_rows, kept in b */
 	struct pd_buf b; /* not kept terminated; only its length matters */
 	int depth;	 /* containers open, tree and streamed: the indent */
 	const struct pd_jw_gen *gens;
@@ -51,7 +52,7 @@ static void putch(struct pd_jw *w, char c)
 
 static void flush(struct pd_jw *w, int all)
 {
-	if (w->b.len >= (all ? 1 : 1 << 16)) {
+	if (w->f && w->b.len >= (all ? 1 : 1 << 16)) {
 		fwrite(w->b.buf, 1, w->b.len, w->f);
 		w->b.len = 0;
 	}
@@ -199,6 +200,73 @@ void pd_jw_item(struct pd_jw *w)
 	if (!w->first[w->nest - 1])
 		PUT_LIT(w, ", ");
 	w->first[w->nest - 1] = 0;
+}
+
+/* Arrays shorter than this are written on one thread. */
+#define JW_SPLIT 4096
+
+struct jw_half {
+	struct pd_jw w;
+	size_t lo, hi;
+	void (*row)(struct pd_jw *w, size_t i, void *ctx);
+	void *ctx;
+};
+
+static void *rows_half(void *arg)
+{
+	struct jw_half *h = arg;
+	size_t i;
+
+	for (i = h->lo; i < h->hi; i++) {
+		pd_jw_item(&h->w);
+		h->row(&h->w, i, h->ctx);
+	}
+	return NULL;
+}
+
+void pd_jw_rows(struct pd_jw *w, size_t n,
+		void (*row)(struct pd_jw *w, size_t i, void *ctx), void *ctx)
+{
+	struct jw_half h;
+	pthread_t th;
+	int threaded = 0;
+	size_t i, end = n;
+
+	pd_jw_open(w, '[');
+	if (n >= JW_SPLIT) {
+		/* the second half: same nesting, past the first element */
+		memset(&h, 0, sizeof(h));
+		h.w.depth = w->depth;
+		h.w.nest = w->nest;
+		memcpy(h.w.kind, w->kind, sizeof(w->kind));
+		memcpy(h.w.first, w->first, sizeof(w->first));
+		h.w.first[w->nest - 1] = 0;
+		pd_buf_init(&h.w.b);
+		h.lo = n / 2;
+		h.hi = n;
+		h.row = row;
+		h.ctx = ctx;
+		threaded = !pthread_create(&th, NULL, rows_half, &h);
+		if (threaded)
+			end = h.lo;
+		else
+			pd_buf_release(&h.w.b);
+	}
+	for (i = 0; i < end; i++) {
+		pd_jw_item(w);
+		row(w, i, ctx);
+	}
+	if (threaded) {
+		pthread_join(th, NULL);
+		flush(w, 1);
+		if (w->f) /* written as it is, not copied into w's buffer */
+			fwrite(h.w.b.buf, 1, h.w.b.len, w->f);
+		else
+			put(w, h.w.b.buf, h.w.b.len);
+		w->first[w->nest - 1] = 0;
+		pd_buf_release(&h.w.b);
+	}
+	pd_jw_close(w);
 }
 
 static const struct pd_jw_gen *gen_at(const struct pd_jw *w, const cJSON *v)

@@ -35,6 +35,14 @@ void pd_jw_close(struct pd_jw *w);
  */
 void pd_jw_key(struct pd_jw *w, const char *key);
 void pd_jw_item(struct pd_jw *w);
+/*
+ * An array of n elements, element i written by row(w, i, ctx) after its
+ * separator: the same bytes as pd_jw_open, pd_jw_item and row for each i,
+ * pd_jw_close, but a large array's second half is written on a second
+ * thread (row must then only read shared data).
+ */
+void pd_jw_rows(struct pd_jw *w, size_t n,
+		void (*row)(struct pd_jw *w, size_t i, void *ctx), void *ctx);
 /* Values: null for a number that is not finite or a NULL string. */
 void pd_jw_num(struct pd_jw *w, double d);
 void pd_jw_text(struct pd_jw *w, const char *s);

@@ -3,6 +3,7 @@
 
 #include <cJSON.h>
 
+#include "report/jsonw.h"
 #include "report/report.h"
 #include "stats/diff.h"
 
@@ -201,11 +202,93 @@ static void test_json_write(void **state)
 	cJSON_Delete(root);
 }
 
+static void rows_row(struct pd_jw *w, size_t i, void *ctx)
+{
+	(void)ctx;
+	pd_jw_open(w, '{');
+	pd_jw_key(w, "i");
+	pd_jw_num(w, (double)i + 0.5);
+	pd_jw_key(w, "name");
+	pd_jw_text(w, i % 3 ? "f" : "g\"\n");
+	pd_jw_key(w, "list");
+	pd_jw_open(w, '[');
+	pd_jw_item(w);
+	pd_jw_num(w, (double)i);
+	pd_jw_item(w);
+	pd_jw_null(w);
+	pd_jw_close(w);
+	pd_jw_key(w, "empty");
+	pd_jw_open(w, '{');
+	pd_jw_close(w);
+	pd_jw_close(w);
+}
+
+static void rows_gen(struct pd_jw *w, void *ctx)
+{
+	pd_jw_rows(w, *(const size_t *)ctx, rows_row, NULL);
+}
+
+/*
+ * pd_jw_rows writes what cJSON_Print writes for the same array, whether
+ * the array is written on one thread or its second half on another.
+ */
+static void test_json_rows(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 2, 4095, 4096, 4097, 30001 };
+	size_t s, i;
+
+	(void)state;
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+		cJSON *ph = cJSON_CreateNull();
+		size_t count = sizes[s];
+		struct pd_jw_gen gen = { ph, rows_gen, &count };
+		char *want, *got;
+		FILE *f = tmpfile();
+		size_t n;
+
+		for (i = 0; i < sizes[s]; i++) {
+			cJSON *o = cJSON_CreateObject(),
+			      *l = cJSON_CreateArray();
+
+			cJSON_AddNumberToObject(o, "i", (double)i + 0.5);
+			cJSON_AddStringToObject(o, "name",
+						i % 3 ? "f" : "g\"\n");
+			cJSON_AddItemToArray(l, cJSON_CreateNumber((double)i));
+			cJSON_AddItemToArray(l, cJSON_CreateNull());
+			cJSON_AddItemToObject(o, "list", l);
+			cJSON_AddItemToObject(o, "empty", cJSON_CreateObject());
+			cJSON_AddItemToArray(arr, o);
+		}
+		cJSON_AddItemToObject(root, "rows", arr);
+		cJSON_AddTrueToObject(root, "after");
+		want = cJSON_Print(root);
+		cJSON_DeleteItemFromObject(root, "rows");
+		cJSON_DeleteItemFromObject(root, "after");
+		cJSON_AddItemToObject(root, "rows", ph);
+		cJSON_AddTrueToObject(root, "after");
+		assert_non_null(f);
+		assert_int_equal(pd_jw_tree(f, root, &gen, 1), 0);
+		n = (size_t)ftell(f);
+		rewind(f);
+		got = calloc(1, n + 1);
+		assert_non_null(got);
+		assert_int_equal(fread(got, 1, n, f), n);
+		fclose(f);
+		assert_int_equal(n, strlen(want) + 1);
+		assert_memory_equal(got, want, strlen(want));
+		free(got);
+		cJSON_free(want);
+		cJSON_Delete(root);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format_helpers),
 		cmocka_unit_test(test_json_write),
+		cmocka_unit_test(test_json_rows),
 		cmocka_unit_test(test_markdown),
 	};
 
