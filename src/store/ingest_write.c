@@ -24,15 +24,6 @@ static void now_iso(char out[32])
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Binds an integer when the value is whole, else a real. */
-static void bind_num(struct pd_st *st, int i, double v)
-{
-	if (fabs(v) < 9e15 && !(v - floor(v) > 0))
-		pd_st_i64(st, i, (int64_t)v);
-	else
-		pd_st_f64(st, i, v);
-}
-
 static int step_done(struct pd_db *db, struct pd_st *st, struct pd_err *err,
 		     const char *what)
 {
@@ -253,7 +244,7 @@ static int insert_run(struct pd_db *db, const struct pd_bundle *b,
 	return pd_st_insert_id(st, run, err, "adding a run");
 }
 
-/* One run's rows as run_packed holds them (a run's worth of scratch). */
+/* One run's rows, gathered for pd_store_run_rows (a run's worth of scratch). */
 struct packing {
 	PD_VEC(struct pd_packed_row) rows;
 	struct pd_buf blob;
@@ -261,26 +252,21 @@ struct packing {
 
 /*
  * The run's function rows, each function's history id written on first
- * use (dbid, by function of fn), into run_functions and, packed, into
- * run_packed. The row statement is held across the loop and every column
- * is bound each time (NULL included): the hot path of an ingest.
+ * use (dbid, by function of fn), into run_functions and run_packed.
  */
 static int insert_rows(struct pd_db *db, const struct pending *p, int64_t run,
 		       const struct pd_funcs *fn, int64_t *dbid,
 		       struct packing *pk, struct pd_ingest_result *res,
 		       struct pd_err *err)
 {
-	struct pd_st *rfst = NULL;
 	size_t i;
 	int rc;
 
 	pk->rows.n = 0;
-
 	for (i = 0; i < p->agg.n; i++) {
 		double sw = p->agg.self_w[i], tw = p->agg.total_w[i];
 		double sn = p->agg.self_c[i], tn = p->agg.total_c[i];
 		struct pd_packed_row *row;
-		int k;
 
 		if (tw <= 0)
 			continue;
@@ -291,28 +277,18 @@ static int insert_rows(struct pd_db *db, const struct pending *p, int64_t run,
 			if (rc < 0)
 				return rc;
 		}
-		if (!rfst && !(rfst = pd_db_stmt(db, "q_rf_insert", err)))
-			return PD_EIO;
 		PD_VEC_RESERVE(&pk->rows, pk->rows.n + 1);
 		row = &pk->rows.v[pk->rows.n++];
 		row->fid = dbid[i];
 		row->v[0] = sn;
 		row->v[1] = tn;
+		/* a weight that is the count x the interval is left NULL */
 		row->v[2] = derivable(sw, sn, p->interval) ? PD_NAN : sw;
 		row->v[3] = derivable(tw, tn, p->interval) ? PD_NAN : tw;
-		pd_st_i64(rfst, 1, run);
-		pd_st_i64(rfst, 2, dbid[i]);
-		for (k = 0; k < 4; k++)
-			if (k >= 2 && isnan(row->v[k])) /* derived */
-				pd_st_null(rfst, 3 + k);
-			else
-				bind_num(rfst, 3 + k, row->v[k]);
-		rc = step_done(db, rfst, err, "adding a function row");
-		if (rc < 0)
-			return rc;
-		res->rows++;
 	}
-	return pd_packed_store(db, run, pk->rows.v, pk->rows.n, &pk->blob, err);
+	res->rows += pk->rows.n;
+	return pd_store_run_rows(db, run, pk->rows.v, pk->rows.n, &pk->blob,
+				 err);
 }
 
 /* The run's stack tree, renumbered to history ids in place, compressed. */

@@ -182,15 +182,81 @@ int pd_packed_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
 	return rc == PD_ST_ROW ? 1 : pd_db_fail(db, err, "loading a run");
 }
 
-int pd_packed_store(struct pd_db *db, int64_t run, struct pd_packed_row *rows,
-		    size_t n, struct pd_buf *scratch, struct pd_err *err)
+/* Binds an integer when the value is whole, else a real. */
+static void bind_num(struct pd_st *st, int i, double v)
 {
-	struct pd_st *st = pd_db_stmt(db, "q_packed_insert", err);
+	if (fabs(v) < 9e15 && !(v - floor(v) > 0))
+		pd_st_i64(st, i, (int64_t)v);
+	else
+		pd_st_f64(st, i, v);
+}
+
+/* Row r's six columns from parameter at on. */
+static void bind_row(struct pd_st *st, int at, int64_t run,
+		     const struct pd_packed_row *r)
+{
+	int k;
+
+	pd_st_i64(st, at, run);
+	pd_st_i64(st, at + 1, r->fid);
+	for (k = 0; k < 4; k++)
+		if (k >= 2 && isnan(r->v[k])) /* derived */
+			pd_st_null(st, at + 2 + k);
+		else
+			bind_num(st, at + 2 + k, r->v[k]);
+}
+
+#define BATCH 16 /* rows of q_rf_insert16 */
+
+/*
+ * The rows into run_functions, in id order (appends to the table's key):
+ * on SQLite BATCH at a time where it can, as each statement's start is
+ * paid per statement; on PostgreSQL q_rf_insert is a COPY, one row a call.
+ */
+static int write_rows(struct pd_db *db, int64_t run,
+		      const struct pd_packed_row *rows, size_t n,
+		      struct pd_err *err)
+{
+	struct pd_st *one = NULL, *many = NULL;
+	size_t i = 0;
+	int j, rc;
+
+	if (!db->pg && n >= BATCH &&
+	    !(many = pd_db_stmt(db, "q_rf_insert16", err)))
+		return PD_EIO;
+	for (; many && i + BATCH <= n; i += BATCH) {
+		for (j = 0; j < BATCH; j++)
+			bind_row(many, 6 * j + 1, run, &rows[i + (size_t)j]);
+		rc = pd_st_step(many);
+		pd_st_reset(many);
+		if (rc < 0)
+			return pd_db_fail(db, err, "adding function rows");
+	}
+	if (i < n && !(one = pd_db_stmt(db, "q_rf_insert", err)))
+		return PD_EIO;
+	for (; i < n; i++) {
+		bind_row(one, 1, run, &rows[i]);
+		rc = pd_st_step(one);
+		pd_st_reset(one);
+		if (rc < 0)
+			return pd_db_fail(db, err, "adding a function row");
+	}
+	return 0;
+}
+
+int pd_store_run_rows(struct pd_db *db, int64_t run, struct pd_packed_row *rows,
+		      size_t n, struct pd_buf *scratch, struct pd_err *err)
+{
+	struct pd_st *st;
 	int rc;
 
+	pd_packed_encode(scratch, rows, n); /* sorts rows by id */
+	rc = write_rows(db, run, rows, n, err);
+	if (rc < 0)
+		return rc;
+	st = pd_db_stmt(db, "q_packed_insert", err);
 	if (!st)
 		return PD_EIO;
-	pd_packed_encode(scratch, rows, n);
 	pd_st_i64(st, 1, run);
 	pd_st_i64(st, 2, (int64_t)n);
 	/* a run without rows is an empty blob, not NULL */

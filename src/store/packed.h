@@ -48,8 +48,13 @@ int pd_packed_next(struct pd_packed_it *it, struct pd_packed_row *row);
  */
 int pd_packed_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
 		   size_t *nrows, struct pd_err *err);
-/* Stores run's rows (sorted in place); the caller's transaction. */
-int pd_packed_store(struct pd_db *db, int64_t run, struct pd_packed_row *rows,
-		    size_t n, struct pd_buf *scratch, struct pd_err *err);
+/*
+ * Stores run's function rows (sorted here by id) in run_functions and,
+ * packed, in run_packed, in the caller's transaction: how ingest (and
+ * the history benchmark) write a run. v[0] and v[1] are always written;
+ * a NaN weight is a NULL (derived from the count).
+ */
+int pd_store_run_rows(struct pd_db *db, int64_t run, struct pd_packed_row *rows,
+		      size_t n, struct pd_buf *scratch, struct pd_err *err);
 
 #endif

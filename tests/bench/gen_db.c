@@ -1,6 +1,6 @@
 /*
  * Fills a history database for the scale benchmark: RUNS runs (one commit
- * each) x FUNCS functions, through the same prepared statements ingest
+ * each) x FUNCS functions, writing each run's rows by the call ingest
  * uses, one transaction per run, into SQLite or PostgreSQL (DB is then a
  * postgresql:// URL). Prints rows/s, and for a file bytes per row.
  * usage: gen_db DB RUNS FUNCS
@@ -114,7 +114,6 @@ int main(int argc, char **argv)
 		pd_st_text(st, 14, date);
 		if (pd_st_insert_id(st, &run, &err, "adding a run") < 0)
 			return fprintf(stderr, "%s\n", err.msg), 1;
-		st = pd_db_stmt(&db, "q_rf_insert", &err);
 		for (f = 0; f < funcs; f++) {
 			/* self and total counts near the function's base cost
 			 */
@@ -122,27 +121,14 @@ int main(int argc, char **argv)
 			double tot = self + floor(base[f] * uniform());
 
 			total += self;
-			pd_st_i64(st, 1, run);
-			pd_st_i64(st, 2, f + 1);
-			pd_st_i64(st, 3, (int64_t)self);
-			pd_st_i64(st, 4, (int64_t)tot);
-			pd_st_null(st, 5);
-			pd_st_null(st, 6);
-			if (pd_st_step(st) != PD_ST_DONE)
-				return fprintf(stderr, "%s\n",
-					       pd_db_fail(&db, &err, "row")
-						   ? err.msg
-						   : ""),
-				       1;
-			pd_st_reset(st);
 			pk[f].fid = f + 1;
 			pk[f].v[0] = self;
 			pk[f].v[1] = tot;
-			pk[f].v[2] = pk[f].v[3] = NAN;
+			pk[f].v[2] = pk[f].v[3] = NAN; /* count x interval */
 			rows++;
 		}
-		/* as ingest stores a run: its rows also packed */
-		if (pd_packed_store(&db, run, pk, (size_t)funcs, &blob, &err))
+		/* as ingest stores a run's rows */
+		if (pd_store_run_rows(&db, run, pk, (size_t)funcs, &blob, &err))
 			return fprintf(stderr, "%s\n", err.msg), 1;
 		exec(&db, "COMMIT");
 		if (r % 1000 == 999)

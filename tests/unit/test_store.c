@@ -528,6 +528,66 @@ static void test_packed_matches_rows(void **state)
 	pd_db_close(&db);
 }
 
+/*
+ * A run's rows are written 16 to a statement where they can be: every
+ * count around that size reads back whole, in id order, NULLs kept.
+ */
+static void test_run_rows_batches(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 15, 16, 17, 33, 48 };
+	struct pd_db db;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_buf scratch = PD_BUF_INIT;
+	struct pd_packed_row rows[48];
+	char path[128];
+	size_t s, i;
+	int rc;
+
+	(void)state;
+	path_in(path, sizeof(path), "batches.db");
+	assert_int_equal(pd_db_open(&db, path, PD_DB_WRITE, &err), 0);
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		int64_t run = (int64_t)s + 1;
+		struct pd_st *st;
+
+		assert_int_equal(pd_db_exec(&db, "BEGIN", &err), 0);
+		for (i = 0; i < sizes[s]; i++) { /* given in reverse id order */
+			rows[i].fid = (int64_t)(sizes[s] - i) * 5;
+			rows[i].v[0] = (double)i;
+			rows[i].v[1] = (double)i + 0.25;
+			rows[i].v[2] = i % 2 ? PD_NAN : (double)i * 3;
+			rows[i].v[3] = PD_NAN;
+		}
+		rc =
+		    pd_store_run_rows(&db, run, rows, sizes[s], &scratch, &err);
+		if (rc)
+			print_message("%zu rows: %s\n", sizes[s], err.msg);
+		assert_int_equal(rc, 0);
+		assert_int_equal(pd_db_exec(&db, "COMMIT", &err), 0);
+		st = pd_db_stmt(&db, "q_run_rows", &err);
+		assert_non_null(st);
+		pd_st_i64(st, 1, run);
+		for (i = 0; pd_st_step(st) == PD_ST_ROW; i++) {
+			size_t g = sizes[s] - 1 - i; /* the row given g-th */
+
+			assert_int_equal(pd_st_col_i64(st, 0),
+					 (int64_t)(i + 1) * 5);
+			assert_true(
+			    same_value(pd_st_col_f64n(st, 1), (double)g));
+			assert_true(same_value(pd_st_col_f64n(st, 2),
+					       (double)g + 0.25));
+			assert_true(same_value(pd_st_col_f64n(st, 3),
+					       g % 2 ? PD_NAN : (double)g * 3));
+			assert_true(isnan(pd_st_col_f64n(st, 4)));
+		}
+		pd_st_reset(st);
+		assert_int_equal(i, sizes[s]);
+	}
+	assert_int_equal(count(&db, "SELECT count(*) FROM run_packed"), 7);
+	pd_buf_release(&scratch);
+	pd_db_close(&db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_noise_only),
 		cmocka_unit_test(test_packed_codec),
 		cmocka_unit_test(test_packed_matches_rows),
+		cmocka_unit_test(test_run_rows_batches),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
