@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The history on both backends, one generated history each: fills a
 SQLite file and a PostgreSQL database with the same RUNS x FUNCS rows
-(build/tests/bench_gen_db, the statements ingest uses), then times the
+(build/tests/bench_gen_db, writing rows as ingest does), then times the
 same commands on both (median of --repeat)
 and checks their outputs are byte-identical. docs/performance.md,
 "PostgreSQL next to SQLite", is made with the defaults.
