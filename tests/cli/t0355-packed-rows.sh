@@ -43,7 +43,7 @@ done
 cp all.db none.db
 sqlite3 none.db 'DELETE FROM run_packed'
 
-# A schema-2 file (no run_packed table): refused by readers until an
+# A schema-2 file (no run_packed, no runs_by_date): refused by readers until an
 # ingest migrates it; its older runs then stay unpacked.
 export PERFDIFF_DB="$T/old.db"
 i=1
@@ -51,7 +51,7 @@ while [ $i -le 20 ]; do
 	expect_exit 0 pd ingest "b$i"
 	i=$((i + 1))
 done
-sqlite3 old.db 'DROP TABLE run_packed; PRAGMA user_version = 2'
+sqlite3 old.db 'DROP TABLE run_packed; DROP INDEX runs_by_date; PRAGMA user_version = 2'
 expect_exit 2 pd runs
 expect_grep "old.db: written by an older perfdiff (schema 2 < 3); perfdiff ingest migrates it in place" "$T/err"
 while [ $i -le 36 ]; do

@@ -9,3 +9,10 @@ CREATE TABLE run_packed (
 	nrows  INTEGER NOT NULL,
 	rows   BLOB NOT NULL
 );
+
+-- The runs of a scenario, cache and tool in date order with what trend
+-- and noise learning read of them, in one covering index: the runs table's
+-- rows lie scattered among a large history's pages, one page read each.
+CREATE INDEX runs_by_date ON runs (scenario, cache, tool,
+	coalesce(commit_date, run_date, ''), git_sha, repeat, id, total_weight,
+	total_samples, interval, unit, commit_date, run_date);
