@@ -9,8 +9,8 @@
 #        perf_stat, speedscope, firefox, wpa, instruments, xctrace, cpuprofile,
 #        pprof, dhat, perfdata (perf.data read directly),
 #        sniff, objid (the symbol-file header readers), meta
-#        (build_meta.json and the bundle reader) or sidecar (samply's
-#        .syms.json);
+#        (build_meta.json and the bundle reader), sidecar (samply's
+#        .syms.json) or packed (a history's packed function rows);
 #        default all)
 set -eu
 secs=${1:-60}
@@ -19,7 +19,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 # Without libelf: the ELF symbol-table reader fuzzed is perfdiff's own.
 CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DPD_WITH_LIBELF=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_instruments fuzz_xctrace fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_perfdata fuzz_sniff fuzz_objid fuzz_meta fuzz_sidecar
+cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_instruments fuzz_xctrace fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_perfdata fuzz_sniff fuzz_objid fuzz_meta fuzz_sidecar fuzz_packed
 corpus=$root/../shared/corpus
 seed_objects() {
 	printf 'int main(void) { return 0; }\n' >"$1/tiny.c"
@@ -33,7 +33,7 @@ seed_objects() {
 		"$L/ld64.lld" -arch arm64 -platform_version macos 11.0 11.0 -e _main -o "$1/app.macho" "$1/app.o" || true
 	rm -f "$1/tiny.c" "$1/app.obj" "$1/app.o"
 }
-for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv instruments: xctrace: cpuprofile:cpuprofile pprof:pprof dhat:dhat perfdata: sniff: objid: meta: sidecar:; do
+for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv instruments: xctrace: cpuprofile:cpuprofile pprof:pprof dhat:dhat perfdata: sniff: objid: meta: sidecar: packed:; do
 	name=${t%%:*}
 	dir=${t#*:}
 	[ -n "$only" ] && [ "$only" != "$name" ] && continue
@@ -47,6 +47,13 @@ for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope 
 	# test program as PE + PDB and Mach-O when llvm's cross tools are here
 	if [ "$name" = objid ]; then
 		seed_objects "$seeds"
+	fi
+	# packed rows: a count byte, then rows of every tag (integers,
+	# binary64, NULL), not profiles
+	if [ "$name" = packed ]; then
+		rm -f "$seeds"/*
+		printf '\003\001\005\007\200\001\002\022\000\000\000\000\000\000\370\077\003\212\001\001\011' >"$seeds/rows3"
+		printf '\000' >"$seeds/none"
 	fi
 	# perf.data: the recording kept in the tree, and a small one of
 	# several processes when perf can record here
