@@ -30,13 +30,17 @@ while [ $i -le 36 ]; do
 	i=$((i + 1))
 done
 sha() { printf '%040x' "$1"; }
+# ingest FROM TO: bundles FROM..TO into $PERFDIFF_DB
+ingest() {
+	i=$1
+	while [ "$i" -le "$2" ]; do
+		expect_exit 0 pd ingest "b$i"
+		i=$((i + 1))
+	done
+}
 
 export PERFDIFF_DB="$T/all.db"
-i=1
-while [ $i -le 36 ]; do
-	expect_exit 0 pd ingest "b$i"
-	i=$((i + 1))
-done
+ingest 1 36
 [ "$(sqlite3 all.db 'SELECT count(*) FROM run_packed')" = 36 ] && ok || not_ok "a packed row per run"
 
 # The same history, none packed (as every run stored before schema 3).
@@ -46,18 +50,11 @@ sqlite3 none.db 'DELETE FROM run_packed'
 # A schema-2 file (no run_packed, no runs_by_date): refused by readers until an
 # ingest migrates it; its older runs then stay unpacked.
 export PERFDIFF_DB="$T/old.db"
-i=1
-while [ $i -le 20 ]; do
-	expect_exit 0 pd ingest "b$i"
-	i=$((i + 1))
-done
+ingest 1 20
 sqlite3 old.db 'DROP TABLE run_packed; DROP INDEX runs_by_date; PRAGMA user_version = 2'
 expect_exit 2 pd runs
 expect_grep "old.db: written by an older perfdiff (schema 2 < 3); perfdiff ingest migrates it in place" "$T/err"
-while [ $i -le 36 ]; do
-	expect_exit 0 pd ingest "b$i"
-	i=$((i + 1))
-done
+ingest 21 36
 [ "$(sqlite3 old.db 'SELECT count(*) || " " || min(run_id) FROM run_packed')" = "16 21" ] && ok ||
 	not_ok "runs after the migration packed: $(sqlite3 old.db 'SELECT count(*), min(run_id) FROM run_packed')"
 

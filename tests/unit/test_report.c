@@ -122,22 +122,27 @@ static void test_markdown(void **state)
 	}
 }
 
+/* What was written to the temporary file f, as a string to free; f closed. */
+static char *file_text(FILE *f)
+{
+	size_t n = (size_t)ftell(f);
+	char *got = calloc(1, n + 1);
+
+	assert_non_null(got);
+	rewind(f);
+	assert_int_equal(fread(got, 1, n, f), n);
+	fclose(f);
+	return got;
+}
+
 /* What pd_json_write writes for root, as a string to free. */
 static char *json_written(const cJSON *root)
 {
 	FILE *f = tmpfile();
-	size_t n;
-	char *got;
 
 	assert_non_null(f);
 	assert_int_equal(pd_json_write(f, root), 0);
-	n = (size_t)ftell(f);
-	rewind(f);
-	got = calloc(1, n + 1);
-	assert_non_null(got);
-	assert_int_equal(fread(got, 1, n, f), n);
-	fclose(f);
-	return got;
+	return file_text(f);
 }
 
 /*
@@ -269,12 +274,8 @@ static void test_json_rows(void **state)
 		cJSON_AddTrueToObject(root, "after");
 		assert_non_null(f);
 		assert_int_equal(pd_jw_tree(f, root, &gen, 1), 0);
-		n = (size_t)ftell(f);
-		rewind(f);
-		got = calloc(1, n + 1);
-		assert_non_null(got);
-		assert_int_equal(fread(got, 1, n, f), n);
-		fclose(f);
+		got = file_text(f);
+		n = strlen(got);
 		assert_int_equal(n, strlen(want) + 1);
 		assert_memory_equal(got, want, strlen(want));
 		free(got);
