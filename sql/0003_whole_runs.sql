@@ -16,3 +16,8 @@ CREATE TABLE run_packed (
 CREATE INDEX runs_by_date ON runs (scenario, cache, tool,
 	coalesce(commit_date, run_date, ''), git_sha, repeat, id, total_weight,
 	total_samples, interval, unit, commit_date, run_date);
+
+-- A commit's runs by sha within a scenario: resolving a sha prefix (a
+-- range of this index) and a side's cache states and tools, without
+-- visiting every run of the scenario.
+CREATE INDEX runs_by_sha ON runs (scenario, git_sha, cache, tool);

@@ -13,3 +13,6 @@ CREATE INDEX runs_by_date ON runs (scenario, cache, tool,
 	(coalesce(commit_date, run_date, '')), git_sha, repeat)
 	INCLUDE (id, total_weight, total_samples, interval, unit, commit_date,
 		 run_date);
+
+-- As sql/0003_whole_runs.sql: a commit's runs by sha within a scenario.
+CREATE INDEX runs_by_sha ON runs (scenario, git_sha, cache, tool);

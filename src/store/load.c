@@ -47,6 +47,9 @@ int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
 	pd_st_text(st, 2, scenario);
 	if (cache)
 		pd_st_text(st, 3, cache);
+	pd_buf_addf(&list, "%s\xf4\x8f\xbf\xbf", prefix); /* U+10FFFF */
+	pd_st_text(st, 4, list.buf);
+	pd_buf_reset(&list);
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		const char *s = pd_st_col_text(st, 0);
 

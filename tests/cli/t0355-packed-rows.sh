@@ -47,11 +47,11 @@ ingest 1 36
 cp all.db none.db
 sqlite3 none.db 'DELETE FROM run_packed'
 
-# A schema-2 file (no run_packed, no runs_by_date): refused by readers until an
+# A schema-2 file (what sql/0003_whole_runs.sql adds undone): refused until an
 # ingest migrates it; its older runs then stay unpacked.
 export PERFDIFF_DB="$T/old.db"
 ingest 1 20
-sqlite3 old.db 'DROP TABLE run_packed; DROP INDEX runs_by_date; PRAGMA user_version = 2'
+sqlite3 old.db 'DROP TABLE run_packed; DROP INDEX runs_by_date; DROP INDEX runs_by_sha; PRAGMA user_version = 2'
 expect_exit 2 pd runs
 expect_grep "old.db: written by an older perfdiff (schema 2 < 3); perfdiff ingest migrates it in place" "$T/err"
 ingest 21 36
