@@ -129,6 +129,25 @@ expect_exit 2 pd db copy "$lite" "$cpg"
 expect_grep "holds a history already" "$T/err"
 expect_lines 1 "$T/err"
 [ "$(history_sql 'SELECT count(*) FROM runs')" = 27 ] && ok || not_ok "refused copy wrote"
+
+# 2c. Runs without function rows (perf stat): their packed row is an empty
+#     blob, not NULL, on the server and in a copy back to a file, and
+#     the counters compare as on SQLite.
+PD_TEST_PG="$PG_BASE" history_db stat_pg
+spg=$PERFDIFF_DB
+for x in base:aaaa1111 cand:bbbb2222; do
+	expect_exit 0 pd ingest --db "$spg" "$PD_ROOT/fixtures/perfstat/${x%%:*}.stat.txt" --sha "${x#*:}" --scenario st --cache warm
+	expect_exit 0 pd ingest --db "$T/stat.db" "$PD_ROOT/fixtures/perfstat/${x%%:*}.stat.txt" --sha "${x#*:}" --scenario st --cache warm
+done
+[ "$(history_sql "SELECT count(*) FROM run_packed WHERE nrows = 0 AND length(rows) = 0")" = 2 ] && ok ||
+	not_ok "empty packed rows: $(history_sql 'SELECT run_id, nrows, length(rows) FROM run_packed')"
+expect_exit 0 pd db copy "$spg" "$T/stat-back.db"
+[ "$(sqlite3 "$T/stat-back.db" "SELECT count(*) FROM run_packed WHERE typeof(rows) = 'blob' AND length(rows) = 0")" = 2 ] && ok ||
+	not_ok "empty packed rows copied: $(sqlite3 "$T/stat-back.db" 'SELECT run_id, typeof(rows) FROM run_packed')"
+pd compare aaaa1111 bbbb2222 --scenario st --db "$spg" >"$T/stat.pg" 2>&1
+pd compare aaaa1111 bbbb2222 --scenario st --db "$T/stat.db" >"$T/stat.lite" 2>&1
+grep -q "cycles" "$T/stat.lite" && cmp -s "$T/stat.lite" "$T/stat.pg" && ok ||
+	not_ok "perf stat compare differs: $(diff "$T/stat.lite" "$T/stat.pg" | head -4)"
 PERFDIFF_DB=$pgdb
 
 # 3. A role that may only read: every reading command works, ingest is
