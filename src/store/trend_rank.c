@@ -269,11 +269,25 @@ static int64_t max_func(struct pd_db *db)
 	return max;
 }
 
+/* Whether run id has packed rows (runs stored from schema 3 on). */
+static int is_packed(struct pd_db *db, int64_t id)
+{
+	struct pd_err e = PD_ERR_INIT;
+	struct pd_buf blob = PD_BUF_INIT;
+	size_t n;
+	int rc = pd_packed_load(db, id, &blob, &n, &e);
+
+	pd_buf_release(&blob);
+	return rc == 1;
+}
+
 /*
  * Sums every function's share over the window: the rows of every run,
- * most of a trend's time. A second connection on a second thread reads
- * the upper half of the function ids; each function is summed by one
- * thread in run order, so the sums are those of one thread.
+ * most of a trend's time. Runs stored row by row (before schema 3) are
+ * read on two connections and threads, the second taking the upper half
+ * of the function ids; each function is summed by one thread in run
+ * order, so the sums are those of one thread. Packed runs are read on
+ * one: each thread would decode every blob whole.
  */
 static int scan_window(struct pd_db *db, const struct trun *rs, size_t nrs,
 		       size_t ncs, struct rank *rk, struct pd_err *err)
@@ -284,7 +298,8 @@ static int scan_window(struct pd_db *db, const struct trun *rs, size_t nrs,
 	size_t i;
 	int rc;
 
-	if (nrs < 8 || mid < 64 || !pd_db_threads())
+	/* the window's oldest run packed: so are the later ones */
+	if (nrs < 8 || mid < 64 || !pd_db_threads() || is_packed(db, rs[0].id))
 		return scan_range(db, rs, nrs, ncs, 0, INT64_MAX, rk, err);
 	memset(&u, 0, sizeof(u));
 	u.path = db->target;
