@@ -68,46 +68,44 @@ void pd_jw_num(struct pd_jw *w, double d)
 	w->b.len += pd_fmt_double(w->b.buf + w->b.len, d);
 }
 
-/* A JSON string of s, which is valid UTF-8. */
-static void string(struct pd_jw *w, const char *s)
+void pd_json_string(struct pd_buf *b, const char *s, size_t n)
 {
-	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+	/* \b \t \n, none for 11, \f \r */
+	static const char short_esc[6] = { 'b', 't', 'n', 0, 'f', 'r' };
 
-	putch(w, '"');
-	for (; *p; p++) {
+	/* room for the text and the quotes; each escape grows it again */
+	pd_buf_grow(b, n + 2);
+	b->buf[b->len++] = '"';
+	while (p < end) {
 		const unsigned char *run = p;
 
-		while (*p > 31 && *p != '"' && *p != '\\')
+		while (p<end && * p> 31 && *p != '"' && *p != '\\')
 			p++;
-		put(w, (const char *)run, (size_t)(p - run));
-		if (!*p)
+		memcpy(b->buf + b->len, run, (size_t)(p - run));
+		b->len += (size_t)(p - run);
+		if (p == end)
 			break;
-		putch(w, '\\');
-		switch (*p) {
-		case '\\':
-		case '"':
-			putch(w, (char)*p);
-			break;
-		case '\b':
-			putch(w, 'b');
-			break;
-		case '\f':
-			putch(w, 'f');
-			break;
-		case '\n':
-			putch(w, 'n');
-			break;
-		case '\r':
-			putch(w, 'r');
-			break;
-		case '\t':
-			putch(w, 't');
-			break;
-		default:
-			pd_buf_addf(&w->b, "u%04x", *p);
-		}
+		pd_buf_grow(b, 6 + (size_t)(end - p) + 1);
+		b->buf[b->len++] = '\\';
+		if (*p == '"' || *p == '\\')
+			b->buf[b->len++] = (char)*p;
+		else if (*p >= 8 && *p <= 13 && *p != 11)
+			b->buf[b->len++] = short_esc[*p - 8];
+		else
+			b->len +=
+			    (size_t)snprintf(b->buf + b->len, 6, "u%04x", *p);
+		p++;
 	}
-	putch(w, '"');
+	b->buf[b->len++] = '"';
+	b->buf[b->len] = '\0';
+}
+
+/* A JSON string of s, which is valid UTF-8 (NULL: ""). */
+static void string(struct pd_jw *w, const char *s)
+{
+	s = s ? s : "";
+	pd_json_string(&w->b, s, strlen(s));
 }
 
 void pd_jw_text(struct pd_jw *w, const char *s)

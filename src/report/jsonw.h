@@ -43,6 +43,13 @@ void pd_jw_item(struct pd_jw *w);
  */
 void pd_jw_rows(struct pd_jw *w, size_t n,
 		void (*row)(struct pd_jw *w, size_t i, void *ctx), void *ctx);
+/*
+ * s (n bytes, UTF-8: pd_utf8_sanitize makes it so) as a JSON string with
+ * its quotes, as cJSON writes one: '"' and '\\' escaped, control
+ * characters as \b \t \n \f \r or \u00XX, every other byte as it is.
+ */
+struct pd_buf;
+void pd_json_string(struct pd_buf *b, const char *s, size_t n);
 /* Values: null for a number that is not finite or a NULL string. */
 void pd_jw_num(struct pd_jw *w, double d);
 void pd_jw_text(struct pd_jw *w, const char *s);

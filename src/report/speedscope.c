@@ -16,15 +16,12 @@
 #include <string.h>
 
 #include "core/numfmt.h"
+#include "core/buf.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
+#include "report/jsonw.h"
 #include "report/report.h"
 
-/*
- * A JSON string: quotes, backslashes and control characters escaped, and
- * a byte that is no UTF-8 written as U+FFFD (JSON text is UTF-8; a raw
- * 0xff makes the whole file unreadable, to speedscope and to perfdiff).
- */
 /* A number as the JSON reports write them (core/numfmt.c). */
 static void put_num(FILE *f, double v)
 {
@@ -36,28 +33,20 @@ static void put_num(FILE *f, double v)
 		fputs("null", f);
 }
 
+/*
+ * A JSON string as the JSON reports write one (report/jsonw.h): a byte
+ * that is no UTF-8 becomes U+FFFD (JSON text is UTF-8; a raw 0xff makes
+ * the whole file unreadable, to speedscope and to perfdiff).
+ */
 static void json_str(FILE *f, const char *s, size_t n)
 {
-	size_t i = 0;
+	struct pd_buf u = PD_BUF_INIT, b = PD_BUF_INIT;
 
-	putc('"', f);
-	while (i < n) {
-		unsigned char c = (unsigned char)s[i];
-		int valid;
-		size_t len =
-		    pd_utf8_seq((const unsigned char *)s + i, n - i, &valid);
-
-		if (!valid)
-			fputs("\\ufffd", f);
-		else if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fwrite(s + i, 1, len, f);
-		i += len;
-	}
-	putc('"', f);
+	pd_utf8_sanitize(s, n, &u);
+	pd_json_string(&b, u.len ? u.buf : "", u.len);
+	fwrite(b.buf, 1, b.len, f);
+	pd_buf_release(&u);
+	pd_buf_release(&b);
 }
 
 static void json_cstr(FILE *f, const char *s)

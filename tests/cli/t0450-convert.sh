@@ -213,6 +213,12 @@ expect_exit 0 pd convert "$T/u8.folded" -o "$T/u8.json"
 if python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert "bad\ufffdname" in [f["name"] for f in d["shared"]["frames"]]' "$T/u8.json"; then ok; else not_ok "speedscope output with a non-UTF-8 name is no UTF-8 JSON"; fi
 expect_exit 0 pd -f json "$T/u8.folded" "$T/u8.json"
 if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); s = [f["self"]["status"] for f in d["functions"]]; assert "added" not in s and "removed" not in s, s' "$T/out"; then ok; else not_ok "a non-UTF-8 name and its converted form are two functions"; fi
+# Control characters, quotes and backslashes in a name: escaped as the
+# JSON reports escape them (report/jsonw.h), and read back the same.
+printf 'main;ok 300\nmain;a\001b\tc"d\\e\037f 500\n' >"$T/ctl.folded"
+expect_exit 0 pd convert --from folded "$T/ctl.folded" -o "$T/ctl.json"
+grep -q 'a\\u0001b\\tc\\"d\\\\e\\u001ff' "$T/ctl.json" && ok || not_ok "escapes: $(grep -o '"a[^,]*' "$T/ctl.json")"
+if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert "a\x01b\tc\"d\\e\x1ff" in [f["name"] for f in d["shared"]["frames"]]' "$T/ctl.json"; then ok; else not_ok "a name with control characters does not read back"; fi
 
 echo "convert: $pass passed, $failed failed"
 [ "$failed" -eq 0 ]
