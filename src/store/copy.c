@@ -39,10 +39,8 @@ static void carry(struct pd_st *from, int c, struct pd_st *to, int p,
 	case K_TEXT:
 		pd_st_text(to, p, pd_st_col_text(from, c));
 		break;
-	case K_BLOB: /* an empty blob stays one (SQLite reads it as NULL) */
-		pd_st_blob(to, p,
-			   pd_st_col_bytes(from, c) ? pd_st_col_blob(from, c)
-						    : "",
+	case K_BLOB:
+		pd_st_blob(to, p, pd_st_col_blob(from, c),
 			   pd_st_col_bytes(from, c));
 		break;
 	}

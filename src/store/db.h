@@ -56,6 +56,7 @@ void pd_st_null(struct pd_st *st, int i);
 void pd_st_i64(struct pd_st *st, int i, int64_t v);
 void pd_st_f64(struct pd_st *st, int i, double v);
 void pd_st_text(struct pd_st *st, int i, const char *s);
+/* A blob of n bytes, an empty one when n is 0 (p may then be NULL). */
 void pd_st_blob(struct pd_st *st, int i, const void *p, size_t n);
 int pd_st_step(struct pd_st *st);
 void pd_st_reset(struct pd_st *st);
@@ -65,6 +66,7 @@ double pd_st_col_f64(struct pd_st *st, int col);
 /* The same, NaN for NULL. */
 double pd_st_col_f64n(struct pd_st *st, int col);
 const char *pd_st_col_text(struct pd_st *st, int col);
+/* Never NULL: an empty (or NULL) column is an empty blob. */
 const void *pd_st_col_blob(struct pd_st *st, int col);
 size_t pd_st_col_bytes(struct pd_st *st, int col);
 

@@ -169,11 +169,9 @@ int pd_packed_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
 	rc = pd_st_step(st);
 	if (rc == PD_ST_ROW) {
 		int64_t n = pd_st_col_i64(st, 0);
-		size_t len = pd_st_col_bytes(st, 1);
 
 		pd_buf_reset(blob);
-		if (len) /* SQLite gives NULL for an empty blob */
-			pd_buf_add(blob, pd_st_col_blob(st, 1), len);
+		pd_buf_add(blob, pd_st_col_blob(st, 1), pd_st_col_bytes(st, 1));
 		*nrows = n > 0 ? (size_t)n : 0;
 	}
 	pd_st_reset(st);
@@ -259,8 +257,7 @@ int pd_store_run_rows(struct pd_db *db, int64_t run, struct pd_packed_row *rows,
 		return PD_EIO;
 	pd_st_i64(st, 1, run);
 	pd_st_i64(st, 2, (int64_t)n);
-	/* a run without rows is an empty blob, not NULL */
-	pd_st_blob(st, 3, scratch->len ? scratch->buf : "", scratch->len);
+	pd_st_blob(st, 3, scratch->buf, scratch->len); /* empty: no rows */
 	rc = pd_st_step(st);
 	pd_st_reset(st);
 	return rc < 0 ? pd_db_fail(db, err, "adding a run's packed rows") : 0;

@@ -49,7 +49,9 @@ void pd_st_blob(struct pd_st *st, int i, const void *p, size_t n)
 	if (st->pg)
 		pd_pg_bind(st->pg, i, PD_PG_BLOB, 0, 0, p, n);
 	else
-		sqlite3_bind_blob64(st->lite, i, p, n, SQLITE_TRANSIENT);
+		/* SQLite binds NULL for a NULL pointer: empty stays a blob */
+		sqlite3_bind_blob64(st->lite, i, p ? p : "", n,
+				    SQLITE_TRANSIENT);
 }
 
 int pd_st_step(struct pd_st *st)
@@ -116,7 +118,9 @@ const void *pd_st_col_blob(struct pd_st *st, int col)
 {
 	if (st->pg)
 		return pd_pg_col_blob(st->pg, col);
-	return sqlite3_column_blob(st->lite, col);
+	const void *b = sqlite3_column_blob(st->lite, col);
+
+	return b ? b : ""; /* SQLite gives NULL for an empty blob */
 }
 
 size_t pd_st_col_bytes(struct pd_st *st, int col)
