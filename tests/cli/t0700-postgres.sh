@@ -211,9 +211,16 @@ n=$(history_sql "SELECT count(*) FROM run_functions rf JOIN runs r ON r.id = rf.
 	ok || not_ok "the big bundle has $n rows after the kills"
 
 # A password is not in what ps shows while perfdiff runs either: the
-# argument is copied, then overwritten in place (an ingest of the big
-# bundle keeps the process alive long enough to look).
+# argument is copied, then overwritten in place. Another session holds
+# the writers' advisory lock for 3 s, so the ingest waits alive for a
+# look however fast it would otherwise be done.
 PD_TEST_PG="$PG_BASE" history_db pw
+psql -X -q -d "$PERFDIFF_DB" -c "SELECT pg_advisory_lock(7070657266646966); SELECT pg_sleep(3)" >/dev/null 2>&1 &
+lpid=$!
+for i in $(seq 1 150); do
+	[ "$(history_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" -ge 1 ] 2>/dev/null && break
+	sleep 0.02
+done
 "$PERFDIFF" ingest --db "$(printf '%s' "$PERFDIFF_DB" | sed 's|//postgres@|//postgres:s3cr3t-pw@|')" \
 	"$big" >/dev/null 2>&1 &
 tpid=$!
@@ -224,6 +231,7 @@ for i in $(seq 1 50); do
 	sleep 0.02
 done
 wait $tpid || not_ok "the ingest with a password in its URL failed"
+wait $lpid
 case "$seen" in
 *s3cr3t*) not_ok "the password is in the process's arguments: $seen" ;;
 *postgres:xxxxxxxxx@*) ok ;;
