@@ -61,6 +61,29 @@ void pd_utf8_sanitize(const char *s, size_t n, struct pd_buf *out)
 	}
 }
 
+const char *pd_utf8_valid(const char *s, struct pd_buf *tmp)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	while (*p && *p < 0x80)
+		p++;
+	n = strlen((const char *)p);
+	while (n) {
+		int ok;
+		size_t k = pd_utf8_seq(p, n, &ok);
+
+		if (!ok) {
+			pd_buf_reset(tmp);
+			pd_utf8_sanitize(s, strlen(s), tmp);
+			return tmp->buf;
+		}
+		p += k;
+		n -= k;
+	}
+	return s;
+}
+
 unsigned pd_utf8_cp(const unsigned char *s, size_t len)
 {
 	static const unsigned char lead[5] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };

@@ -8,6 +8,12 @@
 
 /* Appends s to out with each invalid sequence replaced by U+FFFD. */
 void pd_utf8_sanitize(const char *s, size_t n, struct pd_buf *out);
+/*
+ * s (NUL-terminated) as valid UTF-8: s itself when it is, without a copy
+ * (most names are ASCII), else tmp's text, s with each invalid sequence
+ * as U+FFFD (tmp is reset first).
+ */
+const char *pd_utf8_valid(const char *s, struct pd_buf *tmp);
 /* Length of the valid UTF-8 sequence at s (1 for an invalid byte). */
 size_t pd_utf8_seq(const unsigned char *s, size_t n, int *valid);
 

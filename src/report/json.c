@@ -18,21 +18,11 @@
 cJSON *pd_json_text(const char *s)
 {
 	struct pd_buf b = PD_BUF_INIT;
-	const unsigned char *p;
 	cJSON *j;
 
 	if (!s)
 		return cJSON_CreateNull();
-	for (p = (const unsigned char *)s; *p && *p < 0x80; p++)
-		;
-	if (!*p) { /* ASCII: valid as it is */
-		j = cJSON_CreateString(s);
-		if (!j)
-			pd_die_oom(0);
-		return j;
-	}
-	pd_utf8_sanitize(s, strlen(s), &b);
-	j = cJSON_CreateString(b.buf);
+	j = cJSON_CreateString(pd_utf8_valid(s, &b));
 	pd_buf_release(&b);
 	if (!j)
 		pd_die_oom(0);

@@ -110,21 +110,13 @@ static void string(struct pd_jw *w, const char *s)
 
 void pd_jw_text(struct pd_jw *w, const char *s)
 {
-	const unsigned char *p;
 	struct pd_buf b = PD_BUF_INIT;
 
 	if (!s) {
 		PUT_LIT(w, "null");
 		return;
 	}
-	for (p = (const unsigned char *)s; *p && *p < 0x80; p++)
-		;
-	if (!*p) { /* ASCII: valid as it is */
-		string(w, s);
-		return;
-	}
-	pd_utf8_sanitize(s, strlen(s), &b);
-	string(w, b.buf);
+	string(w, pd_utf8_valid(s, &b));
 	pd_buf_release(&b);
 }
 

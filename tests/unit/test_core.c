@@ -165,6 +165,15 @@ static void test_utf8(void **state)
 	assert_string_equal(b.buf, "ok \xc3\xa9 \xef\xbf\xbd \xef\xbf\xbd"
 				   "\xef\xbf\xbd\xef\xbf\xbd \xef\xbf\xbd"
 				   "\xef\xbf\xbd");
+	/* valid text is itself, no copy; invalid text is sanitized */
+	{
+		static const char ascii[] = "main", u8[] = "caf\xc3\xa9";
+
+		assert_ptr_equal(pd_utf8_valid(ascii, &b), ascii);
+		assert_ptr_equal(pd_utf8_valid(u8, &b), u8);
+		assert_string_equal(pd_utf8_valid("a\xffz\xc3", &b),
+				    "a\xef\xbf\xbdz\xef\xbf\xbd");
+	}
 	pd_buf_release(&b);
 }
 
