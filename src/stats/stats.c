@@ -164,6 +164,57 @@ double pd_f_sf(double x, double d1, double d2)
 	return 1 - pd_betai(d1 / 2, d2 / 2, d1 * x / (d1 * x + d2));
 }
 
+/*
+ * The regularised upper incomplete gamma Q(a, x): by its power series
+ * for P = 1 - Q below x = a + 1, by its continued fraction (modified
+ * Lentz) above, where each converges fast.
+ */
+static double gamma_q(double a, double x)
+{
+	double lead, sum, term, b, c, dd, h, del;
+	int n;
+
+	if (!(x > 0))
+		return 1;
+	lead = exp(-x + a * log(x) - lgamma(a));
+	if (x < a + 1) {
+		term = sum = 1 / a;
+		for (n = 1; n < 1000; n++) {
+			term *= x / (a + n);
+			sum += term;
+			if (fabs(term) < fabs(sum) * 1e-15)
+				break;
+		}
+		return fmax(0, 1 - sum * lead);
+	}
+	b = x + 1 - a;
+	c = 1 / 1e-300;
+	dd = 1 / b;
+	h = dd;
+	for (n = 1; n < 1000; n++) {
+		double an = -n * (n - a);
+
+		b += 2;
+		dd = an * dd + b;
+		if (fabs(dd) < 1e-300)
+			dd = 1e-300;
+		c = b + an / c;
+		if (fabs(c) < 1e-300)
+			c = 1e-300;
+		dd = 1 / dd;
+		del = dd * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-15)
+			break;
+	}
+	return lead * h;
+}
+
+double pd_chi2_sf(double x, double df)
+{
+	return gamma_q(df / 2, x / 2);
+}
+
 /* P(X >= k) for X ~ Binomial(n, p0), continuous in k. */
 static double binom_ge(double k, double n, double p0)
 {

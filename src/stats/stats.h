@@ -12,6 +12,8 @@
 double pd_norm_sf(double x);
 /* Regularised incomplete beta I_x(a, b), a, b > 0, 0 <= x <= 1. */
 double pd_betai(double a, double b, double x);
+/* P(X > x) for a chi-square X with df degrees of freedom. */
+double pd_chi2_sf(double x, double df);
 /* P(F > x) for Snedecor's F with d1 and d2 degrees of freedom. */
 double pd_f_sf(double x, double d1, double d2);
 /*

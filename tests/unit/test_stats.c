@@ -31,6 +31,31 @@ static void test_normal(void **state)
 	assert_near(pd_norm_sf(5), 2.866515718791939e-07, 1e-18);
 }
 
+/* The chi-square tail against its closed forms: erfc for 1 df, a finite
+ * sum for even df; and tabled 1 % points. */
+static void test_chi2(void **state)
+{
+	double x, sum, term;
+	int k, df;
+
+	(void)state;
+	for (x = 0.01; x < 200; x *= 1.7) {
+		assert_near(pd_chi2_sf(x, 1), erfc(sqrt(x / 2)), 1e-13);
+		for (df = 2; df <= 60; df += 2) {
+			sum = term = 1;
+			for (k = 1; k < df / 2; k++) {
+				term *= x / 2 / k;
+				sum += term;
+			}
+			assert_near(pd_chi2_sf(x, df), exp(-x / 2) * sum,
+				    1e-12 * fmax(1, exp(-x / 2) * sum));
+		}
+	}
+	assert_near(pd_chi2_sf(30.57791416689249, 15), 0.01, 1e-12);
+	assert_near(pd_chi2_sf(3.841458820694124, 1), 0.05, 1e-12);
+	assert_near(pd_chi2_sf(0, 7), 1, 0);
+}
+
 static void test_t_quantile(void **state)
 {
 	double dfs[] = { 0.7, 1.5, 4.5, 17.25, 250 },
@@ -538,6 +563,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_normal),
+		cmocka_unit_test(test_chi2),
 		cmocka_unit_test(test_binomial),
 		cmocka_unit_test(test_t_quantile),
 		cmocka_unit_test(test_polygamma),
