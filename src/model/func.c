@@ -519,6 +519,10 @@ void pd_agg_release(struct pd_agg *a)
 	free(a->self_c);
 	free(a->total_c);
 	free(a->frame_func);
+	free(a->bdisp[0]);
+	free(a->bdisp[1]);
+	free(a->bdf[0]);
+	free(a->bdf[1]);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -538,7 +542,88 @@ void pd_agg_resize(struct pd_agg *a, size_t n)
 	a->total_w = grow0(a->total_w, a->n, n);
 	a->self_c = grow0(a->self_c, a->n, n);
 	a->total_c = grow0(a->total_c, a->n, n);
+	if (a->bdf[0]) {
+		int k;
+
+		for (k = 0; k < 2; k++) {
+			a->bdisp[k] = grow0(a->bdisp[k], a->n, n);
+			a->bdf[k] = grow0(a->bdf[k], a->n, n);
+		}
+	}
 	a->n = n;
+}
+
+int pd_agg_sets_apart(const struct pd_agg *a, const struct pd_profile *p,
+		      const struct pd_funcs *f, size_t node)
+{
+	const struct pd_node *nd = &p->nodes.v[node];
+
+	return !(f->flags & PD_FUNCS_SYSTEM) &&
+	       f->v.v[a->frame_func[nd->frame]].system &&
+	       (nd->parent == PD_ROOT ||
+		!f->v.v[a->frame_func[p->nodes.v[nd->parent].frame]].system);
+}
+
+void pd_tree_lists(const struct pd_profile *p, uint32_t *first, uint32_t *next)
+{
+	size_t i;
+
+	for (i = 0; i < p->nodes.n; i++)
+		first[i] = UINT32_MAX;
+	for (i = p->nodes.n; i-- > 1;) {
+		next[i] = first[p->nodes.v[i].parent];
+		first[p->nodes.v[i].parent] = (uint32_t)i;
+	}
+}
+
+void pd_tree_walk(const struct pd_profile *p, const uint32_t *frame_func,
+		  size_t nfuncs, uint32_t *first, const uint32_t *next,
+		  void (*visit)(void *ctx, uint32_t node, uint32_t fn),
+		  void *ctx)
+{
+	/* The stack holds nodes whose children remain. */
+	uint32_t *onpath = pd_xcalloc(nfuncs ? nfuncs : 1, sizeof(*onpath));
+	uint32_t *stack = pd_xmalloc(p->nodes.n * sizeof(*stack));
+	size_t sp = 0;
+	uint32_t i, fn;
+
+	for (i = first[PD_ROOT]; i != UINT32_MAX; i = next[i]) {
+		stack[sp++] = i;
+		fn = frame_func[p->nodes.v[i].frame];
+		if (onpath[fn]++ == 0)
+			visit(ctx, i, fn);
+		while (sp) {
+			uint32_t top = stack[sp - 1];
+			uint32_t c = first[top];
+
+			if (c != UINT32_MAX) {
+				/* Descend into the next child, detaching it. */
+				first[top] = next[c];
+				stack[sp++] = c;
+				fn = frame_func[p->nodes.v[c].frame];
+				if (onpath[fn]++ == 0)
+					visit(ctx, c, fn);
+			} else {
+				sp--;
+				onpath[frame_func[p->nodes.v[top].frame]]--;
+			}
+		}
+	}
+	free(onpath);
+	free(stack);
+}
+
+struct totals_ctx {
+	struct pd_agg *a;
+	const double *sub_w, *sub_c;
+};
+
+static void add_total(void *ctx, uint32_t node, uint32_t fn)
+{
+	struct totals_ctx *t = ctx;
+
+	t->a->total_w[fn] += t->sub_w[node];
+	t->a->total_c[fn] += t->sub_c[node];
 }
 
 void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
@@ -546,8 +631,8 @@ void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 {
 	size_t nn = p->nodes.n, i;
 	double *sub_w, *sub_c;
-	uint32_t *first, *next, *onpath, *stack;
-	size_t sp;
+	uint32_t *first, *next;
+	struct totals_ctx tc;
 
 	a->nframes = p->frames.n;
 	a->frame_func = pd_xreallocarray(
@@ -570,31 +655,23 @@ void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 	for (i = 0; i < nn; i++) {
 		sub_w[i] = p->nodes.v[i].weight;
 		sub_c[i] = p->nodes.v[i].count;
-		first[i] = UINT32_MAX;
 	}
-	a->all_w = 0;
-	a->all_c = 0;
 	a->sys_w = 0;
 	a->sys_c = 0;
 	for (i = nn; i-- > 1;) {
 		const struct pd_node *nd = &p->nodes.v[i];
 		uint32_t fn = a->frame_func[nd->frame];
-		const struct pd_node *up = &p->nodes.v[nd->parent];
 
 		/* parents come before children: one pass sums the subtrees */
 		assert(nd->parent < i);
 
 		a->self_w[fn] += nd->weight;
 		a->self_c[fn] += nd->count;
-		next[i] = first[nd->parent];
-		first[nd->parent] = (uint32_t)i;
 		/*
 		 * A system subtree under the program's frames (or the root)
 		 * is the system's time, set apart.
 		 */
-		if (!(f->flags & PD_FUNCS_SYSTEM) && f->v.v[fn].system &&
-		    (nd->parent == PD_ROOT ||
-		     !f->v.v[a->frame_func[up->frame]].system)) {
+		if (pd_agg_sets_apart(a, p, f, i)) {
 			a->sys_w += sub_w[i];
 			a->sys_c += sub_c[i];
 			continue;
@@ -605,42 +682,15 @@ void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 	a->all_w = sub_w[PD_ROOT];
 	a->all_c = sub_c[PD_ROOT];
 
-	/* Depth-first walk; the stack holds nodes whose children remain. */
-	onpath = pd_xcalloc(f->v.n ? f->v.n : 1, sizeof(*onpath));
-	stack = pd_xmalloc(nn * sizeof(*stack));
-	sp = 0;
-	for (i = first[PD_ROOT]; i != UINT32_MAX; i = next[i]) {
-		uint32_t fn;
-
-		stack[sp++] = (uint32_t)i;
-		fn = a->frame_func[p->nodes.v[i].frame];
-		if (onpath[fn]++ == 0) {
-			a->total_w[fn] += sub_w[i];
-			a->total_c[fn] += sub_c[i];
-		}
-		while (sp) {
-			uint32_t top = stack[sp - 1];
-			uint32_t c = first[top];
-
-			if (c != UINT32_MAX) {
-				/* Descend into the next child, detaching it. */
-				first[top] = next[c];
-				stack[sp++] = c;
-				fn = a->frame_func[p->nodes.v[c].frame];
-				if (onpath[fn]++ == 0) {
-					a->total_w[fn] += sub_w[c];
-					a->total_c[fn] += sub_c[c];
-				}
-			} else {
-				sp--;
-				onpath[a->frame_func[p->nodes.v[top].frame]]--;
-			}
-		}
-	}
-	free(onpath);
-	free(stack);
+	pd_tree_lists(p, first, next);
+	tc.a = a;
+	tc.sub_w = sub_w;
+	tc.sub_c = sub_c;
+	pd_tree_walk(p, a->frame_func, f->v.n, first, next, add_total, &tc);
 	free(sub_w);
 	free(sub_c);
 	free(first);
 	free(next);
+	if (p->blk.nrows)
+		pd_agg_blocks(a, p, f);
 }

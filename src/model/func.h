@@ -106,6 +106,15 @@ struct pd_agg {
 	double sys_w, sys_c;  /* system time kept out of all_w, all_c */
 	uint32_t *frame_func; /* profile frame -> function id */
 	size_t nframes;
+	/*
+	 * From a profile with time blocks: each function's self [0] and
+	 * total [1] counts' dispersion over the blocks (Pearson's X^2 over
+	 * its degrees of freedom, 1 for counts as even as sampling makes
+	 * them) and those degrees of freedom, 0 where too few samples say
+	 * nothing (docs/statistics.md, "Bursty functions"). NULL without
+	 * blocks.
+	 */
+	double *bdisp[2], *bdf[2];
 };
 
 void pd_agg_init(struct pd_agg *a);
@@ -121,5 +130,29 @@ void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 		    struct pd_funcs *f);
 /* Extends the arrays with zeros to n functions (after f grew). */
 void pd_agg_resize(struct pd_agg *a, size_t n);
+/* Fills a->bdisp and a->bdf from p's time blocks (pd_agg_compute calls it). */
+void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
+		   const struct pd_funcs *f);
+/*
+ * Whether node's subtree is system time set apart: a system frame under
+ * the program's frames or the root, without PD_FUNCS_SYSTEM.
+ */
+int pd_agg_sets_apart(const struct pd_agg *a, const struct pd_profile *p,
+		      const struct pd_funcs *f, size_t node);
+/*
+ * Each node's children as lists: first[n] its first child, next[c] the
+ * child after c, UINT32_MAX ending a list (nodes.n entries each).
+ */
+void pd_tree_lists(const struct pd_profile *p, uint32_t *first, uint32_t *next);
+/*
+ * Visits the tree depth first, calling visit with each node whose
+ * function (frame_func of its frame) is not already on the path above
+ * it: a sample counts once per function however deep it recurses. The
+ * lists from pd_tree_lists are consumed.
+ */
+void pd_tree_walk(const struct pd_profile *p, const uint32_t *frame_func,
+		  size_t nfuncs, uint32_t *first, const uint32_t *next,
+		  void (*visit)(void *ctx, uint32_t node, uint32_t fn),
+		  void *ctx);
 
 #endif

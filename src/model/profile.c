@@ -66,6 +66,7 @@ void pd_profile_release(struct pd_profile *p)
 		free(t);
 	}
 	PD_VEC_FREE(&p->tables);
+	pd_blocks_release(&p->blk);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -227,12 +228,14 @@ void pd_profile_thread(struct pd_profile *p, const char *name, size_t len,
 }
 
 /*
- * Leaves p with a root alone, its node lookups emptied; the caller owns
- * the old nodes (taken before) and replays them.
+ * Leaves p with a root alone, its node lookups emptied, its time blocks
+ * without rows; the caller owns the old nodes and blocks (taken before)
+ * and replays them.
  */
 static void restart_tree(struct pd_profile *p)
 {
 	struct pd_node root = { PD_ROOT, PD_NO_FRAME, 0, 0 };
+	struct pd_blocks oldb = p->blk;
 
 	p->nodes.v = NULL;
 	p->nodes.n = p->nodes.cap = 0;
@@ -242,6 +245,7 @@ static void restart_tree(struct pd_profile *p)
 	p->node_slots = p->lc_frame = p->lc_child = NULL;
 	p->node_nslots = p->lc_cap = 0;
 	PD_VEC_PUSH(&p->nodes, root);
+	pd_blocks_restart(&p->blk, &oldb);
 }
 
 /*
@@ -256,9 +260,11 @@ static void replay(struct pd_profile *p, size_t nframes, const uint32_t *start,
 	struct pd_node *old = p->nodes.v;
 	size_t n = p->nodes.n, i;
 	uint32_t *to = pd_xmalloc(n * sizeof(*to));
+	struct pd_blocks oldb = p->blk;
 
 	restart_tree(p);
 	to[0] = PD_ROOT;
+	pd_blocks_carry(&p->blk, &oldb, PD_ROOT, PD_ROOT);
 	p->nodes.v[0].weight = old[0].weight;
 	p->nodes.v[0].count = old[0].count;
 	for (i = 1; i < n; i++) {
@@ -274,7 +280,9 @@ static void replay(struct pd_profile *p, size_t nframes, const uint32_t *start,
 			at = pd_profile_child(p, at, f);
 		to[i] = at;
 		pd_profile_add(p, at, old[i].weight, old[i].count);
+		pd_blocks_carry(&p->blk, &oldb, (uint32_t)i, at);
 	}
+	pd_blocks_release(&oldb);
 	free(old);
 	free(to);
 }
@@ -299,6 +307,7 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 	unsigned char *on = pd_xcalloc(n, 1); /* 1 focus, 2 ignore on path */
 	double *keep = pd_xcalloc(n, sizeof(*keep));
 	uint32_t *to = pd_xmalloc(n * sizeof(*to));
+	struct pd_blocks oldb = p->blk;
 
 	/* What each node's own samples carry on their stack, parents first. */
 	for (i = 1; i < n; i++) {
@@ -324,6 +333,7 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 	if (!focus && !ignore) {
 		p->nodes.v[0].weight = old[0].weight;
 		p->nodes.v[0].count = old[0].count;
+		pd_blocks_carry(&p->blk, &oldb, PD_ROOT, PD_ROOT);
 	}
 	for (i = 1; i < n; i++) {
 		uint32_t f = old[i].frame;
@@ -333,9 +343,12 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 		to[i] = hide && hide[f]
 			    ? to[old[i].parent]
 			    : pd_profile_child(p, to[old[i].parent], f);
-		if ((!focus || (on[i] & 1)) && !(on[i] & 2))
+		if ((!focus || (on[i] & 1)) && !(on[i] & 2)) {
 			pd_profile_add(p, to[i], old[i].weight, old[i].count);
+			pd_blocks_carry(&p->blk, &oldb, (uint32_t)i, to[i]);
+		}
 	}
+	pd_blocks_release(&oldb);
 	free(old);
 	free(on);
 	free(keep);

@@ -13,6 +13,7 @@
 #include "core/compat.h"
 #include "core/intern.h"
 #include "core/vec.h"
+#include "model/blocks.h"
 
 #define PD_ROOT 0u
 #define PD_NO_FRAME UINT32_MAX
@@ -93,6 +94,12 @@ struct pd_profile {
 	int exact;	 /* weights are exact counts (DHAT), not samples */
 	uint32_t thread_module; /* module id of thread root frames, 0 = none */
 	PD_VEC(struct pd_mtable *) tables;
+	/*
+	 * Sample counts in time blocks, from importers that know sample
+	 * times (blk.nrows 0 otherwise); tree rebuilds carry them, merges
+	 * of runs do not.
+	 */
+	struct pd_blocks blk;
 };
 
 void pd_profile_init(struct pd_profile *p);

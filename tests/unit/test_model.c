@@ -183,6 +183,81 @@ static void test_system_apart(void **state)
 	pd_profile_release(&p);
 }
 
+/*
+ * Time blocks and each function's dispersion over them, counted by hand
+ * (statistics.md, "Bursty functions"): main -> g, 64 samples in the
+ * first half second; main -> f, 5 samples in every half second of 8.
+ * The first gap (1/128 s) makes blocks of 1/1024 s, doubled to 0.5 s:
+ * 16 blocks. Against the program's samples (69, 5, 5, ...) both look
+ * bursty, g the more (fewer samples); with g out, the steady samples are
+ * f's own: f 0, g (64 - 4)^2 / 4 + 15 * 4 = 960 over 15, main's total
+ * (69 - 9)^2 / 9 + 15 (5 - 9)^2 / 9 = 426.67 over 15.
+ */
+static void test_time_blocks(void **state)
+{
+	struct pd_profile p;
+	struct pd_funcs fn;
+	struct pd_agg a;
+	uint32_t m, g, f, nm, ng, nf;
+	int i, j;
+
+	(void)state;
+	pd_profile_init(&p);
+	m = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "main"), 0);
+	g = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "g"), 0);
+	f = pd_profile_frame(&p, pd_intern_cstr(&p.strs, "f"), 0);
+	nm = pd_profile_child(&p, PD_ROOT, m);
+	ng = pd_profile_child(&p, nm, g);
+	nf = pd_profile_child(&p, nm, f);
+	for (i = 0; i < 64; i++) {
+		pd_profile_add(&p, ng, 1, 1);
+		pd_blocks_add(&p.blk, ng, i / 128.0, 1);
+	}
+	for (j = 0; j < 16; j++)
+		for (i = 0; i < 5; i++) {
+			pd_profile_add(&p, nf, 1, 1);
+			pd_blocks_add(&p.blk, nf, j * 0.5 + 0.1 + i * 0.01, 1);
+		}
+	pd_blocks_add(&p.blk, nf, PD_NAN, 1); /* no time: not counted */
+	pd_profile_finish(&p);
+	assert_int_equal(p.blk.used, 16);
+	assert_near(p.blk.width, 0.5, 0);
+	assert_near((double)pd_blocks_row(&p.blk, ng)[0], 64, 0);
+	assert_near((double)pd_blocks_row(&p.blk, nf)[15], 5, 0);
+	assert_null(pd_blocks_row(&p.blk, nm));
+
+	pd_funcs_init(&fn, 0);
+	pd_agg_init(&a);
+	pd_agg_compute(&a, &p, &fn);
+	g = pd_funcs_get(&fn, "g", 1, "", 0);
+	f = pd_funcs_get(&fn, "f", 1, "", 0);
+	m = pd_funcs_get(&fn, "main", 4, "", 0);
+	assert_near(a.bdisp[0][g], 960.0 / 15, 1e-9);
+	assert_near(a.bdisp[1][g], 960.0 / 15, 1e-9);
+	assert_near(a.bdf[0][g], 15, 0);
+	assert_near(a.bdisp[0][f], 0, 1e-12);
+	assert_near(a.bdf[0][m], 0, 0); /* no samples of its own */
+	assert_near(a.bdisp[1][m], (400 + 15 * 16.0 / 9) / 15, 1e-9);
+	pd_agg_release(&a);
+
+	/* A rebuilt tree (main hidden) carries the rows to the new nodes. */
+	{
+		unsigned char hide[3] = { 0 };
+
+		hide[pd_profile_frame(&p, pd_intern_cstr(&p.strs, "main"), 0)] =
+		    1;
+		pd_profile_filter(&p, NULL, NULL, hide);
+		pd_profile_finish(&p);
+		pd_agg_init(&a);
+		pd_agg_compute(&a, &p, &fn);
+		assert_near(a.bdisp[0][g], 960.0 / 15, 1e-9);
+		assert_near(a.bdisp[0][f], 0, 1e-12);
+		pd_agg_release(&a);
+	}
+	pd_funcs_release(&fn);
+	pd_profile_release(&p);
+}
+
 static void test_matching_across_profiles(void **state)
 {
 	struct pd_profile a, b;
@@ -232,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_self_total),
 		cmocka_unit_test(test_expand_inlined),
 		cmocka_unit_test(test_system_apart),
+		cmocka_unit_test(test_time_blocks),
 		cmocka_unit_test(test_matching_across_profiles),
 	};
 

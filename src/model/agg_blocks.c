@@ -1,0 +1,196 @@
+/*
+ * Each function's dispersion over a profile's time blocks
+ * (docs/statistics.md, "Bursty functions"): its self and total counts per
+ * block against what an even rate would put there, the block's share of
+ * the steady samples. Steady: the program's samples less the self
+ * samples of functions that are plainly bursty by themselves (a burst
+ * pushes the rest of a thread aside, so every other function would look
+ * bursty against the whole); a system frame's against all samples.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "model/func.h"
+
+/* Blocks summed over a subtree at a time: 4 doubles a node. */
+#define CHUNK 4
+
+/*
+ * Fewest samples a block for a dispersion: Pearson's X^2 has its
+ * chi-square tail when expected counts are not tiny.
+ */
+#define MIN_PER_BLOCK 3
+
+/* Bursty functions taken out of the steady samples, at most. */
+#define MAX_BURSTY 8
+
+/*
+ * Plainly bursty: X^2 beyond its 0.999 quantile (Wilson and Hilferty's
+ * cube-root normal form of the chi-square; z = 3.09).
+ */
+static int plainly_bursty(double disp, double df)
+{
+	double h = 2 / (9 * df), q = 1 - h + 3.09 * sqrt(h);
+
+	return df > 0 && disp > q * q * q;
+}
+
+struct chunk {
+	const struct pd_profile *p;
+	double *sub; /* node * CHUNK */
+	double *tot; /* function * PD_BLOCKS */
+	unsigned at; /* first block of the chunk */
+};
+
+static void add_total(void *ctx, uint32_t node, uint32_t fn)
+{
+	struct chunk *c = ctx;
+	unsigned j;
+
+	for (j = 0; j < CHUNK; j++)
+		c->tot[(size_t)fn * PD_BLOCKS + c->at + j] +=
+		    c->sub[(size_t)node * CHUNK + j];
+}
+
+/* X^2 / df of counts c against exposures e over used blocks. */
+static void dispersion(const double *c, const double *e, unsigned used,
+		       double *disp, double *df)
+{
+	double C = 0, E = 0, x2 = 0;
+	unsigned k, K = 0;
+
+	*disp = 0;
+	*df = 0;
+	for (k = 0; k < used; k++)
+		if (e[k] > 0) {
+			C += c[k];
+			E += e[k];
+			K++;
+		}
+	if (K < 4 || C < MIN_PER_BLOCK * K)
+		return;
+	for (k = 0; k < used; k++)
+		if (e[k] > 0) {
+			double m = C * e[k] / E;
+
+			x2 += (c[k] - m) * (c[k] - m) / m;
+		}
+	*df = K - 1;
+	*disp = x2 / *df;
+}
+
+/*
+ * Takes the self samples of plainly bursty functions out of the
+ * program's block totals, the burstiest first and one at a time (the
+ * functions a burst pushes aside look bursty too until it is out),
+ * unless that leaves less than half of them (a program of phases: no
+ * part of it is steady).
+ */
+static void steady_blocks(const struct pd_agg *a, const struct pd_funcs *f,
+			  const double *self, double *prog, unsigned used)
+{
+	double steady[PD_BLOCKS], before = 0, after = 0, disp, df;
+	size_t i, worst;
+	unsigned j, round;
+	unsigned char *out = pd_xcalloc(a->n + 1, 1);
+
+	memcpy(steady, prog, sizeof(steady));
+	for (round = 0; round < MAX_BURSTY; round++) {
+		double most = 0;
+
+		worst = SIZE_MAX;
+		for (i = 0; i < a->n; i++) {
+			if (f->v.v[i].system || out[i])
+				continue;
+			dispersion(self + i * PD_BLOCKS, steady, used, &disp,
+				   &df);
+			if (plainly_bursty(disp, df) && disp > most) {
+				most = disp;
+				worst = i;
+			}
+		}
+		if (worst == SIZE_MAX)
+			break;
+		out[worst] = 1;
+		for (j = 0; j < used; j++) {
+			steady[j] -= self[worst * PD_BLOCKS + j];
+			if (!(steady[j] > 0.5))
+				steady[j] = 0;
+		}
+	}
+	free(out);
+	for (j = 0; j < used; j++) {
+		before += prog[j];
+		after += steady[j];
+	}
+	if (after >= before / 2)
+		memcpy(prog, steady, sizeof(steady));
+}
+
+void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
+		   const struct pd_funcs *f)
+{
+	size_t nn = p->nodes.n, nf = a->n, i;
+	unsigned used = p->blk.used, j;
+	double *self = pd_xcalloc(nf * PD_BLOCKS + 1, sizeof(double));
+	double *tot = pd_xcalloc(nf * PD_BLOCKS + 1, sizeof(double));
+	double prog[PD_BLOCKS] = { 0 }, all[PD_BLOCKS] = { 0 };
+	uint32_t *first = pd_xmalloc(nn * sizeof(*first));
+	uint32_t *next = pd_xmalloc(nn * sizeof(*next));
+	struct chunk c;
+	int k;
+
+	c.p = p;
+	c.sub = pd_xmalloc(nn * CHUNK * sizeof(*c.sub));
+	c.tot = tot;
+	for (c.at = 0; c.at < used; c.at += CHUNK) {
+		for (i = 0; i < nn; i++) {
+			const float *r = pd_blocks_row(&p->blk, (uint32_t)i);
+
+			for (j = 0; j < CHUNK; j++)
+				c.sub[i * CHUNK + j] =
+				    r ? (double)r[c.at + j] : 0;
+		}
+		for (i = nn; i-- > 1;) {
+			uint32_t fn = a->frame_func[p->nodes.v[i].frame];
+			const float *r = pd_blocks_row(&p->blk, (uint32_t)i);
+			double *to =
+			    c.sub + (size_t)p->nodes.v[i].parent * CHUNK;
+
+			for (j = 0; r && j < CHUNK; j++)
+				self[(size_t)fn * PD_BLOCKS + c.at + j] +=
+				    (double)r[c.at + j];
+			if (pd_agg_sets_apart(a, p, f, i))
+				to = all + c.at;
+			for (j = 0; j < CHUNK; j++)
+				to[j] += c.sub[i * CHUNK + j];
+		}
+		for (j = 0; j < CHUNK; j++)
+			prog[c.at + j] = c.sub[j];
+		pd_tree_lists(p, first, next);
+		pd_tree_walk(p, a->frame_func, nf, first, next, add_total, &c);
+	}
+	for (j = 0; j < PD_BLOCKS; j++)
+		all[j] += prog[j];
+	steady_blocks(a, f, self, prog, used);
+	for (k = 0; k < 2; k++) {
+		free(a->bdisp[k]);
+		free(a->bdf[k]);
+		a->bdisp[k] = pd_xcalloc(nf ? nf : 1, sizeof(double));
+		a->bdf[k] = pd_xcalloc(nf ? nf : 1, sizeof(double));
+	}
+	for (i = 0; i < nf; i++) {
+		const double *e = f->v.v[i].system ? all : prog;
+
+		for (k = 0; k < 2; k++)
+			dispersion((k ? tot : self) + i * PD_BLOCKS, e, used,
+				   &a->bdisp[k][i], &a->bdf[k][i]);
+	}
+	free(c.sub);
+	free(self);
+	free(tot);
+	free(first);
+	free(next);
+}

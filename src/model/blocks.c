@@ -1,0 +1,106 @@
+/*
+ * Time blocks of a profile's samples (blocks.h; docs/statistics.md,
+ * "Bursty functions").
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "model/blocks.h"
+
+void pd_blocks_release(struct pd_blocks *b)
+{
+	free(b->rows);
+	free(b->row_of);
+	memset(b, 0, sizeof(*b));
+}
+
+/* Node's row, made when it has none. */
+static float *row_for(struct pd_blocks *b, uint32_t node)
+{
+	if (node >= b->nnodes) {
+		size_t n = b->nnodes ? b->nnodes : 64;
+
+		while (n <= node)
+			n *= 2;
+		b->row_of = pd_xreallocarray(b->row_of, n, sizeof(*b->row_of));
+		memset(b->row_of + b->nnodes, 0,
+		       (n - b->nnodes) * sizeof(*b->row_of));
+		b->nnodes = n;
+	}
+	if (!b->row_of[node]) {
+		if (b->nrows == b->rows_cap) {
+			b->rows_cap = b->rows_cap ? 2 * b->rows_cap : 64;
+			b->rows = pd_xreallocarray(
+			    b->rows, b->rows_cap * PD_BLOCKS, sizeof(*b->rows));
+		}
+		memset(b->rows + b->nrows * PD_BLOCKS, 0,
+		       PD_BLOCKS * sizeof(*b->rows));
+		b->row_of[node] = (uint32_t)++b->nrows;
+	}
+	return b->rows + (size_t)(b->row_of[node] - 1) * PD_BLOCKS;
+}
+
+/* Doubles the blocks' length: block k becomes blocks 2k and 2k + 1. */
+static void fold(struct pd_blocks *b)
+{
+	size_t r;
+	unsigned k;
+
+	for (r = 0; r < b->nrows; r++) {
+		float *v = b->rows + r * PD_BLOCKS;
+
+		for (k = 0; k < PD_BLOCKS / 2; k++)
+			v[k] = v[2 * k] + v[2 * k + 1];
+		memset(v + PD_BLOCKS / 2, 0, PD_BLOCKS / 2 * sizeof(*v));
+	}
+	b->width *= 2;
+	b->used = (b->used + 1) / 2;
+}
+
+void pd_blocks_add(struct pd_blocks *b, uint32_t node, double t, double count)
+{
+	double k = 0;
+
+	if (isnan(t) || isinf(t))
+		return;
+	if (!b->started) {
+		b->started = 1;
+		b->t0 = t;
+	} else if (!(b->width > 0) && t > b->t0) {
+		/* The first gap: a sample period or so, an eighth a block. */
+		b->width = (t - b->t0) / 8;
+	}
+	if (b->width > 0 && t > b->t0) {
+		while ((t - b->t0) / b->width >= PD_BLOCKS)
+			fold(b);
+		k = floor((t - b->t0) / b->width);
+	}
+	row_for(b, node)[(unsigned)k] += (float)count;
+	if ((unsigned)k + 1 > b->used)
+		b->used = (unsigned)k + 1;
+}
+
+void pd_blocks_restart(struct pd_blocks *nb, const struct pd_blocks *old)
+{
+	memset(nb, 0, sizeof(*nb));
+	nb->t0 = old->t0;
+	nb->width = old->width;
+	nb->used = old->used;
+	nb->started = old->started;
+}
+
+void pd_blocks_carry(struct pd_blocks *nb, const struct pd_blocks *old,
+		     uint32_t from, uint32_t to)
+{
+	const float *src = pd_blocks_row(old, from);
+	float *dst;
+	unsigned k;
+
+	if (!src)
+		return;
+	dst = row_for(nb, to);
+	for (k = 0; k < PD_BLOCKS; k++)
+		dst[k] += src[k];
+}

@@ -1,0 +1,52 @@
+/*
+ * Time blocks of a profile's samples (docs/statistics.md, "Bursty
+ * functions"): where an importer knows each sample's time, the recording
+ * is cut into PD_BLOCKS spans of equal length and every node with samples
+ * of its own keeps its sample count in each. A function whose counts
+ * scatter over the blocks far more than sampling explains is bursty: its
+ * time comes in bursts (a collector, a page-fault storm, a phase), and
+ * one run says less about it than its count suggests.
+ *
+ * The span is not known in advance: it starts from the first gap between
+ * two sample times and doubles, folding neighbouring blocks together,
+ * whenever a sample lies past the last block. Between half and all of
+ * the blocks hold samples in the end. Samples before the first time seen
+ * (perf writes a few out of order) count in the first block.
+ */
+#ifndef PD_BLOCKS_H
+#define PD_BLOCKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PD_BLOCKS 16
+
+struct pd_blocks {
+	float *rows;	  /* nrows * PD_BLOCKS sample counts */
+	uint32_t *row_of; /* node -> its row + 1, 0 when none */
+	size_t nrows, rows_cap, nnodes;
+	double t0, width; /* block k: [t0 + k width, t0 + (k + 1) width) */
+	unsigned used;	  /* blocks from the first to the last with samples */
+	int started;
+};
+
+void pd_blocks_release(struct pd_blocks *b);
+/* count samples of node at time t (any unit; NaN: not counted). */
+void pd_blocks_add(struct pd_blocks *b, uint32_t node, double t, double count);
+/* A node's row, or NULL when it has no timed samples. */
+static inline const float *pd_blocks_row(const struct pd_blocks *b,
+					 uint32_t node)
+{
+	return node < b->nnodes && b->row_of[node]
+		   ? b->rows + (size_t)(b->row_of[node] - 1) * PD_BLOCKS
+		   : NULL;
+}
+/*
+ * Starts nb for a rebuilt tree of old's blocks (same span, no rows);
+ * pd_blocks_carry then adds old node from's counts to new node to.
+ */
+void pd_blocks_restart(struct pd_blocks *nb, const struct pd_blocks *old);
+void pd_blocks_carry(struct pd_blocks *nb, const struct pd_blocks *old,
+		     uint32_t from, uint32_t to);
+
+#endif
