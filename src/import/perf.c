@@ -106,6 +106,22 @@ static double digits_value(const char *s, size_t n)
 	return (double)v;
 }
 
+/* A time token's value, "12345.678901:" (is_time holds). */
+static double time_value(const struct tok *t)
+{
+	static const double tens[] = { 1,   1e1, 1e2, 1e3, 1e4,
+				       1e5, 1e6, 1e7, 1e8, 1e9 };
+	const char *dot = memchr(t->s, '.', t->n);
+	size_t ni = dot ? (size_t)(dot - t->s) : t->n - 1, nf;
+
+	if (!dot)
+		return digits_value(t->s, ni);
+	nf = t->n - ni - 2;
+	if (nf >= sizeof(tens) / sizeof(*tens))
+		return strtod(t->s, NULL);
+	return digits_value(t->s, ni) + digits_value(dot + 1, nf) / tens[nf];
+}
+
 static int parse_header(const char *line, struct perf_hdr *h)
 {
 	struct tok t[MAX_TOK];
@@ -119,9 +135,10 @@ static int parse_header(const char *line, struct perf_hdr *h)
 		    t[j].s[t[j].n - 1] == ']' &&
 		    is_digits(t[j].s + 1, t[j].n - 2))
 			j++;
-		if (j < k && is_time(&t[j]))
-			j++;
 		memset(h, 0, sizeof(*h));
+		h->time = PD_NAN;
+		if (j < k && is_time(&t[j]))
+			h->time = time_value(&t[j++]);
 		if (j + 1 < k && is_digits(t[j].s, t[j].n) &&
 		    is_event(&t[j + 1])) {
 			h->period = digits_value(t[j].s, t[j].n);

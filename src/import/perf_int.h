@@ -24,6 +24,7 @@ struct perf_hdr {
 	const char *event;
 	size_t event_len;
 	const char *rest; /* text after the event, may hold a frame */
+	double time;	  /* the sample's time, NAN when not given */
 };
 
 struct pframe {
@@ -40,7 +41,7 @@ struct perf_state {
 	struct pd_buf key, name;
 	/* current sample */
 	int in_sample, keep, got_frames;
-	double weight;
+	double weight, time;
 	uint32_t thread; /* string id of "comm" */
 	/* events */
 	struct pd_intern events;

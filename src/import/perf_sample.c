@@ -229,6 +229,7 @@ void perf_sample_end(struct perf_state *st)
 	for (i = st->frames.n; i-- > 0;)
 		node = pd_profile_child(p, node, st->frames.v[i].name);
 	pd_profile_add(p, node, st->weight, 1);
+	pd_blocks_add(&p->blk, node, st->time, 1);
 	if (st->frames.n > 0) {
 		uint32_t outer = st->frames.v[st->frames.n - 1].name;
 
@@ -254,6 +255,7 @@ int perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 		PD_VEC_PUSH(&st->event_samples, 0);
 	st->event_samples.v[ev]++;
 	st->in_sample = 1;
+	st->time = h->time;
 	st->got_frames = 0;
 	st->frames.n = 0;
 	if (st->chosen == UINT32_MAX) {

@@ -405,6 +405,9 @@ static int pass_samples(struct pdd *d, struct perf_state *st,
 		h.event = d->attrs.v[x.attr].name;
 		h.event_len = perf_event_name_len(h.event, strlen(h.event));
 		h.has_period = !!(d->attrs.v[x.attr].sample_type & S_PERIOD);
+		h.time = d->attrs.v[x.attr].sample_type & S_TIME
+			     ? (double)x.time
+			     : PD_NAN;
 		h.period = (double)x.period;
 		perf_sample_end(st);
 		perf_sample_start(st, &h);
