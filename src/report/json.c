@@ -108,6 +108,7 @@ static void metric_fields(const struct fields *o, const struct pd_diff *d,
 	f_num(o, "ci_low", m->ci_low);
 	f_num(o, "ci_high", m->ci_high);
 	f_num(o, "mde_pct", m->mde_pct);
+	f_num(o, "burst_dispersion", m->burst > 0 ? m->burst : PD_NAN);
 	f_bool(o, "unstable", m->unstable);
 	f_bool(o, "notable", m->notable);
 	f_num(o, "threshold_pct", m->tau_pct);

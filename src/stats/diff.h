@@ -44,6 +44,12 @@ struct pd_metric {
 	enum pd_status status;
 	int tested, unstable;
 	/*
+	 * A bursty function's dispersion over time blocks, to which the
+	 * sampling part of this metric's variance was raised; 0 when it was
+	 * not (statistics.md, "Bursty functions").
+	 */
+	double burst;
+	/*
 	 * A change worth a row of the short tables: regressed or improved,
 	 * or added/removed with the impact and p of a real change.
 	 */

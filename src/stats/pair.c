@@ -10,12 +10,16 @@
  * median(z^2)/0.4549 over the well-sampled functions, when there are at
  * least 30 of them. Below 200 samples the conditional binomial test b |
  * a+b (mid-p) replaces the normal tail, on counts divided by the
- * variance's ratio to Poisson.
+ * variance's ratio to Poisson. A function whose counts scatter over the
+ * profiles' time blocks beyond sampling (bursty) has its sampling part
+ * raised to that scatter, never lowered (statistics.md, "Bursty
+ * functions").
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/xalloc.h"
 #include "stats/diff_int.h"
 #include "stats/stats.h"
@@ -28,6 +32,115 @@
  * chance alone.
  */
 #define PRIOR_DF 4
+
+/*
+ * Bursty: the time blocks' dispersion beyond sampling at this level,
+ * moderated toward the profile's typical dispersion as BURST_PRIOR_DF
+ * blocks' worth of it.
+ */
+#define BURST_P 0.01
+#define BURST_PRIOR_DF 8
+
+/* Both sides' block dispersion of function i's metric k, pooled. */
+static double pooled_burst(const struct pd_agg *aa, const struct pd_agg *ab,
+			   size_t i, int k, double *df)
+{
+	const struct pd_agg *s[2] = { aa, ab };
+	double x2 = 0;
+	int j;
+
+	*df = 0;
+	for (j = 0; j < 2; j++)
+		if (s[j]->bdf[k] && i < s[j]->n && s[j]->bdf[k][i] > 0) {
+			x2 += s[j]->bdisp[k][i] * s[j]->bdf[k][i];
+			*df += s[j]->bdf[k][i];
+		}
+	return *df > 0 ? x2 / *df : 0;
+}
+
+/* The typical dispersion of the program's functions' self counts, >= 1. */
+static double common_burst(const struct pd_diff *d, const struct pd_agg *aa,
+			   const struct pd_agg *ab)
+{
+	size_t nf = d->fn->v.n, i, n = 0;
+	double *v = pd_xmalloc((nf ? nf : 1) * sizeof(*v)), df, m;
+
+	for (i = 0; i < nf; i++) {
+		double disp = pooled_burst(aa, ab, i, 0, &df);
+
+		if (df > 0 && !d->fn->v.v[i].system)
+			v[n++] = disp;
+	}
+	m = n ? pd_median(v, n) : 1;
+	free(v);
+	return fmax(m, 1);
+}
+
+/* Function i's metric k's moderated dispersion when bursty, else 0. */
+static double burst_of(const struct pd_agg *aa, const struct pd_agg *ab,
+		       size_t i, int k, double common)
+{
+	double df, disp = pooled_burst(aa, ab, i, k, &df);
+
+	if (!(df > 0) || pd_chi2_sf(disp * df, df) >= BURST_P)
+		return 0;
+	return (df * disp + BURST_PRIOR_DF * common) / (df + BURST_PRIOR_DF);
+}
+
+/* A system frame set apart (pd_fdiff.system is set after the tests). */
+static int is_system(const struct pd_diff *d, const struct pd_fdiff *f)
+{
+	return d->fn->v.v[f->func].system && !(d->fn->flags & PD_FUNCS_SYSTEM);
+}
+
+struct bursty {
+	double v;
+	uint32_t func;
+};
+
+static int cmp_bursty(const void *x, const void *y)
+{
+	const struct bursty *a = x, *b = y;
+
+	if (a->v < b->v || a->v > b->v)
+		return a->v < b->v ? 1 : -1;
+	return (a->func > b->func) - (a->func < b->func);
+}
+
+/* Names the program's bursty functions in one warning, the burstiest first. */
+static void warn_bursty(struct pd_diff *d)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	struct bursty *v = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < d->funcs.n; i++) {
+		const struct pd_fdiff *f = &d->funcs.v[i];
+		double x = fmax(f->self.burst, f->total.burst);
+
+		if (x > 0 && !is_system(d, f)) {
+			v = pd_xreallocarray(v, n + 1, sizeof(*v));
+			v[n].v = x;
+			v[n++].func = f->func;
+		}
+	}
+	if (!n)
+		return;
+	qsort(v, n, sizeof(*v), cmp_bursty);
+	for (i = 0; i < n && i < 5; i++)
+		pd_buf_addf(&b, "%s%s (%.1fx)", i ? ", " : "",
+			    pd_func_name(d->fn, v[i].func), v[i].v);
+	if (n > 5)
+		pd_buf_addf(&b, " and %zu more", n - 5);
+	pd_diff_warn(d,
+		     "bursty: %s; their time comes in bursts within a run, so"
+		     " one run tells less of it: judged with the sampling"
+		     " variance raised that many times (statistics.md,"
+		     " \"Bursty functions\")",
+		     b.buf);
+	pd_buf_release(&b);
+	free(v);
+}
 
 /* What history learned of one metric: a run's variance of ln(weight). */
 struct learned {
@@ -82,19 +195,29 @@ static double learned_var(const struct learned *l, double c)
  * One metric of one pair. With history: each side's learned variance, a
  * t tail with its degrees of freedom. Without: phi0 sampling plus 2 cv^2
  * between runs, or the same scaled by lambda (the excess the profile's
- * own well-sampled functions show) when that is larger.
+ * own well-sampled functions show) when that is larger. A bursty
+ * function's sampling part is at least burst times Poisson's either way.
  */
 static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 			 const struct pd_expo *x, double wa, double wb,
-			 double a, double b, const struct learned *l)
+			 double a, double b, const struct learned *l,
+			 double burst)
 {
 	double phi = d->phi, s = 1 / (a + 0.5) + 1 / (b + 0.5);
 	double sig2 = d->set.run_cv * d->set.run_cv;
+	int raised = 0;
 
 	if (l->df > 0) {
-		pd_diff_measure_v(m, x, wa, wb, a, b, 0,
-				  (learned_var(l, a) + learned_var(l, b)) / 2,
-				  l->df, d->set.share);
+		double va = learned_var(l, a), vb = learned_var(l, b);
+
+		if (burst / (a + 0.5) > va || burst / (b + 0.5) > vb) {
+			va = fmax(va, burst / (a + 0.5));
+			vb = fmax(vb, burst / (b + 0.5));
+			raised = 1;
+		}
+		pd_diff_measure_v(m, x, wa, wb, a, b, 0, (va + vb) / 2, l->df,
+				  d->set.share);
+		m->burst = raised ? burst : 0;
 		return;
 	}
 	if (!isnan(d->lambda) &&
@@ -102,7 +225,12 @@ static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 		phi = d->lambda;
 		sig2 *= d->lambda;
 	}
+	if (burst > phi) {
+		phi = burst;
+		raised = 1;
+	}
 	pd_diff_measure_v(m, x, wa, wb, a, b, phi, sig2, 0, d->set.share);
+	m->burst = raised ? burst : 0;
 }
 
 /* One profile per side. */
@@ -112,7 +240,7 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	struct pd_expo x =
 	    pd_diff_exposure(d, aa->all_w, aa->all_c, ab->all_w, ab->all_c);
 	size_t nf = d->fn->v.n, i, nz = 0, nlearned = 0;
-	double *z2, cv2 = d->set.run_cv * d->set.run_cv;
+	double *z2, cv2 = d->set.run_cv * d->set.run_cv, common = 1;
 	struct learned l;
 
 	d->method = PD_METHOD_QUASI_POISSON;
@@ -142,12 +270,15 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		}
 	}
 	free(z2);
+	if (aa->bdf[0] || ab->bdf[0])
+		common = common_burst(d, aa, ab);
 
 	PD_VEC_RESERVE(&d->funcs, nf);
 	for (i = 0; i < nf; i++) {
 		struct pd_fdiff f;
 		int k;
 
+		memset(&f, 0, sizeof(f));
 		if (aa->total_w[i] <= 0 && ab->total_w[i] <= 0)
 			continue;
 		f.func = (uint32_t)i;
@@ -160,7 +291,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 				     k ? aa->total_w[i] : aa->self_w[i],
 				     k ? ab->total_w[i] : ab->self_w[i],
 				     k ? aa->total_c[i] : aa->self_c[i],
-				     k ? ab->total_c[i] : ab->self_c[i], &l);
+				     k ? ab->total_c[i] : ab->self_c[i], &l,
+				     burst_of(aa, ab, i, k, common));
 			pd_diff_set_tau(m, &d->set, noise, f.func, k);
 		}
 		PD_VEC_PUSH(&d->funcs, f);
@@ -174,7 +306,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	 * total row), else the floor; tested in the family below.
 	 */
 	l = learned_of(d, noise, SIZE_MAX, 1);
-	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l);
+	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0);
 	d->total.tau_pct = d->set.threshold_pct;
 	pd_diff_test_all(d, &x);
+	warn_bursty(d);
 }

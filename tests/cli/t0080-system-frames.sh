@@ -8,13 +8,16 @@
 . "$(dirname "$0")/lib.sh"
 
 # perf_sample FILE N LEAF-LINE...: N samples of main -> the given frames
-# (leaf first), each of period 1000000 ns.
+# (leaf first), each of period 1000000 ns, spread evenly over 3 seconds
+# (time in bursts is another test's: t0081).
 perf_samples() {
 	f=$1 n=$2
 	shift 2
 	i=0
 	while [ $i -lt "$n" ]; do
-		printf 'app  42  %d.%06d:    1000000 cpu-clock:pppH: \n' 100 "$i" >>"$f"
+		us=$((i * 3000000 / n))
+		printf 'app  42  %d.%06d:    1000000 cpu-clock:pppH: \n' \
+			$((100 + us / 1000000)) $((us % 1000000)) >>"$f"
 		for fr in "$@"; do
 			printf '\t%s\n' "$fr" >>"$f"
 		done

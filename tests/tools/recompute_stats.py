@@ -4,7 +4,8 @@
 For every function and metric it redoes, from the sample counts and totals
 in the JSON and the formulas of statistics.md, the log ratio, its 95 % CI
 (sampling variance phi0 (1/a + 1/b) plus 2 cv^2 between runs, or lambda
-times both when that is larger), the p value (normal tail, or the exact
+times both when that is larger; a bursty function's sampling part at its
+burst_dispersion), the p value (normal tail, or the exact
 conditional binomial with mid-p below 200 samples, summed term by term
 here when the scaled counts are whole) and the Benjamini-Hochberg q values
 over the tested metrics and the profile total, and fails if perfdiff's
@@ -64,9 +65,15 @@ def main():
                 continue
             L = math.log((b + 0.5) / eb) - math.log((a + 0.5) / ea)
             S = 1 / (a + 0.5) + 1 / (b + 0.5)
-            var = phi0 * S + 2 * cv2
-            if lam is not None:
-                var = max(var, lam * (S + 2 * cv2))
+            phi, sig2 = phi0, cv2
+            if lam is not None and lam * (S + 2 * cv2) > phi0 * S + 2 * cv2:
+                phi, sig2 = lam, lam * cv2
+            # a bursty function: the sampling part raised, never lowered
+            burst = m.get("burst_dispersion")
+            if burst is not None:
+                assert burst > phi, (name, burst, phi)
+                phi = burst
+            var = phi * S + 2 * sig2
             se = math.sqrt(var)
             r = var / S  # the variance's ratio to Poisson
             assert math.isclose(m["ratio"], math.exp(L), rel_tol=1e-9), (name, m)

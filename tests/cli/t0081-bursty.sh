@@ -1,0 +1,102 @@
+#!/bin/sh
+# Bursty functions (statistics.md, "Bursty functions"): a collector that
+# runs in bursts of 100 samples, 4 bursts in the baseline and 5 in the
+# candidate, is not a +25 % regression one run can show; a steady
+# function's +23 % still is. The dispersions perfdiff raises variances to
+# are recomputed from the files by tests/tools/block_dispersion.py, and
+# the intervals from them by recompute_stats.py. The same samples without
+# times (no blocks to look at) make the collector "regressed", as before.
+. "$(dirname "$0")/lib.sh"
+
+python3 - "$T" <<'PY'
+import random, sys
+d = sys.argv[1]
+def write(name, seed, bursts, hash_share, faults, timed=True):
+    r = random.Random(seed)
+    n, gc = 6000, set()
+    for s0 in r.sample(range(0, n - 100, 400), bursts):
+        gc.update(range(s0, s0 + 100))
+    # page faults under parse: in one burst of the candidate, spread out
+    # in the baseline
+    fault = set(range(3000, 3000 + faults)) if faults > 10 else set(range(0, n, n // faults))
+    with open(f"{d}/{name}", "w") as f:
+        for i in range(n):
+            t = "%.6f:" % (100 + i * 0.001) if timed else ""
+            leaf = ["gc_mark"] if i in gc else \
+                ["hash"] if r.random() < hash_share else ["parse"]
+            if i in fault and leaf == ["parse"]:
+                leaf = ["clear_page_erms", "exc_page_fault", "parse"]
+            f.write(f"app  42 {t}    1000000 cpu-clock:pppH: \n")
+            for fr in leaf:
+                mod = "[kernel.kallsyms]" if fr in ("clear_page_erms", "exc_page_fault") else "/opt/app/app"
+                f.write(f"\t            11fb {fr}+0x2b ({mod})\n")
+            f.write("\t            1092 main+0x32 (/opt/app/app)\n")
+            f.write("\t           2724a __libc_start_call_main+0x7a (/usr/lib/libc.so.6)\n\n")
+for timed in (True, False):
+    x = "" if timed else ".untimed"
+    write(f"base{x}.txt", 1, 4, 0.2, 4, timed)
+    write(f"cand{x}.txt", 2, 5, 0.26, 60, timed)
+PY
+
+expect_exit 1 pd -f json "$T/base.txt" "$T/cand.txt"
+cp "$T/out" "$T/d.json"
+python3 "$PD_ROOT/tests/tools/block_dispersion.py" "$T/base.txt" "$T/cand.txt" >"$T/want.json"
+if python3 - "$T/d.json" "$T/want.json" <<'PY'; then ok; else not_ok "bursty verdicts"; fi
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+want = json.load(open(sys.argv[2]))
+f = {x["function"]: x for x in d["functions"]}
+floor = d["settings"]["dispersion_floor"]
+assert d["dispersion"]["lambda"] is None
+for name, w in want.items():
+    for k in ("self", "total"):
+        got = f[name][k]["burst_dispersion"]
+        exp = w[k] if w[k] is not None and w[k] > floor else None
+        assert (got is None) == (exp is None), (name, k, got, exp)
+        assert got is None or math.isclose(got, exp, rel_tol=1e-9), (name, k, got, exp)
+# the collector: bursty, its +25 % not a verdict; the steady change found
+g = f["gc_mark"]["self"]
+assert (g["baseline_samples"], g["candidate_samples"]) == (400, 500), g
+assert g["burst_dispersion"] > 20 and g["status"] == "inconclusive", g
+assert f["hash"]["self"]["status"] == "regressed", f["hash"]
+assert f["hash"]["self"]["burst_dispersion"] is None
+assert f["parse"]["self"]["burst_dispersion"] is None
+# main's total holds the collector's bursts; the page faults are system
+assert f["main"]["total"]["burst_dispersion"] is not None
+assert f["clear_page_erms"]["system"]
+assert f["clear_page_erms"]["self"]["burst_dispersion"] is not None
+assert any(w.startswith("bursty: gc_mark (") for w in d["warnings"]), d["warnings"]
+assert not any("clear_page_erms" in w for w in d["warnings"] if w.startswith("bursty"))
+PY
+if python3 "$PD_ROOT/tests/tools/recompute_stats.py" "$T/d.json" >"$T/py" 2>&1; then ok; else
+	not_ok "recompute: $(tail -3 "$T/py")"
+fi
+
+# Without times nothing shows the bursts: the collector "regressed".
+expect_exit 1 pd -f json "$T/base.untimed.txt" "$T/cand.untimed.txt"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "untimed"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+assert f["gc_mark"]["self"]["status"] == "regressed", f["gc_mark"]
+assert all(x["self"]["burst_dispersion"] is None for x in d["functions"])
+assert not any(w.startswith("bursty") for w in d["warnings"])
+PY
+
+# The text report names them; filters that rebuild the tree keep the
+# blocks (every sample is under main, so the focus changes nothing).
+expect_exit 1 pd "$T/base.txt" "$T/cand.txt"
+expect_grep "bursty: gc_mark ([0-9.]*x), " "$T/out"
+pd -f json --focus main "$T/base.txt" "$T/cand.txt" >"$T/focus.json" 2>/dev/null
+pd -f json --hide __libc_start_call_main "$T/base.txt" "$T/cand.txt" >"$T/hide.json" 2>/dev/null
+if python3 - "$T/d.json" "$T/focus.json" "$T/hide.json" <<'PY'; then ok; else not_ok "filters keep blocks"; fi
+import json, sys
+def bursts(p):
+    return {(x["function"], k): x[k]["burst_dispersion"]
+            for x in json.load(open(p))["functions"] for k in ("self", "total")}
+a, b, c = (bursts(p) for p in sys.argv[1:])
+assert a == b, (a, b)
+for key, v in c.items():
+    assert a[key] == v, (key, a[key], v)
+PY
+finish

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Each function's time-block dispersion, computed independently from a
+perf script text, as docs/statistics.md ("Bursty functions") defines it,
+for the two sides of a comparison; prints the dispersion each bursty
+function's variance is raised to, as JSON {function: {"self": x,
+"total": y}} (null where not bursty). It reads the simple perf script
+layout the tests write (a header with a time, frames "addr sym+off
+(dso)", leaf first); functions are the symbol names, system frames those
+of [kernel.kallsyms].
+
+usage: block_dispersion.py BASE.txt CAND.txt
+"""
+import json
+import math
+import statistics
+import sys
+
+BLOCKS = 16
+
+
+def read(path):
+    samples = []  # (time, [function leaf first])
+    cur = None
+    for line in open(path):
+        if not line.strip():
+            continue
+        if not line.startswith("\t"):
+            tok = [t for t in line.split() if t.endswith(":")]
+            cur = (float(tok[0][:-1]), [])
+            samples.append(cur)
+        else:
+            addr, rest = line.strip().split(" ", 1)
+            sym, dso = rest.rsplit(" (", 1)
+            cur[1].append((sym.split("+0x")[0], dso.rstrip(")") == "[kernel.kallsyms]"))
+    return samples
+
+
+def blocks(samples):
+    """Block of each sample: the width is the first gap over 8, doubled
+    until the whole span fits in BLOCKS blocks."""
+    t0 = samples[0][0]
+    gap = next(t - t0 for t, _ in samples if t > t0)
+    w = gap / 8
+    tmax = max(t for t, _ in samples)
+    while (tmax - t0) / w >= BLOCKS:
+        w *= 2
+    return [0 if t <= t0 else int((t - t0) / w) for t, _ in samples]
+
+
+def pearson(c, e):
+    K = [k for k in range(len(e)) if e[k] > 0]
+    C, E = sum(c[k] for k in K), sum(e[k] for k in K)
+    if len(K) < 4 or C < 3 * len(K):
+        return None
+    x2 = sum((c[k] - C * e[k] / E) ** 2 / (C * e[k] / E) for k in K)
+    return x2, len(K) - 1
+
+
+def chi2_q999(df):
+    h = 2 / (9 * df)
+    return (1 - h + 3.09 * math.sqrt(h)) ** 3
+
+
+def side(path):
+    s = read(path)
+    blk = blocks(s)
+    used = max(blk) + 1
+    selfc, totc, system = {}, {}, {}
+    prog = [0] * used
+    for (t, frames), b in zip(s, blk):
+        leaf, sysleaf = frames[0]
+        system[leaf] = sysleaf
+        for name, sy in frames:
+            system[name] = sy
+        selfc.setdefault(leaf, [0] * used)[b] += 1
+        # system frames below the program's are set apart: the program's
+        # functions count the sample only when its leaf is the program's
+        if not sysleaf:
+            prog[b] += 1
+            for name in set(n for n, sy in frames if not sy):
+                totc.setdefault(name, [0] * used)[b] += 1
+        else:
+            for name in set(n for n, sy in frames if sy):
+                totc.setdefault(name, [0] * used)[b] += 1
+    allc = [0] * used
+    for (t, frames), b in zip(s, blk):
+        allc[b] += 1
+    # the steady samples: the burstiest program function out, in turn
+    steady, out = prog[:], set()
+    for _ in range(8):
+        best, most = None, 0
+        for f, c in selfc.items():
+            if system[f] or f in out:
+                continue
+            r = pearson(c, steady)
+            if r and r[0] / r[1] > chi2_q999(r[1]) and r[0] / r[1] > most:
+                best, most = f, r[0] / r[1]
+        if best is None:
+            break
+        out.add(best)
+        steady = [x - y if x - y > 0.5 else 0 for x, y in zip(steady, selfc[best])]
+    if sum(steady) < sum(prog) / 2:
+        steady = prog
+    res = {}
+    for k, table in (("self", selfc), ("total", totc)):
+        for f, c in table.items():
+            res.setdefault(f, {})[k] = pearson(c, allc if system[f] else steady)
+    return res, system
+
+
+def chi2_sf(x, df):
+    """Upper tail for whole df: the closed forms by parity."""
+    y = x / 2
+    if df % 2 == 0:
+        term = s = 1.0
+        for k in range(1, df // 2):
+            term *= y / k
+            s += term
+        return math.exp(-y) * s
+    s, term = math.erfc(math.sqrt(y)), math.sqrt(y) * math.exp(-y) / math.gamma(1.5)
+    for k in range(1, (df - 1) // 2 + 1):
+        s += term
+        term *= y / (k + 0.5)
+    return s
+
+
+def main():
+    a, sysa = side(sys.argv[1])
+    b, sysb = side(sys.argv[2])
+    system = {**sysa, **sysb}
+    funcs = set(a) | set(b)
+
+    def pooled(f, k):
+        x2 = df = 0
+        for s in (a, b):
+            r = s.get(f, {}).get(k)
+            if r:
+                x2, df = x2 + r[0], df + r[1]
+        return (x2 / df, df) if df else None
+
+    common = [pooled(f, "self")[0] for f in funcs
+              if not system[f] and pooled(f, "self")]
+    common = max(1.0, statistics.median(common)) if common else 1.0
+    out = {}
+    for f in sorted(funcs):
+        out[f] = {}
+        for k in ("self", "total"):
+            p = pooled(f, k)
+            if p and chi2_sf(p[0] * p[1], p[1]) < 0.01:
+                out[f][k] = (p[1] * p[0] + 8 * common) / (p[1] + 8)
+            else:
+                out[f][k] = None
+    json.dump(out, sys.stdout, indent=1, sort_keys=True)
+
+
+main()
