@@ -59,6 +59,24 @@ static void fold(struct pd_blocks *b)
 	b->used = (b->used + 1) / 2;
 }
 
+/*
+ * Moves the blocks' start m blocks earlier, for a sample before it:
+ * every row's counts shift m places (the caller made room).
+ */
+static void shift(struct pd_blocks *b, unsigned m)
+{
+	size_t r;
+
+	for (r = 0; r < b->nrows; r++) {
+		float *v = b->rows + r * PD_BLOCKS;
+
+		memmove(v + m, v, (PD_BLOCKS - m) * sizeof(*v));
+		memset(v, 0, m * sizeof(*v));
+	}
+	b->t0 -= m * b->width;
+	b->used += m;
+}
+
 void pd_blocks_add(struct pd_blocks *b, uint32_t node, double t, double count)
 {
 	double k = 0;
@@ -68,9 +86,20 @@ void pd_blocks_add(struct pd_blocks *b, uint32_t node, double t, double count)
 	if (!b->started) {
 		b->started = 1;
 		b->t0 = t;
-	} else if (!(b->width > 0) && t > b->t0) {
+		b->used = 1;
+	} else if (!(b->width > 0) && (t > b->t0 || t < b->t0)) {
 		/* The first gap: a sample period or so, an eighth a block. */
-		b->width = (t - b->t0) / 8;
+		b->width = fabs(t - b->t0) / 8;
+	}
+	if (b->width > 0 && t < b->t0) {
+		/* earlier than all so far: the blocks grow to the left */
+		double m = ceil((b->t0 - t) / b->width);
+
+		while (m + b->used > PD_BLOCKS) {
+			fold(b);
+			m = ceil((b->t0 - t) / b->width);
+		}
+		shift(b, (unsigned)m);
 	}
 	if (b->width > 0 && t > b->t0) {
 		while ((t - b->t0) / b->width >= PD_BLOCKS)
@@ -92,7 +121,7 @@ void pd_blocks_restart(struct pd_blocks *nb, const struct pd_blocks *old)
 }
 
 void pd_blocks_carry(struct pd_blocks *nb, const struct pd_blocks *old,
-		     uint32_t from, uint32_t to)
+		     uint32_t from, uint32_t to, double scale)
 {
 	const float *src = pd_blocks_row(old, from);
 	float *dst;
@@ -102,5 +131,5 @@ void pd_blocks_carry(struct pd_blocks *nb, const struct pd_blocks *old,
 		return;
 	dst = row_for(nb, to);
 	for (k = 0; k < PD_BLOCKS; k++)
-		dst[k] += src[k];
+		dst[k] += (float)((double)src[k] * scale);
 }

@@ -9,9 +9,11 @@
  *
  * The span is not known in advance: it starts from the first gap between
  * two sample times and doubles, folding neighbouring blocks together,
- * whenever a sample lies past the last block. Between half and all of
- * the blocks hold samples in the end. Samples before the first time seen
- * (perf writes a few out of order) count in the first block.
+ * whenever a sample lies past the last block; a sample before the first
+ * block (perf writes a few out of order, and Firefox profiles list each
+ * thread's samples in turn) moves the start back by whole blocks,
+ * folding first if they would not fit. Between half and all of the
+ * blocks hold samples in the end.
  */
 #ifndef PD_BLOCKS_H
 #define PD_BLOCKS_H
@@ -43,10 +45,11 @@ static inline const float *pd_blocks_row(const struct pd_blocks *b,
 }
 /*
  * Starts nb for a rebuilt tree of old's blocks (same span, no rows);
- * pd_blocks_carry then adds old node from's counts to new node to.
+ * pd_blocks_carry then adds old node from's counts, times scale, to new
+ * node to.
  */
 void pd_blocks_restart(struct pd_blocks *nb, const struct pd_blocks *old);
 void pd_blocks_carry(struct pd_blocks *nb, const struct pd_blocks *old,
-		     uint32_t from, uint32_t to);
+		     uint32_t from, uint32_t to, double scale);
 
 #endif
