@@ -80,6 +80,8 @@ struct cp {
 	/* DevTools: weights summed per leaf node id as the arrays join */
 	struct pd_intern leaves;       /* decimal node id -> slot */
 	PD_VEC(double) leaf_w, leaf_n; /* per slot, us and samples */
+	struct pd_blocks leaf_blk;     /* per slot, samples by time */
+	double t_at;		       /* time of the sample last added */
 	PD_VEC(size_t) leaf_at;	       /* per slot, its first sample */
 	PD_VEC(uint32_t) small;	       /* id < SMALL_ID -> slot, 0 unknown */
 	size_t nsamples, ndeltas;      /* elements seen */
@@ -121,7 +123,8 @@ static size_t new_node(struct cp *s, size_t parent)
 }
 
 /* Adds one sample of us microseconds to a leaf node id's sums. */
-static void add_leaf(struct cp *s, uint32_t id, double us, size_t at)
+/* Sample number at of node id: us long, at time t (us, NAN unknown). */
+static void add_leaf(struct cp *s, uint32_t id, double us, size_t at, double t)
 {
 	char key[16];
 	uint32_t slot;
@@ -147,6 +150,7 @@ static void add_leaf(struct cp *s, uint32_t id, double us, size_t at)
 	}
 	s->leaf_w.v[slot] += us > 0 ? us : 0; /* out-of-order: clamped */
 	s->leaf_n.v[slot] += 1;
+	pd_blocks_add(&s->leaf_blk, slot, t, 1);
 }
 
 /*
@@ -223,10 +227,12 @@ static int on_number(void *arg, double v, int integral)
 			return 1;
 		}
 		/* timeDeltas came first: sample k lasts delta k + 1 */
-		if (s->nsamples + 1 < s->times.n)
+		if (s->nsamples + 1 < s->times.n) {
+			/* sample k comes at the sum of deltas 0 .. k */
+			s->t_at += s->times.v[s->nsamples];
 			add_leaf(s, (uint32_t)v, s->times.v[s->nsamples + 1],
-				 s->nsamples);
-		else
+				 s->nsamples, s->t_at);
+		} else
 			s->last_leaf = (uint32_t)v;
 		s->nsamples++;
 		return 1;
@@ -242,7 +248,7 @@ static int on_number(void *arg, double v, int integral)
 		} else if (s->ndeltas >= 1 && s->ndeltas <= s->samples.n) {
 			/* samples came first: delta k ends sample k - 1 */
 			add_leaf(s, s->samples.v[s->ndeltas - 1], v,
-				 s->ndeltas - 1);
+				 s->ndeltas - 1, s->rel - v);
 		}
 		s->ndeltas++;
 		return 1;
@@ -440,7 +446,7 @@ static int last_sample(struct cp *s)
 						 : s->samples.v[n - 1],
 		 last_weight(s->end, s->have_end,
 			     (s->have_start ? s->start : 0) + s->rel, mean),
-		 n - 1);
+		 n - 1, s->rel);
 	return 0;
 }
 
@@ -470,7 +476,7 @@ static int old_times(struct cp *s)
 		double w = i + 1 < n ? s->times.v[off + i + 1] - t
 				     : last_weight(end, s->have_end, t, mean);
 
-		add_leaf(s, s->samples.v[i], w, i);
+		add_leaf(s, s->samples.v[i], w, i, t);
 	}
 	return 0;
 }
@@ -596,6 +602,7 @@ static int add_samples(struct cp *s, const struct idx *ids, size_t n,
 	size_t i, idle = 0;
 	double idle_w = 0;
 
+	pd_blocks_restart(&p->blk, &s->leaf_blk);
 	for (i = 1; i < s->leaf_w.n; i++) { /* id 0 is "" */
 		const char *key = pd_intern_str(&s->leaves, (uint32_t)i);
 		size_t k = find(ids, n, strtoll(key, NULL, 10));
@@ -614,6 +621,8 @@ static int add_samples(struct cp *s, const struct idx *ids, size_t n,
 			continue; /* no stack at all */
 		pd_profile_add(p, pnode[k], s->leaf_w.v[i] * 1e3,
 			       s->leaf_n.v[i]);
+		pd_blocks_carry(&p->blk, &s->leaf_blk, (uint32_t)i, pnode[k],
+				1);
 		p->nsamples += (uint64_t)s->leaf_n.v[i];
 	}
 	if (idle)
@@ -701,6 +710,7 @@ out:
 	PD_VEC_FREE(&s.times);
 	pd_intern_release(&s.leaves);
 	PD_VEC_FREE(&s.leaf_w);
+	pd_blocks_release(&s.leaf_blk);
 	PD_VEC_FREE(&s.leaf_n);
 	PD_VEC_FREE(&s.leaf_at);
 	PD_VEC_FREE(&s.small);

@@ -45,7 +45,8 @@ static int table_of(const char *k)
 static int wanted(int table, const char *c)
 {
 	static const char *const keep[T_NTABLES][8] = {
-		{ "stack", "weight", "threadCPUDelta", NULL },
+		{ "stack", "weight", "threadCPUDelta", "time", "timeDeltas",
+		  NULL },
 		{ "frame", "prefix", "prefixOffset", NULL },
 		{ "func", "address", "nativeSymbol", "lib", "location",
 		  "inlineDepth", NULL },
@@ -74,87 +75,6 @@ static struct ff_col *new_col(struct ff_table *t, const char *name, int pos)
 	return c;
 }
 
-void ff_col_push(struct ff_col *c, double d)
-{
-	size_t i;
-
-	c->len++;
-	if (!c->wide) {
-		if (isnan(d) ||
-		    (d >= 0 && d < 4294967295.0 && !(d - floor(d) > 0))) {
-			PD_VEC_PUSH(&c->u, isnan(d) ? UINT32_MAX : (uint32_t)d);
-			return;
-		}
-		c->wide = 1; /* this value does not fit: 8 bytes each */
-		PD_VEC_RESERVE(&c->v, c->u.n + 1);
-		for (i = 0; i < c->u.n; i++)
-			c->v.v[i] = c->u.v[i] == UINT32_MAX ? PD_NAN
-							    : (double)c->u.v[i];
-		c->v.n = c->u.n;
-		PD_VEC_FREE(&c->u);
-	}
-	PD_VEC_PUSH(&c->v, d);
-}
-
-/* Adds to stack st's sum (grown as stacks appear). */
-static void add_sum(struct ff_sum *sum, size_t st, double d)
-{
-	if (st < sum->n) {
-		sum->v[st] += d;
-		return;
-	}
-	PD_VEC_RESERVE(sum, st + 1);
-	memset(sum->v + sum->n, 0, (st + 1 - sum->n) * sizeof(double));
-	sum->n = st + 1;
-	sum->v[st] += d;
-}
-
-/*
- * Sample i's weight or CPU delta d, into its stack's sum: a missing
- * weight counts 1, the first CPU delta means nothing (it runs from
- * before the recording), a negative or missing one adds nothing.
- */
-static void fold_value(struct ff_table *t, const struct ff_col *stack,
-		       int weight, size_t i, double d)
-{
-	size_t st;
-
-	if (!stack->wide) { /* the usual case: indices as they are */
-		if (i >= stack->u.n || stack->u.v[i] == UINT32_MAX)
-			return;
-		st = stack->u.v[i];
-	} else {
-		double x = ff_cv(stack, i);
-
-		if (isnan(x) || x < 0 || x - floor(x) > 0 || x > 1e9)
-			return; /* no stack, or one the resolver refuses */
-		st = (size_t)x;
-	}
-	if (weight)
-		add_sum(&t->wsum, st, isnan(d) ? 1 : d);
-	else if (i && !isnan(d) && d > 0)
-		add_sum(&t->csum, st, d);
-}
-
-void ff_fold_samples(struct ff_table *t)
-{
-	const struct ff_col *stack = ff_get_col(t, "stack");
-	const struct ff_col *w = ff_get_col(t, "weight");
-	const struct ff_col *c = ff_get_col(t, "threadCPUDelta");
-	size_t i, n = ff_col_len(stack);
-
-	if (!t->wfolded) {
-		for (i = 0; i < n; i++)
-			fold_value(t, stack, 1, i, w ? ff_cv(w, i) : PD_NAN);
-		t->wfolded = 1;
-	}
-	if (!t->cfolded && c) {
-		for (i = 0; i < n && i < ff_col_len(c); i++)
-			fold_value(t, stack, 0, i, ff_cv(c, i));
-		t->cfolded = 1;
-	}
-}
-
 static struct ff_col *col_at(struct ff_table *t, int pos)
 {
 	int i;
@@ -163,20 +83,6 @@ static struct ff_col *col_at(struct ff_table *t, int pos)
 		if (t->c[i].pos == pos)
 			return &t->c[i];
 	return new_col(t, "", pos);
-}
-
-static void table_release(struct ff_table *t)
-{
-	int i;
-
-	for (i = 0; i < t->n; i++) {
-		PD_VEC_FREE(&t->c[i].v);
-		PD_VEC_FREE(&t->c[i].u);
-	}
-	t->n = 0;
-	PD_VEC_FREE(&t->wsum);
-	PD_VEC_FREE(&t->csum);
-	t->wfolded = t->cfolded = 0;
 }
 
 static void lib_release(struct ff_lib *l)
@@ -346,9 +252,13 @@ static int open_container(void *arg, int is_map)
 	case R_TABLE:
 		TOP(s)->table = table;
 		TOP(s)->tab = table_for(s, shared, table);
-		table_release(TOP(s)->tab);
+		ff_table_release(TOP(s)->tab);
 		TOP(s)->tab->have = 1;
 		TOP(s)->tab->nschema = 0;
+		if (table == T_SAMPLES) {
+			TOP(s)->tab->blk = &s->blk;
+			TOP(s)->tab->nbkeys = &s->nbkeys;
+		}
 		break;
 	case R_COL: {
 		struct ff_col *c =
@@ -359,16 +269,16 @@ static int open_container(void *arg, int is_map)
 			return fail(s, "too many columns");
 		TOP(s)->col = c;
 		st = ff_get_col(TOP(s)->tab, "stack");
-		if (TOP(s)->table == T_SAMPLES && st && st != c &&
-		    (!strcmp(c->name, "weight") ||
-		     !strcmp(c->name, "threadCPUDelta"))) {
+		if (TOP(s)->table == T_SAMPLES && st && st != c) {
 			/* the stacks are known: sum, not store */
-			c->fold = strcmp(c->name, "weight") ? 2 : 1;
+			c->fold = ff_fold_kind(c->name);
 			c->fold_stack = st;
 			if (c->fold == 1)
 				TOP(s)->tab->wfolded = 1;
-			else
+			else if (c->fold == 2)
 				TOP(s)->tab->cfolded = 1;
+			else if (c->fold == 3)
+				TOP(s)->tab->tfolded = 1;
 		}
 		s->w.scan_here = 1; /* scan reads its numbers */
 		break;
@@ -443,8 +353,10 @@ static void table_value(struct ff_state *s, enum ff_role r, double d)
 		if (!c->fold)
 			ff_col_push(c, d);
 		else
-			fold_value(TOP(s)->tab, c->fold_stack, c->fold == 1,
-				   c->len++, d);
+			ff_fold_value(
+			    TOP(s)->tab, c->fold_stack, c->fold, c->len++,
+			    c->fold == 3 ? ff_sample_time(TOP(s)->tab, c, d)
+					 : d);
 		return;
 	}
 	if (TOP(s)->j.idx >= FF_MAXCOL * 4)
@@ -758,7 +670,7 @@ out:
 		size_t j;
 
 		for (k = 0; k < T_NTABLES; k++)
-			table_release(&t->t[k]);
+			ff_table_release(&t->t[k]);
 		PD_VEC_FREE(&t->strings);
 		for (j = 0; j < t->libs.n; j++)
 			lib_release(&t->libs.v[j]);
@@ -778,7 +690,8 @@ out:
 	}
 	PD_VEC_FREE(&s.ctxs);
 	for (k = 0; k < T_NTABLES; k++)
-		table_release(&s.shared[k]);
+		ff_table_release(&s.shared[k]);
 	PD_VEC_FREE(&s.shared_strings);
+	pd_blocks_release(&s.blk);
 	return rc;
 }

@@ -48,7 +48,10 @@ struct ff_col {
 	PD_VEC(uint32_t) u; /* UINT32_MAX: null */
 	PD_VEC(double) v;   /* every value, once one did not fit in u */
 	int wide;
-	/* samples' weight (1) or threadCPUDelta (2): folded by stack */
+	/*
+	 * samples' weight (1), threadCPUDelta (2), time or timeDeltas (3):
+	 * folded by stack
+	 */
 	int fold;
 	const struct ff_col *fold_stack; /* the stack column then */
 };
@@ -67,6 +70,15 @@ struct ff_table {
 		size_t n, cap; /* a PD_VEC */
 	} wsum, csum;
 	int wfolded, cfolded; /* those columns went into the sums */
+	/*
+	 * samples: their times into the import's time blocks (ff_state.blk),
+	 * keyed per thread and stack: bkey[stack] is the key + 1, 0 none
+	 */
+	struct pd_blocks *blk;
+	uint32_t *nbkeys;
+	PD_VEC(uint32_t) bkey;
+	double tsum; /* timeDeltas summed so far */
+	int tfolded; /* the time column went into the blocks */
 };
 
 enum { T_SAMPLES, T_STACK, T_FRAME, T_FUNC, T_RESOURCE, T_NATSYM, T_NTABLES };
@@ -114,6 +126,9 @@ struct ff_state {
 	} lv[FF_MAXDEPTH];
 	struct pd_json_walk w;
 	int saw_meta, wrapper;
+	/* every thread's samples by time (statistics.md, "Bursty functions") */
+	struct pd_blocks blk;
+	uint32_t nbkeys;
 };
 
 /* The named column, through the Gecko schema when there is one. */
@@ -151,6 +166,31 @@ static inline double ff_cv(const struct ff_col *c, size_t i)
 
 /* Appends d (NaN for null) to c, which is not folded. */
 void ff_col_push(struct ff_col *c, double d);
+/* The blocks key of stack st of a samples table, made when new. */
+uint32_t ff_block_key(struct ff_table *t, size_t st);
+/*
+ * Sample i's value d of a samples column folded by stack (kind as
+ * ff_fold_kind says) into the stack's sums or time blocks.
+ */
+void ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
+		   size_t i, double d);
+/* 1 weight, 2 threadCPUDelta, 3 time or timeDeltas; 0 not folded. */
+int ff_fold_kind(const char *name);
+/* Sample time from column c's next value d (timeDeltas are summed). */
+double ff_sample_time(struct ff_table *t, const struct ff_col *c, double d);
+void ff_table_release(struct ff_table *t);
+/*
+ * Checks that each of a thread's samples names one of its nst stacks,
+ * then folds the stored sample columns; 0 or the error.
+ */
+int ff_thread_fold(struct ff_state *s, struct ff_thread *th, size_t nst);
+/* "name (tid) in process", as reports and convert name a thread. */
+void ff_thread_label(const struct ff_thread *th, struct pd_buf *name);
+/* Whether --thread and --process keep the thread. */
+int ff_thread_wanted(const struct pd_import_opts *o, const struct ff_thread *t);
+/* Stack st's time blocks onto profile node node, spread over count c. */
+void ff_carry_blocks(struct ff_state *s, const struct ff_table *t, size_t st,
+		     uint32_t node, double c);
 /*
  * The samples' per-stack sums, completed from the columns that were
  * stored (weights and CPU deltas that came before the stacks).

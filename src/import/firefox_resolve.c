@@ -249,31 +249,20 @@ static double unit_ns(const char *u)
 	return 1e3; /* "µs", samply's unit */
 }
 
-static int thread_sums(struct ff_state *s, struct ff_thread *th,
-		       const struct view *v, struct sums *out, int *has_cpu)
+/* A thread's per-stack sums (ff_thread_fold first). */
+static void thread_sums(struct ff_thread *th, const struct view *v,
+			struct sums *out, int *has_cpu)
 {
 	struct ff_table *t = &th->t[T_SAMPLES];
 	const struct ff_col *stack = ff_get_col(t, "stack");
 	const struct ff_col *cpu = ff_get_col(t, "threadCPUDelta");
-	size_t n = ff_col_len(stack), i, nst;
+	size_t n = ff_col_len(stack), i;
+	size_t nst = ff_col_len(ff_get_col(v->t[T_STACK], "frame"));
 	double interval_ns = v->ctx->interval * 1e6;
 	double cpu_scale = unit_ns(v->ctx->cpu_unit);
 	double wall_unit =
 	    !strcmp(t->weight_type, "tracing-ms") ? 1e6 : interval_ns;
 
-	nst = ff_col_len(ff_get_col(v->t[T_STACK], "frame"));
-	for (i = 0; i < n; i++) { /* every stack names one of the table */
-		double st = ff_cv(stack, i);
-
-		if (!isnan(st) &&
-		    (st < 0 || st >= (double)nst || st - floor(st) > 0))
-			return pd_err_set(
-			    s->err, PD_EPARSE,
-			    "%s: thread \"%s\": samples.stack[%zu]"
-			    " = %g is out of range (%zu stacks)",
-			    s->in->path, th->name ? th->name : "?", i, st, nst);
-	}
-	ff_fold_samples(t);
 	out->len = nst;
 	out->wall = pd_xcalloc(nst + 1, sizeof(double));
 	out->cpu = pd_xcalloc(nst + 1, sizeof(double));
@@ -286,32 +275,6 @@ static int thread_sums(struct ff_state *s, struct ff_thread *th,
 	}
 	for (i = 0; i < t->csum.n && i < nst; i++)
 		out->cpu[i] = t->csum.v[i] * cpu_scale;
-	return 0;
-}
-
-/* "name (tid) in process", as reports and convert name a thread. */
-static void thread_label(const struct ff_thread *th, struct pd_buf *name)
-{
-	pd_buf_addf(name, "%s", th->name ? th->name : "thread");
-	if (th->tid)
-		pd_buf_addf(name, " (%s)", th->tid);
-	if (th->process && (!th->name || strcmp(th->process, th->name)))
-		pd_buf_addf(name, " in %s", th->process);
-}
-
-static int thread_wanted(const struct pd_import_opts *o,
-			 const struct ff_thread *t)
-{
-	const char *name = t->name ? t->name : "";
-	const char *proc = t->process ? t->process : name;
-
-	if (o->thread && !pd_filter_match(o->thread, name, strlen(name)) &&
-	    !(t->tid && !strcmp(o->thread, t->tid)))
-		return 0;
-	if (o->process && !pd_filter_match(o->process, proc, strlen(proc)) &&
-	    !(t->pid && !strcmp(o->process, t->pid)))
-		return 0;
-	return 1;
 }
 
 /* Frames that stand for a chain of inlined functions (pd_profile_expand). */
@@ -522,7 +485,7 @@ static int cpu_deltas(struct ff_state *s, int *any_cpu, int *all_cpu)
 		struct view v;
 		const struct ff_col *cpu;
 
-		if (!thread_wanted(o, th))
+		if (!ff_thread_wanted(o, th))
 			continue;
 		view_of(s, th, &v);
 		cpu = ff_get_col(v.t[T_SAMPLES], "threadCPUDelta");
@@ -573,7 +536,7 @@ static int thread_nodes(struct ff_state *s, struct ff_thread *th,
 	if (s->o->thread_roots) {
 		struct pd_buf name = PD_BUF_INIT;
 
-		thread_label(th, &name);
+		ff_thread_label(th, &name);
 		troot = pd_profile_thread_root(p, name.buf, name.len);
 		pd_buf_release(&name);
 	}
@@ -631,9 +594,7 @@ static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 	view_of(s, th, &v);
 	if (!ff_col_len(ff_get_col(v.t[T_SAMPLES], "stack")))
 		return 0;
-	rc = thread_sums(s, th, &v, &sm, &has_cpu);
-	if (rc < 0)
-		return rc;
+	thread_sums(th, &v, &sm, &has_cpu);
 	nst = ff_col_len(ff_get_col(v.t[T_STACK], "frame"));
 	nfr =
 	    ff_col_len(ff_get_col(v.t[T_FRAME], v.gecko ? "location" : "func"));
@@ -657,12 +618,13 @@ static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 		if (w > 0) {
 			pd_profile_add(p, node_of[i], w, c);
 			tw += w;
+			ff_carry_blocks(s, v.t[T_SAMPLES], i, node_of[i], c);
 		}
 	}
 	if (rc == 0 && tw > 0) {
 		struct pd_buf name = PD_BUF_INIT;
 
-		thread_label(th, &name);
+		ff_thread_label(th, &name);
 		pd_profile_thread(p, name.buf, name.len, tw);
 		pd_buf_release(&name);
 		(*used)++;
@@ -734,9 +696,24 @@ int pd_firefox_resolve(struct ff_state *s)
 	if (rc < 0)
 		return rc;
 	want_cpu = o->weight_mode != 1 && any_cpu && all_cpu;
+	/* every thread's times in the blocks before any stack is carried */
+	for (ti = 0; ti < s->threads.n && rc == 0; ti++) {
+		struct view v;
+
+		view_of(s, &s->threads.v[ti], &v);
+		if (ff_thread_wanted(o, &s->threads.v[ti]) &&
+		    ff_col_len(ff_get_col(v.t[T_SAMPLES], "stack")))
+			rc = ff_thread_fold(
+			    s, &s->threads.v[ti],
+			    ff_col_len(ff_get_col(v.t[T_STACK], "frame")));
+	}
+	if (rc < 0)
+		return rc;
 	for (;;) {
+		pd_blocks_release(&p->blk);
+		pd_blocks_restart(&p->blk, &s->blk);
 		for (ti = 0; ti < s->threads.n && rc == 0; ti++)
-			if (thread_wanted(o, &s->threads.v[ti]))
+			if (ff_thread_wanted(o, &s->threads.v[ti]))
 				rc = add_thread(s, &s->threads.v[ti], want_cpu,
 						&ids, &pend, &used);
 		free(ids.shared);

@@ -11,6 +11,7 @@
 python3 - "$T" <<'PY'
 import random, sys
 d = sys.argv[1]
+jit = [j for j in range(1, 200, 2) if j != 125]
 def write(name, seed, bursts, hash_share, faults, timed=True):
     r = random.Random(seed)
     n, gc = 6000, set()
@@ -18,10 +19,15 @@ def write(name, seed, bursts, hash_share, faults, timed=True):
         gc.update(range(s0, s0 + 100))
     # page faults under parse: in one burst of the candidate, spread out
     # in the baseline
-    fault = set(range(3000, 3000 + faults)) if faults > 10 else set(range(0, n, n // faults))
+    fault = set(range(3000, 3000 + faults)) if faults > 10 else \
+        set(range(0, n, n // faults)) if faults else set()
     with open(f"{d}/{name}", "w") as f:
         for i in range(n):
-            t = "%.6f:" % (100 + i * 0.001) if timed else ""
+            # a millisecond apart, off by an odd number of microseconds
+            # (never 125) but for the first gap: no sample on a block's
+            # edge, where seconds and microseconds could round apart
+            us = i * 1000 + (jit[i % len(jit)] if i > 1 else 0)
+            t = "%d.%06d:" % (100 + us // 1000000, us % 1000000) if timed else ""
             leaf = ["gc_mark"] if i in gc else \
                 ["hash"] if r.random() < hash_share else ["parse"]
             if i in fault and leaf == ["parse"]:
@@ -36,6 +42,8 @@ for timed in (True, False):
     x = "" if timed else ".untimed"
     write(f"base{x}.txt", 1, 4, 0.2, 4, timed)
     write(f"cand{x}.txt", 2, 5, 0.26, 60, timed)
+write("base.nofault.txt", 1, 4, 0.2, 0)
+write("cand.nofault.txt", 2, 5, 0.26, 0)
 PY
 
 expect_exit 1 pd -f json "$T/base.txt" "$T/cand.txt"
@@ -98,5 +106,142 @@ a, b, c = (bursts(p) for p in sys.argv[1:])
 assert a == b, (a, b)
 for key, v in c.items():
     assert a[key] == v, (key, a[key], v)
+PY
+# The same samples as Chrome .cpuprofile files (times as timeDeltas in
+# us, no kernel frames), their arrays in either order: the dispersions
+# are the perf text's.
+for side in base cand; do
+	python3 - "$T/$side.nofault.txt" "$T/$side" <<'PY'
+import json, sys
+nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "url": ""}, "children": []}]
+kids, samples, deltas, last = {}, [], [], 100e6
+def node(parent, name):
+    key = (parent, name)
+    if key not in kids:
+        kids[key] = len(nodes) + 1
+        nodes.append({"id": kids[key], "children": [],
+                      "callFrame": {"functionName": name, "url": "file:///app.js"}})
+        nodes[parent - 1]["children"].append(kids[key])
+    return kids[key]
+stack = None
+for line in open(sys.argv[1]):
+    if line.startswith("app"):
+        t = round(float(line.split()[2][:-1]) * 1e6)
+        deltas.append(t - last)
+        last, stack = t, []
+    elif line.strip():
+        stack.append(line.split()[1].split("+0x")[0])
+    elif stack is not None:
+        at = 1
+        for name in reversed(stack):
+            at = node(at, name)
+        samples.append(at)
+        stack = None
+d = {"nodes": nodes, "startTime": 100e6, "endTime": last + 1000,
+     "samples": samples, "timeDeltas": deltas}
+json.dump(d, open(sys.argv[2] + ".cpuprofile", "w"))
+d2 = {k: d[k] for k in ("timeDeltas", "samples", "endTime", "startTime", "nodes")}
+json.dump(d2, open(sys.argv[2] + ".re.cpuprofile", "w"))
+PY
+done
+python3 "$PD_ROOT/tests/tools/block_dispersion.py" "$T/base.nofault.txt" "$T/cand.nofault.txt" >"$T/want2.json"
+pd -f json "$T/base.cpuprofile" "$T/cand.cpuprofile" >"$T/cp.json" 2>/dev/null
+pd -f json "$T/base.re.cpuprofile" "$T/cand.re.cpuprofile" >"$T/cpre.json" 2>/dev/null
+if python3 - "$T/cp.json" "$T/cpre.json" "$T/want2.json" <<'PY'; then ok; else not_ok "cpuprofile blocks"; fi
+import json, math, sys
+a, b, want = (json.load(open(p)) for p in sys.argv[1:])
+assert a["baseline"]["format"] == "cpuprofile", a["baseline"]
+fa = {x["function"]: x for x in a["functions"]}
+fb = {x["function"]: x for x in b["functions"]}
+floor = a["settings"]["dispersion_floor"]
+seen = 0
+for name, w in want.items():
+    for k in ("self", "total"):
+        exp = w[k] if w[k] is not None and w[k] > floor else None
+        for f in (fa, fb):
+            got = f[name][k]["burst_dispersion"]
+            assert (got is None) == (exp is None), (name, k, got, exp)
+            assert got is None or math.isclose(got, exp, rel_tol=1e-9), (name, k, got, exp)
+        seen += exp is not None
+assert seen >= 2 and fa["gc_mark"]["self"]["burst_dispersion"] > 20, fa["gc_mark"]
+PY
+# And as samply writes them (Firefox processed format, the stack column
+# first, times in ms): the same dispersions. With the samples' columns in
+# another order (times before stacks, so stored first) and weighed by CPU
+# time (1 ms a sample, the first sample's delta not counted, as it runs
+# from before the recording), within a percent: a stack's count is
+# spread over its blocks as its samples lie.
+for side in base cand; do
+	python3 - "$T/$side.nofault.txt" "$T/$side" <<'PY'
+import json, sys
+strings, funcs, frames, stacks, index = [], {}, [], [], {}
+samples_stack, samples_time, stack = [], [], None
+def string(x):
+    strings.append(x)
+    return len(strings) - 1
+def func(name):
+    if name not in funcs:
+        funcs[name] = len(funcs)
+        frames.append(funcs[name])
+        names.append(string(name))
+    return funcs[name]
+names = []
+for line in open(sys.argv[1]):
+    if line.startswith("app"):
+        # ms from whole microseconds: exact on a block's edge
+        t, stack = int(line.split()[2][:-1].replace(".", "")) / 1000, []
+    elif line.strip():
+        stack.append(line.split()[1].split("+0x")[0])
+    elif stack is not None:
+        prefix = None
+        for depth, name in enumerate(reversed(stack)):
+            key = (prefix, func(name))
+            if key not in index:
+                index[key] = len(stacks)
+                stacks.append(key)
+            prefix = index[key]
+        samples_stack.append(prefix)
+        samples_time.append(t)
+        stack = None
+n = len(samples_stack)
+cols = {"length": n, "weightType": "samples", "stack": samples_stack,
+        "time": samples_time, "weight": None}
+thread = {"name": "app", "tid": 42, "pid": "42", "processName": "app",
+          "stringArray": strings,
+          "funcTable": {"length": len(funcs), "name": names,
+                        "resource": [-1] * len(funcs)},
+          "frameTable": {"length": len(frames), "func": frames},
+          "stackTable": {"length": len(stacks), "prefix": [k[0] for k in stacks],
+                         "frame": [k[1] for k in stacks]},
+          "samples": cols}
+d = {"meta": {"interval": 1.0, "preprocessedProfileVersion": 49, "version": 24,
+              "sampleUnits": {"time": "ms", "eventDelay": "ms", "threadCPUDelta": "µs"}},
+     "libs": [], "threads": [thread]}
+json.dump(d, open(sys.argv[2] + ".fx.json", "w"))
+cols["threadCPUDelta"] = [1000] * n
+thread["samples"] = {k: cols[k] for k in ("length", "time", "threadCPUDelta", "weight", "weightType", "stack")}
+json.dump(d, open(sys.argv[2] + ".fxre.json", "w"))
+PY
+done
+pd -f json "$T/base.fx.json" "$T/cand.fx.json" >"$T/fx.json" 2>/dev/null
+pd -f json "$T/base.fxre.json" "$T/cand.fxre.json" >"$T/fxre.json" 2>/dev/null
+if python3 - "$T/fx.json" "$T/fxre.json" "$T/want2.json" <<'PY'; then ok; else not_ok "samply blocks"; fi
+import json, math, sys
+a, b, want = (json.load(open(p)) for p in sys.argv[1:])
+assert a["baseline"]["format"] == "firefox", a["baseline"]
+assert "CPU time" in b["baseline"]["count_rule"], b["baseline"]
+fa = {x["function"]: x for x in a["functions"]}
+fb = {x["function"]: x for x in b["functions"]}
+floor = a["settings"]["dispersion_floor"]
+seen = 0
+for name, w in want.items():
+    for k in ("self", "total"):
+        exp = w[k] if w[k] is not None and w[k] > floor else None
+        for f, tol in ((fa, 1e-9), (fb, 0.01)):
+            got = f[name][k]["burst_dispersion"]
+            assert (got is None) == (exp is None), (name, k, got, exp)
+            assert got is None or math.isclose(got, exp, rel_tol=tol), (name, k, got, exp)
+        seen += exp is not None
+assert seen >= 2 and fa["gc_mark"]["self"]["burst_dispersion"] > 20, fa["gc_mark"]
 PY
 finish

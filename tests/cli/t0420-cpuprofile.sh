@@ -128,6 +128,23 @@ PY
 	}
 	measured node_run
 	check_numbers "$(ls "$T"/cand/*.cpuprofile)"
+	# Bursts seen in real node profiles (statistics.md, "Bursty
+	# functions"): collect() after a random one round in 50, two runs of
+	# one program; its count moves by a third from run to run.
+	for side in a b; do
+		node --cpu-prof --cpu-prof-dir="$T/burst-$side" \
+			"$PD_ROOT/fixtures/workload/bursty.js" 300 >/dev/null
+	done
+	pd -f json "$T"/burst-a/*.cpuprofile "$T"/burst-b/*.cpuprofile >"$T/out" 2>/dev/null
+	if python3 - "$T/out" <<'PY'; then ok; else not_ok "bursts in node profiles"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+c = f["collect"]["self"]
+assert c["burst_dispersion"] is not None and c["burst_dispersion"] > 5, c
+assert c["status"] not in ("regressed", "improved"), c
+assert f["work"]["self"]["burst_dispersion"] is None, f["work"]["self"]
+PY
 else
 	echo "node not installed: node --cpu-prof checks skipped"
 fi
