@@ -277,7 +277,7 @@ static int open_container(void *arg, int is_map)
 				TOP(s)->tab->wfolded = 1;
 			else if (c->fold == 2)
 				TOP(s)->tab->cfolded = 1;
-			else if (c->fold == 3)
+			else if (c->fold >= 3)
 				TOP(s)->tab->tfolded = 1;
 		}
 		s->w.scan_here = 1; /* scan reads its numbers */
@@ -355,8 +355,9 @@ static void table_value(struct ff_state *s, enum ff_role r, double d)
 		else
 			ff_fold_value(
 			    TOP(s)->tab, c->fold_stack, c->fold, c->len++,
-			    c->fold == 3 ? ff_sample_time(TOP(s)->tab, c, d)
-					 : d);
+			    c->fold >= 3
+				? ff_sample_time(TOP(s)->tab, c->fold == 4, d)
+				: d);
 		return;
 	}
 	if (TOP(s)->j.idx >= FF_MAXCOL * 4)

@@ -74,7 +74,7 @@ void ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
 		add_sum(&t->wsum, st, isnan(d) ? 1 : d);
 	else if (kind == 2 && i && !isnan(d) && d > 0)
 		add_sum(&t->csum, st, d);
-	else if (kind == 3 && t->blk)
+	else if (kind >= 3 && t->blk)
 		pd_blocks_add(t->blk, ff_block_key(t, st), d, 1);
 }
 
@@ -87,10 +87,9 @@ uint32_t ff_block_key(struct ff_table *t, size_t st)
 	return t->bkey.v[st] - 1;
 }
 
-/* Sample i's time from a time or timeDeltas column value d. */
-double ff_sample_time(struct ff_table *t, const struct ff_col *c, double d)
+double ff_sample_time(struct ff_table *t, int deltas, double d)
 {
-	if (strcmp(c->name, "timeDeltas"))
+	if (!deltas)
 		return d;
 	if (!isnan(d))
 		t->tsum += d;
@@ -104,6 +103,7 @@ void ff_fold_samples(struct ff_table *t)
 	const struct ff_col *c = ff_get_col(t, "threadCPUDelta");
 	const struct ff_col *tc = ff_get_col(t, "time");
 	size_t i, n = ff_col_len(stack);
+	int deltas = !tc;
 
 	if (!tc)
 		tc = ff_get_col(t, "timeDeltas");
@@ -121,7 +121,7 @@ void ff_fold_samples(struct ff_table *t)
 		t->tsum = 0;
 		for (i = 0; i < n && i < ff_col_len(tc); i++)
 			ff_fold_value(t, stack, 3, i,
-				      ff_sample_time(t, tc, ff_cv(tc, i)));
+				      ff_sample_time(t, deltas, ff_cv(tc, i)));
 		t->tfolded = 1;
 	}
 }
@@ -133,8 +133,10 @@ int ff_fold_kind(const char *name)
 		return 1;
 	if (!strcmp(name, "threadCPUDelta"))
 		return 2;
-	if (!strcmp(name, "time") || !strcmp(name, "timeDeltas"))
+	if (!strcmp(name, "time"))
 		return 3;
+	if (!strcmp(name, "timeDeltas"))
+		return 4;
 	return 0;
 }
 

@@ -49,7 +49,7 @@ struct ff_col {
 	PD_VEC(double) v;   /* every value, once one did not fit in u */
 	int wide;
 	/*
-	 * samples' weight (1), threadCPUDelta (2), time or timeDeltas (3):
+	 * samples' weight (1), threadCPUDelta (2), time (3), timeDeltas (4):
 	 * folded by stack
 	 */
 	int fold;
@@ -174,10 +174,10 @@ uint32_t ff_block_key(struct ff_table *t, size_t st);
  */
 void ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
 		   size_t i, double d);
-/* 1 weight, 2 threadCPUDelta, 3 time or timeDeltas; 0 not folded. */
+/* 1 weight, 2 threadCPUDelta, 3 time, 4 timeDeltas; 0 not folded. */
 int ff_fold_kind(const char *name);
-/* Sample time from column c's next value d (timeDeltas are summed). */
-double ff_sample_time(struct ff_table *t, const struct ff_col *c, double d);
+/* A sample's time from its time or (deltas) timeDeltas value d. */
+double ff_sample_time(struct ff_table *t, int deltas, double d);
 void ff_table_release(struct ff_table *t);
 /*
  * Checks that each of a thread's samples names one of its nst stacks,

@@ -56,6 +56,7 @@ static void fold(struct pd_blocks *b)
 		memset(v + PD_BLOCKS / 2, 0, PD_BLOCKS / 2 * sizeof(*v));
 	}
 	b->width *= 2;
+	b->inv = 1 / b->width;
 	b->used = (b->used + 1) / 2;
 }
 
@@ -77,7 +78,8 @@ static void shift(struct pd_blocks *b, unsigned m)
 	b->used += m;
 }
 
-void pd_blocks_add(struct pd_blocks *b, uint32_t node, double t, double count)
+void pd_blocks_add_slow(struct pd_blocks *b, uint32_t node, double t,
+			double count)
 {
 	double k = 0;
 
@@ -90,6 +92,7 @@ void pd_blocks_add(struct pd_blocks *b, uint32_t node, double t, double count)
 	} else if (!(b->width > 0) && (t > b->t0 || t < b->t0)) {
 		/* The first gap: a sample period or so, an eighth a block. */
 		b->width = fabs(t - b->t0) / 8;
+		b->inv = 1 / b->width;
 	}
 	if (b->width > 0 && t < b->t0) {
 		/* earlier than all so far: the blocks grow to the left */
@@ -116,6 +119,7 @@ void pd_blocks_restart(struct pd_blocks *nb, const struct pd_blocks *old)
 	memset(nb, 0, sizeof(*nb));
 	nb->t0 = old->t0;
 	nb->width = old->width;
+	nb->inv = old->inv;
 	nb->used = old->used;
 	nb->started = old->started;
 }

@@ -28,13 +28,32 @@ struct pd_blocks {
 	uint32_t *row_of; /* node -> its row + 1, 0 when none */
 	size_t nrows, rows_cap, nnodes;
 	double t0, width; /* block k: [t0 + k width, t0 + (k + 1) width) */
+	double inv;	  /* 1 / width, 0 until there is a width */
 	unsigned used;	  /* blocks from the first to the last with samples */
 	int started;
 };
 
 void pd_blocks_release(struct pd_blocks *b);
-/* count samples of node at time t (any unit; NaN: not counted). */
-void pd_blocks_add(struct pd_blocks *b, uint32_t node, double t, double count);
+/* pd_blocks_add when the blocks must change (or the node has no row). */
+void pd_blocks_add_slow(struct pd_blocks *b, uint32_t node, double t,
+			double count);
+/*
+ * count samples of node at time t (any unit; NaN: not counted). Inline:
+ * importers call it once a sample.
+ */
+static inline void pd_blocks_add(struct pd_blocks *b, uint32_t node, double t,
+				 double count)
+{
+	double x = (t - b->t0) * b->inv;
+
+	if (b->inv > 0 && x >= 0 && x < PD_BLOCKS && node < b->nnodes &&
+	    b->row_of[node] && (unsigned)x < b->used) {
+		b->rows[(size_t)(b->row_of[node] - 1) * PD_BLOCKS +
+			(unsigned)x] += (float)count;
+		return;
+	}
+	pd_blocks_add_slow(b, node, t, count);
+}
 /* A node's row, or NULL when it has no timed samples. */
 static inline const float *pd_blocks_row(const struct pd_blocks *b,
 					 uint32_t node)
