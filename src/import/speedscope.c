@@ -260,6 +260,8 @@ int ss_close_event(struct ss_state *s)
 		if (s->open.n && s->ev_at > s->t_prev) {
 			node = s->open.v[s->open.n - 1].node;
 			s->prov.nodes.v[node].weight += s->ev_at - s->t_prev;
+			pd_blocks_add_span(&s->prov.blk, node, s->t_prev,
+					   s->ev_at, s->ev_at - s->t_prev);
 		}
 		s->t_prev = s->ev_at;
 	}

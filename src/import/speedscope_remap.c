@@ -381,6 +381,39 @@ static void set_count_rule(struct ss_state *s, enum pd_unit unit,
 	p->count_rule = pd_buf_detach(&rule);
 }
 
+/*
+ * Whether the evented profiles' times share one unit, so that their time
+ * blocks (statistics.md, "Bursty functions") are on one clock.
+ */
+static int one_clock(const struct ss_state *s)
+{
+	const char *unit = NULL;
+	size_t i;
+
+	for (i = 0; i < s->profs.n; i++) {
+		if (s->profs.v[i].type != 1)
+			continue;
+		if (unit && strcmp(unit, s->profs.v[i].unit))
+			return 0;
+		unit = s->profs.v[i].unit;
+	}
+	return 1;
+}
+
+/* Node i's time blocks onto the profile's node to, spread over count c. */
+static void carry_blocks(struct pd_profile *p, const struct pd_profile *v,
+			 size_t i, uint32_t to, double c)
+{
+	const float *row = pd_blocks_row(&v->blk, (uint32_t)i);
+	double n = 0;
+	unsigned k;
+
+	for (k = 0; row && k < PD_BLOCKS; k++)
+		n += (double)row[k];
+	if (n > 0)
+		pd_blocks_carry(&p->blk, &v->blk, (uint32_t)i, to, c / n);
+}
+
 int pd_speedscope_remap(struct ss_state *s)
 {
 	struct pd_profile *p = s->p, *v = &s->prov;
@@ -399,6 +432,8 @@ int pd_speedscope_remap(struct ss_state *s)
 	if (!settle_units(s, &u))
 		goto out;
 	p->unit = u.unit;
+	if (one_clock(s))
+		pd_blocks_restart(&p->blk, &v->blk);
 	cx[PD_ROOT].real = PD_ROOT;
 	cx[PD_ROOT].process = cx[PD_ROOT].thread = 0;
 	cx[PD_ROOT].prof = 0;
@@ -426,6 +461,8 @@ int pd_speedscope_remap(struct ss_state *s)
 		else
 			cnt = w;
 		pd_profile_add(p, c->real, w, cnt);
+		if (p->blk.started)
+			carry_blocks(p, v, i, c->real, cnt);
 		pd_profile_thread(p, tn, strlen(tn), w);
 	}
 	set_count_rule(s, u.unit, interval_ns, traceevent);

@@ -78,13 +78,15 @@ static void shift(struct pd_blocks *b, unsigned m)
 	b->used += m;
 }
 
-void pd_blocks_add_slow(struct pd_blocks *b, uint32_t node, double t,
-			double count)
+/*
+ * Makes the blocks cover time t (finite): starts them, sets their length
+ * from the first gap, moves their start back or folds them. Returns t's
+ * block.
+ */
+static unsigned place(struct pd_blocks *b, double t)
 {
 	double k = 0;
 
-	if (isnan(t) || isinf(t))
-		return;
 	if (!b->started) {
 		b->started = 1;
 		b->t0 = t;
@@ -109,9 +111,60 @@ void pd_blocks_add_slow(struct pd_blocks *b, uint32_t node, double t,
 			fold(b);
 		k = floor((t - b->t0) / b->width);
 	}
-	row_for(b, node)[(unsigned)k] += (float)count;
 	if ((unsigned)k + 1 > b->used)
 		b->used = (unsigned)k + 1;
+	return (unsigned)k;
+}
+
+void pd_blocks_add_slow(struct pd_blocks *b, uint32_t node, double t,
+			double count)
+{
+	unsigned k;
+
+	if (isnan(t) || isinf(t))
+		return;
+	k = place(b, t);
+	row_for(b, node)[k] += (float)count;
+}
+
+/* t's block once the blocks cover it, within the blocks in use. */
+static unsigned block_of(const struct pd_blocks *b, double t)
+{
+	double x = b->width > 0 ? floor((t - b->t0) * b->inv) : 0;
+
+	if (!(x > 0))
+		return 0;
+	return x >= b->used ? b->used - 1 : (unsigned)x;
+}
+
+void pd_blocks_add_span_slow(struct pd_blocks *b, uint32_t node, double ta,
+			     double tb, double amount)
+{
+	unsigned k, k0, k1;
+	float *row;
+
+	if (isnan(ta) || isinf(ta) || isnan(tb) || isinf(tb))
+		return;
+	if (!(tb > ta)) {
+		pd_blocks_add_slow(b, node, ta, amount);
+		return;
+	}
+	place(b, ta);
+	place(b, tb);
+	row = row_for(b, node);
+	k0 = block_of(b, ta);
+	k1 = block_of(b, tb);
+	for (k = k0; k <= k1; k++) {
+		double lo = fmax(ta, b->t0 + k * b->width);
+		double hi = fmin(tb, b->t0 + (k + 1) * b->width);
+
+		if (k == k0)
+			lo = ta;
+		if (k == k1)
+			hi = tb;
+		if (hi > lo)
+			row[k] += (float)(amount * (hi - lo) / (tb - ta));
+	}
 }
 
 void pd_blocks_restart(struct pd_blocks *nb, const struct pd_blocks *old)

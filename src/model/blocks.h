@@ -54,6 +54,26 @@ static inline void pd_blocks_add(struct pd_blocks *b, uint32_t node, double t,
 	}
 	pd_blocks_add_slow(b, node, t, count);
 }
+void pd_blocks_add_span_slow(struct pd_blocks *b, uint32_t node, double ta,
+			     double tb, double amount);
+/*
+ * amount spread evenly over the span [ta, tb) of node (an evented
+ * profile's interval): each block gets its share of the span.
+ */
+static inline void pd_blocks_add_span(struct pd_blocks *b, uint32_t node,
+				      double ta, double tb, double amount)
+{
+	double x0 = (ta - b->t0) * b->inv, x1 = (tb - b->t0) * b->inv;
+
+	if (b->inv > 0 && x0 >= 0 && x1 < PD_BLOCKS && tb > ta &&
+	    (unsigned)x0 == (unsigned)x1 && (unsigned)x1 < b->used &&
+	    node < b->nnodes && b->row_of[node]) {
+		b->rows[(size_t)(b->row_of[node] - 1) * PD_BLOCKS +
+			(unsigned)x0] += (float)amount;
+		return;
+	}
+	pd_blocks_add_span_slow(b, node, ta, tb, amount);
+}
 /* A node's row, or NULL when it has no timed samples. */
 static inline const float *pd_blocks_row(const struct pd_blocks *b,
 					 uint32_t node)

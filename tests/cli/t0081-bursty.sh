@@ -244,4 +244,64 @@ for name, w in want.items():
         seen += exp is not None
 assert seen >= 2 and fa["gc_mark"]["self"]["burst_dispersion"] > 20, fa["gc_mark"]
 PY
+# And as an evented speedscope profile (PerfView and dotnet-trace write
+# these): each sample lasts until the next, runs of one stack are one
+# interval, spread over the blocks it covers. The rule for intervals,
+# computed independently (block_dispersion.py --spans), gives the same.
+for side in base cand; do
+	python3 - "$T/$side.nofault.txt" "$T/$side.speedscope.json" <<'PY'
+import json, sys
+frames, fidx, events = [], {}, []
+def fr(name):
+    if name not in fidx:
+        fidx[name] = len(frames); frames.append({"name": name, "file": "app"})
+    return fidx[name]
+samples = []
+stack = None
+for line in open(sys.argv[1]):
+    if line.startswith("app"):
+        t, stack = int(line.split()[2][:-1].replace(".", "")) / 1000, []
+    elif line.strip():
+        stack.append(line.split()[1].split("+0x")[0])
+    elif stack is not None:
+        samples.append((t, [fr(n) for n in reversed(stack)]))
+        stack = None
+cur = []
+for t, st in samples:
+    k = 0
+    while k < len(cur) and k < len(st) and cur[k] == st[k]:
+        k += 1
+    for f in reversed(cur[k:]):
+        events.append({"type": "C", "frame": f, "at": t})
+    for f in st[k:]:
+        events.append({"type": "O", "frame": f, "at": t})
+    cur = st
+end = samples[-1][0] + 1
+for f in reversed(cur):
+    events.append({"type": "C", "frame": f, "at": end})
+d = {"$schema": "https://www.speedscope.app/file-format-schema.json",
+     "shared": {"frames": frames},
+     "profiles": [{"type": "evented", "name": "app", "unit": "milliseconds",
+                   "startValue": samples[0][0], "endValue": end, "events": events}]}
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+python3 "$PD_ROOT/tests/tools/block_dispersion.py" --spans "$T/base.nofault.txt" "$T/cand.nofault.txt" >"$T/want3.json"
+pd -f json "$T/base.speedscope.json" "$T/cand.speedscope.json" >"$T/ss.json" 2>/dev/null
+if python3 - "$T/ss.json" "$T/want3.json" <<'PY'; then ok; else not_ok "speedscope blocks"; fi
+import json, math, sys
+d, want = (json.load(open(p)) for p in sys.argv[1:])
+assert d["baseline"]["format"] == "speedscope", d["baseline"]
+f = {x["function"]: x for x in d["functions"]}
+floor = d["settings"]["dispersion_floor"]
+seen = 0
+for name, w in want.items():
+    for k in ("self", "total"):
+        exp = w[k] if w[k] is not None and w[k] > floor else None
+        got = f[name][k]["burst_dispersion"]
+        assert (got is None) == (exp is None), (name, k, got, exp)
+        assert got is None or math.isclose(got, exp, rel_tol=1e-5), (name, k, got, exp)
+        seen += exp is not None
+assert seen >= 2 and f["gc_mark"]["self"]["burst_dispersion"] > 20, f["gc_mark"]
+PY
 finish

@@ -8,7 +8,12 @@ layout the tests write (a header with a time, frames "addr sym+off
 (dso)", leaf first); functions are the symbol names, system frames those
 of [kernel.kallsyms].
 
-usage: block_dispersion.py BASE.txt CAND.txt
+With --spans the samples are read as an evented profile holds them: each
+sample lasts until the next (the last one 1 ms), consecutive samples of
+one stack are one span, and a span's length is spread over the blocks it
+covers; the first gap is then the first span's length.
+
+usage: block_dispersion.py [--spans] BASE.txt CAND.txt
 """
 import json
 import math
@@ -33,6 +38,39 @@ def read(path):
             sym, dso = rest.rsplit(" (", 1)
             cur[1].append((sym.split("+0x")[0], dso.rstrip(")") == "[kernel.kallsyms]"))
     return samples
+
+
+def spans_of(samples):
+    """(start, end, frames) of each run of samples of one stack."""
+    out = []
+    for i, (t, frames) in enumerate(samples):
+        end = samples[i + 1][0] if i + 1 < len(samples) else t + 0.001
+        if out and out[-1][2] == frames and out[-1][1] == t:
+            out[-1] = (out[-1][0], end, frames)
+        else:
+            out.append((t, end, frames))
+    return out
+
+
+def span_blocks(spans):
+    """Each span's share of each block it covers: [(block, share)]."""
+    t0 = spans[0][0]
+    w = (spans[0][1] - t0) / 8
+    tmax = max(e for _, e, _ in spans)
+    while (tmax - t0) / w >= BLOCKS:
+        w *= 2
+    used = int((tmax - t0) / w) + 1
+    out = []
+    for a, e, _ in spans:
+        k0, k1 = min(int((a - t0) / w), used - 1), min(int((e - t0) / w), used - 1)
+        parts = []
+        for k in range(k0, k1 + 1):
+            lo = a if k == k0 else max(a, t0 + k * w)
+            hi = e if k == k1 else min(e, t0 + (k + 1) * w)
+            if hi > lo:
+                parts.append((k, (hi - lo) * 1000))  # ms, as counted
+        out.append(parts)
+    return out, used
 
 
 def blocks(samples):
@@ -61,30 +99,35 @@ def chi2_q999(df):
     return (1 - h + 3.09 * math.sqrt(h)) ** 3
 
 
-def side(path):
+def side(path, spans):
     s = read(path)
-    blk = blocks(s)
-    used = max(blk) + 1
+    if spans:
+        sp = spans_of(s)
+        parts, used = span_blocks(sp)
+        items = [(frames, pt) for (_, _, frames), pt in zip(sp, parts)]
+    else:
+        blk = blocks(s)
+        used = max(blk) + 1
+        items = [(frames, [(b, 1)]) for (_, frames), b in zip(s, blk)]
     selfc, totc, system = {}, {}, {}
-    prog = [0] * used
-    for (t, frames), b in zip(s, blk):
+    prog, allc = [0] * used, [0] * used
+    for frames, pts in items:
         leaf, sysleaf = frames[0]
-        system[leaf] = sysleaf
         for name, sy in frames:
             system[name] = sy
-        selfc.setdefault(leaf, [0] * used)[b] += 1
-        # system frames below the program's are set apart: the program's
-        # functions count the sample only when its leaf is the program's
-        if not sysleaf:
-            prog[b] += 1
-            for name in set(n for n, sy in frames if not sy):
-                totc.setdefault(name, [0] * used)[b] += 1
-        else:
-            for name in set(n for n, sy in frames if sy):
-                totc.setdefault(name, [0] * used)[b] += 1
-    allc = [0] * used
-    for (t, frames), b in zip(s, blk):
-        allc[b] += 1
+        for b, x in pts:
+            allc[b] += x
+            selfc.setdefault(leaf, [0] * used)[b] += x
+            # system frames below the program's are set apart: the
+            # program's functions count the sample only when its leaf is
+            # the program's
+            if not sysleaf:
+                prog[b] += x
+                for name in set(n for n, sy in frames if not sy):
+                    totc.setdefault(name, [0] * used)[b] += x
+            else:
+                for name in set(n for n, sy in frames if sy):
+                    totc.setdefault(name, [0] * used)[b] += x
     # the steady samples: the burstiest program function out, in turn
     steady, out = prog[:], set()
     for _ in range(8):
@@ -125,8 +168,12 @@ def chi2_sf(x, df):
 
 
 def main():
-    a, sysa = side(sys.argv[1])
-    b, sysb = side(sys.argv[2])
+    args = sys.argv[1:]
+    spans = args[0] == "--spans"
+    if spans:
+        args = args[1:]
+    a, sysa = side(args[0], spans)
+    b, sysb = side(args[1], spans)
     system = {**sysa, **sysb}
     funcs = set(a) | set(b)
 
