@@ -81,6 +81,16 @@
 #ifndef PD_LIMIT_SYMBOL_TABLE
 #define PD_LIMIT_SYMBOL_TABLE ((size_t)1 << 30)
 #endif
+/*
+ * Stacks of one thread of a samply/Firefox profile. Samples name their
+ * stack by index, and their weights, CPU deltas and times are summed per
+ * stack as they stream by, before the stack table is read: an index is
+ * memory (20 bytes a stack) before it can be checked. 16 million stacks
+ * is a stack table of hundreds of megabytes.
+ */
+#ifndef PD_LIMIT_FF_STACKS
+#define PD_LIMIT_FF_STACKS ((size_t)1 << 24)
+#endif
 /* One top-level pprof field (a sample is a few bytes; a table less). */
 #ifndef PD_LIMIT_PPROF_FIELD
 #define PD_LIMIT_PPROF_FIELD ((size_t)1 << 30)

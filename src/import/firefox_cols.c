@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/limits.h"
 #include "core/xalloc.h"
 #include "import/firefox_int.h"
 
@@ -69,6 +70,12 @@ void ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
 		if (isnan(x) || x < 0 || x - floor(x) > 0 || x > 1e9)
 			return; /* no stack, or one the resolver refuses */
 		st = (size_t)x;
+	}
+	if (st >= PD_LIMIT_FF_STACKS) {
+		/* out of range, or over the limit: ff_thread_fold says which */
+		if (!t->over)
+			t->over = i + 1;
+		return;
 	}
 	if (kind == 1)
 		add_sum(&t->wsum, st, isnan(d) ? 1 : d);
@@ -154,6 +161,7 @@ void ff_table_release(struct ff_table *t)
 	PD_VEC_FREE(&t->bkey);
 	t->wfolded = t->cfolded = t->tfolded = 0;
 	t->tsum = 0;
+	t->over = 0;
 }
 
 /*
@@ -177,6 +185,17 @@ int ff_thread_fold(struct ff_state *s, struct ff_thread *th, size_t nst)
 			    "%s: thread \"%s\": samples.stack[%zu]"
 			    " = %g is out of range (%zu stacks)",
 			    s->in->path, th->name ? th->name : "?", i, st, nst);
+	}
+	if (nst > PD_LIMIT_FF_STACKS) {
+		struct pd_buf where = PD_BUF_INIT;
+		int rc;
+
+		pd_buf_addf(&where, "%s: thread \"%s\"", s->in->path,
+			    th->name ? th->name : "?");
+		rc = pd_err_limit(s->err, where.buf, PD_LIMIT_FF_STACKS,
+				  "stacks a thread", "PD_LIMIT_FF_STACKS");
+		pd_buf_release(&where);
+		return rc;
 	}
 	ff_fold_samples(t);
 	return 0;

@@ -232,6 +232,19 @@ bad funcrange 't["frameTable"]["func"][1] = 9' "frameTable row 1 names a func ou
 bad librange 't["resourceTable"]["lib"][0] = 4' "names a lib out of range"
 bad stackneg 't["samples"]["stack"][1] = -1' "samples.stack\[1\] = -1 is out of range"
 bad stackfrac 't["samples"]["stack"][2] = 1.5' "samples.stack\[2\] = 1.5 is out of range"
+# A huge stack index among weights that stream by after the stacks: the
+# sums per stack must not grow to it before the index can be checked (it
+# took 7 GB and 19 s).
+python3 - "$T/unsym.json" "$T/stackhuge.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["threads"][0]["samples"]
+s["stack"][1] = 900000000
+s["weight"] = [1] * s["length"]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 2 with_timeout 5 "$PERFDIFF" show "$T/stackhuge.json"
+expect_grep "samples.stack\[1\] = 9e+08 is out of range" "$T/err"
 
 # Weights and CPU deltas are summed per stack as they stream when the
 # stack column came first (samply's order), stored and summed after when
