@@ -10,6 +10,7 @@ codeId, arch}, "frames": {function: rva}, "stacks": [[[f1, f2, ...], count],
 optional [[name, samples, has_cpu], ...]}. Every stack is a path from the
 root; each sample of a stack lands on its last frame. Frame addresses are
 rva + 2 (inside the function), written as hex names like samply's.
+Samples are 1 ms apart, each stack's spread evenly over the run.
 """
 import json
 import sys
@@ -29,9 +30,13 @@ def thread(name, tid, spec, counts_by_stack, cpu):
                 stack_frame.append(order.index(path[depth]))
                 stack_prefix.append(prefix)
             prefix = index[key]
-    samples = []
+    # each stack's samples spread evenly over the run, as a sampler
+    # interleaves them (grouped, every function would be a burst of its
+    # own in time: docs/statistics.md, "Bursty functions")
+    timed = []
     for path, count in counts_by_stack:
-        samples += [index[tuple(path)]] * count
+        timed += [((j + 0.5) / count, index[tuple(path)]) for j in range(count)]
+    samples = [st for _, st in sorted(timed)]
     s = {"length": len(samples), "stack": samples,
          "time": [float(i) for i in range(len(samples))],
          "weight": None, "weightType": "samples"}
