@@ -7,7 +7,12 @@
 # in one pair made here, which the model without blocks called
 # "regressed", exit 1). In every pair perfdiff sees the bursts (its
 # dispersion as tests/tools/block_dispersion.py computes it from the same
-# text), never calls collect() changed, and leaves work() alone.
+# text) and leaves work() alone; it calls collect() changed in at most
+# one pair of the three (the bursts are a Poisson count of about 8 a
+# run: one run of 1 and one of 15 happen, and then the change is real
+# enough to say so; at 1 % a pair, as the simulation in statistics.md
+# measured, two such pairs in one run of this test would be chance of
+# 3 in 10 000).
 . "$(dirname "$0")/lib.sh"
 if ! perf record -q -o "$T/probe.data" true >/dev/null 2>&1; then
 	echo "skipped: perf cannot record here (perf_event_paranoid or no perf)"
@@ -35,9 +40,18 @@ w = {name(k): v for k, v in w.items()}
 c = f["collect"]["self"]
 assert c["burst_dispersion"] is not None and c["burst_dispersion"] > 5, c
 assert math.isclose(c["burst_dispersion"], w["collect"]["self"], rel_tol=1e-9), (c, w["collect"])
-assert c["status"] not in ("regressed", "improved"), c
 assert f["work"]["self"]["burst_dispersion"] is None, f["work"]["self"]
 assert any(x.startswith("bursty: collect") for x in d["warnings"]), d["warnings"]
 PY
 done
+if python3 - "$T"/d1.json "$T"/d2.json "$T"/d3.json <<'PY'; then ok; else not_ok "collect() changed in two pairs of three"; fi
+import json, re, sys
+changed = 0
+for p in sys.argv[1:]:
+    d = json.load(open(p))
+    for x in d["functions"]:
+        if re.sub(r"\.(constprop|isra|part)\.\d+$", "", x["function"]) == "collect":
+            changed += x["self"]["status"] in ("regressed", "improved")
+assert changed <= 1, changed
+PY
 finish
