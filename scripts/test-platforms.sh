@@ -20,7 +20,7 @@ if ldd build-noelf/perfdiff 2>/dev/null | grep -q libelf; then
 	exit 1
 fi
 ctest --test-dir build-noelf --output-on-failure -j "$jobs" \
-	-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0330-history-real|cli_t0600-bisect-real'
+	-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0206-bursty-real|cli_t0330-history-real|cli_t0600-bisect-real'
 
 if command -v clang >/dev/null; then
 	echo "== clang, -Werror"
