@@ -32,9 +32,13 @@
  */
 static int plainly_bursty(double disp, double df)
 {
-	double h = 2 / (9 * df), q = 1 - h + 3.09 * sqrt(h);
+	double h, q;
 
-	return df > 0 && disp > q * q * q;
+	if (!(df > 0))
+		return 0;
+	h = 2 / (9 * df);
+	q = 1 - h + 3.09 * sqrt(h);
+	return disp > q * q * q;
 }
 
 struct chunk {
@@ -83,20 +87,21 @@ static void dispersion(const double *c, const double *e, unsigned used,
 
 /*
  * Takes the self samples of plainly bursty functions out of the
- * program's block totals, the burstiest first and one at a time (the
- * functions a burst pushes aside look bursty too until it is out),
- * unless that leaves less than half of them (a program of phases: no
- * part of it is steady).
+ * program's block totals into steady, the burstiest first and one at a
+ * time (the functions a burst pushes aside look bursty too until it is
+ * out), marking them in out; unless that leaves less than half of them
+ * (a program of phases: no part of it is steady), when steady is the
+ * program's totals and none is marked.
  */
 static void steady_blocks(const struct pd_agg *a, const struct pd_funcs *f,
-			  const double *self, double *prog, unsigned used)
+			  const double *self, const double *prog,
+			  double *steady, unsigned char *out, unsigned used)
 {
-	double steady[PD_BLOCKS], before = 0, after = 0, disp, df;
+	double before = 0, after = 0, disp, df;
 	size_t i, worst;
 	unsigned j, round;
-	unsigned char *out = pd_xcalloc(a->n + 1, 1);
 
-	memcpy(steady, prog, sizeof(steady));
+	memcpy(steady, prog, PD_BLOCKS * sizeof(*steady));
 	for (round = 0; round < MAX_BURSTY; round++) {
 		double most = 0;
 
@@ -120,13 +125,14 @@ static void steady_blocks(const struct pd_agg *a, const struct pd_funcs *f,
 				steady[j] = 0;
 		}
 	}
-	free(out);
 	for (j = 0; j < used; j++) {
 		before += prog[j];
 		after += steady[j];
 	}
-	if (after >= before / 2)
-		memcpy(prog, steady, sizeof(steady));
+	if (after < before / 2) {
+		memcpy(steady, prog, PD_BLOCKS * sizeof(*steady));
+		memset(out, 0, a->n);
+	}
 }
 
 void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
@@ -137,6 +143,8 @@ void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
 	double *self = pd_xcalloc(nf * PD_BLOCKS + 1, sizeof(double));
 	double *tot = pd_xcalloc(nf * PD_BLOCKS + 1, sizeof(double));
 	double prog[PD_BLOCKS] = { 0 }, all[PD_BLOCKS] = { 0 };
+	double steady[PD_BLOCKS];
+	unsigned char *out = pd_xcalloc(nf + 1, 1);
 	uint32_t *first = pd_xmalloc(nn * sizeof(*first));
 	uint32_t *next = pd_xmalloc(nn * sizeof(*next));
 	struct chunk c;
@@ -174,7 +182,7 @@ void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
 	}
 	for (j = 0; j < PD_BLOCKS; j++)
 		all[j] += prog[j];
-	steady_blocks(a, f, self, prog, used);
+	steady_blocks(a, f, self, prog, steady, out, used);
 	for (k = 0; k < 2; k++) {
 		free(a->bdisp[k]);
 		free(a->bdf[k]);
@@ -182,13 +190,25 @@ void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
 		a->bdf[k] = pd_xcalloc(nf ? nf : 1, sizeof(double));
 	}
 	for (i = 0; i < nf; i++) {
-		const double *e = f->v.v[i].system ? all : prog;
+		double own[PD_BLOCKS];
+		const double *e = f->v.v[i].system ? all : steady;
 
+		if (out[i]) {
+			/*
+			 * a bursty function against the steady samples and
+			 * its own: in a thread it pushes the rest aside, and a
+			 * block all burst must still count
+			 */
+			for (j = 0; j < PD_BLOCKS; j++)
+				own[j] = steady[j] + self[i * PD_BLOCKS + j];
+			e = own;
+		}
 		for (k = 0; k < 2; k++)
 			dispersion((k ? tot : self) + i * PD_BLOCKS, e, used,
 				   &a->bdisp[k][i], &a->bdf[k][i]);
 	}
 	free(c.sub);
+	free(out);
 	free(self);
 	free(tot);
 	free(first);

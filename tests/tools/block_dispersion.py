@@ -143,11 +143,16 @@ def side(path, spans):
         out.add(best)
         steady = [x - y if x - y > 0.5 else 0 for x, y in zip(steady, selfc[best])]
     if sum(steady) < sum(prog) / 2:
-        steady = prog
+        steady, out = prog, set()
     res = {}
     for k, table in (("self", selfc), ("total", totc)):
         for f, c in table.items():
-            res.setdefault(f, {})[k] = pearson(c, allc if system[f] else steady)
+            # the bursty ones themselves against the steady samples and
+            # their own
+            e = allc if system[f] else steady
+            if f in out:
+                e = [x + y for x, y in zip(steady, selfc[f])]
+            res.setdefault(f, {})[k] = pearson(c, e)
     return res, system
 
 

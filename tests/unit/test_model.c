@@ -185,13 +185,16 @@ static void test_system_apart(void **state)
 
 /*
  * Time blocks and each function's dispersion over them, counted by hand
- * (statistics.md, "Bursty functions"): main -> g, 64 samples in the
- * first half second; main -> f, 5 samples in every half second of 8.
- * The first gap (1/128 s) makes blocks of 1/1024 s, doubled to 0.5 s:
- * 16 blocks. Against the program's samples (69, 5, 5, ...) both look
- * bursty, g the more (fewer samples); with g out, the steady samples are
- * f's own: f 0, g (64 - 4)^2 / 4 + 15 * 4 = 960 over 15, main's total
- * (69 - 9)^2 / 9 + 15 (5 - 9)^2 / 9 = 426.67 over 15.
+ * (statistics.md, "Bursty functions"). One busy thread sampled every
+ * 1/32 s, 4 samples a tick, for 8 s: main -> g for the first 24 ticks
+ * (a burst), main -> f for the rest. The first gap makes blocks of
+ * 1/256 s, doubled to 0.5 s: 16 blocks of 64 samples. g: 64, 32, 0...;
+ * f: 0, 32, 64.... Against the program's samples both look bursty, g
+ * the more (fewer samples). With g out, the steady samples are f's own:
+ * f 0 over 14 blocks (block 0 has none); g against steady + its own
+ * (64 each): ((64-6)^2 + (32-6)^2) / 6 + 14 * 6 = 757.33 over 15; main's
+ * total against steady, over blocks 1-15: (64-33.10)^2/33.10 +
+ * 14 (64-66.21)^2/66.21 = 29.88 over 14.
  */
 static void test_time_blocks(void **state)
 {
@@ -199,7 +202,8 @@ static void test_time_blocks(void **state)
 	struct pd_funcs fn;
 	struct pd_agg a;
 	uint32_t m, g, f, nm, ng, nf;
-	int i, j;
+	double main_x2 = 0, m1 = 960.0 * 32 / 928, mk = 960.0 * 64 / 928;
+	int i;
 
 	(void)state;
 	pd_profile_init(&p);
@@ -209,21 +213,19 @@ static void test_time_blocks(void **state)
 	nm = pd_profile_child(&p, PD_ROOT, m);
 	ng = pd_profile_child(&p, nm, g);
 	nf = pd_profile_child(&p, nm, f);
-	for (i = 0; i < 64; i++) {
-		pd_profile_add(&p, ng, 1, 1);
-		pd_blocks_add(&p.blk, ng, i / 128.0, 1);
+	for (i = 0; i < 256; i++) {
+		uint32_t at = i < 24 ? ng : nf;
+
+		pd_profile_add(&p, at, 4, 4);
+		pd_blocks_add(&p.blk, at, i / 32.0, 4);
 	}
-	for (j = 0; j < 16; j++)
-		for (i = 0; i < 5; i++) {
-			pd_profile_add(&p, nf, 1, 1);
-			pd_blocks_add(&p.blk, nf, j * 0.5 + 0.1 + i * 0.01, 1);
-		}
 	pd_blocks_add(&p.blk, nf, PD_NAN, 1); /* no time: not counted */
 	pd_profile_finish(&p);
 	assert_int_equal(p.blk.used, 16);
 	assert_near(p.blk.width, 0.5, 0);
 	assert_near((double)pd_blocks_row(&p.blk, ng)[0], 64, 0);
-	assert_near((double)pd_blocks_row(&p.blk, nf)[15], 5, 0);
+	assert_near((double)pd_blocks_row(&p.blk, ng)[1], 32, 0);
+	assert_near((double)pd_blocks_row(&p.blk, nf)[15], 64, 0);
 	assert_null(pd_blocks_row(&p.blk, nm));
 
 	pd_funcs_init(&fn, 0);
@@ -232,12 +234,15 @@ static void test_time_blocks(void **state)
 	g = pd_funcs_get(&fn, "g", 1, "", 0);
 	f = pd_funcs_get(&fn, "f", 1, "", 0);
 	m = pd_funcs_get(&fn, "main", 4, "", 0);
-	assert_near(a.bdisp[0][g], 960.0 / 15, 1e-9);
-	assert_near(a.bdisp[1][g], 960.0 / 15, 1e-9);
+	assert_near(a.bdisp[0][g], ((58.0 * 58 + 26.0 * 26) / 6 + 84) / 15,
+		    1e-9);
+	assert_near(a.bdisp[1][g], a.bdisp[0][g], 1e-12);
 	assert_near(a.bdf[0][g], 15, 0);
 	assert_near(a.bdisp[0][f], 0, 1e-12);
+	assert_near(a.bdf[0][f], 14, 0);
 	assert_near(a.bdf[0][m], 0, 0); /* no samples of its own */
-	assert_near(a.bdisp[1][m], (400 + 15 * 16.0 / 9) / 15, 1e-9);
+	main_x2 = (64 - m1) * (64 - m1) / m1 + 14 * (64 - mk) * (64 - mk) / mk;
+	assert_near(a.bdisp[1][m], main_x2 / 14, 1e-9);
 	pd_agg_release(&a);
 
 	/* A rebuilt tree (main hidden) carries the rows to the new nodes. */
@@ -250,7 +255,8 @@ static void test_time_blocks(void **state)
 		pd_profile_finish(&p);
 		pd_agg_init(&a);
 		pd_agg_compute(&a, &p, &fn);
-		assert_near(a.bdisp[0][g], 960.0 / 15, 1e-9);
+		assert_near(a.bdisp[0][g],
+			    ((58.0 * 58 + 26.0 * 26) / 6 + 84) / 15, 1e-9);
 		assert_near(a.bdisp[0][f], 0, 1e-12);
 		pd_agg_release(&a);
 	}
