@@ -621,8 +621,7 @@ static int add_samples(struct cp *s, const struct idx *ids, size_t n,
 			continue; /* no stack at all */
 		pd_profile_add(p, pnode[k], s->leaf_w.v[i] * 1e3,
 			       s->leaf_n.v[i]);
-		pd_blocks_carry(&p->blk, &s->leaf_blk, (uint32_t)i, pnode[k],
-				1);
+		pd_blocks_carry(&p->blk, &s->leaf_blk, (uint32_t)i, pnode[k]);
 		p->nsamples += (uint64_t)s->leaf_n.v[i];
 	}
 	if (idle)

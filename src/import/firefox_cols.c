@@ -233,16 +233,7 @@ int ff_thread_wanted(const struct pd_import_opts *o, const struct ff_thread *t)
 void ff_carry_blocks(struct ff_state *s, const struct ff_table *t, size_t st,
 		     uint32_t node, double c)
 {
-	const float *row;
-	double n = 0;
-	unsigned k;
-
-	if (st >= t->bkey.n || !t->bkey.v[st])
-		return;
-	row = pd_blocks_row(&s->blk, t->bkey.v[st] - 1);
-	for (k = 0; row && k < PD_BLOCKS; k++)
-		n += (double)row[k];
-	if (n > 0)
-		pd_blocks_carry(&s->p->blk, &s->blk, t->bkey.v[st] - 1, node,
-				c / n);
+	if (st < t->bkey.n && t->bkey.v[st])
+		pd_blocks_carry_count(&s->p->blk, &s->blk, t->bkey.v[st] - 1,
+				      node, c);
 }

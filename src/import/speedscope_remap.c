@@ -400,20 +400,6 @@ static int one_clock(const struct ss_state *s)
 	return 1;
 }
 
-/* Node i's time blocks onto the profile's node to, spread over count c. */
-static void carry_blocks(struct pd_profile *p, const struct pd_profile *v,
-			 size_t i, uint32_t to, double c)
-{
-	const float *row = pd_blocks_row(&v->blk, (uint32_t)i);
-	double n = 0;
-	unsigned k;
-
-	for (k = 0; row && k < PD_BLOCKS; k++)
-		n += (double)row[k];
-	if (n > 0)
-		pd_blocks_carry(&p->blk, &v->blk, (uint32_t)i, to, c / n);
-}
-
 int pd_speedscope_remap(struct ss_state *s)
 {
 	struct pd_profile *p = s->p, *v = &s->prov;
@@ -461,8 +447,9 @@ int pd_speedscope_remap(struct ss_state *s)
 		else
 			cnt = w;
 		pd_profile_add(p, c->real, w, cnt);
-		if (p->blk.started)
-			carry_blocks(p, v, i, c->real, cnt);
+		if (p->blk.used)
+			pd_blocks_carry_count(&p->blk, &v->blk, (uint32_t)i,
+					      c->real, cnt);
 		pd_profile_thread(p, tn, strlen(tn), w);
 	}
 	set_count_rule(s, u.unit, interval_ns, traceevent);

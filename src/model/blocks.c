@@ -87,8 +87,7 @@ static unsigned place(struct pd_blocks *b, double t)
 {
 	double k = 0;
 
-	if (!b->started) {
-		b->started = 1;
+	if (!b->used) {
 		b->t0 = t;
 		b->used = 1;
 	} else if (!(b->width > 0) && (t > b->t0 || t < b->t0)) {
@@ -174,19 +173,36 @@ void pd_blocks_restart(struct pd_blocks *nb, const struct pd_blocks *old)
 	nb->width = old->width;
 	nb->inv = old->inv;
 	nb->used = old->used;
-	nb->started = old->started;
+}
+
+static void carry(struct pd_blocks *nb, const float *src, uint32_t to,
+		  double scale)
+{
+	float *dst = row_for(nb, to);
+	unsigned k;
+
+	for (k = 0; k < PD_BLOCKS; k++)
+		dst[k] += (float)((double)src[k] * scale);
 }
 
 void pd_blocks_carry(struct pd_blocks *nb, const struct pd_blocks *old,
-		     uint32_t from, uint32_t to, double scale)
+		     uint32_t from, uint32_t to)
 {
 	const float *src = pd_blocks_row(old, from);
-	float *dst;
+
+	if (src)
+		carry(nb, src, to, 1);
+}
+
+void pd_blocks_carry_count(struct pd_blocks *nb, const struct pd_blocks *old,
+			   uint32_t from, uint32_t to, double count)
+{
+	const float *src = pd_blocks_row(old, from);
+	double n = 0;
 	unsigned k;
 
-	if (!src)
-		return;
-	dst = row_for(nb, to);
-	for (k = 0; k < PD_BLOCKS; k++)
-		dst[k] += (float)((double)src[k] * scale);
+	for (k = 0; src && k < PD_BLOCKS; k++)
+		n += (double)src[k];
+	if (n > 0)
+		carry(nb, src, to, count / n);
 }

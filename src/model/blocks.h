@@ -29,8 +29,8 @@ struct pd_blocks {
 	size_t nrows, rows_cap, nnodes;
 	double t0, width; /* block k: [t0 + k width, t0 + (k + 1) width) */
 	double inv;	  /* 1 / width, 0 until there is a width */
-	unsigned used;	  /* blocks from the first to the last with samples */
-	int started;
+	unsigned used;	  /* blocks from the first to the last with samples; 0
+			     before any */
 };
 
 void pd_blocks_release(struct pd_blocks *b);
@@ -84,11 +84,15 @@ static inline const float *pd_blocks_row(const struct pd_blocks *b,
 }
 /*
  * Starts nb for a rebuilt tree of old's blocks (same span, no rows);
- * pd_blocks_carry then adds old node from's counts, times scale, to new
- * node to.
+ * pd_blocks_carry then adds old node from's counts to new node to, and
+ * pd_blocks_carry_count the same scaled to sum to count: for importers
+ * whose rows count samples while the node's count is weighed otherwise
+ * (CPU time, an interval's length), spread as the samples lie.
  */
 void pd_blocks_restart(struct pd_blocks *nb, const struct pd_blocks *old);
 void pd_blocks_carry(struct pd_blocks *nb, const struct pd_blocks *old,
-		     uint32_t from, uint32_t to, double scale);
+		     uint32_t from, uint32_t to);
+void pd_blocks_carry_count(struct pd_blocks *nb, const struct pd_blocks *old,
+			   uint32_t from, uint32_t to, double count);
 
 #endif

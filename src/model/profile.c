@@ -264,7 +264,7 @@ static void replay(struct pd_profile *p, size_t nframes, const uint32_t *start,
 
 	restart_tree(p);
 	to[0] = PD_ROOT;
-	pd_blocks_carry(&p->blk, &oldb, PD_ROOT, PD_ROOT, 1);
+	pd_blocks_carry(&p->blk, &oldb, PD_ROOT, PD_ROOT);
 	p->nodes.v[0].weight = old[0].weight;
 	p->nodes.v[0].count = old[0].count;
 	for (i = 1; i < n; i++) {
@@ -280,7 +280,7 @@ static void replay(struct pd_profile *p, size_t nframes, const uint32_t *start,
 			at = pd_profile_child(p, at, f);
 		to[i] = at;
 		pd_profile_add(p, at, old[i].weight, old[i].count);
-		pd_blocks_carry(&p->blk, &oldb, (uint32_t)i, at, 1);
+		pd_blocks_carry(&p->blk, &oldb, (uint32_t)i, at);
 	}
 	pd_blocks_release(&oldb);
 	free(old);
@@ -333,7 +333,7 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 	if (!focus && !ignore) {
 		p->nodes.v[0].weight = old[0].weight;
 		p->nodes.v[0].count = old[0].count;
-		pd_blocks_carry(&p->blk, &oldb, PD_ROOT, PD_ROOT, 1);
+		pd_blocks_carry(&p->blk, &oldb, PD_ROOT, PD_ROOT);
 	}
 	for (i = 1; i < n; i++) {
 		uint32_t f = old[i].frame;
@@ -345,7 +345,7 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 			    : pd_profile_child(p, to[old[i].parent], f);
 		if ((!focus || (on[i] & 1)) && !(on[i] & 2)) {
 			pd_profile_add(p, to[i], old[i].weight, old[i].count);
-			pd_blocks_carry(&p->blk, &oldb, (uint32_t)i, to[i], 1);
+			pd_blocks_carry(&p->blk, &oldb, (uint32_t)i, to[i]);
 		}
 	}
 	pd_blocks_release(&oldb);
