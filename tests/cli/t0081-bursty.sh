@@ -100,43 +100,13 @@ assert a == b, (a, b)
 for key, v in c.items():
     assert a[key] == v, (key, a[key], v)
 PY
-# The same samples as Chrome .cpuprofile files (times as timeDeltas in
-# us, no kernel frames), their arrays in either order: the dispersions
-# are the perf text's.
+# The same samples (without the kernel frames) in the other formats that
+# carry sample times, written by tests/tools/perf_text_convert.py.
 for side in base cand; do
-	python3 - "$T/$side.nofault.txt" "$T/$side" <<'PY'
-import json, sys
-nodes = [{"id": 1, "callFrame": {"functionName": "(root)", "url": ""}, "children": []}]
-kids, samples, deltas, last = {}, [], [], 100e6
-def node(parent, name):
-    key = (parent, name)
-    if key not in kids:
-        kids[key] = len(nodes) + 1
-        nodes.append({"id": kids[key], "children": [],
-                      "callFrame": {"functionName": name, "url": "file:///app.js"}})
-        nodes[parent - 1]["children"].append(kids[key])
-    return kids[key]
-stack = None
-for line in open(sys.argv[1]):
-    if line.startswith("app"):
-        t = round(float(line.split()[2][:-1]) * 1e6)
-        deltas.append(t - last)
-        last, stack = t, []
-    elif line.strip():
-        stack.append(line.split()[1].split("+0x")[0])
-    elif stack is not None:
-        at = 1
-        for name in reversed(stack):
-            at = node(at, name)
-        samples.append(at)
-        stack = None
-d = {"nodes": nodes, "startTime": 100e6, "endTime": last + 1000,
-     "samples": samples, "timeDeltas": deltas}
-json.dump(d, open(sys.argv[2] + ".cpuprofile", "w"))
-d2 = {k: d[k] for k in ("timeDeltas", "samples", "endTime", "startTime", "nodes")}
-json.dump(d2, open(sys.argv[2] + ".re.cpuprofile", "w"))
-PY
+	python3 "$PD_ROOT/tests/tools/perf_text_convert.py" "$T/$side.nofault.txt" "$T/$side"
 done
+# As Chrome .cpuprofile files (times as timeDeltas in us), their arrays
+# in either order: the dispersions are the perf text's.
 python3 "$PD_ROOT/tests/tools/block_dispersion.py" "$T/base.nofault.txt" "$T/cand.nofault.txt" >"$T/want2.json"
 pd -f json "$T/base.cpuprofile" "$T/cand.cpuprofile" >"$T/cp.json" 2>/dev/null
 pd -f json "$T/base.re.cpuprofile" "$T/cand.re.cpuprofile" >"$T/cpre.json" 2>/dev/null
@@ -149,58 +119,6 @@ fi
 # time (1 ms a sample, the first sample's delta not counted, as it runs
 # from before the recording), within a percent: a stack's count is
 # spread over its blocks as its samples lie.
-for side in base cand; do
-	python3 - "$T/$side.nofault.txt" "$T/$side" <<'PY'
-import json, sys
-strings, funcs, frames, stacks, index = [], {}, [], [], {}
-samples_stack, samples_time, stack = [], [], None
-def string(x):
-    strings.append(x)
-    return len(strings) - 1
-def func(name):
-    if name not in funcs:
-        funcs[name] = len(funcs)
-        frames.append(funcs[name])
-        names.append(string(name))
-    return funcs[name]
-names = []
-for line in open(sys.argv[1]):
-    if line.startswith("app"):
-        # ms from whole microseconds: exact on a block's edge
-        t, stack = int(line.split()[2][:-1].replace(".", "")) / 1000, []
-    elif line.strip():
-        stack.append(line.split()[1].split("+0x")[0])
-    elif stack is not None:
-        prefix = None
-        for depth, name in enumerate(reversed(stack)):
-            key = (prefix, func(name))
-            if key not in index:
-                index[key] = len(stacks)
-                stacks.append(key)
-            prefix = index[key]
-        samples_stack.append(prefix)
-        samples_time.append(t)
-        stack = None
-n = len(samples_stack)
-cols = {"length": n, "weightType": "samples", "stack": samples_stack,
-        "time": samples_time, "weight": None}
-thread = {"name": "app", "tid": 42, "pid": "42", "processName": "app",
-          "stringArray": strings,
-          "funcTable": {"length": len(funcs), "name": names,
-                        "resource": [-1] * len(funcs)},
-          "frameTable": {"length": len(frames), "func": frames},
-          "stackTable": {"length": len(stacks), "prefix": [k[0] for k in stacks],
-                         "frame": [k[1] for k in stacks]},
-          "samples": cols}
-d = {"meta": {"interval": 1.0, "preprocessedProfileVersion": 49, "version": 24,
-              "sampleUnits": {"time": "ms", "eventDelay": "ms", "threadCPUDelta": "µs"}},
-     "libs": [], "threads": [thread]}
-json.dump(d, open(sys.argv[2] + ".fx.json", "w"))
-cols["threadCPUDelta"] = [1000] * n
-thread["samples"] = {k: cols[k] for k in ("length", "time", "threadCPUDelta", "weight", "weightType", "stack")}
-json.dump(d, open(sys.argv[2] + ".fxre.json", "w"))
-PY
-done
 pd -f json "$T/base.fx.json" "$T/cand.fx.json" >"$T/fx.json" 2>/dev/null
 pd -f json "$T/base.fxre.json" "$T/cand.fxre.json" >"$T/fxre.json" 2>/dev/null
 if python3 "$PD_ROOT/tests/tools/compare_bursts.py" "$T/want2.json" firefox "$T/fx.json" "$T/fxre.json:0.01" &&
@@ -211,44 +129,6 @@ fi
 # these): each sample lasts until the next, runs of one stack are one
 # interval, spread over the blocks it covers. The rule for intervals,
 # computed independently (block_dispersion.py --spans), gives the same.
-for side in base cand; do
-	python3 - "$T/$side.nofault.txt" "$T/$side.speedscope.json" <<'PY'
-import json, sys
-frames, fidx, events = [], {}, []
-def fr(name):
-    if name not in fidx:
-        fidx[name] = len(frames); frames.append({"name": name, "file": "app"})
-    return fidx[name]
-samples = []
-stack = None
-for line in open(sys.argv[1]):
-    if line.startswith("app"):
-        t, stack = int(line.split()[2][:-1].replace(".", "")) / 1000, []
-    elif line.strip():
-        stack.append(line.split()[1].split("+0x")[0])
-    elif stack is not None:
-        samples.append((t, [fr(n) for n in reversed(stack)]))
-        stack = None
-cur = []
-for t, st in samples:
-    k = 0
-    while k < len(cur) and k < len(st) and cur[k] == st[k]:
-        k += 1
-    for f in reversed(cur[k:]):
-        events.append({"type": "C", "frame": f, "at": t})
-    for f in st[k:]:
-        events.append({"type": "O", "frame": f, "at": t})
-    cur = st
-end = samples[-1][0] + 1
-for f in reversed(cur):
-    events.append({"type": "C", "frame": f, "at": end})
-d = {"$schema": "https://www.speedscope.app/file-format-schema.json",
-     "shared": {"frames": frames},
-     "profiles": [{"type": "evented", "name": "app", "unit": "milliseconds",
-                   "startValue": samples[0][0], "endValue": end, "events": events}]}
-json.dump(d, open(sys.argv[2], "w"))
-PY
-done
 python3 "$PD_ROOT/tests/tools/block_dispersion.py" --spans "$T/base.nofault.txt" "$T/cand.nofault.txt" >"$T/want3.json"
 pd -f json "$T/base.speedscope.json" "$T/cand.speedscope.json" >"$T/ss.json" 2>/dev/null
 if python3 "$PD_ROOT/tests/tools/compare_bursts.py" "$T/want3.json" speedscope "$T/ss.json:1e-5"; then ok; else
