@@ -134,4 +134,62 @@ pd -f json "$T/base.speedscope.json" "$T/cand.speedscope.json" >"$T/ss.json" 2>/
 if python3 "$PD_ROOT/tests/tools/compare_bursts.py" "$T/want3.json" speedscope "$T/ss.json:1e-5"; then ok; else
 	not_ok "speedscope blocks"
 fi
+# A real evented profile of a program in phases (pyinstrument): many
+# bursty functions; the warning names the five burstiest, largest first,
+# and counts the rest.
+P=$PD_CORPUS/speedscope/pyinstrument-evented.speedscope.json
+pd -f json "$P" "$P" >"$T/py.json" 2>/dev/null
+if python3 - "$T/py.json" <<'PY'; then ok; else not_ok "bursty warning"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+burst = sorted(((max(x["self"]["burst_dispersion"] or 0, x["total"]["burst_dispersion"] or 0),
+                 x["function"]) for x in d["functions"] if not x["system"]), reverse=True)
+burst = [b for b in burst if b[0] > 0]
+assert len(burst) > 5, burst
+w = [x for x in d["warnings"] if x.startswith("bursty: ")]
+assert len(w) == 1, d["warnings"]
+names = ", ".join("%s (%.1fx)" % (n, v) for v, n in burst[:5])
+assert w[0].startswith("bursty: %s and %d more; " % (names, len(burst) - 5)), (w[0], names)
+PY
+# With history (check db:REV FILE): the stored commits learned the
+# collector as steady (its samples spread evenly, 400 to 415 a run), so
+# its learned variance is small; a candidate whose collector came in
+# bursts still has that variance raised to its blocks' dispersion. The
+# same candidate without times is judged on the learned variance alone:
+# the same counts, a narrower interval.
+history_db h
+tail=dddddddddddddddddddddddddddddddddddddd
+for i in 1 2 3 4 5 6; do
+	b=$T/h$i
+	mkdir -p "$b/profiles"
+	printf '{"git_sha": "%02d%s", "scenario": "s", "cache": "warm", "commit_date": "2026-03-%02dT00:00:00Z"}\n' \
+		"$i" "$tail" "$i" >"$b/build_meta.json"
+	python3 - "$i" >"$b/profiles/run.1.perf.txt" <<'PY'
+import sys
+i = int(sys.argv[1])
+gc = 400 + 3 * i
+for k in range(6000):
+    leaf = "gc_mark" if k * gc // 6000 != (k + 1) * gc // 6000 else \
+        "hash" if k % 5 == 0 else "parse"
+    print("app  42 %d.%06d:    1000000 cpu-clock:pppH: " % (100 + k // 1000, k % 1000 * 1000))
+    print("\t            11fb %s+0x2b (/opt/app/app)" % leaf)
+    print("\t            1092 main+0x32 (/opt/app/app)")
+    print("\t           2724a __libc_start_call_main+0x7a (/usr/lib/libc.so.6)\n")
+PY
+done
+expect_exit 0 pd ingest "$T"/h1 "$T"/h2 "$T"/h3 "$T"/h4 "$T"/h5 "$T"/h6
+pd check -f json "db:06$tail:s:warm" "$T/cand.txt" >"$T/hist.json" 2>/dev/null
+pd check -f json "db:06$tail:s:warm" "$T/cand.untimed.txt" >"$T/hist0.json" 2>/dev/null
+if python3 - "$T/hist.json" "$T/hist0.json" <<'PY'; then ok; else not_ok "bursts with history"; fi
+import json, math, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["dispersion"]["source"] == "history", a["dispersion"]
+g, g0 = ({x["function"]: x for x in d["functions"]}["gc_mark"]["self"] for d in (a, b))
+assert (g["baseline_samples"], g["candidate_samples"]) == (g0["baseline_samples"], g0["candidate_samples"])
+assert g["burst_dispersion"] is not None and g["burst_dispersion"] > 20, g
+assert g0["burst_dispersion"] is None, g0
+width = lambda m: math.log(m["ci_high"] / m["ci_low"])
+assert width(g) > 3 * width(g0), (g, g0)
+assert g["status"] == "inconclusive", g
+PY
 finish

@@ -264,6 +264,41 @@ static void test_time_blocks(void **state)
 	pd_profile_release(&p);
 }
 
+/*
+ * Blocks grow to the left for a sample before their start, by hand:
+ * times 10, 11 (the first gap, 1: blocks of 1/8, 11 in block 8), then 9:
+ * 8 more blocks to the left do not fit with 9 in use, so one fold
+ * (blocks of 1/4, 5 in use, 11 in block 4) and 4 to the left: the start
+ * is 9, 9 in block 0, 10 in 4, 11 in 8. An interval [11.1, 11.6) with 5
+ * samples spreads by length: block 8 ([11, 11.25): 0.15, 1.5), 9 (0.25,
+ * 2.5) and 10 (0.1, 1).
+ */
+static void test_time_blocks_left(void **state)
+{
+	struct pd_blocks b;
+	const float *r;
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	pd_blocks_add(&b, 1, 10, 1);
+	pd_blocks_add(&b, 1, 11, 1);
+	pd_blocks_add(&b, 1, 9, 1);
+	assert_near(b.width, 0.25, 0);
+	assert_near(b.t0, 9, 0);
+	assert_int_equal(b.used, 9);
+	r = pd_blocks_row(&b, 1);
+	assert_near((double)r[0], 1, 0);
+	assert_near((double)r[4], 1, 0);
+	assert_near((double)r[8], 1, 0);
+	pd_blocks_add_span(&b, 2, 11.1, 11.6, 5);
+	r = pd_blocks_row(&b, 2);
+	assert_near((double)r[8], 1.5, 1e-5);
+	assert_near((double)r[9], 2.5, 1e-5);
+	assert_near((double)r[10], 1, 1e-5);
+	assert_int_equal(b.used, 11);
+	pd_blocks_release(&b);
+}
+
 static void test_matching_across_profiles(void **state)
 {
 	struct pd_profile a, b;
@@ -314,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_expand_inlined),
 		cmocka_unit_test(test_system_apart),
 		cmocka_unit_test(test_time_blocks),
+		cmocka_unit_test(test_time_blocks_left),
 		cmocka_unit_test(test_matching_across_profiles),
 	};
 
