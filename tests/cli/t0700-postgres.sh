@@ -212,24 +212,32 @@ n=$(history_sql "SELECT count(*) FROM run_functions rf JOIN runs r ON r.id = rf.
 
 # A password is not in what ps shows while perfdiff runs either: the
 # argument is copied, then overwritten in place. Another session holds
-# the writers' advisory lock for 3 s, so the ingest waits alive for a
-# look however fast it would otherwise be done.
+# the writers' advisory lock until the arguments have been read, so the
+# ingest waits alive for a look however fast or slow the machine is.
+# An empty read is not an exit: /proc/PID/cmdline reads empty for a
+# moment while exec builds the new image; only the state says gone.
 PD_TEST_PG="$PG_BASE" history_db pw
-psql -X -q -d "$PERFDIFF_DB" -c "SELECT pg_advisory_lock(7070657266646966); SELECT pg_sleep(3)" >/dev/null 2>&1 &
+psql -X -q -d "$PERFDIFF_DB" -c "SELECT pg_advisory_lock(7070657266646966); SELECT pg_sleep(120)" >/dev/null 2>&1 &
 lpid=$!
-for i in $(seq 1 150); do
-	[ "$(history_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")" -ge 1 ] 2>/dev/null && break
+locked=
+for i in $(seq 1 500); do
+	locked=$(history_sql "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted" 2>/dev/null)
+	[ "${locked:-0}" -ge 1 ] && break
 	sleep 0.02
 done
+[ "${locked:-0}" -ge 1 ] || not_ok "the advisory lock was not taken within 10 s"
 "$PERFDIFF" ingest --db "$(printf '%s' "$PERFDIFF_DB" | sed 's|//postgres@|//postgres:s3cr3t-pw@|')" \
 	"$big" >/dev/null 2>&1 &
 tpid=$!
 seen=
-for i in $(seq 1 50); do
+for i in $(seq 1 1000); do
 	seen=$( (tr '\0' ' ' <"/proc/$tpid/cmdline") 2>/dev/null)
-	case "$seen" in *postgres:x*|"") break ;; esac
+	case "$seen" in *postgres:x*) break ;; esac
+	state=$( (sed 's/.*) //' "/proc/$tpid/stat" | cut -c1) 2>/dev/null)
+	case "$state" in Z | X | "") break ;; esac
 	sleep 0.02
 done
+history_sql "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()" >/dev/null
 wait $tpid || not_ok "the ingest with a password in its URL failed"
 wait $lpid
 case "$seen" in
