@@ -88,7 +88,13 @@ fi
 # (-m 4: small buffers, written to the file as the run goes)
 perf record -q -m 4 -F 999 -g -o "$T/k.data" "$T/m" 100000 >/dev/null 2>&1 &
 rec=$!
-sleep 2
+# killed once samples are on disk, however slowly the machine got there
+i=0
+while [ $i -lt 200 ] && [ "$( (wc -c <"$T/k.data") 2>/dev/null || echo 0)" -lt 262144 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.5
 kill -9 "$rec"
 wait "$rec" 2>/dev/null
 pkill -f "$T/m" 2>/dev/null
