@@ -172,6 +172,13 @@ static const struct pd_optdef table[] = {
 	  "run-to-run variation (coefficient of variation, %) a function is "
 	  "assumed to have when no history says (default 2); statistics.md, "
 	  "\"the noise model\"" },
+	{ "treat", 0, no_argument, OPT_TREAT, NULL, "Statistics", JUDGE,
+	  "test changes against the threshold, not against none\n"
+	  "(fewer, surer verdicts)",
+	  "test each change against the threshold instead of against no "
+	  "change (TREAT), so that Benjamini–Hochberg bounds the share of "
+	  "false \"beyond the threshold\" verdicts; surer verdicts, fewer "
+	  "of them (statistics.md, \"The test\")" },
 	{ "share", 0, no_argument, OPT_SHARE, NULL, "Statistics", JUDGE,
 	  "compare shares of the total, not absolute weights",
 	  "compare shares of each side's total instead of absolute weights" },

@@ -274,6 +274,9 @@ static int run_option(int c, struct run_opts *r)
 	case OPT_PAIRED:
 		r->set.paired = 1;
 		return 1;
+	case OPT_TREAT:
+		r->set.treat = 1;
+		return 1;
 	case OPT_SHARE:
 		r->set.share = 1;
 		return 1;

@@ -103,10 +103,13 @@ static void metric_fields(const struct fields *o, const struct pd_diff *d,
 	f_num(o, "delta_pct", m->delta_pct);
 	f_num(o, "p", m->p);
 	f_num(o, "q", m->q);
+	f_num(o, "p_threshold", m->p_tau);
 	f_str(o, "status", pd_status_name(m->status));
 	f_num(o, "ratio", m->ratio);
 	f_num(o, "ci_low", m->ci_low);
 	f_num(o, "ci_high", m->ci_high);
+	f_num(o, "ci_adjusted_low", m->ci_adj_low);
+	f_num(o, "ci_adjusted_high", m->ci_adj_high);
 	f_num(o, "mde_pct", m->mde_pct);
 	f_num(o, "burst_dispersion", m->burst > 0 ? m->burst : PD_NAN);
 	f_bool(o, "unstable", m->unstable);
@@ -370,6 +373,7 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 	add_str(x, "mode", d->set.share ? "share" : "absolute");
 	add_num(x, "dispersion_floor", d->set.dispersion);
 	add_num(x, "run_cv_pct", d->set.run_cv * 100);
+	add_str(x, "test", d->set.treat ? "threshold" : "change");
 	cJSON_AddItemToObject(
 	    x, "match_modules",
 	    cJSON_CreateBool(!(d->fn->flags & PD_FUNCS_NO_MODULE)));

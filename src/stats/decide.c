@@ -63,6 +63,9 @@ void pd_diff_measure_common(struct pd_metric *m, const struct pd_expo *x,
 	m->cand_n = b;
 	m->delta = wb - wa;
 	m->p = m->q = m->mw_p = m->suggested_runs = PD_NAN;
+	m->p_tau = m->ci_adj_low = m->ci_adj_high = PD_NAN;
+	m->lr = m->se = m->theta0 = m->mde_se = PD_NAN;
+	m->df = 0;
 	m->ratio = m->ci_low = m->ci_high = PD_NAN;
 	m->ci90_low = m->ci90_high = m->mde_pct = PD_NAN;
 	m->shift = -1;
@@ -98,6 +101,9 @@ void pd_diff_measure_v(struct pd_metric *m, const struct pd_expo *x, double wa,
 	m->p = p_value(x, a, b, L, se, df);
 	if (wa <= 0 || wb <= 0) /* added or removed: no ratio to speak of */
 		return;
+	pd_diff_set_test(m, L, se, df);
+	if (!(df > 0) && a + b < 200)
+		m->theta0 = x->eb / (x->ea + x->eb);
 	if (df > 0) {
 		z95 = pd_t_quantile(0.975, df);
 		z90 = pd_t_quantile(0.95, df);
@@ -105,11 +111,51 @@ void pd_diff_measure_v(struct pd_metric *m, const struct pd_expo *x, double wa,
 	/* the MDE at equal counts ā on both sides */
 	v = abar > 0 ? 2 * phi / abar + 2 * sig2 : PD_NAN;
 	m->mde_pct = abar > 0 ? pd_mde_pct(sqrt(v), z95, x->tau_pct) : PD_NAN;
+	m->mde_se = sqrt(v);
 	m->ratio = exp(L);
 	m->ci_low = exp(L - z95 * se);
 	m->ci_high = exp(L + z95 * se);
 	m->ci90_low = exp(L - z90 * se);
 	m->ci90_high = exp(L + z90 * se);
+}
+
+void pd_diff_set_test(struct pd_metric *m, double L, double se, double df)
+{
+	m->lr = L;
+	m->se = se;
+	m->df = df;
+}
+
+/*
+ * The p value against the threshold (statistics.md, "The test"): the
+ * null is that the true log ratio lies within +-delta, delta =
+ * ln(1 + tau), tested at the boundary nearer the estimate and doubled,
+ * as the usual two-sided p is at 0. At tau = 0 it is the usual p; an
+ * estimate inside the band gets 1.
+ */
+double pd_diff_p_tau(const struct pd_metric *m)
+{
+	double delta = log(1 + m->tau_pct / 100), a = m->base_n, b = m->cand_n,
+	       k, th, r;
+
+	if (isnan(m->lr) || !(m->se > 0))
+		return m->p;
+	if (fabs(m->lr) <= delta)
+		return 1;
+	if (!isnan(m->theta0)) {
+		/* the exact test at the boundary's binomial probability,
+		 * on counts divided by the variance's ratio to Poisson */
+		k = m->lr > 0 ? 1 + m->tau_pct / 100
+			      : 1 / (1 + m->tau_pct / 100);
+		th = m->theta0 * k / (m->theta0 * k + 1 - m->theta0);
+		r = m->se * m->se / (1 / (a + 0.5) + 1 / (b + 0.5));
+		if ((m->lr > 0) != (b > th * (a + b)))
+			return 1;
+		return pd_binom_mid_p(b / r, (a + b) / r, th);
+	}
+	if (m->df > 0)
+		return pd_t_sf2((fabs(m->lr) - delta) / m->se, m->df);
+	return fmin(1, 2 * pd_norm_sf((fabs(m->lr) - delta) / m->se));
 }
 
 void pd_diff_warn(struct pd_diff *d, const char *fmt, ...)
@@ -126,7 +172,7 @@ void pd_diff_decide(struct pd_metric *m, const struct pd_expo *x,
 		    const struct pd_settings *set)
 {
 	double tau = m->tau_pct / 100, mi = set->min_impact_pct;
-	double base_ref, worst;
+	double base_ref, worst, lo, hi;
 
 	if (m->base <= 0 && m->cand <= 0) {
 		m->status = PD_SAME;
@@ -140,12 +186,15 @@ void pd_diff_decide(struct pd_metric *m, const struct pd_expo *x,
 		m->status = PD_REMOVED;
 		return;
 	}
+	/* the interval that must clear the threshold */
+	lo = set->treat ? m->ci_adj_low : m->ci_low;
+	hi = set->treat ? m->ci_adj_high : m->ci_high;
 	if (m->tested && m->q < set->alpha &&
-	    (m->ci_low > 1 + tau || m->ci_high < 1 / (1 + tau))) {
+	    (lo > 1 + tau || hi < 1 / (1 + tau))) {
 		/* Real and beyond the threshold: does it matter? */
-		m->status = m->impact_pct < mi	  ? PD_NEGLIGIBLE
-			    : m->ci_low > 1 + tau ? PD_REGRESSED
-						  : PD_IMPROVED;
+		m->status = m->impact_pct < mi ? PD_NEGLIGIBLE
+			    : lo > 1 + tau     ? PD_REGRESSED
+					       : PD_IMPROVED;
 		return;
 	}
 	/* Equivalent: the change fits the ratio band, or is too small to
@@ -192,27 +241,119 @@ static int same_as_self(const struct pd_fdiff *f)
 	       !(f->total.cand - f->self.cand > 1e-9 * f->total.cand);
 }
 
+/* Quantile of the test's distribution: t on df, else normal. */
+static double quantile(double p, double df)
+{
+	return df > 0 ? pd_t_quantile(p, df) : pd_norm_quantile(p);
+}
+
+/*
+ * The MDE in a family of n (statistics.md, "Minimum detectable effect"):
+ * a change found alone among n must pass Benjamini-Hochberg's bar for a
+ * single discovery, the quantile of alpha / n, on its p value: against
+ * the threshold with --treat; else against no change, while its 95 %
+ * interval must clear the threshold too.
+ */
+void pd_diff_mde(struct pd_metric *m, size_t n, const struct pd_settings *set)
+{
+	double zn, z95;
+
+	if (!(m->mde_se > 0))
+		return;
+	zn = quantile(1 - set->alpha / (2 * (double)(n ? n : 1)), m->df);
+	if (set->treat) {
+		m->mde_pct = pd_mde_pct(m->mde_se, zn, m->tau_pct);
+		return;
+	}
+	z95 = quantile(0.975, m->df);
+	m->mde_pct = fmax(pd_mde_pct(m->mde_se, z95, m->tau_pct),
+			  pd_mde_pct(m->mde_se, zn, 0));
+}
+
+/*
+ * One family: Benjamini-Hochberg over the members' p values (against the
+ * threshold with --treat, else against no change), and the selected
+ * members' intervals at the adjusted level 1 - R alpha / m (Benjamini
+ * and Yekutieli's false coverage rate). With p values against the
+ * threshold a member is selected exactly when that interval lies beyond
+ * it, on the normal and t tails.
+ */
+void pd_diff_family(struct pd_metric **ms, size_t n,
+		    const struct pd_settings *set)
+{
+	double *p = pd_xmalloc((n + 1) * sizeof(*p));
+	double *q = pd_xmalloc((n + 1) * sizeof(*q));
+	double alpha = set->alpha;
+	size_t i, r = 0;
+
+	for (i = 0; i < n; i++) {
+		if (isnan(ms[i]->p_tau))
+			ms[i]->p_tau = pd_diff_p_tau(ms[i]);
+		p[i] = set->treat ? ms[i]->p_tau : ms[i]->p;
+	}
+	pd_bh(p, n, q);
+	for (i = 0; i < n; i++) {
+		ms[i]->q = q[i];
+		r += q[i] < alpha;
+	}
+	for (i = 0; i < n && r > 0; i++) {
+		struct pd_metric *m = ms[i];
+		double z;
+
+		if (!(m->q < alpha) || isnan(m->lr) || !(m->se > 0))
+			continue;
+		z = quantile(1 - (double)r * alpha / (2 * (double)n), m->df);
+		m->ci_adj_low = exp(m->lr - z * m->se);
+		m->ci_adj_high = exp(m->lr + z * m->se);
+	}
+	free(p);
+	free(q);
+}
+
+/* The same samples on both sides: one hypothesis, not two. */
+static int same_counts(const struct pd_metric *a, const struct pd_metric *b)
+{
+	return !(fabs(a->base_n - b->base_n) > 0) &&
+	       !(fabs(a->cand_n - b->cand_n) > 0) &&
+	       !(fabs(a->base - b->base) > 1e-9 * fabs(b->base)) &&
+	       !(fabs(a->cand - b->cand) > 1e-9 * fabs(b->cand)) &&
+	       !(fabs(a->tau_pct - b->tau_pct) > 0);
+}
+
+/*
+ * The metric whose hypothesis metric i of f is, or NULL when it is a
+ * member of its own: a leaf's total is its self time, and a function on
+ * every stack (main, the start routines) has the profile's total.
+ */
+static const struct pd_metric *member_of(const struct pd_diff *d,
+					 const struct pd_fdiff *f, size_t i)
+{
+	if (i % 2 && f->self.tested && same_as_self(f))
+		return &f->self;
+	if (d->total.tested && !set_apart(d, f) &&
+	    same_counts(i % 2 ? &f->total : &f->self, &d->total))
+		return &d->total;
+	return NULL;
+}
+
 /*
  * BH over the tested metrics, then the decision for every metric. Two
  * families: the program's (its functions and the profile total, which is
  * one more hypothesis, not a free extra test) and the system frames set
  * apart (their changes never make the verdict, so they must not dilute
- * the program's). A function whose total equals its self time is one
- * member. In share mode the total is 1 by definition.
+ * the program's). Metrics of the same samples are one member.
+ * In share mode the total is 1 by definition.
  */
 void pd_diff_test_all(struct pd_diff *d, const struct pd_expo *x)
 {
-	size_t cap = d->funcs.n * 2 + 1, i, np[2] = { 0, 0 }, fam;
-	double *ps[2], *qs[2];
-	struct pd_metric *t = &d->total;
+	size_t cap = d->funcs.n * 2 + 1, i, n[2] = { 0, 0 }, fam;
+	struct pd_metric **ms[2], *t = &d->total;
 
-	for (fam = 0; fam < 2; fam++) {
-		ps[fam] = pd_xmalloc(cap * sizeof(double));
-		qs[fam] = pd_xmalloc(cap * sizeof(double));
-	}
+	for (fam = 0; fam < 2; fam++)
+		ms[fam] = pd_xmalloc(cap * sizeof(*ms[fam]));
 	t->tested = !d->set.share && t->base > 0 && t->cand > 0 && !isnan(t->p);
 	if (t->tested)
-		ps[0][np[0]++] = t->p;
+		ms[0][n[0]++] = t;
 	for (i = 0; i < d->funcs.n * 2; i++) {
 		struct pd_fdiff *f = &d->funcs.v[i / 2];
 		struct pd_metric *m = i % 2 ? &f->total : &f->self;
@@ -225,39 +366,37 @@ void pd_diff_test_all(struct pd_diff *d, const struct pd_expo *x)
 		if (m->base_n + m->cand_n >= 20 ||
 		    possible >= d->set.min_impact_pct) {
 			m->tested = 1;
-			if (!(i % 2 && f->self.tested && same_as_self(f)))
-				ps[fam][np[fam]++] = m->p;
+			if (!member_of(d, f, i))
+				ms[fam][n[fam]++] = m;
 		}
 	}
-	for (fam = 0; fam < 2; fam++) {
-		pd_bh(ps[fam], np[fam], qs[fam]);
-		np[fam] = 0;
-	}
-	if (t->tested)
-		t->q = qs[0][np[0]++];
+	for (fam = 0; fam < 2; fam++)
+		pd_diff_family(ms[fam], n[fam], &d->set);
 	if (d->set.share) {
 		t->p = PD_NAN;
 		t->status = PD_SAME;
 	} else {
+		pd_diff_mde(t, n[0], &d->set);
 		pd_diff_decide(t, x, &d->set);
 	}
 	for (i = 0; i < d->funcs.n * 2; i++) {
 		struct pd_fdiff *f = &d->funcs.v[i / 2];
 		struct pd_metric *m = i % 2 ? &f->total : &f->self;
+		const struct pd_metric *of = member_of(d, f, i);
 
-		fam = (size_t)set_apart(d, f);
-		if (m->tested)
-			m->q = i % 2 && f->self.tested && same_as_self(f)
-				   ? f->self.q
-				   : qs[fam][np[fam]++];
+		if (m->tested && of) {
+			m->p_tau = of->p_tau;
+			m->q = of->q;
+			m->ci_adj_low = of->ci_adj_low;
+			m->ci_adj_high = of->ci_adj_high;
+		}
+		pd_diff_mde(m, n[(size_t)set_apart(d, f)], &d->set);
 		pd_diff_decide(m, x, &d->set);
 		if (i % 2 == 0)
 			d->nstatus[m->status]++;
 	}
-	for (fam = 0; fam < 2; fam++) {
-		free(ps[fam]);
-		free(qs[fam]);
-	}
+	for (fam = 0; fam < 2; fam++)
+		free(ms[fam]);
 }
 
 struct pd_expo pd_diff_exposure(const struct pd_diff *d, double ta, double ca,

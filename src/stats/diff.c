@@ -25,6 +25,7 @@ void pd_settings_default(struct pd_settings *s)
 	s->share = 0;
 	s->whole_totals = 0;
 	s->paired = 0;
+	s->treat = 0;
 }
 
 int pd_diff_several_runs(const struct pd_diff *d)
@@ -303,6 +304,7 @@ static void exact_metric(struct pd_metric *m, const struct pd_settings *set)
 
 	m->tested = 0;
 	m->p = m->q = m->mw_p = m->suggested_runs = PD_NAN;
+	m->p_tau = m->ci_adj_low = m->ci_adj_high = PD_NAN;
 	m->ci_low = m->ci_high = m->ci90_low = m->ci90_high = PD_NAN;
 	m->mde_pct = PD_NAN;
 	m->ratio = isnan(m->delta_pct) ? PD_NAN : 1 + m->delta_pct / 100;

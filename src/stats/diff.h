@@ -35,6 +35,23 @@ struct pd_metric {
 	double ratio, ci_low, ci_high; /* NAN when undefined */
 	double ci90_low, ci90_high;    /* for the "same" decision */
 	double p, q;		       /* NAN when not tested */
+	/*
+	 * p_tau: the p value against the threshold (|true log ratio| at
+	 * most ln(1 + tau)); q is Benjamini-Hochberg over these.
+	 * ci_adj_*: a selected metric's interval at the selection-adjusted
+	 * level 1 - R alpha / m (statistics.md, "The test"); NAN when the
+	 * metric was not selected.
+	 */
+	double p_tau, ci_adj_low, ci_adj_high;
+	/*
+	 * What the threshold test is computed from: the log ratio, its
+	 * standard error and degrees of freedom (0: the normal tail), and
+	 * for the exact test on small counts the binomial probability of a
+	 * sample being the candidate's at ratio 1 (else NAN).
+	 */
+	double lr, se, df, theta0;
+	/* the standard error at equal counts the MDE is computed from */
+	double mde_se;
 	double mde_pct;
 	double impact_pct; /* |delta| as % of the baseline total */
 	double tau_pct;	   /* threshold used: the default or a learned one */
@@ -121,6 +138,12 @@ struct pd_settings {
 	 * recorded one after the other (A B A B): the paired t-test.
 	 */
 	int paired;
+	/*
+	 * --treat: test each change against the threshold rather than
+	 * against no change, so that Benjamini-Hochberg bounds the share of
+	 * false "beyond the threshold" claims (statistics.md, "The test").
+	 */
+	int treat;
 };
 
 struct pd_side {

@@ -74,6 +74,21 @@ void pd_diff_measure_v(struct pd_metric *m, const struct pd_expo *x, double wa,
 void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
 		     const struct pd_noise *noise, uint32_t f, int k);
 
+/* The log ratio L, its standard error and df the threshold test uses. */
+void pd_diff_set_test(struct pd_metric *m, double L, double se, double df);
+/* The metric's p value against its threshold (statistics.md). */
+double pd_diff_p_tau(const struct pd_metric *m);
+/*
+ * One family of n tested metrics: their p values against the threshold
+ * (computed here unless a method set them), BH over the p values the
+ * settings test, and the selected ones' intervals at the adjusted level.
+ */
+void pd_diff_family(struct pd_metric **ms, size_t n,
+		    const struct pd_settings *set);
+
+/* The metric's MDE in a family of n tested metrics. */
+void pd_diff_mde(struct pd_metric *m, size_t n, const struct pd_settings *set);
+
 /* BH over the tested metrics, then the decision for every metric. */
 void pd_diff_test_all(struct pd_diff *d, const struct pd_expo *x);
 

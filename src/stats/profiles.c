@@ -309,6 +309,7 @@ static void drop_totals(struct pd_diff *d)
 
 		m->base = m->cand = m->delta = m->delta_pct = PD_NAN;
 		m->ratio = m->ci_low = m->ci_high = m->p = m->q = PD_NAN;
+		m->p_tau = m->ci_adj_low = m->ci_adj_high = PD_NAN;
 		m->mde_pct = PD_NAN;
 		m->status = PD_SAME;
 		m->tested = 0;

@@ -109,12 +109,14 @@ static void interval(struct pd_metric *m, double L, double se2, double df,
 	double t95 = pd_t_quantile(0.975, df), t90 = pd_t_quantile(0.95, df);
 	double delta = log(1 + set->threshold_pct / 100);
 
+	pd_diff_set_test(m, L, sqrt(se2), df);
 	m->ratio = exp(L);
 	m->ci_low = exp(L - t95 * sqrt(se2));
 	m->ci_high = exp(L + t95 * sqrt(se2));
 	m->ci90_low = exp(L - t90 * sqrt(se2));
 	m->ci90_high = exp(L + t90 * sqrt(se2));
 	m->mde_pct = pd_mde_pct(sqrt(se2), t95, set->threshold_pct);
+	m->mde_se = sqrt(se2);
 	m->suggested_runs =
 	    ceil((1.96 + 0.84) * (1.96 + 0.84) * vd / (delta * delta));
 }
@@ -307,6 +309,32 @@ static void measure(struct pd_diff *d, struct runs_in *in,
 		measure_runs(m, x, &in->s, in->na, in->nb, s0, d0, &d->set);
 }
 
+/*
+ * With 10+ runs a side the rank test decides, so its threshold test is
+ * the rank test too: the candidate's runs moved back by the threshold
+ * toward the baseline's, then Mann-Whitney, counted only when they still
+ * lie beyond (statistics.md, "The test").
+ */
+static void rank_p_tau(struct pd_metric *m, const struct runs_in *in)
+{
+	double delta = log(1 + m->tau_pct / 100), half, u, p;
+	double *yb;
+	size_t i;
+
+	if (in->paired || in->na < 10 || in->nb < 10 || isnan(m->lr) ||
+	    isnan(m->mw_p))
+		return;
+	if (m->lr < 0)
+		delta = -delta;
+	yb = pd_xmalloc(in->nb * sizeof(*yb));
+	for (i = 0; i < in->nb; i++)
+		yb[i] = in->s.yb[i] - delta;
+	p = pd_mann_whitney(in->s.ya, in->na, yb, in->nb, &u);
+	free(yb);
+	half = (double)in->na * (double)in->nb / 2;
+	m->p_tau = (m->lr > 0 ? u > half : u < half) ? p : 1;
+}
+
 /* Every function present in some run, self and total. */
 static void measure_functions(struct pd_diff *d, struct runs_in *in,
 			      const struct pd_expo *x,
@@ -344,6 +372,7 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 			}
 			measure(d, in, x, m, s0, d0);
 			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);
+			rank_p_tau(m, in);
 		}
 		PD_VEC_PUSH(&d->funcs, f);
 	}
@@ -399,6 +428,8 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 			pr[1].d0);
 	}
 	d->total.tau_pct = d->set.threshold_pct;
+	if (!d->set.share)
+		rank_p_tau(&d->total, &in);
 	pd_diff_test_all(d, &x);
 	free(in.s.ya);
 	free(in.s.yb);

@@ -22,6 +22,35 @@ double pd_norm_sf(double x)
 	return 0.5 * erfc(x / sqrt(2.0));
 }
 
+double pd_norm_quantile(double p)
+{
+	/*
+	 * Abramowitz and Stegun 26.2.23 (error below 5e-4) for the start,
+	 * then Newton's method on the upper tail, which converges in two
+	 * or three steps from there.
+	 */
+	double tail = p < 0.5 ? p : 1 - p, r, z;
+	int i;
+
+	if (!(p > 0))
+		return -HUGE_VAL;
+	if (!(p < 1))
+		return HUGE_VAL;
+	r = sqrt(-2 * log(tail));
+	z = r -
+	    (2.515517 + 0.802853 * r + 0.010328 * r * r) /
+		(1 + 1.432788 * r + 0.189269 * r * r + 0.001308 * r * r * r);
+	for (i = 0; i < 8; i++) {
+		double step = (pd_norm_sf(z) - tail) /
+			      (exp(-0.5 * z * z) / 2.5066282746310002);
+
+		z += step;
+		if (fabs(step) <= 1e-15 * fmax(fabs(z), 1))
+			break;
+	}
+	return p < 0.5 ? -z : z;
+}
+
 /* Keeps a Lentz term away from zero. */
 static double nonzero(double v)
 {

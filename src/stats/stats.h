@@ -10,6 +10,8 @@
 
 /* Standard normal upper tail P(Z > x). */
 double pd_norm_sf(double x);
+/* The p quantile of the standard normal, 0 < p < 1. */
+double pd_norm_quantile(double p);
 /* Regularised incomplete beta I_x(a, b), a, b > 0, 0 <= x <= 1. */
 double pd_betai(double a, double b, double x);
 /* P(X > x) for a chi-square X with df degrees of freedom. */

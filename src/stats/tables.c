@@ -63,12 +63,14 @@ static int se_test(struct pd_metric *m, const struct pd_expo *x, double va,
 	tq = pd_t_quantile(0.975, df);
 	tq90 = pd_t_quantile(0.95, df);
 	m->p = pd_t_sf2(fabs(L) / se, df);
+	pd_diff_set_test(m, L, se, df);
 	m->ratio = vb / va;
 	m->ci_low = exp(L - tq * se);
 	m->ci_high = exp(L + tq * se);
 	m->ci90_low = exp(L - tq90 * se);
 	m->ci90_high = exp(L + tq90 * se);
 	m->mde_pct = pd_mde_pct(se, tq, x->tau_pct);
+	m->mde_se = se;
 	m->tested = 1;
 	return 1;
 }
@@ -253,8 +255,7 @@ static void decide_table(struct pd_diff *d, const struct tpair *c,
 			 struct pd_tdiff *td)
 {
 	size_t n = td->rows.n * c->nm + 1, np = 0, i, k;
-	double *ps = pd_xmalloc(n * sizeof(*ps));
-	double *qs = pd_xmalloc(n * sizeof(*qs));
+	struct pd_metric **ms = pd_xmalloc(n * sizeof(*ms));
 
 	for (i = 0; i < td->rows.n; i++)
 		for (k = 0; k < c->nm; k++) {
@@ -263,11 +264,10 @@ static void decide_table(struct pd_diff *d, const struct tpair *c,
 			if ((m->tested || c->ta->count_like.v[k]) &&
 			    m->base > 0 && m->cand > 0 && !isnan(m->p)) {
 				m->tested = 1;
-				ps[np++] = m->p;
+				ms[np++] = m;
 			}
 		}
-	pd_bh(ps, np, qs);
-	np = 0;
+	pd_diff_family(ms, np, &d->set);
 	for (i = 0; i < td->rows.n; i++)
 		for (k = 0; k < c->nm; k++) {
 			struct pd_metric *m = &td->rows.v[i].m[k];
@@ -279,8 +279,8 @@ static void decide_table(struct pd_diff *d, const struct tpair *c,
 				x.ta = m->base;
 				x.tb = m->cand;
 			}
+			pd_diff_mde(m, np, &d->set);
 			if (m->tested) {
-				m->q = qs[np++];
 				pd_diff_decide(m, &x, &d->set);
 			} else {
 				m->status = untested_status(m, c->ta, &d->set);
@@ -292,8 +292,7 @@ static void decide_table(struct pd_diff *d, const struct tpair *c,
 					m->status = PD_REGRESSED;
 			}
 		}
-	free(ps);
-	free(qs);
+	free(ms);
 }
 
 /* One pair of tables: rows matched by key, measured and decided. */

@@ -12,7 +12,9 @@ OUTDIR/pF-R) and runs perfdiff on them:
 Prints a Markdown table. Not a test: a measurement.
 
 The oracle column: the same decision (BH across the program's functions,
-95 % interval beyond the threshold) made with each function's true
+the 95 % interval beyond the threshold; with --treat among the extra
+arguments BH over p values against the threshold and the selected ones'
+adjusted interval beyond it) made with each function's true
 run-to-run variance of ln(count), measured over all unchanged runs: what
 a test that knew every function's noise would find.
 
@@ -28,6 +30,7 @@ import json
 import math
 import os
 import re
+from statistics import NormalDist
 import shutil
 import subprocess
 import sys
@@ -190,21 +193,31 @@ def main():
         mu = sum(ys) / len(ys)
         var[nm] = sum((y - mu) ** 2 for y in ys) / (len(ys) - 1)
 
+    delta = math.log(1.05)
+    treat = "--treat" in extra
+
     def oracle(base, cand, f, n):
         ps, Ls = {}, {}
         for nm in names:
             L = (sum(logcount(pd, c, nm) for c in cand) -
                  sum(logcount(pd, b, nm) for b in base)) / n
             se = math.sqrt(2 * var[nm] / n)
-            ps[nm] = math.erfc(abs(L / se) / math.sqrt(2))
+            # with --treat against the threshold: |L| <= ln 1.05 is the null
+            ps[nm] = min(1.0, math.erfc((abs(L) - (delta if treat else 0))
+                                        / se / math.sqrt(2)))
             Ls[nm] = (L, se)
         order = sorted(ps, key=ps.get)
         q, run_min = {}, 1.0
         for rank in range(len(order), 0, -1):
             run_min = min(run_min, ps[order[rank - 1]] * len(order) / rank)
             q[order[rank - 1]] = run_min
+        sel = sum(1 for v in q.values() if v < 0.05)
         L, se = Ls[f]
-        return q[f] < 0.05 and L - 1.959963984540054 * se > math.log(1.05)
+        if not q[f] < 0.05:
+            return False
+        z = NormalDist().inv_cdf(1 - sel * 0.05 / (2 * len(order))) if treat \
+            else 1.959963984540054
+        return L - z * se > delta
 
     for k, fnum in enumerate(plants, 1):
         f = "f%02d" % fnum

@@ -17,8 +17,13 @@ check --sample-weight 1 "$PD_ROOT/fixtures/folded/small.folded" "$PD_ROOT/fixtur
 # whole counts, which the script sums term by term.
 check --run-cv 0 --sample-weight 1 "$PD_ROOT/fixtures/folded/small.folded" "$PD_ROOT/fixtures/folded/small.folded"
 check --run-cv 0 --dispersion 1 "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+# Tested against the threshold: q over those p values, and the adjusted
+# intervals decide.
+check --treat "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
+check --treat --run-cv 0 --dispersion 1 "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
 if [ -d "$PD_CORPUS/diff-folded" ]; then
 	check --dispersion 1 "$PD_CORPUS/diff-folded/inferno-input-before.txt" "$PD_CORPUS/diff-folded/inferno-input-after.txt"
+	check --treat --dispersion 1 "$PD_CORPUS/diff-folded/inferno-input-before.txt" "$PD_CORPUS/diff-folded/inferno-input-after.txt"
 	check "$PD_CORPUS/folded/FlameGraph-perf-vertx-stacks-01-collapsed-all.txt" "$PD_CORPUS/folded/inferno-perf-vertx-collapsed-all-unsorted.txt"
 fi
 finish

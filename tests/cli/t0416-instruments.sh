@@ -39,6 +39,17 @@ PY
 # of ~3 800 samples: regressed (exit 1).
 expect_exit 1 pd "$T/v7.txt" "$T/v16.txt"
 expect_grep "regressed.*gamma()" "$T/out"
+# Tested against the threshold (--treat), gamma's 95 % interval only just
+# clears 5 % (1.056), the run's from 1.073: among the five tested
+# hypotheses neither is beyond it by more than chance: inconclusive.
+expect_exit 0 pd --treat -f json "$T/v7.txt" "$T/v16.txt"
+python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+g = {x["function"]: x for x in d["functions"]}["gamma()"]["self"]
+assert d["verdict"] == "inconclusive" and d["settings"]["test"] == "threshold", d
+assert g["status"] == "inconclusive" and 1.05 < g["ci_low"] < 1.06, g
+assert d["total"]["q"] > 0.05 and 1.07 < d["total"]["ci_low"] < 1.08, d["total"]' "$T/out" &&
+	ok || not_ok "--treat: the pair is not an inconclusive +16 %"
 # --interval: 0.1 ms sampling makes ten times the samples
 expect_exit 0 pd show -f json --interval 0.1 "$T/v7.txt"
 expect_grep '"samples":[[:space:]]*35530,' "$T/out"

@@ -7,13 +7,19 @@ in the JSON and the formulas of statistics.md, the log ratio, its 95 % CI
 times both when that is larger; a bursty function's sampling part at its
 burst_dispersion), the p value (normal tail, or the exact
 conditional binomial with mid-p below 200 samples, summed term by term
-here when the scaled counts are whole) and the Benjamini-Hochberg q values
-over the tested metrics and the profile total, and fails if perfdiff's
-numbers differ. usage: recompute_stats.py DIFF.json
+here when the scaled counts are whole), the p value against the
+threshold (the same tests at the band's nearer edge), the
+Benjamini-Hochberg q values for the tested metrics and the profile total
+(over the p values against no change, or against the threshold with
+--treat), the selected metrics' intervals at the adjusted level
+1 - R alpha / m, and the verdicts, and fails if perfdiff's numbers
+differ.
+usage: recompute_stats.py DIFF.json
 """
 import json
 import math
 import sys
+from statistics import NormalDist
 
 
 def binom_mid_p(k, n, p):
@@ -30,23 +36,36 @@ def main():
     lam = d["dispersion"]["lambda"]
     cv2 = (d["settings"]["run_cv_pct"] / 100) ** 2
     share = d["settings"]["mode"] == "share"
+    # --treat: BH over the p values against the threshold, and the
+    # adjusted interval must clear it; else BH over the p values against
+    # no change, and the 95 % interval must clear it
+    treat = d["settings"]["test"] == "threshold"
     A, B = d["baseline"], d["candidate"]
     if share:
         ea, eb = A["samples"], B["samples"]
     else:
         ea, eb = A["samples"] / A["total"], B["samples"] / B["total"]
     # Two BH families: the program's metrics with the profile total, and
-    # the system frames set apart. A leaf's total (the same counts as its
-    # self) is one member with its self, sharing its q.
+    # the system frames set apart. Metrics of the same samples are one
+    # member sharing one q: a leaf's total (the same counts as its self),
+    # and a function's metric with the profile total's counts (main).
     fams = {False: [], True: []}
     checked = exact = 0
     rows = []
+    keys = ("baseline", "candidate", "baseline_samples", "candidate_samples")
+    whole = d["total"] if d["total"]["q"] is not None else None
+
+    def same(a, b):
+        return all(math.isclose(a[k], b[k], rel_tol=1e-9) for k in keys) \
+            and a["threshold_pct"] == b["threshold_pct"]
     for f in d["functions"]:
         s, t = f["self"], f["total"]
-        leaf = all(t[k] == s[k] for k in ("baseline", "candidate",
-                                          "baseline_samples", "candidate_samples"))
-        rows.append((f["function"], s, f["system"], False))
-        rows.append((f["function"], t, f["system"], leaf and s["q"] is not None))
+        leaf = all(t[k] == s[k] for k in keys)
+        on_all = [whole is not None and not f["system"] and m["q"] is not None
+                  and same(m, whole) for m in (s, t)]
+        rows.append((f["function"], s, f["system"], on_all[0]))
+        rows.append((f["function"], t, f["system"],
+                     (leaf and s["q"] is not None) or on_all[1]))
     if not share:  # in share mode the total is 1 by definition, untested
         rows.append(("(total)", d["total"], False, False))
     alpha, min_impact = d["settings"]["alpha"], d["settings"]["min_impact_pct"]
@@ -79,20 +98,38 @@ def main():
             assert math.isclose(m["ratio"], math.exp(L), rel_tol=1e-9), (name, m)
             assert math.isclose(m["ci_low"], math.exp(L - 1.959963984540054 * se), rel_tol=1e-9)
             assert math.isclose(m["ci_high"], math.exp(L + 1.959963984540054 * se), rel_tol=1e-9)
+            # the band of the threshold: |log ratio| <= delta is "no change"
+            k = 1 + m["threshold_pct"] / 100
+            delta = math.log(k)
+            pt = None
             if a + b >= 200:
                 p = math.erfc(abs(L / se) / math.sqrt(2))
                 assert math.isclose(m["p"], p, rel_tol=1e-7, abs_tol=1e-300), (name, m["p"], p)
+                pt = 1.0 if abs(L) <= delta else \
+                    min(1.0, math.erfc((abs(L) - delta) / se / math.sqrt(2)))
             elif abs(r - round(r)) < 1e-12 and float(a / round(r)).is_integer() \
                     and float((a + b) / round(r)).is_integer():
                 r = round(r)
                 p = binom_mid_p(int(b / r), int((a + b) / r), eb / (ea + eb))
                 assert math.isclose(m["p"], p, rel_tol=1e-7), (name, m["p"], p)
+                # at the edge the ratio is k (or 1/k): the candidate's share
+                # of the pair's samples is then eb k / (ea + eb k)
+                kk = k if L > 0 else 1 / k
+                th = eb * kk / (ea + eb * kk)
+                if abs(L) <= delta or (L > 0) != (b > th * (a + b)):
+                    pt = 1.0
+                else:
+                    pt = binom_mid_p(int(b / r), int((a + b) / r), th)
                 exact += 1
+            if pt is not None and m["q"] is not None:
+                assert math.isclose(m["p_threshold"], pt, rel_tol=1e-7, abs_tol=1e-300), \
+                    (name, m["p_threshold"], pt)
             if m["q"] is not None and not dup:
-                fams[system].append((m["p"], m["q"]))
+                fams[system].append((m["p_threshold"] if treat else m["p"],
+                                     m["q"], m, L, se))
             checked += 1
     # Benjamini-Hochberg over the tested p values of each family.
-    n = 0
+    n = adjusted = 0
     for ps in fams.values():
         k = len(ps)
         order = sorted(range(k), key=lambda i: ps[i][0])
@@ -103,12 +140,41 @@ def main():
             run = min(run, ps[i][0] * k / rank)
             q[i] = run
         for i in range(k):
-            assert math.isclose(ps[i][1], q[i], rel_tol=1e-9), (ps[i], q[i])
+            assert math.isclose(ps[i][1], q[i], rel_tol=1e-9), (ps[i][:2], q[i])
+        # the selected rows' intervals at level 1 - R alpha / k
+        sel = sum(1 for x in q if x < alpha)
+        for i in range(k):
+            m, L, se = ps[i][2], ps[i][3], ps[i][4]
+            if q[i] >= alpha:
+                assert m["ci_adjusted_low"] is None, m
+                continue
+            z = NormalDist().inv_cdf(1 - sel * alpha / (2 * k))
+            assert math.isclose(m["ci_adjusted_low"], math.exp(L - z * se), rel_tol=1e-9), m
+            assert math.isclose(m["ci_adjusted_high"], math.exp(L + z * se), rel_tol=1e-9), m
+            adjusted += 1
         n += k
+    # The decision: beyond the threshold by more than chance means
+    # selected with the adjusted interval past the band; then regressed
+    # or improved when the change is at least the minimum impact.
+    for name, m, system, dup in rows:
+        if m["q"] is None:
+            assert m["status"] not in ("regressed", "improved", "negligible"), (name, m)
+            continue
+        k = 1 + m["threshold_pct"] / 100
+        lo, hi = (m["ci_adjusted_low"], m["ci_adjusted_high"]) if treat \
+            else (m["ci_low"], m["ci_high"])
+        up = m["q"] < alpha and lo > k
+        down = m["q"] < alpha and hi < 1 / k
+        want = "negligible" if (up or down) and m["impact_pct"] < min_impact \
+            else "regressed" if up else "improved" if down else None
+        if want:
+            assert m["status"] == want, (name, want, m)
+        else:
+            assert m["status"] in ("same", "inconclusive"), (name, m)
     if checked == 0:
         sys.exit("nothing compared")
-    print("checked %d metrics (%d exact tests), %d q values, %d notable"
-          % (checked, exact, n, notable))
+    print("checked %d metrics (%d exact tests), %d q values, %d adjusted"
+          " intervals, %d notable" % (checked, exact, n, adjusted, notable))
 
 
 if __name__ == "__main__":

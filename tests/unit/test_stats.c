@@ -29,6 +29,13 @@ static void test_normal(void **state)
 	assert_near(pd_norm_sf(1.959963984540054), 0.025, 1e-12);
 	assert_near(pd_norm_sf(-1.6448536269514722), 0.95, 1e-12);
 	assert_near(pd_norm_sf(5), 2.866515718791939e-07, 1e-18);
+	/* quantiles from standard tables; 1 - 1e-10 (a tail of 1.0000000827e-10
+	 * in doubles) from an independent inverse normal */
+	assert_near(pd_norm_quantile(0.975), 1.959963984540054, 1e-13);
+	assert_near(pd_norm_quantile(0.95), 1.6448536269514722, 1e-13);
+	assert_near(pd_norm_quantile(0.025), -1.959963984540054, 1e-13);
+	assert_near(pd_norm_quantile(0.5), 0, 1e-15);
+	assert_near(pd_norm_quantile(1 - 1e-10), 6.361340889697421, 1e-9);
 }
 
 /* The chi-square tail against its closed forms: erfc for 1 df, a finite
@@ -233,6 +240,24 @@ static void test_planted_change(void **state)
 	    1e-12);
 	assert_int_equal(d.verdict, PD_REGRESSED);
 	assert_int_equal(d.funcs.v[0].func, f->func); /* largest first */
+	/*
+	 * Against the 5 % threshold: the same z at ln(1.05) from the
+	 * estimate, doubled. q adjusts p (first of 41: 40 functions and the
+	 * total). Selected alone, its interval is at level 1 - 0.05/41: z
+	 * of 1 - 0.05/82.
+	 */
+	{
+		double L = log(1300.5 / 1000.5),
+		       se = sqrt(1.5 * (1 / 1000.5 + 1 / 1300.5) + 0.0008),
+		       z = 3.234276754284397; /* qnorm(1 - 0.05/82) */
+
+		assert_near(f->self.p_tau, 2 * pd_norm_sf((L - log(1.05)) / se),
+			    1e-12);
+		assert_near(f->self.q, f->self.p * 41, 1e-12);
+		assert_near(f->self.ci_adj_low, exp(L - z * se), 1e-9);
+		assert_near(f->self.ci_adj_high, exp(L + z * se), 1e-9);
+		assert_true(isnan(find(&d, "f1")->self.ci_adj_low));
+	}
 	/* The unchanged functions are equivalent, not noise-flagged. */
 	f = find(&d, "f1");
 	assert_int_equal(f->self.status, PD_SAME);
@@ -244,6 +269,62 @@ static void test_planted_change(void **state)
 	pd_funcs_release(&fn);
 	pd_profile_release(&pa);
 	pd_profile_release(&pb);
+}
+
+/*
+ * A change beyond the threshold only by a little, among many tested
+ * functions: its own 95 % interval just clears +5 %. By default (tested
+ * against no change, p near 1e-4, then the interval) it is regressed.
+ * With --treat, as one of 41 claims that the change is beyond 5 % it
+ * could be chance: inconclusive. Alone (two functions and the total) the
+ * same change is regressed either way.
+ */
+static void test_threshold_family(void **state)
+{
+	double a[40], b[40];
+	struct pd_profile pa, pb;
+	struct pd_settings set;
+	struct pd_funcs fn;
+	struct pd_diff d;
+	const struct pd_fdiff *f;
+	size_t i, n, k;
+
+	(void)state;
+	for (k = 0; k < 4; k++) {
+		n = k % 2 ? 2 : 40;
+		for (i = 0; i < n; i++)
+			a[i] = b[i] = 1000;
+		a[0] = 1000000;
+		b[0] = 1117500;
+		flat(&pa, a, n, 1e6, NULL);
+		flat(&pb, b, n, 1e6, NULL);
+		pd_settings_default(&set);
+		set.treat = k >= 2;
+		pd_funcs_init(&fn, 0);
+		pd_diff_compute(&d, &pa, &pb, &fn, &set);
+		f = find(&d, "f0");
+		assert_near(d.phi, 1.5, 0);
+		/* its 95 % interval: lower end 1.0578 */
+		assert_true(f->self.ci_low > 1.05 && f->self.ci_low < 1.06);
+		assert_true(f->self.p < 1e-3);
+		if (n == 40 && set.treat) {
+			assert_true(f->self.q > 0.5);
+			assert_int_equal(f->self.status, PD_INCONCLUSIVE);
+			assert_true(isnan(f->self.ci_adj_low));
+		} else {
+			assert_true(f->self.q < 0.05);
+			assert_int_equal(f->self.status, PD_REGRESSED);
+			/* selected: an adjusted interval, which with --treat
+			 * is what clears the threshold */
+			assert_false(isnan(f->self.ci_adj_low));
+			if (set.treat)
+				assert_true(f->self.ci_adj_low > 1.05);
+		}
+		pd_diff_release(&d);
+		pd_funcs_release(&fn);
+		pd_profile_release(&pa);
+		pd_profile_release(&pb);
+	}
 }
 
 static void test_small_counts_and_one_sided(void **state)
@@ -386,6 +467,41 @@ static void tree_run(struct pd_profile *p, const double *counts, size_t n)
 }
 
 /*
+ * main is on every stack: its total is the profile's, the same samples,
+ * so one member of the family, not two. Four leaves under it (f0 +30 %)
+ * and the total make five members: f0's q is its p times 5 (it is the
+ * smallest), where counting main apart would make it 6; main's total
+ * shares the total's q.
+ */
+static void test_one_member_per_sample_set(void **state)
+{
+	double a[4] = { 1000, 1000, 1000, 1000 },
+	       b[4] = { 1300, 1000, 1000, 1000 };
+	struct pd_profile pa, pb;
+	struct pd_settings set;
+	struct pd_funcs fn;
+	struct pd_diff d;
+	const struct pd_fdiff *f, *m;
+
+	(void)state;
+	tree_run(&pa, a, 4);
+	tree_run(&pb, b, 4);
+	pd_settings_default(&set);
+	pd_funcs_init(&fn, 0);
+	pd_diff_compute(&d, &pa, &pb, &fn, &set);
+	f = find(&d, "f0");
+	m = find(&d, "main");
+	assert_near(f->self.q, f->self.p * 5, 1e-12);
+	assert_near(m->total.q, d.total.q, 0);
+	assert_near(m->total.p_tau, d.total.p_tau, 0);
+	assert_true(d.total.p * 5 / 2 > f->self.p * 5);
+	pd_diff_release(&d);
+	pd_funcs_release(&fn);
+	pd_profile_release(&pa);
+	pd_profile_release(&pb);
+}
+
+/*
  * Several runs per side: the profile total and main's total hold the
  * same samples, so they get one answer. Runs vary by a common factor
  * (+-3 %) and by noise; the candidate is 8 % slower everywhere. Before
@@ -436,6 +552,64 @@ static void test_runs_total_is_main(void **state)
 	pd_diff_release(&d);
 	pd_funcs_release(&fn);
 	for (r = 0; r < 10; r++)
+		pd_profile_release(&p[r]);
+}
+
+/*
+ * Twelve runs a side: the rank test decides, and its threshold test
+ * moves the candidate's runs back by 5 %. f0 +5.5 % with runs spread
+ * +-3 %: every candidate run is above its baseline partner's level, so
+ * against 0 the change is real (Mann-Whitney p < 0.001), but moved back
+ * by the threshold the runs interleave: inconclusive. f1 +15 % the same
+ * way: still apart after the move, regressed.
+ */
+static void test_rank_threshold(void **state)
+{
+	struct pd_profile p[24];
+	const struct pd_profile *a[12], *b[12];
+	struct pd_settings set;
+	struct pd_funcs fn;
+	struct pd_diff d;
+	const struct pd_fdiff *f;
+	size_t r;
+
+	(void)state;
+	for (r = 0; r < 24; r++) {
+		/* runs spread evenly over +-3 %, the same on both sides */
+		double j = 1 + 0.06 * ((double)((r % 12) * 7 % 12) / 11 - 0.5);
+		double c[4] = { 100000 * j, 100000 * j, 100000, 100000 };
+
+		if (r >= 12) {
+			c[0] *= 1.055;
+			c[1] *= 1.15;
+		}
+		flat(&p[r], c, 4, 1e6, NULL);
+		if (r < 12)
+			a[r] = &p[r];
+		else
+			b[r - 12] = &p[r];
+	}
+	pd_settings_default(&set);
+	pd_funcs_init(&fn, 0);
+	pd_diff_profiles(&d, a, 12, b, 12, &fn, &set);
+	f = find(&d, "f0");
+	assert_true(f->self.mw_p < 1e-3);
+	assert_near(f->self.p, f->self.mw_p, 0);
+	/*
+	 * Moved back, a candidate run is 1.055 / 1.05 of its partner's
+	 * level, less than one step (0.06 / 11) of the spread: it beats the
+	 * baseline runs at or below its level, 66 + 12 = 78 of 144 pairs.
+	 * Two-sided exact P(U >= 78) for 12 and 12 runs, counted by the
+	 * recurrence: 2 * 1021204 / C(24, 12).
+	 */
+	assert_near(f->self.p_tau, 2.0 * 1021204 / 2704156, 1e-9);
+	assert_int_equal(f->self.status, PD_INCONCLUSIVE);
+	f = find(&d, "f1");
+	assert_true(f->self.p_tau < 1e-3);
+	assert_int_equal(f->self.status, PD_REGRESSED);
+	pd_diff_release(&d);
+	pd_funcs_release(&fn);
+	for (r = 0; r < 24; r++)
 		pd_profile_release(&p[r]);
 }
 
@@ -569,10 +743,13 @@ int main(void)
 		cmocka_unit_test(test_polygamma),
 		cmocka_unit_test(test_bh_and_median),
 		cmocka_unit_test(test_planted_change),
+		cmocka_unit_test(test_threshold_family),
 		cmocka_unit_test(test_small_counts_and_one_sided),
 		cmocka_unit_test(test_share_mode),
 		cmocka_unit_test(test_lambda_inflates_phi),
 		cmocka_unit_test(test_runs_total_is_main),
+		cmocka_unit_test(test_one_member_per_sample_set),
+		cmocka_unit_test(test_rank_threshold),
 		cmocka_unit_test(test_history_noise_per_function),
 		cmocka_unit_test(test_runs_noisy_function_not_shrunk),
 	};
