@@ -81,6 +81,13 @@ int pd_trend_json(FILE *f, const struct pd_trend *t);
 int pd_trend_html(FILE *f, const struct pd_trend *t);
 int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 		  struct pd_err *err);
+/*
+ * "parse_record +40.0 % from a1b2c3d (1 of 3 commits, p = 0.0002)": series
+ * i's step in the newest commits; 0 when it has none.
+ */
+int pd_fmt_watch(struct pd_buf *b, const struct pd_trend *t, size_t i);
+/* True when some series has a step in its newest commits. */
+int pd_trend_watching(const struct pd_trend *t);
 /* "total +6.2 % at a1b2c3d, from parse_record +18 %, ..." */
 void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 		  int max_funcs);

@@ -238,6 +238,32 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 	free(o);
 }
 
+int pd_trend_watching(const struct pd_trend *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->series.n; i++)
+		if (t->series.v[i].watch.at)
+			return 1;
+	return 0;
+}
+
+int pd_fmt_watch(struct pd_buf *b, const struct pd_trend *t, size_t i)
+{
+	const struct pd_tseries *s = &t->series.v[i];
+
+	if (!s->watch.at || s->watch.at >= s->pts.n)
+		return 0;
+	pd_buf_add_term_line(b, s->name);
+	pd_buf_addch(b, ' ');
+	pd_fmt_pct(b, 100 * s->watch.change);
+	pd_buf_adds(b, " from ");
+	pd_trend_short_sha(b, s->pts.v[s->watch.at].sha);
+	pd_buf_addf(b, " (%zu of %zu commits, p = %.2g)",
+		    s->pts.n - s->watch.at, t->persist, s->watch.p);
+	return 1;
+}
+
 double pd_trend_series_change(const struct pd_tseries *s)
 {
 	double a = first_mean(s), z = last_mean(s);
@@ -293,7 +319,10 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 			pd_buf_add_term_line(&b, t->scenario);
 			pd_buf_addch(&b, '/');
 			pd_buf_add_term_line(&b, t->cache);
-			pd_buf_adds(&b, " is steady\n");
+			pd_buf_adds(&b, pd_trend_watching(t)
+					    ? " is steady but for its newest"
+					      " commits\n"
+					    : " is steady\n");
 		}
 		pd_buf_release(&q);
 	}
@@ -309,6 +338,14 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 		pd_buf_adds(&b, ", first bad ");
 		pd_trend_short_sha(&b, t->series.v[0].pts.v[al->at].sha);
 		pd_buf_addch(&b, '\n');
+	}
+	for (i = 0; i < t->series.n; i++) {
+		struct pd_buf w = PD_BUF_INIT;
+
+		if (pd_fmt_watch(&w, t, i))
+			pd_buf_addf(&b, "WATCH %s: not yet a change point\n",
+				    w.buf);
+		pd_buf_release(&w);
 	}
 	pd_buf_addf(&b, "\n%-40s %12s %12s %9s %7s  %s\n", "series", "first",
 		    "last", "change", "thresh", "change points");
@@ -387,8 +424,12 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 			pd_md_text(&b, line.buf, 2000);
 			pd_buf_adds(&b, ".\n");
 		} else
-			pd_buf_adds(&b, "No change points: the series are"
-					" steady.\n");
+			pd_buf_adds(&b, pd_trend_watching(t)
+					    ? "No change points: the series are"
+					      " steady but for their newest"
+					      " commits.\n"
+					    : "No change points: the series are"
+					      " steady.\n");
 	}
 	for (i = t->alerts.n; i-- > 0;) {
 		const struct pd_alert *al = &t->alerts.v[i];
@@ -406,6 +447,14 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 		pd_buf_adds(&b, ", first bad ");
 		md_commit(&b, t, t->series.v[0].pts.v[al->at].sha);
 		pd_buf_adds(&b, ")\n");
+	}
+	for (i = 0; i < t->series.n; i++) {
+		pd_buf_reset(&line);
+		if (!pd_fmt_watch(&line, t, i))
+			continue;
+		pd_buf_adds(&b, "- watch: ");
+		pd_md_text(&b, line.buf, 2000);
+		pd_buf_adds(&b, ", not yet a change point\n");
 	}
 	pd_buf_addf(&b,
 		    "\n| series | first (%s) | last (%s) | change |"
@@ -457,6 +506,32 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 static cJSON *num(double v)
 {
 	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
+}
+
+/* The steps in the newest commits not yet change points. */
+static void json_watch(cJSON *root, const struct pd_trend *t)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "watch"), *o;
+	size_t i;
+
+	for (i = 0; i < t->series.n; i++) {
+		const struct pd_tseries *s = &t->series.v[i];
+
+		if (!s->watch.at || s->watch.at >= s->pts.n)
+			continue;
+		o = cJSON_CreateObject();
+		cJSON_AddItemToObject(o, "series", pd_json_text(s->name));
+		cJSON_AddNumberToObject(o, "index", (double)s->watch.at);
+		cJSON_AddItemToObject(o, "first_changed",
+				      pd_json_text(s->pts.v[s->watch.at].sha));
+		cJSON_AddItemToObject(o, "change_pct",
+				      num(100 * s->watch.change));
+		cJSON_AddItemToObject(o, "p", num(s->watch.p));
+		cJSON_AddNumberToObject(o, "commits",
+					(double)(s->pts.n - s->watch.at));
+		cJSON_AddNumberToObject(o, "needs", (double)t->persist);
+		cJSON_AddItemToArray(arr, o);
+	}
 }
 
 int pd_trend_json(FILE *f, const struct pd_trend *t)
@@ -520,6 +595,7 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 		free(ord);
 		cJSON_AddItemToArray(arr, o);
 	}
+	json_watch(root, t);
 	arr = cJSON_AddArrayToObject(root, "series");
 	for (i = 0; i < t->series.n; i++) {
 		const struct pd_tseries *s = &t->series.v[i];

@@ -238,8 +238,13 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 			pd_html_text(&b, line.buf);
 			pd_buf_adds(&b, "</p>\n");
 		} else
-			pd_buf_adds(&b, "<p class=\"steady\">No change points:"
-					" the series are steady.</p>\n");
+			pd_buf_adds(
+			    &b, pd_trend_watching(t)
+				    ? "<p class=\"steady\">No change points:"
+				      " the series are steady but for"
+				      " their newest commits.</p>\n"
+				    : "<p class=\"steady\">No change points:"
+				      " the series are steady.</p>\n");
 	}
 	for (i = t->alerts.n; i-- > 0;) {
 		const struct pd_alert *al = &t->alerts.v[i];
@@ -261,6 +266,14 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 			pd_buf_adds(&b, "\">the comparison</a>");
 		}
 		pd_buf_adds(&b, ")</p>\n");
+	}
+	for (i = 0; i < t->series.n; i++) {
+		pd_buf_reset(&line);
+		if (!pd_fmt_watch(&line, t, i))
+			continue;
+		pd_buf_adds(&b, "<p class=\"note\">watch: ");
+		pd_html_text(&b, line.buf);
+		pd_buf_adds(&b, ", not yet a change point</p>\n");
 	}
 	for (i = 0; i < t->series.n; i++) {
 		const struct pd_tseries *s = &t->series.v[i];

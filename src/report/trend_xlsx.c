@@ -96,8 +96,12 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 	if (!t->alerts.n) {
 		pd_buf_reset(&b);
 		if (!pd_trend_quiet_text(&b, t))
-			pd_buf_adds(&b, "No change points: the series are"
-					" steady.");
+			pd_buf_adds(&b, pd_trend_watching(t)
+					    ? "No change points: the series are"
+					      " steady but for their newest"
+					      " commits."
+					    : "No change points: the series are"
+					      " steady.");
 		pd_xlsx_str(sum, r++, 0, b.buf, NULL);
 	}
 	for (i = t->alerts.n; i-- > 0;) {
@@ -106,6 +110,14 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 							: "ALERT ");
 		pd_fmt_alert(&b, t, i, 5);
 		pd_xlsx_str(sum, r++, 0, b.buf, NULL);
+	}
+	for (i = 0; i < t->series.n; i++) {
+		pd_buf_reset(&b);
+		pd_buf_adds(&b, "WATCH ");
+		if (pd_fmt_watch(&b, t, i)) {
+			pd_buf_adds(&b, ": not yet a change point");
+			pd_xlsx_str(sum, r++, 0, b.buf, NULL);
+		}
 	}
 	r++;
 	/* Series sheet: one row per commit, one column per series mean. */

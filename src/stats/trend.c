@@ -376,36 +376,104 @@ static void analyse_series(struct pd_tseries *s, double pmax, int reps,
 	free(starts);
 }
 
+/*
+ * The newest commits, which the persistence rule keeps from making a
+ * change point yet: the mean of the last k (1 .. persist - 1) against the
+ * commits since the series' last change point, as a prediction from
+ * those commits' means (Student's t on n - 1 degrees of freedom: their
+ * spread, nights included, is the noise), Bonferroni over the k tried.
+ * Kept when p <= pmax and the move passes the series' threshold.
+ */
+static void watch_newest(struct pd_tseries *s, double pmax, size_t persist)
+{
+	size_t n = s->pts.n, lo = 0, i, k;
+	double floor = 0;
+
+	memset(&s->watch, 0, sizeof(s->watch));
+	for (i = 0; i < s->changes.n; i++)
+		if (s->changes.v[i].at > lo)
+			lo = s->changes.v[i].at;
+	for (i = 0; i < n; i++)
+		floor = fmax(floor, s->pts.v[i].mean);
+	floor = floor > 0 ? floor * 1e-3 : 1e-9;
+	for (k = 1; k < persist && k < n; k++) {
+		size_t c = n - k, m = c - (c > lo ? lo : c);
+		double mo = 0, mn = 0, v = 0, se, p, before, after;
+
+		if (c <= lo || m < PD_TREND_WATCH_MIN)
+			continue;
+		for (i = lo; i < c; i++)
+			mo += log(s->pts.v[i].mean + floor) / (double)m;
+		for (i = lo; i < c; i++) {
+			double d = log(s->pts.v[i].mean + floor) - mo;
+
+			v += d * d / (double)(m - 1);
+		}
+		for (i = c; i < n; i++)
+			mn += log(s->pts.v[i].mean + floor) / (double)k;
+		se = sqrt(v * (1 / (double)m + 1 / (double)k));
+		p = se > 0 ? pd_t_sf2(fabs(mn - mo) / se, (double)(m - 1))
+		    : fabs(mn - mo) > 1e-12 ? 0
+					    : 1;
+		p = fmin(1, p * (double)(persist - 1));
+		before = mean_of(s, lo, c);
+		after = mean_of(s, c, n);
+		if (p > pmax || !(before > 0) ||
+		    fabs(after / before - 1) < s->tau ||
+		    (s->watch.at && p >= s->watch.p))
+			continue;
+		s->watch.at = c;
+		s->watch.p = p;
+		s->watch.change = after / before - 1;
+	}
+}
+
+/* Keeps the changes of s whose move is min_impact of the total's mean. */
+static void impact_filter(struct pd_tseries *s, const struct pd_tseries *s0,
+			  double min_impact)
+{
+	size_t k, w = 0;
+
+	for (k = 0; k < s->changes.n; k++) {
+		size_t at = s->changes.v[k].at;
+		double tot = mean_of(s0, at >= 3 ? at - 3 : 0, at);
+		double b = mean_of(s, at >= 3 ? at - 3 : 0, at);
+		double f = mean_of(s, at, at + 3);
+
+		if (tot > 0 && fabs(f - b) >= min_impact * tot)
+			s->changes.v[w++] = s->changes.v[k];
+	}
+	s->changes.n = w;
+	if (s->watch.at) { /* the same for a step still watched */
+		size_t at = s->watch.at;
+		double tot = mean_of(s0, at >= 3 ? at - 3 : 0, at);
+		double b = mean_of(s, at >= 3 ? at - 3 : 0, at);
+		double f = mean_of(s, at, s->pts.n);
+
+		if (!(tot > 0 && fabs(f - b) >= min_impact * tot))
+			memset(&s->watch, 0, sizeof(s->watch));
+	}
+}
+
 size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 {
 	size_t i, k, a;
 
 	double min_impact = t->min_impact > 0 ? t->min_impact : 0.005;
 
-	for (i = 0; i < t->series.n; i++)
+	t->persist = persist;
+	for (i = 0; i < t->series.n; i++) {
 		analyse_series(&t->series.v[i], t->pmax, reps, persist);
+		watch_newest(&t->series.v[i], t->pmax, persist);
+	}
 	/*
 	 * A function's change point counts when its move is a visible part
 	 * of the total: min_impact of the total's mean before it.
 	 */
-	for (i = 1; i < t->series.n && t->series.n; i++) {
-		struct pd_tseries *s = &t->series.v[i];
-		size_t w = 0;
-
-		if (s->counter) /* its own quantity, not part of the total */
-			continue;
-		for (k = 0; k < s->changes.n; k++) {
-			size_t at = s->changes.v[k].at;
-			double tot =
-			    mean_of(&t->series.v[0], at >= 3 ? at - 3 : 0, at);
-			double b = mean_of(s, at >= 3 ? at - 3 : 0, at);
-			double f = mean_of(s, at, at + 3);
-
-			if (tot > 0 && fabs(f - b) >= min_impact * tot)
-				s->changes.v[w++] = s->changes.v[k];
-		}
-		s->changes.n = w;
-	}
+	for (i = 1; i < t->series.n; i++)
+		if (!t->series.v[i].counter) /* its own quantity */
+			impact_filter(&t->series.v[i], &t->series.v[0],
+				      min_impact);
 	/* Change points on one commit are one alert. */
 	for (i = 0; i < t->series.n; i++) {
 		const struct pd_tseries *s = &t->series.v[i];

@@ -53,6 +53,12 @@ struct pd_tseries {
 	char *unit;
 	PD_VEC(struct pd_tpoint) pts;
 	PD_VEC(struct pd_tchange) changes;
+	/*
+	 * A step in the newest commits that has not held long enough to be a
+	 * change point yet (statistics.md, "Trends", the newest commits);
+	 * watch.at is 0 when there is none.
+	 */
+	struct pd_tchange watch;
 };
 
 struct pd_alert {
@@ -69,6 +75,7 @@ struct pd_trend {
 	PD_VEC(struct pd_tseries) series; /* total, functions, counters */
 	PD_VEC(struct pd_alert) alerts;	  /* oldest first */
 	size_t ncommits;
+	size_t persist; /* commits a change must hold for (pd_trend_analyse) */
 	double pmax, threshold_pct;
 	double min_impact;    /* a function's move counts from this share of
 				 the total (0.005 when 0) */
@@ -104,5 +111,7 @@ int pd_trend_blind(const struct pd_trend *t, size_t *have, size_t *need);
  * on one commit form one alert. Returns the number of alerts.
  */
 size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist);
+/* Commits before the newest ones that a watch needs (statistics.md). */
+#define PD_TREND_WATCH_MIN 8
 
 #endif

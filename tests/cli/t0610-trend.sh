@@ -240,4 +240,52 @@ for f in text md html; do
 		ok
 	fi
 done
+
+# The newest commit: a step that has not held for 3 commits yet is not a
+# change point; against the spread of the 10 commits before it (nights
+# of +-5 samples in 1000) it is watched, said apart, and exits 0.
+tw=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+c=1
+while [ "$c" -le 11 ]; do
+	b=$T/w$c
+	mkdir -p "$b/profiles"
+	printf '{"git_sha": "%02d%s", "scenario": "nw", "cache": "warm", "commit_date": "2026-05-%02dT00:00:00Z"}\n' \
+		"$c" "$tw" "$c" >"$b/build_meta.json"
+	n=$(( (c * 37) % 11 - 5 ))
+	p=$((1000 + n))
+	[ "$c" -eq 11 ] && p=1400
+	for r in 1 2 3; do
+		printf 'main;parse %d\nmain;read %d\n' "$p" "$((2000 + n))" >"$b/profiles/run.$r.folded"
+	done
+	c=$((c + 1))
+done
+expect_exit 0 pd ingest "$T"/w*
+expect_exit 0 pd trend --scenario nw
+expect_grep "^no change points: nw/warm is steady but for its newest commits" "$T/out"
+expect_grep "^WATCH parse +39.9 % from 11bbbbbbbb (1 of 3 commits, p = [0-9.e-]*): not yet a change point" "$T/out"
+expect_no_grep "^ALERT" "$T/out"
+expect_exit 0 pd trend --scenario nw -f json
+if python3 - "$T/out" "11$tw" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["alerts"] == [], d["alerts"]
+w = {x["series"]: x for x in d["watch"]}
+p = w["parse"]
+assert p["first_changed"] == sys.argv[2] and p["index"] == 10, p
+assert p["commits"] == 1 and p["needs"] == 3 and p["p"] <= 0.001, p
+# 1400 against the ten commits' mean of 1000 + (37 c mod 11) - 5
+mean = sum(1000 + (c * 37) % 11 - 5 for c in range(1, 11)) / 10
+assert abs(p["change_pct"] - 100 * (1400 / mean - 1)) < 1e-6, (p, mean)
+PY
+then ok; else not_ok "the newest commit watched"; fi
+expect_exit 0 pd trend --scenario nw -f md
+expect_grep "^- watch: parse +39.9 % from" "$T/out"
+expect_exit 0 pd trend --scenario nw -f html
+expect_grep "<p class=\"note\">watch: parse +39.9 % from" "$T/out"
+expect_exit 0 pd trend --scenario nw -f xlsx -o "$T/w.xlsx"
+python3 -c 'import sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+s = "".join(z.read(n).decode() for n in z.namelist() if n.endswith(".xml"))
+assert "WATCH parse +39.9 % from 11bbbbbbbb (1 of 3 commits" in s' "$T/w.xlsx" &&
+	ok || not_ok "the watched step is not in the XLSX summary"
 finish

@@ -201,6 +201,84 @@ static void test_night_effects_null(void **state)
 	assert_true(false_cp <= nser / 100);
 }
 
+/*
+ * n commits of 3 runs, nights varying by 4 % (a sum of three uniforms),
+ * runs by 0.5 %; from commit at on, the values are (1 + step) times.
+ */
+static void nights(struct pd_trend *t, size_t n, double step, size_t at,
+		   uint64_t *s)
+{
+	struct pd_tseries ts;
+	size_t c, k;
+
+	memset(t, 0, sizeof(*t));
+	t->pmax = 0.001;
+	t->ncommits = n;
+	memset(&ts, 0, sizeof(ts));
+	ts.name = pd_xstrdup("total");
+	ts.tau = 0.05;
+	for (c = 0; c < n; c++) {
+		struct pd_tpoint pt;
+		double night = 0.04 * (noise(s) + noise(s) + noise(s));
+
+		memset(&pt, 0, sizeof(pt));
+		pt.sha = pd_xstrdup("c");
+		pt.date = pd_xstrdup("");
+		pt.n = 3;
+		pt.v = pd_xmalloc(3 * sizeof(double));
+		for (k = 0; k < 3; k++) {
+			pt.v[k] = 1000 * (c >= at ? 1 + step : 1) *
+				  exp(night + 0.005 * noise(s));
+			pt.mean += pt.v[k] / 3;
+		}
+		PD_VEC_PUSH(&ts.pts, pt);
+	}
+	PD_VEC_PUSH(&t->series, ts);
+}
+
+/*
+ * The newest commits: a +40 % step on the last commit, or on the last
+ * two, is watched (not a change point: it has not held for 3 commits);
+ * held for 3 it is a change point and no longer watched. On 200 null
+ * series with night effects (20 commits) at most 1 % are watched, as
+ * the prediction test's p <= 0.001 promises (0.1 % a series).
+ */
+static void test_watch_newest(void **state)
+{
+	struct pd_trend t;
+	uint64_t s = 7;
+	size_t i, k, watched = 0;
+
+	(void)state;
+	for (k = 1; k <= 3; k++) {
+		nights(&t, 20, 0.4, 20 - k, &s);
+		pd_trend_analyse(&t, 999, 3);
+		if (k < 3) {
+			assert_int_equal(t.series.v[0].changes.n, 0);
+			assert_int_equal(t.series.v[0].watch.at, 20 - k);
+			assert_true(t.series.v[0].watch.change > 0.3);
+			assert_true(t.series.v[0].watch.p <= 0.001);
+		} else {
+			assert_int_equal(t.series.v[0].changes.n, 1);
+			assert_int_equal(t.series.v[0].watch.at, 0);
+		}
+		pd_trend_release(&t);
+	}
+	/* too few commits before it: nothing to predict from */
+	nights(&t, PD_TREND_WATCH_MIN, 0.4, PD_TREND_WATCH_MIN - 1, &s);
+	pd_trend_analyse(&t, 999, 3);
+	assert_int_equal(t.series.v[0].watch.at, 0);
+	pd_trend_release(&t);
+	for (i = 0; i < 200; i++) {
+		nights(&t, 20, 0, 20, &s);
+		t.series.v[0].tau = 0.001; /* no size filter */
+		pd_trend_analyse(&t, 199, 3);
+		watched += t.series.v[0].watch.at > 0;
+		pd_trend_release(&t);
+	}
+	assert_true(watched <= 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -210,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_two_steps),
 		cmocka_unit_test(test_alert_grouping),
 		cmocka_unit_test(test_night_effects_null),
+		cmocka_unit_test(test_watch_newest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
