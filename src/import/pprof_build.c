@@ -286,38 +286,110 @@ static int pick_value(struct pprof_state *s, struct pd_profile *p,
 	return 0;
 }
 
-/* One stored stack (leaf first) onto the profile's tree: its node. */
-static int stack_node(struct pprof_state *s, struct pd_profile *p, size_t i,
-		      struct idmap *fm, struct idmap *mm, struct idmap *lm,
-		      uint32_t *node)
+/* Stack i's location ids, leaf first (unaligned bytes), and their count. */
+static const unsigned char *stack_ids(const struct pprof_state *s, size_t i,
+				      size_t *nids)
 {
-	const uint64_t *ids = (const uint64_t *)(const void *)pd_intern_str(
-	    &s->stacks, (uint32_t)i);
-	size_t nids = pd_intern_len(&s->stacks, (uint32_t)i) / 8, j, k;
+	*nids = pd_intern_len(&s->stacks, (uint32_t)i) / 8;
+	return (const unsigned char *)pd_intern_str(&s->stacks, (uint32_t)i);
+}
 
-	*node = PD_ROOT;
+static uint64_t id_at(const unsigned char *ids, size_t j)
+{
+	uint64_t id;
+
+	memcpy(&id, ids + 8 * j, sizeof(id));
+	return id;
+}
+
+/*
+ * Checks and resolves stack i's locations, root first: a location's frames
+ * are made the first time a stack with weight uses it, in the samples'
+ * order, so the frames' order is the profile's.
+ */
+static int resolve_stack(struct pprof_state *s, struct pd_profile *p, size_t i,
+			 struct idmap *fm, struct idmap *mm, struct idmap *lm)
+{
+	size_t nids, j, li;
+	const unsigned char *ids = stack_ids(s, i, &nids);
+
 	for (j = nids; j-- > 0;) {
-		uint64_t id;
-		size_t li;
-		const struct pprof_loc *l;
-
-		memcpy(&id, ids + j, sizeof(id));
-		li = idmap_get(lm, id);
+		li = idmap_get(lm, id_at(ids, j));
 		if (li == SIZE_MAX)
 			return pd_pprof_fail(
 			    s, s->stack_at.v[i],
 			    "Sample refers to location id %" PRIu64
 			    ", which the profile does not have",
-			    id);
+			    id_at(ids, j));
 		if (!s->locs.v[li].resolved &&
 		    resolve_location(s, p, &s->locs.v[li], fm, mm))
 			return -1;
-		l = &s->locs.v[li];
-		for (k = 0; k < l->nframes; k++)
-			*node = pd_profile_child(p, *node,
-						 s->frames.v[l->frame0 + k]);
 	}
 	return 0;
+}
+
+/* The stacks, for the sort below (one import at a time per thread). */
+static _Thread_local const struct pprof_state *sort_state;
+
+/* Root first, as on the tree: a stack sorts right after its prefixes. */
+static int cmp_root_first(const void *x, const void *y)
+{
+	size_t na, nb, k;
+	const unsigned char *a =
+	    stack_ids(sort_state, *(const uint32_t *)x, &na);
+	const unsigned char *b =
+	    stack_ids(sort_state, *(const uint32_t *)y, &nb);
+
+	for (k = 0; k < na && k < nb; k++) {
+		uint64_t u = id_at(a, na - 1 - k), v = id_at(b, nb - 1 - k);
+
+		if (u != v)
+			return u < v ? -1 : 1;
+	}
+	return na < nb ? -1 : na > nb;
+}
+
+/*
+ * The stacks' nodes on the tree, node_of[i] for stack i. Go merges equal
+ * stacks, so a profile holds a million different ones, most sharing all
+ * but their last frames: taken in root-first order, each starts from the
+ * node where it parts from the one before instead of from the root (the
+ * tree look-ups were half of the import).
+ */
+static void build_nodes(struct pprof_state *s, struct pd_profile *p,
+			uint32_t *order, size_t m, struct idmap *lm,
+			uint32_t *node_of)
+{
+	PD_VEC(uint32_t) path = PD_VEC_INIT; /* node after each location */
+	const unsigned char *prev = NULL;
+	size_t pn = 0, r;
+
+	sort_state = s;
+	qsort(order, m, sizeof(*order), cmp_root_first);
+	for (r = 0; r < m; r++) {
+		size_t nids, d = 0, k;
+		const unsigned char *ids = stack_ids(s, order[r], &nids);
+		uint32_t node;
+
+		while (d < nids && d < pn &&
+		       id_at(ids, nids - 1 - d) == id_at(prev, pn - 1 - d))
+			d++;
+		path.n = d;
+		node = d ? path.v[d - 1] : PD_ROOT;
+		for (; d < nids; d++) {
+			const struct pprof_loc *l =
+			    &s->locs.v[idmap_get(lm, id_at(ids, nids - 1 - d))];
+
+			for (k = 0; k < l->nframes; k++)
+				node = pd_profile_child(
+				    p, node, s->frames.v[l->frame0 + k]);
+			PD_VEC_PUSH(&path, node);
+		}
+		node_of[order[r]] = node;
+		prev = ids;
+		pn = nids;
+	}
+	PD_VEC_FREE(&path);
 }
 
 /* How the sample counts were had, and the notes. */
@@ -356,7 +428,8 @@ int pd_pprof_build(struct pprof_state *s, struct pd_profile *p)
 {
 	struct idmap fm = { 0 }, mm = { 0 }, lm = { 0 };
 	struct pick k;
-	size_t i, n;
+	size_t i, n, m = 0;
+	uint32_t *node_of = NULL, *order = NULL;
 	int rc = -1;
 
 	if (!s->stroff.n)
@@ -380,22 +453,29 @@ int pd_pprof_build(struct pprof_state *s, struct pd_profile *p)
 			"Location"))
 		goto out;
 	n = s->nv ? s->vals.n / s->nv : 0;
+	node_of = pd_xcalloc(n + 1, sizeof(*node_of));
+	order = pd_xmalloc((n + 1) * sizeof(*order));
+	for (i = 1; i < n; i++) {
+		if (!(s->vals.v[i * s->nv + k.c] > 0))
+			continue;
+		if (resolve_stack(s, p, i, &fm, &mm, &lm))
+			goto out;
+		order[m++] = (uint32_t)i;
+	}
+	build_nodes(s, p, order, m, &lm, node_of);
 	for (i = 1; i < n; i++) {
 		const double *v = s->vals.v + i * s->nv;
-		uint32_t node;
 		double cnt;
 
 		if (!(v[k.c] > 0))
 			continue;
-		if (stack_node(s, p, i, &fm, &mm, &lm, &node))
-			goto out;
 		if (k.si != SIZE_MAX)
 			cnt = v[k.si];
 		else if (k.per_count > 0)
 			cnt = v[k.c] / k.per_count;
 		else
 			cnt = 0;
-		pd_profile_add(p, node, v[k.c] * k.scale, cnt);
+		pd_profile_add(p, node_of[i], v[k.c] * k.scale, cnt);
 		if (k.si != SIZE_MAX)
 			p->nsamples += (uint64_t)v[k.si];
 	}
@@ -404,6 +484,8 @@ int pd_pprof_build(struct pprof_state *s, struct pd_profile *p)
 	pprof_notes(s, p, &k);
 	rc = 0;
 out:
+	free(node_of);
+	free(order);
 	idmap_release(&fm);
 	idmap_release(&mm);
 	idmap_release(&lm);
