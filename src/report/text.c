@@ -278,7 +278,8 @@ static void settings_line(struct pd_buf *b, const struct pd_diff *d)
 {
 	pd_buf_addf(
 	    b, "settings: threshold %g %%%s, min impact %g %%, alpha %g, %s; ",
-	    d->set.threshold_pct, d->set.treat ? " (tested against)" : "",
+	    d->set.threshold_pct,
+	    d->set.treat ? " (each change tested against it)" : "",
 	    d->set.min_impact_pct, d->set.alpha,
 	    d->set.share ? "shares" : "absolute");
 	pd_fmt_method(b, d);

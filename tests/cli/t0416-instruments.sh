@@ -50,6 +50,8 @@ assert d["verdict"] == "inconclusive" and d["settings"]["test"] == "threshold", 
 assert g["status"] == "inconclusive" and 1.05 < g["ci_low"] < 1.06, g
 assert d["total"]["q"] > 0.05 and 1.07 < d["total"]["ci_low"] < 1.08, d["total"]' "$T/out" &&
 	ok || not_ok "--treat: the pair is not an inconclusive +16 %"
+expect_exit 0 pd --treat "$T/v7.txt" "$T/v16.txt"
+expect_grep "^settings: threshold 5 % (each change tested against it)," "$T/out"
 # --interval: 0.1 ms sampling makes ten times the samples
 expect_exit 0 pd show -f json --interval 0.1 "$T/v7.txt"
 expect_grep '"samples":[[:space:]]*35530,' "$T/out"
