@@ -122,8 +122,10 @@ static size_t new_node(struct cp *s, size_t parent)
 	return s->nodes.n - 1;
 }
 
-/* Adds one sample of us microseconds to a leaf node id's sums. */
-/* Sample number at of node id: us long, at time t (us, NAN unknown). */
+/*
+ * Adds sample number at, of leaf node id, to its sums: us microseconds
+ * long, at time t (us; NAN unknown) for the time blocks.
+ */
 static void add_leaf(struct cp *s, uint32_t id, double us, size_t at, double t)
 {
 	char key[16];

@@ -71,12 +71,9 @@ void ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
 			return; /* no stack, or one the resolver refuses */
 		st = (size_t)x;
 	}
-	if (st >= PD_LIMIT_FF_STACKS) {
-		/* out of range, or over the limit: ff_thread_fold says which */
-		if (!t->over)
-			t->over = i + 1;
+	/* out of range, or over the limit: ff_thread_fold says which */
+	if (st >= PD_LIMIT_FF_STACKS)
 		return;
-	}
 	if (kind == 1)
 		add_sum(&t->wsum, st, isnan(d) ? 1 : d);
 	else if (kind == 2 && i && !isnan(d) && d > 0)
@@ -161,7 +158,6 @@ void ff_table_release(struct ff_table *t)
 	PD_VEC_FREE(&t->bkey);
 	t->wfolded = t->cfolded = t->tfolded = 0;
 	t->tsum = 0;
-	t->over = 0;
 }
 
 /*

@@ -78,7 +78,6 @@ struct ff_table {
 	uint32_t *nbkeys;
 	PD_VEC(uint32_t) bkey;
 	double tsum; /* timeDeltas summed so far */
-	size_t over; /* 1 + a sample naming a stack past the limit, or 0 */
 	int tfolded; /* the time column went into the blocks */
 };
 

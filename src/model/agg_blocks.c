@@ -42,7 +42,6 @@ static int plainly_bursty(double disp, double df)
 }
 
 struct chunk {
-	const struct pd_profile *p;
 	double *sub; /* node * CHUNK */
 	double *tot; /* function * PD_BLOCKS */
 	unsigned at; /* first block of the chunk */
@@ -150,7 +149,6 @@ void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
 	struct chunk c;
 	int k;
 
-	c.p = p;
 	c.sub = pd_xmalloc(nn * CHUNK * sizeof(*c.sub));
 	c.tot = tot;
 	for (c.at = 0; c.at < used; c.at += CHUNK) {

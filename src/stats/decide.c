@@ -223,8 +223,7 @@ void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
 	}
 }
 
-/* A system frame set apart from the verdict (statistics.md). */
-static int set_apart(const struct pd_diff *d, const struct pd_fdiff *f)
+int pd_diff_set_apart(const struct pd_diff *d, const struct pd_fdiff *f)
 {
 	return d->fn->v.v[f->func].system && !(d->fn->flags & PD_FUNCS_SYSTEM);
 }
@@ -330,7 +329,7 @@ static const struct pd_metric *member_of(const struct pd_diff *d,
 {
 	if (i % 2 && f->self.tested && same_as_self(f))
 		return &f->self;
-	if (d->total.tested && !set_apart(d, f) &&
+	if (d->total.tested && !pd_diff_set_apart(d, f) &&
 	    same_counts(i % 2 ? &f->total : &f->self, &d->total))
 		return &d->total;
 	return NULL;
@@ -360,7 +359,7 @@ void pd_diff_test_all(struct pd_diff *d, const struct pd_expo *x)
 		double possible =
 		    x->ta > 0 ? fmax(m->base, m->cand) / x->ta * 100 : 0;
 
-		fam = (size_t)set_apart(d, f);
+		fam = (size_t)pd_diff_set_apart(d, f);
 		if (m->base <= 0 || m->cand <= 0 || isnan(m->p))
 			continue;
 		if (m->base_n + m->cand_n >= 20 ||
@@ -390,7 +389,7 @@ void pd_diff_test_all(struct pd_diff *d, const struct pd_expo *x)
 			m->ci_adj_low = of->ci_adj_low;
 			m->ci_adj_high = of->ci_adj_high;
 		}
-		pd_diff_mde(m, n[(size_t)set_apart(d, f)], &d->set);
+		pd_diff_mde(m, n[(size_t)pd_diff_set_apart(d, f)], &d->set);
 		pd_diff_decide(m, x, &d->set);
 		if (i % 2 == 0)
 			d->nstatus[m->status]++;

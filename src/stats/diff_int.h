@@ -100,6 +100,12 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		  struct pd_agg *b, size_t nb, const struct pd_noise *noise);
 
+/*
+ * A system frame set apart from the verdict (statistics.md, "System
+ * frames"; pd_fdiff.system is set after the tests).
+ */
+int pd_diff_set_apart(const struct pd_diff *d, const struct pd_fdiff *f);
+
 /* The decision rule of statistics.md, after BH. */
 void pd_diff_decide(struct pd_metric *m, const struct pd_expo *x,
 		    const struct pd_settings *set);

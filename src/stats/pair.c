@@ -87,12 +87,6 @@ static double burst_of(const struct pd_agg *aa, const struct pd_agg *ab,
 	return (df * disp + BURST_PRIOR_DF * common) / (df + BURST_PRIOR_DF);
 }
 
-/* A system frame set apart (pd_fdiff.system is set after the tests). */
-static int is_system(const struct pd_diff *d, const struct pd_fdiff *f)
-{
-	return d->fn->v.v[f->func].system && !(d->fn->flags & PD_FUNCS_SYSTEM);
-}
-
 struct bursty {
 	double v;
 	uint32_t func;
@@ -111,21 +105,23 @@ static int cmp_bursty(const void *x, const void *y)
 static void warn_bursty(struct pd_diff *d)
 {
 	struct pd_buf b = PD_BUF_INIT;
-	struct bursty *v = NULL;
+	struct bursty *v;
 	size_t i, n = 0;
 
+	v = pd_xmalloc((d->funcs.n ? d->funcs.n : 1) * sizeof(*v));
 	for (i = 0; i < d->funcs.n; i++) {
 		const struct pd_fdiff *f = &d->funcs.v[i];
 		double x = fmax(f->self.burst, f->total.burst);
 
-		if (x > 0 && !is_system(d, f)) {
-			v = pd_xreallocarray(v, n + 1, sizeof(*v));
+		if (x > 0 && !pd_diff_set_apart(d, f)) {
 			v[n].v = x;
 			v[n++].func = f->func;
 		}
 	}
-	if (!n)
+	if (!n) {
+		free(v);
 		return;
+	}
 	qsort(v, n, sizeof(*v), cmp_bursty);
 	for (i = 0; i < n && i < 5; i++)
 		pd_buf_addf(&b, "%s%s (%.1fx)", i ? ", " : "",

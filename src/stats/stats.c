@@ -224,13 +224,8 @@ static double gamma_q(double a, double x)
 		double an = -n * (n - a);
 
 		b += 2;
-		dd = an * dd + b;
-		if (fabs(dd) < 1e-300)
-			dd = 1e-300;
-		c = b + an / c;
-		if (fabs(c) < 1e-300)
-			c = 1e-300;
-		dd = 1 / dd;
+		dd = 1 / nonzero(an * dd + b);
+		c = nonzero(b + an / c);
 		del = dd * c;
 		h *= del;
 		if (fabs(del - 1) < 1e-15)

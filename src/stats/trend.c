@@ -255,6 +255,42 @@ static double mean_of(const struct pd_tseries *s, size_t lo, size_t hi)
 }
 
 /*
+ * A run where the function was not sampled has weight 0: the log needs a
+ * floor, a thousandth of the series' largest mean, so that such runs
+ * count as small rather than as far-off outliers.
+ */
+static double log_floor(const struct pd_tseries *s)
+{
+	double floor = 0;
+	size_t i;
+
+	for (i = 0; i < s->pts.n; i++)
+		floor = fmax(floor, s->pts.v[i].mean);
+	return floor > 0 ? floor * 1e-3 : 1e-9;
+}
+
+/*
+ * Mean and variance (n - 1) of the commit means' logs over commits
+ * [a, b); the variance is 0 for one commit.
+ */
+static void log_stats(const struct pd_tseries *s, size_t a, size_t b,
+		      double floor, double *mean, double *var)
+{
+	double n = (double)(b - a), m = 0, v = 0;
+	size_t i;
+
+	for (i = a; i < b; i++)
+		m += log(s->pts.v[i].mean + floor) / n;
+	for (i = a; i < b && n > 1; i++) {
+		double d = log(s->pts.v[i].mean + floor) - m;
+
+		v += d * d / (n - 1);
+	}
+	*mean = m;
+	*var = v;
+}
+
+/*
  * The step at commit c between the segments [lo, c) and [c, hi), judged
  * on commit means (log scale): Welch's t of the two segments' means, the
  * variance within each segment from its commits' means, so a history
@@ -265,24 +301,14 @@ static double mean_of(const struct pd_tseries *s, size_t lo, size_t hi)
 static double commit_step_p(const struct pd_tseries *s, size_t lo, size_t c,
 			    size_t hi, double floor)
 {
-	double m[2] = { 0, 0 }, v[2] = { 0, 0 }, n[2], se2, t, df, p;
-	size_t i, k;
+	double m[2], v[2], n[2], se2, t, df, p;
 
 	n[0] = (double)(c - lo);
 	n[1] = (double)(hi - c);
 	if (c - lo < 2 || hi - c < 2)
 		return 1;
-	for (k = 0; k < 2; k++) {
-		size_t a = k ? c : lo, b = k ? hi : c;
-
-		for (i = a; i < b; i++)
-			m[k] += log(s->pts.v[i].mean + floor) / n[k];
-		for (i = a; i < b; i++) {
-			double d = log(s->pts.v[i].mean + floor) - m[k];
-
-			v[k] += d * d / (n[k] - 1);
-		}
-	}
+	log_stats(s, lo, c, floor, &m[0], &v[0]);
+	log_stats(s, c, hi, floor, &m[1], &v[1]);
 	se2 = v[0] / n[0] + v[1] / n[1];
 	if (!(se2 > 0))
 		return fabs(m[1] - m[0]) > 1e-12 ? 0 : 1;
@@ -300,16 +326,8 @@ static void analyse_series(struct pd_tseries *s, double pmax, int reps,
 	PD_VEC(double) x = PD_VEC_INIT;
 	PD_VEC(size_t) commit_of = PD_VEC_INIT;
 	size_t *cps, *starts, i, k, n;
-	double *ps, floor = 0;
+	double *ps, floor = log_floor(s);
 
-	/*
-	 * A run where the function was not sampled has weight 0: the log
-	 * needs a floor, a thousandth of the series' largest mean, so that
-	 * such runs count as small rather than as far-off outliers.
-	 */
-	for (i = 0; i < s->pts.n; i++)
-		floor = fmax(floor, s->pts.v[i].mean);
-	floor = floor > 0 ? floor * 1e-3 : 1e-9;
 	starts = pd_xmalloc((s->pts.n + 1) * sizeof(*starts));
 	for (i = 0; i < s->pts.n; i++) {
 		starts[i] = x.n;
@@ -387,30 +405,20 @@ static void analyse_series(struct pd_tseries *s, double pmax, int reps,
 static void watch_newest(struct pd_tseries *s, double pmax, size_t persist)
 {
 	size_t n = s->pts.n, lo = 0, i, k;
-	double floor = 0;
+	double floor = log_floor(s);
 
 	memset(&s->watch, 0, sizeof(s->watch));
 	for (i = 0; i < s->changes.n; i++)
 		if (s->changes.v[i].at > lo)
 			lo = s->changes.v[i].at;
-	for (i = 0; i < n; i++)
-		floor = fmax(floor, s->pts.v[i].mean);
-	floor = floor > 0 ? floor * 1e-3 : 1e-9;
 	for (k = 1; k < persist && k < n; k++) {
-		size_t c = n - k, m = c - (c > lo ? lo : c);
-		double mo = 0, mn = 0, v = 0, se, p, before, after;
+		size_t c = n - k, m = c > lo ? c - lo : 0;
+		double mo, mn, v, vn, se, p, before, after;
 
-		if (c <= lo || m < PD_TREND_WATCH_MIN)
+		if (m < PD_TREND_WATCH_MIN)
 			continue;
-		for (i = lo; i < c; i++)
-			mo += log(s->pts.v[i].mean + floor) / (double)m;
-		for (i = lo; i < c; i++) {
-			double d = log(s->pts.v[i].mean + floor) - mo;
-
-			v += d * d / (double)(m - 1);
-		}
-		for (i = c; i < n; i++)
-			mn += log(s->pts.v[i].mean + floor) / (double)k;
+		log_stats(s, lo, c, floor, &mo, &v);
+		log_stats(s, c, n, floor, &mn, &vn);
 		se = sqrt(v * (1 / (double)m + 1 / (double)k));
 		p = se > 0 ? pd_t_sf2(fabs(mn - mo) / se, (double)(m - 1))
 		    : fabs(mn - mo) > 1e-12 ? 0
@@ -428,31 +436,36 @@ static void watch_newest(struct pd_tseries *s, double pmax, size_t persist)
 	}
 }
 
-/* Keeps the changes of s whose move is min_impact of the total's mean. */
+/*
+ * Whether s's move at commit at (up to 3 commits before it against
+ * [at, end)) is min_impact of the total's mean before it.
+ */
+static int moves_enough(const struct pd_tseries *s, const struct pd_tseries *s0,
+			size_t at, size_t end, double min_impact)
+{
+	double tot = mean_of(s0, at >= 3 ? at - 3 : 0, at);
+	double b = mean_of(s, at >= 3 ? at - 3 : 0, at);
+
+	return tot > 0 && fabs(mean_of(s, at, end) - b) >= min_impact * tot;
+}
+
+/*
+ * Keeps the changes of s (3 commits after each) and its watched step
+ * (the commits since) whose move is min_impact of the total's mean.
+ */
 static void impact_filter(struct pd_tseries *s, const struct pd_tseries *s0,
 			  double min_impact)
 {
 	size_t k, w = 0;
 
-	for (k = 0; k < s->changes.n; k++) {
-		size_t at = s->changes.v[k].at;
-		double tot = mean_of(s0, at >= 3 ? at - 3 : 0, at);
-		double b = mean_of(s, at >= 3 ? at - 3 : 0, at);
-		double f = mean_of(s, at, at + 3);
-
-		if (tot > 0 && fabs(f - b) >= min_impact * tot)
+	for (k = 0; k < s->changes.n; k++)
+		if (moves_enough(s, s0, s->changes.v[k].at,
+				 s->changes.v[k].at + 3, min_impact))
 			s->changes.v[w++] = s->changes.v[k];
-	}
 	s->changes.n = w;
-	if (s->watch.at) { /* the same for a step still watched */
-		size_t at = s->watch.at;
-		double tot = mean_of(s0, at >= 3 ? at - 3 : 0, at);
-		double b = mean_of(s, at >= 3 ? at - 3 : 0, at);
-		double f = mean_of(s, at, s->pts.n);
-
-		if (!(tot > 0 && fabs(f - b) >= min_impact * tot))
-			memset(&s->watch, 0, sizeof(s->watch));
-	}
+	if (s->watch.at &&
+	    !moves_enough(s, s0, s->watch.at, s->pts.n, min_impact))
+		memset(&s->watch, 0, sizeof(s->watch));
 }
 
 size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
