@@ -134,6 +134,31 @@ pd -f json "$T/base.speedscope.json" "$T/cand.speedscope.json" >"$T/ss.json" 2>/
 if python3 "$PD_ROOT/tests/tools/compare_bursts.py" "$T/want3.json" speedscope "$T/ss.json:1e-5"; then ok; else
 	not_ok "speedscope blocks"
 fi
+# Two evented profiles in one file share the blocks only on one clock: a
+# second copy of the profile in milliseconds keeps the collector bursty;
+# the same copy in microseconds puts its times on another scale, and no
+# function gets a dispersion at all.
+python3 - "$T/base.speedscope.json" "$T/same.json" "$T/mixed.json" <<'PY'
+import copy, json, sys
+d = json.load(open(sys.argv[1]))
+for unit, out in (("milliseconds", sys.argv[2]), ("microseconds", sys.argv[3])):
+    e = copy.deepcopy(d)
+    q = copy.deepcopy(d["profiles"][0])
+    q["name"], q["unit"] = "other", unit
+    e["profiles"].append(q)
+    json.dump(e, open(out, "w"))
+PY
+pd -f json "$T/same.json" "$T/same.json" >"$T/same.out" 2>/dev/null
+pd -f json "$T/mixed.json" "$T/mixed.json" >"$T/mixed.out" 2>/dev/null
+if python3 - "$T/same.out" "$T/mixed.out" <<'PY'; then ok; else not_ok "speedscope units and blocks"; fi
+import json, sys
+bursts = lambda p: {x["function"]: x["self"]["burst_dispersion"]
+                    for x in json.load(open(p))["functions"]
+                    if x["self"]["burst_dispersion"] is not None}
+same, mixed = bursts(sys.argv[1]), bursts(sys.argv[2])
+assert "gc_mark" in same, same
+assert mixed == {}, mixed
+PY
 # A real evented profile of a program in phases (pyinstrument): many
 # bursty functions; the warning names the five burstiest, largest first,
 # and counts the rest.
