@@ -20,8 +20,13 @@ a test that knew every function's noise would find.
 
 With --history, the unchanged run a-R-1 of every round is stored as a
 commit of its own, and each pair compares stored a-R-1 (check db:...)
-with the file: one run per side, the noise learned from the other
-commits of the history.
+with the file (A/A: a-R-2 and a-R-3): one run per side, the noise
+learned from the other commits of the history.
+
+Under each A/A table: the share of the functions' self p values below
+0.05, 0.01 and 0.002. A noise model that holds puts that share of them
+there; more means its noise is too small, and then the exit rate's bound
+(statistics.md, "The exit status's error rate") does not hold either.
 
 usage: tests/bench/verdicts.py PERFDIFF OUTDIR [--history] [EXTRA-ARGS...]
 """
@@ -57,6 +62,24 @@ def run(pd, extra, base, cand, cmd=()):
 def moved(f):
     st = {f["self"]["status"], (f.get("total") or {}).get("status")}
     return bool(st & {"regressed", "improved"})
+
+
+def nulls(d):
+    """The self p values of the program's functions in an A/A comparison
+    (20 samples or more on the baseline, system frames set apart)."""
+    return [f["self"]["p"] for f in d["functions"]
+            if not f.get("system") and f["self"].get("p") is not None
+            and (f["self"].get("baseline_samples") or 0) >= 20]
+
+
+def calibration(label, ps):
+    """Under a noise model that holds, a share a of the A/A p values lies
+    below a; more says the model's noise is too small."""
+    if ps:
+        print("| ... p values below 0.05 / 0.01 / 0.002 (%s, %d) | %s |"
+              % (label, len(ps), " / ".join(
+                  "%.1f %%" % (100.0 * sum(p < a for p in ps) / len(ps))
+                  for a in (0.05, 0.01, 0.002))))
 
 
 def planted(d, name):
@@ -134,11 +157,14 @@ def main():
     kinds = ("within a round", "across rounds") if not history else ("within a round",)
     for kind in kinds:
         pairs = exits = flagged = 0
+        ps = []
         for i, r in enumerate(rounds):
             if kind == "within a round":
                 todo = [(r, k) for k in range(1, per_round)
                         if ex("a-%d-%d.perf.txt" % (r, k + 1))]
                 todo = [("a-%d-%d" % (r, k), "a-%d-%d" % (r, k + 1)) for r, k in todo]
+                if history:  # every later unchanged run against stored a-R-1
+                    todo = [("a-%d-1" % r, y) for _, y in todo]
             elif i + 1 < len(rounds):
                 todo = [("a-%d-%d" % (r, k), "a-%d-%d" % (rounds[i + 1], k))
                         for k in range(1, per_round + 1)]
@@ -146,8 +172,6 @@ def main():
                 todo = []
             for x, y in todo:
                 if history:
-                    if not x.endswith("-1"):
-                        continue
                     rc, d = pair(r, y + ".perf.txt")
                 else:
                     rc, d = run(pd, extra, [path(x + ".perf.txt")],
@@ -156,11 +180,13 @@ def main():
                 exits += rc == 1
                 flagged += sum(1 for f in d["functions"]
                                if moved(f) and not f.get("system"))
+                ps += nulls(d)
         print("| A/A pairs %s%s | %d |" % (kind, " (with history)" if history else "", pairs))
         print("| ... that exit 1 | %d (%.1f %%) |"
               % (exits, 100.0 * exits / max(pairs, 1)))
         print("| ... functions flagged per pair | %.3f |"
               % (flagged / max(pairs, 1)))
+        calibration("functions' self", ps)
     # A/A with several runs per side: runs 1 and 2 of consecutive rounds
     for n in (3, 5) if per_round > 1 and not history else ():
         pairs = exits = flagged = 0
