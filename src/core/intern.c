@@ -11,38 +11,52 @@
 
 #define CHUNK (256u * 1024u)
 
+/* One lane's step: FNV-1a's multiply over a word, its high bits folded. */
+static inline uint64_t lane(uint64_t x, const unsigned char *s, int r)
+{
+	uint64_t w;
+
+	memcpy(&w, s, 8);
+	x = (x ^ w) * 0x100000001b3ULL;
+	return x ^ x >> r;
+}
+
 uint32_t pd_hash_bytes(const void *p, size_t n)
 {
 	/*
-	 * FNV-1a over 8-byte words in two lanes (16 bytes a step: the two
-	 * multiplications run side by side), finished with a 64-bit mix.
-	 * Only hashed in memory, never stored: free to change.
+	 * Four lanes of 8-byte words (32 bytes a step: the four
+	 * multiplications run side by side, so a 90-byte perf frame line is
+	 * three steps of latency, not six), the tail's words spread over the
+	 * lanes, the last one read so that it ends at the string's end, then
+	 * a 64-bit mix. Only hashed in memory, never stored: free to change.
 	 */
 	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ULL ^ n, g = 0x84222325cbf29ce4ULL;
-	uint64_t w, v;
+	uint64_t a = 0xcbf29ce484222325ULL ^ n, b = 0x84222325cbf29ce4ULL,
+		 c = 0x9e3779b97f4a7c15ULL, d = 0xc2b2ae3d27d4eb4fULL, w = 0;
 
-	while (n >= 16) {
-		memcpy(&w, s, 8);
-		memcpy(&v, s + 8, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-		g = (g ^ v) * 0x100000001b3ULL;
-		h ^= h >> 29;
-		g ^= g >> 31;
-		s += 16;
-		n -= 16;
+	if (n < 8) {
+		memcpy(&w, s, n);
+		a = (a ^ w) * 0x100000001b3ULL;
+		return (uint32_t)pd_hash_u64(a ^ a >> 29);
 	}
-	if (n >= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0x100000001b3ULL;
-		h ^= h >> 29;
-		s += 8;
-		n -= 8;
+	while (n > 32) {
+		a = lane(a, s, 29);
+		b = lane(b, s + 8, 31);
+		c = lane(c, s + 16, 27);
+		d = lane(d, s + 24, 33);
+		s += 32;
+		n -= 32;
 	}
-	w = 0;
-	memcpy(&w, s, n);
-	h = (h ^ w ^ (g * 0x9e3779b97f4a7c15ULL)) * 0x100000001b3ULL;
-	return (uint32_t)pd_hash_u64(h);
+	/* 8 to 32 bytes left: whole words from the front, one per lane */
+	if (n > 8)
+		c = lane(c, s, 27);
+	if (n > 16)
+		b = lane(b, s + 8, 31);
+	if (n > 24)
+		a = lane(a, s + 16, 29);
+	d = lane(d, s + n - 8, 33);
+	a += (b << 17 | b >> 47) + (c << 31 | c >> 33) + (d << 47 | d >> 17);
+	return (uint32_t)pd_hash_u64(a);
 }
 
 void pd_intern_init(struct pd_intern *t)
