@@ -122,7 +122,8 @@ static double time_value(const struct tok *t)
 	return digits_value(t->s, ni) + digits_value(dot + 1, nf) / tens[nf];
 }
 
-static int parse_header(const char *line, struct perf_hdr *h)
+/* A header line into h; its time token into *tt when it has one. */
+static int parse_header(const char *line, struct perf_hdr *h, struct tok *tt)
 {
 	struct tok t[MAX_TOK];
 	size_t k = tokenize(line, t, MAX_TOK), i, j;
@@ -137,8 +138,13 @@ static int parse_header(const char *line, struct perf_hdr *h)
 			j++;
 		memset(h, 0, sizeof(*h));
 		h->time = PD_NAN;
-		if (j < k && is_time(&t[j]))
+		if (tt)
+			tt->s = NULL;
+		if (j < k && is_time(&t[j])) {
+			if (tt)
+				*tt = t[j];
 			h->time = time_value(&t[j++]);
+		}
 		if (j + 1 < k && is_digits(t[j].s, t[j].n) &&
 		    is_event(&t[j + 1])) {
 			h->period = digits_value(t[j].s, t[j].n);
@@ -191,10 +197,117 @@ int pd_perf_sniff(const char *head, size_t len)
 		seen++;
 		pd_buf_reset(&line);
 		pd_buf_add(&line, s, (size_t)(e - s));
-		ok = parse_header(line.buf, &h);
+		ok = parse_header(line.buf, &h, NULL);
 	}
 	pd_buf_release(&line);
 	return ok;
+}
+
+/*
+ * A time token at s as is_time() takes one: digits, optionally a point
+ * and digits, then ':' (two digits at least without the point). Returns
+ * the byte after the ':', or NULL.
+ */
+static const char *time_token_end(const char *s)
+{
+	const char *t = s, *f;
+
+	while (*s >= '0' && *s <= '9')
+		s++;
+	if (s == t)
+		return NULL;
+	if (*s == '.') {
+		f = ++s;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		if (s == f)
+			return NULL;
+	} else if (s - t < 2) {
+		return NULL;
+	}
+	return *s == ':' ? s + 1 : NULL;
+}
+
+/*
+ * Consecutive headers of one thread differ in their time alone: a line
+ * whose bytes before and after its time token are the last full parse's
+ * gets that parse's fields (the same tokens, so the same answer) and only
+ * its time read.
+ */
+static int memo_header(const struct perf_memo *m, const char *line, size_t len,
+		       struct perf_hdr *h)
+{
+	const char *e, *post;
+	struct tok t;
+	char c;
+
+	if (!m->ok || len < m->pre + m->post + 3 ||
+	    memcmp(line, m->bytes.buf, m->pre))
+		return 0;
+	e = time_token_end(line + m->pre);
+	if (!e || (size_t)(line + len - e) < m->post)
+		return 0;
+	post = m->bytes.buf + m->pre;
+	c = e[m->post];
+	if (memcmp(e, post, m->post) || (c && c != ' ' && c != '\t'))
+		return 0;
+	t.s = line + m->pre;
+	t.n = (size_t)(e - t.s);
+	h->comm = line;
+	h->comm_len = m->comm_len;
+	h->pid = m->pid_off == SIZE_MAX ? NULL : line + m->pid_off;
+	h->pid_len = m->pid_len;
+	h->tid = line + m->tid_off;
+	h->tid_len = m->tid_len;
+	h->period = m->period;
+	h->has_period = m->has_period;
+	h->event = e + m->event_off;
+	h->event_len = m->event_len;
+	h->rest = e + m->post;
+	h->time = time_value(&t);
+	return 1;
+}
+
+/* Remembers a header parsed in full, when it has a time to vary. */
+static void memo_keep(struct perf_memo *m, const char *line,
+		      const struct perf_hdr *h, const struct tok *tt)
+{
+	const char *e;
+
+	m->ok = 0;
+	if (!tt->s || h->rest < tt->s + tt->n || h->tid < line ||
+	    h->tid + h->tid_len > tt->s)
+		return;
+	e = tt->s + tt->n;
+	m->pre = (size_t)(tt->s - line);
+	m->post = (size_t)(h->rest - e);
+	pd_buf_reset(&m->bytes);
+	pd_buf_add(&m->bytes, line, m->pre);
+	pd_buf_add(&m->bytes, e, m->post);
+	m->comm_len = h->comm_len;
+	m->pid_off = h->pid ? (size_t)(h->pid - line) : SIZE_MAX;
+	m->pid_len = h->pid_len;
+	m->tid_off = (size_t)(h->tid - line);
+	m->tid_len = h->tid_len;
+	m->event_off = (size_t)(h->event - e);
+	m->event_len = h->event_len;
+	m->period = h->period;
+	m->has_period = h->has_period;
+	m->ok = 1;
+}
+
+/* A header line: from the memo when only its time differs, else parsed. */
+static int header(struct perf_state *st, const char *line, size_t len,
+		  struct perf_hdr *h)
+{
+	struct tok tt;
+
+	if (memo_header(&st->memo, line, len, h))
+		return 1;
+	if (!parse_header(line, h, &tt))
+		return 0;
+	memo_keep(&st->memo, line, h, &tt);
+	return 1;
 }
 
 /* Parses "ip sym[+off] (dso)" (ip already skipped); returns 0 if not one. */
@@ -352,7 +465,7 @@ static int read_lines(struct perf_state *st, struct pd_lines *lines,
 			 */
 			int maybe_header = !frame_shaped(line);
 
-			if (!maybe_header || !parse_header(line, &h)) {
+			if (!maybe_header || !header(st, line, len, &h)) {
 				if (st->keep && !frame_line(st, line, len) &&
 				    !st->skipped_lines++)
 					/* srcline or an unknown line: skip */
@@ -363,7 +476,7 @@ static int read_lines(struct perf_state *st, struct pd_lines *lines,
 			start(st, &h);
 			continue;
 		}
-		if (parse_header(line, &h)) {
+		if (header(st, line, len, &h)) {
 			perf_sample_end(st);
 			start(st, &h);
 			continue;

@@ -27,6 +27,20 @@ struct perf_hdr {
 	double time;	  /* the sample's time, NAN when not given */
 };
 
+/*
+ * The last header parsed in full, as its bytes before the time token and
+ * after it to the event's end, with its fields' places in them (perf.c:
+ * a header that differs only in its time is not tokenized again).
+ */
+struct perf_memo {
+	struct pd_buf bytes; /* pre bytes, then post bytes */
+	size_t pre, post;
+	size_t comm_len, pid_off, pid_len, tid_off, tid_len; /* in pre */
+	size_t event_off, event_len;			     /* in post */
+	double period;
+	int has_period, ok;
+};
+
 struct pframe {
 	uint32_t name, module;
 	int inlined;
@@ -59,6 +73,7 @@ struct perf_state {
 	/* text only: frame lines seen, and frame << 1 | inlined (perf.c) */
 	struct pd_intern lines;
 	PD_VEC(uint32_t) line_frame;
+	struct perf_memo memo;
 };
 
 /* A sample's header, as perf script prints it. */

@@ -395,6 +395,7 @@ void perf_state_init(struct perf_state *st, struct pd_profile *p,
 	pd_intern_init(&st->lines);
 	pd_buf_init(&st->key);
 	pd_buf_init(&st->name);
+	pd_buf_init(&st->memo.bytes);
 }
 
 void perf_state_release(struct perf_state *st)
@@ -402,6 +403,7 @@ void perf_state_release(struct perf_state *st)
 	pd_intern_release(&st->cache);
 	pd_intern_release(&st->events);
 	pd_intern_release(&st->lines);
+	pd_buf_release(&st->memo.bytes);
 	PD_VEC_FREE(&st->line_frame);
 	PD_VEC_FREE(&st->cache_frame);
 	PD_VEC_FREE(&st->frames);

@@ -116,6 +116,102 @@ static void test_perf_jit_unfold(void **state)
 	pd_profile_release(&p);
 }
 
+/*
+ * perf script text of n samples: times from 9.99 s across 10.00 s (the
+ * time token grows a digit), every seventh of 3000 cycles, every
+ * eleventh an instructions sample, the threads 100/100 and 100/101 in
+ * runs, every thirteenth without -g (its frame on the header line).
+ * pad: headers alternate their spacing, so no header is byte for byte
+ * its predecessor but for the time.
+ */
+static void perf_text(struct pd_buf *b, int n, int pad)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const char *ev = i % 11 == 10 ? "instructions:u" : "cycles:u";
+		int tid = (i / 40) % 2 ? 101 : 100;
+		int us = 9990000 + 150 * i + (i % 9) * 40;
+
+		pd_buf_addf(b, "prog %s100/%d  %d.%06d:  %8d %s:",
+			    pad && i % 2 ? " " : "", tid, us / 1000000,
+			    us % 1000000, i % 7 == 3 ? 3000 : 1000, ev);
+		if (i % 13 == 12) {
+			pd_buf_addf(b, " %x %s+0x4 (/usr/bin/prog)\n\n",
+				    0x401000 + 0x100 * (i % 3),
+				    i % 3 ? "cold" : "hot");
+			continue;
+		}
+		pd_buf_addf(b,
+			    "\n\t  %x %s+0x4 (/usr/bin/prog)\n"
+			    "\t  401900 main+0x20 (/usr/bin/prog)\n\n",
+			    0x401000 + 0x100 * (i % 3), i % 3 ? "cold" : "hot");
+	}
+}
+
+static void load_text(struct pd_profile *p, const struct pd_buf *b)
+{
+	char path[] = "/tmp/pdheadersXXXXXX";
+	int fd = mkstemp(path);
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_import_opts o;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b->buf, b->len), (ssize_t)b->len);
+	close(fd);
+	memset(&o, 0, sizeof(o));
+	o.event = "cycles";
+	pd_profile_init(p);
+	assert_int_equal(pd_import(p, path, &o, &err), 0);
+	unlink(path);
+}
+
+static void test_perf_header_runs(void **state)
+{
+	struct pd_buf a = PD_BUF_INIT, b = PD_BUF_INIT;
+	struct pd_profile pa, pb;
+	double w = 0, hot = 0, in_main = 0;
+	int i;
+
+	(void)state;
+	/*
+	 * A header that differs from the one before it only in its time is
+	 * read from the one before (import/perf.c); the same text with
+	 * every header unlike its predecessor must give the same profile,
+	 * its time blocks included. The weights counted here from the
+	 * generator's own rule.
+	 */
+	for (i = 0; i < 600; i++)
+		if (i % 11 != 10) {
+			double p = i % 7 == 3 ? 3000 : 1000;
+
+			w += p;
+			hot += i % 3 ? 0 : p;
+			in_main += i % 13 == 12 ? 0 : p;
+		}
+	perf_text(&a, 600, 0);
+	perf_text(&b, 600, 1);
+	load_text(&pa, &a);
+	load_text(&pb, &b);
+	assert_near(pa.total_weight, w, 0);
+	assert_near(func_of(&pa, "hot").self, hot, 0);
+	assert_near(func_of(&pa, "main").total, in_main, 0);
+	assert_near(pa.total_weight, pb.total_weight, 0);
+	assert_near(func_of(&pa, "cold").self, func_of(&pb, "cold").self, 0);
+	assert_near(func_of(&pa, "main").total, func_of(&pb, "main").total, 0);
+	assert_true(pa.blk.used > 1);
+	assert_int_equal(pa.blk.used, pb.blk.used);
+	assert_int_equal(pa.blk.nrows, pb.blk.nrows);
+	assert_near(pa.blk.t0, pb.blk.t0, 0);
+	assert_near(pa.blk.width, pb.blk.width, 0);
+	assert_memory_equal(pa.blk.rows, pb.blk.rows,
+			    pa.blk.nrows * PD_BLOCKS * sizeof(float));
+	pd_profile_release(&pa);
+	pd_profile_release(&pb);
+	pd_buf_release(&a);
+	pd_buf_release(&b);
+}
+
 static void test_speedscope_perfview(void **state)
 {
 	struct pd_profile p;
@@ -492,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_folded_small),
 		cmocka_unit_test(test_perf_small),
 		cmocka_unit_test(test_perf_jit_unfold),
+		cmocka_unit_test(test_perf_header_runs),
 		cmocka_unit_test(test_speedscope_perfview),
 		cmocka_unit_test(test_speedscope_sampled_sorted),
 		cmocka_unit_test(test_cpuprofile_tiny),
