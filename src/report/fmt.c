@@ -219,6 +219,31 @@ size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 	return rows_of(d, want, 0, rows);
 }
 
+/* Whether f's own time moved past its threshold and the data left it open. */
+static int undecided(const struct pd_diff *d, const struct pd_fdiff *f)
+{
+	const struct pd_metric *m = &f->self;
+
+	return !f->system && m->status == PD_INCONCLUSIVE && m->base > 0 &&
+	       m->cand > 0 && pd_metric_beyond(m) &&
+	       m->impact_pct >= d->set.min_impact_pct;
+}
+
+size_t pd_report_undecided(const struct pd_diff *d, struct pd_row **rows)
+{
+	size_t i, n = 0;
+
+	*rows = pd_xmalloc((d->funcs.n + 1) * sizeof(**rows));
+	for (i = 0; i < d->funcs.n; i++)
+		if (undecided(d, &d->funcs.v[i])) {
+			(*rows)[n].f = &d->funcs.v[i];
+			(*rows)[n].m = &d->funcs.v[i].self;
+			(*rows)[n++].metric = "self";
+		}
+	qsort(*rows, n, sizeof(**rows), cmp_row);
+	return n;
+}
+
 size_t pd_report_system_rows(const struct pd_diff *d, struct pd_row **rows)
 {
 	static const enum pd_status order[] = { PD_REGRESSED, PD_IMPROVED,
@@ -275,7 +300,7 @@ static size_t table_counts(struct pd_buf *b, const struct pd_diff *d, int lead)
 
 void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 {
-	size_t reg = 0, imp = 0, regt = 0, impt = 0, i;
+	size_t reg = 0, imp = 0, regt = 0, impt = 0, und = 0, i;
 	const struct pd_metric *t = &d->total;
 
 	for (i = 0; i < d->funcs.n; i++) {
@@ -283,6 +308,7 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 
 		if (f->system)
 			continue; /* said apart, below */
+		und += undecided(d, f);
 		reg += f->self.status == PD_REGRESSED;
 		imp += f->self.status == PD_IMPROVED;
 		regt += f->self.status != PD_REGRESSED &&
@@ -305,10 +331,20 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 	if (imp)
 		pd_buf_addf(b, "%s%zu function%s improved", reg ? ", " : "",
 			    imp, imp == 1 ? "" : "s");
-	if (!reg && !imp)
-		pd_buf_adds(b, regt || impt ? "no function's own time changed"
-					    : "no function changed beyond the"
-					      " threshold");
+	/*
+	 * "Changed beyond the threshold" is said only where the data shows
+	 * it; functions that moved past it undecided are counted, and the
+	 * text and Markdown reports name them.
+	 */
+	if (!reg && !imp && (regt || impt))
+		pd_buf_adds(b, "no function's own time changed");
+	else if (!reg && !imp && und)
+		pd_buf_addf(b,
+			    "no change shown beyond the threshold (%zu"
+			    " function%s moved past it, undecided)",
+			    und, und == 1 ? "" : "s");
+	else if (!reg && !imp)
+		pd_buf_adds(b, "no function changed beyond the threshold");
 	if (regt || impt) {
 		pd_buf_adds(b, " (");
 		if (regt)

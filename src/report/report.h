@@ -134,6 +134,12 @@ static inline int pd_metric_beyond(const struct pd_metric *m)
 	return m->ratio >= 1 + m->tau_pct / 100 ||
 	       m->ratio <= 1 / (1 + m->tau_pct / 100);
 }
+/*
+ * The program's functions whose own time moved past the threshold, by at
+ * least --min-impact of the total, and stayed inconclusive: what the
+ * data could not decide, largest impact first (caller frees *rows).
+ */
+size_t pd_report_undecided(const struct pd_diff *d, struct pd_row **rows);
 size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 		      struct pd_row **rows);
 /* The same rows in the order sort names. */

@@ -303,6 +303,40 @@ static void runs_line(struct pd_buf *b, const struct pd_diff *d)
 	pd_buf_release(&n);
 }
 
+/* Up to this many undecided functions are named under the headline. */
+#define UNDECIDED_NAMED 3
+
+/*
+ * Under a headline that found nothing: the functions that moved past the
+ * threshold undecided, with the change each would need to be seen.
+ */
+static void undecided_line(struct pd_buf *b, const struct pd_diff *d)
+{
+	struct pd_buf x = PD_BUF_INIT;
+	struct pd_row *rows;
+	size_t n = pd_report_undecided(d, &rows), i;
+
+	if (n && d->verdict != PD_REGRESSED && d->verdict != PD_IMPROVED) {
+		pd_buf_adds(&x, "undecided:");
+		for (i = 0; i < n && i < UNDECIDED_NAMED; i++) {
+			pd_buf_adds(&x, i ? ", " : " ");
+			pd_fmt_func(&x, d, rows[i].f->func);
+			pd_buf_adds(&x, " ");
+			pd_fmt_pct(&x, rows[i].m->delta_pct);
+			if (!isnan(rows[i].m->mde_pct))
+				pd_buf_addf(&x, " (MDE %.0f %%)",
+					    rows[i].m->mde_pct);
+		}
+		if (n > UNDECIDED_NAMED)
+			pd_buf_addf(&x, " and %zu more", n - UNDECIDED_NAMED);
+		pd_buf_adds(&x, "; the data cannot tell them from noise"
+				" (record longer or repeat runs)");
+		line_term(b, "%s", x.buf);
+	}
+	free(rows);
+	pd_buf_release(&x);
+}
+
 int pd_report_text(FILE *f, const struct pd_diff *d,
 		   const struct pd_report_opts *o)
 {
@@ -324,6 +358,7 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 	pd_buf_adds(&b, ": ");
 	pd_fmt_headline(&b, d);
 	pd_buf_addch(&b, '\n');
+	undecided_line(&b, d);
 	side_line(&b, "baseline", &d->base);
 	side_line(&b, "candidate", &d->cand);
 	settings_line(&b, d);

@@ -36,4 +36,21 @@ expect_grep "the functions both profiles have hold only 5 % of the baseline's ti
 printf 'a;b;c 1000\na;d 50\n' >"$T/x2.folded"
 expect_exit 0 pd --sample-weight 1 "$T/x.folded" "$T/x2.folded"
 expect_no_grep "functions both profiles have" "$T/err"
+# A function that moved past the threshold without a verdict is not
+# "unchanged": 100 -> 125 samples (+25 %, 2.3 % of the total) gives
+# z = ln 1.25 / sqrt(1.5 (1/100.5 + 1/125.5) + 2 (0.02)^2) = 1.34; the
+# headline counts it and a line names it (tiny's +4 samples are under
+# --min-impact, hot did not move).
+printf 'main;hot 1000\nmain;sm|all<b> 100\nmain;tiny 10\n' >"$T/u1.folded"
+printf 'main;hot 1000\nmain;sm|all<b> 125\nmain;tiny 14\n' >"$T/u2.folded"
+expect_exit 0 pd --sample-weight 1 "$T/u1.folded" "$T/u2.folded"
+expect_grep "^inconclusive: no change shown beyond the threshold (1 function moved past it, undecided); total" "$T/out"
+expect_grep "^undecided: sm|all<b> +25.0 % (MDE [0-9]* %); the data cannot tell them from noise" "$T/out"
+expect_no_grep "tiny" "$T/out"
+expect_exit 0 pd -f md --sample-weight 1 "$T/u1.folded" "$T/u2.folded"
+expect_grep "^Undecided, past the threshold but not told from noise (record longer or repeat runs): <code>sm&#124;all&#60;b&#62;</code> +25.0 % (MDE" "$T/out"
+# Nothing moved past the threshold: said as before.
+expect_exit 0 pd --sample-weight 1 "$T/u1.folded" "$T/u1.folded"
+expect_grep "no function changed beyond the threshold" "$T/out"
+expect_no_grep "undecided" "$T/out"
 finish
