@@ -24,7 +24,7 @@ with the file (A/A: a-R-2 and a-R-3): one run per side, the noise
 learned from the other commits of the history.
 
 Under each A/A table: the share of the functions' self p values below
-0.05, 0.01 and 0.002. A noise model that holds puts that share of them
+0.05, 0.01 and 0.002, and how many pairs the oracle would exit 1 on. A noise model that holds puts that share of them
 there; more means its noise is too small, and then the exit rate's bound
 (statistics.md, "The exit status's error rate") does not hold either.
 
@@ -150,13 +150,55 @@ def main():
                        ("check",))
         return run(pd, extra, [path("a-%d-1.perf.txt" % r)], [path(y)])
 
+    # The oracle knows every function's run-to-run variance of ln(count),
+    # measured over all unchanged runs; it tests the program's functions
+    # with it, BH across them, and decides as perfdiff does.
+    arun = [path("a-%d-%d.perf.txt" % (r, j)) for r in rounds
+            for j in range(1, per_round + 1) if ex("a-%d-%d.perf.txt" % (r, j))]
+    logcount(pd, arun[0], "main")
+    names = [n for n, c in _cache[arun[0]].items() if c >= 20
+             and not n.startswith(("[", "_", "asm_", "clear_page", "exc_"))]
+    var = {}
+    for nm in names:
+        ys = [logcount(pd, a, nm) for a in arun]
+        mu = sum(ys) / len(ys)
+        var[nm] = sum((y - mu) ** 2 for y in ys) / (len(ys) - 1)
+
+    delta = math.log(1.05)
+    treat = "--treat" in extra
+
+    def oracle_regressed(base, cand, n):
+        """The functions the oracle calls regressed."""
+        ps, Ls = {}, {}
+        for nm in names:
+            L = (sum(logcount(pd, c, nm) for c in cand) -
+                 sum(logcount(pd, b, nm) for b in base)) / n
+            se = math.sqrt(2 * var[nm] / n)
+            # with --treat against the threshold: |L| <= ln 1.05 is the null
+            ps[nm] = min(1.0, math.erfc((abs(L) - (delta if treat else 0))
+                                        / se / math.sqrt(2)))
+            Ls[nm] = (L, se)
+        order = sorted(ps, key=ps.get)
+        q, run_min = {}, 1.0
+        for rank in range(len(order), 0, -1):
+            run_min = min(run_min, ps[order[rank - 1]] * len(order) / rank)
+            q[order[rank - 1]] = run_min
+        sel = sum(1 for v in q.values() if v < 0.05)
+        z = NormalDist().inv_cdf(1 - sel * 0.05 / (2 * len(order))) if treat \
+            else 1.959963984540054
+        return {nm for nm in names
+                if q[nm] < 0.05 and Ls[nm][0] - z * Ls[nm][1] > delta}
+
+    def oracle(base, cand, f, n):
+        return f in oracle_regressed(base, cand, n)
+
     print("| measure | value |")
     print("|---|---|")
     # A/A within a round (interleaved, back to back) and across rounds
     # (another load, as from one night to the next)
     kinds = ("within a round", "across rounds") if not history else ("within a round",)
     for kind in kinds:
-        pairs = exits = flagged = 0
+        pairs = exits = flagged = oexits = 0
         ps = []
         for i, r in enumerate(rounds):
             if kind == "within a round":
@@ -181,12 +223,16 @@ def main():
                 flagged += sum(1 for f in d["functions"]
                                if moved(f) and not f.get("system"))
                 ps += nulls(d)
+                oexits += bool(oracle_regressed([path(x + ".perf.txt")],
+                                                [path(y + ".perf.txt")], 1))
         print("| A/A pairs %s%s | %d |" % (kind, " (with history)" if history else "", pairs))
         print("| ... that exit 1 | %d (%.1f %%) |"
               % (exits, 100.0 * exits / max(pairs, 1)))
         print("| ... functions flagged per pair | %.3f |"
               % (flagged / max(pairs, 1)))
         calibration("functions' self", ps)
+        print("| ... that exit 1 for the oracle | %d (%.1f %%) |"
+              % (oexits, 100.0 * oexits / max(pairs, 1)))
     # A/A with several runs per side: runs 1 and 2 of consecutive rounds
     for n in (3, 5) if per_round > 1 and not history else ():
         pairs = exits = flagged = 0
@@ -205,46 +251,6 @@ def main():
     print("|---|---|---|---|---|---|")
     pct = float(os.environ.get("PCT", "20"))
     promise = kept = at_mde = found_mde = 0
-    # The oracle knows every function's run-to-run variance of ln(count),
-    # measured over all unchanged runs; it tests the program's functions
-    # with it, BH across them, and decides as perfdiff does.
-    arun = [path("a-%d-%d.perf.txt" % (r, j)) for r in rounds
-            for j in range(1, per_round + 1) if ex("a-%d-%d.perf.txt" % (r, j))]
-    logcount(pd, arun[0], "main")
-    names = [n for n, c in _cache[arun[0]].items() if c >= 20
-             and not n.startswith(("[", "_", "asm_", "clear_page", "exc_"))]
-    var = {}
-    for nm in names:
-        ys = [logcount(pd, a, nm) for a in arun]
-        mu = sum(ys) / len(ys)
-        var[nm] = sum((y - mu) ** 2 for y in ys) / (len(ys) - 1)
-
-    delta = math.log(1.05)
-    treat = "--treat" in extra
-
-    def oracle(base, cand, f, n):
-        ps, Ls = {}, {}
-        for nm in names:
-            L = (sum(logcount(pd, c, nm) for c in cand) -
-                 sum(logcount(pd, b, nm) for b in base)) / n
-            se = math.sqrt(2 * var[nm] / n)
-            # with --treat against the threshold: |L| <= ln 1.05 is the null
-            ps[nm] = min(1.0, math.erfc((abs(L) - (delta if treat else 0))
-                                        / se / math.sqrt(2)))
-            Ls[nm] = (L, se)
-        order = sorted(ps, key=ps.get)
-        q, run_min = {}, 1.0
-        for rank in range(len(order), 0, -1):
-            run_min = min(run_min, ps[order[rank - 1]] * len(order) / rank)
-            q[order[rank - 1]] = run_min
-        sel = sum(1 for v in q.values() if v < 0.05)
-        L, se = Ls[f]
-        if not q[f] < 0.05:
-            return False
-        z = NormalDist().inv_cdf(1 - sel * 0.05 / (2 * len(order))) if treat \
-            else 1.959963984540054
-        return L - z * se > delta
-
     for k, fnum in enumerate(plants, 1):
         f = "f%02d" % fnum
         plant = "p%d" % fnum
