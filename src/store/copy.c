@@ -170,6 +170,9 @@ static int copy_run(struct pd_db *src, struct pd_db *dst, struct pd_st *r,
 		rc = copy_rows(src, dst, "q_copy_packed", &id,
 			       "q_packed_insert", packed_kinds, 3, NULL, err);
 	if (rc == 0)
+		rc = copy_rows(src, dst, "q_copy_bursts", &id,
+			       "q_bursts_insert", packed_kinds, 3, NULL, err);
+	if (rc == 0)
 		rc = copy_rows(src, dst, "q_copy_metrics", &id,
 			       "q_metric_insert", metric_kinds, 5, NULL, err);
 	return rc;

@@ -250,9 +250,49 @@ struct packing {
 	struct pd_buf blob;
 };
 
+/* A dispersion and its degrees of freedom as stored: NaN for none. */
+static void burst_pair(double *v, const struct pd_agg *a, int k, size_t i)
+{
+	if (a->bdf[k][i] > 0) {
+		v[0] = round(a->bdisp[k][i] * PD_BURST_SCALE);
+		v[1] = a->bdf[k][i];
+	} else {
+		v[0] = v[1] = PD_NAN;
+	}
+}
+
+/*
+ * The run's time-block dispersions (statistics.md, "Bursty functions")
+ * into run_bursts, for the functions that have one; the run's rows have
+ * given each of them its history id already.
+ */
+static int insert_bursts(struct pd_db *db, const struct pending *p, int64_t run,
+			 const int64_t *dbid, struct packing *pk,
+			 struct pd_err *err)
+{
+	const struct pd_agg *a = &p->agg;
+	size_t i;
+
+	pk->rows.n = 0;
+	for (i = 0; a->bdf[0] && i < a->n; i++) {
+		struct pd_packed_row *row;
+
+		if (!dbid[i] || !(a->bdf[0][i] > 0 || a->bdf[1][i] > 0))
+			continue;
+		PD_VEC_RESERVE(&pk->rows, pk->rows.n + 1);
+		row = &pk->rows.v[pk->rows.n++];
+		row->fid = dbid[i];
+		burst_pair(row->v, a, 0, i);
+		burst_pair(row->v + 2, a, 1, i);
+	}
+	return pd_store_run_bursts(db, run, pk->rows.v, pk->rows.n, &pk->blob,
+				   err);
+}
+
 /*
  * The run's function rows, each function's history id written on first
- * use (dbid, by function of fn), into run_functions and run_packed.
+ * use (dbid, by function of fn), into run_functions and run_packed, and
+ * its dispersions into run_bursts.
  */
 static int insert_rows(struct pd_db *db, const struct pending *p, int64_t run,
 		       const struct pd_funcs *fn, int64_t *dbid,
@@ -287,8 +327,8 @@ static int insert_rows(struct pd_db *db, const struct pending *p, int64_t run,
 		row->v[3] = derivable(tw, tn, p->interval) ? PD_NAN : tw;
 	}
 	res->rows += pk->rows.n;
-	return pd_store_run_rows(db, run, pk->rows.v, pk->rows.n, &pk->blob,
-				 err);
+	rc = pd_store_run_rows(db, run, pk->rows.v, pk->rows.n, &pk->blob, err);
+	return rc < 0 ? rc : insert_bursts(db, p, run, dbid, pk, err);
 }
 
 /* The run's stack tree, renumbered to history ids in place, compressed. */

@@ -410,6 +410,49 @@ int pd_store_load_run(struct pd_db *db, int64_t run, double interval,
 }
 
 /*
+ * A stored run's time-block dispersions into a (statistics.md, "Bursty
+ * functions"), as its file gave them: a function without a row has none.
+ */
+static int load_bursts(struct pd_db *db, int64_t run, struct pd_idmap *ids,
+		       struct pd_agg *a, struct pd_err *err)
+{
+	struct pd_buf blob = PD_BUF_INIT;
+	struct pd_packed_it it;
+	struct pd_packed_row r;
+	size_t nrows = 0;
+	int rc = pd_bursts_load(db, run, &blob, &nrows, err), more = 0, k;
+	uint32_t f;
+
+	if (rc <= 0) {
+		pd_buf_release(&blob);
+		return rc;
+	}
+	for (k = 0; k < 2 && !a->bdf[k]; k++) {
+		a->bdisp[k] = pd_xcalloc(a->n ? a->n : 1, sizeof(double));
+		a->bdf[k] = pd_xcalloc(a->n ? a->n : 1, sizeof(double));
+	}
+	rc = 0;
+	pd_packed_start(&it, blob.buf, blob.len, nrows);
+	while (rc == 0 && (more = pd_packed_next(&it, &r)) == 1) {
+		rc = map_id(db, ids, run, r.fid, &f, err);
+		if (rc < 0 || f >= a->n)
+			continue; /* (in no stack of the run: nothing to judge)
+				   */
+		for (k = 0; k < 2; k++)
+			if (r.v[2 * k + 1] > 0 && r.v[2 * k] >= 0) {
+				a->bdisp[k][f] = r.v[2 * k] / PD_BURST_SCALE;
+				a->bdf[k][f] = r.v[2 * k + 1];
+			}
+	}
+	if (rc == 0 && more < 0)
+		rc = pd_err_set(err, PD_EPARSE,
+				"%s: run %lld: damaged dispersions", db->path,
+				(long long)run);
+	pd_buf_release(&blob);
+	return rc;
+}
+
+/*
  * A run's aggregates from its stored stack tree, as a file's are made:
  * the tree rebuilt as a profile whose frames are the functions, then
  * pd_agg_compute with the caller's flags, so system frames are set apart
@@ -505,7 +548,9 @@ static int agg_from_stacks(struct pd_db *db, int64_t run, struct pd_idmap *ids,
 	pd_agg_release(&t);
 	if (mean)
 		pd_profile_merge(mean, &p, scale);
-	rc = 1;
+	rc = load_bursts(db, run, ids, a, err);
+	if (rc == 0)
+		rc = 1;
 out:
 	pd_profile_release(&p);
 	free(map);

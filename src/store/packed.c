@@ -157,10 +157,11 @@ int pd_packed_next(struct pd_packed_it *it, struct pd_packed_row *row)
 	return 1;
 }
 
-int pd_packed_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
-		   size_t *nrows, struct pd_err *err)
+/* Run run's blob of the table query q reads, as pd_packed_load. */
+static int load_blob(struct pd_db *db, const char *q, int64_t run,
+		     struct pd_buf *blob, size_t *nrows, struct pd_err *err)
 {
-	struct pd_st *st = pd_db_stmt(db, "q_run_packed", err);
+	struct pd_st *st = pd_db_stmt(db, q, err);
 	int rc;
 
 	if (!st)
@@ -178,6 +179,18 @@ int pd_packed_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
 	if (rc == PD_ST_DONE)
 		return 0;
 	return rc == PD_ST_ROW ? 1 : pd_db_fail(db, err, "loading a run");
+}
+
+int pd_packed_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
+		   size_t *nrows, struct pd_err *err)
+{
+	return load_blob(db, "q_run_packed", run, blob, nrows, err);
+}
+
+int pd_bursts_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
+		   size_t *nrows, struct pd_err *err)
+{
+	return load_blob(db, "q_run_bursts", run, blob, nrows, err);
 }
 
 /* Binds an integer when the value is whole, else a real. */
@@ -261,4 +274,25 @@ int pd_store_run_rows(struct pd_db *db, int64_t run, struct pd_packed_row *rows,
 	rc = pd_st_step(st);
 	pd_st_reset(st);
 	return rc < 0 ? pd_db_fail(db, err, "adding a run's packed rows") : 0;
+}
+
+int pd_store_run_bursts(struct pd_db *db, int64_t run,
+			struct pd_packed_row *rows, size_t n,
+			struct pd_buf *scratch, struct pd_err *err)
+{
+	struct pd_st *st;
+	int rc;
+
+	if (!n)
+		return 0;
+	pd_packed_encode(scratch, rows, n);
+	st = pd_db_stmt(db, "q_bursts_insert", err);
+	if (!st)
+		return PD_EIO;
+	pd_st_i64(st, 1, run);
+	pd_st_i64(st, 2, (int64_t)n);
+	pd_st_blob(st, 3, scratch->buf, scratch->len);
+	rc = pd_st_step(st);
+	pd_st_reset(st);
+	return rc < 0 ? pd_db_fail(db, err, "adding a run's dispersions") : 0;
 }

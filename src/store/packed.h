@@ -57,4 +57,18 @@ int pd_packed_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
 int pd_store_run_rows(struct pd_db *db, int64_t run, struct pd_packed_row *rows,
 		      size_t n, struct pd_buf *scratch, struct pd_err *err);
 
+/*
+ * A run's time-block dispersions (docs/history.md, "Tables", run_bursts)
+ * in the same format: per function, v = { self dispersion x 1000
+ * rounded, its degrees of freedom, the same for total }, NaN where the
+ * metric has none. Stored only when n > 0; loaded as pd_packed_load
+ * (0 when the run has none).
+ */
+#define PD_BURST_SCALE 1000.0
+int pd_store_run_bursts(struct pd_db *db, int64_t run,
+			struct pd_packed_row *rows, size_t n,
+			struct pd_buf *scratch, struct pd_err *err);
+int pd_bursts_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
+		   size_t *nrows, struct pd_err *err);
+
 #endif

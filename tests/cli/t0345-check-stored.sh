@@ -77,6 +77,43 @@ PY
 # kernel's 600 its own) and the kernel time is reported apart.
 check_stored 3000 'assert d["candidate"]["system_set_apart"] == 600 * 1e6, d["candidate"]' \
 	"kernel time set apart on both sides"
+# A stored run keeps its time blocks' dispersions (history.md, "Tables"):
+# stored, "burst" has its 400 samples in the first fifth of the run;
+# the candidate spreads them evenly. As files, the pair pools both
+# sides' dispersions; from the history the stored side's must count the
+# same (to the 1/1000 it is stored at), not vanish.
+bursty() { # BURST-FIRST: perf text of 2000 steady + 400 burst samples
+	python3 - "$1" <<'PY'
+import sys
+first = sys.argv[1] == "1"
+t = 1.0
+for i in range(2400):
+    t += 0.001
+    burst = (i < 480 and i % 6 < 5) if first else i % 6 == 5
+    print("app 100 [000] %.6f: 1000000 cpu-clock:" % t)
+    print("\t%16x %s+0x10 (/usr/bin/app)" % ((0x3010, "burst") if burst else (0x1010, "work")))
+    print("\t%16x main+0x10 (/usr/bin/app)\n" % 0x1000)
+PY
+}
+b=$T/b7
+mkdir -p "$b/profiles"
+printf '{"git_sha": "07%s", "scenario": "s", "cache": "warm", "commit_date": "2026-03-07T00:00:00Z"}\n' \
+	"$tail" >"$b/build_meta.json"
+bursty 1 >"$b/profiles/run.1.perf.txt"
+bursty 0 >"$T/even.txt"
+expect_exit 0 pd ingest "$b"
+pd -f json "$b/profiles/run.1.perf.txt" "$T/even.txt" >"$T/files.json" 2>/dev/null
+pd check -f json "db:07$tail:s:warm" "$T/even.txt" >"$T/stored.json" 2>/dev/null
+if python3 - "$T/files.json" "$T/stored.json" <<'PY'
+import json, sys
+def burst(path):
+    d = json.load(open(path))
+    return [f["self"]["burst_dispersion"] for f in d["functions"] if f["function"] == "burst"][0]
+a, b = burst(sys.argv[1]), burst(sys.argv[2])
+assert a is not None and a > 2, a
+assert b is not None and abs(a - b) < 0.01, (a, b)
+PY
+then ok; else not_ok "stored run's dispersion: $(head -c 300 "$T/stored.json")"; fi
 # A history written by an older perfdiff (trees it cannot read back):
 # whole totals on both sides, and main's +20 % (2000 + 1000 + 600 against
 # 3006), which is just the system frames' own time, is left inconclusive.

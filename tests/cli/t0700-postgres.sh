@@ -262,7 +262,7 @@ wait
 	not_ok "concurrent ingests: $(history_sql 'SELECT count(*), count(DISTINCT bundle_hash) FROM runs'); $(cat "$T"/k*.out | head -5)"
 [ "$(history_sql 'SELECT count(*) FROM functions')" = 6 ] && ok ||
 	not_ok "functions stored once: $(history_sql 'SELECT name FROM functions')"
-[ "$(history_sql 'SELECT max(version) FROM perfdiff_schema')" = 3 ] && ok || not_ok "schema version"
+[ "$(history_sql 'SELECT max(version) FROM perfdiff_schema')" = 4 ] && ok || not_ok "schema version"
 # every run's rows also packed, one blob a run (docs/history.md, "Tables")
 [ "$(history_sql 'SELECT count(*) FROM runs r JOIN run_packed p ON p.run_id = r.id WHERE p.nrows = (SELECT count(*) FROM run_functions f WHERE f.run_id = r.id)')" = 24 ] && ok ||
 	not_ok "packed rows: $(history_sql 'SELECT count(*) FROM run_packed')"
