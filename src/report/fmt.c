@@ -244,6 +244,31 @@ size_t pd_report_undecided(const struct pd_diff *d, struct pd_row **rows)
 	return n;
 }
 
+/* Undecided functions named under a headline. */
+#define UNDECIDED_NAMED 3
+
+int pd_fmt_undecided(struct pd_buf *b, const struct pd_diff *d,
+		     void (*name)(struct pd_buf *, const struct pd_diff *,
+				  uint32_t))
+{
+	struct pd_row *rows;
+	size_t n = pd_report_undecided(d, &rows), i;
+	int said = n && d->verdict != PD_REGRESSED && d->verdict != PD_IMPROVED;
+
+	for (i = 0; said && i < n && i < UNDECIDED_NAMED; i++) {
+		pd_buf_adds(b, i ? ", " : " ");
+		name(b, d, rows[i].f->func);
+		pd_buf_adds(b, " ");
+		pd_fmt_pct(b, rows[i].m->delta_pct);
+		if (!isnan(rows[i].m->mde_pct))
+			pd_buf_addf(b, " (MDE %.0f %%)", rows[i].m->mde_pct);
+	}
+	if (said && n > UNDECIDED_NAMED)
+		pd_buf_addf(b, " and %zu more", n - UNDECIDED_NAMED);
+	free(rows);
+	return said;
+}
+
 size_t pd_report_system_rows(const struct pd_diff *d, struct pd_row **rows)
 {
 	static const enum pd_status order[] = { PD_REGRESSED, PD_IMPROVED,

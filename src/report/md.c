@@ -314,32 +314,17 @@ static void md_section(struct pd_buf *b, const struct pd_diff *d,
 	*budget -= b->len - start;
 }
 
-/* Up to this many undecided functions are named under the headline. */
-#define UNDECIDED_NAMED 3
-
 /* As the text report: what moved past the threshold, undecided. */
 static void undecided_line(struct pd_buf *b, const struct pd_diff *d)
 {
-	struct pd_row *rows;
-	size_t n = pd_report_undecided(d, &rows), i;
+	size_t at = b->len;
 
-	if (n && d->verdict != PD_REGRESSED && d->verdict != PD_IMPROVED) {
-		pd_buf_adds(b, "\nUndecided, past the threshold but not told"
-			       " from noise (record longer or repeat runs):");
-		for (i = 0; i < n && i < UNDECIDED_NAMED; i++) {
-			pd_buf_adds(b, i ? ", " : " ");
-			md_func(b, d, rows[i].f->func);
-			pd_buf_adds(b, " ");
-			pd_fmt_pct(b, rows[i].m->delta_pct);
-			if (!isnan(rows[i].m->mde_pct))
-				pd_buf_addf(b, " (MDE %.0f %%)",
-					    rows[i].m->mde_pct);
-		}
-		if (n > UNDECIDED_NAMED)
-			pd_buf_addf(b, " and %zu more", n - UNDECIDED_NAMED);
+	pd_buf_adds(b, "\nUndecided, past the threshold but not told from"
+		       " noise (record longer or repeat runs):");
+	if (pd_fmt_undecided(b, d, md_func))
 		pd_buf_adds(b, "\n");
-	}
-	free(rows);
+	else
+		pd_buf_setlen(b, at);
 }
 
 int pd_report_md(FILE *f, const struct pd_diff *d,

@@ -140,6 +140,14 @@ static inline int pd_metric_beyond(const struct pd_metric *m)
  * data could not decide, largest impact first (caller frees *rows).
  */
 size_t pd_report_undecided(const struct pd_diff *d, struct pd_row **rows);
+/*
+ * Under a headline that found nothing (nothing regressed or improved):
+ * " NAME +21.7 % (MDE 34 %), ..." for the three largest undecided
+ * functions, names written by name(); 0 and nothing written otherwise.
+ */
+int pd_fmt_undecided(struct pd_buf *b, const struct pd_diff *d,
+		     void (*name)(struct pd_buf *, const struct pd_diff *,
+				  uint32_t));
 size_t pd_report_rows(const struct pd_diff *d, enum pd_status want,
 		      struct pd_row **rows);
 /* The same rows in the order sort names. */

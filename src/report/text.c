@@ -303,9 +303,6 @@ static void runs_line(struct pd_buf *b, const struct pd_diff *d)
 	pd_buf_release(&n);
 }
 
-/* Up to this many undecided functions are named under the headline. */
-#define UNDECIDED_NAMED 3
-
 /*
  * Under a headline that found nothing: the functions that moved past the
  * threshold undecided, with the change each would need to be seen.
@@ -313,27 +310,13 @@ static void runs_line(struct pd_buf *b, const struct pd_diff *d)
 static void undecided_line(struct pd_buf *b, const struct pd_diff *d)
 {
 	struct pd_buf x = PD_BUF_INIT;
-	struct pd_row *rows;
-	size_t n = pd_report_undecided(d, &rows), i;
 
-	if (n && d->verdict != PD_REGRESSED && d->verdict != PD_IMPROVED) {
-		pd_buf_adds(&x, "undecided:");
-		for (i = 0; i < n && i < UNDECIDED_NAMED; i++) {
-			pd_buf_adds(&x, i ? ", " : " ");
-			pd_fmt_func(&x, d, rows[i].f->func);
-			pd_buf_adds(&x, " ");
-			pd_fmt_pct(&x, rows[i].m->delta_pct);
-			if (!isnan(rows[i].m->mde_pct))
-				pd_buf_addf(&x, " (MDE %.0f %%)",
-					    rows[i].m->mde_pct);
-		}
-		if (n > UNDECIDED_NAMED)
-			pd_buf_addf(&x, " and %zu more", n - UNDECIDED_NAMED);
+	pd_buf_adds(&x, "undecided:");
+	if (pd_fmt_undecided(&x, d, pd_fmt_func)) {
 		pd_buf_adds(&x, "; the data cannot tell them from noise"
 				" (record longer or repeat runs)");
 		line_term(b, "%s", x.buf);
 	}
-	free(rows);
 	pd_buf_release(&x);
 }
 
