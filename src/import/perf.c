@@ -206,26 +206,33 @@ int pd_perf_sniff(const char *head, size_t len)
 /*
  * A time token at s as is_time() takes one: digits, optionally a point
  * and digits, then ':' (two digits at least without the point). Returns
- * the byte after the ':', or NULL.
+ * the byte after the ':' with its value in *v (as time_value() reads
+ * it), or NULL.
  */
-static const char *time_token_end(const char *s)
+static const char *time_token_end(const char *s, double *v)
 {
-	const char *t = s, *f;
+	static const double tens[] = { 1,   1e1, 1e2, 1e3, 1e4,
+				       1e5, 1e6, 1e7, 1e8, 1e9 };
+	const char *t = s, *f = NULL;
+	uint64_t ip = 0, fp = 0;
 
 	while (*s >= '0' && *s <= '9')
-		s++;
-	if (s == t)
+		ip = ip * 10 + (uint64_t)(*s++ - '0');
+	if (s == t || s - t > 19)
 		return NULL;
 	if (*s == '.') {
 		f = ++s;
 		while (*s >= '0' && *s <= '9')
-			s++;
-		if (s == f)
+			fp = fp * 10 + (uint64_t)(*s++ - '0');
+		if (s == f || (size_t)(s - f) >= sizeof(tens) / sizeof(*tens))
 			return NULL;
 	} else if (s - t < 2) {
 		return NULL;
 	}
-	return *s == ':' ? s + 1 : NULL;
+	if (*s != ':')
+		return NULL;
+	*v = (double)ip + (f ? (double)fp / tens[s - f] : 0);
+	return s + 1;
 }
 
 /*
@@ -238,21 +245,19 @@ static int memo_header(const struct perf_memo *m, const char *line, size_t len,
 		       struct perf_hdr *h)
 {
 	const char *e, *post;
-	struct tok t;
+	double time;
 	char c;
 
 	if (!m->ok || len < m->pre + m->post + 3 ||
 	    memcmp(line, m->bytes.buf, m->pre))
 		return 0;
-	e = time_token_end(line + m->pre);
+	e = time_token_end(line + m->pre, &time);
 	if (!e || (size_t)(line + len - e) < m->post)
 		return 0;
 	post = m->bytes.buf + m->pre;
 	c = e[m->post];
 	if (memcmp(e, post, m->post) || (c && c != ' ' && c != '\t'))
 		return 0;
-	t.s = line + m->pre;
-	t.n = (size_t)(e - t.s);
 	h->comm = line;
 	h->comm_len = m->comm_len;
 	h->pid = m->pid_off == SIZE_MAX ? NULL : line + m->pid_off;
@@ -264,7 +269,7 @@ static int memo_header(const struct perf_memo *m, const char *line, size_t len,
 	h->event = e + m->event_off;
 	h->event_len = m->event_len;
 	h->rest = e + m->post;
-	h->time = time_value(&t);
+	h->time = time;
 	return 1;
 }
 
