@@ -323,9 +323,26 @@ static size_t table_counts(struct pd_buf *b, const struct pd_diff *d, int lead)
 	return tr + ti + tu;
 }
 
+/* Whether f is on one side only (want: added or removed), and notable. */
+static int one_sided(const struct pd_fdiff *f, enum pd_status want)
+{
+	return (f->self.status == want && f->self.notable) ||
+	       (f->total.status == want && f->total.notable);
+}
+
+/* "2 functions regressed", after a comma when something came before. */
+static void count_phrase(struct pd_buf *b, size_t n, const char *what,
+			 size_t before)
+{
+	if (n)
+		pd_buf_addf(b, "%s%zu function%s %s", before ? ", " : "", n,
+			    n == 1 ? "" : "s", what);
+}
+
 void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 {
-	size_t reg = 0, imp = 0, regt = 0, impt = 0, und = 0, i;
+	size_t reg = 0, imp = 0, regt = 0, impt = 0, und = 0, add = 0, rem = 0;
+	size_t i;
 	const struct pd_metric *t = &d->total;
 
 	for (i = 0; i < d->funcs.n; i++) {
@@ -334,6 +351,8 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 		if (f->system)
 			continue; /* said apart, below */
 		und += undecided(d, f);
+		add += one_sided(f, PD_ADDED);
+		rem += one_sided(f, PD_REMOVED);
 		reg += f->self.status == PD_REGRESSED;
 		imp += f->self.status == PD_IMPROVED;
 		regt += f->self.status != PD_REGRESSED &&
@@ -350,25 +369,24 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 				       " threshold");
 		return;
 	}
-	if (reg)
-		pd_buf_addf(b, "%zu function%s regressed", reg,
-			    reg == 1 ? "" : "s");
-	if (imp)
-		pd_buf_addf(b, "%s%zu function%s improved", reg ? ", " : "",
-			    imp, imp == 1 ? "" : "s");
+	count_phrase(b, reg, "regressed", 0);
+	count_phrase(b, imp, "improved", reg);
+	/* functions on one side only, with time enough to be no chance */
+	count_phrase(b, add, "added", reg + imp);
+	count_phrase(b, rem, "removed", reg + imp + add);
 	/*
 	 * "Changed beyond the threshold" is said only where the data shows
 	 * it; functions that moved past it undecided are counted, and the
 	 * text and Markdown reports name them.
 	 */
-	if (!reg && !imp && (regt || impt))
+	if (reg + imp + add + rem == 0 && (regt || impt))
 		pd_buf_adds(b, "no function's own time changed");
-	else if (!reg && !imp && und)
+	else if (reg + imp + add + rem == 0 && und)
 		pd_buf_addf(b,
 			    "no change shown beyond the threshold (%zu"
 			    " function%s moved past it, undecided)",
 			    und, und == 1 ? "" : "s");
-	else if (!reg && !imp)
+	else if (reg + imp + add + rem == 0)
 		pd_buf_adds(b, "no function changed beyond the threshold");
 	if (regt || impt) {
 		pd_buf_adds(b, " (");

@@ -49,6 +49,14 @@ expect_grep "^undecided: sm|all<b> +25.0 % (MDE [0-9]* %); the data cannot tell 
 expect_no_grep "tiny" "$T/out"
 expect_exit 0 pd -f md --sample-weight 1 "$T/u1.folded" "$T/u2.folded"
 expect_grep "^Undecided, past the threshold but not told from noise (record longer or repeat runs): <code>sm&#124;all&#60;b&#62;</code> +25.0 % (MDE" "$T/out"
+# A function on one side only is a change of its own time: 300 samples
+# of b appear (main's total +30 %), or disappear.
+printf 'main;a 1000\n' >"$T/o1.folded"
+printf 'main;a 1000\nmain;b 300\n' >"$T/o2.folded"
+expect_exit 1 pd --sample-weight 1 "$T/o1.folded" "$T/o2.folded"
+expect_grep "^regressed: 1 function added (1 more regressed in total time); total +30.0 %" "$T/out"
+expect_exit 0 pd --sample-weight 1 "$T/o2.folded" "$T/o1.folded"
+expect_grep "^improved: 1 function removed (1 more improved in total time); total -23.1 %" "$T/out"
 # Nothing moved past the threshold: said as before.
 expect_exit 0 pd --sample-weight 1 "$T/u1.folded" "$T/u1.folded"
 expect_grep "no function changed beyond the threshold" "$T/out"
