@@ -268,6 +268,29 @@ wait
 	not_ok "packed rows: $(history_sql 'SELECT count(*) FROM run_packed')"
 grep -l "already stored" "$T"/k3.out "$T"/k3b.out >/dev/null && ok || not_ok "the second k3 was skipped"
 
+# 6b. A run's time-block dispersions (run_bursts) travel with db copy:
+#     SQLite -> PostgreSQL -> SQLite gives back the same blobs.
+mkdir -p "$T/tb/profiles"
+printf '{"git_sha": "88%s", "scenario": "tb", "cache": "warm"}\n' "$tail" >"$T/tb/build_meta.json"
+python3 - >"$T/tb/profiles/run.1.perf.txt" <<'PY'
+for i in range(2400):
+    fn = "burst" if i < 600 and i % 3 == 0 else "work"
+    print("app 100 [000] %.6f: 1000000 cpu-clock:" % (1 + i * 0.001))
+    print("\t%16x %s+0x10 (/usr/bin/app)\n\t%16x main+0x10 (/usr/bin/app)\n" % (0x1010, fn, 0x1000))
+PY
+conc_db=$PERFDIFF_DB
+history_db tb_lite
+tblite=$PERFDIFF_DB
+expect_exit 0 pd ingest "$T/tb"
+PD_TEST_PG="$PG_BASE" history_db tb_pg
+expect_exit 0 pd db copy "$tblite" "$PERFDIFF_DB"
+[ "$(history_sql 'SELECT count(*) FROM run_bursts')" = 1 ] && ok || not_ok "dispersions copied to the server"
+expect_exit 0 pd db copy "$PERFDIFF_DB" "$T/tb-back.db"
+[ "$(sqlite3 "$tblite" 'SELECT nrows, hex(rows) FROM run_bursts')" = "$(sqlite3 "$T/tb-back.db" 'SELECT nrows, hex(rows) FROM run_bursts')" ] &&
+	[ "$(sqlite3 "$tblite" 'SELECT nrows FROM run_bursts')" -ge 2 ] && ok ||
+	not_ok "dispersions round trip: $(sqlite3 "$T/tb-back.db" 'SELECT nrows, length(rows) FROM run_bursts')"
+export PERFDIFF_DB=$conc_db
+
 # 7. Rows the server refuses while they stream in (COPY): one line naming
 #    the step and the server's reason, exit 2, and the bundle not stored.
 cname=$(printf '%s' "$PERFDIFF_DB" | sed 's|.*/\([a-z0-9_]*\)?.*|\1|')
