@@ -46,8 +46,10 @@ for k in set(fa) | set(fb):
         extra[k[1]][1] += dt
 for m, (s, t) in extra.items():
     assert s == plt[m][0] and t <= plt[m][1], (m, extra[m], plt[m])
+# The stubs' tolerance must not hide much: 1 % of the samples, or a
+# dozen in a small profile (ls alone, PLT-heavy, had 9 of a few hundred).
 n = a["profile"]["samples"]
-assert sum(v[0] for v in plt.values()) <= 0.01 * n, dict(plt)
+assert sum(v[0] for v in plt.values()) <= max(0.01 * n, 12), (dict(plt), n)
 PY
 }
 expect_exit 0 pd show -f json "$T/a.data"
