@@ -59,22 +59,58 @@ static int is_pidtid(const struct tok *t)
 	       is_digits(sl + 1, t->n - (size_t)(sl - t->s) - 1);
 }
 
-static int is_time(const struct tok *t)
+/*
+ * A time token at s, "12345.678901:": digits, optionally a point and
+ * digits, then ':' (two digits at least without the point). Returns the
+ * byte after the ':' with the time in *v, or NULL. Up to 19 integer and
+ * 9 fraction digits are read exactly, longer ones by strtod.
+ */
+static inline const char *time_token_end(const char *s, double *v)
 {
-	const char *dot;
+	static const double tens[] = { 1,   1e1, 1e2, 1e3, 1e4,
+				       1e5, 1e6, 1e7, 1e8, 1e9 };
+	const char *t = s, *f = NULL;
+	uint64_t ip = 0, fp = 0;
 
-	if (t->n < 3 || t->s[t->n - 1] != ':')
+	while (*s >= '0' && *s <= '9')
+		ip = ip * 10 + (uint64_t)(*s++ - '0');
+	if (s == t)
+		return NULL;
+	if (*s == '.') {
+		f = ++s;
+		while (*s >= '0' && *s <= '9')
+			fp = fp * 10 + (uint64_t)(*s++ - '0');
+		if (s == f)
+			return NULL;
+	} else if (s - t < 2) {
+		return NULL;
+	}
+	if (*s != ':')
+		return NULL;
+	if ((f ? f - 1 : s) - t > 19 ||
+	    (f && (size_t)(s - f) >= sizeof(tens) / sizeof(*tens)))
+		*v = strtod(t, NULL);
+	else
+		*v = (double)ip + (f ? (double)fp / tens[s - f] : 0);
+	return s + 1;
+}
+
+/* Whether token t is a time; its value in *v. */
+static int is_time(const struct tok *t, double *v)
+{
+	double x;
+
+	if (t->n < 3 || time_token_end(t->s, &x) != t->s + t->n)
 		return 0;
-	dot = memchr(t->s, '.', t->n);
-	if (!dot)
-		return is_digits(t->s, t->n - 1);
-	return is_digits(t->s, (size_t)(dot - t->s)) &&
-	       is_digits(dot + 1, t->n - (size_t)(dot - t->s) - 2);
+	*v = x;
+	return 1;
 }
 
 static int is_event(const struct tok *t)
 {
-	return t->n >= 2 && t->s[t->n - 1] == ':' && !is_time(t);
+	double v;
+
+	return t->n >= 2 && t->s[t->n - 1] == ':' && !is_time(t, &v);
 }
 
 size_t perf_event_name_len(const char *s, size_t n)
@@ -106,22 +142,6 @@ static double digits_value(const char *s, size_t n)
 	return (double)v;
 }
 
-/* A time token's value, "12345.678901:" (is_time holds). */
-static double time_value(const struct tok *t)
-{
-	static const double tens[] = { 1,   1e1, 1e2, 1e3, 1e4,
-				       1e5, 1e6, 1e7, 1e8, 1e9 };
-	const char *dot = memchr(t->s, '.', t->n);
-	size_t ni = dot ? (size_t)(dot - t->s) : t->n - 1, nf;
-
-	if (!dot)
-		return digits_value(t->s, ni);
-	nf = t->n - ni - 2;
-	if (nf >= sizeof(tens) / sizeof(*tens))
-		return strtod(t->s, NULL);
-	return digits_value(t->s, ni) + digits_value(dot + 1, nf) / tens[nf];
-}
-
 /* A header line into h; its time token into *tt when it has one. */
 static int parse_header(const char *line, struct perf_hdr *h, struct tok *tt)
 {
@@ -140,10 +160,10 @@ static int parse_header(const char *line, struct perf_hdr *h, struct tok *tt)
 		h->time = PD_NAN;
 		if (tt)
 			tt->s = NULL;
-		if (j < k && is_time(&t[j])) {
+		if (j < k && is_time(&t[j], &h->time)) {
 			if (tt)
 				*tt = t[j];
-			h->time = time_value(&t[j++]);
+			j++;
 		}
 		if (j + 1 < k && is_digits(t[j].s, t[j].n) &&
 		    is_event(&t[j + 1])) {
@@ -201,38 +221,6 @@ int pd_perf_sniff(const char *head, size_t len)
 	}
 	pd_buf_release(&line);
 	return ok;
-}
-
-/*
- * A time token at s as is_time() takes one: digits, optionally a point
- * and digits, then ':' (two digits at least without the point). Returns
- * the byte after the ':' with its value in *v (as time_value() reads
- * it), or NULL.
- */
-static const char *time_token_end(const char *s, double *v)
-{
-	static const double tens[] = { 1,   1e1, 1e2, 1e3, 1e4,
-				       1e5, 1e6, 1e7, 1e8, 1e9 };
-	const char *t = s, *f = NULL;
-	uint64_t ip = 0, fp = 0;
-
-	while (*s >= '0' && *s <= '9')
-		ip = ip * 10 + (uint64_t)(*s++ - '0');
-	if (s == t || s - t > 19)
-		return NULL;
-	if (*s == '.') {
-		f = ++s;
-		while (*s >= '0' && *s <= '9')
-			fp = fp * 10 + (uint64_t)(*s++ - '0');
-		if (s == f || (size_t)(s - f) >= sizeof(tens) / sizeof(*tens))
-			return NULL;
-	} else if (s - t < 2) {
-		return NULL;
-	}
-	if (*s != ':')
-		return NULL;
-	*v = (double)ip + (f ? (double)fp / tens[s - f] : 0);
-	return s + 1;
 }
 
 /*
