@@ -114,6 +114,19 @@ assert a is not None and a > 2, a
 assert b is not None and abs(a - b) < 0.01, (a, b)
 PY
 then ok; else not_ok "stored run's dispersion: $(head -c 300 "$T/stored.json")"; fi
+# A damaged dispersion blob: one line naming the run, and the error
+# status (check's is 128, which stops a bisect; compare's 2).
+run7=$(history_sql "SELECT id FROM runs WHERE git_sha LIKE '07%'")
+case "$PERFDIFF_DB" in
+postgres*) history_sql "UPDATE run_bursts SET rows = rows || '\xff'::bytea WHERE run_id = $run7" ;;
+*) history_sql "UPDATE run_bursts SET rows = rows || x'ff' WHERE run_id = $run7" ;;
+esac
+expect_exit 128 pd check "db:07$tail:s:warm" "$T/even.txt"
+expect_lines 1 "$T/err"
+expect_grep ": run $run7: damaged dispersions$" "$T/err"
+expect_exit 2 pd compare "06$tail" "07$tail" --scenario s
+expect_lines 1 "$T/err"
+expect_grep ": run $run7: damaged dispersions$" "$T/err"
 # A history written by an older perfdiff (trees it cannot read back):
 # whole totals on both sides, and main's +20 % (2000 + 1000 + 600 against
 # 3006), which is just the system frames' own time, is left inconclusive.
