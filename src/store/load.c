@@ -660,6 +660,8 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 		pd_profile_finish(out->mean);
 	rc = 0;
 out:
+	if (rc < 0) /* nothing half-loaded for the caller to miss */
+		pd_loaded_release(out);
 	PD_VEC_FREE(&ids);
 	PD_VEC_FREE(&tw);
 	PD_VEC_FREE(&tn);

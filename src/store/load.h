@@ -72,6 +72,7 @@ PD_NODISCARD int pd_store_caches(struct pd_db *db, const char *sha,
  * frames set apart, out->set_apart) when every run has one the reader can
  * resolve and whole is 0; else from their function rows, whole totals.
  * want_mean keeps the side's mean run as a profile too (out->mean).
+ * On an error out holds nothing (it is released here).
  */
 PD_NODISCARD int pd_store_load(struct pd_db *db, const char *sha,
 			       const char *scenario, const char *cache,
