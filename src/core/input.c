@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -192,6 +193,7 @@ int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 	} else {
 		fd = open(path, O_RDONLY);
 	}
+	in->fd = fd;
 	if (fd < 0)
 		return pd_err_set(err, PD_EIO, "%s: cannot open: %s", path,
 				  strerror(errno));
@@ -285,12 +287,60 @@ int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 	return 0;
 }
 
+int pd_input_open_range(struct pd_input *in, const char *path, uint64_t start,
+			uint64_t len, struct pd_err *err)
+{
+	memset(in, 0, sizeof(*in));
+	in->path = path;
+	in->fd = open(path, O_RDONLY);
+	if (in->fd < 0)
+		return pd_err_set(err, PD_EIO, "%s: cannot open: %s", path,
+				  strerror(errno));
+	if (lseek(in->fd, (off_t)start, SEEK_SET) < 0) {
+		int e = errno;
+
+		close(in->fd);
+		return pd_err_set(err, PD_EIO, "%s: cannot seek: %s", path,
+				  strerror(e));
+	}
+	/* transparent: the piece starts with text, never a gzip magic */
+	in->gz = gzdopen(in->fd, "rb");
+	if (!in->gz) {
+		close(in->fd);
+		pd_die_oom(0);
+	}
+	gzbuffer(in->gz, 256 * 1024);
+	in->limited = 1;
+	in->limit = len;
+	return 0;
+}
+
+int pd_input_plain_file(const struct pd_input *in, uint64_t *start,
+			uint64_t *size)
+{
+	struct stat sb;
+
+	if (in->gzipped || in->bz || in->utf16 || in->offset ||
+	    !strcmp(in->path, "-") || in->fd < 0 || fstat(in->fd, &sb) ||
+	    !S_ISREG(sb.st_mode))
+		return 0;
+	*start = in->dec_pos; /* 3 after a UTF-8 BOM */
+	*size = (uint64_t)sb.st_size;
+	return *start < *size;
+}
+
 ssize_t pd_input_read(struct pd_input *in, char *buf, size_t n,
 		      struct pd_err *err)
 {
 	size_t take;
 	int r;
 
+	if (in->limited) {
+		if (in->offset >= in->limit)
+			return 0;
+		if (n > in->limit - in->offset)
+			n = (size_t)(in->limit - in->offset);
+	}
 	if (in->dec_pos < in->dec_len) {
 		take = in->dec_len - in->dec_pos;
 		if (take > n)

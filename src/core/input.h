@@ -31,6 +31,9 @@ struct pd_input {
 	size_t dec_pos, dec_len, dec_cap;
 	int eof;
 	uint64_t offset; /* decoded bytes handed out so far */
+	uint64_t limit;	 /* with limited: bytes to hand out in all */
+	int limited;
+	int fd; /* the file's descriptor (gz owns it) */
 	char head[PD_INPUT_HEAD];
 	size_t head_len; /* decoded head, for sniffing; also queued in dec */
 };
@@ -38,6 +41,22 @@ struct pd_input {
 /* Opens path and decodes its head. Errors name the file. */
 PD_NODISCARD int pd_input_open(struct pd_input *in, const char *path,
 			       struct pd_err *err);
+/*
+ * Opens len bytes of the plain file path from byte start, as they are (no
+ * sniffing, inflating or decoding): one piece of a file read on several
+ * threads (import/perf_split.c).
+ */
+PD_NODISCARD int pd_input_open_range(struct pd_input *in, const char *path,
+				     uint64_t start, uint64_t len,
+				     struct pd_err *err);
+/*
+ * Whether in is a regular file read as it is (not stdin, not compressed
+ * or UTF-16) and not read yet: then *start is where its text starts (after
+ * a UTF-8 BOM) and *size the file's size, and pieces of it can be opened
+ * with pd_input_open_range().
+ */
+int pd_input_plain_file(const struct pd_input *in, uint64_t *start,
+			uint64_t *size);
 /* Reads up to n decoded bytes; returns the count, 0 at end, or -PD_E*. */
 PD_NODISCARD ssize_t pd_input_read(struct pd_input *in, char *buf, size_t n,
 				   struct pd_err *err);

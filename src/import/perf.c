@@ -142,6 +142,8 @@ static double digits_value(const char *s, size_t n)
 	return (double)v;
 }
 
+static int frame_shaped(const char *s);
+
 /* A header line into h; its time token into *tt when it has one. */
 static int parse_header(const char *line, struct perf_hdr *h, struct tok *tt)
 {
@@ -194,6 +196,19 @@ static int parse_header(const char *line, struct perf_hdr *h, struct tok *tt)
 		return 1;
 	}
 	return 0;
+}
+
+int perf_piece_start(const char *line, int first, const char **event,
+		     size_t *event_len)
+{
+	struct perf_hdr h;
+
+	if (*line == '#' || !*line || (!first && frame_shaped(line)) ||
+	    !parse_header(line, &h, NULL))
+		return 0;
+	*event = h.event;
+	*event_len = h.event_len;
+	return 1;
 }
 
 int pd_perf_sniff(const char *head, size_t len)
@@ -429,8 +444,8 @@ static void start(struct perf_state *st, const struct perf_hdr *h)
 }
 
 /* Reads every line into st's samples; 0, or the error code. */
-static int read_lines(struct perf_state *st, struct pd_lines *lines,
-		      struct pd_err *err)
+int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
+		    struct pd_err *err)
 {
 	struct perf_hdr h;
 	char *line;
@@ -486,13 +501,18 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 		   const struct pd_import_opts *o, struct pd_err *err)
 {
 	struct perf_state st;
-	struct pd_lines lines;
 	int rc;
 
 	perf_state_init(&st, p, o);
-	pd_lines_init(&lines, in);
-	rc = read_lines(&st, &lines, err);
-	if (rc == 0)
+	rc = perf_import_split(in, &st, 0, PERF_PIECE_MIN, err);
+	if (rc == 0) {
+		struct pd_lines lines;
+
+		pd_lines_init(&lines, in);
+		rc = perf_read_lines(&st, &lines, err);
+		pd_lines_release(&lines);
+	}
+	if (rc >= 0)
 		rc = perf_finish(&st, in->path, err);
 	if (rc == 0 && st.skipped_lines)
 		pd_profile_note(p,
@@ -500,7 +520,6 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 				" first at %s:%zu",
 				in->path, (unsigned long long)st.skipped_lines,
 				in->path, st.first_skipped);
-	pd_lines_release(&lines);
 	perf_state_release(&st);
 	return rc;
 }

@@ -41,6 +41,12 @@ struct perf_memo {
 	int has_period, ok;
 };
 
+/* A kept sample's node and time, for time blocks added later. */
+struct perf_tlog {
+	uint32_t node;
+	double time;
+};
+
 struct pframe {
 	uint32_t name, module;
 	int inlined;
@@ -74,9 +80,15 @@ struct perf_state {
 	struct pd_intern lines;
 	PD_VEC(uint32_t) line_frame;
 	struct perf_memo memo;
+	/*
+	 * A piece after the first of a file read on threads (perf_split.c)
+	 * logs its samples' times instead of adding them to time blocks,
+	 * whose span depends on every sample before.
+	 */
+	int log_times;
+	PD_VEC(struct perf_tlog) tlog;
 };
 
-/* A sample's header, as perf script prints it. */
 void perf_state_init(struct perf_state *st, struct pd_profile *p,
 		     const struct pd_import_opts *o);
 void perf_state_release(struct perf_state *st);
@@ -101,5 +113,28 @@ size_t perf_event_name_len(const char *s, size_t n);
  * finished, weighed (periods or samples) and its notes written.
  */
 int perf_finish(struct perf_state *st, const char *path, struct pd_err *err);
+
+/* perf script text (perf.c): every line of lines into st's samples. */
+int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
+		    struct pd_err *err);
+/*
+ * Whether the NUL-terminated line is a sample header in any state of the
+ * reader, so that a piece of the file may start there (with first, in the
+ * state before the first sample). When it is, *event and *event_len name
+ * its event as perf_sample_start sees it.
+ */
+int perf_piece_start(const char *line, int first, const char **event,
+		     size_t *event_len);
+/* Smallest piece worth a thread of its own (perf_split.c). */
+#define PERF_PIECE_MIN ((uint64_t)8 << 20)
+/*
+ * Reads in (opened, not read yet) into st (initialised) in pieces on up to
+ * nmax threads (0: as many as the machine has, or PERFDIFF_THREADS), no
+ * piece under min_bytes, st left as one reader of the whole file leaves
+ * it. 1 when read so, 0 when the file is not one that can be cut (nothing
+ * read), or the error code.
+ */
+int perf_import_split(struct pd_input *in, struct perf_state *st, unsigned nmax,
+		      uint64_t min_bytes, struct pd_err *err);
 
 #endif

@@ -229,7 +229,15 @@ void perf_sample_end(struct perf_state *st)
 	for (i = st->frames.n; i-- > 0;)
 		node = pd_profile_child(p, node, st->frames.v[i].name);
 	pd_profile_add(p, node, st->weight, 1);
-	pd_blocks_add(&p->blk, node, st->time, 1);
+	if (st->log_times) {
+		struct perf_tlog t;
+
+		t.node = node;
+		t.time = st->time;
+		PD_VEC_PUSH(&st->tlog, t);
+	} else {
+		pd_blocks_add(&p->blk, node, st->time, 1);
+	}
 	if (st->frames.n > 0) {
 		uint32_t outer = st->frames.v[st->frames.n - 1].name;
 
@@ -408,6 +416,7 @@ void perf_state_release(struct perf_state *st)
 	PD_VEC_FREE(&st->cache_frame);
 	PD_VEC_FREE(&st->frames);
 	PD_VEC_FREE(&st->event_samples);
+	PD_VEC_FREE(&st->tlog);
 	pd_buf_release(&st->key);
 	pd_buf_release(&st->name);
 }

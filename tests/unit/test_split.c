@@ -1,0 +1,252 @@
+/*
+ * perf script text read in pieces on threads (import/perf_split.c) must
+ * give the profile one reader gives, bit for bit: every string, frame,
+ * stack node, weight, thread, note and time block, on real recordings
+ * and on text made to stress the cuts (several events, threads, samples
+ * without -g, lines no reader knows, filters).
+ */
+#include "testutil.h"
+#include "import/perf_int.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+/* Bit for bit. */
+#define assert_same(a, b)                                                      \
+	do {                                                                   \
+		double x_ = (a), y_ = (b);                                     \
+		assert_memory_equal(&x_, &y_, sizeof(x_));                     \
+	} while (0)
+
+/* One reader (split 0) or pieces of at least 1 byte on split threads. */
+static int read_perf(struct pd_profile *p, const char *path,
+		     const struct pd_import_opts *o, unsigned split)
+{
+	struct pd_err err = PD_ERR_INIT;
+	struct perf_state st;
+	struct pd_input in;
+	int rc;
+
+	pd_profile_init(p);
+	assert_int_equal(pd_input_open(&in, path, &err), 0);
+	perf_state_init(&st, p, o);
+	if (split) {
+		rc = perf_import_split(&in, &st, split, 1, &err);
+		assert_int_equal(rc, 1);
+	} else {
+		struct pd_lines lines;
+
+		pd_lines_init(&lines, &in);
+		rc = perf_read_lines(&st, &lines, &err);
+		pd_lines_release(&lines);
+	}
+	if (rc >= 0)
+		rc = perf_finish(&st, path, &err);
+	if (rc == 0 && st.skipped_lines)
+		pd_profile_note(p, "skipped %llu, first at %zu",
+				(unsigned long long)st.skipped_lines,
+				st.first_skipped);
+	perf_state_release(&st);
+	pd_input_close(&in);
+	return rc;
+}
+
+static void same_profile(const struct pd_profile *a, const struct pd_profile *b)
+{
+	size_t i;
+
+	assert_int_equal(a->strs.n, b->strs.n);
+	for (i = 0; i < a->strs.n; i++)
+		assert_string_equal(pd_intern_str(&a->strs, (uint32_t)i),
+				    pd_intern_str(&b->strs, (uint32_t)i));
+	assert_int_equal(a->frames.n, b->frames.n);
+	assert_memory_equal(a->frames.v, b->frames.v,
+			    a->frames.n * sizeof(*a->frames.v));
+	assert_int_equal(a->nodes.n, b->nodes.n);
+	for (i = 0; i < a->nodes.n; i++) {
+		assert_int_equal(a->nodes.v[i].parent, b->nodes.v[i].parent);
+		assert_int_equal(a->nodes.v[i].frame, b->nodes.v[i].frame);
+		assert_same(a->nodes.v[i].weight, b->nodes.v[i].weight);
+		assert_same(a->nodes.v[i].count, b->nodes.v[i].count);
+	}
+	assert_int_equal(a->threads.n, b->threads.n);
+	for (i = 0; i < a->threads.n; i++) {
+		assert_int_equal(a->threads.v[i].name, b->threads.v[i].name);
+		assert_same(a->threads.v[i].weight, b->threads.v[i].weight);
+	}
+	assert_int_equal(a->notes.n, b->notes.n);
+	for (i = 0; i < a->notes.n; i++)
+		assert_string_equal(a->notes.v[i], b->notes.v[i]);
+	assert_int_equal(a->nsamples, b->nsamples);
+	assert_same(a->total_weight, b->total_weight);
+	assert_int_equal(a->unit, b->unit);
+	assert_same(a->interval, b->interval);
+	assert_string_equal(a->event, b->event);
+	assert_int_equal(a->thread_module, b->thread_module);
+	assert_int_equal(a->blk.used, b->blk.used);
+	assert_int_equal(a->blk.nrows, b->blk.nrows);
+	assert_same(a->blk.t0, b->blk.t0);
+	assert_same(a->blk.width, b->blk.width);
+	if (a->blk.nrows)
+		assert_memory_equal(a->blk.rows, b->blk.rows,
+				    a->blk.nrows * PD_BLOCKS * sizeof(float));
+	for (i = 0; i < a->nodes.n; i++)
+		assert_true(!pd_blocks_row(&a->blk, (uint32_t)i) ==
+			    !pd_blocks_row(&b->blk, (uint32_t)i));
+}
+
+/* The file read whole and in 2, 3, 5 and 16 pieces: one profile. */
+static void check_file(const char *name, const struct pd_import_opts *o)
+{
+	static const unsigned splits[] = { 2, 3, 5, 16 };
+	struct pd_profile whole, cut;
+	char path[4096];
+	size_t i;
+
+	/* a fixture's path is relative to the source tree */
+	snprintf(path, sizeof(path), "%s%s%s",
+		 *name == '/' ? "" : PD_SOURCE_DIR, *name == '/' ? "" : "/",
+		 name);
+	assert_int_equal(read_perf(&whole, path, o, 0), 0);
+	for (i = 0; i < sizeof(splits) / sizeof(*splits); i++) {
+		assert_int_equal(read_perf(&cut, path, o, splits[i]), 0);
+		same_profile(&whole, &cut);
+		pd_profile_release(&cut);
+	}
+	pd_profile_release(&whole);
+}
+
+static void test_split_real(void **state)
+{
+	static const char *const files[] = {
+		"fixtures/perf/small.perf.txt",
+		"fixtures/perf/jit-unfold.perf.txt",
+		"fixtures/corpus/perf-script/"
+		"FlameGraph-perf-cycles-instructions-01.txt",
+		"fixtures/corpus/perf-script/"
+		"FlameGraph-perf-iperf-stacks-pidtid-01.txt",
+		"fixtures/corpus/perf-script/"
+		"FlameGraph-perf-numa-stacks-01.txt",
+		"fixtures/corpus/perf-script/"
+		"FlameGraph-perf-java-faults-01.txt",
+	};
+	struct pd_import_opts o;
+	size_t i;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
+		check_file(files[i], &o);
+	o.event = "instructions";
+	check_file(files[2], &o);
+	/* compressed text is read by one reader, never cut */
+	{
+		struct pd_err err = PD_ERR_INIT;
+		struct perf_state st;
+		struct pd_profile p;
+		struct pd_input in;
+
+		pd_profile_init(&p);
+		perf_state_init(&st, &p, &o);
+		assert_int_equal(
+		    pd_input_open(&in,
+				  PD_SOURCE_DIR
+				  "/fixtures/corpus/perf-script/"
+				  "FlameGraph-example-perf-stacks.txt.gz",
+				  &err),
+		    0);
+		assert_int_equal(perf_import_split(&in, &st, 4, 1, &err), 0);
+		assert_int_equal(p.nsamples, 0);
+		pd_input_close(&in);
+		perf_state_release(&st);
+		pd_profile_release(&p);
+	}
+	memset(&o, 0, sizeof(o));
+	o.thread_roots = 1;
+	check_file(files[3], &o);
+}
+
+/*
+ * n samples: cycles, with an instructions sample every seventh; two
+ * threads of two processes; every fifth without -g; a line no reader
+ * knows every 97th; a comm that looks like hex ("cc1"); headers padded
+ * as perf pads them, times out of order now and then.
+ */
+static void made_text(struct pd_buf *b, int n)
+{
+	int i;
+
+	pd_buf_adds(b, "# ========\n# captured on: today\n# ========\n#\n");
+	for (i = 0; i < n; i++) {
+		const char *comm = i % 3 ? "   prog" : "cc1";
+		int us = 1000000 + 997 * i - (i % 29 == 5 ? 5000 : 0);
+
+		pd_buf_addf(b, "%s %d/%d [00%d] %d.%06d: %d %s:u:", comm,
+			    i % 3 ? 10 : 20, i % 3 ? 11 + i % 2 : 20, i % 4,
+			    us / 1000000, us % 1000000, 1000 + (i % 4) * 500,
+			    i % 7 == 6 ? "instructions" : "cycles");
+		if (i % 5 == 4) {
+			pd_buf_addf(b, " %x leaf%d+0x1 (/bin/prog)\n\n",
+				    0x400 + i % 9, i % 9);
+			continue;
+		}
+		pd_buf_addf(b, "\n\t %x leaf%d+0x%x (/bin/prog)\n",
+			    0x400 + i % 9, i % 9, i % 5);
+		if (i % 97 == 50)
+			pd_buf_adds(b, "  prog.c:12\n");
+		pd_buf_addf(b,
+			    "\t 500 mid%d (/bin/prog)\n\t 600 main "
+			    "(/bin/prog)\n\n",
+			    i % 4);
+	}
+}
+
+static void test_split_made(void **state)
+{
+	char path[] = "/tmp/pdsplitXXXXXX";
+	struct pd_buf b = PD_BUF_INIT;
+	struct pd_import_opts o;
+	struct pd_profile p;
+	int fd;
+
+	(void)state;
+	made_text(&b, 3000);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b.buf, b.len), (ssize_t)b.len);
+	close(fd);
+	memset(&o, 0, sizeof(o));
+	check_file(path, &o);
+	/* the skipped lines' note names the first one's line in the file */
+	assert_int_equal(read_perf(&p, path, &o, 5), 0);
+	assert_int_equal(p.notes.n, 3); /* stacks cut short, events, this */
+	assert_string_equal(p.notes.v[2], "skipped 21, first at 227");
+	pd_profile_release(&p);
+	o.event = "instructions";
+	check_file(path, &o);
+	o.event = NULL;
+	o.process = "cc1";
+	check_file(path, &o);
+	o.process = NULL;
+	o.thread_roots = 1;
+	check_file(path, &o);
+	/* after a UTF-8 byte order mark */
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, "\xef\xbb\xbf", 3), 3);
+	assert_int_equal(write(fd, b.buf, b.len), (ssize_t)b.len);
+	close(fd);
+	memset(&o, 0, sizeof(o));
+	check_file(path, &o);
+	unlink(path);
+	pd_buf_release(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_split_real),
+		cmocka_unit_test(test_split_made),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
