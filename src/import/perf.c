@@ -504,7 +504,7 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 	int rc;
 
 	perf_state_init(&st, p, o);
-	rc = perf_import_split(in, &st, 0, PERF_PIECE_MIN, err);
+	rc = perf_import_split(in, &st, 0, PERF_PIECE_MIN, PERF_PIECE_MAX, err);
 	if (rc == 0) {
 		struct pd_lines lines;
 

@@ -125,16 +125,23 @@ int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
  */
 int perf_piece_start(const char *line, int first, const char **event,
 		     size_t *event_len);
-/* Smallest piece worth a thread of its own (perf_split.c). */
-#define PERF_PIECE_MIN ((uint64_t)8 << 20)
 /*
- * Reads in (opened, not read yet) into st (initialised) in pieces on up to
- * nmax threads (0: as many as the machine has, or PERFDIFF_THREADS), no
- * piece under min_bytes, st left as one reader of the whole file leaves
- * it. 1 when read so, 0 when the file is not one that can be cut (nothing
+ * Pieces of perf script text read on threads (perf_split.c): the smallest
+ * worth a thread, and the largest (the pieces held at once, one a
+ * thread, keep their sample times until merged).
+ */
+#define PERF_PIECE_MIN ((uint64_t)8 << 20)
+#define PERF_PIECE_MAX ((uint64_t)256 << 20)
+/*
+ * Reads in (opened, not read yet) into st (initialised) in pieces of
+ * min_bytes to max_bytes (where the file allows; 0: no bound) on up to
+ * nthreads threads (0: as many as the machine has cores, at most 8, or
+ * PERFDIFF_THREADS), st left as one reader of the whole file leaves it.
+ * 1 when read so, 0 when the file is not one that can be cut (nothing
  * read), or the error code.
  */
-int perf_import_split(struct pd_input *in, struct perf_state *st, unsigned nmax,
-		      uint64_t min_bytes, struct pd_err *err);
+int perf_import_split(struct pd_input *in, struct perf_state *st,
+		      unsigned nthreads, uint64_t min_bytes, uint64_t max_bytes,
+		      struct pd_err *err);
 
 #endif

@@ -22,7 +22,7 @@
 #include "core/xalloc.h"
 #include "import/perf_int.h"
 
-#define PIECES_MAX 16
+#define PIECES_MAX 16		     /* threads at most */
 #define CUT_WINDOW ((size_t)1 << 20) /* bytes searched for a cut */
 
 struct piece {
@@ -32,7 +32,7 @@ struct piece {
 	struct pd_input in;
 	struct pd_lines lines;
 	struct pd_err err;
-	int rc, opened;
+	int rc, opened, done;
 	pthread_t th;
 	int threaded;
 };
@@ -120,6 +120,7 @@ static void *read_piece(void *arg)
 	struct piece *pc = arg;
 
 	pc->rc = perf_read_lines(&pc->st, &pc->lines, &pc->err);
+	pc->done = 1;
 	return NULL;
 }
 
@@ -201,12 +202,15 @@ static void merge(struct perf_state *st, struct piece *pc, size_t lines)
 	free(to);
 }
 
-/* Where the pieces start: cut[0..n), cut[n] the end; n, 1 for no cut. */
-static unsigned cuts(const struct pd_input *in, uint64_t start, uint64_t size,
-		     unsigned n, uint64_t *cut)
+/*
+ * Where n pieces of [start, size) start: cut[0..m), cut[m] the end; m, 1
+ * when there is no cut.
+ */
+static size_t cuts(const struct pd_input *in, uint64_t start, uint64_t size,
+		   size_t n, uint64_t *cut)
 {
 	char *win = pd_xmalloc(CUT_WINDOW);
-	unsigned k, m = 1;
+	size_t k, m = 1;
 
 	cut[0] = start;
 	for (k = 1; k < n; k++) {
@@ -222,6 +226,23 @@ static unsigned cuts(const struct pd_input *in, uint64_t start, uint64_t size,
 	return m;
 }
 
+static void piece_open(struct piece *pc, const struct perf_state *st,
+		       const char *path, char *event, uint64_t a, uint64_t b)
+{
+	memset(pc, 0, sizeof(*pc));
+	pc->o = *st->o;
+	if (event)
+		pc->o.event = event;
+	pd_profile_init(&pc->p);
+	perf_state_init(&pc->st, &pc->p, &pc->o);
+	pc->st.log_times = 1;
+	pc->rc = pd_input_open_range(&pc->in, path, a, b - a, &pc->err);
+	if (pc->rc < 0)
+		return;
+	pc->opened = 1;
+	pd_lines_init(&pc->lines, &pc->in);
+}
+
 static void piece_release(struct piece *pc)
 {
 	if (pc->opened) {
@@ -232,82 +253,104 @@ static void piece_release(struct piece *pc)
 	pd_profile_release(&pc->p);
 }
 
-int perf_import_split(struct pd_input *in, struct perf_state *st, unsigned nmax,
-		      uint64_t min_bytes, struct pd_err *err)
+/* Piece pc into st after *lines lines; 1, or the piece's error. */
+static int take(struct perf_state *st, struct piece *pc, size_t *lines,
+		const char *path, struct pd_err *err)
 {
-	uint64_t start, size, cut[PIECES_MAX + 1];
-	struct piece *pc;
-	char *event = NULL;
-	unsigned n, k;
-	size_t lines = 0;
+	if (pc->rc == PD_ETOOBIG) /* its line, counted in the file */
+		return pd_err_set(
+		    err, PD_ETOOBIG, "%s:%zu: line longer than %zu bytes", path,
+		    *lines + pc->lines.lineno + 1, pc->lines.max_line);
+	if (pc->rc < 0)
+		return pd_err_set(err, pc->rc, "%s", pc->err.msg);
+	merge(st, pc, *lines);
+	*lines += pc->lines.lineno;
+	return 1;
+}
+
+/*
+ * The file's pieces in waves of nt, each read on threads and then merged
+ * in order: at most nt pieces (their models and time logs) are held at
+ * once. The first wave's first piece is read by this thread into st
+ * itself, from in, which is left limited to it.
+ */
+static int waves(struct pd_input *in, struct perf_state *st,
+		 const uint64_t *cut, size_t np, unsigned nt, char *event,
+		 struct pd_err *err)
+{
+	struct piece *pc = pd_xcalloc(nt, sizeof(*pc));
+	size_t lines = 0, k, j, m;
 	int rc = 1;
+
+	for (k = 0; k < np && rc > 0; k += m) {
+		m = np - k < nt ? np - k : nt;
+		for (j = k ? 0 : 1; j < m; j++) {
+			piece_open(&pc[j], st, in->path, event, cut[k + j],
+				   cut[k + j + 1]);
+			pc[j].threaded = pc[j].opened &&
+					 (k == 0 || j + 1 < m) &&
+					 !pthread_create(&pc[j].th, NULL,
+							 read_piece, &pc[j]);
+		}
+		if (k > 0 && pc[m - 1].opened && !pc[m - 1].threaded) {
+			read_piece(&pc[m - 1]); /* this thread's share */
+		} else if (k == 0) {
+			struct pd_lines l;
+
+			in->limited = 1;
+			in->limit = cut[1] - cut[0];
+			pd_lines_init(&l, in);
+			rc = perf_read_lines(st, &l, err);
+			lines = l.lineno;
+			pd_lines_release(&l);
+			rc = rc < 0 ? rc : 1;
+		}
+		for (j = k ? 0 : 1; j < m; j++) {
+			if (pc[j].threaded)
+				pthread_join(pc[j].th, NULL);
+			else if (pc[j].opened && !pc[j].done)
+				read_piece(&pc[j]);
+		}
+		for (j = k ? 0 : 1; j < m; j++) {
+			if (rc > 0)
+				rc = take(st, &pc[j], &lines, in->path, err);
+			piece_release(&pc[j]);
+		}
+	}
+	free(pc);
+	return rc;
+}
+
+int perf_import_split(struct pd_input *in, struct perf_state *st,
+		      unsigned nthreads, uint64_t min_bytes, uint64_t max_bytes,
+		      struct pd_err *err)
+{
+	uint64_t start, size, *cut;
+	char *event = NULL;
+	unsigned nt = nthreads ? nthreads : threads_wanted();
+	size_t np;
+	int rc = 0;
 
 	if (!pd_input_plain_file(in, &start, &size))
 		return 0;
-	n = nmax ? nmax : threads_wanted();
-	if (n > PIECES_MAX)
-		n = PIECES_MAX;
-	if (min_bytes && (size - start) / min_bytes < n)
-		n = (unsigned)((size - start) / min_bytes);
-	if (n < 2 || (!st->o->event && !(event = first_event(in))))
-		return 0;
-	n = cuts(in, start, size, n, cut);
-	if (n < 2) {
-		free(event);
-		return 0;
+	if (nt > PIECES_MAX)
+		nt = PIECES_MAX;
+	np = nt;
+	if (max_bytes && (size - start) / max_bytes >= np) {
+		/* full waves: a wave's threads wait for its slowest piece */
+		np = (size_t)((size - start) / max_bytes) + 1;
+		np += (nt - np % nt) % nt;
 	}
-	pc = pd_xcalloc(n, sizeof(*pc));
-	for (k = 1; k < n; k++) {
-		pc[k].o = *st->o;
-		if (event)
-			pc[k].o.event = event;
-		pd_profile_init(&pc[k].p);
-		perf_state_init(&pc[k].st, &pc[k].p, &pc[k].o);
-		pc[k].st.log_times = 1;
-		pc[k].rc = pd_input_open_range(&pc[k].in, in->path, cut[k],
-					       cut[k + 1] - cut[k], &pc[k].err);
-		if (pc[k].rc < 0)
-			continue;
-		pc[k].opened = 1;
-		pd_lines_init(&pc[k].lines, &pc[k].in);
-		pc[k].threaded =
-		    !pthread_create(&pc[k].th, NULL, read_piece, &pc[k]);
-	}
-	/* the first piece: this input, up to the first cut */
-	in->limited = 1;
-	in->limit = cut[1] - start;
-	pd_lines_init(&pc[0].lines, in);
-	pc[0].rc = perf_read_lines(st, &pc[0].lines, err);
-	lines = pc[0].lines.lineno;
-	pd_lines_release(&pc[0].lines);
+	if (min_bytes && (size - start) / min_bytes < np)
+		np = (size_t)((size - start) / min_bytes);
+	if (nt < 2 || np < 2 || (!st->o->event && !(event = first_event(in))))
+		return 0;
+	cut = pd_xmalloc((np + 1) * sizeof(*cut));
+	np = cuts(in, start, size, np, cut);
+	if (np >= 2)
+		rc = waves(in, st, cut, np, nt, event, err);
 	in->limited = 0;
-	for (k = 1; k < n; k++) {
-		if (pc[k].threaded)
-			pthread_join(pc[k].th, NULL);
-		else if (pc[k].opened)
-			read_piece(&pc[k]);
-	}
-	if (pc[0].rc < 0)
-		rc = pc[0].rc;
-	for (k = 1; k < n && rc > 0; k++) {
-		if (pc[k].rc < 0) {
-			if (pc[k].rc == PD_ETOOBIG) /* its line, in the file */
-				rc = pd_err_set(
-				    err, PD_ETOOBIG,
-				    "%s:%zu: line longer than %zu bytes",
-				    in->path, lines + pc[k].lines.lineno + 1,
-				    pc[k].lines.max_line);
-			else
-				rc = pd_err_set(err, pc[k].rc, "%s",
-						pc[k].err.msg);
-			break;
-		}
-		merge(st, &pc[k], lines);
-		lines += pc[k].lines.lineno;
-	}
-	for (k = 1; k < n; k++)
-		piece_release(&pc[k]);
-	free(pc);
+	free(cut);
 	free(event);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include "import/perf_int.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Bit for bit. */
@@ -20,7 +21,8 @@
 
 /* One reader (split 0) or pieces of at least 1 byte on split threads. */
 static int read_perf(struct pd_profile *p, const char *path,
-		     const struct pd_import_opts *o, unsigned split)
+		     const struct pd_import_opts *o, unsigned split,
+		     uint64_t max_bytes)
 {
 	struct pd_err err = PD_ERR_INIT;
 	struct perf_state st;
@@ -31,7 +33,7 @@ static int read_perf(struct pd_profile *p, const char *path,
 	assert_int_equal(pd_input_open(&in, path, &err), 0);
 	perf_state_init(&st, p, o);
 	if (split) {
-		rc = perf_import_split(&in, &st, split, 1, &err);
+		rc = perf_import_split(&in, &st, split, 1, max_bytes, &err);
 		assert_int_equal(rc, 1);
 	} else {
 		struct pd_lines lines;
@@ -95,21 +97,31 @@ static void same_profile(const struct pd_profile *a, const struct pd_profile *b)
 			    !pd_blocks_row(&b->blk, (uint32_t)i));
 }
 
-/* The file read whole and in 2, 3, 5 and 16 pieces: one profile. */
+/*
+ * The file read whole, and in pieces: 2, 3, 5 and 16 on as many threads,
+ * 7 and 20 in waves of 2 and 3 threads. One profile.
+ */
 static void check_file(const char *name, const struct pd_import_opts *o)
 {
-	static const unsigned splits[] = { 2, 3, 5, 16 };
+	static const unsigned ways[][2] = { { 2, 2 },	{ 3, 3 }, { 5, 5 },
+					    { 16, 16 }, { 2, 7 }, { 3, 20 } };
 	struct pd_profile whole, cut;
 	char path[4096];
+	struct stat sb;
 	size_t i;
 
 	/* a fixture's path is relative to the source tree */
 	snprintf(path, sizeof(path), "%s%s%s",
 		 *name == '/' ? "" : PD_SOURCE_DIR, *name == '/' ? "" : "/",
 		 name);
-	assert_int_equal(read_perf(&whole, path, o, 0), 0);
-	for (i = 0; i < sizeof(splits) / sizeof(*splits); i++) {
-		assert_int_equal(read_perf(&cut, path, o, splits[i]), 0);
+	assert_int_equal(stat(path, &sb), 0);
+	assert_int_equal(read_perf(&whole, path, o, 0, 0), 0);
+	for (i = 0; i < sizeof(ways) / sizeof(*ways); i++) {
+		uint64_t max = ways[i][1] > ways[i][0]
+				   ? (uint64_t)sb.st_size / ways[i][1]
+				   : 0;
+
+		assert_int_equal(read_perf(&cut, path, o, ways[i][0], max), 0);
 		same_profile(&whole, &cut);
 		pd_profile_release(&cut);
 	}
@@ -155,7 +167,7 @@ static void test_split_real(void **state)
 				  "FlameGraph-example-perf-stacks.txt.gz",
 				  &err),
 		    0);
-		assert_int_equal(perf_import_split(&in, &st, 4, 1, &err), 0);
+		assert_int_equal(perf_import_split(&in, &st, 4, 1, 0, &err), 0);
 		assert_int_equal(p.nsamples, 0);
 		pd_input_close(&in);
 		perf_state_release(&st);
@@ -218,7 +230,7 @@ static void test_split_made(void **state)
 	memset(&o, 0, sizeof(o));
 	check_file(path, &o);
 	/* the skipped lines' note names the first one's line in the file */
-	assert_int_equal(read_perf(&p, path, &o, 5), 0);
+	assert_int_equal(read_perf(&p, path, &o, 2, b.len / 9), 0);
 	assert_int_equal(p.notes.n, 3); /* stacks cut short, events, this */
 	assert_string_equal(p.notes.v[2], "skipped 21, first at 227");
 	pd_profile_release(&p);
