@@ -399,11 +399,34 @@ static int try_frame_line(struct perf_state *st, const char *s)
 #define LINE_CACHE_MAX 1000000
 
 /*
- * A frame line of n bytes. Real recordings repeat a few thousand distinct
- * frame lines millions of times: a line seen before pushes its frame
- * without being parsed again (lines that gave one frame are remembered;
- * a JIT chain or a line that is no frame is parsed each time).
+ * Real recordings repeat a few thousand distinct frame lines millions of
+ * times: a line seen before pushes its frame without being parsed again
+ * (lines that gave one frame are remembered with it; a JIT chain or a
+ * line that is no frame is parsed each time). A frame line whose text
+ * was seen before: its frame pushed, 1; or parsed again: 1, or -1 when it
+ * gave no frame (a line to skip). 0 for a line not seen before. (Id 0,
+ * the empty string, is the table's own: a blank line gives -1.)
  */
+static int seen_line(struct perf_state *st, const char *s, size_t n)
+{
+	uint32_t id;
+
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	id = pd_intern_find(&st->lines, s, n);
+	if (id == UINT32_MAX)
+		return 0;
+	if (id < st->line_frame.n && st->line_frame.v[id] != UINT32_MAX) {
+		perf_frame_push(st, st->line_frame.v[id] >> 1,
+				(int)(st->line_frame.v[id] & 1));
+		return 1;
+	}
+	return try_frame_line(st, s) ? 1 : -1;
+}
+
+/* A frame line of n bytes that seen_line has not seen: parsed, kept. */
 static int frame_line(struct perf_state *st, const char *s, size_t n)
 {
 	size_t before = st->frames.n;
@@ -414,15 +437,8 @@ static int frame_line(struct perf_state *st, const char *s, size_t n)
 		s++;
 		n--;
 	}
-	/* (id 0, the empty string, is the table's own: no line of ours) */
-	id = pd_intern_find(&st->lines, s, n);
-	if (id < st->line_frame.n && st->line_frame.v[id] != UINT32_MAX) {
-		perf_frame_push(st, st->line_frame.v[id] >> 1,
-				(int)(st->line_frame.v[id] & 1));
-		return 1;
-	}
 	rc = try_frame_line(st, s);
-	if (id != UINT32_MAX || !n || st->lines.n >= LINE_CACHE_MAX)
+	if (!n || st->lines.n >= LINE_CACHE_MAX)
 		return rc;
 	if (rc && st->frames.n == before + 1 &&
 	    st->frames.v[before].name < UINT32_MAX / 2)
@@ -471,7 +487,19 @@ int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 			 * symbol is never a bare pid; a padded header whose
 			 * comm looks like hex ("cc1") is followed by one.
 			 */
-			int maybe_header = !frame_shaped(line);
+			int maybe_header, seen;
+
+			/*
+			 * A line seen before is what it was then: a frame
+			 * line is not a header in any state (its text
+			 * decided that), so it is pushed at once.
+			 */
+			if (st->keep && (seen = seen_line(st, line, len))) {
+				if (seen < 0 && !st->skipped_lines++)
+					st->first_skipped = lines->lineno;
+				continue;
+			}
+			maybe_header = !frame_shaped(line);
 
 			if (!maybe_header || !header(st, line, len, &h)) {
 				if (st->keep && !frame_line(st, line, len) &&
