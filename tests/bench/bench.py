@@ -5,7 +5,8 @@ usage: tests/bench/bench.py [--perf-mb 100] [--speedscope-mb 1000] [--folded-mb 
                             [--cpuprofile-mb 100] [--pprof-mb 100] [--dhat-mb 100]
                             [--firefox-mb 1000] [--long-string-mb 50]
                             [--sidecar-mb 150]
-Needs a built tree (build/perfdiff, build/tests/bench_gen). Each run is a
+Needs a built tree (build/perfdiff, build/tests/bench_gen,
+build/tests/bench_readloop: the read()+memchr yardstick). Each run is a
 fresh process, so peak RSS is that run's alone. Not part of the test suite.
 """
 import argparse
@@ -375,6 +376,7 @@ def main():
     ap.add_argument("--keep", action="store_true")
     a = ap.parse_args()
     pd = os.path.join(ROOT, "build/perfdiff")
+    loop = os.path.join(ROOT, "build/tests/bench_readloop")
     rows = []
     made = []
     for kind, mb, ext in (("perf", a.perf_mb, "perf.txt"),
@@ -397,6 +399,10 @@ def main():
         nc = gen(kind, mb, 1, cand)
         dt, rss, st = measure([pd, "show", "-f", "json", base])
         rows.append(("import " + kind, nb, dt, rss, st))
+        if kind == "perf":
+            # the yardstick: read() and memchr over the same file
+            dt, rss, st = measure([loop, base])
+            rows.append(("read+memchr loop " + kind, nb, dt, rss, st))
         dt, rss, st = measure([pd, "-f", "json", base, cand])
         rows.append(("diff " + kind + " pair", nb + nc, dt, rss, st))
     # FlameGraph's pipeline, when its scripts are on PATH, for comparison.
