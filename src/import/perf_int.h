@@ -97,6 +97,8 @@ void perf_state_release(struct perf_state *st);
  * event chosen, --process, --thread) and its weight.
  */
 int perf_sample_start(struct perf_state *st, const struct perf_hdr *h);
+/* A kept sample's period: the first one, and whether all are equal. */
+void perf_period_seen(struct perf_state *st, double period);
 /* Adds the sample's frames (pushed leaf first) to the profile. */
 void perf_sample_end(struct perf_state *st);
 /* The frame "sym (dso)" names, "[unknown]" named after its module. */

@@ -254,6 +254,15 @@ void perf_sample_end(struct perf_state *st)
 	st->frames.n = 0;
 }
 
+void perf_period_seen(struct perf_state *st, double period)
+{
+	if (!st->any_period)
+		st->first_period = period;
+	else if (period < st->first_period || period > st->first_period)
+		st->const_period = 0;
+	st->any_period = 1;
+}
+
 int perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 {
 	uint32_t ev = pd_intern(&st->events, h->event, h->event_len);
@@ -286,12 +295,7 @@ int perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 	if (!st->keep)
 		return 0;
 	if (h->has_period) {
-		if (!st->any_period)
-			st->first_period = h->period;
-		else if (h->period < st->first_period ||
-			 h->period > st->first_period)
-			st->const_period = 0;
-		st->any_period = 1;
+		perf_period_seen(st, h->period);
 	} else {
 		st->all_period = 0;
 	}

@@ -140,13 +140,8 @@ static void merge_events(struct perf_state *st, const struct perf_state *s)
 			st->chosen = id;
 	}
 	if (s->any_period) {
-		if (!st->any_period)
-			st->first_period = s->first_period;
-		else if (s->first_period < st->first_period ||
-			 s->first_period > st->first_period)
-			st->const_period = 0;
+		perf_period_seen(st, s->first_period);
 		st->const_period &= s->const_period;
-		st->any_period = 1;
 	}
 	st->all_period &= s->all_period;
 	st->cut_weight += s->cut_weight;
