@@ -98,7 +98,7 @@ static int render_sides(struct pd_diff *d, struct run_opts *r,
 		if (m > 1 && r->fmt == FMT_HTML) {
 			for (i = 0; i < m; i++)
 				pd_profile_merge(&mean[k], k ? pb[i] : pa[i],
-						 1.0 / (double)m);
+						 1.0 / (double)m, NULL);
 			pd_profile_finish(&mean[k]);
 		}
 	}

@@ -154,29 +154,10 @@ static void merge_events(struct perf_state *st, const struct perf_state *s)
 static void merge(struct perf_state *st, struct piece *pc, size_t lines)
 {
 	struct pd_profile *d = st->p, *s = &pc->p;
-	uint32_t *smap = pd_xmalloc((s->strs.n + 1) * sizeof(*smap));
-	uint32_t *fmap = pd_xmalloc((s->frames.n + 1) * sizeof(*fmap));
-	uint32_t *to = pd_xmalloc((s->nodes.n + 1) * sizeof(*to));
+	uint32_t *to;
 	size_t i;
 
-	for (i = 0; i < s->strs.n; i++)
-		smap[i] =
-		    pd_intern(&d->strs, pd_intern_str(&s->strs, (uint32_t)i),
-			      pd_intern_len(&s->strs, (uint32_t)i));
-	if (s->thread_module)
-		d->thread_module = smap[s->thread_module];
-	d->has_modules |= s->has_modules;
-	for (i = 0; i < s->frames.n; i++)
-		fmap[i] = pd_profile_frame(d, smap[s->frames.v[i].name],
-					   smap[s->frames.v[i].module]);
-	to[0] = PD_ROOT;
-	pd_profile_add(d, PD_ROOT, s->nodes.v[0].weight, s->nodes.v[0].count);
-	for (i = 1; i < s->nodes.n; i++) {
-		const struct pd_node *nd = &s->nodes.v[i];
-
-		to[i] = pd_profile_child(d, to[nd->parent], fmap[nd->frame]);
-		pd_profile_add(d, to[i], nd->weight, nd->count);
-	}
+	pd_profile_merge(d, s, 1, &to);
 	for (i = 0; i < pc->st.tlog.n; i++)
 		pd_blocks_add(&d->blk, to[pc->st.tlog.v[i].node],
 			      pc->st.tlog.v[i].time, 1);
@@ -192,8 +173,6 @@ static void merge(struct perf_state *st, struct piece *pc, size_t lines)
 	if (pc->st.skipped_lines && !st->skipped_lines)
 		st->first_skipped = lines + pc->st.first_skipped;
 	st->skipped_lines += pc->st.skipped_lines;
-	free(smap);
-	free(fmap);
 	free(to);
 }
 

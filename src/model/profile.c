@@ -356,8 +356,9 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 }
 
 void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
-		      double scale)
+		      double scale, uint32_t **nodes)
 {
+	uint32_t *smap = pd_xmalloc((src->strs.n + 1) * sizeof(*smap));
 	uint32_t *fmap = pd_xmalloc((src->frames.n + 1) * sizeof(*fmap));
 	uint32_t *to = pd_xmalloc((src->nodes.n + 1) * sizeof(*to));
 	size_t i;
@@ -367,22 +368,16 @@ void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
 		dst->unit = src->unit;
 		dst->interval = src->interval;
 	}
-	for (i = 0; i < src->frames.n; i++) {
-		const struct pd_frame *f = &src->frames.v[i];
-		uint32_t mod = 0;
-
-		if (f->module)
-			mod = pd_intern(&dst->strs,
-					pd_intern_str(&src->strs, f->module),
-					pd_intern_len(&src->strs, f->module));
-		if (mod)
-			dst->has_modules = 1;
-		fmap[i] = pd_profile_frame(
-		    dst,
-		    pd_intern(&dst->strs, pd_intern_str(&src->strs, f->name),
-			      pd_intern_len(&src->strs, f->name)),
-		    mod);
-	}
+	/* strings in src's order: new ones get the ids one import gives */
+	for (i = 0; i < src->strs.n; i++)
+		smap[i] = pd_intern(&dst->strs,
+				    pd_intern_str(&src->strs, (uint32_t)i),
+				    pd_intern_len(&src->strs, (uint32_t)i));
+	if (src->thread_module)
+		dst->thread_module = smap[src->thread_module];
+	for (i = 0; i < src->frames.n; i++)
+		fmap[i] = pd_profile_frame(dst, smap[src->frames.v[i].name],
+					   smap[src->frames.v[i].module]);
 	to[0] = PD_ROOT;
 	pd_profile_add(dst, PD_ROOT, src->nodes.v[0].weight * scale,
 		       src->nodes.v[0].count * scale);
@@ -393,8 +388,12 @@ void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
 		pd_profile_add(dst, to[i], nd->weight * scale,
 			       nd->count * scale);
 	}
+	free(smap);
 	free(fmap);
-	free(to);
+	if (nodes)
+		*nodes = to;
+	else
+		free(to);
 }
 
 void pd_profile_finish(struct pd_profile *p)

@@ -160,10 +160,12 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 /*
  * Adds src's stacks to dst with their weights and counts times scale
  * (1/n for the mean of n runs); dst takes src's unit, interval and format
- * when it has none yet. Call pd_profile_finish after the last.
+ * when it has none yet. Strings, frames and nodes new to dst get ids in
+ * src's order. With nodes, *nodes maps src's nodes to dst's (the
+ * caller frees it). Call pd_profile_finish after the last.
  */
 void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
-		      double scale);
+		      double scale, uint32_t **nodes);
 /* Computes totals; call once after import. */
 void pd_profile_finish(struct pd_profile *p);
 const char *pd_unit_name(enum pd_unit u);

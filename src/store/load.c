@@ -547,7 +547,7 @@ static int agg_from_stacks(struct pd_db *db, int64_t run, struct pd_idmap *ids,
 	a->sys_c = t.sys_c;
 	pd_agg_release(&t);
 	if (mean)
-		pd_profile_merge(mean, &p, scale);
+		pd_profile_merge(mean, &p, scale, NULL);
 	rc = load_bursts(db, run, ids, a, err);
 	if (rc == 0)
 		rc = 1;
