@@ -4,7 +4,8 @@
 # with their time blocks, as one thread gives, and every sample counted.
 . "$(dirname "$0")/lib.sh"
 F=$PD_ROOT/fixtures/corpus/perf-script/FlameGraph-perf-iperf-stacks-pidtid-01.txt
-# 70 copies: about 18 MB, past the 8 MiB a piece needs, so two or more
+# 70 copies: about 18 MB (17.3 MiB), past the 16 MiB two pieces of at
+# least 8 MiB need
 i=0
 while [ $i -lt 70 ]; do
 	cat "$F"
