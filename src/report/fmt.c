@@ -126,12 +126,17 @@ static int cmp_row(const void *pa, const void *pb)
 {
 	const struct pd_row *a = pa, *b = pb;
 
+	/*
+	 * Own time first: a total row is shown only when the function's self
+	 * did not move alike, so its change is its callees', and a wrapper
+	 * (main, a thread's start routine) would otherwise lead every table.
+	 */
+	if (a->metric[0] != b->metric[0])
+		return a->metric[0] == 's' ? -1 : 1;
 	if (a->m->impact_pct > b->m->impact_pct)
 		return -1;
 	if (a->m->impact_pct < b->m->impact_pct)
 		return 1;
-	if (a->metric[0] != b->metric[0]) /* self before total */
-		return a->metric[0] == 's' ? -1 : 1;
 	return (a->f->func > b->f->func) - (a->f->func < b->f->func);
 }
 
@@ -339,11 +344,58 @@ static void count_phrase(struct pd_buf *b, size_t n, const char *what,
 			    n == 1 ? "" : "s", what);
 }
 
-void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
+/* The total's change and interval, as the headline gives it. */
+static void total_phrase(struct pd_buf *b, const struct pd_metric *t)
+{
+	pd_buf_adds(b, "total ");
+	pd_fmt_pct(b, t->delta_pct);
+	if (!isnan(t->ci_low))
+		pd_buf_addf(b, " (CI %+.1f … %+.1f %%)", (t->ci_low - 1) * 100,
+			    (t->ci_high - 1) * 100);
+}
+
+/*
+ * The row the headline names, of the verdict's direction: the function
+ * whose own time moved most (by impact), else the one that appeared (or
+ * went), else the first total. 0 when nothing moved that way.
+ */
+static int lead_row(const struct pd_diff *d, struct pd_row *out)
+{
+	enum pd_status want[2] = { d->verdict, d->verdict == PD_REGRESSED
+						   ? PD_ADDED
+						   : PD_REMOVED };
+	struct pd_row *rows;
+	size_t n[2], k;
+	int found = 0;
+
+	if (d->verdict != PD_REGRESSED && d->verdict != PD_IMPROVED)
+		return 0;
+	for (k = 0; k < 2 && !found; k++) {
+		n[k] = pd_report_rows(d, want[k], &rows);
+		if (n[k] && (k || rows[0].metric[0] == 's')) {
+			*out = rows[0];
+			found = 1;
+		}
+		free(rows);
+	}
+	if (!found && n[0]) {
+		pd_report_rows(d, want[0], &rows);
+		*out = rows[0];
+		found = 1;
+		free(rows);
+	}
+	return found;
+}
+
+void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d,
+		     void (*name)(struct pd_buf *, const struct pd_diff *,
+				  uint32_t))
 {
 	size_t reg = 0, imp = 0, regt = 0, impt = 0, und = 0, add = 0, rem = 0;
-	size_t i;
+	size_t i, at;
 	const struct pd_metric *t = &d->total;
+	struct pd_row lead;
+	int led = 0;
 
 	for (i = 0; i < d->funcs.n; i++) {
 		const struct pd_fdiff *f = &d->funcs.v[i];
@@ -369,6 +421,22 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 				       " threshold");
 		return;
 	}
+	if (!d->set.share && lead_row(d, &lead)) {
+		/* What is read first: which function, by how much. */
+		name(b, d, lead.f->func);
+		if (lead.m->status == PD_ADDED ||
+		    lead.m->status == PD_REMOVED) {
+			pd_buf_addf(b, " %s, ", pd_status_name(lead.m->status));
+		} else {
+			pd_buf_adds(b, " ");
+			pd_fmt_pct(b, lead.m->delta_pct);
+			pd_buf_addf(b, " (%s), ", lead.metric);
+		}
+		total_phrase(b, t);
+		pd_buf_adds(b, "; ");
+		led = 1;
+	}
+	at = b->len;
 	count_phrase(b, reg, "regressed", 0);
 	count_phrase(b, imp, "improved", reg);
 	/* functions on one side only, with time enough to be no chance */
@@ -398,7 +466,7 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 				    regt ? ", " : "", impt);
 		pd_buf_adds(b, ")");
 	}
-	table_counts(b, d, 1);
+	table_counts(b, d, b->len > at);
 	if (d->nsystem)
 		pd_buf_addf(b, "; %zu system frame%s changed (set apart)",
 			    d->nsystem, d->nsystem == 1 ? "" : "s");
@@ -406,11 +474,10 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d)
 		pd_buf_adds(b, "; shares of the total compared");
 		return;
 	}
-	pd_buf_adds(b, "; total ");
-	pd_fmt_pct(b, t->delta_pct);
-	if (!isnan(t->ci_low))
-		pd_buf_addf(b, " (CI %+.1f … %+.1f %%)", (t->ci_low - 1) * 100,
-			    (t->ci_high - 1) * 100);
+	if (led)
+		return;
+	pd_buf_adds(b, "; ");
+	total_phrase(b, t);
 }
 
 int pd_report_put(FILE *f, const struct pd_buf *b)

@@ -402,7 +402,7 @@ int pd_report_html(FILE *f, const struct pd_diff *d,
 			pd_buf_adds(&b, pd_status_name(d->verdict));
 		} else if (SLOT("headline")) {
 			pd_buf_reset(&x);
-			pd_fmt_headline(&x, d);
+			pd_fmt_headline(&x, d, pd_fmt_func);
 			pd_html_text(&b, x.buf);
 		} else if (SLOT("summary")) {
 			side_rows(&b, "Baseline", &d->base);

@@ -64,12 +64,67 @@ void pd_md_text(struct pd_buf *b, const char *s, size_t max)
 	}
 }
 
+/* Where a long name may wrap in a table cell: after these. */
+#define NAME_BREAK_AFTER ":,"
+/* ... and before these. */
+#define NAME_BREAK_BEFORE "(<"
+/* Names shorter than this are never broken. */
+#define NAME_BREAK_FROM 40
+
+/* Characters of s, as pd_md_text counts them (lead bytes). */
+static size_t chars_of(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * A name in a table cell, able to wrap where a C++, Rust or Java name has
+ * seams (after "::" and ",", before "(" and "<"): unbroken, a long
+ * template name would push the table past a pull request's width.
+ */
+static void md_name(struct pd_buf *b, const char *s, size_t max)
+{
+	size_t n = strlen(s), i, start = 0, left = max;
+	char *piece;
+
+	if (n < NAME_BREAK_FROM) {
+		pd_md_text(b, s, max);
+		return;
+	}
+	piece = pd_xmalloc(n + 1);
+	for (i = 1; i <= n; i++) {
+		int brk =
+		    i == n ||
+		    (strchr(NAME_BREAK_AFTER, s[i - 1]) && s[i] != s[i - 1]) ||
+		    (strchr(NAME_BREAK_BEFORE, s[i]) && i - start > 1);
+		size_t chars;
+
+		if (!brk)
+			continue;
+		memcpy(piece, s + start, i - start);
+		piece[i - start] = 0;
+		chars = chars_of(piece);
+		pd_md_text(b, piece, left);
+		if (chars >= left)
+			break;
+		left -= chars;
+		if (i < n)
+			pd_buf_adds(b, "<wbr>");
+		start = i;
+	}
+	free(piece);
+}
+
 static void md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 {
 	const char *mod = pd_func_module(d->fn, func);
 
 	pd_buf_adds(b, "<code>");
-	pd_md_text(b, pd_func_name(d->fn, func), NAME_MAX_CHARS);
+	md_name(b, pd_func_name(d->fn, func), NAME_MAX_CHARS);
 	pd_buf_adds(b, "</code>");
 	if (*mod) {
 		pd_buf_adds(b, " <sub>");
@@ -100,6 +155,11 @@ void pd_md_nobreak(struct pd_buf *b, struct pd_buf *cell)
 	pd_buf_reset(cell);
 }
 
+/*
+ * One row in five columns, so that a pull request shows the table
+ * without scrolling sideways: the metric goes with the name, the interval
+ * with the change, and q with the MDE.
+ */
 static void md_row(struct pd_buf *b, const struct pd_diff *d,
 		   const struct pd_fdiff *f, const struct pd_metric *m,
 		   const char *metric)
@@ -109,25 +169,21 @@ static void md_row(struct pd_buf *b, const struct pd_diff *d,
 
 	pd_buf_adds(b, "| ");
 	md_func(b, d, f->func);
-	pd_buf_addf(b, " | %s | %s | ", metric, pd_status_name(m->status));
-	pd_fmt_weight(&cell, m->base, u);
+	pd_buf_addf(b, " | %s %s | ", pd_status_name(m->status), metric);
+	pd_fmt_pct(&cell, m->delta_pct);
+	if (!isnan(m->ci_low))
+		pd_buf_addf(&cell, " (%+.0f…%+.0f)", (m->ci_low - 1) * 100,
+			    (m->ci_high - 1) * 100);
 	pd_md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
+	pd_fmt_weight(&cell, m->base, u);
+	pd_buf_adds(&cell, " → ");
 	pd_fmt_weight(&cell, m->cand, u);
 	pd_md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
-	pd_fmt_pct(&cell, m->delta_pct);
-	pd_md_nobreak(b, &cell);
-	pd_buf_adds(b, " | ");
-	pd_fmt_ratio_ci(&cell, m);
-	pd_md_nobreak(b, &cell);
-	pd_buf_adds(b, " | ");
-	pd_fmt_p(b, m->q);
-	pd_buf_adds(b, " | ");
-	if (isnan(m->mde_pct))
-		pd_buf_adds(&cell, "n/a");
-	else
-		pd_buf_addf(&cell, "%.0f %%", m->mde_pct);
+	pd_fmt_p(&cell, m->q);
+	if (!isnan(m->mde_pct))
+		pd_buf_addf(&cell, " · %.0f %%", m->mde_pct);
 	pd_md_nobreak(b, &cell);
 	pd_buf_adds(b, " |\n");
 	pd_buf_release(&cell);
@@ -135,13 +191,11 @@ static void md_row(struct pd_buf *b, const struct pd_diff *d,
 
 static void md_head(struct pd_buf *b, const struct pd_diff *d)
 {
-	const char *u = pd_unit_display(d->base.unit);
-
 	pd_buf_addf(b,
-		    "| Function | Metric | Verdict | Baseline (%s) | Candidate"
-		    " (%s) | Δ | Ratio (95 %% CI) | q | MDE |\n"
-		    "|---|---|---|--:|--:|--:|--:|--:|--:|\n",
-		    u, u);
+		    "| Function | Verdict | Δ (95 %% CI) | Baseline → Candidate"
+		    " (%s) | q · MDE |\n"
+		    "|---|---|--:|--:|--:|\n",
+		    pd_unit_display(d->base.unit));
 }
 
 /* Appends rows while the budget allows; returns how many were left out. */
@@ -337,7 +391,7 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 
 	(void)o;
 	pd_buf_addf(&b, "**perfdiff: %s** — ", pd_status_name(d->verdict));
-	pd_fmt_headline(&b, d);
+	pd_fmt_headline(&b, d, md_func);
 	pd_buf_adds(&b, "\n");
 	undecided_line(&b, d);
 	provenance(&tail, d);

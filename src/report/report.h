@@ -111,8 +111,14 @@ double pd_unit_display_scale(enum pd_unit u);
 void pd_fmt_pct(struct pd_buf *b, double pct);
 void pd_fmt_ratio_ci(struct pd_buf *b, const struct pd_metric *m);
 void pd_fmt_p(struct pd_buf *b, double p);
-/* The headline: "2 functions regressed; total +4.1 % (CI +2.9 … +5.3 %)". */
-void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d);
+/*
+ * The headline: the function that moved most by name (written by name()),
+ * then the total and the counts: "parse_record +33.0 % (self), total
+ * +15.2 % (CI +9.1 … +21.6 %); 1 function regressed".
+ */
+void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d,
+		     void (*name)(struct pd_buf *, const struct pd_diff *,
+				  uint32_t));
 /* How the rows were tested, as one sentence for the settings. */
 void pd_fmt_method(struct pd_buf *b, const struct pd_diff *d);
 /* Function display name "name" plus " [module]" when known. */

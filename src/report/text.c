@@ -323,7 +323,7 @@ static void undecided_line(struct pd_buf *b, const struct pd_diff *d)
 int pd_report_text(FILE *f, const struct pd_diff *d,
 		   const struct pd_report_opts *o)
 {
-	struct pd_buf b = PD_BUF_INIT;
+	struct pd_buf b = PD_BUF_INIT, x = PD_BUF_INIT;
 	size_t k;
 	int rc;
 
@@ -339,7 +339,9 @@ int pd_report_text(FILE *f, const struct pd_diff *d,
 	if (o->color)
 		pd_buf_adds(&b, RESET);
 	pd_buf_adds(&b, ": ");
-	pd_fmt_headline(&b, d);
+	pd_fmt_headline(&x, d, pd_fmt_func);
+	safe_name(&b, x.buf);
+	pd_buf_release(&x);
 	pd_buf_addch(&b, '\n');
 	undecided_line(&b, d);
 	side_line(&b, "baseline", &d->base);

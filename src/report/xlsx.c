@@ -192,7 +192,7 @@ static int summary_rows(lxw_worksheet *sum, const struct fmts *F,
 	pd_buf_addf(b, "perfdiff: %s", pd_status_name(d->verdict));
 	pd_xlsx_str(sum, r++, 0, b->buf, F->title);
 	pd_buf_reset(b);
-	pd_fmt_headline(b, d);
+	pd_fmt_headline(b, d, pd_fmt_func);
 	pd_xlsx_str(sum, r++, 0, b->buf, NULL);
 	r++;
 	for (k = 0; k < 2; k++) {

@@ -43,7 +43,7 @@ then ok; else not_ok "JSON contract"; fi
 
 expect_exit 1 pd -f md "$B" "$C"
 head -1 "$T/out" >"$T/first"
-expect_grep '^\*\*perfdiff: regressed\*\* — 1 function regressed' "$T/first"
+expect_grep '^\*\*perfdiff: regressed\*\* — <code>parse&#95;record</code> <sub>workload</sub> +[0-9.]* % (self), total +[0-9.]* % (CI .*); 1 function regressed' "$T/first"
 expect_grep '#### Regressions' "$T/out"
 expect_grep '<details><summary>Settings and provenance' "$T/out"
 

@@ -54,9 +54,9 @@ expect_grep "^Undecided, past the threshold but not told from noise (record long
 printf 'main;a 1000\n' >"$T/o1.folded"
 printf 'main;a 1000\nmain;b 300\n' >"$T/o2.folded"
 expect_exit 1 pd --sample-weight 1 "$T/o1.folded" "$T/o2.folded"
-expect_grep "^regressed: 1 function added (1 more regressed in total time); total +30.0 %" "$T/out"
+expect_grep "^regressed: b added, total +30.0 % (CI .*); 1 function added (1 more regressed in total time)$" "$T/out"
 expect_exit 0 pd --sample-weight 1 "$T/o2.folded" "$T/o1.folded"
-expect_grep "^improved: 1 function removed (1 more improved in total time); total -23.1 %" "$T/out"
+expect_grep "^improved: b removed, total -23.1 % (CI .*); 1 function removed (1 more improved in total time)$" "$T/out"
 # Nothing moved past the threshold: said as before.
 expect_exit 0 pd --sample-weight 1 "$T/u1.folded" "$T/u1.folded"
 expect_grep "no function changed beyond the threshold" "$T/out"

@@ -87,7 +87,9 @@ static void test_markdown(void **state)
 	pd_funcs_init(&fn, 0);
 	pd_diff_compute(&d, &a, &b, &fn, &set);
 	md = render_md(&d);
-	assert_non_null(strstr(md, "**perfdiff: regressed** — 4 functions"));
+	assert_non_null(strstr(md, "**perfdiff: regressed** — <code>"));
+	assert_non_null(strstr(md, "(self), total +"));
+	assert_non_null(strstr(md, "; 4 functions regressed"));
 	assert_null(strstr(md, "<script>"));
 	assert_null(strstr(md, "a|b"));
 	assert_null(strstr(md, "`tick`"));
