@@ -35,6 +35,16 @@
 #ifndef PD_LIMIT_IDS
 #define PD_LIMIT_IDS 4294967294u
 #endif
+/*
+ * Bytes in one name (a function, module, thread or event) of an imported
+ * profile. The longest demangled C++ template names run to tens of KiB;
+ * a name of a mebibyte is no symbol, and a compressed file can hold a
+ * gibibyte-long one that each reader on the way (line or token buffer,
+ * intern table) would copy again.
+ */
+#ifndef PD_LIMIT_NAME
+#define PD_LIMIT_NAME ((size_t)1 << 20)
+#endif
 /* Folders inside a bundle (a link loop is refused before this). */
 #ifndef PD_LIMIT_BUNDLE_DEPTH
 #define PD_LIMIT_BUNDLE_DEPTH 16

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/limits.h"
 #include "core/proc.h"
 #include "import/import.h"
 #include "import/json.h"
@@ -369,8 +370,44 @@ static int import_perf_data_file(struct pd_profile *p, const char *path,
 	return rc;
 }
 
+/*
+ * A name past PD_LIMIT_NAME was not interned (core/intern.h): the import
+ * fails with the name's start as its place, whatever the importer made
+ * of the empty name in its stead.
+ */
+static int name_too_long(const struct pd_profile *p, const char *path,
+			 struct pd_err *err)
+{
+	struct pd_buf where = PD_BUF_INIT;
+	int rc;
+
+	pd_buf_addf(&where, "%s: a name of %zu bytes starting \"%s\"", path,
+		    p->strs.over_len, p->strs.over_start);
+	memset(err, 0, sizeof(*err));
+	rc = pd_err_limit(err, where.buf, PD_LIMIT_NAME, "bytes in one name",
+			  "PD_LIMIT_NAME");
+	pd_buf_release(&where);
+	return rc;
+}
+
+static int import_input(struct pd_profile *p, const char *path,
+			const struct pd_import_opts *o, struct pd_err *err);
+
 int pd_import(struct pd_profile *p, const char *path,
 	      const struct pd_import_opts *o, struct pd_err *err)
+{
+	int rc;
+
+	p->strs.max_len = PD_LIMIT_NAME;
+	rc = import_input(p, path, o, err);
+	p->strs.max_len = 0;
+	if (p->strs.over_len)
+		rc = name_too_long(p, path, err);
+	return rc;
+}
+
+static int import_input(struct pd_profile *p, const char *path,
+			const struct pd_import_opts *o, struct pd_err *err)
 {
 	struct pd_input in;
 	const struct pd_format *fmt;
