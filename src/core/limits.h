@@ -37,13 +37,14 @@
 #endif
 /*
  * Bytes in one name (a function, module, thread or event) of an imported
- * profile. The longest demangled C++ template names run to tens of KiB;
- * a name of a mebibyte is no symbol, and a compressed file can hold a
- * gibibyte-long one that each reader on the way (line or token buffer,
- * intern table) would copy again.
+ * profile, and in one JSON string or number still being read. The
+ * longest demangled C++ template names run to tens of KiB, and JSON
+ * readers are tested with 3 MiB tokens; past 16 MiB a name is no symbol,
+ * while a kilobyte of gzip can hold a gibibyte-long one that each buffer
+ * on the way (the token or line read, the intern table) would copy.
  */
 #ifndef PD_LIMIT_NAME
-#define PD_LIMIT_NAME ((size_t)1 << 20)
+#define PD_LIMIT_NAME ((size_t)16 << 20)
 #endif
 /* Folders inside a bundle (a link loop is refused before this). */
 #ifndef PD_LIMIT_BUNDLE_DEPTH
