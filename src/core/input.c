@@ -42,10 +42,180 @@ static int utf8_put(char *o, uint32_t cp)
 	return 4;
 }
 
-static int gz_read(struct pd_input *in, void *buf, size_t n,
-		   struct pd_err *err);
+/*
+ * Refills rbuf from fd once it is consumed: 1 with bytes, 0 at the end,
+ * or -PD_E*.
+ */
+static int raw_fill(struct pd_input *in, struct pd_err *err)
+{
+	ssize_t r;
 
-/* bzip2 on top of the raw byte stream, so stdin works too. */
+	if (in->rpos < in->rlen)
+		return 1;
+	if (in->reof)
+		return 0;
+	do
+		r = read(in->fd, in->rbuf, RAW_CHUNK);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return pd_err_set(err, PD_EIO, "%s: read error: %s", in->path,
+				  strerror(errno));
+	in->rpos = 0;
+	in->rlen = (size_t)r;
+	in->rtotal += (uint64_t)r;
+	if (r == 0)
+		in->reof = 1;
+	return r > 0;
+}
+
+/* Offset in the file of the next byte not consumed from rbuf. */
+static uint64_t raw_offset(const struct pd_input *in)
+{
+	return in->rtotal - (in->rlen - in->rpos);
+}
+
+/* The file's bytes as they are: rbuf first, then fd straight into buf. */
+static int plain_read(struct pd_input *in, void *buf, size_t n,
+		      struct pd_err *err)
+{
+	ssize_t r;
+
+	if (in->rpos < in->rlen) {
+		if (n > in->rlen - in->rpos)
+			n = in->rlen - in->rpos;
+		memcpy(buf, in->rbuf + in->rpos, n);
+		in->rpos += n;
+		return (int)n;
+	}
+	if (in->reof)
+		return 0;
+	do
+		r = read(in->fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		return pd_err_set(err, PD_EIO, "%s: read error: %s", in->path,
+				  strerror(errno));
+	in->rtotal += (uint64_t)r;
+	if (r == 0)
+		in->reof = 1;
+	return (int)r;
+}
+
+/*
+ * Where a gzip member ended: the end of the file, or the next member
+ * (`cat a.gz b.gz` is one valid gzip file); any other byte is an error.
+ */
+static int gz_next_member(struct pd_input *in, struct pd_err *err)
+{
+	z_stream *z = in->zs;
+	int r = raw_fill(in, err);
+
+	if (r < 0)
+		return r;
+	if (r == 0) {
+		in->zs_end = 1;
+		return 0;
+	}
+	if (in->rbuf[in->rpos] != 0x1f)
+		return pd_err_set(err, PD_EPARSE,
+				  "%s: byte %llu: data after the end of the"
+				  " gzip stream",
+				  in->path, (unsigned long long)raw_offset(in));
+	if (inflateReset(z) != Z_OK)
+		pd_die_oom(0);
+	return 1;
+}
+
+static int gz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
+{
+	z_stream *z = in->zs;
+	int r;
+
+	z->next_out = buf;
+	z->avail_out = (unsigned)n;
+	while (z->avail_out == n && !in->zs_end) {
+		r = raw_fill(in, err);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			return pd_err_set(err, PD_EPARSE,
+					  "%s: byte %llu: truncated gzip"
+					  " stream",
+					  in->path,
+					  (unsigned long long)in->rtotal);
+		z->next_in = in->rbuf + in->rpos;
+		z->avail_in = (unsigned)(in->rlen - in->rpos);
+		r = inflate(z, Z_NO_FLUSH);
+		in->rpos = in->rlen - z->avail_in;
+		if (r == Z_STREAM_END) {
+			r = gz_next_member(in, err);
+			if (r < 0)
+				return r;
+		} else if (r == Z_MEM_ERROR) {
+			pd_die_oom(0);
+		} else if (r != Z_OK && r != Z_BUF_ERROR) {
+			return pd_err_set(
+			    err, PD_EPARSE,
+			    "%s: byte %llu: corrupt gzip data: %s", in->path,
+			    (unsigned long long)raw_offset(in),
+			    z->msg ? z->msg : "?");
+		}
+	}
+	return (int)(n - z->avail_out);
+}
+
+/* The file's bytes, inflated when it is gzip. */
+static int byte_read(struct pd_input *in, void *buf, size_t n,
+		     struct pd_err *err)
+{
+	/* below UINT_MAX for zlib, and for the int returned */
+	if (n > GZ_MAX_READ)
+		n = GZ_MAX_READ;
+	return in->zs ? gz_read(in, buf, n, err) : plain_read(in, buf, n, err);
+}
+
+/*
+ * After a bzip2 stream: the end of the input, or a further stream (bzip2
+ * concatenates them too); anything else is an error.
+ */
+static int bz_next_stream(struct pd_input *in, struct pd_err *err)
+{
+	bz_stream *z = in->bz;
+	uint64_t at = in->bz_fed - z->avail_in;
+	int r;
+
+	if (!z->avail_in) {
+		r = byte_read(in, in->bzin, RAW_CHUNK, err);
+		if (r <= 0)
+			return r;
+		in->bz_fed += (uint64_t)r;
+		in->bzin_len = (size_t)r;
+		z->next_in = (char *)in->bzin;
+		z->avail_in = (unsigned)r;
+	}
+	if (*z->next_in != 'B')
+		return pd_err_set(err, PD_EPARSE,
+				  "%s: byte %llu: data after the end of the"
+				  " bzip2 stream",
+				  in->path, (unsigned long long)at);
+	BZ2_bzDecompressEnd(z);
+	{
+		/* the init clears the stream; the read goes on where it was */
+		bz_stream keep = *z;
+
+		memset(z, 0, sizeof(*z));
+		if (BZ2_bzDecompressInit(z, 0, 0) != BZ_OK)
+			pd_die_oom(0);
+		z->next_in = keep.next_in;
+		z->avail_in = keep.avail_in;
+		z->next_out = keep.next_out;
+		z->avail_out = keep.avail_out;
+	}
+	in->bz_end = 0;
+	return 1;
+}
+
+/* bzip2 on top of the byte stream, so stdin and .bz2.gz work too. */
 static int bz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
 {
 	bz_stream *z = in->bz;
@@ -55,15 +225,23 @@ static int bz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
 		n = RAW_CHUNK;
 	z->next_out = buf;
 	z->avail_out = (unsigned)n;
-	while (z->avail_out == n && !in->bz_end) {
-		if (!in->bzin_len) {
-			r = gz_read(in, in->bzin, RAW_CHUNK, err);
+	while (z->avail_out == n) {
+		if (in->bz_end) {
+			r = bz_next_stream(in, err);
+			if (r <= 0)
+				return r < 0 ? r : (int)(n - z->avail_out);
+		}
+		if (!z->avail_in) {
+			r = byte_read(in, in->bzin, RAW_CHUNK, err);
 			if (r < 0)
 				return r;
 			if (r == 0)
-				return pd_err_set(err, PD_EPARSE,
-						  "%s: truncated bzip2 data",
-						  in->path);
+				return pd_err_set(
+				    err, PD_EPARSE,
+				    "%s: byte %llu: truncated"
+				    " bzip2 stream",
+				    in->path, (unsigned long long)in->bz_fed);
+			in->bz_fed += (uint64_t)r;
 			in->bzin_len = (size_t)r;
 			z->next_in = (char *)in->bzin;
 			z->avail_in = (unsigned)r;
@@ -72,12 +250,12 @@ static int bz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
 		if (r == BZ_STREAM_END) {
 			in->bz_end = 1;
 		} else if (r != BZ_OK) {
-			return pd_err_set(err, PD_EPARSE,
-					  "%s: corrupt bzip2 data (error %d)",
-					  in->path, r);
+			return pd_err_set(
+			    err, PD_EPARSE,
+			    "%s: byte %llu: corrupt bzip2 data (error %d)",
+			    in->path,
+			    (unsigned long long)(in->bz_fed - z->avail_in), r);
 		}
-		if (!z->avail_in)
-			in->bzin_len = 0;
 	}
 	return (int)(n - z->avail_out);
 }
@@ -87,35 +265,7 @@ static int raw_read(struct pd_input *in, void *buf, size_t n,
 {
 	if (in->bz)
 		return bz_read(in, buf, n, err);
-	return gz_read(in, buf, n, err);
-}
-
-static int gz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
-{
-	int r;
-
-	/*
-	 * zlib reads (or inflates) straight into buf when asked for at least
-	 * twice its own buffer, and copies through that buffer otherwise: a
-	 * tenth of a large JSON import was that copy.
-	 */
-	if (n > GZ_MAX_READ)
-		n = GZ_MAX_READ;
-	r = gzread(in->gz, buf, (unsigned)n);
-	if (r < 0) {
-		int zerr;
-		const char *msg = gzerror(in->gz, &zerr);
-
-		if (zerr == Z_ERRNO)
-			return pd_err_set(err, PD_EIO, "%s: read error: %s",
-					  in->path, strerror(errno));
-		/* zlib names the stream "<fd:3>: "; the path says it better */
-		if (msg && msg[0] == '<' && strstr(msg, ">: "))
-			msg = strstr(msg, ">: ") + 3;
-		return pd_err_set(err, PD_EPARSE, "%s: corrupt gzip data: %s",
-				  in->path, msg ? msg : "?");
-	}
-	return r;
+	return byte_read(in, buf, n, err);
 }
 
 /* Appends decoded bytes to in->dec; returns bytes added, 0 at end. */
@@ -180,29 +330,73 @@ static ssize_t fill_utf16(struct pd_input *in, struct pd_err *err)
 	return r;
 }
 
+/* Reads from fd into rbuf until it holds want bytes or the file ends. */
+static int peek(struct pd_input *in, size_t want, struct pd_err *err)
+{
+	ssize_t r;
+
+	while (in->rlen < want && !in->reof) {
+		r = read(in->fd, in->rbuf + in->rlen, RAW_CHUNK - in->rlen);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return pd_err_set(err, PD_EIO, "%s: read error: %s",
+					  in->path, strerror(errno));
+		in->rlen += (size_t)r;
+		in->rtotal += (uint64_t)r;
+		if (r == 0)
+			in->reof = 1;
+	}
+	return 0;
+}
+
+/* Whether the first bytes are a gzip header; if so, inflate from here. */
+static void start_gzip(struct pd_input *in)
+{
+	z_stream *z;
+
+	if (in->rlen < 2 || in->rbuf[0] != 0x1f || in->rbuf[1] != 0x8b)
+		return;
+	z = pd_xcalloc(1, sizeof(*z));
+	/* 16: gzip only, with its header and CRC and length trailer */
+	if (inflateInit2(z, 16 + MAX_WBITS) != Z_OK)
+		pd_die_oom(0);
+	in->zs = z;
+	in->gzipped = 1;
+}
+
 int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 {
 	unsigned char magic[4] = { 0 };
+	struct stat st;
 	int fd, r;
 	size_t got = 0;
 
 	memset(in, 0, sizeof(*in));
 	in->path = path;
+	in->fd = -1;
 	if (!strcmp(path, "-")) {
 		fd = dup(0);
 	} else {
 		fd = open(path, O_RDONLY);
 	}
-	in->fd = fd;
 	if (fd < 0)
 		return pd_err_set(err, PD_EIO, "%s: cannot open: %s", path,
 				  strerror(errno));
-	in->gz = gzdopen(fd, "rb");
-	if (!in->gz) {
-		close(fd);
-		pd_die_oom(0);
+	in->fd = fd;
+	in->owns_fd = 1;
+	/* only a file with a name can be opened again (pd_json_keys) */
+	in->regular =
+	    !fstat(fd, &st) && S_ISREG(st.st_mode) && strcmp(path, "-") != 0;
+	in->rbuf = pd_xmalloc(RAW_CHUNK);
+	r = peek(in, 8, err);
+	if (r < 0)
+		return r;
+	if (in->rlen >= 8 && !memcmp(in->rbuf, "PERFILE2", 8)) {
+		in->perfdata = 1;
+		return 0;
 	}
-	gzbuffer(in->gz, 256 * 1024);
+	start_gzip(in);
 
 	/* Read the head, then decide on the text encoding from its start. */
 	in->dec_cap = PD_INPUT_HEAD + 8;
@@ -215,7 +409,6 @@ int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 			break;
 		got += (size_t)r;
 	}
-	in->gzipped = !gzdirect(in->gz);
 	memcpy(magic, in->dec, got < 4 ? got : 4);
 	if (got >= 3 && !memcmp(magic, "BZh", 3)) {
 		/* bzip2: what was read is compressed; decode the head again. */
@@ -230,6 +423,7 @@ int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 		in->bzin = pd_xmalloc(RAW_CHUNK);
 		memcpy(in->bzin, in->dec, got);
 		in->bzin_len = got;
+		in->bz_fed = got;
 		z->next_in = (char *)in->bzin;
 		z->avail_in = (unsigned)got;
 		got = 0;
@@ -296,20 +490,11 @@ int pd_input_open_range(struct pd_input *in, const char *path, uint64_t start,
 	if (in->fd < 0)
 		return pd_err_set(err, PD_EIO, "%s: cannot open: %s", path,
 				  strerror(errno));
-	if (lseek(in->fd, (off_t)start, SEEK_SET) < 0) {
-		int e = errno;
-
-		close(in->fd);
+	in->owns_fd = 1;
+	if (lseek(in->fd, (off_t)start, SEEK_SET) < 0)
 		return pd_err_set(err, PD_EIO, "%s: cannot seek: %s", path,
-				  strerror(e));
-	}
-	/* transparent: the piece starts with text, never a gzip magic */
-	in->gz = gzdopen(in->fd, "rb");
-	if (!in->gz) {
-		close(in->fd);
-		pd_die_oom(0);
-	}
-	gzbuffer(in->gz, 256 * 1024);
+				  strerror(errno));
+	/* read as it is: the piece starts with text, never a gzip magic */
 	in->limited = 1;
 	in->limit = len;
 	return 0;
@@ -320,9 +505,8 @@ int pd_input_plain_file(const struct pd_input *in, uint64_t *start,
 {
 	struct stat sb;
 
-	if (in->gzipped || in->bz || in->utf16 || in->offset ||
-	    !strcmp(in->path, "-") || in->fd < 0 || fstat(in->fd, &sb) ||
-	    !S_ISREG(sb.st_mode))
+	if (in->gzipped || in->bz || in->utf16 || in->offset || !in->regular ||
+	    fstat(in->fd, &sb) || !S_ISREG(sb.st_mode))
 		return 0;
 	*start = in->dec_pos; /* 3 after a UTF-8 BOM */
 	*size = (uint64_t)sb.st_size;
@@ -375,11 +559,19 @@ void pd_input_close(struct pd_input *in)
 	}
 	free(in->bzin);
 	in->bzin = NULL;
-	if (in->gz)
-		gzclose(in->gz);
+	if (in->zs) {
+		inflateEnd(in->zs);
+		free(in->zs);
+		in->zs = NULL;
+	}
+	if (in->owns_fd && in->fd >= 0)
+		close(in->fd);
+	in->owns_fd = 0;
+	in->fd = -1;
+	free(in->rbuf);
 	free(in->raw);
 	free(in->dec);
-	in->gz = NULL;
+	in->rbuf = NULL;
 	in->raw = NULL;
 	in->dec = NULL;
 }

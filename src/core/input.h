@@ -18,12 +18,26 @@
 
 struct pd_input {
 	const char *path; /* borrowed, for messages */
-	void *gz;	  /* gzFile */
-	int utf16;	  /* 0, 1 little-endian, 2 big-endian */
+	int fd;		  /* the file's descriptor, opened once */
+	int owns_fd;	  /* fd is closed by pd_input_close() */
+	int regular;	  /* fd is a regular file (it could be read again) */
+	int perfdata;	  /* the file is a raw perf.data: nothing decoded */
+	/*
+	 * Bytes read from fd and not consumed yet: the first ones are peeked
+	 * at for the magic numbers, and every byte is read from fd once.
+	 */
+	unsigned char *rbuf;
+	size_t rpos, rlen;
+	uint64_t rtotal; /* bytes read from fd in all */
+	int reof;
+	void *zs; /* z_stream when the input is gzip */
+	int zs_end;
+	int utf16; /* 0, 1 little-endian, 2 big-endian */
 	int gzipped;
 	void *bz;	     /* bz_stream when the input is bzip2 */
 	unsigned char *bzin; /* compressed bytes waiting */
 	size_t bzin_len;
+	uint64_t bz_fed; /* bytes handed to bzip2, for offsets */
 	int bz_end;
 	unsigned char *raw; /* UTF-16 staging */
 	size_t raw_len;
@@ -33,12 +47,17 @@ struct pd_input {
 	uint64_t offset; /* decoded bytes handed out so far */
 	uint64_t limit;	 /* with limited: bytes to hand out in all */
 	int limited;
-	int fd; /* the file's descriptor (gz owns it) */
 	char head[PD_INPUT_HEAD];
 	size_t head_len; /* decoded head, for sniffing; also queued in dec */
 };
 
-/* Opens path and decodes its head. Errors name the file. */
+/*
+ * Opens path (or stdin, "-") once and decodes its head; a FIFO or pipe is
+ * read once, whole. A raw perf.data sets perfdata and decodes nothing (its
+ * first bytes stay in rbuf). Errors name the file; a damaged or truncated
+ * gzip or bzip2 stream, or bytes after it that start no further stream,
+ * is an error naming the byte offset, at open or at the read that meets it.
+ */
 PD_NODISCARD int pd_input_open(struct pd_input *in, const char *path,
 			       struct pd_err *err);
 /*

@@ -157,10 +157,31 @@ uint32_t pd_intern_find(const struct pd_intern *t, const char *s, size_t len)
 	return t->slots[j] ? t->slots[j] - 1 : UINT32_MAX;
 }
 
+/* Keeps the first refused string's length and printable start. */
+static uint32_t refuse(struct pd_intern *t, const char *s, size_t len)
+{
+	size_t i;
+
+	if (t->over_len)
+		return 0;
+	t->over_len = len;
+	for (i = 0; i < PD_INTERN_OVER_START && i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		t->over_start[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+	}
+	t->over_start[i] = '\0';
+	return 0;
+}
+
 uint32_t pd_intern(struct pd_intern *t, const char *s, size_t len)
 {
-	uint32_t h = pd_hash_bytes(s, len);
+	uint32_t h;
 	size_t j;
+
+	if (t->max_len && len > t->max_len)
+		return refuse(t, s, len);
+	h = pd_hash_bytes(s, len);
 
 	if ((t->n + 1) * 2 > t->nslots)
 		rehash(t);

@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Bytes of a refused string's start kept for its message. */
+#define PD_INTERN_OVER_START 32
+
 struct pd_intern {
 	char **chunks; /* string storage, never moves */
 	size_t nchunks, chunk_used, chunk_cap;
@@ -19,10 +22,18 @@ struct pd_intern {
 	size_t n, cap;
 	uint32_t *slots; /* open addressing: id + 1, 0 = empty */
 	size_t nslots;
+	/*
+	 * With max_len set (0: no cap), a longer string is not stored: it
+	 * gets id 0 and the first one's length and start are kept here for
+	 * the owner's error message (pd_import checks them).
+	 */
+	size_t max_len, over_len;
+	char over_start[PD_INTERN_OVER_START + 1];
 };
 
 void pd_intern_init(struct pd_intern *t);
 void pd_intern_release(struct pd_intern *t);
+/* The id of s; id 0 for a string past max_len (see over_len). */
 uint32_t pd_intern(struct pd_intern *t, const char *s, size_t len);
 uint32_t pd_intern_cstr(struct pd_intern *t, const char *s);
 /* Returns the id of s, or UINT32_MAX when s was never interned. */

@@ -35,6 +35,17 @@
 #ifndef PD_LIMIT_IDS
 #define PD_LIMIT_IDS 4294967294u
 #endif
+/*
+ * Bytes in one name (a function, module, thread or event) of an imported
+ * profile, and in one JSON string or number still being read. The
+ * longest demangled C++ template names run to tens of KiB, and JSON
+ * readers are tested with 3 MiB tokens; past 16 MiB a name is no symbol,
+ * while a kilobyte of gzip can hold a gibibyte-long one that each buffer
+ * on the way (the token or line read, the intern table) would copy.
+ */
+#ifndef PD_LIMIT_NAME
+#define PD_LIMIT_NAME ((size_t)16 << 20)
+#endif
 /* Folders inside a bundle (a link loop is refused before this). */
 #ifndef PD_LIMIT_BUNDLE_DEPTH
 #define PD_LIMIT_BUNDLE_DEPTH 16

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/limits.h"
 #include "core/proc.h"
 #include "import/import.h"
 #include "import/json.h"
@@ -117,8 +118,8 @@ static const char *json_shape(const char *head, size_t len)
 /*
  * A JSON document whose telling keys are not in its head (a DevTools
  * recording holds megabytes of markers before "profile"): the keys of the
- * whole document decide, whatever their order. Standard input cannot be
- * read twice; there --from names the format.
+ * whole document decide, whatever their order. Standard input, a FIFO or
+ * a pipe cannot be read twice; there --from names the format.
  */
 static const struct pd_format *sniff_json_keys(const char *path)
 {
@@ -157,6 +158,14 @@ sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
 				   o->from, pd_format_list());
 		return fmt;
 	}
+	if (in->perfdata) {
+		/* pd_import reads it; a bundle's sniff skips it, as before */
+		pd_err_set(err, PD_EFORMAT,
+			   "%s: a raw perf.data file (perfdiff show or diff"
+			   " reads it; a bundle holds its perf script text)",
+			   in->path);
+		return NULL;
+	}
 	if (skip_ws(h, end) == end) {
 		pd_err_set(err, PD_EEMPTY, "%s: empty file", in->path);
 		return NULL;
@@ -192,7 +201,7 @@ sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
 		if (formats[i].sniff && formats[i].sniff(h, in->head_len))
 			fmt = &formats[i];
 	if (!fmt && *skip_ws(h, end) == '{' && in->head_len == PD_INPUT_HEAD &&
-	    strcmp(in->path, "-"))
+	    in->regular)
 		fmt = sniff_json_keys(in->path);
 	if (!fmt && (*skip_ws(h, end) == '{' || *skip_ws(h, end) == '[')) {
 		const char *shape = json_shape(h, in->head_len);
@@ -269,27 +278,14 @@ static void filter(struct pd_profile *p, const struct pd_import_opts *o)
 	free(h);
 }
 
-/* Whether path is a raw perf.data file (its magic, "PERFILE2"). */
-static int is_perf_data(const char *path)
-{
-	char magic[8];
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
-	int yes;
-
-	if (!f)
-		return 0;
-	yes = fread(magic, 1, 8, f) == 8 && !memcmp(magic, "PERFILE2", 8);
-	fclose(f);
-	return yes;
-}
-
 /*
  * A raw perf.data: perf script turns it into text (perf knows the
  * recording's format, its build ids and where the symbols are); the text
  * goes to a temporary file that the perf script importer reads.
  */
 static int import_perf_data(struct pd_profile *p, const char *path,
-			    const struct pd_import_opts *o, struct pd_err *err)
+			    const char *file, const struct pd_import_opts *o,
+			    struct pd_err *err)
 {
 	const char *tmpdir = getenv("TMPDIR");
 	struct pd_buf tmp = PD_BUF_INIT, tool = PD_BUF_INIT;
@@ -300,7 +296,7 @@ static int import_perf_data(struct pd_profile *p, const char *path,
 	argv[0] = tool.buf;
 	argv[1] = script;
 	argv[2] = dash_i;
-	argv[3] = pd_xstrdup(path);
+	argv[3] = pd_xstrdup(file);
 	argv[4] = NULL;
 	pd_buf_addf(&tmp, "%s/pdperfXXXXXX",
 		    tmpdir && *tmpdir ? tmpdir : "/tmp");
@@ -347,18 +343,20 @@ out:
 }
 
 /*
- * A raw perf.data: read directly, unless it holds what only perf itself
- * unwinds or decodes; then through perf script, and the report says why.
+ * A raw perf.data: read directly from fd (the file's, handed over),
+ * unless it holds what only perf itself unwinds or decodes; then through
+ * perf script reading file, and the report says why. path names it.
  */
 static int import_perf_data_file(struct pd_profile *p, const char *path,
+				 const char *file, int fd,
 				 const struct pd_import_opts *o,
 				 struct pd_err *err)
 {
 	struct pd_buf why = PD_BUF_INIT;
-	int rc = pd_perfdata_import(p, path, o, err, &why);
+	int rc = pd_perfdata_import(p, path, fd, o, err, &why);
 
 	if (rc == PDD_USE_PERF) {
-		rc = import_perf_data(p, path, o, err);
+		rc = import_perf_data(p, path, file, o, err);
 		if (rc == 0)
 			pd_profile_note(p,
 					"%s: %s, so it was read through"
@@ -369,18 +367,111 @@ static int import_perf_data_file(struct pd_profile *p, const char *path,
 	return rc;
 }
 
+/*
+ * A perf.data is read by offsets: one from a pipe or stdin is copied to a
+ * temporary file first (its name in tmp), from the bytes in has read.
+ * Returns the file's descriptor, or -1 with err set.
+ */
+static int spool(struct pd_input *in, struct pd_buf *tmp, struct pd_err *err)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	char *chunk = pd_xmalloc(1u << 20);
+	ssize_t n = 0;
+	int fd;
+
+	pd_buf_addf(tmp, "%s/pdspoolXXXXXX",
+		    tmpdir && *tmpdir ? tmpdir : "/tmp");
+	fd = mkstemp(tmp->buf);
+	if (fd < 0) {
+		pd_err_set(err, PD_EIO, "%s: a temporary file: %s", in->path,
+			   strerror(errno));
+		pd_buf_reset(tmp);
+	}
+	while (fd >= 0 && (n = pd_input_read(in, chunk, 1u << 20, err)) > 0)
+		if (write(fd, chunk, (size_t)n) != n) {
+			n = pd_err_set(err, PD_EIO, "%s: %s: %s", in->path,
+				       tmp->buf, strerror(errno));
+			break;
+		}
+	if (fd >= 0 && n < 0) {
+		close(fd);
+		fd = -1;
+	}
+	free(chunk);
+	return fd;
+}
+
+/* A raw perf.data, opened as in: read from its descriptor or a copy. */
+static int import_perf_data_input(struct pd_profile *p, struct pd_input *in,
+				  const struct pd_import_opts *o,
+				  struct pd_err *err)
+{
+	struct pd_buf tmp = PD_BUF_INIT;
+	int fd, rc;
+
+	fd = in->regular ? dup(in->fd) : spool(in, &tmp, err);
+	if (fd < 0 && !err->code)
+		pd_err_set(err, PD_EIO, "%s: %s", in->path, strerror(errno));
+	rc = fd < 0 ? err->code
+		    : import_perf_data_file(p, in->path,
+					    tmp.len ? tmp.buf : in->path, fd, o,
+					    err);
+	if (tmp.len)
+		unlink(tmp.buf);
+	pd_buf_release(&tmp);
+	return rc;
+}
+
+/*
+ * A name past PD_LIMIT_NAME was not interned (core/intern.h): the import
+ * fails with the name's start as its place, whatever the importer made
+ * of the empty name in its stead.
+ */
+static int name_too_long(const struct pd_profile *p, const char *path,
+			 struct pd_err *err)
+{
+	struct pd_buf where = PD_BUF_INIT;
+	int rc;
+
+	pd_buf_addf(&where, "%s: a name of %zu bytes starting \"%s\"", path,
+		    p->strs.over_len, p->strs.over_start);
+	memset(err, 0, sizeof(*err));
+	rc = pd_err_limit(err, where.buf, PD_LIMIT_NAME, "bytes in one name",
+			  "PD_LIMIT_NAME");
+	pd_buf_release(&where);
+	return rc;
+}
+
+static int import_input(struct pd_profile *p, const char *path,
+			const struct pd_import_opts *o, struct pd_err *err);
+
 int pd_import(struct pd_profile *p, const char *path,
 	      const struct pd_import_opts *o, struct pd_err *err)
+{
+	int rc;
+
+	p->strs.max_len = PD_LIMIT_NAME;
+	rc = import_input(p, path, o, err);
+	p->strs.max_len = 0;
+	if (p->strs.over_len)
+		rc = name_too_long(p, path, err);
+	return rc;
+}
+
+static int import_input(struct pd_profile *p, const char *path,
+			const struct pd_import_opts *o, struct pd_err *err)
 {
 	struct pd_input in;
 	const struct pd_format *fmt;
 	int rc;
 
-	if (is_perf_data(path))
-		return import_perf_data_file(p, path, o, err);
 	rc = pd_input_open(&in, path, err);
 	if (rc < 0)
 		goto out;
+	if (in.perfdata) {
+		rc = import_perf_data_input(p, &in, o, err);
+		goto out;
+	}
 	free(p->source);
 	p->source = pd_xstrdup(path);
 	fmt = sniff(&in, o, err);

@@ -245,6 +245,19 @@ static int scan_some(struct pd_json_stream *js, struct sbuf *b, int eof)
 	return 0;
 }
 
+static int token_too_long(const struct pd_input *in, const char *at,
+			  struct pd_err *err)
+{
+	struct pd_buf where = PD_BUF_INIT;
+	int rc;
+
+	pd_buf_addf(&where, "%s: %s: a JSON string or number", in->path, at);
+	rc = pd_err_limit(err, where.buf, PD_LIMIT_NAME, "bytes in one name",
+			  "PD_LIMIT_NAME");
+	pd_buf_release(&where);
+	return rc;
+}
+
 int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 		       struct pd_err *err)
 {
@@ -280,6 +293,15 @@ int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
 			}
 		}
 		cut = eof ? sb_n(&b) : safe_cut(sb_at(&b), sb_n(&b), &b.sc);
+		if (!eof && !cut && sb_n(&b) > PD_LIMIT_NAME) {
+			/* one token, and too long to be a name or a number */
+			char where[64];
+
+			snprintf(where, sizeof(where), "byte %llu",
+				 (unsigned long long)b.base);
+			rc = token_too_long(in, where, err);
+			break;
+		}
 		if (!eof && !cut) {
 			/* one token so far: read on before parsing it */
 			if (!b.sc.in_str)

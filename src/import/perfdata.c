@@ -514,7 +514,7 @@ static int read_all(struct pdd *d, struct pd_profile *p,
 	return rc;
 }
 
-int pd_perfdata_import(struct pd_profile *p, const char *path,
+int pd_perfdata_import(struct pd_profile *p, const char *path, int fd,
 		       const struct pd_import_opts *o, struct pd_err *err,
 		       struct pd_buf *why)
 {
@@ -525,12 +525,8 @@ int pd_perfdata_import(struct pd_profile *p, const char *path,
 	d.path = path;
 	pd_intern_init(&d.strs);
 	pd_buf_init(&d.why);
-	d.fd = open(path, O_RDONLY);
-	if (d.fd < 0) {
-		rc = pd_err_set(err, PD_EIO, "%s: %s", path, strerror(errno));
-	} else {
-		rc = read_all(&d, p, o, err);
-	}
+	d.fd = fd;
+	rc = read_all(&d, p, o, err);
 	if (rc == PDD_USE_PERF)
 		pd_buf_adds(why, d.why.buf);
 	if (rc == 0) {

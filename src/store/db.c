@@ -13,6 +13,7 @@
 
 #include "core/blob.h"
 #include "core/buf.h"
+#include "core/file.h"
 #include "core/xalloc.h"
 #include "store/db.h"
 #include "store/db_pg.h"
@@ -371,6 +372,22 @@ static int open_read(struct pd_db *db, const char *path, struct pd_err *err)
 			  err);
 }
 
+/*
+ * SQLite opens whatever it is given: a FIFO blocks it for ever and a
+ * folder fails without a message. A history is a regular file, or none
+ * yet (the caller says whether a missing one is an error).
+ */
+static int refuse_special(const char *path, struct pd_err *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+		return 0;
+	return pd_err_set(err, PD_EFORMAT,
+			  "%s: %s, not a history database; refused", path,
+			  pd_file_kind(st.st_mode));
+}
+
 int pd_db_open(struct pd_db *db, const char *path, enum pd_db_mode mode,
 	       struct pd_err *err)
 {
@@ -387,6 +404,9 @@ int pd_db_open(struct pd_db *db, const char *path, enum pd_db_mode mode,
 		return rc;
 	}
 	db->path = pd_xstrdup(path);
+	rc = refuse_special(path, err);
+	if (rc < 0)
+		goto fail;
 	if (mode == PD_DB_READ) {
 		rc = open_read(db, path, err);
 		if (rc < 0)
