@@ -177,6 +177,13 @@ static int read_sample(struct pprof_state *s, const struct pd_pb_field *top)
 		s->vals.n = s->nv;
 		PD_VEC_PUSH(&s->stack_at, top->off);
 	}
+	/*
+	 * A stack with nothing to weigh it: every stack needs its row of
+	 * values (the first sample with values sets the row's width).
+	 */
+	if (!s->nv && s->tmp_locs.n)
+		return pd_pprof_fail(s, top->off,
+				     "Sample has locations but no values");
 	if (s->tmp_vals.n != s->nv)
 		return pd_pprof_fail(
 		    s, top->off,
