@@ -544,8 +544,10 @@ int pd_pprof_sniff(const char *head, size_t len)
 	while (n < 4 && (rc = pd_pb_next(&r, &f, &why)) > 0) {
 		if (f.num < 1 || f.num > 15)
 			return 0;
-		if ((f.num <= 6 || f.num == 11) != (f.wt == PD_PB_LEN) &&
-		    f.num != 13)
+		/* comment (13) is repeated int64: packed or not */
+		if (f.num == 13
+			? f.wt != PD_PB_VARINT && f.wt != PD_PB_LEN
+			: (f.num <= 6 || f.num == 11) != (f.wt == PD_PB_LEN))
 			return 0;
 		n++;
 	}
