@@ -410,6 +410,49 @@ static int libs_from_string(struct ff_state *s, const char *text, size_t n)
 	return 1;
 }
 
+/* The name of the column a Gecko row's field at pos is, or "". */
+static const char *schema_name_at(const struct ff_table *t, long pos)
+{
+	int j;
+
+	for (j = 0; j < t->nschema; j++)
+		if (t->schema_pos[j] == pos)
+			return t->schema_name[j];
+	return "";
+}
+
+/*
+ * Why a value of a column that indexes or weighs is wrong, or NULL: a
+ * stack, prefix, prefix offset or frame is an index (an integer from 0)
+ * or null, a sample's weight a number from 0 or null. A string, a
+ * fraction or a negative number is refused where it is, not taken as
+ * null or as the index it rounds to.
+ */
+static const char *bad_value(int table, const char *col, const char *str,
+			     double d)
+{
+	int index = (table == T_SAMPLES && !strcmp(col, "stack")) ||
+		    (table == T_STACK &&
+		     (!strcmp(col, "prefix") || !strcmp(col, "prefixOffset") ||
+		      !strcmp(col, "frame")));
+	int weight = table == T_SAMPLES && !strcmp(col, "weight");
+
+	if (!index && !weight)
+		return NULL;
+	if (str)
+		return index ? "an index is a number, not a string"
+			     : "a weight is a number, not a string";
+	if (isnan(d))
+		return NULL; /* null */
+	if (index && (d < 0 || d - floor(d) > 0 || isinf(d)))
+		return "not an index (an integer from 0, or null)";
+	if (weight && d < 0)
+		return "a negative weight";
+	if (weight && isinf(d))
+		return "a weight too large";
+	return NULL;
+}
+
 static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 {
 	enum ff_role r = TOP(s)->r;
@@ -497,9 +540,18 @@ static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 		return 1;
 	}
 	case R_COL:
-	case R_ROW:
+	case R_ROW: {
+		const char *why = bad_value(
+		    TOP(s)->table,
+		    r == R_COL ? TOP(s)->col->name
+			       : schema_name_at(TOP(s)->tab, TOP(s)->j.idx),
+		    str, d);
+
+		if (why)
+			return fail(s, why);
 		table_value(s, r, str ? PD_NAN : d);
 		return 1;
+	}
 	case R_STRINGS: {
 		int shared = s->lv[s->w.depth - 1].r == R_SHARED ||
 			     (s->lv[s->w.depth - 1].r == R_STRTABLE &&

@@ -541,16 +541,24 @@ static int thread_nodes(struct ff_state *s, struct ff_thread *th,
 		pd_buf_release(&name);
 	}
 	for (i = 0; i < nst; i++) {
-		double f = ff_cv(fr, i), parent;
+		double f = ff_cv(fr, i), link = ff_cv(off ? off : pre, i),
+		       parent;
 		int bad = 0;
 
+		/* a link is null or an integer from 0: -5 is no root */
+		if (!isnan(link) && (link < 0 || link - floor(link) > 0))
+			return pd_err_set(
+			    s->err, PD_EPARSE,
+			    "%s: thread \"%s\": stackTable.%s[%zu] = %g is"
+			    " not an index (an integer from 0, or null)",
+			    s->in->path, th->name ? th->name : "?",
+			    off ? "prefixOffset" : "prefix", i, link);
 		if (off)
-			parent =
-			    ff_cv(off, i) > 0 ? (double)i - ff_cv(off, i) : -1;
+			parent = link > 0 ? (double)i - link : -1;
 		else
-			parent = isnan(ff_cv(pre, i)) ? -1 : ff_cv(pre, i);
+			parent = isnan(link) ? -1 : link;
 		if (isnan(f) || f < 0 || f >= (double)nfr ||
-		    parent >= (double)i || (parent < 0 && parent > -1))
+		    parent >= (double)i)
 			return pd_err_set(
 			    s->err, PD_EPARSE,
 			    "%s: thread \"%s\": stackTable row %zu points to"

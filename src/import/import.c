@@ -189,6 +189,14 @@ sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
 		}
 	}
 	if (pd_input_is_binary(in)) {
+		/*
+		 * A control byte in a name (a BEL) is enough to make a short
+		 * text look binary: without a NUL, lines that read as folded
+		 * stacks are folded, their names escaped where they are shown.
+		 */
+		if (!memchr(h, '\0', in->head_len) &&
+		    pd_folded_sniff(h, in->head_len))
+			return pd_format_find("folded");
 		if (pd_pprof_sniff(h, in->head_len))
 			return pd_format_find("pprof");
 		pd_err_set(err, PD_EFORMAT,

@@ -30,6 +30,7 @@ struct ins {
 	struct pd_err *err;
 	enum ins_kind kind;
 	int c_weight, c_self, c_count, c_name, ncols;
+	int nread; /* the columns a row must have: the last one read, + 1 */
 	size_t base_indent; /* "Symbol Names": the first row's indentation */
 	int base_set;
 	double interval_ns;
@@ -208,6 +209,11 @@ static int fail(struct ins *s, size_t line, const char *what)
 	return pd_err_set(s->err, PD_EPARSE, "%s:%zu: %s", s->path, line, what);
 }
 
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
 static int header(struct ins *s, char *line)
 {
 	char *f[16];
@@ -245,6 +251,9 @@ static int header(struct ins *s, char *line)
 			    "an Instruments deep copy without the columns"
 			    " perfdiff reads (Weight or Running Time with"
 			    " Self Weight, or Bytes Used, and Symbol Name)");
+	s->nread = imax(s->c_weight, s->c_name);
+	s->nread = imax(s->nread, s->kind == INS_TIME ? s->c_self : s->c_count);
+	s->nread++;
 	return 0;
 }
 
@@ -257,8 +266,17 @@ static int row(struct ins *s, char *line, size_t lineno)
 	uint32_t parent, node;
 	int depth;
 
-	if (n <= (size_t)s->c_name)
-		return fail(s, lineno, "fewer columns than the header");
+	/*
+	 * Instruments writes every column on every row (a spacer holds a
+	 * blank): a shorter row was cut or edited, and the columns it lacks
+	 * have no value to read (docs/formats.md, "Instruments").
+	 */
+	if (n < (size_t)s->nread)
+		return pd_err_set(s->err, PD_EPARSE,
+				  "%s:%zu: fewer columns than the header (%zu"
+				  " of %d): a deep copy has every column on"
+				  " every row",
+				  s->path, lineno, n, s->ncols);
 	name = f[s->c_name];
 	indent = strspn(name, " ");
 	if (!s->base_set) {

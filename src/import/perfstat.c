@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/intern.h"
 #include "core/xalloc.h"
 #include "import/import.h"
 
@@ -370,12 +371,62 @@ static int base_is(const char *ev, const char *want, const char **mod)
 	return 1;
 }
 
+/*
+ * IPC per modifier: instructions / cycles, with the first cycles counter
+ * of the same modifier that counted something. Modifiers are looked up,
+ * not searched for: a file of many counters stays linear.
+ */
+static void ipc(struct pstat *st)
+{
+	struct pd_intern mods; /* a cycles counter's modifier -> id */
+	PD_VEC(size_t) cyc = PD_VEC_INIT; /* id -> that counter + 1 */
+	size_t i, n = st->c.n;
+	const char *m;
+
+	pd_intern_init(&mods);
+	for (i = 0; i < n; i++) {
+		uint32_t id;
+
+		if (!base_is(st->c.v[i].event, "cycles", &m) ||
+		    !(st->c.v[i].value > 0))
+			continue;
+		id = pd_intern_cstr(&mods, m);
+		while (cyc.n <= id)
+			PD_VEC_PUSH(&cyc, 0);
+		if (!cyc.v[id])
+			cyc.v[id] = i + 1;
+	}
+	for (i = 0; i < n; i++) {
+		struct pd_buf name = PD_BUF_INIT;
+		struct counter in, cy;
+		uint32_t id;
+		double rse = -1;
+
+		if (!base_is(st->c.v[i].event, "instructions", &m))
+			continue;
+		id = pd_intern_find(&mods, m, strlen(m));
+		if (id == UINT32_MAX || id >= cyc.n || !cyc.v[id])
+			continue;
+		/* copies: add() may move the counters */
+		in = st->c.v[i];
+		cy = st->c.v[cyc.v[id] - 1];
+		if (in.rse >= 0 && cy.rse >= 0)
+			rse = sqrt(in.rse * in.rse + cy.rse * cy.rse);
+		pd_buf_addf(&name, "IPC%s", m);
+		add(st, name.buf, name.len, "insn per cycle", 14,
+		    in.value / cy.value, rse);
+		pd_buf_release(&name);
+	}
+	PD_VEC_FREE(&cyc);
+	pd_intern_release(&mods);
+}
+
 static void build(struct pstat *st)
 {
 	struct pd_profile *p = st->p;
 	struct pd_mtable *t = pd_mtable_new(p, "perf stat");
 	struct pd_buf key = PD_BUF_INIT;
-	size_t i, j;
+	size_t i;
 
 	PD_VEC_PUSH(&t->keys, pd_xstrdup("event"));
 	PD_VEC_PUSH(&t->keys, pd_xstrdup("unit"));
@@ -383,32 +434,7 @@ static void build(struct pstat *st)
 	PD_VEC_PUSH(&t->count_like, 0);
 	t->independent = 1;
 	t->runs = st->runs;
-	/* IPC per modifier: instructions / cycles */
-	for (i = 0; i < st->c.n; i++) {
-		const char *mi, *mc;
-
-		if (!base_is(st->c.v[i].event, "instructions", &mi))
-			continue;
-		for (j = 0; j < st->c.n; j++) {
-			const struct counter *cy = &st->c.v[j],
-					     *in = &st->c.v[i];
-
-			if (base_is(cy->event, "cycles", &mc) &&
-			    !strcmp(mi, mc) && cy->value > 0) {
-				struct pd_buf name = PD_BUF_INIT;
-				double rse = -1;
-
-				if (in->rse >= 0 && cy->rse >= 0)
-					rse = sqrt(in->rse * in->rse +
-						   cy->rse * cy->rse);
-				pd_buf_addf(&name, "IPC%s", mi);
-				add(st, name.buf, name.len, "insn per cycle",
-				    14, in->value / cy->value, rse);
-				pd_buf_release(&name);
-				break;
-			}
-		}
-	}
+	ipc(st);
 	for (i = 0; i < st->c.n; i++) {
 		const struct counter *c = &st->c.v[i];
 
@@ -443,20 +469,39 @@ static void build(struct pstat *st)
  */
 static int once_each(struct pstat *st)
 {
-	size_t i, j;
+	struct pd_intern seen;		    /* "event\0unit" -> id */
+	PD_VEC(size_t) first = PD_VEC_INIT; /* id -> its first counter */
+	struct pd_buf key = PD_BUF_INIT;
+	size_t i;
+	int rc = 0;
 
-	for (i = 1; i < st->c.n; i++)
-		for (j = 0; j < i; j++)
-			if (!strcmp(st->c.v[i].event, st->c.v[j].event) &&
-			    !strcmp(st->c.v[i].unit, st->c.v[j].unit))
-				return pd_err_set(
-				    st->err, PD_EPARSE,
-				    "%s:%zu: perf stat: %s counted again (first"
-				    " at line %zu): the file holds several perf"
-				    " stat runs; keep one run per file",
-				    st->in->path, st->c.v[i].line,
-				    st->c.v[i].event, st->c.v[j].line);
-	return 0;
+	pd_intern_init(&seen);
+	for (i = 0; i < st->c.n && !rc; i++) {
+		const struct counter *c = &st->c.v[i];
+		size_t known = seen.n;
+		uint32_t id;
+
+		pd_buf_reset(&key);
+		pd_buf_add(&key, c->event, strlen(c->event) + 1);
+		pd_buf_adds(&key, c->unit);
+		id = pd_intern(&seen, key.buf, key.len);
+		if (seen.n > known) {
+			while (first.n <= id)
+				PD_VEC_PUSH(&first, 0);
+			first.v[id] = i;
+			continue;
+		}
+		rc = pd_err_set(st->err, PD_EPARSE,
+				"%s:%zu: perf stat: %s counted again (first"
+				" at line %zu): the file holds several perf"
+				" stat runs; keep one run per file",
+				st->in->path, c->line, c->event,
+				st->c.v[first.v[id]].line);
+	}
+	pd_buf_release(&key);
+	PD_VEC_FREE(&first);
+	pd_intern_release(&seen);
+	return rc;
 }
 
 int pd_perfstat_import(struct pd_input *in, struct pd_profile *p,

@@ -177,6 +177,13 @@ static int read_sample(struct pprof_state *s, const struct pd_pb_field *top)
 		s->vals.n = s->nv;
 		PD_VEC_PUSH(&s->stack_at, top->off);
 	}
+	/*
+	 * A stack with nothing to weigh it: every stack needs its row of
+	 * values (the first sample with values sets the row's width).
+	 */
+	if (!s->nv && s->tmp_locs.n)
+		return pd_pprof_fail(s, top->off,
+				     "Sample has locations but no values");
 	if (s->tmp_vals.n != s->nv)
 		return pd_pprof_fail(
 		    s, top->off,
@@ -537,8 +544,10 @@ int pd_pprof_sniff(const char *head, size_t len)
 	while (n < 4 && (rc = pd_pb_next(&r, &f, &why)) > 0) {
 		if (f.num < 1 || f.num > 15)
 			return 0;
-		if ((f.num <= 6 || f.num == 11) != (f.wt == PD_PB_LEN) &&
-		    f.num != 13)
+		/* comment (13) is repeated int64: packed or not */
+		if (f.num == 13
+			? f.wt != PD_PB_VARINT && f.wt != PD_PB_LEN
+			: (f.num <= 6 || f.num == 11) != (f.wt == PD_PB_LEN))
 			return 0;
 		n++;
 	}

@@ -481,7 +481,8 @@ int pd_wpa_sniff(const char *head, size_t len)
 		if (!q)
 			q = e;
 		fl = (size_t)(q - p);
-		if (fl && *p == '"' && p[fl - 1] == '"') {
+		/* a lone quote is no quoted field: "" at least */
+		if (fl >= 2 && *p == '"' && p[fl - 1] == '"') {
 			p++;
 			fl -= 2;
 		}

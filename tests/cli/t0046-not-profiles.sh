@@ -25,6 +25,18 @@ expect_grep '"format":.*"folded"' "$T/out"
 printf 'main 100\nfoo 50\n' >"$T/single.folded"
 expect_exit 0 pd show -f json --sample-weight 1 "$T/single.folded"
 expect_grep '"total":.150' "$T/out"
+# a BEL in a name makes a short file look binary (1 byte in 14): its
+# lines are folded, so it is folded, not "bad pprof" ('m' is no pprof
+# field's first byte either); the terminal shows the byte escaped
+printf 'main;a\007b 5\n' >"$T/bel.folded"
+expect_exit 0 pd show -f json "$T/bel.folded"
+expect_grep '"format":.*"folded"' "$T/out"
+expect_grep '"function":.*"a\\u0007b"' "$T/out"
+expect_exit 0 pd show "$T/bel.folded"
+expect_grep 'a\\x07b$' "$T/out"
+printf 'main\007x\n' >"$T/bel.bin"
+expect_exit 2 pd show "$T/bel.bin"
+expect_grep "bel.bin: binary data, not a supported profile" "$T/err"
 # a first stack of 9000 frames (89 KB, past the 64 KiB window): 5 + 3
 python3 -c "print(';'.join('f%d' % i for i in range(9000)) + ' 5'); print('main;a 3')" >"$T/deep.folded"
 expect_exit 0 pd show -f json --sample-weight 1 "$T/deep.folded"

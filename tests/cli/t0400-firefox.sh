@@ -230,8 +230,33 @@ bad stackrange 't["samples"]["stack"][0] = 77' "samples.stack\[0\] = 77 is out o
 bad framerange 't["stackTable"]["frame"][2] = 50' "stackTable row 2 points to frame 50"
 bad funcrange 't["frameTable"]["func"][1] = 9' "frameTable row 1 names a func out of range"
 bad librange 't["resourceTable"]["lib"][0] = 4' "names a lib out of range"
-bad stackneg 't["samples"]["stack"][1] = -1' "samples.stack\[1\] = -1 is out of range"
-bad stackfrac 't["samples"]["stack"][2] = 1.5' "samples.stack\[2\] = 1.5 is out of range"
+# Indices and weights are refused where they are, by JSON path: a
+# negative or fractional index or a string is no index (it was read as
+# null, or as a root, or rounded), a negative weight no weight (it took
+# from the total); weights summed as they stream (after the stacks, as
+# samply writes them) or stored (before them) alike.
+P='\$\.threads\[0\]\.'
+bad stackneg 't["samples"]["stack"][1] = -1' "${P}samples\.stack\[1\]: not an index (an integer from 0, or null)"
+bad stackfrac 't["samples"]["stack"][2] = 1.5' "${P}samples\.stack\[2\]: not an index"
+bad stackstr 't["samples"]["stack"][1] = "0"' "${P}samples\.stack\[1\]: an index is a number, not a string"
+bad prefixneg 't["stackTable"]["prefix"][1] = -5' "${P}stackTable\.prefix\[1\]: not an index"
+bad prefixfrac 't["stackTable"]["prefix"][1] = 0.5' "${P}stackTable\.prefix\[1\]: not an index"
+bad prefixstr 't["stackTable"]["prefix"][1] = "0"' "${P}stackTable\.prefix\[1\]: an index is a number, not a string"
+bad weightneg 't["samples"]["weight"] = [1] * len(t["samples"]["stack"]); t["samples"]["weight"][1] = -5' "${P}samples\.weight\[1\]: a negative weight"
+bad weightfirst 'w = [1] * len(t["samples"]["stack"]); w[2] = -5; t["samples"] = {"weight": w, **{k: v for k, v in t["samples"].items() if k != "weight"}}' "${P}samples\.weight\[2\]: a negative weight"
+# Gecko tables whose data comes before their schema are checked when the
+# stacks are resolved: a prefix of -5 is no root
+python3 - "$PD_CORPUS/firefox-gecko/gecko-v13-firefox-with-subprocess.json" "$T/gecko-prefix.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+st = d["threads"][0]["stackTable"]
+assert list(st) == ["data", "schema"], list(st)
+st["data"][1][st["schema"]["prefix"]] = -5
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 2 pd show "$T/gecko-prefix.json"
+expect_lines 1 "$T/err"
+expect_grep 'gecko-prefix.json: thread "GeckoMain": stackTable.prefix\[1\] = -5 is not an index' "$T/err"
 # A huge stack index among weights that stream by after the stacks: the
 # sums per stack must not grow to it before the index can be checked (it
 # took 7 GB and 19 s).

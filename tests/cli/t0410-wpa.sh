@@ -107,6 +107,12 @@ printf 'Name,Colour (s)\nalpha,red\nbeta,blue\n' >"$T/none.csv"
 expect_exit 2 pd show --from wpa "$T/none.csv"
 expect_grep "none.csv: row 1: no WPA columns perfdiff knows" "$T/err"
 expect_lines 1 "$T/err"
+# A header of one lone quote is no quoted field: sniffing it stays inside
+# the file (the sanitizer build saw a read before the buffer)
+printf '"' >"$T/quote.csv"
+expect_exit 2 pd show "$T/quote.csv"
+expect_grep "quote.csv:1: not a profile format" "$T/err"
+expect_lines 1 "$T/err"
 # A tree node whose own weight is zero keeps its own count: main's Count
 # is 10, its child's 8, so main has 2 samples of its own (their weight
 # rounded into the child's); all 10 samples are counted.

@@ -102,6 +102,17 @@ expect_grep 'deep.txt:3: indented deeper than the row above allows' "$T/err"
 printf 'Weight\tSelf Weight\t\tSymbol Name\nlots  100.0%%\t0 s\t \tmain\n' >"$T/bad.txt"
 expect_exit 2 pd show "$T/bad.txt"
 expect_grep 'bad.txt:2: not a weight' "$T/err"
+# A row shorter than the header has no self time to read: refused, never
+# given the row above's (work took main's 5 ms), also when its line is long
+# enough to move the line buffer (the old values pointed into the freed one)
+printf 'Running Time\tSymbol Name\tSelf (ms)\n10.0ms   100.0%%\tmain\t5\n10.0ms   100.0%%\t work\n' >"$T/short.txt"
+expect_exit 2 pd show "$T/short.txt"
+expect_lines 1 "$T/err"
+expect_grep 'short.txt:3: fewer columns than the header (2 of 3)' "$T/err"
+python3 -c 'import sys; sys.stdout.write("Running Time\tSymbol Name\tSelf (ms)\n10.0ms   100.0%\tmain\t5\n10.0ms   100.0%\t work" + "x" * (4 << 20) + "\n")' >"$T/long.txt"
+expect_exit 2 pd show "$T/long.txt"
+expect_lines 1 "$T/err"
+expect_grep 'long.txt:3: fewer columns than the header (2 of 3)' "$T/err"
 # convert keeps the verdicts (speedscope) and refuses exact bytes as folded
 expect_exit 0 pd convert "$T/v7.txt" -o "$T/v7.json"
 expect_exit 1 pd "$T/v7.json" "$T/v16.txt"

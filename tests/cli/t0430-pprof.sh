@@ -109,6 +109,11 @@ done
 expect_grep "concatenated profiles" "$T/err.concat"
 expect_grep "string index 500 out of range" "$T/err.string-range"
 expect_grep "wire type varint, expected length-delimited" "$T/err.wire"
+# One Sample (bytes 2-3: location_id 1) without values or sample types:
+# refused at the sample, before a row of values is made for its stack
+printf '\022\002\010\001' >"$T/novalues.pb"
+expect_exit 2 pd show --from pprof "$T/novalues.pb"
+expect_grep "^perfdiff: $T/novalues.pb: byte 2: pprof: Sample has locations but no values$" "$T/err"
 head -c 7 "$PP/speedscope-simple.prof" >"$T/cut.gz" 2>/dev/null &&
 	expect_exit 2 pd show "$T/cut.gz"
 

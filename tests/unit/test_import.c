@@ -410,6 +410,20 @@ static void test_valid_edge_cases(void **state)
 	    PD_EEMPTY);
 }
 
+/*
+ * A header field of one lone quote is no quoted field: stripping its
+ * "quotes" stepped back before the buffer, where these bytes read as a
+ * unit (" (ms)") and made the line a WPA header.
+ */
+static void test_wpa_sniff_lone_quote(void **state)
+{
+	static const char buf[] = " (ms)\",x";
+
+	(void)state;
+	assert_false(pd_wpa_sniff(buf + 5, 3));
+	assert_true(pd_wpa_sniff("\"Count\",x", 9));
+}
+
 /* Varints and fields, with values worked out by hand from the spec. */
 /*
  * The JSON number readers against independent references: RFC 8259's
@@ -594,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_cpuprofile_tiny),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_valid_edge_cases),
+		cmocka_unit_test(test_wpa_sniff_lone_quote),
 		cmocka_unit_test(test_json_numbers),
 		cmocka_unit_test(test_protobuf_wire),
 	};
