@@ -57,7 +57,41 @@ static void add_total(void *ctx, uint32_t node, uint32_t fn)
 		    c->sub[(size_t)node * CHUNK + j];
 }
 
-/* X^2 / df of counts c against exposures e over used blocks. */
+/*
+ * How many separate stretches of the run the counts c come in: a block
+ * is active when it holds at least half of its even share (C e_k / E),
+ * and two active blocks with an inactive one between them are two
+ * stretches (blocks without exposure neither join nor part them). A
+ * function that runs in one phase of the program (a start-up, the parse
+ * before the index) is one stretch: concentrated in time like a burst,
+ * but by the program's order, the same in every run (statistics.md,
+ * "Bursty functions").
+ */
+static unsigned stretches(const double *c, const double *e, unsigned used,
+			  double C, double E)
+{
+	unsigned k, n = 0;
+	int active = 0, gap = 0;
+
+	for (k = 0; k < used; k++) {
+		if (!(e[k] > 0))
+			continue;
+		if (c[k] >= 0.5 * C * e[k] / E) {
+			n += !active && (gap || !n);
+			active = 1;
+			gap = 0;
+		} else {
+			gap = active || gap;
+			active = 0;
+		}
+	}
+	return n;
+}
+
+/*
+ * X^2 / df of counts c against exposures e over used blocks; at most 1
+ * (sampling's) for counts in a single stretch of the run.
+ */
 static void dispersion(const double *c, const double *e, unsigned used,
 		       double *disp, double *df)
 {
@@ -82,6 +116,9 @@ static void dispersion(const double *c, const double *e, unsigned used,
 		}
 	*df = K - 1;
 	*disp = x2 / *df;
+	/* a phase is no evidence of bursts: at most sampling's scatter */
+	if (*disp > 1 && stretches(c, e, used, C, E) < 2)
+		*disp = 1;
 }
 
 /*

@@ -13,6 +13,10 @@ sample lasts until the next (the last one 1 ms), consecutive samples of
 one stack are one span, and a span's length is spread over the blocks it
 covers; the first gap is then the first span's length.
 
+Counts in a single stretch of the run (a phase of the program: active
+blocks, those with at least half of the function's even share, all
+together) have a dispersion of at most 1, sampling's.
+
 usage: block_dispersion.py [--spans] BASE.txt CAND.txt
 """
 import json
@@ -85,12 +89,26 @@ def blocks(samples):
     return [0 if t <= t0 else int((t - t0) / w) for t, _ in samples]
 
 
+def stretches(c, e, K, C, E):
+    """Separate runs of active blocks (at least half the even share),
+    over the blocks with exposure: one for a function of one phase."""
+    runs, prev = 0, None
+    for k in K:
+        on = c[k] >= 0.5 * C * e[k] / E
+        if on and prev is not True:
+            runs += 1
+        prev = on if (on or prev is not None) else None
+    return runs
+
+
 def pearson(c, e):
     K = [k for k in range(len(e)) if e[k] > 0]
     C, E = sum(c[k] for k in K), sum(e[k] for k in K)
     if len(K) < 4 or C < 3 * len(K):
         return None
     x2 = sum((c[k] - C * e[k] / E) ** 2 / (C * e[k] / E) for k in K)
+    if x2 > len(K) - 1 and stretches(c, e, K, C, E) < 2:
+        x2 = len(K) - 1
     return x2, len(K) - 1
 
 
