@@ -531,8 +531,8 @@ double pd_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
  * per side"): var(ln w) = A/c + B fitted by iteratively reweighted least
  * squares (weights d/f^2), then the prior's degrees of freedom from the
  * rows' scatter around it beyond their own chi-square's (limma's
- * fitFDist, Smyth 2004). Fewer than 8 rows: the fit with d0 = 4; no
- * scatter beyond chance: d0 = 100.
+ * fitFDist, Smyth 2004). Fewer than 8 rows: A0/c + B0, the model
+ * without history, with d0 = 4; no scatter beyond chance: d0 = 100.
  */
 void pd_vtrend_fit(const struct pd_vrow *r, size_t n, double A0, double B0,
 		   struct pd_vtrend *pr)
@@ -543,6 +543,15 @@ void pd_vtrend_fit(const struct pd_vrow *r, size_t n, double A0, double B0,
 
 	pr->scale = 1;
 	pr->d0 = 4;
+	/*
+	 * Fewer than 8 rows: the model without history. A trend fitted to
+	 * a handful of functions is their noisiest one's: a memory-bound
+	 * function or the total of a loaded run lifted every quiet
+	 * function's prior, and 3 runs a side found half of what Welch's
+	 * test finds (statistics.md, "Several runs per side").
+	 */
+	if (n < 8)
+		n = 0;
 	for (it = 0; it < 20 && n >= 3; it++) {
 		/* weighted normal equations of s2 = A u + B, u = 1/c */
 		double s00 = 0, s01 = 0, s11 = 0, t0 = 0, t1 = 0, det, nA, nB;
