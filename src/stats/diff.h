@@ -176,6 +176,14 @@ struct pd_diff {
 	double phi, lambda; /* lambda NAN when not estimated */
 	size_t lambda_n;    /* functions behind lambda */
 	const char *phi_source;
+	/*
+	 * One profile a side: ln of the ratio most functions moved by
+	 * together (statistics.md, "Machine-wide shifts"), 0 when none was
+	 * taken out; its variance; the functions alike and those that voted.
+	 */
+	double shift, shift_var;
+	size_t shift_alike, shift_voters;
+	double whole_cv; /* the total's run-to-run variation assumed */
 	enum pd_method method;
 	const char *prior_source; /* moderated-t: "history" or "functions" */
 	PD_VEC(char *) warnings;

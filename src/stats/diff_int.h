@@ -96,6 +96,16 @@ void pd_diff_test_all(struct pd_diff *d, const struct pd_expo *x);
 void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		    const struct pd_agg *ab, const struct pd_noise *noise);
 
+/*
+ * The program-wide shift of one pair (scale.c): ln of the ratio most of
+ * the program's functions moved by together, 0 when there is none or too
+ * few functions to tell; *var is its variance, *alike and *voters the
+ * functions that moved with it and those well sampled enough to vote.
+ */
+double pd_diff_program_shift(const struct pd_diff *d, const struct pd_agg *aa,
+			     const struct pd_agg *ab, const struct pd_expo *x,
+			     double *var, size_t *alike, size_t *voters);
+
 /* Several runs per side (runs.c): the moderated t-test. */
 void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		  struct pd_agg *b, size_t nb, const struct pd_noise *noise);

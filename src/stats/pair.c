@@ -197,10 +197,9 @@ static double learned_var(const struct learned *l, double c)
 static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 			 const struct pd_expo *x, double wa, double wb,
 			 double a, double b, const struct learned *l,
-			 double burst)
+			 double burst, double vshift, double sig2)
 {
 	double phi = d->phi, s = 1 / (a + 0.5) + 1 / (b + 0.5);
-	double sig2 = d->set.run_cv * d->set.run_cv;
 	int raised = 0;
 
 	if (l->df > 0) {
@@ -211,8 +210,8 @@ static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 			vb = fmax(vb, burst / (b + 0.5));
 			raised = 1;
 		}
-		pd_diff_measure_v(m, x, wa, wb, a, b, 0, (va + vb) / 2, l->df,
-				  d->set.share);
+		pd_diff_measure_v(m, x, wa, wb, a, b, 0, (va + vb + vshift) / 2,
+				  l->df, d->set.share);
 		m->burst = raised ? burst : 0;
 		return;
 	}
@@ -225,8 +224,74 @@ static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 		phi = burst;
 		raised = 1;
 	}
-	pd_diff_measure_v(m, x, wa, wb, a, b, phi, sig2, 0, d->set.share);
+	pd_diff_measure_v(m, x, wa, wb, a, b, phi, sig2 + vshift / 2, 0,
+			  d->set.share);
 	m->burst = raised ? burst : 0;
+}
+
+/*
+ * The whole program's run-to-run variation without history: measured on
+ * a busy two-core machine, 0.4 % to 9.7 % by program (a memory-bound or
+ * threaded program's total moves with the load; statistics.md,
+ * "Machine-wide shifts"). --run-cv when that is larger.
+ */
+#define WHOLE_RUN_CV 0.08
+
+static double whole_cv2(struct pd_diff *d)
+{
+	d->whole_cv = fmax(d->set.run_cv, WHOLE_RUN_CV);
+	return d->whole_cv * d->whole_cv;
+}
+
+/*
+ * Whether a metric is the whole program's: main's or a start routine's
+ * total, at least WHOLE_SHARE of each side's samples (the rest is the
+ * kernel's or the loader's). Its run-to-run variation is the program's.
+ */
+#define WHOLE_SHARE 0.95
+
+static int whole(double a, double b, const struct pd_expo *x)
+{
+	return a >= WHOLE_SHARE * x->ca && b >= WHOLE_SHARE * x->cb;
+}
+
+/*
+ * A function judged against the program's shift: its change and impact
+ * are what it moved beyond the shift, as its ratio is.
+ */
+static void beyond_shift(struct pd_metric *m, double shift, double ta)
+{
+	double wb = m->cand / exp(shift);
+
+	if (!(fabs(shift) > 0) || !(m->base > 0))
+		return;
+	m->delta_pct = (wb / m->base - 1) * 100;
+	m->impact_pct = ta > 0 ? fabs(wb - m->base) / ta * 100 : 0;
+}
+
+/*
+ * Names the shift taken out, if any; the functions are judged against
+ * it, the total (and a function on every stack) as it is.
+ */
+static void take_shift(struct pd_diff *d, const struct pd_agg *aa,
+		       const struct pd_agg *ab, const struct pd_expo *x,
+		       struct pd_expo *xf)
+{
+	*xf = *x;
+	d->shift = pd_diff_program_shift(d, aa, ab, x, &d->shift_var,
+					 &d->shift_alike, &d->shift_voters);
+	if (!d->shift_alike)
+		return;
+	xf->eb = x->eb * exp(d->shift);
+	pd_diff_warn(d,
+		     "the whole program moved %+.1f %% (%zu of %zu"
+		     " well-sampled functions alike): a machine-wide shift"
+		     " (load, frequency, another machine) or a change that"
+		     " touches all of the code; each function is judged"
+		     " against it (docs/statistics.md, \"Machine-wide"
+		     " shifts\")",
+		     (exp(d->shift) - 1) * 100, d->shift_alike,
+		     d->shift_voters);
 }
 
 /* One profile per side. */
@@ -235,11 +300,13 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 {
 	struct pd_expo x =
 	    pd_diff_exposure(d, aa->all_w, aa->all_c, ab->all_w, ab->all_c);
+	struct pd_expo xf;
 	size_t nf = d->fn->v.n, i, nz = 0, nlearned = 0;
 	double *z2, cv2 = d->set.run_cv * d->set.run_cv, common = 1;
 	struct learned l;
 
 	d->method = PD_METHOD_QUASI_POISSON;
+	take_shift(d, aa, ab, &x, &xf);
 	/*
 	 * Overdispersion: z^2 of well-sampled self counts under the model
 	 * at phi = 1 (sampling plus the between-run term).
@@ -251,7 +318,7 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		if (c < 50 ||
 		    (d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM)))
 			continue;
-		pd_diff_log_ratio(&x, aa->self_c[i], ab->self_c[i], 1, cv2, &L,
+		pd_diff_log_ratio(&xf, aa->self_c[i], ab->self_c[i], 1, cv2, &L,
 				  &se);
 		z2[nz++] = (L / se) * (L / se);
 	}
@@ -280,15 +347,21 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		f.func = (uint32_t)i;
 		for (k = 0; k < 2; k++) {
 			struct pd_metric *m = k ? &f.total : &f.self;
+			double a = k ? aa->total_c[i] : aa->self_c[i];
+			double b = k ? ab->total_c[i] : ab->self_c[i];
+			/* on every stack: the profile's total, judged as it */
+			int all = whole(a, b, &x) && !d->set.share;
 
-			l = learned_of(d, noise, i, k);
+			l = learned_of(d, noise, all ? SIZE_MAX : i, k);
 			nlearned += l.df > 0;
-			measure_pair(d, m, &x,
-				     k ? aa->total_w[i] : aa->self_w[i],
-				     k ? ab->total_w[i] : ab->self_w[i],
-				     k ? aa->total_c[i] : aa->self_c[i],
-				     k ? ab->total_c[i] : ab->self_c[i], &l,
-				     burst_of(aa, ab, i, k, common));
+			measure_pair(
+			    d, m, all ? &x : &xf,
+			    k ? aa->total_w[i] : aa->self_w[i],
+			    k ? ab->total_w[i] : ab->self_w[i], a, b, &l,
+			    all ? 0 : burst_of(aa, ab, i, k, common),
+			    all ? 0 : d->shift_var, all ? whole_cv2(d) : cv2);
+			if (!all)
+				beyond_shift(m, d->shift, x.ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, k);
 		}
 		PD_VEC_PUSH(&d->funcs, f);
@@ -302,7 +375,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	 * total row), else the floor; tested in the family below.
 	 */
 	l = learned_of(d, noise, SIZE_MAX, 1);
-	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0);
+	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0, 0,
+		     whole_cv2(d));
 	d->total.tau_pct = d->set.threshold_pct;
 	pd_diff_test_all(d, &x);
 	warn_bursty(d);
