@@ -35,7 +35,7 @@ static void *load_half(void *arg)
 	struct pd_db db;
 	size_t i;
 
-	h->rc = pd_db_open(&db, h->path, PD_DB_READ, &h->err);
+	h->rc = pd_db_open(&db, h->path, PD_DB_READ_AGAIN, &h->err);
 	if (h->rc < 0)
 		return NULL;
 	for (i = h->lo; i < h->hi && h->rc == 0; i++)
@@ -304,7 +304,7 @@ static void *noise_thread(void *arg)
 	struct noise_job *j = arg;
 	struct pd_db db;
 
-	j->rc = pd_db_open(&db, j->path, PD_DB_READ, &j->err);
+	j->rc = pd_db_open(&db, j->path, PD_DB_READ_AGAIN, &j->err);
 	if (j->rc < 0)
 		return NULL;
 	/* In database function ids: no names to look up on this thread. */
