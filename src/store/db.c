@@ -17,6 +17,7 @@
 #include "core/xalloc.h"
 #include "store/db.h"
 #include "store/db_pg.h"
+#include "store/pg_secret.h"
 
 #include <sqlite3.h>
 
