@@ -190,13 +190,22 @@ static int compare_page(const struct pd_site *s, const struct pd_site_key *k,
 	}
 	if (rc == 2 && msgs) {
 		char line[1024] = "";
+		const char *p = line;
+		size_t n = strlen(path);
 
 		rewind(msgs);
 		while (fgets(line, sizeof(line), msgs))
 			if (strstr(line, "error"))
 				break;
 		line[strcspn(line, "\n")] = 0;
-		pd_buf_adds(why, line);
+		/* the reason alone: the caller's line names the page */
+		if (!strncmp(p, "perfdiff: ", 10))
+			p += 10;
+		if (!strncmp(p, "error: ", 7))
+			p += 7;
+		if (!strncmp(p, path, n) && !strncmp(p + n, ": ", 2))
+			p += n + 2;
+		pd_buf_adds(why, p);
 	}
 	if (msgs)
 		fclose(msgs);

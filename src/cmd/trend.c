@@ -414,7 +414,7 @@ int pd_cmd_trend(int argc, char **argv)
 			rc = pd_trend_html(out.f, &t);
 		else
 			rc = pd_trend_text(out.f, &t, color);
-		if (rc && a.output)
+		if (rc && a.output && !ferror(out.f))
 			pd_error("error: %s: write failed", a.output);
 		if (pd_out_close(&out, rc) != 0 || rc)
 			goto out;

@@ -268,7 +268,8 @@ int pd_report_folded_counts(FILE *f, const struct pd_profile *p)
 	return report(f, p, NULL, 1);
 }
 
-int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
+int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top,
+			   int notes)
 {
 	struct pd_funcs fn;
 	struct pd_agg a;
@@ -349,7 +350,7 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 			pd_buf_addch(&b, '\n');
 		}
 	}
-	for (i = 0; i < p->notes.n; i++) {
+	for (i = 0; notes && i < p->notes.n; i++) {
 		pd_buf_adds(&b, "warning: ");
 		pd_buf_add_term_line(&b, p->notes.v[i]);
 		pd_buf_addch(&b, '\n');
