@@ -196,7 +196,8 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 	for (i = first; i < runs.n; i++)
 		pd_agg_resize(&runs.v[i].agg, nfun);
 
-	learn(noise, runs.v + first, runs.n - first, nfun);
+	/* no runs: runs.v is NULL, which takes no offset, not even 0 */
+	learn(noise, runs.v ? runs.v + first : NULL, runs.n - first, nfun);
 	rc = 0;
 out:
 	free_runs(runs.v, runs.n);
