@@ -62,7 +62,11 @@ int pd_out_open(struct pd_out *o, const char *path);
 int pd_out_check(const char *path, int file_only);
 /* Gives a temporary file the permissions a new file would get (umask). */
 void pd_tmp_perms(int fd);
-/* Commits (rc == 0) or discards the file; returns 0 or -1 with a message. */
+/*
+ * Commits (rc == 0) or discards the file; returns 0 or -1 with a message.
+ * A write that failed on the stream (a full disk) is said in one line with
+ * the file and the reason, whatever rc.
+ */
 int pd_out_close(struct pd_out *o, int rc);
 
 /* Whether --commit-url is an http(s) address with {sha}; else says why. */

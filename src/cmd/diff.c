@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "cmd/run.h"
@@ -273,7 +274,11 @@ int pd_cmd_show(int argc, char **argv)
 		: fmt == FMT_FOLDED ? PD_ONE_FOLDED
 				    : PD_ONE_TEXT;
 	o.output = output;
-	/* the text says the notes in its own header */
-	o.notes = fmt != FMT_TEXT || output;
+	/*
+	 * Warnings go to stderr, as diff's do; the text report repeats them,
+	 * unless stdout and stderr are the same terminal.
+	 */
+	o.notes = 1;
+	o.text_notes = output || !(isatty(1) && isatty(2));
 	return pd_write_one(argv[optind], &io, &o);
 }

@@ -478,7 +478,7 @@ int pd_render(struct pd_diff *d, struct run_opts *r,
 		rc = pd_report_folded(out.f, pa, pb);
 		break;
 	}
-	if (rc < 0 && r->output)
+	if (rc < 0 && r->output && !ferror(out.f))
 		pd_error("error: %s: write failed", r->output);
 	if (pd_out_close(&out, rc) == 0 && rc == 0)
 		status = r->check		      ? check_status(d, r)
@@ -747,7 +747,8 @@ int pd_write_one(const char *path, const struct pd_import_opts *io,
 			rc = pd_report_speedscope(out.f, &p,
 						  "perfdiff " PD_VERSION);
 		else
-			rc = pd_report_profile_text(out.f, &p, o->top);
+			rc = pd_report_profile_text(out.f, &p, o->top,
+						    o->text_notes);
 		if (pd_out_close(&out, rc) == 0 && rc == 0)
 			status = 0;
 	}

@@ -103,6 +103,7 @@ struct pd_one_out {
 	int counts;	    /* folded: sample counts whatever the weights */
 	int top;	    /* text: rows */
 	int notes;	    /* say the import's notes on stderr */
+	int text_notes;	    /* text: repeat them in the report */
 	int stacks_only;    /* refuse a profile of metric tables alone */
 };
 

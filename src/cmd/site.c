@@ -19,6 +19,7 @@
 #include "cmd/options.h"
 #include "cmd/site.h"
 #include "core/file.h"
+#include "core/hash.h"
 #include "core/limits.h"
 #include "core/xalloc.h"
 #include "store/trend.h"
@@ -35,6 +36,29 @@ void pd_site_slug(struct pd_buf *b, const char *s)
 		else
 			pd_buf_addf(b, "_%02x", c);
 	}
+}
+
+void pd_site_slug_bound(struct pd_buf *b, size_t from, const void *whole,
+			size_t n, int force)
+{
+	struct pd_sha256 h;
+	char hex[65];
+	size_t keep = PD_SITE_NAME_MAX - 18, i;
+
+	if (!force && b->len - from <= PD_SITE_NAME_MAX)
+		return;
+	if (b->len - from < keep)
+		keep = b->len - from;
+	/* never half of an _XX */
+	for (i = keep > 2 ? keep - 2 : 0; i < keep; i++)
+		if (b->buf[from + i] == '_')
+			keep = i;
+	pd_sha256_init(&h);
+	pd_sha256_add(&h, whole, n);
+	pd_sha256_hex(&h, hex);
+	b->len = from + keep;
+	b->buf[b->len] = 0;
+	pd_buf_addf(b, "_h%.16s", hex);
 }
 
 static int make_dir(const char *path)
@@ -166,13 +190,22 @@ static int compare_page(const struct pd_site *s, const struct pd_site_key *k,
 	}
 	if (rc == 2 && msgs) {
 		char line[1024] = "";
+		const char *p = line;
+		size_t n = strlen(path);
 
 		rewind(msgs);
 		while (fgets(line, sizeof(line), msgs))
 			if (strstr(line, "error"))
 				break;
 		line[strcspn(line, "\n")] = 0;
-		pd_buf_adds(why, line);
+		/* the reason alone: the caller's line names the page */
+		if (!strncmp(p, "perfdiff: ", 10))
+			p += 10;
+		if (!strncmp(p, "error: ", 7))
+			p += 7;
+		if (!strncmp(p, path, n) && !strncmp(p + n, ": ", 2))
+			p += n + 2;
+		pd_buf_adds(why, p);
 	}
 	if (msgs)
 		fclose(msgs);
@@ -227,8 +260,12 @@ static int add_nav(const char *path, const char *slug)
 static void page_path(struct pd_buf *b, const struct pd_site_key *k,
 		      const char *sha)
 {
+	size_t from;
+
 	pd_buf_addf(b, "c/%s/", k->slug);
+	from = b->len;
 	pd_site_slug(b, sha);
+	pd_site_slug_bound(b, from, sha, strlen(sha), 0);
 	pd_buf_adds(b, ".html");
 }
 

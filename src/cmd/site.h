@@ -36,7 +36,24 @@ struct pd_site {
 	size_t made, kept;
 };
 
+/*
+ * The longest name a page's file or folder gets from a name (before
+ * ".html"): file systems take 255 bytes, and the page's temporary name
+ * adds 11.
+ */
+#define PD_SITE_NAME_MAX 200
+
+/* s appended to b as a safe file name, _XX per byte that is not. */
 void pd_site_slug(struct pd_buf *b, const char *s);
+/*
+ * Shortens the slug that b holds from byte from on to at most
+ * PD_SITE_NAME_MAX bytes when it is longer or force is set: its start,
+ * then "_h" and 16 hex digits of the SHA-256 of the n bytes of whole
+ * (what the slug stands for). A slug never holds "_h" otherwise, so the
+ * shortened name is no other slug.
+ */
+void pd_site_slug_bound(struct pd_buf *b, size_t from, const void *whole,
+			size_t n, int force);
 int pd_site_build(struct pd_site *s);
 void pd_site_release(struct pd_site *s);
 /* site_pages.c */

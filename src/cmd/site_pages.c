@@ -12,6 +12,52 @@
 #include "core/xalloc.h"
 #include "report/report.h"
 
+static int by_slug(const void *a, const void *b)
+{
+	const struct pd_site_key *x = *(struct pd_site_key *const *)a;
+	const struct pd_site_key *y = *(struct pd_site_key *const *)b;
+
+	return strcmp(x->slug, y->slug);
+}
+
+/*
+ * Each series' slug bounded (PD_SITE_NAME_MAX) and its own: "--" joins
+ * parts that may hold "--" themselves (a--b, c and a, b--c), so series
+ * whose slugs meet are told apart by a hash of their key, as long ones
+ * are.
+ */
+static void unique_slugs(struct pd_site *s, struct pd_buf *b)
+{
+	struct pd_site_key **by = pd_xcalloc(s->keys.n + 1, sizeof(*by));
+	struct pd_buf whole = PD_BUF_INIT;
+	unsigned char *same = pd_xcalloc(s->keys.n + 1, 1);
+	size_t i;
+
+	for (i = 0; i < s->keys.n; i++)
+		by[i] = &s->keys.v[i];
+	qsort(by, s->keys.n, sizeof(*by), by_slug);
+	for (i = 0; i + 1 < s->keys.n; i++)
+		if (!strcmp(by[i]->slug, by[i + 1]->slug))
+			same[i] = same[i + 1] = 1;
+	for (i = 0; i < s->keys.n; i++) {
+		struct pd_site_key *k = by[i];
+
+		/* the key, its parts apart */
+		pd_buf_reset(&whole);
+		pd_buf_add(&whole, k->scenario, strlen(k->scenario) + 1);
+		pd_buf_add(&whole, k->cache, strlen(k->cache) + 1);
+		pd_buf_adds(&whole, k->tool);
+		pd_buf_reset(b);
+		pd_buf_adds(b, k->slug);
+		pd_site_slug_bound(b, 0, whole.buf, whole.len, same[i]);
+		free(k->slug);
+		k->slug = pd_xstrdup(b->buf);
+	}
+	pd_buf_release(&whole);
+	free(same);
+	free(by);
+}
+
 int pd_site_keys(struct pd_db *db, struct pd_site *s)
 {
 	struct pd_err err = PD_ERR_INIT;
@@ -41,12 +87,14 @@ int pd_site_keys(struct pd_db *db, struct pd_site *s)
 		PD_VEC_PUSH(&s->keys, k);
 	}
 	pd_st_reset(st);
-	pd_buf_release(&slug);
 	if (rc != PD_ST_DONE) {
+		pd_buf_release(&slug);
 		pd_db_fail(db, &err, "listing the series");
 		pd_error("%s", err.msg);
 		return -1;
 	}
+	unique_slugs(s, &slug);
+	pd_buf_release(&slug);
 	for (i = 0; i < s->keys.n; i++) {
 		struct pd_site_series ss;
 

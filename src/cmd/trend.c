@@ -15,6 +15,7 @@
 #include "cmd/options.h"
 #include "cmd/site.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "report/report.h"
 #include "store/trend.h"
@@ -413,7 +414,7 @@ int pd_cmd_trend(int argc, char **argv)
 			rc = pd_trend_html(out.f, &t);
 		else
 			rc = pd_trend_text(out.f, &t, color);
-		if (rc && a.output)
+		if (rc && a.output && !ferror(out.f))
 			pd_error("error: %s: write failed", a.output);
 		if (pd_out_close(&out, rc) != 0 || rc)
 			goto out;
@@ -453,6 +454,7 @@ int pd_cmd_culprit(int argc, char **argv)
 	struct pd_trend t;
 	const struct pd_alert *al = NULL;
 	const char *good, *bad;
+	char *safe[2] = { NULL, NULL };
 	struct pd_buf b = PD_BUF_INIT;
 	size_t i, k;
 	int status;
@@ -480,18 +482,25 @@ int pd_cmd_culprit(int argc, char **argv)
 			}
 	}
 	for (i = 0; i < t.notes.n; i++)
-		fprintf(stderr, "perfdiff: note: %s\n", t.notes.v[i]);
+		pd_error("note: %s", t.notes.v[i]);
 	if (!al) {
-		printf("no change point in %s/%s over %zu commits\n",
-		       t.scenario, t.cache, t.ncommits);
+		/* names from build_meta.json: safe for a terminal */
+		pd_buf_add_term_line(&b, t.scenario);
+		pd_buf_addch(&b, '/');
+		pd_buf_add_term_line(&b, t.cache);
+		printf("no change point in %s over %zu commits\n", b.buf,
+		       t.ncommits);
 		status = 1;
 		goto out;
 	}
 	good = t.series.v[0].pts.v[al->at - 1].sha;
 	bad = t.series.v[0].pts.v[al->at].sha;
+	/* shas as build_meta.json gave them: safe for a terminal */
+	safe[0] = pd_term_dup(good);
+	safe[1] = pd_term_dup(bad);
 	pd_fmt_alert(&b, &t, (size_t)(al - t.alerts.v), 5);
 	printf("change: %s\n", b.buf);
-	printf("last good: %s\nfirst bad: %s\n", good, bad);
+	printf("last good: %s\nfirst bad: %s\n", safe[0], safe[1]);
 	status = 0;
 	if (a.repo) {
 		const char *args[] = { "rev-list", "--count", NULL, NULL };
@@ -510,7 +519,7 @@ int pd_cmd_culprit(int argc, char **argv)
 		if (n >= 1 && !strcmp(lines[0], "1")) {
 			printf("adjacent: %s is the first bad commit; no bisect"
 			       " needed\n",
-			       bad);
+			       safe[1]);
 			free_lines(lines, (size_t)n);
 			goto out;
 		}
@@ -518,8 +527,10 @@ int pd_cmd_culprit(int argc, char **argv)
 			printf("%s commits to test between them\n", lines[0]);
 		free_lines(lines, (size_t)n);
 	}
-	printf("git bisect start %s %s\n", bad, good);
+	printf("git bisect start %s %s\n", safe[1], safe[0]);
 out:
+	free(safe[0]);
+	free(safe[1]);
 	pd_buf_release(&b);
 	pd_trend_release(&t);
 	args_release(&a);

@@ -201,7 +201,7 @@ int pd_out_open(struct pd_out *o, const char *path)
 
 int pd_out_close(struct pd_out *o, int rc)
 {
-	int ret = 0;
+	int ret = 0, e = errno; /* a failed write's reason, if one failed */
 
 	if (o->f == stdout) {
 		if (fflush(stdout) || ferror(stdout)) {
@@ -213,6 +213,10 @@ int pd_out_close(struct pd_out *o, int rc)
 	}
 	if (!o->f)
 		return rc ? -1 : 0;
+	if (rc != 0 && ferror(o->f))
+		/* the one line of a full disk: the file and the reason */
+		pd_error("error: %s: write failed: %s", o->path,
+			 strerror(e ? e : EIO));
 	if (rc == 0 && (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))) {
 		pd_error("error: %s: write failed: %s", o->path,
 			 strerror(errno));
@@ -292,8 +296,16 @@ int pd_write_by_name(const char *output,
 	watch(tmp);
 	rc = write(tmp, arg, &err);
 	if (rc < 0 || rename(tmp, output)) {
-		pd_error("%s",
-			 rc < 0 ? err.msg : "error: cannot rename into place");
+		size_t n = strlen(tmp);
+
+		if (rc < 0 && !strncmp(err.msg, tmp, n))
+			/* the file asked for, not its temporary name */
+			pd_error("error: %s%s", output, err.msg + n);
+		else if (rc < 0)
+			pd_error("%s", err.msg);
+		else
+			pd_error("error: %s: cannot rename into place: %s",
+				 output, strerror(errno));
 		unlink(tmp);
 		watch(NULL);
 		free(tmp);

@@ -98,7 +98,7 @@ unsigned pd_utf8_cp(const unsigned char *s, size_t len)
 int pd_utf8_invisible(unsigned cp)
 {
 	return (cp >= 0x200b && cp <= 0x200f) ||
-	       (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2028 && cp <= 0x202e) ||
 	       (cp >= 0x2060 && cp <= 0x2064) ||
 	       (cp >= 0x2066 && cp <= 0x2069) || cp == 0xfeff;
 }

@@ -21,8 +21,9 @@ size_t pd_utf8_seq(const unsigned char *s, size_t n, int *valid);
  * Appends s (n bytes) for a terminal, what it would obey made visible:
  * C0 controls (but newline and tab) and DEL as \x1b, the C1 controls
  * (U+0080..U+009F: U+009B starts a command on some terminals), bidi
- * overrides and isolates and zero-width characters as \u202e, invalid
- * UTF-8 bytes as \xff. Names come from profiles, and profiles come from
+ * overrides and isolates, zero-width characters and the line and
+ * paragraph separators U+2028/U+2029 as \u202e, invalid UTF-8 bytes as
+ * \xff. Names come from profiles, and profiles come from
  * anywhere (docs/architecture.md, "Untrusted text").
  */
 void pd_buf_add_term(struct pd_buf *b, const char *s, size_t n);
@@ -30,7 +31,8 @@ void pd_buf_add_term(struct pd_buf *b, const char *s, size_t n);
 void pd_buf_add_term_line(struct pd_buf *b, const char *s);
 /*
  * Whether code point cp is one a reader cannot see but that changes what
- * is shown: bidi controls and zero-width characters.
+ * is shown: bidi controls, zero-width characters, and U+2028/U+2029,
+ * which end a line where a terminal or an editor shows none.
  */
 int pd_utf8_invisible(unsigned cp);
 /* The code point of a valid sequence of len bytes at s. */

@@ -30,13 +30,43 @@ static void add_stack(struct stacks *s, int side, const char *k, size_t n,
 	s->w[side].v[id] += w;
 }
 
+/*
+ * One frame's name: a ';' (the frame separator) becomes ':', as the
+ * collapsers do; what a terminal would obey is written as text, \x1b
+ * for a control byte and \u202e for a C1 control, a bidi or zero-width
+ * character or a line separator (pd_buf_add_term_line), so a line of
+ * the output is one stack and names read back as that text
+ * (docs/reports.md, "Folded").
+ */
+static void put_name(struct pd_buf *b, const char *nm, size_t len,
+		     struct pd_buf *tmp)
+{
+	size_t j;
+
+	for (j = 0; j < len; j++)
+		if ((unsigned char)nm[j] < 0x20 || (unsigned char)nm[j] >= 0x7f)
+			break;
+	if (j == len) { /* printable ASCII, most names */
+		for (j = 0; j < len; j++)
+			pd_buf_addch(b, nm[j] == ';' ? ':' : nm[j]);
+		return;
+	}
+	pd_buf_reset(tmp);
+	pd_buf_add_term(tmp, nm, len); /* leaves newlines and tabs */
+	for (j = 0; j < tmp->len; j++)
+		if (tmp->buf[j] == '\n' || tmp->buf[j] == '\t')
+			pd_buf_addf(b, "\\x%02x", tmp->buf[j]);
+		else
+			pd_buf_addch(b, tmp->buf[j] == ';' ? ':' : tmp->buf[j]);
+}
+
 /* by_count: each stack's sample count instead of its weight */
 static void collect(struct stacks *s, int side, const struct pd_profile *p,
 		    int by_count)
 {
 	size_t nn = p->nodes.n, i;
 	size_t *off = pd_xmalloc(nn * sizeof(*off));
-	struct pd_buf path = PD_BUF_INIT;
+	struct pd_buf path = PD_BUF_INIT, tmp = PD_BUF_INIT;
 	uint32_t *chain = NULL;
 	size_t nchain = 0, cap = 0;
 
@@ -61,7 +91,7 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p,
 			const struct pd_frame *fr =
 			    &p->frames.v[p->nodes.v[chain[nchain]].frame];
 			const char *nm = pd_intern_str(&p->strs, fr->name);
-			size_t j, len = pd_intern_len(&p->strs, fr->name);
+			size_t len = pd_intern_len(&p->strs, fr->name);
 			/* folded has no modules: "[lib+0x1f0]" keeps the
 			 * offset of an unsymbolicated frame when read back */
 			int wrap =
@@ -74,11 +104,7 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p,
 				pd_buf_addch(&path, ';');
 			if (wrap)
 				pd_buf_addch(&path, '[');
-			for (j = 0; j < len; j++)
-				pd_buf_addch(&path,
-					     nm[j] == ';' || nm[j] == '\n'
-						 ? ':'
-						 : nm[j]);
+			put_name(&path, nm, len, &tmp);
 			if (wrap)
 				pd_buf_addch(&path, ']');
 		}
@@ -88,6 +114,7 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p,
 	free(off);
 	free(chain);
 	pd_buf_release(&path);
+	pd_buf_release(&tmp);
 }
 
 static const struct stacks *sort_ctx;
@@ -241,7 +268,8 @@ int pd_report_folded_counts(FILE *f, const struct pd_profile *p)
 	return report(f, p, NULL, 1);
 }
 
-int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
+int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top,
+			   int notes)
 {
 	struct pd_funcs fn;
 	struct pd_agg a;
@@ -322,7 +350,7 @@ int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top)
 			pd_buf_addch(&b, '\n');
 		}
 	}
-	for (i = 0; i < p->notes.n; i++) {
+	for (i = 0; notes && i < p->notes.n; i++) {
 		pd_buf_adds(&b, "warning: ");
 		pd_buf_add_term_line(&b, p->notes.v[i]);
 		pd_buf_addch(&b, '\n');

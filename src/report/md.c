@@ -232,9 +232,13 @@ static void md_side(struct pd_buf *b, const char *label,
 		pd_buf_adds(b, " — ");
 		pd_md_text(b, s->provenance, 1500);
 	}
-	pd_buf_addf(b, " (%s", s->format);
-	if (s->event)
-		pd_buf_addf(b, ", event %s", s->event);
+	/* the event is the profile's (perf's -e, a stored run's column) */
+	pd_buf_adds(b, " (");
+	pd_md_text(b, s->format, 100);
+	if (s->event) {
+		pd_buf_adds(b, ", event ");
+		pd_md_text(b, s->event, 200);
+	}
 	pd_buf_addf(b, ", %.0f samples, total ", s->samples);
 	pd_fmt_weight(b, s->total, s->unit);
 	pd_buf_addf(b, " %s)", pd_unit_display(s->unit));

@@ -96,8 +96,12 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 			 const char *exporter);
 
-/* One profile: per-function self/total, for `perfdiff show`. */
-int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top);
+/*
+ * One profile: per-function self/total, for `perfdiff show`; the
+ * import's notes at the end when notes is set.
+ */
+int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top,
+			   int notes);
 int pd_report_profile_json(FILE *f, const struct pd_profile *p);
 
 /* Escaping: HTML text (and attribute values); Markdown table text. */

@@ -6,9 +6,13 @@
  * starts with '=', '+', '-' or '@' stays text. libxlsxwriter writes the
  * file itself; the caller gives it a temporary name and renames it.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <xlsxwriter.h>
 
 #include "core/utf8.h"
@@ -342,12 +346,51 @@ int pd_report_xlsx(const char *path, const struct pd_diff *d,
 	return pd_xlsx_close(wb, path, err);
 }
 
+/* Whether libxlsxwriter's error is a failed file operation (errno says). */
+static int file_error(lxw_error rc)
+{
+	switch (rc) {
+	case LXW_ERROR_CREATING_XLSX_FILE:
+	case LXW_ERROR_CREATING_TMPFILE:
+	case LXW_ERROR_READING_TMPFILE:
+	case LXW_ERROR_ZIP_FILE_OPERATION:
+	case LXW_ERROR_ZIP_FILE_ADD:
+	case LXW_ERROR_ZIP_CLOSE:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * libxlsxwriter writes the file when the workbook closes and says what
+ * went wrong on stderr itself, in lines of its own that name the
+ * temporary file: its stderr is /dev/null for that call, and the one
+ * line is ours (docs/style.md, "Errors").
+ */
 int pd_xlsx_close(lxw_workbook *wb, const char *path, struct pd_err *err)
 {
-	lxw_error rc = workbook_close(wb);
+	int saved, quiet, e;
+	lxw_error rc;
 
-	if (rc != LXW_NO_ERROR)
-		return pd_err_set(err, PD_EIO, "%s: %s", path,
-				  lxw_strerror(rc));
-	return 0;
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	quiet = open("/dev/null", O_WRONLY);
+	if (saved >= 0 && quiet >= 0)
+		dup2(quiet, STDERR_FILENO);
+	errno = 0;
+	rc = workbook_close(wb);
+	e = errno;
+	if (saved >= 0 && quiet >= 0) {
+		fflush(stderr);
+		dup2(saved, STDERR_FILENO);
+	}
+	if (saved >= 0)
+		close(saved);
+	if (quiet >= 0)
+		close(quiet);
+	if (rc == LXW_NO_ERROR)
+		return 0;
+	return pd_err_set(err, PD_EIO, "%s: write failed: %s", path,
+			  file_error(rc) && e ? strerror(e) : lxw_strerror(rc));
 }

@@ -5,18 +5,23 @@
  * one version or the next, never in between. WAL and a busy timeout let
  * several ingests and readers share the file.
  */
+#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/blob.h"
 #include "core/buf.h"
+#include "core/compat.h"
 #include "core/file.h"
 #include "core/xalloc.h"
 #include "store/db.h"
 #include "store/db_pg.h"
+#include "store/pg_secret.h"
 
 #include <sqlite3.h>
 
@@ -27,15 +32,48 @@ const char *pd_db_default_path(void)
 	return e && *e ? e : "perfdiff.db";
 }
 
-/* The way out of a damaged file, said wherever SQLite finds one. */
+/*
+ * The way out of a damaged file, said wherever SQLite finds one: a
+ * command to paste into a shell, so the path goes in single quotes (a
+ * quote inside it as '\'').
+ */
 #define RECOVER_HINT                                                           \
 	"the file is damaged; recover what it holds with: sqlite3 %s"          \
 	" .recover | sqlite3 RECOVERED.db"
+
+/* path quoted for a POSIX shell, in b. */
+static const char *shell_quoted(struct pd_buf *b, const char *path)
+{
+	const char *p;
+
+	pd_buf_reset(b);
+	pd_buf_addch(b, '\'');
+	for (p = path; *p; p++)
+		if (*p == '\'')
+			pd_buf_adds(b, "'\\''");
+		else
+			pd_buf_addch(b, *p);
+	pd_buf_addch(b, '\'');
+	return b->buf;
+}
 
 static int damaged(int code)
 {
 	return (code & 0xff) == SQLITE_CORRUPT ||
 	       (code & 0xff) == SQLITE_NOTADB;
+}
+
+/* The one line for a damaged file: where it showed, and the way out. */
+static int damaged_file(struct pd_db *db, struct pd_err *err, const char *what,
+			const char *finding, const char *tail)
+{
+	struct pd_buf q = PD_BUF_INIT;
+	int rc = pd_err_set(err, PD_EIO, "%s: %s%s%s; " RECOVER_HINT "%s",
+			    db->path, what ? what : "", what ? ": " : "",
+			    finding, shell_quoted(&q, db->path), tail);
+
+	pd_buf_release(&q);
+	return rc;
 }
 
 size_t pd_db_hide_password(char *arg)
@@ -59,9 +97,7 @@ int pd_db_fail(struct pd_db *db, struct pd_err *err, const char *what)
 				  pd_pg_message(db->pg));
 	code = db->h ? sqlite3_extended_errcode(db->h) : 0;
 	if (damaged(code))
-		return pd_err_set(err, PD_EIO, "%s: %s: %s; " RECOVER_HINT,
-				  db->path, what, sqlite3_errmsg(db->h),
-				  db->path);
+		return damaged_file(db, err, what, sqlite3_errmsg(db->h), "");
 	return pd_err_set(err, PD_EIO, "%s: %s: %s", db->path, what,
 			  db->h ? sqlite3_errmsg(db->h) : "cannot open");
 }
@@ -75,9 +111,8 @@ int pd_db_exec(struct pd_db *db, const char *sql, struct pd_err *err)
 
 	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		if (damaged(sqlite3_extended_errcode(db->h)))
-			pd_err_set(err, PD_EIO, "%s: %s; " RECOVER_HINT,
-				   db->path, msg ? msg : sqlite3_errmsg(db->h),
-				   db->path);
+			damaged_file(db, err, NULL,
+				     msg ? msg : sqlite3_errmsg(db->h), "");
 		else
 			pd_err_set(err, PD_EIO, "%s: %s", db->path,
 				   msg ? msg : sqlite3_errmsg(db->h));
@@ -221,23 +256,80 @@ static int past_deadline(void *arg)
 }
 
 /*
- * PRAGMA quick_check, for at most QUICK_CHECK_MS: enough to read a
- * history of a few hundred megabytes whole; a larger one is checked as
- * far as the budget goes, and writing is refused only on a finding.
+ * PRAGMA quick_check before ingest writes, for at most QUICK_CHECK_MS:
+ * enough to read a history of a few hundred megabytes whole; a larger
+ * one is checked as far as the budget goes, and writing is refused only
+ * on a finding.
  */
 #define QUICK_CHECK_MS 1500
 
-static int quick_check(struct pd_db *db, struct pd_err *err)
+/*
+ * The progress handler is not called inside the integrity check's one
+ * step before SQLite 3.43 or so: there, a 1.3 GB history took 20 s
+ * whatever the budget. sqlite3_interrupt() is heeded inside it, so a
+ * watchdog thread calls it when the budget is spent, unless the step
+ * ended first (a byte down the pipe wakes it at once).
+ */
+struct watchdog {
+	sqlite3 *h;
+	int ms, fd;
+};
+
+static void *watch_step(void *arg)
+{
+	const struct watchdog *w = arg;
+	struct pollfd p = { w->fd, POLLIN, 0 };
+
+	if (poll(&p, 1, w->ms) == 0)
+		sqlite3_interrupt(w->h);
+	return NULL;
+}
+
+static int step_until(struct pd_db *db, sqlite3_stmt *st, long long deadline)
+{
+	struct watchdog w;
+	pthread_t th;
+	int fds[2], rc, watched = 0;
+
+	w.h = db->h;
+	w.ms = (int)(deadline - now_ms());
+	if (w.ms < 1)
+		w.ms = 1;
+	if (pd_db_threads() && pipe(fds) == 0) {
+		w.fd = fds[0];
+		watched = !pthread_create(&th, NULL, watch_step, &w);
+		if (!watched) {
+			close(fds[0]);
+			close(fds[1]);
+		}
+	}
+	rc = sqlite3_step(st);
+	if (watched) {
+		/* the thread is gone before the statement is */
+		(void)!write(fds[1], "", 1);
+		pthread_join(th, NULL);
+		close(fds[0]);
+		close(fds[1]);
+	}
+	return rc;
+}
+
+/*
+ * Runs one checking PRAGMA (its answer "ok", or findings) until the
+ * deadline (0: none; past it, the part checked is taken as the answer).
+ */
+static int check_file(struct pd_db *db, const char *pragma, const char *label,
+		      long long deadline, const char *tail, struct pd_err *err)
 {
 	sqlite3_stmt *st;
-	long long deadline = now_ms() + QUICK_CHECK_MS;
 	int rc;
 
-	if (sqlite3_prepare_v2(db->h, "PRAGMA quick_check(1)", -1, &st, NULL) !=
-	    SQLITE_OK)
+	if (sqlite3_prepare_v2(db->h, pragma, -1, &st, NULL) != SQLITE_OK)
 		return pd_db_fail(db, err, "checking the file");
-	sqlite3_progress_handler(db->h, 10000, past_deadline, &deadline);
-	rc = sqlite3_step(st);
+	if (deadline)
+		sqlite3_progress_handler(db->h, 10000, past_deadline,
+					 &deadline);
+	rc = deadline ? step_until(db, st, deadline) : sqlite3_step(st);
 	sqlite3_progress_handler(db->h, 0, NULL, NULL);
 	if (rc == SQLITE_ROW &&
 	    strcmp((const char *)sqlite3_column_text(st, 0), "ok")) {
@@ -248,20 +340,58 @@ static int quick_check(struct pd_db *db, struct pd_err *err)
 		snprintf(what, sizeof(what), "%s",
 			 (const char *)sqlite3_column_text(st, 0));
 		for (i = 0; what[i]; i++)
-			if (what[i] == '\n' || what[i] == '\r')
+			if ((unsigned char)what[i] < 0x20)
 				what[i] = ' ';
-		pd_err_set(err, PD_EIO,
-			   "%s: PRAGMA quick_check: %s; " RECOVER_HINT
-			   " (nothing was written)",
-			   db->path, what, db->path);
+		rc = damaged_file(db, err, label, what, tail);
 		sqlite3_finalize(st);
-		return PD_EIO;
+		return rc;
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW || rc == SQLITE_DONE ||
-	    (rc & 0xff) == SQLITE_INTERRUPT)
+	    (deadline && (rc & 0xff) == SQLITE_INTERRUPT))
 		return 0;
 	return pd_db_fail(db, err, "checking the file");
+}
+
+/*
+ * A read command checks what it opens: SQLite reads a damaged page's
+ * garbage without a word when the page's structure still holds, and a
+ * row changed in place then shows up wrong or not at all
+ * (docs/history.md, "Ingest"). The tables every command reads whole
+ * (runs, bundles, functions: small beside the function rows) get
+ * integrity_check, which also finds a row its indexes disagree with; a
+ * file of at most READ_CHECK_BYTES gets quick_check too, read whole
+ * (about 0.2 s at that size; 7 s for a history of 1.3 GB, too long to
+ * pay on every command). A damaged page of a larger file is met by the
+ * read itself, which refuses it with the same line.
+ */
+#define READ_CHECK_BYTES (32LL << 20)
+
+static int read_check(struct pd_db *db, const char *path, struct pd_err *err)
+{
+	static const char *const tables[] = {
+		"PRAGMA integrity_check(runs)",
+		"PRAGMA integrity_check(bundles)",
+		"PRAGMA integrity_check(functions)",
+	};
+	struct stat sb;
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < PD_ARRAY_SIZE(tables) && rc == 0; i++)
+		rc = check_file(db, tables[i], "PRAGMA integrity_check", 0, "",
+				err);
+	if (rc == 0 && stat(path, &sb) == 0 && sb.st_size <= READ_CHECK_BYTES)
+		rc = check_file(db, "PRAGMA quick_check(1)",
+				"PRAGMA quick_check", 0, "", err);
+	return rc;
+}
+
+static int quick_check(struct pd_db *db, struct pd_err *err)
+{
+	return check_file(db, "PRAGMA quick_check(1)", "PRAGMA quick_check",
+			  now_ms() + QUICK_CHECK_MS, " (nothing was written)",
+			  err);
 }
 
 /* A file URI for path, for read-only media (immutable=1). */
@@ -305,7 +435,8 @@ static int cannot_write(sqlite3 *h)
 	return code == SQLITE_CANTOPEN || code == SQLITE_READONLY;
 }
 
-static int open_read(struct pd_db *db, const char *path, struct pd_err *err)
+static int open_read(struct pd_db *db, const char *path, int check,
+		     struct pd_err *err)
 {
 	int v = 0, rc, latest = pd_db_schema_latest();
 
@@ -365,11 +496,12 @@ static int open_read(struct pd_db *db, const char *path, struct pd_err *err)
 				    : "not a perfdiff history",
 				  v, latest);
 	db->version = v;
-	return pd_db_exec(db,
-			  "PRAGMA query_only = ON;"
-			  "PRAGMA cache_size = -65536;"
-			  "PRAGMA mmap_size = 2147418112;",
-			  err);
+	rc = pd_db_exec(db,
+			"PRAGMA query_only = ON;"
+			"PRAGMA cache_size = -65536;"
+			"PRAGMA mmap_size = 2147418112;",
+			err);
+	return rc == 0 && check ? read_check(db, path, err) : rc;
 }
 
 /*
@@ -407,8 +539,8 @@ int pd_db_open(struct pd_db *db, const char *path, enum pd_db_mode mode,
 	rc = refuse_special(path, err);
 	if (rc < 0)
 		goto fail;
-	if (mode == PD_DB_READ) {
-		rc = open_read(db, path, err);
+	if (mode != PD_DB_WRITE) {
+		rc = open_read(db, path, mode == PD_DB_READ, err);
 		if (rc < 0)
 			pd_db_close(db);
 		return rc;

@@ -83,9 +83,16 @@ enum pd_db_mode {
 	/*
 	 * Read commands: the file is opened read-only (and immutable when
 	 * its folder cannot take SQLite's -wal/-shm files, as on read-only
-	 * media); its schema must be this binary's.
+	 * media); its schema must be this binary's, and it is checked for
+	 * damage (docs/history.md, "Ingest").
 	 */
 	PD_DB_READ,
+	/*
+	 * The same without the check of a read open (PRAGMA integrity_check
+	 * of the small tables, quick_check bounded in time): a thread's own
+	 * connection to a history this process opened with PD_DB_READ.
+	 */
+	PD_DB_READ_AGAIN,
 	/*
 	 * ingest: created when missing, checked (PRAGMA quick_check, bounded
 	 * in time) and migrated to the latest schema.

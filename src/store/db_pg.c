@@ -15,6 +15,7 @@
 #include "core/compat.h"
 #include "core/xalloc.h"
 #include "store/db_pg.h"
+#include "store/pg_secret.h"
 
 /* Type OIDs (PostgreSQL's catalog pg_type; fixed since 7.x) */
 #define OID_BOOL 16
@@ -42,6 +43,7 @@ struct pd_pg {
 	struct pd_buf copy; /* rows of copy_st, in COPY's text format */
 	struct pd_pg_st *copy_st;
 	int copy_failed; /* the last failure was sending those rows */
+	char **secrets;	 /* the target's password, scrubbed from messages */
 };
 
 struct param {
@@ -67,10 +69,18 @@ struct pd_pg_st {
 	char scratch[32];
 };
 
-/* The server's message on one line, without libpq's trailing newline. */
+/*
+ * The server's message on one line, without libpq's trailing newline and
+ * without the password, which libpq quotes back in some of its messages
+ * (a percent escape it cannot decode, a port it cannot read).
+ */
 static void keep_message(struct pd_pg *pg, const char *m)
 {
 	size_t i, o = 0;
+	char *copy = m ? pd_xstrdup(m) : NULL;
+
+	pd_pg_scrub(copy, pg->secrets);
+	m = copy;
 
 	for (i = 0; m && m[i] && o + 1 < sizeof(pg->msg); i++) {
 		char c =
@@ -83,6 +93,8 @@ static void keep_message(struct pd_pg *pg, const char *m)
 	while (o > 0 && pg->msg[o - 1] == ' ')
 		o--;
 	pg->msg[o] = 0;
+	free(copy);
+	pd_pg_scrub(pg->msg, pg->secrets);
 	if (!o)
 		snprintf(pg->msg, sizeof(pg->msg), "the server did not answer");
 }
@@ -96,66 +108,6 @@ const char *pd_pg_step_name(struct pd_pg *pg, const char *what)
 {
 	/* rows are sent when the next statement runs, which is not theirs */
 	return pg->copy_failed ? "adding rows" : what;
-}
-
-/* Cuts "password=..." out of a key=value list or a URL's query. */
-static void drop_password_param(char *s)
-{
-	char *p;
-
-	while ((p = strstr(s, "password=")) &&
-	       (p == s || p[-1] == ' ' || p[-1] == '?' || p[-1] == '&')) {
-		char *e = p + strcspn(p, " &");
-
-		if (*e)
-			e++;
-		memmove(p, e, strlen(e) + 1);
-	}
-}
-
-char *pd_pg_display(const char *target)
-{
-	char *s = pd_xstrdup(target);
-	char *auth = strstr(s, "://");
-
-	if (auth) {
-		char *end = auth + 3 + strcspn(auth + 3, "/?");
-		char *at = memchr(auth + 3, '@', (size_t)(end - auth - 3));
-		char *colon =
-		    at ? memchr(auth + 3, ':', (size_t)(at - auth - 3)) : NULL;
-
-		if (colon)
-			memmove(colon, at, strlen(at) + 1);
-	}
-	drop_password_param(s);
-	return s;
-}
-
-size_t pd_pg_mask(char *arg)
-{
-	char *u = strstr(arg, "postgresql://"), *p;
-	size_t n = 0;
-
-	if (!u)
-		u = strstr(arg, "postgres://");
-	if (!u)
-		return 0;
-	u = strstr(u, "://") + 3;
-	p = u + strcspn(u, "/?");
-	{
-		char *at = memchr(u, '@', (size_t)(p - u));
-		char *colon = at ? memchr(u, ':', (size_t)(at - u)) : NULL;
-
-		for (; colon && ++colon < at; n++)
-			*colon = 'x';
-	}
-	for (p = u; (p = strstr(p, "password=")); p++)
-		if (p[-1] == '?' || p[-1] == '&')
-			for (p += 9; *p && *p != '&'; p++, n++)
-				*p = 'x';
-		else
-			p += 8;
-	return n;
 }
 
 static void quiet(void *arg, const char *message)
@@ -700,6 +652,7 @@ int pd_pg_open(struct pd_db *db, const char *target, int write,
 	int latest = pd_db_schema_latest(), v = 0, rc;
 
 	db->pg = pd_xcalloc(1, sizeof(*db->pg));
+	db->pg->secrets = pd_pg_words(target);
 	db->pg->conn = PQconnectdb(target);
 	if (PQstatus(db->pg->conn) != CONNECTION_OK) {
 		keep_message(db->pg, PQerrorMessage(db->pg->conn));
@@ -743,6 +696,7 @@ void pd_pg_close(struct pd_db *db)
 		return;
 	PQfinish(db->pg->conn);
 	pd_buf_release(&db->pg->copy);
+	pd_pg_words_free(db->pg->secrets);
 	free(db->pg);
 	db->pg = NULL;
 }

@@ -44,12 +44,4 @@ const char *pd_pg_message(struct pd_pg *pg);
  * rows" when it was the COPY rows sent before the caller's statement.
  */
 const char *pd_pg_step_name(struct pd_pg *pg, const char *what);
-/*
- * Overwrites, in place, the password of a postgresql:// URL inside arg
- * with x's; returns how many characters it hid.
- */
-size_t pd_pg_mask(char *arg);
-/* target without its password, for messages. */
-char *pd_pg_display(const char *target);
-
 #endif

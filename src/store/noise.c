@@ -35,7 +35,7 @@ static void *load_half(void *arg)
 	struct pd_db db;
 	size_t i;
 
-	h->rc = pd_db_open(&db, h->path, PD_DB_READ, &h->err);
+	h->rc = pd_db_open(&db, h->path, PD_DB_READ_AGAIN, &h->err);
 	if (h->rc < 0)
 		return NULL;
 	for (i = h->lo; i < h->hi && h->rc == 0; i++)
@@ -196,7 +196,8 @@ int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
 	for (i = first; i < runs.n; i++)
 		pd_agg_resize(&runs.v[i].agg, nfun);
 
-	learn(noise, runs.v + first, runs.n - first, nfun);
+	/* no runs: runs.v is NULL, which takes no offset, not even 0 */
+	learn(noise, runs.v ? runs.v + first : NULL, runs.n - first, nfun);
 	rc = 0;
 out:
 	free_runs(runs.v, runs.n);
@@ -304,7 +305,7 @@ static void *noise_thread(void *arg)
 	struct noise_job *j = arg;
 	struct pd_db db;
 
-	j->rc = pd_db_open(&db, j->path, PD_DB_READ, &j->err);
+	j->rc = pd_db_open(&db, j->path, PD_DB_READ_AGAIN, &j->err);
 	if (j->rc < 0)
 		return NULL;
 	/* In database function ids: no names to look up on this thread. */

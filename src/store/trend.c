@@ -420,11 +420,17 @@ static int func_label(struct pd_db *db, size_t id, char **out,
 		      struct pd_err *err)
 {
 	struct pd_st *st = pd_db_stmt(db, "q_func_by_id", err);
+	int rc;
 
 	if (!st)
 		return PD_EIO;
 	pd_st_i64(st, 1, (int64_t)id);
-	if (pd_st_step(st) == PD_ST_ROW) {
+	rc = pd_st_step(st);
+	if (rc < 0) {
+		pd_st_reset(st);
+		return pd_db_fail(db, err, "reading a function's name");
+	}
+	if (rc == PD_ST_ROW) {
 		const char *nm = pd_st_col_text(st, 0);
 		const char *md = pd_st_col_text(st, 1);
 		struct pd_buf b = PD_BUF_INIT;

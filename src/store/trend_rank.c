@@ -246,7 +246,7 @@ static void *scan_upper(void *arg)
 	struct upper *u = arg;
 	struct pd_db db;
 
-	u->rc = pd_db_open(&db, u->path, PD_DB_READ, &u->err);
+	u->rc = pd_db_open(&db, u->path, PD_DB_READ_AGAIN, &u->err);
 	if (u->rc == 0) {
 		u->rc = scan_range(&db, u->rs, u->nrs, u->ncs, u->lo, INT64_MAX,
 				   &u->rk, &u->err);

@@ -179,7 +179,7 @@ with open(sys.argv[1], "r+b") as f:
 PY
 cksum "$PERFDIFF_DB" >"$T/sum.before"
 expect_exit 2 pd ingest "$B/sym/profiles/perf.folded" --sha "$(full 1)" --scenario t --cache warm
-expect_grep "bad.db: .*sqlite3 $PERFDIFF_DB .recover | sqlite3 RECOVERED.db" "$T/err"
+expect_grep "bad.db: .*sqlite3 '$PERFDIFF_DB' .recover | sqlite3 RECOVERED.db" "$T/err"
 expect_lines 1 "$T/err"
 cksum "$PERFDIFF_DB" >"$T/sum.after"
 cmp -s "$T/sum.before" "$T/sum.after" && ok || not_ok "a damaged database was written to"

@@ -169,6 +169,16 @@ expect_grep "permission denied" "$T/err"
 expect_exit 2 pd runs --db "postgresql://postgres:s3cr3t-pw@/nosuchdb?host=$PG_DIR&port=$PG_PORT"
 expect_no_grep "s3cr3t" "$T/err"
 expect_grep "postgresql://postgres@/nosuchdb" "$T/err"
+# ... nor when it holds a raw '?' (libpq reads it as part of the
+# password), a raw '/' (libpq then reads no password but a port of its
+# first part, and says so) or a percent escape libpq cannot decode (it
+# quotes the whole password back).
+for pw in 's3cr?t-pw' 's3cr/et-pw' 's3cr%zzet-pw' 's3cr%2Fet%20pw'; do
+	expect_exit 2 pd runs --db "postgresql://postgres:$pw@/nosuchdb?host=$PG_DIR&port=$PG_PORT"
+	expect_lines 1 "$T/err"
+	expect_no_grep "s3cr\|et-pw\|et pw" "$T/err"
+	expect_grep "postgresql://postgres@/nosuchdb" "$T/err"
+done
 
 # 4b. TLS where the URL asks for it: the loopback port refuses plain
 #     connections, so reading there proves the session was encrypted.

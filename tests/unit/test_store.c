@@ -7,6 +7,7 @@
 
 #include "store/load.h"
 #include "store/packed.h"
+#include "store/pg_secret.h"
 #include "store/store.h"
 
 static char dir[64];
@@ -588,6 +589,107 @@ static void test_run_rows_batches(void **state)
 	pd_db_close(&db);
 }
 
+/* A connection string, as masked, as displayed, and a word scrubbed. */
+struct pw_case {
+	const char *in, *masked, *shown, *words[4];
+};
+
+static int has_word(char **w, const char *word)
+{
+	size_t i;
+
+	for (i = 0; w[i]; i++)
+		if (!strcmp(w[i], word))
+			return 1;
+	return 0;
+}
+
+/* Password forms by libpq's rules (fe-connect.c's URI and key=value parsers).
+ */
+static void test_pg_password(void **state)
+{
+	static const struct pw_case cases[] = {
+		{ "postgresql://u:p?x@h/db",
+		  "postgresql://u:xxx@h/db",
+		  "postgresql://u@h/db",
+		  { "p?x" } },
+		{ "postgresql://u:se/cret@h/db",
+		  "postgresql://u:xxxxxxx@h/db",
+		  "postgresql://u@h/db",
+		  { "se/cret", "cret" } },
+		{ "postgresql://u:pa@ss@h:5/db?x=1",
+		  "postgresql://u:xxxxx@h:5/db?x=1",
+		  "postgresql://u@h:5/db?x=1",
+		  { "pa@ss" } },
+		{ "--db=postgres://u:p%40ss%2Fw@h",
+		  "--db=postgres://u:xxxxxxxxxx@h",
+		  "--db=postgres://u@h",
+		  { "p%40ss%2Fw", "p@ss/w" } },
+		{ "postgresql://h/"
+		  "db?sslmode=require&password=top%20secret&user=u",
+		  "postgresql://h/"
+		  "db?sslmode=require&password=xxxxxxxxxxxx&user=u",
+		  "postgresql://h/db?sslmode=require&user=u",
+		  { "top%20secret", "top secret" } },
+		{ "postgresql://h/db?pass%77ord=abcd",
+		  "postgresql://h/db?pass%77ord=xxxx",
+		  "postgresql://h/db",
+		  { "abcd" } },
+		{ "postgresql://:only@/db?host=/tmp",
+		  "postgresql://:xxxx@/db?host=/tmp",
+		  "postgresql://@/db?host=/tmp",
+		  { "only" } },
+		{ "host=h password='a b\\'c' user=u",
+		  "host=h password='xxxxxx' user=u",
+		  "host=h user=u",
+		  { "a b\\'c", "a b'c" } },
+		{ "dbname=x password = s3cret",
+		  "dbname=x password = xxxxxx",
+		  "dbname=x ",
+		  { "s3cret" } },
+		{ "postgresql://u@h/db",
+		  "postgresql://u@h/db",
+		  "postgresql://u@h/db",
+		  { NULL } },
+	};
+	size_t i, j;
+
+	(void)state;
+	for (i = 0; i < PD_ARRAY_SIZE(cases); i++) {
+		const struct pw_case *c = &cases[i];
+		char *m = pd_xstrdup(c->in), *shown = pd_pg_display(c->in);
+		char **w = pd_pg_words(c->in);
+
+		pd_pg_mask(m);
+		assert_string_equal(m, c->masked);
+		assert_string_equal(shown, c->shown);
+		for (j = 0; c->words[j]; j++)
+			assert_true(has_word(w, c->words[j]));
+		if (!c->words[0])
+			assert_null(w[0]);
+		free(m);
+		free(shown);
+		pd_pg_words_free(w);
+	}
+}
+
+/* libpq's messages that quote a password back lose it. */
+static void test_pg_scrub(void **state)
+{
+	char **w = pd_pg_words("postgresql://u:p%zzword@h/db");
+	char **w2 = pd_pg_words("postgresql://u:8x/secretdb@h/db");
+	char m[] = "invalid percent-encoded token: \"p%zzword\"";
+	char m2[] = "FATAL: database \"secretdb@h/db\" does not exist";
+
+	(void)state;
+	pd_pg_scrub(m, w);
+	assert_string_equal(m, "invalid percent-encoded token: \"xxxxxxxx\"");
+	pd_pg_scrub(m2, w2);
+	assert_null(strstr(m2, "secret"));
+	pd_pg_words_free(w);
+	pd_pg_words_free(w2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -599,6 +701,8 @@ int main(void)
 		cmocka_unit_test(test_packed_codec),
 		cmocka_unit_test(test_packed_matches_rows),
 		cmocka_unit_test(test_run_rows_batches),
+		cmocka_unit_test(test_pg_password),
+		cmocka_unit_test(test_pg_scrub),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
