@@ -120,7 +120,7 @@ void pd_fmt_method(struct pd_buf *b, const struct pd_diff *d)
 			? "assumed"
 			: "learned from history, else",
 		    d->set.run_cv * 100);
-	if (d->whole_cv > 0)
+	if (d->whole_cv > d->set.run_cv)
 		pd_buf_addf(b, " a function, %g %% the whole program",
 			    d->whole_cv * 100);
 }

@@ -388,14 +388,19 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 	add_str(x, "method", pd_method_name(d->method));
 	add_str(x, "prior", d->prior_source);
 	add_num(x, "functions", (double)d->lambda_n);
+	add_num(x, "whole_run_cv_pct", d->whole_cv * 100);
 	cJSON_AddItemToObject(root, "dispersion", x);
-	/* one profile a side: the shift the functions were judged against */
-	x = cJSON_CreateObject();
-	add_num(x, "ratio", d->shift_alike ? exp(d->shift) : PD_NAN);
-	add_num(x, "se", d->shift_alike ? sqrt(d->shift_var) : PD_NAN);
-	add_num(x, "alike", (double)d->shift_alike);
-	add_num(x, "voters", (double)d->shift_voters);
-	cJSON_AddItemToObject(root, "program_shift", x);
+	{
+		/* one profile a side: the shift functions were judged against
+		 */
+		cJSON *sh = cJSON_CreateObject();
+
+		add_num(sh, "ratio", d->shift_alike ? exp(d->shift) : PD_NAN);
+		add_num(sh, "se", d->shift_alike ? sqrt(d->shift_var) : PD_NAN);
+		add_num(sh, "alike", (double)d->shift_alike);
+		add_num(sh, "voters", (double)d->shift_voters);
+		cJSON_AddItemToObject(x, "program_shift", sh);
+	}
 	arr = cJSON_CreateArray();
 	for (i = 0; i < d->warnings.n; i++)
 		cJSON_AddItemToArray(arr, pd_json_text(d->warnings.v[i]));

@@ -119,7 +119,9 @@ static void md_name(struct pd_buf *b, const char *s, size_t max)
 	free(piece);
 }
 
-static void md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
+/* The name and, after sep, its module, small. */
+static void md_func_sep(struct pd_buf *b, const struct pd_diff *d,
+			uint32_t func, const char *sep)
 {
 	const char *mod = pd_func_module(d->fn, func);
 
@@ -127,10 +129,15 @@ static void md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 	md_name(b, pd_func_name(d->fn, func), NAME_MAX_CHARS);
 	pd_buf_adds(b, "</code>");
 	if (*mod) {
-		pd_buf_adds(b, " <sub>");
+		pd_buf_addf(b, "%s<sub>", sep);
 		pd_md_text(b, mod, 60);
 		pd_buf_adds(b, "</sub>");
 	}
+}
+
+static void md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
+{
+	md_func_sep(b, d, func, " ");
 }
 
 void pd_md_nobreak(struct pd_buf *b, struct pd_buf *cell)
@@ -168,23 +175,33 @@ static void md_row(struct pd_buf *b, const struct pd_diff *d,
 	struct pd_buf cell = PD_BUF_INIT;
 
 	pd_buf_adds(b, "| ");
-	md_func(b, d, f->func);
+	/* the module under the name: the column as narrow as its name */
+	md_func_sep(b, d, f->func, "<br>");
 	pd_buf_addf(b, " | %s %s | ", pd_status_name(m->status), metric);
+	/* two lines a cell: each never breaks, the cell stays narrow */
 	pd_fmt_pct(&cell, m->delta_pct);
-	if (!isnan(m->ci_low))
-		pd_buf_addf(&cell, " (%+.0f…%+.0f)", (m->ci_low - 1) * 100,
-			    (m->ci_high - 1) * 100);
 	pd_md_nobreak(b, &cell);
+	if (!isnan(m->ci_low)) {
+		pd_buf_addf(&cell, "(%+.0f…%+.0f)", (m->ci_low - 1) * 100,
+			    (m->ci_high - 1) * 100);
+		pd_buf_adds(b, "<br>");
+		pd_md_nobreak(b, &cell);
+	}
 	pd_buf_adds(b, " | ");
 	pd_fmt_weight(&cell, m->base, u);
-	pd_buf_adds(&cell, " → ");
+	pd_buf_adds(&cell, " →");
+	pd_md_nobreak(b, &cell);
+	pd_buf_adds(b, "<br>");
 	pd_fmt_weight(&cell, m->cand, u);
 	pd_md_nobreak(b, &cell);
 	pd_buf_adds(b, " | ");
 	pd_fmt_p(&cell, m->q);
-	if (!isnan(m->mde_pct))
-		pd_buf_addf(&cell, " · %.0f %%", m->mde_pct);
 	pd_md_nobreak(b, &cell);
+	if (!isnan(m->mde_pct)) {
+		pd_buf_addf(&cell, "MDE %.0f %%", m->mde_pct);
+		pd_buf_adds(b, "<br>");
+		pd_md_nobreak(b, &cell);
+	}
 	pd_buf_adds(b, " |\n");
 	pd_buf_release(&cell);
 }

@@ -182,7 +182,7 @@ struct pd_diff {
 	 * taken out; its variance; the functions alike and those that voted.
 	 */
 	double shift, shift_var;
-	size_t shift_alike, shift_voters;
+	size_t shift_alike, shift_voters, shift_steady;
 	double whole_cv; /* the total's run-to-run variation assumed */
 	enum pd_method method;
 	const char *prior_source; /* moderated-t: "history" or "functions" */

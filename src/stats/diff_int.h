@@ -100,11 +100,13 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
  * The program-wide shift of one pair (scale.c): ln of the ratio most of
  * the program's functions moved by together, 0 when there is none or too
  * few functions to tell; *var is its variance, *alike and *voters the
- * functions that moved with it and those well sampled enough to vote.
+ * functions that moved with it and those well sampled enough to vote,
+ * *steady the voters alike with no shift at all.
  */
 double pd_diff_program_shift(const struct pd_diff *d, const struct pd_agg *aa,
 			     const struct pd_agg *ab, const struct pd_expo *x,
-			     double *var, size_t *alike, size_t *voters);
+			     double *var, size_t *alike, size_t *voters,
+			     size_t *steady);
 
 /* Several runs per side (runs.c): the moderated t-test. */
 void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,

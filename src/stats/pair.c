@@ -233,13 +233,18 @@ static void measure_pair(struct pd_diff *d, struct pd_metric *m,
  * The whole program's run-to-run variation without history: measured on
  * a busy two-core machine, 0.4 % to 9.7 % by program (a memory-bound or
  * threaded program's total moves with the load; statistics.md,
- * "Machine-wide shifts"). --run-cv when that is larger.
+ * "Machine-wide shifts"). It is assumed when the machine may have moved:
+ * a shift was taken out, or no well-sampled function shows the machine
+ * steady. When one does, the total's change is the functions', and
+ * --run-cv serves as for them.
  */
 #define WHOLE_RUN_CV 0.08
 
 static double whole_cv2(struct pd_diff *d)
 {
-	d->whole_cv = fmax(d->set.run_cv, WHOLE_RUN_CV);
+	d->whole_cv = d->set.run_cv;
+	if (d->shift_alike || !d->shift_steady)
+		d->whole_cv = fmax(d->set.run_cv, WHOLE_RUN_CV);
 	return d->whole_cv * d->whole_cv;
 }
 
@@ -278,8 +283,9 @@ static void take_shift(struct pd_diff *d, const struct pd_agg *aa,
 		       struct pd_expo *xf)
 {
 	*xf = *x;
-	d->shift = pd_diff_program_shift(d, aa, ab, x, &d->shift_var,
-					 &d->shift_alike, &d->shift_voters);
+	d->shift =
+	    pd_diff_program_shift(d, aa, ab, x, &d->shift_var, &d->shift_alike,
+				  &d->shift_voters, &d->shift_steady);
 	if (!d->shift_alike)
 		return;
 	xf->eb = x->eb * exp(d->shift);
@@ -339,18 +345,25 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	PD_VEC_RESERVE(&d->funcs, nf);
 	for (i = 0; i < nf; i++) {
 		struct pd_fdiff f;
-		int k;
+		int k, system;
 
 		memset(&f, 0, sizeof(f));
 		if (aa->total_w[i] <= 0 && ab->total_w[i] <= 0)
 			continue;
 		f.func = (uint32_t)i;
+		system =
+		    d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM);
 		for (k = 0; k < 2; k++) {
 			struct pd_metric *m = k ? &f.total : &f.self;
 			double a = k ? aa->total_c[i] : aa->self_c[i];
 			double b = k ? ab->total_c[i] : ab->self_c[i];
-			/* on every stack: the profile's total, judged as it */
-			int all = whole(a, b, &x) && !d->set.share;
+			/*
+			 * on every stack (and not a leaf, whose total is its
+			 * self): the profile's total, judged as it
+			 */
+			int all = k && whole(a, b, &x) && !d->set.share &&
+				  (a > aa->self_c[i] || b > ab->self_c[i]) &&
+				  !system;
 
 			l = learned_of(d, noise, all ? SIZE_MAX : i, k);
 			nlearned += l.df > 0;

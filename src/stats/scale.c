@@ -51,7 +51,8 @@ static double group_mean(const struct voter *w, size_t n, double c, double vc,
 
 double pd_diff_program_shift(const struct pd_diff *d, const struct pd_agg *aa,
 			     const struct pd_agg *ab, const struct pd_expo *x,
-			     double *var, size_t *alike, size_t *voters)
+			     double *var, size_t *alike, size_t *voters,
+			     size_t *steady)
 {
 	size_t nf = d->fn->v.n, i, n = 0, best_votes = 0, k;
 	int found = 0;
@@ -60,7 +61,7 @@ double pd_diff_program_shift(const struct pd_diff *d, const struct pd_agg *aa,
 	struct voter *w;
 
 	*var = 0;
-	*alike = *voters = 0;
+	*alike = *voters = *steady = 0;
 	if (d->set.share)
 		return 0; /* shares already leave the common part out */
 	w = pd_xmalloc((nf ? nf : 1) * sizeof(*w));
@@ -74,6 +75,7 @@ double pd_diff_program_shift(const struct pd_diff *d, const struct pd_agg *aa,
 		w[n++].v = phi * (1 / (a + 0.5) + 1 / (b + 0.5)) + 2 * cv2;
 	}
 	*voters = n;
+	*steady = votes(w, n, 0, 0);
 	if (n < SHIFT_MIN_VOTERS)
 		goto none;
 	/*

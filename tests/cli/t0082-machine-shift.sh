@@ -27,7 +27,7 @@ d = json.load(open(sys.argv[1]))
 changed = [(x["function"], k) for x in d["functions"] for k in ("self", "total")
            if x[k]["status"] in ("regressed", "improved")]
 assert changed == [], changed
-s = d["program_shift"]
+s = d["dispersion"]["program_shift"]
 assert abs(s["ratio"] - 1.28) < 1e-3 and s["alike"] == 10 and s["voters"] == 10, s
 assert any(w.startswith("the whole program moved +28.0 % (10 of 10") for w in d["warnings"]), d["warnings"]
 # beyond the shift, each function moved by nothing
@@ -40,7 +40,7 @@ if python3 - "$T/out" <<'PY'; then ok; else not_ok "one function, the machine st
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = {x["function"]: x for x in d["functions"]}
-assert d["program_shift"]["ratio"] is None, d["program_shift"]
+assert d["dispersion"]["program_shift"]["ratio"] is None, d["dispersion"]["program_shift"]
 assert f["f0"]["self"]["status"] == "regressed", f["f0"]["self"]
 assert abs(f["f0"]["self"]["delta_pct"] - 30) < 0.01
 assert [x["function"] for x in d["functions"] if x["self"]["status"] == "regressed"] == ["f0"]
@@ -50,7 +50,7 @@ if python3 - "$T/out" <<'PY'; then ok; else not_ok "one function on top of the s
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = {x["function"]: x for x in d["functions"]}
-assert abs(d["program_shift"]["ratio"] - 1.28) < 1e-3 and d["program_shift"]["alike"] == 9, d["program_shift"]
+assert abs(d["dispersion"]["program_shift"]["ratio"] - 1.28) < 1e-3 and d["dispersion"]["program_shift"]["alike"] == 9, d["dispersion"]["program_shift"]
 s = f["f1"]["self"]
 assert s["status"] == "regressed" and abs(s["delta_pct"] - 30) < 0.2 and abs(s["ratio"] - 1.3) < 2e-3, s
 # its recorded weights stay as recorded

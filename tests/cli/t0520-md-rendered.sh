@@ -38,16 +38,24 @@ for f in diff trend; do
 		cat <<'JS'
 <script>
 // every table cell holding a number: on one line?
-var out = { cells: 0, wrapped: [], tables: document.querySelectorAll("table").length };
+// and does no table scroll sideways?
+var out = { cells: 0, wrapped: [], tables: document.querySelectorAll("table").length, wide: [] };
+document.querySelectorAll("table").forEach(function (tb) {
+  if (tb.scrollWidth > tb.clientWidth + 1) out.wide.push(tb.scrollWidth);
+});
+// (a cell may hold lines parted by <br>: each line must not wrap)
 document.querySelectorAll("td").forEach(function (td) {
-  var t = td.textContent.trim();
-  if (!/^[+\-−]?[0-9][0-9.,]*(\s|\u00a0)?(%|ms)?$|^[0-9.]+ \(|^[0-9.]+\u00a0\(/.test(t)) return;
-  out.cells++;
-  var range = document.createRange();
-  range.selectNodeContents(td);
-  var tops = {};
-  Array.prototype.forEach.call(range.getClientRects(), function (r) { if (r.width > 0) tops[Math.round(r.top)] = 1; });
-  if (Object.keys(tops).length > 1) out.wrapped.push(t);
+  Array.prototype.forEach.call(td.childNodes, function (node) {
+    if (node.nodeType !== 3) return;
+    var t = node.textContent.trim();
+    if (!/^(MDE(\s|\u00a0))?[(+\-−]?[0-9][0-9.,…+\-]*\)?(\s|\u00a0)?(%|ms)?((\s|\u00a0)[(→·].*)?$|^[0-9.]+ \(|^[0-9.]+\u00a0\(/.test(t)) return;
+    out.cells++;
+    var range = document.createRange();
+    range.selectNodeContents(node);
+    var tops = {};
+    Array.prototype.forEach.call(range.getClientRects(), function (r) { if (r.width > 0) tops[Math.round(r.top)] = 1; });
+    if (Object.keys(tops).length > 1) out.wrapped.push(t);
+  });
 });
 var pre = document.createElement("pre");
 pre.textContent = "LAYOUT " + JSON.stringify(out);
@@ -74,6 +82,7 @@ r = json.loads(re.search(r"LAYOUT (\{.*\})</pre>", open(sys.argv[1]).read()).gro
 assert r["tables"] >= 1, r
 assert r["cells"] >= (20 if sys.argv[2] == "diff" else 1), r
 assert not r["wrapped"], r["wrapped"]
+assert sys.argv[2] != "diff" or not r["wide"], r["wide"]
 PY
 	then ok; else not_ok "$f.md laid out at 700 px: $(grep -o 'LAYOUT.*' "$T/$f.dom" | head -c 400)"; fi
 done

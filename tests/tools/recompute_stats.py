@@ -5,7 +5,8 @@ For every function and metric it redoes, from the sample counts and totals
 in the JSON and the formulas of statistics.md, the log ratio, its 95 % CI
 (sampling variance phi0 (1/a + 1/b) plus 2 cv^2 between runs, or lambda
 times both when that is larger; a bursty function's sampling part at its
-burst_dispersion), the p value (normal tail, or the exact
+burst_dispersion; a function against the program's shift, with the
+shift's variance added; the whole program at its own cv), the p value (normal tail, or the exact
 conditional binomial with mid-p below 200 samples, summed term by term
 here when the scaled counts are whole), the p value against the
 threshold (the same tests at the band's nearer edge), the
@@ -63,14 +64,26 @@ def main():
         leaf = all(t[k] == s[k] for k in keys)
         on_all = [whole is not None and not f["system"] and m["q"] is not None
                   and same(m, whole) for m in (s, t)]
-        rows.append((f["function"], s, f["system"], on_all[0]))
+        # on every stack (main, not a leaf): judged as the whole program
+        big = not share and not leaf and not f["system"] and \
+            t["baseline_samples"] >= 0.95 * d["total"]["baseline_samples"] and \
+            t["candidate_samples"] >= 0.95 * d["total"]["candidate_samples"]
+        rows.append((f["function"], s, f["system"], on_all[0], False))
         rows.append((f["function"], t, f["system"],
-                     (leaf and s["q"] is not None) or on_all[1]))
+                     (leaf and s["q"] is not None) or on_all[1], big))
     if not share:  # in share mode the total is 1 by definition, untested
-        rows.append(("(total)", d["total"], False, False))
+        rows.append(("(total)", d["total"], False, False, True))
+    # one profile a side: functions against the program's shift, the whole
+    # program at its own run-to-run variation (statistics.md,
+    # "Machine-wide shifts")
+    shift = d["dispersion"].get("program_shift") or {}
+    sratio = shift.get("ratio") or 1.0
+    svar = (shift.get("se") or 0.0) ** 2
+    wcv2 = (d["dispersion"].get("whole_run_cv_pct") or 0) / 100
+    wcv2 = wcv2 * wcv2 if wcv2 > 0 else cv2
     alpha, min_impact = d["settings"]["alpha"], d["settings"]["min_impact_pct"]
     notable = 0
-    for name, m, system, dup in rows:
+    for name, m, system, dup, big in rows:
             # A row of the short tables: a change, or an appearance with
             # the impact and p of a real one.
             want = m["status"] in ("regressed", "improved") or (
@@ -82,11 +95,15 @@ def main():
             a, b = m["baseline_samples"], m["candidate_samples"]
             if m["baseline"] <= 0 or m["candidate"] <= 0:
                 continue
-            L = math.log((b + 0.5) / eb) - math.log((a + 0.5) / ea)
+            ebm = eb if big else eb * sratio
+            c2 = wcv2 if big else cv2
+            L = math.log((b + 0.5) / ebm) - math.log((a + 0.5) / ea)
             S = 1 / (a + 0.5) + 1 / (b + 0.5)
-            phi, sig2 = phi0, cv2
-            if lam is not None and lam * (S + 2 * cv2) > phi0 * S + 2 * cv2:
-                phi, sig2 = lam, lam * cv2
+            phi, sig2 = phi0, c2
+            if lam is not None and lam * (S + 2 * c2) > phi0 * S + 2 * c2:
+                phi, sig2 = lam, lam * c2
+            if not big:
+                sig2 += svar / 2
             # a bursty function: the sampling part raised, never lowered
             burst = m.get("burst_dispersion")
             if burst is not None:
@@ -96,7 +113,7 @@ def main():
             se = math.sqrt(var)
             r = var / S  # the variance's ratio to Poisson
             assert math.isclose(m["ratio"], math.exp(L), rel_tol=1e-9), (name, m)
-            assert math.isclose(m["ci_low"], math.exp(L - 1.959963984540054 * se), rel_tol=1e-9)
+            assert math.isclose(m["ci_low"], math.exp(L - 1.959963984540054 * se), rel_tol=1e-9), (name, big, m, d["dispersion"])
             assert math.isclose(m["ci_high"], math.exp(L + 1.959963984540054 * se), rel_tol=1e-9)
             # the band of the threshold: |log ratio| <= delta is "no change"
             k = 1 + m["threshold_pct"] / 100
@@ -110,12 +127,12 @@ def main():
             elif abs(r - round(r)) < 1e-12 and float(a / round(r)).is_integer() \
                     and float((a + b) / round(r)).is_integer():
                 r = round(r)
-                p = binom_mid_p(int(b / r), int((a + b) / r), eb / (ea + eb))
+                p = binom_mid_p(int(b / r), int((a + b) / r), ebm / (ea + ebm))
                 assert math.isclose(m["p"], p, rel_tol=1e-7), (name, m["p"], p)
                 # at the edge the ratio is k (or 1/k): the candidate's share
                 # of the pair's samples is then eb k / (ea + eb k)
                 kk = k if L > 0 else 1 / k
-                th = eb * kk / (ea + eb * kk)
+                th = ebm * kk / (ea + ebm * kk)
                 if abs(L) <= delta or (L > 0) != (b > th * (a + b)):
                     pt = 1.0
                 else:
@@ -156,7 +173,7 @@ def main():
     # The decision: beyond the threshold by more than chance means
     # selected with the adjusted interval past the band; then regressed
     # or improved when the change is at least the minimum impact.
-    for name, m, system, dup in rows:
+    for name, m, system, dup, big in rows:
         if m["q"] is None:
             assert m["status"] not in ("regressed", "improved", "negligible"), (name, m)
             continue
