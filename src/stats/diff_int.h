@@ -101,12 +101,14 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
  * the program's functions moved by together, 0 when there is none or too
  * few functions to tell; *var is its variance, *alike and *voters the
  * functions that moved with it and those well sampled enough to vote,
- * *steady the voters alike with no shift at all.
+ * *steady the voters alike with no shift at all; *beyond the shift most
+ * functions moved by when it is more than a machine gives (not taken
+ * out), else 0.
  */
 double pd_diff_program_shift(const struct pd_diff *d, const struct pd_agg *aa,
 			     const struct pd_agg *ab, const struct pd_expo *x,
 			     double *var, size_t *alike, size_t *voters,
-			     size_t *steady);
+			     size_t *steady, double *beyond);
 
 /* Several runs per side (runs.c): the moderated t-test. */
 void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,

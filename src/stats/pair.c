@@ -282,10 +282,19 @@ static void take_shift(struct pd_diff *d, const struct pd_agg *aa,
 		       const struct pd_agg *ab, const struct pd_expo *x,
 		       struct pd_expo *xf)
 {
+	double beyond;
+
 	*xf = *x;
 	d->shift =
 	    pd_diff_program_shift(d, aa, ab, x, &d->shift_var, &d->shift_alike,
-				  &d->shift_voters, &d->shift_steady);
+				  &d->shift_voters, &d->shift_steady, &beyond);
+	if (fabs(beyond) > 0)
+		pd_diff_warn(d,
+			     "most of the program's functions moved together,"
+			     " by %+.0f %%: more than a machine's shift from"
+			     " run to run, so a change of the program's own"
+			     " work (each function judged as it is)",
+			     (exp(beyond) - 1) * 100);
 	if (!d->shift_alike)
 		return;
 	xf->eb = x->eb * exp(d->shift);

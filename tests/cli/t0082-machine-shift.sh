@@ -19,6 +19,7 @@ write("a", 1)
 write("loaded", 1.28)
 write("f0", 1, 0, 1.3)
 write("f1loaded", 1.28, 1, 1.3)
+write("thrice", 3)
 PY
 expect_exit 0 pd --sample-weight 1 -f json "$T/a.folded" "$T/loaded.folded"
 if python3 - "$T/out" <<'PY'; then ok; else not_ok "a loaded machine"; fi
@@ -56,6 +57,17 @@ assert s["status"] == "regressed" and abs(s["delta_pct"] - 30) < 0.2 and abs(s["
 # its recorded weights stay as recorded
 assert s["baseline"] == 2000 and s["candidate"] == 3328, s
 assert [x["function"] for x in d["functions"] if x["self"]["status"] == "regressed"] == ["f1"]
+PY
+# Three times the work everywhere is no machine's doing (a machine moves a
+# run by 40 % at the most seen): not taken out, every function regressed.
+expect_exit 1 pd --sample-weight 1 -f json "$T/a.folded" "$T/thrice.folded"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "more than a machine's shift"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["dispersion"]["program_shift"]["ratio"] is None, d["dispersion"]
+reg = [x["function"] for x in d["functions"] if x["self"]["status"] == "regressed"]
+assert len(reg) == 10, reg
+assert any(w.startswith("most of the program's functions moved together, by +200 %") for w in d["warnings"]), d["warnings"]
 PY
 # The text report names the shift and both variations assumed.
 expect_exit 0 pd --sample-weight 1 "$T/a.folded" "$T/loaded.folded"
