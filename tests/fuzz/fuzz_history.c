@@ -73,7 +73,8 @@ static int list(struct pd_db *db, struct commit *c, int *n, struct pd_err *err)
 		(void)pd_st_col_i64(st, 5);
 		if (len > 4 * MAX_IMAGE)
 			__builtin_trap(); /* text from outside the file */
-		if (*n == 2 || !*sha ||
+		/* NULL in a NOT NULL column: a damaged file, read on */
+		if (*n == 2 || !sha || !scen || !*sha ||
 		    (*n == 1 && !strcmp(c[0].sha, sha) &&
 		     !strcmp(c[0].scenario, scen)))
 			continue;
