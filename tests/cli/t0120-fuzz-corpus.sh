@@ -37,7 +37,7 @@ for f in "$PD_ROOT"/fixtures/fuzz/*/*; do
 		d=$(python3 - "$f" "$T/b" <<'PY'
 import os, sys
 parts = open(sys.argv[1], "rb").read().split(b"\0")[:6]
-name = lambda b: b.replace(b"/", b"_").decode("utf-8", "surrogateescape")
+name = lambda b: b.replace(b"/", b"_").replace(b"\n", b"_").decode("utf-8", "surrogateescape")
 d = os.path.join(sys.argv[2], name(parts[0]))
 os.makedirs(os.path.join(d, "profiles"))
 for k in (1, 3):

@@ -9,7 +9,9 @@
  *
  * The input is cut at NUL bytes: folder name, first file's name, its
  * bytes, second file's name, its bytes, build_meta.json (absent when the
- * input has fewer parts). A '/' in a name becomes '_'.
+ * input has fewer parts). A '/' in a name becomes '_', and so does a line
+ * break: messages name the folder, and their one line would be the
+ * name's, not the reader's.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,7 +39,7 @@ static void one_line(const struct pd_err *err)
 		__builtin_trap(); /* errors are one line, never empty */
 }
 
-/* A part as a file or folder name: no '/', not empty, "." or "..". */
+/* A part as a file or folder name: no '/' or '\n', not empty, . or .. */
 static int name_of(const uint8_t *p, size_t n, char *out)
 {
 	size_t i;
@@ -45,7 +47,7 @@ static int name_of(const uint8_t *p, size_t n, char *out)
 	if (n == 0 || n > MAX_NAME)
 		return -1;
 	for (i = 0; i < n; i++)
-		out[i] = p[i] == '/' ? '_' : (char)p[i];
+		out[i] = p[i] == '/' || p[i] == '\n' ? '_' : (char)p[i];
 	out[n] = '\0';
 	return strcmp(out, ".") && strcmp(out, "..") ? 0 : -1;
 }
