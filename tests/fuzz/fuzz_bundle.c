@@ -122,10 +122,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int n = 0, i, made[2] = { 0, 0 };
 
 	if (!*root) {
-		strcpy(root, "/tmp/pdfuzz-bundle.XXXXXX");
+		/* in memory where the system has a tmpfs */
+		strcpy(root, "/dev/shm/pdfuzz-bundle.XXXXXX");
 		if (!mkdtemp(root)) {
-			root[0] = '\0';
-			return 0;
+			strcpy(root, "/tmp/pdfuzz-bundle.XXXXXX");
+			if (!mkdtemp(root)) {
+				root[0] = '\0';
+				return 0;
+			}
 		}
 	}
 	while (n < NPARTS && p <= end) {
