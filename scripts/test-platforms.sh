@@ -8,10 +8,11 @@
 #    and UndefinedBehaviorSanitizer (pointer-overflow and
 #    float-cast-overflow included): the whole suite but the same five
 #    tests, the fuzz corpus replay (t0120) among them. Measured here on
-#    2 cores: the build 1.6 minutes, the tests 21.5 minutes while the
-#    machine ran other work at a load of about 14 (the gcc sanitizer pass
-#    of the same tests takes 2.5 minutes on a quiet machine; clang's costs
-#    about as much CPU).
+#    2 cores shared with other work (load about 14): the build 1.6
+#    minutes; the tests 4.2 minutes of CPU (201 s user, 50 s system),
+#    which took 14.5 to 21.5 minutes of wall time under that load and
+#    come to about 2.5 minutes on two idle cores, as the gcc sanitizer
+#    pass of the same tests does.
 #  - with PD_TSAN=1, ThreadSanitizer on the threaded perf script reader
 #    (its unit test and t0207): 1.8 minutes to build, 20 s of tests
 #    (measured under the same load; 24 s of CPU in all).
