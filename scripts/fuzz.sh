@@ -5,7 +5,8 @@
 # when present, the external collection in ../shared/corpus. After each run
 # the inputs that add coverage and are at most 2 KiB are merged into
 # fixtures/fuzz/TARGET (16 files a target at most): commit them, and the
-# corpus grows.
+# corpus grows. history and bundle, which read no profile, start from
+# their own seeds in fixtures/fuzz/TARGET alone.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 #   SECONDS is per target: the default minute each is a smoke run; a full
 #   run, outside the test suite, is `scripts/fuzz.sh 600` (ten minutes a
