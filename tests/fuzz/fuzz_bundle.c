@@ -39,6 +39,12 @@ static void one_line(const struct pd_err *err)
 		__builtin_trap(); /* errors are one line, never empty */
 }
 
+/* The folder goes when the fuzzer ends (not after a crash). */
+static void cleanup(void)
+{
+	rmdir(root);
+}
+
 /* A part as a file or folder name: no '/' or '\n', not empty, . or .. */
 static int name_of(const uint8_t *p, size_t n, char *out)
 {
@@ -131,6 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				return 0;
 			}
 		}
+		atexit(cleanup);
 	}
 	while (n < NPARTS && p <= end) {
 		z = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;

@@ -27,6 +27,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dir[64], path[96], wal[104], shm[104];
 
+/* The folder goes when the fuzzer ends (not after a crash). */
+static void cleanup(void)
+{
+	unlink(path);
+	unlink(wal);
+	unlink(shm);
+	rmdir(dir);
+}
+
 static int setup(void)
 {
 	/* in memory where the system has a tmpfs: no disk writes per input */
@@ -39,6 +48,7 @@ static int setup(void)
 	snprintf(path, sizeof(path), "%s/h.db", dir);
 	snprintf(wal, sizeof(wal), "%s-wal", path);
 	snprintf(shm, sizeof(shm), "%s-shm", path);
+	atexit(cleanup);
 	return 0;
 }
 
