@@ -1,26 +1,62 @@
 #!/bin/sh
-# Builds the libFuzzer targets with clang and runs each for SECONDS
-# (default 60), seeded from fixtures/ (the real profiles of fixtures/corpus
-# included), the corpus kept in fixtures/fuzz/TARGET and, when present, the
-# external collection in ../shared/corpus. After each run the inputs that
-# add coverage and are at most 2 KiB are merged into fixtures/fuzz/TARGET
-# (16 files a target at most): commit them, and the corpus grows.
-# usage: scripts/fuzz.sh [SECONDS] [TARGET]   (TARGET: perf_script, folded,
-#        perf_stat, speedscope, firefox, wpa, instruments, xctrace, cpuprofile,
-#        pprof, dhat, perfdata (perf.data read directly),
-#        sniff, objid (the symbol-file header readers), meta
-#        (build_meta.json and the bundle reader), sidecar (samply's
-#        .syms.json) or packed (a history's packed function rows);
-#        default all)
+# Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for
+# SECONDS (default 60), seeded from fixtures/ (the real profiles of
+# fixtures/corpus included), the corpus kept in fixtures/fuzz/TARGET and,
+# when present, the external collection in ../shared/corpus. After each run
+# the inputs that add coverage and are at most 2 KiB are merged into
+# fixtures/fuzz/TARGET (16 files a target at most): commit them, and the
+# corpus grows. history and bundle, which read no profile, start from
+# their own seeds in fixtures/fuzz/TARGET alone.
+# usage: scripts/fuzz.sh [SECONDS] [TARGET...]
+#   SECONDS is per target: the default minute each is a smoke run; a full
+#   run, outside the test suite, is `scripts/fuzz.sh 600` (ten minutes a
+#   target, about three hours in all).
+#   TARGET: perf_script, folded, perf_stat, speedscope, firefox, wpa,
+#   instruments, xctrace, cpuprofile, pprof, dhat, perfdata (perf.data read
+#   directly), sniff, objid (the symbol-file header readers), meta
+#   (build_meta.json and the bundle reader), bundle (a whole bundle folder:
+#   its name, file names, metadata and a profile, read and ingested),
+#   sidecar (samply's .syms.json), packed (a history's packed function
+#   rows) or history (a history file read by runs, load and compare);
+#   default all.
+# PD_FUZZ_FORK=N runs N workers in libFuzzer's fork mode, which goes on
+# after a crash, a leak or a timeout and so finds more than one a run.
+# Failures are counted from the files libFuzzer writes (crash-*, leak-*,
+# timeout-*, oom-* in build-fuzz/artifacts/TARGET/), not from its summary,
+# which in fork mode can say 0 crashes while artifacts were written; each
+# is listed, and the exit status is 1 when there is any (or when a target
+# exits with an error and no artifact).
 set -eu
 secs=${1:-60}
-only=${2:-}
+[ $# -gt 0 ] && shift
+only=" $* "
+fork=${PD_FUZZ_FORK:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+# TARGET:FOLDER of the external collection that seeds it
+all="perf_script:perf-script perf_stat: folded:folded speedscope:speedscope
+firefox:firefox-processed wpa:wpa-csv instruments: xctrace: cpuprofile:cpuprofile
+pprof:pprof dhat:dhat perfdata: sniff: objid: meta: sidecar: packed: history:
+bundle:"
+selected() {
+	[ "$only" = "  " ] || case $only in *" $1 "*) ;; *) return 1 ;; esac
+}
+targets=
+for t in $all; do
+	selected "${t%%:*}" && targets="$targets fuzz_${t%%:*}"
+done
+for w in $only; do
+	case " $targets " in *" fuzz_$w "*) ;; *)
+		echo "fuzz.sh: no target $w" >&2
+		exit 2
+	esac
+done
 # Without libelf: the ELF symbol-table reader fuzzed is perfdiff's own.
 CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DPD_WITH_LIBELF=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j2 --target fuzz_perf_script fuzz_perf_stat fuzz_folded fuzz_speedscope fuzz_firefox fuzz_wpa fuzz_instruments fuzz_xctrace fuzz_cpuprofile fuzz_pprof fuzz_dhat fuzz_perfdata fuzz_sniff fuzz_objid fuzz_meta fuzz_sidecar fuzz_packed
+# shellcheck disable=SC2086
+cmake --build build-fuzz -j2 --target $targets
 corpus=$root/../shared/corpus
+failures=0
 seed_objects() {
 	printf 'int main(void) { return 0; }\n' >"$1/tiny.c"
 	cc -o "$1/tiny.elf" "$1/tiny.c" 2>/dev/null || true
@@ -33,13 +69,16 @@ seed_objects() {
 		"$L/ld64.lld" -arch arm64 -platform_version macos 11.0 11.0 -e _main -o "$1/app.macho" "$1/app.o" || true
 	rm -f "$1/tiny.c" "$1/app.obj" "$1/app.o"
 }
-for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope firefox:firefox-processed wpa:wpa-csv instruments: xctrace: cpuprofile:cpuprofile pprof:pprof dhat:dhat perfdata: sniff: objid: meta: sidecar: packed:; do
+for t in $all; do
 	name=${t%%:*}
 	dir=${t#*:}
-	[ -n "$only" ] && [ "$only" != "$name" ] && continue
+	selected "$name" || continue
 	seeds=build-fuzz/seeds-$name
 	mkdir -p "$seeds"
-	find fixtures -type f -size -64k -exec cp {} "$seeds"/ \; 2>/dev/null || true
+	# a history and a bundle are not profiles: their own seeds only
+	case $name in history | bundle) ;; *)
+		find fixtures -type f -size -64k -exec cp {} "$seeds"/ \; 2>/dev/null || true
+	esac
 	if [ -n "$dir" ] && [ -d "$corpus/$dir" ]; then # unlicensed extras
 		find "$corpus/$dir" -type f -size -64k -exec cp {} "$seeds"/ \;
 	fi
@@ -75,8 +114,25 @@ for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope 
 	max=65536
 	[ "$name" = objid ] && max=131072 # a PDB's stream directory sits late
 	[ "$name" = perfdata ] && max=131072 # the kept recording is 79 KB
-	build-fuzz/tests/fuzz_$name -max_total_time="$secs" -max_len=$max \
-		-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$seeds" 2>&1 | tail -6
+	# this run's findings only (an earlier run's are replaced)
+	art=build-fuzz/artifacts/$name
+	rm -rf "$art" && mkdir -p "$art"
+	set -- -max_total_time="$secs" -max_len=$max -timeout=10 \
+		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/"
+	[ "$fork" -gt 0 ] && set -- "$@" -fork="$fork" -ignore_crashes=1 \
+		-ignore_timeouts=1 -ignore_ooms=1
+	st=0
+	build-fuzz/tests/fuzz_$name "$@" "$seeds" >"build-fuzz/log-$name.txt" 2>&1 || st=$?
+	tail -n 6 "build-fuzz/log-$name.txt"
+	found=$(find "$art" -type f \( -name 'crash-*' -o -name 'leak-*' \
+		-o -name 'timeout-*' -o -name 'oom-*' \) | sort)
+	if [ -n "$found" ]; then
+		echo "$found" | sed "s/^/FAILED: fuzz_$name: /"
+		failures=$((failures + $(echo "$found" | wc -l)))
+	elif [ "$st" -ne 0 ]; then
+		echo "FAILED: fuzz_$name exited $st without an artifact (build-fuzz/log-$name.txt)"
+		failures=$((failures + 1))
+	fi
 	# keep what adds coverage and is at most 2 KiB, up to 16 files a
 	# target: the corpus grows with the runs and stays small in git
 	small=build-fuzz/small-$name
@@ -85,3 +141,8 @@ for t in perf_script:perf-script perf_stat: folded:folded speedscope:speedscope 
 	build-fuzz/tests/fuzz_$name -merge=1 -max_len=2048 "$kept" "$small" >/dev/null 2>&1 || true
 	ls -Sr "$kept" 2>/dev/null | tail -n +17 | while read -r f; do rm -f "$kept/$f"; done
 done
+if [ "$failures" -gt 0 ]; then
+	echo "$failures failing inputs: build-fuzz/artifacts/; once fixed each belongs in fixtures/regress/ with a line in t0050" >&2
+	exit 1
+fi
+echo "no crash, leak, timeout or out-of-memory input"

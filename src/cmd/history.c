@@ -214,7 +214,9 @@ int pd_cmd_runs(int argc, char **argv)
 	       "SCENARIO", "CACHE", "TOOL", "#", "SAMPLES", "TOTAL", "DATE");
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		struct pd_buf w = PD_BUF_INIT;
-		const char *unit = pd_st_col_text(st, 7);
+		/* NULL only in a damaged file (the column is NOT NULL) */
+		const char *unit =
+		    pd_st_isnull(st, 7) ? "" : pd_st_col_text(st, 7);
 		enum pd_unit u = !strcmp(unit, "ns")	  ? PD_UNIT_NS
 				 : !strcmp(unit, "bytes") ? PD_UNIT_BYTES
 				 : !strcmp(unit, "count") ? PD_UNIT_COUNT
