@@ -65,6 +65,7 @@ int64_t pd_st_col_i64(struct pd_st *st, int col);
 double pd_st_col_f64(struct pd_st *st, int col);
 /* The same, NaN for NULL. */
 double pd_st_col_f64n(struct pd_st *st, int col);
+/* A text column; never NULL ("" for NULL, which only damage makes). */
 const char *pd_st_col_text(struct pd_st *st, int col);
 /* Never NULL: an empty (or NULL) column is an empty blob. */
 const void *pd_st_col_blob(struct pd_st *st, int col);

@@ -109,9 +109,12 @@ double pd_st_col_f64n(struct pd_st *st, int col)
 
 const char *pd_st_col_text(struct pd_st *st, int col)
 {
-	if (st->pg)
-		return pd_pg_col_text(st->pg, col);
-	return (const char *)sqlite3_column_text(st->lite, col);
+	const char *s = st->pg
+			    ? pd_pg_col_text(st->pg, col)
+			    : (const char *)sqlite3_column_text(st->lite, col);
+
+	/* NULL in a damaged history (the schema says NOT NULL) reads empty */
+	return s ? s : "";
 }
 
 const void *pd_st_col_blob(struct pd_st *st, int col)

@@ -17,6 +17,7 @@ sqlite3 h.db "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replac
 sqlite3 h.db "UPDATE runs SET unit = NULL;"
 sqlite3 h.db "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = replace(sql, 'unit          TEXT,', '$notnull,') WHERE name = 'runs';"
 expect_grep 'unit          TEXT NOT NULL' "$(sqlite3 h.db "SELECT sql FROM sqlite_master WHERE name = 'runs'" >schema.txt && echo schema.txt)"
-expect_exit 0 pd runs --db h.db
-expect_grep '^1 .*1234567abc' "$T/out"
+expect_exit 2 pd runs --db h.db
+expect_grep "^perfdiff: h.db: PRAGMA integrity_check: NULL value in runs.unit; the file is damaged; recover what it holds with: sqlite3 'h.db' .recover" "$T/err"
+[ "$(wc -l <"$T/err")" -eq 1 ] && ok || not_ok "more than one line: $(cat "$T/err")"
 finish
