@@ -500,12 +500,14 @@ static enum verdict judge(const struct pd_tseries *s, struct cand *cv,
 }
 
 /*
- * The splits of E-Divisive are judged together: one that fails (has not
- * held, or the commit means do not bear it out) is dropped, the weakest
- * first, and the others judged again without it as a boundary, so that
+ * The splits of E-Divisive are judged together: one that fails is
+ * dropped and the others judged again without it as a boundary, so that
  * a split the commit means reject does not cut its neighbours' segments
- * short. A step on the newest commits that has not held yet but passes
- * the rest is kept apart as pending.
+ * short: first those the commit means do not bear out, the largest p
+ * first, then those that have not held, the newest first (one may have
+ * held too little only because a rejected split came after it). A step on the
+ * newest commits that has not held yet but passes the rest is kept apart as
+ * pending.
  */
 static void settle(struct pd_tseries *s, struct cand *cv, size_t nc,
 		   const struct trend_opts *o)
@@ -515,7 +517,7 @@ static void settle(struct pd_tseries *s, struct cand *cv, size_t nc,
 
 	for (;;) {
 		size_t worst = nc;
-		double worst_p = -1;
+		double worst_key = -2;
 
 		for (i = 0; i < nc; i++) {
 			enum verdict v;
@@ -526,16 +528,20 @@ static void settle(struct pd_tseries *s, struct cand *cv, size_t nc,
 			v = judge(s, cv, nc, i, o, &ch);
 			if (v == KEPT || v == SMALL)
 				continue;
-			key = v == UNHELD ? 2 : ch.p;
-			if (key > worst_p) {
-				worst_p = key;
+			/* weak ones first, the largest p; then the newest */
+			key =
+			    v == WEAK
+				? ch.p
+				: (double)cv[i].at / (double)(s->pts.n + 1) - 1;
+			if (key > worst_key) {
+				worst_key = key;
 				worst = i;
 			}
 		}
 		if (worst == nc)
 			break;
 		/* unheld on the newest commits: pending */
-		if (worst_p > 1 && cv[worst].at + o->persist > s->pts.n) {
+		if (worst_key < 0 && cv[worst].at + o->persist > s->pts.n) {
 			(void)judge(s, cv, nc, worst, o, &ch);
 			if (fabs(ch.change) >= s->tau &&
 			    (!s->pending.at || ch.at > s->pending.at))
