@@ -72,4 +72,13 @@ if python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["too_short"]
 assert t == {"runs": 12, "runs_needed": 14, "commits": 4, "commits_needed": 5, "more_commits": 1, "runs_a_commit": 3}, t' "$T/out"; then ok; else not_ok "too_short in JSON"; fi
+# the site's index says the same: no "steady" for either
+expect_exit 0 pd site "$T/site"
+if python3 - "$T/site/index.html" <<'PY'
+import re, sys
+rows = re.findall(r"<tr>.*?</tr>", open(sys.argv[1]).read(), re.S)
+nw = [r for r in rows if "nw--warm" in r]
+assert nw and "steady</span> but for the newest commits" in nw[0], nw
+PY
+then ok; else not_ok "the site's verdict of a pending step"; fi
 finish
