@@ -556,7 +556,7 @@ static cJSON *json_step(const struct pd_trend *t, const struct pd_tseries *s,
 
 /*
  * The steps in the newest commits not yet change points: watched (the
- * prediction test passed), and pending (the runs' test saw them, the
+ * prediction test passed), else pending (the runs' test saw them, the
  * commit means cannot test them yet: p is the runs' test's).
  */
 static void json_watch(cJSON *root, const struct pd_trend *t)
@@ -570,7 +570,7 @@ static void json_watch(cJSON *root, const struct pd_trend *t)
 
 		if (s->watch.at && s->watch.at < s->pts.n)
 			cJSON_AddItemToArray(arr, json_step(t, s, &s->watch));
-		if (s->pending.at && s->pending.at < s->pts.n)
+		else if (s->pending.at && s->pending.at < s->pts.n)
 			cJSON_AddItemToArray(pend,
 					     json_step(t, s, &s->pending));
 	}

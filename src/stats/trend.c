@@ -505,9 +505,9 @@ static enum verdict judge(const struct pd_tseries *s, struct cand *cv,
  * a split the commit means reject does not cut its neighbours' segments
  * short: first those the commit means do not bear out, the largest p
  * first, then those that have not held, the newest first (one may have
- * held too little only because a rejected split came after it). A step on the
- * newest commits that has not held yet but passes the rest is kept apart as
- * pending.
+ * held too little only because a rejected split came after it). A step
+ * on the newest commits that has not held yet, as large as the series'
+ * threshold, is kept apart as pending.
  */
 static void settle(struct pd_tseries *s, struct cand *cv, size_t nc,
 		   const struct trend_opts *o)
@@ -660,8 +660,9 @@ static int moves_enough(const struct pd_tseries *s, const struct pd_tseries *s0,
 }
 
 /*
- * Keeps the changes of s (3 commits after each) and its watched step
- * (the commits since) whose move is min_impact of the total's mean.
+ * Keeps the changes of s (3 commits after each) and its watched and
+ * pending steps (the commits since) whose move is min_impact of the
+ * total's mean.
  */
 static void impact_filter(struct pd_tseries *s, const struct pd_tseries *s0,
 			  double min_impact)
@@ -676,6 +677,9 @@ static void impact_filter(struct pd_tseries *s, const struct pd_tseries *s0,
 	if (s->watch.at &&
 	    !moves_enough(s, s0, s->watch.at, s->pts.n, min_impact))
 		memset(&s->watch, 0, sizeof(s->watch));
+	if (s->pending.at &&
+	    !moves_enough(s, s0, s->pending.at, s->pts.n, min_impact))
+		memset(&s->pending, 0, sizeof(s->pending));
 }
 
 size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)

@@ -270,7 +270,7 @@ int main(int argc, char **argv)
 		if (argc > 10)
 			tau = atof(argv[10]);
 		run(&c, sims, pmax, &ft, &ff);
-		printf("total %.3f func %.3f\n", ft, ff);
+		printf("total %.5f func %.5f\n", ft, ff);
 		return 0;
 	}
 	printf("# %d histories a line, p %g, 3 runs a commit\n", sims, pmax);
