@@ -482,8 +482,18 @@ int pd_cmd_culprit(int argc, char **argv)
 	for (i = 0; i < t.notes.n; i++)
 		fprintf(stderr, "perfdiff: note: %s\n", t.notes.v[i]);
 	if (!al) {
-		printf("no change point in %s/%s over %zu commits\n",
-		       t.scenario, t.cache, t.ncommits);
+		struct pd_trend_need nd;
+
+		printf("no change point in %s/%s over %zu commits", t.scenario,
+		       t.cache, t.ncommits);
+		/* none could have been found: say what it would take */
+		if (pd_trend_blind(&t, &nd))
+			printf(" (too few to tell: %zu more commit%s of %zu"
+			       " run%s)",
+			       nd.more_commits, nd.more_commits == 1 ? "" : "s",
+			       nd.runs_a_commit,
+			       nd.runs_a_commit == 1 ? "" : "s");
+		putchar('\n');
 		status = 1;
 		goto out;
 	}

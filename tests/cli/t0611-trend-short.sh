@@ -72,6 +72,8 @@ if python3 -c '
 import json, sys
 t = json.load(open(sys.argv[1]))["too_short"]
 assert t == {"runs": 12, "runs_needed": 14, "commits": 4, "commits_needed": 5, "more_commits": 1, "runs_a_commit": 3}, t' "$T/out"; then ok; else not_ok "too_short in JSON"; fi
+expect_exit 1 pd culprit --scenario st --last 4
+expect_grep "^no change point in st/warm over 4 commits (too few to tell: 1 more commit of 3 runs)" "$T/out"
 # the site's index says the same: no "steady" for either
 expect_exit 0 pd site "$T/site"
 if python3 - "$T/site/index.html" <<'PY'
