@@ -203,6 +203,7 @@ static void sparkline(struct pd_buf *b, const struct pd_trend *t)
 static void verdict(struct pd_buf *b, const struct pd_trend *t)
 {
 	struct pd_buf line = PD_BUF_INIT;
+	struct pd_trend_need nd;
 
 	if (t->alerts.n) {
 		size_t a = t->alerts.n - 1;
@@ -215,6 +216,14 @@ static void verdict(struct pd_buf *b, const struct pd_trend *t)
 		pd_buf_adds(b, "</span>");
 	} else if (t->ncommits < 2) {
 		pd_buf_adds(b, "one commit so far");
+	} else if (pd_trend_blind(t, &nd)) {
+		/* no change point could have been found: not "steady" */
+		pd_buf_addf(b, "too few commits to tell: %zu more",
+			    nd.more_commits);
+	} else if (pd_trend_watching(t)) {
+		pd_buf_adds(b,
+			    "<span class=\"steadytext\">steady</span> but for"
+			    " the newest commits");
 	} else {
 		pd_buf_adds(b, "<span class=\"steadytext\">steady</span>");
 	}

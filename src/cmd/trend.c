@@ -484,12 +484,22 @@ int pd_cmd_culprit(int argc, char **argv)
 	for (i = 0; i < t.notes.n; i++)
 		pd_error("note: %s", t.notes.v[i]);
 	if (!al) {
+		struct pd_trend_need nd;
+
 		/* names from build_meta.json: safe for a terminal */
 		pd_buf_add_term_line(&b, t.scenario);
 		pd_buf_addch(&b, '/');
 		pd_buf_add_term_line(&b, t.cache);
-		printf("no change point in %s over %zu commits\n", b.buf,
+		printf("no change point in %s over %zu commits", b.buf,
 		       t.ncommits);
+		/* none could have been found: say what it would take */
+		if (pd_trend_blind(&t, &nd))
+			printf(" (too few to tell: %zu more commit%s of %zu"
+			       " run%s)",
+			       nd.more_commits, nd.more_commits == 1 ? "" : "s",
+			       nd.runs_a_commit,
+			       nd.runs_a_commit == 1 ? "" : "s");
+		putchar('\n');
 		status = 1;
 		goto out;
 	}

@@ -165,20 +165,37 @@ static size_t *alert_order(const struct pd_alert *al)
 
 /*
  * "cannot detect change points with ..." when the history is too short
- * for the permutation test to reach --p; 0 (nothing written) otherwise.
+ * for the permutation test to reach --p or for a change point's commits,
+ * with what it would take; 0 (nothing written) otherwise.
  */
 int pd_trend_quiet_text(struct pd_buf *b, const struct pd_trend *t)
 {
-	size_t have, need;
+	struct pd_trend_need nd;
+	int runs_short, commits_short;
 
-	if (!pd_trend_blind(t, &have, &need))
+	if (!pd_trend_blind(t, &nd))
 		return 0;
+	runs_short = nd.runs < nd.runs_need;
+	commits_short = nd.commits < nd.commits_need;
 	pd_buf_addf(b,
 		    "cannot detect change points with %zu commit%s and %zu"
-		    " run%s in all: with --p %g the permutation test needs at"
-		    " least %zu runs (commits, or repeats of them); ",
-		    t->ncommits, t->ncommits == 1 ? "" : "s", have,
-		    have == 1 ? "" : "s", t->pmax, need);
+		    " run%s in all: ",
+		    t->ncommits, t->ncommits == 1 ? "" : "s", nd.runs,
+		    nd.runs == 1 ? "" : "s");
+	if (runs_short)
+		pd_buf_addf(b,
+			    "with --p %g the permutation test needs at least"
+			    " %zu runs (commits, or repeats of them)",
+			    t->pmax, nd.runs_need);
+	if (commits_short)
+		pd_buf_addf(b,
+			    "%sa change point needs %zu commits (2 before it,"
+			    " %zu from it on)",
+			    runs_short ? ", and " : "", nd.commits_need,
+			    nd.commits_need - 2);
+	pd_buf_addf(b, ": %zu more commit%s of %zu run%s; ", nd.more_commits,
+		    nd.more_commits == 1 ? "" : "s", nd.runs_a_commit,
+		    nd.runs_a_commit == 1 ? "" : "s");
 	pd_buf_add_term_line(b, t->scenario);
 	pd_buf_addch(b, '/');
 	pd_buf_add_term_line(b, t->cache);
@@ -243,7 +260,7 @@ int pd_trend_watching(const struct pd_trend *t)
 	size_t i;
 
 	for (i = 0; i < t->series.n; i++)
-		if (t->series.v[i].watch.at)
+		if (t->series.v[i].watch.at || t->series.v[i].pending.at)
 			return 1;
 	return 0;
 }
@@ -251,16 +268,28 @@ int pd_trend_watching(const struct pd_trend *t)
 int pd_fmt_watch(struct pd_buf *b, const struct pd_trend *t, size_t i)
 {
 	const struct pd_tseries *s = &t->series.v[i];
+	const struct pd_tchange *w = s->watch.at ? &s->watch : &s->pending;
+	size_t held, more;
 
-	if (!s->watch.at || s->watch.at >= s->pts.n)
+	if (!w->at || w->at >= s->pts.n)
 		return 0;
+	held = s->pts.n - w->at;
 	pd_buf_add_term_line(b, s->name);
 	pd_buf_addch(b, ' ');
-	pd_fmt_pct(b, 100 * s->watch.change);
+	pd_fmt_pct(b, 100 * w->change);
 	pd_buf_adds(b, " from ");
-	pd_trend_short_sha(b, s->pts.v[s->watch.at].sha);
-	pd_buf_addf(b, " (%zu of %zu commits, p = %.2g)",
-		    s->pts.n - s->watch.at, t->persist, s->watch.p);
+	pd_trend_short_sha(b, s->pts.v[w->at].sha);
+	if (w == &s->watch) {
+		pd_buf_addf(b, " (%zu of %zu commits, p = %.2g)", held,
+			    t->persist, w->p);
+		return 1;
+	}
+	/* seen by the runs' test, too new for the commit means' */
+	more = t->persist > held ? t->persist - held : 1;
+	pd_buf_addf(b,
+		    " (%zu of %zu commits; too new to test: %zu more"
+		    " commit%s will tell)",
+		    held, t->persist, more, more == 1 ? "" : "s");
 	return 1;
 }
 
@@ -508,30 +537,62 @@ static cJSON *num(double v)
 	return isfinite(v) ? cJSON_CreateNumber(v) : cJSON_CreateNull();
 }
 
-/* The steps in the newest commits not yet change points. */
+/* One step in the newest commits not yet a change point. */
+static cJSON *json_step(const struct pd_trend *t, const struct pd_tseries *s,
+			const struct pd_tchange *w)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddItemToObject(o, "series", pd_json_text(s->name));
+	cJSON_AddNumberToObject(o, "index", (double)w->at);
+	cJSON_AddItemToObject(o, "first_changed",
+			      pd_json_text(s->pts.v[w->at].sha));
+	cJSON_AddItemToObject(o, "change_pct", num(100 * w->change));
+	cJSON_AddItemToObject(o, "p", num(w->p));
+	cJSON_AddNumberToObject(o, "commits", (double)(s->pts.n - w->at));
+	cJSON_AddNumberToObject(o, "needs", (double)t->persist);
+	return o;
+}
+
+/*
+ * The steps in the newest commits not yet change points: watched (the
+ * prediction test passed), else pending (the runs' test saw them, the
+ * commit means cannot test them yet: p is the runs' test's).
+ */
 static void json_watch(cJSON *root, const struct pd_trend *t)
 {
-	cJSON *arr = cJSON_AddArrayToObject(root, "watch"), *o;
+	cJSON *arr = cJSON_AddArrayToObject(root, "watch");
+	cJSON *pend = cJSON_AddArrayToObject(root, "pending");
 	size_t i;
 
 	for (i = 0; i < t->series.n; i++) {
 		const struct pd_tseries *s = &t->series.v[i];
 
-		if (!s->watch.at || s->watch.at >= s->pts.n)
-			continue;
-		o = cJSON_CreateObject();
-		cJSON_AddItemToObject(o, "series", pd_json_text(s->name));
-		cJSON_AddNumberToObject(o, "index", (double)s->watch.at);
-		cJSON_AddItemToObject(o, "first_changed",
-				      pd_json_text(s->pts.v[s->watch.at].sha));
-		cJSON_AddItemToObject(o, "change_pct",
-				      num(100 * s->watch.change));
-		cJSON_AddItemToObject(o, "p", num(s->watch.p));
-		cJSON_AddNumberToObject(o, "commits",
-					(double)(s->pts.n - s->watch.at));
-		cJSON_AddNumberToObject(o, "needs", (double)t->persist);
-		cJSON_AddItemToArray(arr, o);
+		if (s->watch.at && s->watch.at < s->pts.n)
+			cJSON_AddItemToArray(arr, json_step(t, s, &s->watch));
+		else if (s->pending.at && s->pending.at < s->pts.n)
+			cJSON_AddItemToArray(pend,
+					     json_step(t, s, &s->pending));
 	}
+}
+
+/* What a history too short for any change point would need; or null. */
+static void json_blind(cJSON *root, const struct pd_trend *t)
+{
+	struct pd_trend_need nd;
+	cJSON *o;
+
+	if (!pd_trend_blind(t, &nd)) {
+		cJSON_AddNullToObject(root, "too_short");
+		return;
+	}
+	o = cJSON_AddObjectToObject(root, "too_short");
+	cJSON_AddNumberToObject(o, "runs", (double)nd.runs);
+	cJSON_AddNumberToObject(o, "runs_needed", (double)nd.runs_need);
+	cJSON_AddNumberToObject(o, "commits", (double)nd.commits);
+	cJSON_AddNumberToObject(o, "commits_needed", (double)nd.commits_need);
+	cJSON_AddNumberToObject(o, "more_commits", (double)nd.more_commits);
+	cJSON_AddNumberToObject(o, "runs_a_commit", (double)nd.runs_a_commit);
 }
 
 int pd_trend_json(FILE *f, const struct pd_trend *t)
@@ -596,6 +657,7 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 		cJSON_AddItemToArray(arr, o);
 	}
 	json_watch(root, t);
+	json_blind(root, t);
 	arr = cJSON_AddArrayToObject(root, "series");
 	for (i = 0; i < t->series.n; i++) {
 		const struct pd_tseries *s = &t->series.v[i];

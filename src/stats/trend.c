@@ -80,6 +80,13 @@ static double best_split(const double *v, size_t n, size_t min_size, size_t *at)
 	return best;
 }
 
+/* What judging a series' change points takes. */
+struct trend_opts {
+	double pmax, floor;
+	int reps;
+	size_t persist;
+};
+
 struct seg {
 	size_t lo, hi;
 };
@@ -102,6 +109,12 @@ int pd_alert_improves(const struct pd_trend *t, size_t alert)
 	return better && !worse;
 }
 
+/* Samples of commit means behind the commit-level p, at least. */
+#define PD_TREND_MC_REPS 19999
+
+/* Commits a change point needs before it, back to the one before. */
+#define PD_TREND_BEFORE 2
+
 /* 2 / C(n, n/2): the smallest two-sided p of a split of n values. */
 static double smallest_p(size_t n)
 {
@@ -113,18 +126,32 @@ static double smallest_p(size_t n)
 	return 2 / c;
 }
 
-int pd_trend_blind(const struct pd_trend *t, size_t *have, size_t *need)
+int pd_trend_blind(const struct pd_trend *t, struct pd_trend_need *nd)
 {
-	size_t i, n = 0;
+	size_t i, short_runs, more;
 
+	memset(nd, 0, sizeof(*nd));
 	if (t->series.n)
-		for (i = 0; i < t->series.v[0].pts.n; i++)
-			n += t->series.v[0].pts.v[i].n;
-	*have = n;
+		for (i = 0; i < t->series.v[0].pts.n; i++) {
+			nd->runs += t->series.v[0].pts.v[i].n;
+			nd->commits += t->series.v[0].pts.v[i].n > 0;
+		}
 	/* E-Divisive needs 3 values a side, and a small enough p */
-	for (*need = 6; smallest_p(*need) > t->pmax && *need < 200; (*need)++)
+	for (nd->runs_need = 6;
+	     smallest_p(nd->runs_need) > t->pmax && nd->runs_need < 200;
+	     nd->runs_need++)
 		;
-	return n < *need;
+	/* the commit means: PD_TREND_BEFORE commits before, persist after */
+	nd->commits_need = PD_TREND_BEFORE + (t->persist ? t->persist : 3);
+	/* more commits of as many runs as the history has a commit */
+	nd->runs_a_commit =
+	    nd->commits ? (nd->runs + nd->commits - 1) / nd->commits : 1;
+	short_runs = nd->runs < nd->runs_need ? nd->runs_need - nd->runs : 0;
+	more = (short_runs + nd->runs_a_commit - 1) / nd->runs_a_commit;
+	if (nd->commits + more < nd->commits_need)
+		more = nd->commits_need - nd->commits;
+	nd->more_commits = more;
+	return more > 0;
 }
 
 size_t pd_edivisive(const double *x, size_t n, double pmax, int reps,
@@ -291,107 +318,290 @@ static void log_stats(const struct pd_tseries *s, size_t a, size_t b,
 }
 
 /*
- * The step at commit c between the segments [lo, c) and [c, hi), judged
- * on commit means (log scale): Welch's t of the two segments' means, the
- * variance within each segment from its commits' means, so a history
- * whose nights differ more than its repeats do is judged by the nights.
- * Bonferroni over the hi - lo - 1 places the step could have been. Two
- * commits a side at least; else 1 (no evidence at this level).
+ * The two-sample t (pooled variance) of y[0..k) against y[k..n), from
+ * the sums of y and of its squares over [0, k) and [k, n).
  */
-static double commit_step_p(const struct pd_tseries *s, size_t lo, size_t c,
-			    size_t hi, double floor)
+static double pooled_t(double s1, double q1, double s2, double q2, size_t k,
+		       size_t n)
 {
-	double m[2], v[2], n[2], se2, t, df, p;
+	double a = (double)k, b = (double)(n - k);
+	double ss = fmax(0, q1 - s1 * s1 / a) + fmax(0, q2 - s2 * s2 / b);
 
-	n[0] = (double)(c - lo);
-	n[1] = (double)(hi - c);
-	if (c - lo < 2 || hi - c < 2)
-		return 1;
-	log_stats(s, lo, c, floor, &m[0], &v[0]);
-	log_stats(s, c, hi, floor, &m[1], &v[1]);
-	se2 = v[0] / n[0] + v[1] / n[1];
-	if (!(se2 > 0))
-		return fabs(m[1] - m[0]) > 1e-12 ? 0 : 1;
-	t = fabs(m[1] - m[0]) / sqrt(se2);
-	df = se2 * se2 /
-	     ((v[0] / n[0]) * (v[0] / n[0]) / (n[0] - 1) +
-	      (v[1] / n[1]) * (v[1] / n[1]) / (n[1] - 1) + 1e-300);
-	p = pd_t_sf2(t, df) * (double)(hi - lo - 1);
-	return p < 1 ? p : 1;
+	return fabs(s2 / b - s1 / a) /
+	       sqrt(ss / (double)(n - 2) * (1 / a + 1 / b));
 }
 
-static void analyse_series(struct pd_tseries *s, double pmax, int reps,
-			   size_t persist)
+/*
+ * The largest pooled t over the places a step could be in y[0..n):
+ * k = PD_TREND_BEFORE .. n - after, so that it has PD_TREND_BEFORE
+ * commits before it and `after` after it.
+ */
+static double max_pooled_t(const double *y, size_t n, size_t after)
+{
+	double s1 = 0, q1 = 0, s2 = 0, q2 = 0, best = 0;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		s2 += y[k];
+		q2 += y[k] * y[k];
+	}
+	for (k = 1; k + after <= n; k++) {
+		s1 += y[k - 1];
+		q1 += y[k - 1] * y[k - 1];
+		s2 -= y[k - 1];
+		q2 -= y[k - 1] * y[k - 1];
+		if (k >= PD_TREND_BEFORE)
+			best = fmax(best, pooled_t(s1, q1, s2, q2, k, n));
+	}
+	return best;
+}
+
+static double std_normal(uint64_t *rs)
+{
+	double u = ((double)(next_rand(rs) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(next_rand(rs) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(6.283185307179586 * v);
+}
+
+/*
+ * The chance that n commit means with no step (independent, normal; any
+ * mean and spread, which the t does not see) give a largest t
+ * (max_pooled_t) of at least t0: reps samples, seeded, stopped once p is
+ * above pmax, as the permutation test is.
+ */
+static double max_t_p(size_t n, size_t after, double t0, int reps, double pmax)
+{
+	double *y = pd_xmalloc((n + 1) * sizeof(*y));
+	uint64_t rs = 0x7e11d5eedULL + n;
+	size_t ge = 0, k;
+	int r;
+
+	for (r = 0; r < reps; r++) {
+		for (k = 0; k < n; k++)
+			y[k] = std_normal(&rs);
+		ge += max_pooled_t(y, n, after) >= t0;
+		if ((double)(ge + 1) > pmax * (double)(reps + 1))
+			break;
+	}
+	free(y);
+	return (double)(ge + 1) / (double)(reps + 1);
+}
+
+/*
+ * The step at commit c between the segments [lo, c) and [c, hi), judged
+ * on commit means (log scale), so that a history whose nights differ
+ * more than its repeats do is judged by the nights (statistics.md,
+ * "Trends"): the two-sample t of the two sides' means, the variance
+ * pooled from both sides' commit means. With no step, which is what is
+ * tested, both sides vary alike, and n commits give the variance n - 2
+ * degrees of freedom; Welch's estimate from each side alone had as few
+ * as 2 with 3 commits after the step. The place was chosen from the
+ * data, so the p is that of the largest such t over the places a change
+ * point could be (PD_TREND_BEFORE commits after lo, `after` before hi),
+ * by simulation (PD_TREND_MC_REPS samples, or reps if more); the one
+ * place's p and Bonferroni's bound when either already decides. 1 (no evidence
+ * at this level) when c is no such place.
+ */
+static double commit_step_p(const struct pd_tseries *s, size_t lo, size_t c,
+			    size_t hi, size_t after, double floor, int reps,
+			    double pmax)
+{
+	size_t n = hi - lo, k, places;
+	double s1 = 0, q1 = 0, s2 = 0, q2 = 0, t, p1, bonf;
+
+	if (after < 1)
+		after = 1;
+	if (c < lo + PD_TREND_BEFORE || c + after > hi || n < 3)
+		return 1;
+	for (k = lo; k < hi; k++) {
+		double y = log(s->pts.v[k].mean + floor);
+
+		if (k < c) {
+			s1 += y;
+			q1 += y * y;
+		} else {
+			s2 += y;
+			q2 += y * y;
+		}
+	}
+	t = pooled_t(s1, q1, s2, q2, c - lo, n);
+	if (isnan(t)) /* no spread and no step */
+		return 1;
+	places = n - after - PD_TREND_BEFORE + 1;
+	p1 = pd_t_sf2(t, (double)(n - 2));
+	bonf = fmin(1, p1 * (double)places);
+	if (p1 > pmax || bonf <= pmax || reps <= 0 || places < 2)
+		return bonf;
+	/* normals are cheap: enough samples to place p near pmax */
+	return fmin(bonf,
+		    max_t_p(n, after, t,
+			    reps > PD_TREND_MC_REPS ? reps : PD_TREND_MC_REPS,
+			    pmax));
+}
+
+/* A split E-Divisive found: the commit it belongs to and its p. */
+struct cand {
+	size_t at;
+	double p;
+	int alive;
+	size_t lo, hi; /* the segment judged last, and its commit-level p */
+	double cp;
+};
+
+enum verdict { KEPT, SMALL, UNHELD, WEAK };
+
+/*
+ * Candidate i of cv[0..nc), its segment bounded by the live others:
+ * KEPT with *ch filled, or why not (SMALL: under the series' threshold;
+ * UNHELD: fewer than persist commits after it; WEAK: the commit means
+ * do not bear it out). ch->p is the p used either way; the commit
+ * level p is kept in cv[i] for the segment it was found for.
+ */
+static enum verdict judge(const struct pd_tseries *s, struct cand *cv,
+			  size_t nc, size_t i, const struct trend_opts *o,
+			  struct pd_tchange *ch)
+{
+	size_t c = cv[i].at, prev_c = 0, next_c = s->pts.n, k;
+	double before, after;
+
+	for (k = 0; k < nc; k++) {
+		if (k == i || !cv[k].alive)
+			continue;
+		if (cv[k].at < c && cv[k].at > prev_c)
+			prev_c = cv[k].at;
+		if (cv[k].at > c && cv[k].at < next_c)
+			next_c = cv[k].at;
+	}
+	before = mean_of(s, prev_c, c);
+	after = mean_of(s, c, next_c);
+	ch->at = c;
+	ch->change = before > 0 ? after / before - 1 : PD_NAN;
+	ch->p = cv[i].p;
+	if (next_c - c < o->persist)
+		return UNHELD; /* it has not held for long enough yet */
+	/*
+	 * Runs were permuted as if exchangeable; nights may differ more
+	 * than runs of one night. The step must also stand out among
+	 * commit means.
+	 */
+	if (cv[i].lo != prev_c || cv[i].hi != next_c || !(cv[i].cp >= 0)) {
+		cv[i].lo = prev_c;
+		cv[i].hi = next_c;
+		cv[i].cp = commit_step_p(s, prev_c, c, next_c, o->persist,
+					 o->floor, o->reps, o->pmax);
+	}
+	ch->p = fmax(cv[i].p, cv[i].cp);
+	if (ch->p > o->pmax)
+		return WEAK;
+	if (!(before > 0) || !(after >= 0) || fabs(ch->change) < s->tau)
+		return SMALL;
+	return KEPT;
+}
+
+/*
+ * The splits of E-Divisive are judged together: one that fails is
+ * dropped and the others judged again without it as a boundary, so that
+ * a split the commit means reject does not cut its neighbours' segments
+ * short: first those the commit means do not bear out, the largest p
+ * first, then those that have not held, the newest first (one may have
+ * held too little only because a rejected split came after it). A step
+ * on the newest commits that has not held yet, as large as the series'
+ * threshold, is kept apart as pending.
+ */
+static void settle(struct pd_tseries *s, struct cand *cv, size_t nc,
+		   const struct trend_opts *o)
+{
+	struct pd_tchange ch;
+	size_t i;
+
+	for (;;) {
+		size_t worst = nc;
+		double worst_key = -2;
+
+		for (i = 0; i < nc; i++) {
+			enum verdict v;
+			double key;
+
+			if (!cv[i].alive)
+				continue;
+			v = judge(s, cv, nc, i, o, &ch);
+			if (v == KEPT || v == SMALL)
+				continue;
+			/* weak ones first, the largest p; then the newest */
+			key =
+			    v == WEAK
+				? ch.p
+				: (double)cv[i].at / (double)(s->pts.n + 1) - 1;
+			if (key > worst_key) {
+				worst_key = key;
+				worst = i;
+			}
+		}
+		if (worst == nc)
+			break;
+		/* unheld on the newest commits: pending */
+		if (worst_key < 0 && cv[worst].at + o->persist > s->pts.n) {
+			(void)judge(s, cv, nc, worst, o, &ch);
+			if (fabs(ch.change) >= s->tau &&
+			    (!s->pending.at || ch.at > s->pending.at))
+				s->pending = ch;
+		}
+		cv[worst].alive = 0;
+	}
+	for (i = 0; i < nc; i++)
+		if (cv[i].alive && judge(s, cv, nc, i, o, &ch) == KEPT)
+			PD_VEC_PUSH(&s->changes, ch);
+}
+
+static void analyse_series(struct pd_tseries *s, const struct trend_opts *o)
 {
 	PD_VEC(double) x = PD_VEC_INIT;
 	PD_VEC(size_t) commit_of = PD_VEC_INIT;
-	size_t *cps, *starts, i, k, n;
-	double *ps, floor = log_floor(s);
+	struct trend_opts so = *o;
+	struct cand *cv;
+	size_t *cps, *starts, i, k, n, nc = 0;
+	double *ps;
 
+	so.floor = log_floor(s);
+	memset(&s->pending, 0, sizeof(s->pending));
 	starts = pd_xmalloc((s->pts.n + 1) * sizeof(*starts));
 	for (i = 0; i < s->pts.n; i++) {
 		starts[i] = x.n;
 		for (k = 0; k < s->pts.v[i].n; k++) {
 			/* log scale: a change is a ratio, whatever the size */
-			PD_VEC_PUSH(&x, log(s->pts.v[i].v[k] + floor));
+			PD_VEC_PUSH(&x, log(s->pts.v[i].v[k] + so.floor));
 			PD_VEC_PUSH(&commit_of, i);
 		}
 	}
 	starts[s->pts.n] = x.n;
 	cps = pd_xmalloc((x.n + 1) * sizeof(*cps));
 	ps = pd_xmalloc((x.n + 1) * sizeof(*ps));
-	n = x.n >= 6
-		? pd_edivisive(x.v, x.n, pmax, reps, 3, 0x5eed, cps, ps, x.n)
-		: 0;
+	cv = pd_xmalloc((x.n + 1) * sizeof(*cv));
+	n = x.n >= 6 ? pd_edivisive(x.v, x.n, so.pmax, so.reps, 3, 0x5eed, cps,
+				    ps, x.n)
+		     : 0;
 	for (i = 0; i < n; i++) {
 		/* A change inside a commit's runs belongs to the commit after.
 		 */
-		size_t c = commit_of.v[cps[i]], next_c, prev_c;
-		struct pd_tchange ch;
-		double before, after;
+		size_t c = commit_of.v[cps[i]];
 
 		if (starts[c] != cps[i])
 			c++;
-		if (c == 0 || c >= s->pts.n)
+		if (c == 0 || c >= s->pts.n || (nc && cv[nc - 1].at == c))
 			continue;
-		/* Compare with the neighbouring change points' segments. */
-		prev_c = 0;
-		next_c = s->pts.n;
-		for (k = 0; k < n; k++) {
-			size_t o = commit_of.v[cps[k]];
-
-			if (k == i)
-				continue;
-			if (o < c && o > prev_c)
-				prev_c = o;
-			if (o > c && o < next_c)
-				next_c = o;
-		}
-		if (next_c - c < persist)
-			continue; /* it has not held for long enough yet */
-		/*
-		 * Runs were permuted as if exchangeable; nights may differ
-		 * more than runs of one night. The step must also stand
-		 * out among commit means, when there are enough of them.
-		 */
-		ch.p = fmax(ps[i], commit_step_p(s, prev_c, c, next_c, floor));
-		if (ch.p > pmax)
-			continue;
-		before = mean_of(s, prev_c, c);
-		after = mean_of(s, c, next_c);
-		if (!(before > 0) || !(after >= 0))
-			continue;
-		ch.at = c;
-		ch.change = after / before - 1;
-		if (fabs(ch.change) < s->tau)
-			continue;
-		PD_VEC_PUSH(&s->changes, ch);
+		cv[nc].at = c;
+		cv[nc].p = ps[i];
+		cv[nc].cp = -1;
+		cv[nc++].alive = 1;
 	}
+	settle(s, cv, nc, &so);
 	PD_VEC_FREE(&x);
 	PD_VEC_FREE(&commit_of);
 	free(cps);
 	free(ps);
 	free(starts);
+	free(cv);
 }
 
 /*
@@ -450,8 +660,9 @@ static int moves_enough(const struct pd_tseries *s, const struct pd_tseries *s0,
 }
 
 /*
- * Keeps the changes of s (3 commits after each) and its watched step
- * (the commits since) whose move is min_impact of the total's mean.
+ * Keeps the changes of s (3 commits after each) and its watched and
+ * pending steps (the commits since) whose move is min_impact of the
+ * total's mean.
  */
 static void impact_filter(struct pd_tseries *s, const struct pd_tseries *s0,
 			  double min_impact)
@@ -466,17 +677,25 @@ static void impact_filter(struct pd_tseries *s, const struct pd_tseries *s0,
 	if (s->watch.at &&
 	    !moves_enough(s, s0, s->watch.at, s->pts.n, min_impact))
 		memset(&s->watch, 0, sizeof(s->watch));
+	if (s->pending.at &&
+	    !moves_enough(s, s0, s->pending.at, s->pts.n, min_impact))
+		memset(&s->pending, 0, sizeof(s->pending));
 }
 
 size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 {
+	struct trend_opts o;
 	size_t i, k, a;
 
 	double min_impact = t->min_impact > 0 ? t->min_impact : 0.005;
 
+	o.pmax = t->pmax;
+	o.reps = reps;
+	o.persist = persist;
+	o.floor = 0;
 	t->persist = persist;
 	for (i = 0; i < t->series.n; i++) {
-		analyse_series(&t->series.v[i], t->pmax, reps, persist);
+		analyse_series(&t->series.v[i], &o);
 		watch_newest(&t->series.v[i], t->pmax, persist);
 	}
 	/*

@@ -59,6 +59,12 @@ struct pd_tseries {
 	 * watch.at is 0 when there is none.
 	 */
 	struct pd_tchange watch;
+	/*
+	 * A step on the newest commits that E-Divisive found but that has
+	 * not held for persist commits yet, whether watched or not; its p
+	 * is the permutation's. pending.at is 0 when there is none.
+	 */
+	struct pd_tchange pending;
 };
 
 struct pd_alert {
@@ -97,12 +103,20 @@ void pd_trend_release(struct pd_trend *t);
  * total, every series that moved moved for the better (IPC up).
  */
 int pd_alert_improves(const struct pd_trend *t, size_t alert);
+/* What a history has, and what a change point would need of it. */
+struct pd_trend_need {
+	size_t runs, runs_need;	      /* the permutation test's values */
+	size_t commits, commits_need; /* commits with runs; a change point's */
+	size_t runs_a_commit;	      /* the history's, rounded up */
+	size_t more_commits; /* of runs_a_commit runs, to have both needs */
+};
 /*
  * Whether the history is too short for any change point: the smallest p
- * the permutation test can give with the total's runs (2 / C(n, n/2))
- * is above t->pmax. *have gets the runs, *need the runs it takes.
+ * the permutation test can give with the total's runs (2 / C(n, n/2)) is
+ * above t->pmax, or there are fewer commits than a change point needs
+ * (2 before it, t->persist from it on). Fills *nd either way.
  */
-int pd_trend_blind(const struct pd_trend *t, size_t *have, size_t *need);
+int pd_trend_blind(const struct pd_trend *t, struct pd_trend_need *nd);
 /*
  * Change points of every series (E-Divisive on the log of each run's
  * value, runs in commit order), kept when the change is at least the

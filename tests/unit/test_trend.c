@@ -6,6 +6,7 @@
 #include "testutil.h"
 
 #include "core/xalloc.h"
+#include "report/report.h"
 #include "stats/trend.h"
 
 /* Deterministic noise in [-1, 1]. */
@@ -257,6 +258,179 @@ static void test_watch_newest(void **state)
 	assert_true(watched <= 2);
 }
 
+/* A standard normal from the deterministic noise (Box-Muller). */
+static double gauss(uint64_t *s)
+{
+	double u = (noise(s) + 1) / 2, v = (noise(s) + 1) / 2;
+
+	return sqrt(-2 * log(u > 0 ? u : 1e-300)) * cos(6.283185307179586 * v);
+}
+
+/* A sample count of mean lambda (large): normal, rounded. */
+static double count(double lambda, uint64_t *s)
+{
+	return fmax(0, floor(lambda + sqrt(lambda) * gauss(s) + 0.5));
+}
+
+static void push_point(struct pd_tseries *ts, const double *v, size_t n,
+		       size_t c)
+{
+	struct pd_tpoint pt;
+	char sha[16];
+	size_t k;
+
+	memset(&pt, 0, sizeof(pt));
+	snprintf(sha, sizeof(sha), "c%02zu", c);
+	pt.sha = pd_xstrdup(sha);
+	pt.date = pd_xstrdup("");
+	pt.n = n;
+	pt.v = pd_xmalloc((n + 1) * sizeof(double));
+	for (k = 0; k < n; k++) {
+		pt.v[k] = v[k];
+		pt.mean += v[k] / (double)n;
+	}
+	pt.lo = pt.hi = v[0];
+	PD_VEC_PUSH(&ts->pts, pt);
+}
+
+/*
+ * A recorded program's history: n commits of 3 runs of 0.65 s at
+ * 1999 Hz (about 1300 samples), parse_record half of them; each night
+ * moves a commit's runs by 1 %, each run moves by 1 %, and the counts
+ * are Poisson. From commit at on, parse_record takes (1 + step) times
+ * as long; series 0 is the total, 1 parse_record.
+ */
+static void recorded(struct pd_trend *t, size_t n, double step, size_t at,
+		     uint64_t *s)
+{
+	struct pd_tseries ts[2];
+	double tot[3], fn[3];
+	size_t c, k;
+
+	memset(t, 0, sizeof(*t));
+	memset(ts, 0, sizeof(ts));
+	t->pmax = 0.001;
+	t->ncommits = n;
+	t->scenario = pd_xstrdup("small");
+	t->cache = pd_xstrdup("warm");
+	t->tool = pd_xstrdup("perf");
+	ts[0].name = pd_xstrdup("total");
+	ts[1].name = pd_xstrdup("parse_record");
+	ts[0].tau = ts[1].tau = 0.05;
+	for (c = 0; c < n; c++) {
+		double night = exp(0.01 * gauss(s));
+
+		for (k = 0; k < 3; k++) {
+			double f = 0.65 * 1999 * night * exp(0.01 * gauss(s));
+
+			fn[k] = count(0.8 * f * (c >= at ? 1 + step : 1), s);
+			tot[k] = fn[k] + count(0.2 * f, s);
+		}
+		push_point(&ts[0], tot, 3, c);
+		push_point(&ts[1], fn, 3, c);
+	}
+	PD_VEC_PUSH(&t->series, ts[0]);
+	PD_VEC_PUSH(&t->series, ts[1]);
+}
+
+/*
+ * Nine commits of three runs, a +26 % step in parse_record held for the
+ * last three (and +13 % in the total): a change point at the step's
+ * commit in both series, in 20 histories of 20 (the commit means' test
+ * was Welch's t, each side's variance on its own commits -- 2 degrees of
+ * freedom after the step -- times 8 places, and found it in about half).
+ * The same histories with identical binaries have none.
+ */
+static void test_short_history_step(void **state)
+{
+	uint64_t s = 2026;
+	size_t i, k, found[2] = { 0, 0 }, false_cp = 0;
+
+	(void)state;
+	for (i = 0; i < 20; i++) {
+		struct pd_trend t;
+
+		recorded(&t, 9, 0.26, 6, &s);
+		pd_trend_analyse(&t, 1999, 3);
+		for (k = 0; k < 2; k++)
+			found[k] += t.series.v[k].changes.n == 1 &&
+				    t.series.v[k].changes.v[0].at == 6;
+		if (t.series.v[1].changes.n) /* the size, within its noise */
+			assert_near(t.series.v[1].changes.v[0].change, 0.26,
+				    0.06);
+		pd_trend_release(&t);
+	}
+	assert_int_equal(found[0], 20);
+	assert_int_equal(found[1], 20);
+	for (i = 0; i < 200; i++) {
+		struct pd_trend t;
+
+		recorded(&t, 9, 0, 9, &s);
+		pd_trend_analyse(&t, 1999, 3);
+		false_cp +=
+		    t.series.v[0].changes.n + t.series.v[1].changes.n > 0;
+		pd_trend_release(&t);
+	}
+	assert_int_equal(false_cp, 0);
+}
+
+/* The text report of t, NUL-terminated (freed by the caller). */
+static char *text_of(const struct pd_trend *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(pd_trend_text(f, t, 0), 0);
+	fclose(f);
+	return buf;
+}
+
+/*
+ * What a history that cannot tell would need, never "steady": a step on
+ * the newest two commits of nine has not held (and eight earlier
+ * commits are too few to watch it): one more commit will tell; four
+ * commits are too few for any change point: one more.
+ */
+static void test_says_what_it_needs(void **state)
+{
+	uint64_t s = 77;
+	struct pd_trend t;
+	struct pd_trend_need nd;
+	char *text;
+
+	(void)state;
+	recorded(&t, 9, 0.26, 7, &s);
+	pd_trend_analyse(&t, 1999, 3);
+	assert_int_equal(t.alerts.n, 0);
+	assert_int_equal(t.series.v[1].watch.at, 0);
+	assert_int_equal(t.series.v[1].pending.at, 7);
+	assert_near(t.series.v[1].pending.change, 0.26, 0.05);
+	assert_false(pd_trend_blind(&t, &nd));
+	text = text_of(&t);
+	assert_non_null(strstr(text, "WATCH parse_record +2"));
+	assert_non_null(strstr(text, "(2 of 3 commits; too new to test: 1 more"
+				     " commit will tell)"));
+	assert_null(strstr(text, "is steady\n"));
+	free(text);
+	pd_trend_release(&t);
+
+	recorded(&t, 4, 0.26, 2, &s);
+	pd_trend_analyse(&t, 1999, 3);
+	assert_true(pd_trend_blind(&t, &nd));
+	assert_int_equal(nd.runs, 12);
+	assert_int_equal(nd.runs_need, 14);
+	assert_int_equal(nd.commits_need, 5);
+	assert_int_equal(nd.more_commits, 1);
+	text = text_of(&t);
+	assert_non_null(strstr(text, ": 1 more commit of 3 runs; small/warm is"
+				     " not known to be steady"));
+	assert_null(strstr(text, "is steady\n"));
+	free(text);
+	pd_trend_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +441,8 @@ int main(void)
 		cmocka_unit_test(test_alert_grouping),
 		cmocka_unit_test(test_night_effects_null),
 		cmocka_unit_test(test_watch_newest),
+		cmocka_unit_test(test_short_history_step),
+		cmocka_unit_test(test_says_what_it_needs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
