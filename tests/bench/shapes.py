@@ -43,7 +43,7 @@ burst_dispersion in the A/A pairs' JSON).
 usage: tests/bench/shapes.py PERFDIFF DATADIR [--quick] [--no-history]
            [--shapes a,b] [--jobs N] [--dispersion FILE] [EXTRA-ARGS...]
   DATADIR holds SHAPE/NAME-R.perf.txt and .folded; EXTRA-ARGS go to every
-  perfdiff comparison. --quick: the first 5 rounds, no history.
+  perfdiff comparison. --quick: the first 3 rounds (one pair per round, one group of 3), no history.
 """
 import concurrent.futures
 import glob
@@ -623,7 +623,7 @@ def main():
                 os.path.join(sdir, "%s-%d.folded" % (n, r)))
                 for n in ["a2", "a3", "rb"] + list(PLAN[shape]))]
             if quick:
-                rounds = rounds[:5]
+                rounds = rounds[:3]
             if not rounds:
                 print("## %s: no recordings\n" % shape)
                 continue
