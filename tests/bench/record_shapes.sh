@@ -81,6 +81,7 @@ while [ "$r" -le "$end" ]; do
 		hog="$hog $!"
 	fi
 	for s in $shapes; do
+		# shellcheck disable=SC2046 # one word per planted build
 		set -- $(variants "$s")
 		p10=${1%%:*} p20=${2%%:*} p35=${3%%:*} m25=${4%%:*}
 		shift 4

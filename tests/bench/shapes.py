@@ -582,7 +582,7 @@ def main():
     if len(argv) < 2:
         sys.exit(__doc__)
     pd, datadir, rest = argv[0], argv[1], argv[2:]
-    quick = history = False
+    quick = False
     history = True
     jobs = 2
     shapes = list(PLAN)
