@@ -1,0 +1,60 @@
+#!/bin/sh
+# A slice of the program-shapes benchmark (tests/bench/shapes.py,
+# statistics.md, "Calibration on program shapes") on real recordings: the
+# phased program (read all input, then parse every record, then build an
+# index, then checksum), built as is and with parse_record doing exactly
+# 35 % more steps, recorded with perf, interleaved, on whatever else the
+# machine runs. One profile a side finds the change (the bench: 12 of 12
+# pairs; before phases were told from bursts, 0 of 12), the same runs as
+# folded stacks (no sample times) get the same verdict, and two runs of
+# one build exit 0 (the bench: 0 of 24).
+. "$(dirname "$0")/lib.sh"
+if ! perf record -q -o "$T/probe.data" true >/dev/null 2>&1; then
+	echo "skipped: perf cannot record here (perf_event_paranoid or no perf)"
+	exit 77
+fi
+src=$PD_ROOT/tests/bench/shapes/phased.c
+flags="-O2 -g -fno-omit-frame-pointer"
+# shellcheck disable=SC2086
+cc $flags -o "$T/a" "$src" && cc $flags -DPLANT_FN=1 -DPLANT_PCT=35 -o "$T/p" "$src" ||
+	{ not_ok "build"; finish; }
+rec() { # binary, output
+	perf record -q -F 1999 -g -o "$T/r.data" "$1" >/dev/null 2>&1 &&
+		perf script -i "$T/r.data" >"$2.perf.txt" 2>/dev/null &&
+		python3 "$PD_ROOT/tests/bench/shapes_fold.py" "$2.perf.txt" "$2.folded"
+}
+for i in 1 2 3; do
+	rec "$T/a" "$T/a$i" && rec "$T/p" "$T/p$i" && rec "$T/a" "$T/b$i" ||
+		{ not_ok "recording failed"; finish; }
+done
+verdict() { # file: parse_record's self status
+	python3 -c '
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+print([f["self"]["status"] for f in d["functions"] if f["function"] == "parse_record"][0])' "$1"
+}
+found=0 agree=0
+for i in 1 2 3; do
+	pd -f json "$T/a$i.perf.txt" "$T/p$i.perf.txt" >"$T/perf.json" 2>/dev/null
+	pd -f json "$T/a$i.folded" "$T/p$i.folded" >"$T/folded.json" 2>/dev/null
+	v=$(verdict "$T/perf.json") w=$(verdict "$T/folded.json")
+	[ "$v" = regressed ] && found=$((found + 1))
+	[ "$v" = "$w" ] && agree=$((agree + 1))
+	echo "pair $i: perf script $v, folded $w"
+done
+[ "$found" -ge 2 ] && ok || not_ok "+35 % in parse_record found in $found of 3 single pairs"
+[ "$agree" -eq 3 ] && ok || not_ok "perf script and folded agree on $agree of 3 pairs"
+# not bursty: each function's samples sit in its own phase of the run
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(f[k]["burst_dispersion"] is None for f in d["functions"] for k in ("self", "total"))
+assert not any(w.startswith("bursty") for w in d["warnings"]), d["warnings"]' "$T/perf.json"; then ok; else
+	not_ok "phases taken for bursts"
+fi
+exits=0
+for i in 1 2 3; do
+	pd "$T/a$i.perf.txt" "$T/b$i.perf.txt" >/dev/null 2>&1 || exits=$((exits + 1))
+done
+[ "$exits" -eq 0 ] && ok || not_ok "$exits of 3 pairs of one build exit non-zero"
+finish
