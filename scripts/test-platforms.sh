@@ -2,11 +2,11 @@
 # What can be checked on Linux of the builds other platforms make
 # (docs/architecture.md, "Platforms"); .ci/run runs it after the suite.
 #  - without libelf, as on macOS: perfdiff's own ELF reader; the whole
-#    suite but the five tests that time real perf runs (the release pass
+#    suite but the six tests that time real perf runs (the release pass
 #    of scripts/test.sh runs those);
 #  - with clang and -Werror, as on macOS, and with clang's AddressSanitizer
 #    and UndefinedBehaviorSanitizer (pointer-overflow and
-#    float-cast-overflow included): the whole suite but the same five
+#    float-cast-overflow included): the whole suite but the same six
 #    tests, the fuzz corpus replay (t0120) among them. Measured here on
 #    2 cores shared with other work (load about 14): the build 1.6
 #    minutes; the tests 4.2 minutes of CPU (201 s user, 50 s system),
@@ -31,7 +31,7 @@ if ldd build-noelf/perfdiff 2>/dev/null | grep -q libelf; then
 	exit 1
 fi
 ctest --test-dir build-noelf --output-on-failure -j "$jobs" \
-	-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0206-bursty-real|cli_t0330-history-real|cli_t0600-bisect-real'
+	-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0206-bursty-real|cli_t0208-shapes-real|cli_t0330-history-real|cli_t0600-bisect-real'
 
 if command -v clang >/dev/null; then
 	# clang's UBSan checks what gcc's does not (an offset added to a null
@@ -46,7 +46,7 @@ if command -v clang >/dev/null; then
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		ctest --test-dir build-clang --output-on-failure -j "$jobs" \
-		-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0206-bursty-real|cli_t0330-history-real|cli_t0600-bisect-real'
+		-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0206-bursty-real|cli_t0208-shapes-real|cli_t0330-history-real|cli_t0600-bisect-real'
 else
 	echo "clang not installed: the clang build skipped"
 fi

@@ -2,8 +2,8 @@
 # Builds and runs the whole test suite twice: a warnings-as-errors release
 # build, then an AddressSanitizer + UndefinedBehaviorSanitizer build. With
 # PD_VALGRIND=1 the CLI tests also run under valgrind (leaks are errors).
-# The sanitizer pass leaves out the five tests that time real perf runs
-# (t0200, t0205, t0206, t0330, t0600: 3 minutes, one at a time): what they check is
+# The sanitizer pass leaves out the six tests that time real perf runs
+# (t0200, t0205, t0206, t0208, t0330, t0600: 3 minutes, one at a time): what they check is
 # the statistics on real measurements, which the release pass does, and
 # the code they run is covered under the sanitizers by the other tests.
 set -eu
@@ -21,7 +21,7 @@ cmake -S . -B build-asan -DPD_DEVELOPER=ON -DPD_SANITIZE=ON -DCMAKE_BUILD_TYPE=D
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-	-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0206-bursty-real|cli_t0330-history-real|cli_t0600-bisect-real'
+	-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0206-bursty-real|cli_t0208-shapes-real|cli_t0330-history-real|cli_t0600-bisect-real'
 
 if [ "${PD_VALGRIND:-0}" = 1 ] && command -v valgrind >/dev/null; then
 	echo "== CLI tests under valgrind"
