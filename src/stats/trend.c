@@ -592,7 +592,8 @@ static void analyse_series(struct pd_tseries *s, const struct trend_opts *o)
 			continue;
 		cv[nc].at = c;
 		cv[nc].p = ps[i];
-		cv[nc].cp = -1;
+		cv[nc].cp = -1; /* not judged yet */
+		cv[nc].lo = cv[nc].hi = 0;
 		cv[nc++].alive = 1;
 	}
 	settle(s, cv, nc, &so);
