@@ -348,13 +348,19 @@ static void count_phrase(struct pd_buf *b, size_t n, const char *what,
 }
 
 /* The total's change and interval, as the headline gives it. */
-static void total_phrase(struct pd_buf *b, const struct pd_metric *t)
+static void total_phrase(struct pd_buf *b, const struct pd_diff *d)
 {
+	const struct pd_metric *t = &d->total;
+
 	pd_buf_adds(b, "total ");
 	pd_fmt_pct(b, t->delta_pct);
 	if (!isnan(t->ci_low))
 		pd_buf_addf(b, " (CI %+.1f … %+.1f %%)", (t->ci_low - 1) * 100,
 			    (t->ci_high - 1) * 100);
+	/* read first: the functions moved alike (statistics.md) */
+	if (d->shift_alike)
+		pd_buf_addf(b, ", %zu of %zu functions alike: machine-wide?",
+			    d->shift_alike, d->shift_voters);
 }
 
 /*
@@ -396,7 +402,6 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d,
 {
 	size_t reg = 0, imp = 0, regt = 0, impt = 0, und = 0, add = 0, rem = 0;
 	size_t i, at;
-	const struct pd_metric *t = &d->total;
 	struct pd_row lead;
 	int led = 0;
 
@@ -435,7 +440,7 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d,
 			pd_fmt_pct(b, lead.m->delta_pct);
 			pd_buf_addf(b, " (%s), ", lead.metric);
 		}
-		total_phrase(b, t);
+		total_phrase(b, d);
 		pd_buf_adds(b, "; ");
 		led = 1;
 	}
@@ -480,7 +485,7 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d,
 	if (led)
 		return;
 	pd_buf_adds(b, "; ");
-	total_phrase(b, t);
+	total_phrase(b, d);
 }
 
 int pd_report_put(FILE *f, const struct pd_buf *b)

@@ -73,4 +73,5 @@ PY
 expect_exit 0 pd --sample-weight 1 "$T/a.folded" "$T/loaded.folded"
 expect_grep "^warning: the whole program moved +28.0 % (10 of 10 well-sampled functions alike): a machine-wide shift" "$T/out"
 expect_grep "run-to-run variation assumed 2 % a function, 8 % the whole program" "$T/out"
+expect_grep "^inconclusive: no function changed beyond the threshold; total +28.0 % (CI .*), 10 of 10 functions alike: machine-wide?$" "$T/out"
 finish
