@@ -89,10 +89,13 @@ static unsigned stretches(const double *c, const double *e, unsigned used,
 }
 
 /*
- * X^2 / df of counts c against exposures e over used blocks; at most 1
- * (sampling's) for counts in a single stretch of the run.
+ * X^2 / df of counts c against exposures e over used blocks; with cap, at
+ * most 1 (sampling's) for counts in a single stretch of the run. The
+ * search for the bursts that push the rest aside caps nothing: one burst
+ * in mid-run is taken out of the steady samples, or every steady
+ * function would show a gap there.
  */
-static void dispersion(const double *c, const double *e, unsigned used,
+static void dispersion(const double *c, const double *e, unsigned used, int cap,
 		       double *disp, double *df)
 {
 	double C = 0, E = 0, x2 = 0;
@@ -117,7 +120,7 @@ static void dispersion(const double *c, const double *e, unsigned used,
 	*df = K - 1;
 	*disp = x2 / *df;
 	/* a phase is no evidence of bursts: at most sampling's scatter */
-	if (*disp > 1 && stretches(c, e, used, C, E) < 2)
+	if (cap && *disp > 1 && stretches(c, e, used, C, E) < 2)
 		*disp = 1;
 }
 
@@ -145,7 +148,7 @@ static void steady_blocks(const struct pd_agg *a, const struct pd_funcs *f,
 		for (i = 0; i < a->n; i++) {
 			if (f->v.v[i].system || out[i])
 				continue;
-			dispersion(self + i * PD_BLOCKS, steady, used, &disp,
+			dispersion(self + i * PD_BLOCKS, steady, used, 0, &disp,
 				   &df);
 			if (plainly_bursty(disp, df) && disp > most) {
 				most = disp;
@@ -239,7 +242,7 @@ void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
 			e = own;
 		}
 		for (k = 0; k < 2; k++)
-			dispersion((k ? tot : self) + i * PD_BLOCKS, e, used,
+			dispersion((k ? tot : self) + i * PD_BLOCKS, e, used, 1,
 				   &a->bdisp[k][i], &a->bdf[k][i]);
 	}
 	free(c.sub);

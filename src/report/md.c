@@ -97,10 +97,12 @@ static void md_name(struct pd_buf *b, const char *s, size_t max)
 	}
 	piece = pd_xmalloc(n + 1);
 	for (i = 1; i <= n; i++) {
-		int brk =
-		    i == n ||
-		    (strchr(NAME_BREAK_AFTER, s[i - 1]) && s[i] != s[i - 1]) ||
-		    (strchr(NAME_BREAK_BEFORE, s[i]) && i - start > 1);
+		/* never inside "::" or "://" (the escaping must see it whole)
+		 */
+		int brk = i == n ||
+			  (strchr(NAME_BREAK_AFTER, s[i - 1]) &&
+			   s[i] != s[i - 1] && s[i] != '/') ||
+			  (strchr(NAME_BREAK_BEFORE, s[i]) && i - start > 1);
 		size_t chars;
 
 		if (!brk)
@@ -108,10 +110,14 @@ static void md_name(struct pd_buf *b, const char *s, size_t max)
 		memcpy(piece, s + start, i - start);
 		piece[i - start] = 0;
 		chars = chars_of(piece);
-		pd_md_text(b, piece, left);
-		if (chars >= left)
+		pd_md_text(b, piece, left); /* an ellipsis when cut */
+		if (chars > left)
 			break;
 		left -= chars;
+		if (!left && i < n) { /* cut just at a seam */
+			pd_buf_adds(b, "…");
+			break;
+		}
 		if (i < n)
 			pd_buf_adds(b, "<wbr>");
 		start = i;

@@ -101,7 +101,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
  * the program's functions moved by together, 0 when there is none or too
  * few functions to tell; *var is its variance, *alike and *voters the
  * functions that moved with it and those well sampled enough to vote,
- * *steady the voters alike with no shift at all; *beyond the shift most
+ * *steady the voters alike with no shift at all and sampled well enough
+ * to have seen one of the whole program's size; *beyond the shift most
  * functions moved by when it is more than a machine gives (not taken
  * out), else 0.
  */

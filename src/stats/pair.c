@@ -261,8 +261,9 @@ static int whole(double a, double b, const struct pd_expo *x)
 }
 
 /*
- * A function judged against the program's shift: its change and impact
- * are what it moved beyond the shift, as its ratio is.
+ * A function judged against the program's shift: its change (in weight
+ * and per cent) and impact are what it moved beyond the shift, as its
+ * ratio is.
  */
 static void beyond_shift(struct pd_metric *m, double shift, double ta)
 {
@@ -270,6 +271,7 @@ static void beyond_shift(struct pd_metric *m, double shift, double ta)
 
 	if (!(fabs(shift) > 0) || !(m->base > 0))
 		return;
+	m->delta = wb - m->base; /* cost shifts and sorting read it too */
 	m->delta_pct = (wb / m->base - 1) * 100;
 	m->impact_pct = ta > 0 ? fabs(wb - m->base) / ta * 100 : 0;
 }
@@ -285,6 +287,14 @@ static void take_shift(struct pd_diff *d, const struct pd_agg *aa,
 	double beyond;
 
 	*xf = *x;
+	/*
+	 * Exact counts (allocations) and shares have no machine behind
+	 * them to shift, and no whole-program variation of their own.
+	 */
+	if (d->set.share || d->base.exact || d->cand.exact) {
+		d->shift_steady = 1;
+		return;
+	}
 	d->shift =
 	    pd_diff_program_shift(d, aa, ab, x, &d->shift_var, &d->shift_alike,
 				  &d->shift_voters, &d->shift_steady, &beyond);

@@ -22,6 +22,8 @@
  * "Machine-wide shifts"). Beyond it the program itself changed.
  */
 #define SHIFT_MAX 1.5
+/* A voter shows the machine steady with a standard error within this. */
+#define SHIFT_STEADY_SE 0.08
 
 struct voter {
 	double L, v; /* log ratio, its variance */
@@ -81,7 +83,15 @@ double pd_diff_program_shift(const struct pd_diff *d, const struct pd_agg *aa,
 		w[n++].v = phi * (1 / (a + 0.5) + 1 / (b + 0.5)) + 2 * cv2;
 	}
 	*voters = n;
-	*steady = votes(w, n, 0, 0);
+	/*
+	 * Steady: alike with no shift, and sampled well enough to have seen
+	 * a whole-program shift (its own standard error within
+	 * SHIFT_STEADY_SE); a function of 80 samples is alike with no shift
+	 * for changes up to 70 % and shows nothing of the machine.
+	 */
+	for (i = 0; i < n; i++)
+		*steady += w[i].v <= SHIFT_STEADY_SE * SHIFT_STEADY_SE &&
+			   fabs(w[i].L) <= SHIFT_K * sqrt(w[i].v);
 	if (n < SHIFT_MIN_VOTERS)
 		goto none;
 	/*

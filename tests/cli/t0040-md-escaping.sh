@@ -75,4 +75,18 @@ for r in rows:
     assert "\u00a0%" in r, r
 PY
 then ok; else not_ok "markdown: a number cell can wrap"; fi
+# Long names may wrap at their seams, but never inside "://" (the
+# escaping must see it whole), and a name cut at 200 characters says so
+# even when the cut falls on a seam.
+python3 - "$T" <<'PY'
+import sys
+long = "a" * 199 + ":" + "b" * 50
+url = "see http://evil.example/" + "x" * 40
+for side, n in (("la", 100), ("lb", 300)):
+    open("%s/%s.folded" % (sys.argv[1], side), "w").write("main;%s %d\nmain;%s %d\n" % (long, n, url, n))
+PY
+expect_exit 1 pd --sample-weight 1 -f md "$T/la.folded" "$T/lb.folded"
+expect_no_grep "://" "$T/out"
+expect_grep "http&#58;<!-- -->//evil" "$T/out"
+expect_grep "a:…</code>" "$T/out"
 finish

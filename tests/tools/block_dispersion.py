@@ -101,13 +101,14 @@ def stretches(c, e, K, C, E):
     return runs
 
 
-def pearson(c, e):
+def pearson(c, e, cap=True):
     K = [k for k in range(len(e)) if e[k] > 0]
     C, E = sum(c[k] for k in K), sum(e[k] for k in K)
     if len(K) < 4 or C < 3 * len(K):
         return None
     x2 = sum((c[k] - C * e[k] / E) ** 2 / (C * e[k] / E) for k in K)
-    if x2 > len(K) - 1 and stretches(c, e, K, C, E) < 2:
+    # the search for bursts to take out of the steady samples caps nothing
+    if cap and x2 > len(K) - 1 and stretches(c, e, K, C, E) < 2:
         x2 = len(K) - 1
     return x2, len(K) - 1
 
@@ -153,7 +154,7 @@ def side(path, spans):
         for f, c in selfc.items():
             if system[f] or f in out:
                 continue
-            r = pearson(c, steady)
+            r = pearson(c, steady, cap=False)
             if r and r[0] / r[1] > chi2_q999(r[1]) and r[0] / r[1] > most:
                 best, most = f, r[0] / r[1]
         if best is None:
