@@ -185,7 +185,8 @@ struct pd_diff {
 	size_t shift_alike, shift_voters, shift_steady;
 	double whole_cv; /* the total's run-to-run variation assumed */
 	enum pd_method method;
-	const char *prior_source; /* moderated-t: "history" or "functions" */
+	/* moderated-t: "history", "functions" or the model (too few) */
+	const char *prior_source;
 	PD_VEC(char *) warnings;
 	enum pd_status verdict;
 	struct pd_metric total;

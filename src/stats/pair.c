@@ -240,6 +240,7 @@ static void measure_pair(struct pd_diff *d, struct pd_metric *m,
  */
 #define WHOLE_RUN_CV 0.08
 
+/* Sets d->whole_cv once the shift is known; returns its square. */
 static double whole_cv2(struct pd_diff *d)
 {
 	d->whole_cv = d->set.run_cv;
@@ -327,11 +328,12 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	    pd_diff_exposure(d, aa->all_w, aa->all_c, ab->all_w, ab->all_c);
 	struct pd_expo xf;
 	size_t nf = d->fn->v.n, i, nz = 0, nlearned = 0;
-	double *z2, cv2 = d->set.run_cv * d->set.run_cv, common = 1;
+	double *z2, cv2 = d->set.run_cv * d->set.run_cv, common = 1, wcv2;
 	struct learned l;
 
 	d->method = PD_METHOD_QUASI_POISSON;
 	take_shift(d, aa, ab, &x, &xf);
+	wcv2 = whole_cv2(d);
 	/*
 	 * Overdispersion: z^2 of well-sampled self counts under the model
 	 * at phi = 1 (sampling plus the between-run term).
@@ -386,12 +388,12 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 
 			l = learned_of(d, noise, all ? SIZE_MAX : i, k);
 			nlearned += l.df > 0;
-			measure_pair(
-			    d, m, all ? &x : &xf,
-			    k ? aa->total_w[i] : aa->self_w[i],
-			    k ? ab->total_w[i] : ab->self_w[i], a, b, &l,
-			    all ? 0 : burst_of(aa, ab, i, k, common),
-			    all ? 0 : d->shift_var, all ? whole_cv2(d) : cv2);
+			measure_pair(d, m, all ? &x : &xf,
+				     k ? aa->total_w[i] : aa->self_w[i],
+				     k ? ab->total_w[i] : ab->self_w[i], a, b,
+				     &l,
+				     all ? 0 : burst_of(aa, ab, i, k, common),
+				     all ? 0 : d->shift_var, all ? wcv2 : cv2);
 			if (!all)
 				beyond_shift(m, d->shift, x.ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, k);
@@ -407,8 +409,7 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	 * total row), else the floor; tested in the family below.
 	 */
 	l = learned_of(d, noise, SIZE_MAX, 1);
-	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0, 0,
-		     whole_cv2(d));
+	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0, 0, wcv2);
 	d->total.tau_pct = d->set.threshold_pct;
 	pd_diff_test_all(d, &x);
 	warn_bursty(d);

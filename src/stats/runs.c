@@ -414,6 +414,8 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	in.s.yb = pd_xmalloc((nb + 1) * sizeof(double));
 	fit_prior(d, &in, 0, &pr[0]);
 	fit_prior(d, &in, 1, &pr[1]);
+	if (!pr[0].fitted)
+		d->prior_source = "the model, too few functions for a trend";
 	measure_functions(d, &in, &x, pr, noise);
 	/* The total over the runs: one more row of the same model. */
 	total_series(&in.s, a, na, b, nb);

@@ -543,6 +543,9 @@ void pd_vtrend_fit(const struct pd_vrow *r, size_t n, double A0, double B0,
 
 	pr->scale = 1;
 	pr->d0 = 4;
+	pr->A = A0;
+	pr->B = B0;
+	pr->fitted = n >= 8;
 	/*
 	 * Fewer than 8 rows: the model without history. A trend fitted to
 	 * a handful of functions is their noisiest one's: a memory-bound
@@ -550,9 +553,9 @@ void pd_vtrend_fit(const struct pd_vrow *r, size_t n, double A0, double B0,
 	 * function's prior, and 3 runs a side found half of what Welch's
 	 * test finds (statistics.md, "Several runs per side").
 	 */
-	if (n < 8)
-		n = 0;
-	for (it = 0; it < 20 && n >= 3; it++) {
+	if (!pr->fitted)
+		return;
+	for (it = 0; it < 20; it++) {
 		/* weighted normal equations of s2 = A u + B, u = 1/c */
 		double s00 = 0, s01 = 0, s11 = 0, t0 = 0, t1 = 0, det, nA, nB;
 
@@ -588,8 +591,6 @@ void pd_vtrend_fit(const struct pd_vrow *r, size_t n, double A0, double B0,
 	}
 	pr->A = A;
 	pr->B = B;
-	if (n < 8)
-		return;
 	for (i = 0; i < n; i++)
 		e += (log(r[i].s2 / (A / r[i].c + B)) - pd_digamma(r[i].d / 2) +
 		      log(r[i].d / 2)) /

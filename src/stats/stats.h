@@ -47,6 +47,7 @@ struct pd_vrow {
 
 struct pd_vtrend {
 	double A, B, scale, d0;
+	int fitted; /* 0: too few rows, the model without data */
 };
 
 /* Fits rows r[0..n) starting from A0, B0 (the model without data). */

@@ -52,6 +52,18 @@ assert all(f[k]["burst_dispersion"] is None for f in d["functions"] for k in ("s
 assert not any(w.startswith("bursty") for w in d["warnings"]), d["warnings"]' "$T/perf.json"; then ok; else
 	not_ok "phases taken for bursts"
 fi
+# Three runs a side: the change found, the prior the model's (four
+# functions and the total are too few rows for a fitted trend).
+pd -f json -b "$T/a1.perf.txt" -b "$T/a2.perf.txt" -b "$T/a3.perf.txt" \
+	-c "$T/p1.perf.txt" -c "$T/p2.perf.txt" -c "$T/p3.perf.txt" >"$T/runs.json" 2>/dev/null
+if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["dispersion"]["prior"] == "the model, too few functions for a trend", d["dispersion"]
+f = [f for f in d["functions"] if f["function"] == "parse_record"][0]
+assert f["self"]["status"] == "regressed" and f["self"]["ci_low"] < 1.35 < f["self"]["ci_high"], f["self"]' "$T/runs.json"; then ok; else
+	not_ok "3 runs a side: $(head -c 300 "$T/runs.json")"
+fi
 exits=0
 for i in 1 2 3; do
 	pd "$T/a$i.perf.txt" "$T/b$i.perf.txt" >/dev/null 2>&1 || exits=$((exits + 1))
