@@ -55,6 +55,9 @@ import shutil
 import statistics
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from verdicts import run as run_pd  # noqa: E402  (one way to call perfdiff)
 import tempfile
 import time
 
@@ -235,23 +238,6 @@ def oracle_runs(bfiles, cfiles):
 
 
 # ---------------------------------------------------------------- perfdiff
-
-def run_pd(pd, extra, base, cand, cmd=()):
-    args = [pd] + list(cmd) + ["-f", "json"] + list(extra)
-    if len(base) == 1 and len(cand) == 1:
-        args += [base[0], cand[0]]
-    else:
-        for b in base:
-            args += ["-b", b]
-        for c in cand:
-            args += ["-c", c]
-    r = subprocess.run(args, capture_output=True, text=True)
-    if cmd and r.returncode == 125:  # check: inconclusive
-        return 0, json.loads(r.stdout)
-    if r.returncode > 1:
-        sys.exit("perfdiff failed (%s): %s" % (" ".join(args), r.stderr))
-    return r.returncode, json.loads(r.stdout)
-
 
 def find(d, name):
     for f in d["functions"]:
