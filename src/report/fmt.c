@@ -370,30 +370,28 @@ static void total_phrase(struct pd_buf *b, const struct pd_diff *d)
  */
 static int lead_row(const struct pd_diff *d, struct pd_row *out)
 {
-	enum pd_status want[2] = { d->verdict, d->verdict == PD_REGRESSED
-						   ? PD_ADDED
-						   : PD_REMOVED };
-	struct pd_row *rows;
-	size_t n[2], k;
-	int found = 0;
+	struct pd_row *rows, *one;
+	size_t n, m;
 
 	if (d->verdict != PD_REGRESSED && d->verdict != PD_IMPROVED)
 		return 0;
-	for (k = 0; k < 2 && !found; k++) {
-		n[k] = pd_report_rows(d, want[k], &rows);
-		if (n[k] && (k || rows[0].metric[0] == 's')) {
-			*out = rows[0];
-			found = 1;
+	n = pd_report_rows(d, d->verdict, &rows); /* own time first */
+	if (!n || rows[0].metric[0] != 's') {
+		m = pd_report_rows(
+		    d, d->verdict == PD_REGRESSED ? PD_ADDED : PD_REMOVED,
+		    &one);
+		if (m) {
+			free(rows);
+			rows = one;
+			n = m;
+		} else {
+			free(one);
 		}
-		free(rows);
 	}
-	if (!found && n[0]) {
-		pd_report_rows(d, want[0], &rows);
+	if (n)
 		*out = rows[0];
-		found = 1;
-		free(rows);
-	}
-	return found;
+	free(rows);
+	return n > 0;
 }
 
 void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d,
