@@ -300,21 +300,27 @@ static double log_floor(const struct pd_tseries *s)
  * Mean and variance (n - 1) of the commit means' logs over commits
  * [a, b); the variance is 0 for one commit.
  */
-static void log_stats(const struct pd_tseries *s, size_t a, size_t b,
-		      double floor, double *mean, double *var)
+static size_t log_stats(const struct pd_tseries *s, size_t a, size_t b,
+			double floor, double *mean, double *var)
 {
-	double n = (double)(b - a), m = 0, v = 0;
+	double n = 0, m = 0, v = 0;
 	size_t i;
 
 	for (i = a; i < b; i++)
-		m += log(s->pts.v[i].mean + floor) / n;
-	for (i = a; i < b && n > 1; i++) {
-		double d = log(s->pts.v[i].mean + floor) - m;
+		if (s->pts.v[i].n) { /* a commit without runs has no mean */
+			m += log(s->pts.v[i].mean + floor);
+			n++;
+		}
+	m = n > 0 ? m / n : 0;
+	for (i = a; i < b && n > 1; i++)
+		if (s->pts.v[i].n) {
+			double d = log(s->pts.v[i].mean + floor) - m;
 
-		v += d * d / (n - 1);
-	}
+			v += d * d / (n - 1);
+		}
 	*mean = m;
 	*var = v;
+	return (size_t)n;
 }
 
 /*
@@ -407,25 +413,32 @@ static double commit_step_p(const struct pd_tseries *s, size_t lo, size_t c,
 			    size_t hi, size_t after, double floor, int reps,
 			    double pmax)
 {
-	size_t n = hi - lo, k, places;
+	size_t n, na = 0, nb = 0, k, places;
 	double s1 = 0, q1 = 0, s2 = 0, q2 = 0, t, p1, bonf;
 
 	if (after < 1)
 		after = 1;
-	if (c < lo + PD_TREND_BEFORE || c + after > hi || n < 3)
-		return 1;
 	for (k = lo; k < hi; k++) {
-		double y = log(s->pts.v[k].mean + floor);
+		double y;
 
+		if (!s->pts.v[k].n)
+			continue; /* a commit without runs (a counter it lacks)
+				   */
+		y = log(s->pts.v[k].mean + floor);
 		if (k < c) {
 			s1 += y;
 			q1 += y * y;
+			na++;
 		} else {
 			s2 += y;
 			q2 += y * y;
+			nb++;
 		}
 	}
-	t = pooled_t(s1, q1, s2, q2, c - lo, n);
+	if (na < PD_TREND_BEFORE || nb < after)
+		return 1;
+	n = na + nb;
+	t = pooled_t(s1, q1, s2, q2, na, n);
 	if (isnan(t)) /* no spread and no step */
 		return 1;
 	places = n - after - PD_TREND_BEFORE + 1;
@@ -623,14 +636,16 @@ static void watch_newest(struct pd_tseries *s, double pmax, size_t persist)
 		if (s->changes.v[i].at > lo)
 			lo = s->changes.v[i].at;
 	for (k = 1; k < persist && k < n; k++) {
-		size_t c = n - k, m = c > lo ? c - lo : 0;
+		size_t c = n - k, m = c > lo ? c - lo : 0, kk;
 		double mo, mn, v, vn, se, p, before, after;
 
 		if (m < PD_TREND_WATCH_MIN)
 			continue;
-		log_stats(s, lo, c, floor, &mo, &v);
-		log_stats(s, c, n, floor, &mn, &vn);
-		se = sqrt(v * (1 / (double)m + 1 / (double)k));
+		m = log_stats(s, lo, c, floor, &mo, &v);
+		kk = log_stats(s, c, n, floor, &mn, &vn);
+		if (m < PD_TREND_WATCH_MIN || !kk)
+			continue;
+		se = sqrt(v * (1 / (double)m + 1 / (double)kk));
 		p = se > 0 ? pd_t_sf2(fabs(mn - mo) / se, (double)(m - 1))
 		    : fabs(mn - mo) > 1e-12 ? 0
 					    : 1;

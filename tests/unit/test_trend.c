@@ -374,6 +374,53 @@ static void test_short_history_step(void **state)
 	assert_int_equal(false_cp, 0);
 }
 
+/*
+ * A counter missing from one bundle: its commit has no runs (n 0, mean
+ * 0). Twenty commits of one run, +30 % from commit 10, commit 3 empty:
+ * the step is found at 10, as with every commit complete. Before, the
+ * commit-level test took the empty commit's log(floor) as a value, far
+ * below the others, and its t fell from 44 to 0.6.
+ */
+static void test_commit_without_runs(void **state)
+{
+	uint64_t s = 7;
+	struct pd_trend t;
+	struct pd_tseries ts;
+	size_t c;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	memset(&ts, 0, sizeof(ts));
+	t.pmax = 0.001;
+	t.ncommits = 20;
+	t.scenario = pd_xstrdup("stat");
+	t.cache = pd_xstrdup("warm");
+	t.tool = pd_xstrdup("perf-stat");
+	ts.name = pd_xstrdup("cycles");
+	ts.tau = 0.05;
+	for (c = 0; c < 20; c++) {
+		double v = 1e9 * (c >= 10 ? 1.3 : 1) * (1 + 0.01 * gauss(&s));
+
+		if (c == 3) {
+			struct pd_tpoint pt;
+
+			memset(&pt, 0, sizeof(pt));
+			pt.sha = pd_xstrdup("c03");
+			pt.date = pd_xstrdup("");
+			pt.v = pd_xmalloc(sizeof(double));
+			PD_VEC_PUSH(&ts.pts, pt);
+			continue;
+		}
+		push_point(&ts, &v, 1, c);
+	}
+	PD_VEC_PUSH(&t.series, ts);
+	pd_trend_analyse(&t, 1999, 3);
+	assert_int_equal(t.series.v[0].changes.n, 1);
+	assert_int_equal(t.series.v[0].changes.v[0].at, 10);
+	assert_near(t.series.v[0].changes.v[0].change, 0.3, 0.03);
+	pd_trend_release(&t);
+}
+
 /* The text report of t, NUL-terminated (freed by the caller). */
 static char *text_of(const struct pd_trend *t)
 {
@@ -443,6 +490,7 @@ int main(void)
 		cmocka_unit_test(test_watch_newest),
 		cmocka_unit_test(test_short_history_step),
 		cmocka_unit_test(test_says_what_it_needs),
+		cmocka_unit_test(test_commit_without_runs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
