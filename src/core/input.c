@@ -102,21 +102,34 @@ static int plain_read(struct pd_input *in, void *buf, size_t n,
 }
 
 /*
- * Where a gzip member ended: the end of the file, or the next member
- * (`cat a.gz b.gz` is one valid gzip file); any other byte is an error.
+ * Where a gzip member ended: the end of the file (after zeros padding
+ * it, if any), or the next member (`cat a.gz b.gz` is one valid gzip
+ * file); any other byte is an error.
  */
 static int gz_next_member(struct pd_input *in, struct pd_err *err)
 {
 	z_stream *z = in->zs;
-	int r = raw_fill(in, err);
+	int r = raw_fill(in, err), zeros = 0;
 
 	if (r < 0)
 		return r;
+	/*
+	 * Zeros padding the file to a block end it, as gzip(1) has it;
+	 * anything after them is garbage.
+	 */
+	while (r > 0 && in->rbuf[in->rpos] == 0) {
+		zeros = 1;
+		while (in->rpos < in->rlen && in->rbuf[in->rpos] == 0)
+			in->rpos++;
+		r = raw_fill(in, err);
+		if (r < 0)
+			return r;
+	}
 	if (r == 0) {
 		in->zs_end = 1;
 		return 0;
 	}
-	if (in->rbuf[in->rpos] != 0x1f)
+	if (zeros || in->rbuf[in->rpos] != 0x1f)
 		return pd_err_set(err, PD_EPARSE,
 				  "%s: byte %llu: data after the end of the"
 				  " gzip stream",
@@ -491,9 +504,14 @@ int pd_input_open_range(struct pd_input *in, const char *path, uint64_t start,
 		return pd_err_set(err, PD_EIO, "%s: cannot open: %s", path,
 				  strerror(errno));
 	in->owns_fd = 1;
-	if (lseek(in->fd, (off_t)start, SEEK_SET) < 0)
+	if (lseek(in->fd, (off_t)start, SEEK_SET) < 0) {
+		int e = errno;
+
+		close(in->fd); /* the caller closes only what opened */
+		in->fd = -1;
 		return pd_err_set(err, PD_EIO, "%s: cannot seek: %s", path,
-				  strerror(errno));
+				  strerror(e));
+	}
 	/* read as it is: the piece starts with text, never a gzip magic */
 	in->limited = 1;
 	in->limit = len;

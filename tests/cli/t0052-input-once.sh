@@ -71,6 +71,15 @@ expect_grep "crc.gz: byte [0-9]*: corrupt gzip data: incorrect data check" "$T/e
 expect_exit 2 pd show "$T/tail.gz"
 expect_lines 1 "$T/err"
 expect_grep "tail.gz: byte $size: data after the end of the gzip stream" "$T/err"
+# zeros padding the file to a block end it, as gzip -t has it; a byte
+# after them is garbage, named at its offset
+{ cat "$gz"; head -c 4096 /dev/zero; } >"$T/pad.gz"
+gzip -t "$T/pad.gz" || not_ok "gzip -t refuses the padded file"
+expect_exit 0 pd show "$T/pad.gz"
+[ "$(samples)" = "$nsamp" ] || not_ok "padded: $(samples) samples, want $nsamp"
+{ cat "$T/pad.gz"; printf 'x'; } >"$T/padx.gz"
+expect_exit 2 pd show "$T/padx.gz"
+expect_grep "padx.gz: byte $((size + 4096)): data after the end of the gzip stream" "$T/err"
 # two members: one input of both
 cat "$gz" "$gz" >"$T/two.gz"
 expect_exit 0 pd show "$T/two.gz"
