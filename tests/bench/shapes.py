@@ -57,7 +57,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from verdicts import run as run_pd  # noqa: E402  (one way to call perfdiff)
+from verdicts import moved, run as run_pd  # noqa: E402  (shared with verdicts.py)
 import tempfile
 import time
 
@@ -252,13 +252,7 @@ def self_status(d, name):
 
 
 def flagged(d):
-    n = 0
-    for f in d["functions"]:
-        if f.get("system"):
-            continue
-        st = {f["self"]["status"], (f.get("total") or {}).get("status")}
-        n += bool(st & {"regressed", "improved"})
-    return n
+    return sum(moved(f) for f in d["functions"] if not f.get("system"))
 
 
 # ---------------------------------------------------------------- history
