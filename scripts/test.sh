@@ -21,7 +21,7 @@ cmake -S . -B build-asan -DPD_DEVELOPER=ON -DPD_SANITIZE=ON -DCMAKE_BUILD_TYPE=D
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-	-E 'cli_t0200-real-perf|cli_t0205-verdicts-real|cli_t0206-bursty-real|cli_t0208-shapes-real|cli_t0330-history-real|cli_t0600-bisect-real'
+	-LE real-perf
 
 if [ "${PD_VALGRIND:-0}" = 1 ] && command -v valgrind >/dev/null; then
 	echo "== CLI tests under valgrind"
