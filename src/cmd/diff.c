@@ -13,6 +13,7 @@
 #include "cmd/run.h"
 #include "cmd/side.h"
 #include "core/xalloc.h"
+#include "report/jsonw.h"
 
 static const char check_usage[] =
     "usage: perfdiff check BASELINE CANDIDATE [--function REGEX] [options]\n"
@@ -116,57 +117,252 @@ static int render_sides(struct pd_diff *d, struct run_opts *r,
 	return status;
 }
 
-/* The profiles imported in jobs, compared and rendered: the status. */
-static int compare_jobs(struct run_opts *r, struct job *jobs,
-			struct pd_run_side *s)
-{
-	size_t na = s[0].files.n, nb = s[1].files.n, i;
-	const struct pd_profile **pa = pd_xmalloc(na * sizeof(*pa));
-	const struct pd_profile **pb = pd_xmalloc(nb * sizeof(*pb));
-	struct pd_profile **all = pd_xmalloc((na + nb) * sizeof(*all));
+/*
+ * One comparison: the runs of one series (docs/cli.md, "Bundles"), or all
+ * the files when neither side is a bundle. at[i] are the runs' indices
+ * among the imported files of side i.
+ */
+struct section {
+	struct pd_series key; /* cache NULL: no series */
+	PD_VEC(size_t) at[2];
+	const struct pd_profile **p[2];
 	struct pd_funcs fn;
 	struct pd_diff d;
-	int status;
+	char *name; /* "warm perfview", for messages */
+};
 
+/* The runs of side i in series x (every one for plain files). */
+static void section_runs(struct section *x, const struct pd_run_side *s, int i)
+{
+	size_t k;
+
+	for (k = 0; k < s[i].files.n; k++)
+		if (!x->key.cache || !s[i].keys.n ||
+		    (!strcmp(s[i].keys.v[k].cache, x->key.cache) &&
+		     !strcmp(s[i].keys.v[k].tool, x->key.tool)))
+			PD_VEC_PUSH(&x->at[i], k);
+}
+
+/* x's runs compared into x->d, described, with only (what one side lacks). */
+static void section_diff(struct section *x, struct run_opts *r,
+			 struct job *jobs, struct pd_run_side *s,
+			 const char *only)
+{
+	size_t na = x->at[0].n, nb = x->at[1].n, i, k;
+	struct pd_profile **all = pd_xmalloc((na + nb) * sizeof(*all));
+	const char **paths;
+	int j;
+
+	for (j = 0; j < 2; j++)
+		x->p[j] = pd_xmalloc(x->at[j].n * sizeof(*x->p[j]));
 	for (i = 0; i < na + nb; i++) {
-		all[i] = &jobs[i].p;
-		if (i < na)
-			pa[i] = &jobs[i].p;
-		else
-			pb[i - na] = &jobs[i].p;
+		j = i >= na;
+		k = x->at[j].v[j ? i - na : i] + (j ? s[0].files.n : 0);
+		all[i] = &jobs[k].p;
+		x->p[j][j ? i - na : i] = &jobs[k].p;
 	}
 	pd_align_process_roots(all, na + nb);
-	pd_funcs_init(&fn, r->flags);
-	pd_diff_profiles(&d, pa, na, pb, nb, &fn, &r->set);
-	pd_run_sides_describe(&d, s, NULL, NULL);
-	status = render_sides(&d, r, pa, na, pb, nb, &fn);
-	pd_diff_release(&d);
-	pd_funcs_release(&fn);
+	pd_funcs_init(&x->fn, r->flags);
+	pd_diff_profiles(&x->d, x->p[0], na, x->p[1], nb, &x->fn, &r->set);
+	pd_meta_warn(&x->d, &s[0].meta, &s[1].meta);
+	if (only && *only)
+		pd_diff_warn(
+		    &x->d, "not compared, one side has no such runs: %s", only);
+	for (j = 0; j < 2; j++) {
+		paths = pd_xmalloc(x->at[j].n * sizeof(*paths));
+		for (i = 0; i < x->at[j].n; i++)
+			paths[i] = s[j].files.v[x->at[j].v[i]];
+		pd_side_provenance(
+		    &x->d, j, s[j].bundle.dir ? &s[j].bundle : NULL,
+		    x->key.cache ? x->key.tool : NULL, paths, x->at[j].n);
+		free(paths);
+	}
 	free(all);
-	free(pa);
-	free(pb);
+}
+
+static void section_release(struct section *x)
+{
+	int j;
+
+	pd_diff_release(&x->d);
+	pd_funcs_release(&x->fn);
+	for (j = 0; j < 2; j++) {
+		PD_VEC_FREE(&x->at[j]);
+		free(x->p[j]);
+	}
+	free(x->name);
+}
+
+/* Several series in one report: the heading of one in text and Markdown. */
+static void section_heading(FILE *f, const struct section *x,
+			    const struct run_opts *r, size_t i, size_t n)
+{
+	if (r->fmt == FMT_MD)
+		fprintf(f, "%s### %s, %s\n\n", i ? "\n" : "", x->key.cache,
+			x->key.tool);
+	else
+		fprintf(f, "%s== %zu of %zu: cache %s, tool %s ==\n",
+			i ? "\n" : "", i + 1, n, x->key.cache, x->key.tool);
+}
+
+/*
+ * The report of several series: text and Markdown one after the other
+ * under a heading each, after a line naming each verdict; JSON an object
+ * {"series": [{"cache", "tool", "report"}], "not_compared", "verdict"}.
+ * The exit status is the worst: 1 when any regressed (check: then 125
+ * when any could not tell).
+ */
+static int render_sections(struct section *x, size_t n, struct run_opts *r,
+			   const char *only)
+{
+	struct pd_out out;
+	struct pd_buf b = PD_BUF_INIT;
+	enum pd_status worst = PD_SAME;
+	size_t i;
+	int rc = 0, status = 0, st;
+
+	for (i = 0; i < n; i++) {
+		pd_render_warnings(&x[i].d, r, x[i].name);
+		if (x[i].d.verdict == PD_REGRESSED ||
+		    (x[i].d.verdict == PD_INCONCLUSIVE &&
+		     worst != PD_REGRESSED))
+			worst = x[i].d.verdict;
+	}
+	if (pd_out_open(&out, r->output) != 0)
+		return 2;
+	if (r->fmt == FMT_JSON) {
+		fputs("{\n\"series\": [", out.f);
+		for (i = 0; i < n && rc == 0; i++) {
+			fprintf(out.f, "%s{\"cache\": \"%s\", \"tool\": ",
+				i ? ", " : "", x[i].key.cache);
+			pd_buf_reset(&b);
+			pd_json_string(&b, x[i].key.tool,
+				       strlen(x[i].key.tool));
+			fprintf(out.f, "%s, \"report\":\n", b.buf);
+			rc = pd_render_body(out.f, &x[i].d, r, NULL, NULL,
+					    &x[i].fn);
+			fputs("}", out.f);
+		}
+		pd_buf_reset(&b);
+		pd_json_string(&b, only, strlen(only));
+		fprintf(out.f,
+			"],\n\"not_compared\": %s,\n\"verdict\": \"%s\"\n}\n",
+			*only ? b.buf : "null", pd_status_name(worst));
+	} else {
+		fprintf(out.f, "%s%zu series compared (cache, tool):",
+			r->fmt == FMT_MD ? "**" : "", n);
+		for (i = 0; i < n; i++)
+			fprintf(out.f, "%s %s %s %s", i ? "," : "",
+				x[i].key.cache, x[i].key.tool,
+				pd_status_name(x[i].d.verdict));
+		fprintf(out.f, "%s%s%s\n", r->fmt == FMT_MD ? "**" : "",
+			*only ? "; not compared, one side has no such runs: "
+			      : "",
+			only);
+		for (i = 0; i < n && rc == 0; i++) {
+			fputs(i ? "" : "\n", out.f);
+			section_heading(out.f, &x[i], r, i, n);
+			rc = pd_render_body(out.f, &x[i].d, r, NULL, NULL,
+					    &x[i].fn);
+		}
+	}
+	pd_buf_release(&b);
+	if (rc < 0 && r->output && !ferror(out.f))
+		pd_error("error: %s: write failed", r->output);
+	if (pd_out_close(&out, rc) != 0 || rc != 0)
+		return 2;
+	for (i = 0; i < n; i++) {
+		st = pd_render_status(&x[i].d, r);
+		if (st == 1 || (st == 125 && status != 1))
+			status = st;
+	}
 	return status;
 }
 
-/* Both sides' files imported (and their perf stat tables): the status. */
+/* The runs imported in jobs, compared per series and rendered: the status. */
+static int compare_jobs(struct run_opts *r, struct job *jobs,
+			struct pd_run_side *s, const struct pd_series_list *c,
+			const char *only)
+{
+	size_t n = c->n ? c->n : 1, i;
+	struct section *x = pd_xcalloc(n, sizeof(*x));
+	int status, j;
+
+	for (i = 0; i < n; i++) {
+		if (c->n) {
+			struct pd_buf b = PD_BUF_INIT;
+
+			x[i].key = c->v[i];
+			pd_buf_addf(&b, "%s %s", x[i].key.cache, x[i].key.tool);
+			x[i].name = pd_buf_detach(&b);
+		}
+		for (j = 0; j < 2; j++)
+			section_runs(&x[i], s, j);
+		section_diff(&x[i], r, jobs, s, n == 1 ? only : NULL);
+	}
+	if (n == 1)
+		status = render_sides(&x[0].d, r, x[0].p[0], x[0].at[0].n,
+				      x[0].p[1], x[0].at[1].n, &x[0].fn);
+	else
+		status = render_sections(x, n, r, only);
+	for (i = 0; i < n; i++)
+		section_release(&x[i]);
+	free(x);
+	return status;
+}
+
+/*
+ * Both sides' files imported (and their perf stat tables), compared per
+ * series: the status.
+ */
 static int import_and_compare(struct run_opts *r, struct pd_run_side *s)
 {
 	size_t na = s[0].files.n, n = na + s[1].files.n, i;
-	const char **paths = pd_xmalloc(n * sizeof(*paths));
-	struct job *jobs = pd_xcalloc(n, sizeof(*jobs));
+	const char **paths;
+	struct job *jobs;
+	struct pd_series_list common = PD_VEC_INIT;
+	struct pd_buf only = PD_BUF_INIT;
 	int status = 2;
 
+	if (pd_run_sides_series(s, r->cache, r->tool, &common, &only) < 0)
+		goto out;
+	if (!common.n && (r->cache || r->tool)) {
+		pd_error("error: --cache and --tool choose among a bundle's"
+			 " runs; these are profile files");
+		goto out;
+	}
+	if (common.n > 1 && (r->fmt == FMT_HTML || r->fmt == FMT_XLSX ||
+			     r->fmt == FMT_FOLDED)) {
+		struct pd_buf b = PD_BUF_INIT;
+
+		for (i = 0; i < common.n; i++)
+			pd_buf_addf(&b, "%s%s %s", i ? ", " : "",
+				    common.v[i].cache, common.v[i].tool);
+		pd_error("error: the bundles hold %zu series (%s): -f %s shows"
+			 " one; choose it with --cache and --tool",
+			 common.n, b.buf,
+			 r->fmt == FMT_HTML   ? "html"
+			 : r->fmt == FMT_XLSX ? "xlsx"
+					      : "folded");
+		pd_buf_release(&b);
+		goto out;
+	}
+	paths = pd_xmalloc(n * sizeof(*paths));
+	jobs = pd_xcalloc(n, sizeof(*jobs));
 	for (i = 0; i < n; i++)
 		paths[i] = i < na ? s[0].files.v[i] : s[1].files.v[i - na];
 	if (pd_import_all(paths, n, &r->io, jobs) == 0 &&
 	    (!s[0].stat ||
 	     pd_attach_stat(&jobs[0].p, s[0].stat, &r->io) == 0) &&
 	    (!s[1].stat || pd_attach_stat(&jobs[na].p, s[1].stat, &r->io) == 0))
-		status = compare_jobs(r, jobs, s);
+		status = compare_jobs(r, jobs, s, &common, only.buf);
 	for (i = 0; i < n; i++)
 		pd_profile_release(&jobs[i].p);
 	free(jobs);
 	free(paths);
+out:
+	PD_VEC_FREE(&common);
+	pd_buf_release(&only);
 	return status;
 }
 

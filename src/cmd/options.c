@@ -202,13 +202,13 @@ static const struct pd_optdef table[] = {
 	{ "scenario", 0, required_argument, OPT_SCENARIO, "NAME", "History",
 	  PD_C_BUNDLE, "the scenario the bundle records (required)", NULL },
 	{ "cache", 0, required_argument, OPT_CACHE, "C", "History",
-	  PD_C_CHECK | PD_C_COMPARE | SERIES | HIST,
-	  "warm or cold (when both are stored; for ingest, when the\n"
-	  "bundle does not say)",
+	  RUN | PD_C_COMPARE | SERIES | HIST,
+	  "warm or cold (when both are stored or in the bundles; for\n"
+	  "ingest, when the bundle does not say)",
 	  NULL },
 	{ "tool", 0, required_argument, OPT_TOOL, "T", "History",
-	  PD_C_CHECK | PD_C_COMPARE | SERIES,
-	  "the profiler, when several are stored", NULL },
+	  RUN | PD_C_COMPARE | SERIES,
+	  "the profiler, when several are stored or in the bundles", NULL },
 	{ "sha", 0, required_argument, OPT_SHA, "REV", "History", HIST,
 	  "the commit (ingest: when the bundle does not say; runs: only\n"
 	  "its runs; bundle: default HEAD)",

@@ -80,6 +80,35 @@ static int peek_sides(struct run_opts *r, const regex_t *re,
 	return status;
 }
 
+/*
+ * Bundles: the one series (cache state and tool) both sides have, or the
+ * one --cache and --tool choose; 0, or -1 after a message.
+ */
+static int pick_series(struct run_opts *r, struct pd_run_side *s)
+{
+	struct pd_series_list c = PD_VEC_INIT;
+	struct pd_buf only = PD_BUF_INIT, b = PD_BUF_INIT;
+	size_t i;
+	int rc = pd_run_sides_series(s, r->cache, r->tool, &c, &only);
+
+	if (rc == 0 && c.n > 1) {
+		for (i = 0; i < c.n; i++)
+			pd_buf_addf(&b, "%s%s %s", i ? ", " : "", c.v[i].cache,
+				    c.v[i].tool);
+		pd_error("error: the bundles hold %zu series (%s): peek shows"
+			 " one; choose it with --cache and --tool",
+			 c.n, b.buf);
+		rc = -1;
+	} else if (rc == 0 && c.n == 1) {
+		for (i = 0; i < 2; i++)
+			pd_run_side_keep(&s[i], c.v[0].cache, c.v[0].tool);
+	}
+	PD_VEC_FREE(&c);
+	pd_buf_release(&only);
+	pd_buf_release(&b);
+	return rc;
+}
+
 int pd_cmd_peek(int argc, char **argv)
 {
 	struct run_opts r;
@@ -119,7 +148,7 @@ int pd_cmd_peek(int argc, char **argv)
 	if (pd_parse_regex("peek", argv[optind], &re))
 		goto out;
 	r.function = argv[optind];
-	if (i == 2)
+	if (i == 2 && pick_series(&r, s) == 0)
 		status = peek_sides(&r, &re, s);
 	regfree(&re);
 out:

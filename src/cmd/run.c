@@ -2,6 +2,7 @@
  * The machinery of the comparison commands: options, parallel import,
  * bundle operands, metadata warnings, rendering and exit statuses.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include "cmd/cmd.h"
 #include "cmd/run.h"
 #include "core/xalloc.h"
+#include "store/store.h"
 
 static void *import_job(void *arg)
 {
@@ -430,13 +432,9 @@ static int render_xlsx(struct pd_diff *d, const char *output)
 	return d->verdict == PD_REGRESSED ? 1 : 0;
 }
 
-/* Writes the report; returns the exit status (0, 1, 2; check: 125). */
-int pd_render(struct pd_diff *d, struct run_opts *r,
-	      const struct pd_profile *pa, const struct pd_profile *pb,
-	      struct pd_funcs *fn)
+void pd_render_warnings(const struct pd_diff *d, struct run_opts *r,
+			const char *series)
 {
-	struct pd_out out;
-	int rc, status = 2;
 	size_t i;
 
 	/*
@@ -447,7 +445,44 @@ int pd_render(struct pd_diff *d, struct run_opts *r,
 	    !(r->fmt == FMT_TEXT && !r->output && isatty(1) && isatty(2));
 	for (i = 0; i < d->warnings.n; i++)
 		if (r->ro.warnings)
-			pd_error("warning: %s", d->warnings.v[i]);
+			pd_error("warning: %s%s%s", series ? series : "",
+				 series ? ": " : "", d->warnings.v[i]);
+}
+
+int pd_render_body(FILE *f, struct pd_diff *d, struct run_opts *r,
+		   const struct pd_profile *pa, const struct pd_profile *pb,
+		   struct pd_funcs *fn)
+{
+	switch (r->fmt) {
+	case FMT_TEXT:
+		return pd_report_text(f, d, &r->ro);
+	case FMT_MD:
+		return pd_report_md(f, d, &r->ro);
+	case FMT_JSON:
+		return pd_report_json(f, d, &r->ro);
+	case FMT_HTML:
+		return pd_report_html(f, d, &r->ro, pa, pb, fn);
+	default:
+		return pd_report_folded(f, pa, pb);
+	}
+}
+
+int pd_render_status(const struct pd_diff *d, struct run_opts *r)
+{
+	if (r->check)
+		return check_status(d, r);
+	return d->verdict == PD_REGRESSED ? 1 : 0;
+}
+
+/* Writes the report; returns the exit status (0, 1, 2; check: 125). */
+int pd_render(struct pd_diff *d, struct run_opts *r,
+	      const struct pd_profile *pa, const struct pd_profile *pb,
+	      struct pd_funcs *fn)
+{
+	struct pd_out out;
+	int rc, status = 2;
+
+	pd_render_warnings(d, r, NULL);
 	if (r->fmt == FMT_FOLDED && (!pa || !pb)) {
 		pd_error("error: folded output compares one profile per side");
 		return 2;
@@ -461,29 +496,11 @@ int pd_render(struct pd_diff *d, struct run_opts *r,
 	}
 	if (pd_out_open(&out, r->output) != 0)
 		return 2;
-	switch (r->fmt) {
-	case FMT_TEXT:
-		rc = pd_report_text(out.f, d, &r->ro);
-		break;
-	case FMT_MD:
-		rc = pd_report_md(out.f, d, &r->ro);
-		break;
-	case FMT_JSON:
-		rc = pd_report_json(out.f, d, &r->ro);
-		break;
-	case FMT_HTML:
-		rc = pd_report_html(out.f, d, &r->ro, pa, pb, fn);
-		break;
-	default:
-		rc = pd_report_folded(out.f, pa, pb);
-		break;
-	}
+	rc = pd_render_body(out.f, d, r, pa, pb, fn);
 	if (rc < 0 && r->output && !ferror(out.f))
 		pd_error("error: %s: write failed", r->output);
 	if (pd_out_close(&out, rc) == 0 && rc == 0)
-		status = r->check		      ? check_status(d, r)
-			 : d->verdict == PD_REGRESSED ? 1
-						      : 0;
+		status = pd_render_status(d, r);
 	return status;
 }
 
@@ -534,6 +551,19 @@ int pd_import_all(const char *const *paths, size_t n,
 }
 
 /* Warns about build metadata that differs between the two sides. */
+/* Starts as an ISO 8601 date: YYYY-MM-DD. */
+static int iso_date(const char *s)
+{
+	static const char form[] = "dddd-dd-dd";
+	size_t i;
+
+	for (i = 0; form[i]; i++)
+		if (form[i] == 'd' ? !isdigit((unsigned char)s[i])
+				   : s[i] != form[i])
+			return 0;
+	return 1;
+}
+
 void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
 		  const struct pd_meta *b)
 {
@@ -541,6 +571,7 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
 		const char *what;
 		size_t off;
 	} f[] = {
+		{ "scenarios", offsetof(struct pd_meta, scenario) },
 		{ "compilers", offsetof(struct pd_meta, compiler) },
 		{ "build flags", offsetof(struct pd_meta, flags) },
 		{ "targets", offsetof(struct pd_meta, target) },
@@ -548,7 +579,7 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
 		{ "cache states", offsetof(struct pd_meta, cache) },
 		{ "hosts", offsetof(struct pd_meta, host) },
 	};
-	size_t i;
+	size_t i, n0 = d->warnings.n;
 
 	for (i = 0; i < PD_ARRAY_SIZE(f); i++) {
 		const char *x = *(char *const *)((const char *)a + f[i].off);
@@ -558,23 +589,42 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
 			pd_diff_warn(d, "%s differ: baseline %s, candidate %s",
 				     f[i].what, x, y);
 	}
+	/* ISO 8601 dates and times of one form order as strings */
+	if (a->commit_date && b->commit_date && iso_date(a->commit_date) &&
+	    iso_date(b->commit_date) &&
+	    strlen(a->commit_date) == strlen(b->commit_date) &&
+	    strcmp(a->commit_date, b->commit_date) > 0)
+		pd_diff_warn(d,
+			     "the baseline's commit (%s) is newer than the"
+			     " candidate's (%s): are the sides reversed?",
+			     a->commit_date, b->commit_date);
+	/* What differs between the builds is read first: to the front. */
+	if (n0 && n0 < d->warnings.n) {
+		size_t nw = d->warnings.n - n0;
+		char **t = pd_xmalloc(n0 * sizeof(*t));
+
+		memcpy(t, d->warnings.v, n0 * sizeof(*t));
+		memmove(d->warnings.v, d->warnings.v + n0, nw * sizeof(*t));
+		memcpy(d->warnings.v + nw, t, n0 * sizeof(*t));
+		free(t);
+	}
 }
 
 /*
- * A bundle folder as one side: its supported profiles of the first
- * profile's format are repeat runs. Adds their paths to files; *stat is
- * the bundle's perf stat output (perf.stat.txt), whose counters join the
- * first run's tables, or NULL.
+ * A bundle folder as one side: every supported profile under profiles/ is
+ * a run, keyed by its cache state and tool (docs/cli.md, "Bundles"): the
+ * comparison groups them into series. Adds their paths to files and their
+ * keys to keys; *stat is the bundle's perf stat output (perf.stat.txt),
+ * whose counters join the first run's tables, or NULL.
  */
 int pd_expand_bundle(const char *dir, struct path_list *files,
-		     struct pd_bundle *b, struct pd_meta *meta,
-		     const char **stat)
+		     struct pd_series_list *keys, struct pd_bundle *b,
+		     struct pd_meta *meta, const char **stat)
 {
 	const char *stat_path = NULL;
 	static const struct pd_bundle_key any = { "?", "?", "?", NULL };
 	struct pd_import_opts none;
 	struct pd_err err = PD_ERR_INIT;
-	const struct pd_format *first = NULL;
 	size_t i, n = 0;
 
 	memset(&none, 0, sizeof(none));
@@ -583,26 +633,37 @@ int pd_expand_bundle(const char *dir, struct path_list *files,
 		return -1;
 	}
 	for (i = 0; i < b->files.n; i++) {
+		const struct pd_bundle_file *bf = &b->files.v[i];
 		const struct pd_format *fmt;
+		struct pd_series k;
 
-		if (b->files.v[i].skip)
+		if (bf->skip)
 			continue; /* notes, run_args: not profiles */
 		memset(&err, 0, sizeof(err));
-		fmt = pd_import_sniff(b->files.v[i].path, &none, &err);
+		fmt = pd_import_sniff(bf->path, &none, &err);
 		if (fmt && !strcmp(fmt->name, "perf-stat")) {
 			/* counters of the run, not a run of their own */
 			if (!stat_path)
-				stat_path = b->files.v[i].path;
+				stat_path = bf->path;
 			continue;
 		}
-		if (!fmt || (first && fmt != first))
+		if (!fmt)
 			continue;
-		first = fmt;
-		PD_VEC_PUSH(files, b->files.v[i].path);
+		k.cache = bf->cache		  ? bf->cache
+			  : strcmp(b->cache, "?") ? b->cache
+						  : PD_CACHE_UNSPECIFIED;
+		k.tool = pd_tool_name(bf->rel, fmt->name, NULL);
+		PD_VEC_PUSH(files, bf->path);
+		PD_VEC_PUSH(keys, k);
 		n++;
 	}
 	if (!n && stat_path) { /* only counters: they are the run */
+		struct pd_series k = { PD_CACHE_UNSPECIFIED, "perf-stat" };
+
+		if (strcmp(b->cache, "?"))
+			k.cache = b->cache;
 		PD_VEC_PUSH(files, stat_path);
+		PD_VEC_PUSH(keys, k);
 		n++;
 		stat_path = NULL;
 	}
@@ -620,7 +681,7 @@ int pd_expand_bundle(const char *dir, struct path_list *files,
 }
 
 void pd_side_provenance(struct pd_diff *d, int cand, const struct pd_bundle *b,
-			const char *const *paths, size_t n)
+			const char *tool, const char *const *paths, size_t n)
 {
 	struct pd_buf t = PD_BUF_INIT;
 	size_t i;
@@ -641,9 +702,11 @@ void pd_side_provenance(struct pd_diff *d, int cand, const struct pd_bundle *b,
 					else
 						c[1] = x;
 				}
-		pd_buf_addf(&t, "commit %s, scenario %s, cache %s%s%s; ",
-			    b->sha, b->scenario, c[0] ? c[0] : "unknown",
-			    c[1] ? " and " : "", c[1] ? c[1] : "");
+		pd_buf_addf(&t, "commit %s, scenario %s, cache %s%s%s%s%s; ",
+			    b->sha, b->scenario,
+			    c[0] ? c[0] : PD_CACHE_UNSPECIFIED,
+			    c[1] ? " and " : "", c[1] ? c[1] : "",
+			    tool ? ", tool " : "", tool ? tool : "");
 	}
 	if (b || n > 1) {
 		pd_buf_addf(&t, "%zu run%s:", n, n == 1 ? "" : "s");

@@ -63,6 +63,19 @@ int pd_render(struct pd_diff *d, struct run_opts *r,
 	      const struct pd_profile *pa, const struct pd_profile *pb,
 	      struct pd_funcs *fn);
 
+/*
+ * The parts of pd_render, for a report of several comparisons: d's
+ * warnings on stderr (after "SERIES: " when series is given); d in
+ * r->fmt (not xlsx) written to f, 0 or negative; and the exit status
+ * of d once written (0, 1; check: 125).
+ */
+void pd_render_warnings(const struct pd_diff *d, struct run_opts *r,
+			const char *series);
+int pd_render_body(FILE *f, struct pd_diff *d, struct run_opts *r,
+		   const struct pd_profile *pa, const struct pd_profile *pb,
+		   struct pd_funcs *fn);
+int pd_render_status(const struct pd_diff *d, struct run_opts *r);
+
 /* Imports paths on two threads; prints the first error; 0 or -1. */
 int pd_import_all(const char *const *paths, size_t n,
 		  const struct pd_import_opts *io, struct job *jobs);
@@ -72,19 +85,34 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
 		  const struct pd_meta *b);
 
 /*
- * A bundle folder as one side: its supported profiles of the first
- * profile's format are repeat runs. Adds their paths to files.
+ * The series of a bundle's runs (docs/cli.md, "Bundles"): its cache state
+ * ("warm", "cold" or PD_CACHE_UNSPECIFIED) and the tool that recorded it
+ * (pd_tool_name: from the file's name, else its format). Both strings
+ * are static or owned by the bundle.
+ */
+#define PD_CACHE_UNSPECIFIED "unspecified"
+struct pd_series {
+	const char *cache, *tool;
+};
+struct pd_series_list {
+	struct pd_series *v;
+	size_t n, cap;
+};
+
+/*
+ * A bundle folder as one side: every supported profile under profiles/ is
+ * a run. Adds their paths to files and their series to keys.
  */
 int pd_expand_bundle(const char *dir, struct path_list *files,
-		     struct pd_bundle *b, struct pd_meta *meta,
-		     const char **stat);
+		     struct pd_series_list *keys, struct pd_bundle *b,
+		     struct pd_meta *meta, const char **stat);
 /*
- * Provenance of one side for the reports: the bundle's commit, scenario
- * and cache state when b is given, and every run (paths) when there are
- * several or a bundle.
+ * Provenance of one side for the reports: the bundle's commit, scenario,
+ * cache state and (when given) tool when b is given, and every run (paths)
+ * when there are several or a bundle.
  */
 void pd_side_provenance(struct pd_diff *d, int cand, const struct pd_bundle *b,
-			const char *const *paths, size_t n);
+			const char *tool, const char *const *paths, size_t n);
 /* Moves the tables of the perf stat output at path into p. */
 int pd_attach_stat(struct pd_profile *p, const char *path,
 		   const struct pd_import_opts *io);

@@ -12,10 +12,173 @@
 int pd_run_side_add(struct pd_run_side *s, const char *arg)
 {
 	if (pd_is_dir(arg))
-		return pd_expand_bundle(arg, &s->files, &s->bundle, &s->meta,
-					&s->stat);
+		return pd_expand_bundle(arg, &s->files, &s->keys, &s->bundle,
+					&s->meta, &s->stat);
 	PD_VEC_PUSH(&s->files, arg);
 	return 0;
+}
+
+static int matches(const char *want, const char *have)
+{
+	return !want || !strcmp(want, have);
+}
+
+size_t pd_run_side_keep(struct pd_run_side *s, const char *cache,
+			const char *tool)
+{
+	size_t i, n = 0;
+
+	if (!s->keys.n)
+		return s->files.n;
+	for (i = 0; i < s->files.n; i++)
+		if (matches(cache, s->keys.v[i].cache) &&
+		    matches(tool, s->keys.v[i].tool)) {
+			s->files.v[n] = s->files.v[i];
+			s->keys.v[n++] = s->keys.v[i];
+		}
+	s->files.n = s->keys.n = n;
+	return n;
+}
+
+void pd_run_side_series(const struct pd_run_side *s, struct pd_buf *b)
+{
+	size_t i, k, n, shown = 0;
+
+	for (i = 0; i < s->keys.n; i++) {
+		const struct pd_series *x = &s->keys.v[i];
+
+		for (k = 0; k < i; k++)
+			if (!strcmp(s->keys.v[k].cache, x->cache) &&
+			    !strcmp(s->keys.v[k].tool, x->tool))
+				break;
+		if (k < i)
+			continue; /* told already */
+		for (n = 0, k = i; k < s->keys.n; k++)
+			n += !strcmp(s->keys.v[k].cache, x->cache) &&
+			     !strcmp(s->keys.v[k].tool, x->tool);
+		pd_buf_addf(b, "%s%s %s (%zu run%s)", shown++ ? ", " : "",
+			    x->cache, x->tool, n, n == 1 ? "" : "s");
+	}
+}
+
+static size_t count_of(const struct pd_run_side *s, const struct pd_series *x)
+{
+	size_t i, n = 0;
+
+	if (!s->keys.n)
+		return s->files.n; /* plain files go with every series */
+	for (i = 0; i < s->keys.n; i++)
+		n += !strcmp(s->keys.v[i].cache, x->cache) &&
+		     !strcmp(s->keys.v[i].tool, x->tool);
+	return n;
+}
+
+static int listed(const struct pd_series_list *l, const struct pd_series *x)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].cache, x->cache) &&
+		    !strcmp(l->v[i].tool, x->tool))
+			return 1;
+	return 0;
+}
+
+static const char *field(const struct pd_series *x, int tool)
+{
+	return tool ? x->tool : x->cache;
+}
+
+/*
+ * want, a value of --cache (tool 0) or --tool (1), that no run of the
+ * bundles has: -1 after a message listing those they have.
+ */
+static int known(const struct pd_series_list *all, const char *want, int tool)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, k;
+
+	if (!want)
+		return 0;
+	for (i = 0; i < all->n; i++)
+		if (!strcmp(field(&all->v[i], tool), want))
+			return 0;
+	for (i = 0; i < all->n; i++) {
+		for (k = 0; k < i; k++)
+			if (!strcmp(field(&all->v[k], tool),
+				    field(&all->v[i], tool)))
+				break;
+		if (k == i)
+			pd_buf_addf(&b, "%s%s", b.len ? ", " : "",
+				    field(&all->v[i], tool));
+	}
+	for (i = 0; i < all->n; i++)
+		if (pd_edit_distance(want, field(&all->v[i], tool)) <= 2)
+			break;
+	pd_error(
+	    "error: %s %s: no run of the bundles has it (they have %s)%s%s%s",
+	    tool ? "--tool" : "--cache", want, b.buf,
+	    i < all->n ? "; did you mean " : "",
+	    i < all->n ? field(&all->v[i], tool) : "", i < all->n ? "?" : "");
+	pd_buf_release(&b);
+	return -1;
+}
+
+int pd_run_sides_series(const struct pd_run_side *s, const char *cache,
+			const char *tool, struct pd_series_list *common,
+			struct pd_buf *only)
+{
+	struct pd_series_list all = PD_VEC_INIT;
+	size_t i, j, n[2];
+	int rc = 0;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < s[i].keys.n; j++)
+			if (!listed(&all, &s[i].keys.v[j]))
+				PD_VEC_PUSH(&all, s[i].keys.v[j]);
+	if (!all.n)
+		goto out; /* plain files on both sides: no series */
+	if (known(&all, cache, 0) || known(&all, tool, 1)) {
+		rc = -1;
+		goto out;
+	}
+	for (i = 0; i < all.n; i++) {
+		const struct pd_series *x = &all.v[i];
+
+		if (!matches(cache, x->cache) || !matches(tool, x->tool))
+			continue;
+		n[0] = count_of(&s[0], x);
+		n[1] = count_of(&s[1], x);
+		if (n[0] && n[1]) {
+			PD_VEC_PUSH(common, *x);
+			continue;
+		}
+		pd_buf_addf(only,
+			    "%s%s %s: baseline %zu run%s, candidate %zu"
+			    " run%s",
+			    only->len ? "; " : "", x->cache, x->tool, n[0],
+			    n[0] == 1 ? "" : "s", n[1], n[1] == 1 ? "" : "s");
+	}
+	if (!common->n) {
+		struct pd_buf h[2] = { PD_BUF_INIT, PD_BUF_INIT };
+
+		for (i = 0; i < 2; i++)
+			if (s[i].keys.n)
+				pd_run_side_series(&s[i], &h[i]);
+			else
+				pd_buf_addf(&h[i], "%zu file%s", s[i].files.n,
+					    s[i].files.n == 1 ? "" : "s");
+		pd_error("error: the sides share no cache state and tool%s:"
+			 " baseline %s; candidate %s",
+			 cache || tool ? " as selected" : "", h[0].buf,
+			 h[1].buf);
+		pd_buf_release(&h[0]);
+		pd_buf_release(&h[1]);
+		rc = -1;
+	}
+out:
+	PD_VEC_FREE(&all);
+	return rc;
 }
 
 int pd_run_side_stored(struct pd_run_side *s, const char *operand,
@@ -216,6 +379,26 @@ static int load_sides(struct pd_db *db, struct pd_run_side *s,
 		scen = s[i].scenario;
 		ex[n++] = s[i].sha;
 	}
+	/*
+	 * A bundle's runs of the stored side's series alone: warm against
+	 * warm, one tool against the same tool.
+	 */
+	for (i = 0; i < 2; i++) {
+		struct pd_buf have = PD_BUF_INIT;
+
+		if (s[i].spec || !s[i].keys.n)
+			continue;
+		pd_run_side_series(&s[i], &have);
+		if (!pd_run_side_keep(&s[i], k->cache_own, k->tool_own)) {
+			pd_error("error: %s: no run of cache %s, tool %s, as"
+				 " the history has; the bundle has %s",
+				 s[i].bundle.dir, k->cache_own, k->tool_own,
+				 have.buf);
+			pd_buf_release(&have);
+			return -2;
+		}
+		pd_buf_release(&have);
+	}
 	/* noise learned without the commits compared */
 	pd_store_noise_start(&task, r->db, scen, k->cache_own, k->tool_own, ex);
 	for (i = 0; i < 2 && rc == 0; i++) {
@@ -299,6 +482,7 @@ void pd_run_sides_describe(struct pd_diff *d, struct pd_run_side *s,
 		if (!s[i].loaded) {
 			pd_side_provenance(
 			    d, i, s[i].bundle.dir ? &s[i].bundle : NULL,
+			    s[i].keys.n ? s[i].keys.v[0].tool : NULL,
 			    s[i].files.v, s[i].files.n);
 			continue;
 		}
@@ -331,6 +515,7 @@ void pd_run_side_release(struct pd_run_side *s)
 	free(s->sha);
 	free(s->spec);
 	PD_VEC_FREE(&s->files);
+	PD_VEC_FREE(&s->keys);
 	pd_bundle_release(&s->bundle);
 	pd_meta_release(&s->meta);
 	memset(s, 0, sizeof(*s));

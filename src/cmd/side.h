@@ -14,9 +14,10 @@
 struct pd_run_side {
 	/* given as files or a bundle */
 	struct path_list files;
-	struct pd_bundle bundle; /* its dir is NULL for plain files */
-	struct pd_meta meta;	 /* from the bundle's build_meta.json */
-	const char *stat;	 /* the bundle's perf stat file, or NULL */
+	struct pd_series_list keys; /* each file's series; bundles only */
+	struct pd_bundle bundle;    /* its dir is NULL for plain files */
+	struct pd_meta meta;	    /* from the bundle's build_meta.json */
+	const char *stat;	    /* the bundle's perf stat file, or NULL */
 	/* given as a stored commit */
 	const char *operand;		    /* as typed, for messages */
 	char *spec;			    /* a copy, split in place */
@@ -36,6 +37,34 @@ struct pd_run_side {
 
 /* A file, or a bundle folder whose profiles are the side's runs; 0/-1. */
 int pd_run_side_add(struct pd_run_side *s, const char *arg);
+
+/*
+ * Keeps the runs of series (cache, tool) alone (either NULL: any); a side
+ * of plain files, which have no series, keeps them all. Returns how many
+ * runs are left.
+ */
+size_t pd_run_side_keep(struct pd_run_side *s, const char *cache,
+			const char *tool);
+
+/*
+ * Appends the side's series to b as "warm perfview (3 runs), cold samply
+ * (1 run)", in the order they first occur.
+ */
+struct pd_buf;
+void pd_run_side_series(const struct pd_run_side *s, struct pd_buf *b);
+
+/*
+ * The series both sides have (docs/cli.md, "Bundles"), kept to those of
+ * cache and tool when given, in the order they first occur, into common;
+ * a side of plain files goes with every series of the other. What only
+ * one side has is described in only ("cold samply: baseline 2 runs,
+ * candidate none; ..."). Neither side a bundle: common stays empty. 0, or
+ * -1 after a message (a cache or tool no bundle has, or no series in
+ * common).
+ */
+int pd_run_sides_series(const struct pd_run_side *s, const char *cache,
+			const char *tool, struct pd_series_list *common,
+			struct pd_buf *only);
 
 /*
  * A stored commit: rev[:SCENARIO[:CACHE]] (parts not given come from

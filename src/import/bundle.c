@@ -254,7 +254,10 @@ static void take(char **field, const char **from, char *value,
 }
 
 /* The keys build_meta.json may use for each field, first found wins. */
-static const char *const meta_cc[] = { "compiler", "toolchain", "cc", NULL };
+static const char *const meta_cc[] = {
+	"compiler", "toolchain", "rustc_version", "rustc", "cc_version",
+	"cc",	    NULL
+};
 static const char *const meta_flags[] = { "flags", "cflags", "CFLAGS",
 					  "rustflags", NULL };
 static const char *const meta_target[] = { "target", "target_triple", NULL };

@@ -247,8 +247,8 @@ folded "$P/profiles/a-warm.folded" 100
 folded "$P/profiles/b-warm.folded" 102
 expect_exit 0 pd -f md "$B/full" "$P"
 # (Markdown escapes the underscore of scan_small)
-expect_grep "commit $(full 3), scenario scan.*small, cache warm; 1 run: profiles/perf.folded" "$T/out"
-expect_grep "commit $(short 4), scenario prov, cache warm; 2 runs: profiles/a-warm.folded, profiles/b-warm.folded" "$T/out"
+expect_grep "commit $(full 3), scenario scan.*small, cache warm, tool folded; 1 run: profiles/perf.folded" "$T/out"
+expect_grep "commit $(short 4), scenario prov, cache warm, tool folded; 2 runs: profiles/a-warm.folded, profiles/b-warm.folded" "$T/out"
 expect_exit 0 pd -f html -o "$T/r.html" "$B/full" "$P"
 expect_grep "commit $(short 4), scenario prov" "$T/r.html"
 
