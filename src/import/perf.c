@@ -261,7 +261,7 @@ static int memo_header(const struct perf_memo *m, const char *line, size_t len,
 	c = e[m->post];
 	if (memcmp(e, post, m->post) || (c && c != ' ' && c != '\t'))
 		return 0;
-	h->comm = line;
+	h->comm = line + m->comm_off;
 	h->comm_len = m->comm_len;
 	h->pid = m->pid_off == SIZE_MAX ? NULL : line + m->pid_off;
 	h->pid_len = m->pid_len;
@@ -283,7 +283,7 @@ static void memo_keep(struct perf_memo *m, const char *line,
 	const char *e;
 
 	m->ok = 0;
-	if (!tt->s || h->rest < tt->s + tt->n || h->tid < line ||
+	if (!tt->s || h->rest < tt->s + tt->n || h->comm < line ||
 	    h->tid + h->tid_len > tt->s)
 		return;
 	e = tt->s + tt->n;
@@ -292,6 +292,7 @@ static void memo_keep(struct perf_memo *m, const char *line,
 	pd_buf_reset(&m->bytes);
 	pd_buf_add(&m->bytes, line, m->pre);
 	pd_buf_add(&m->bytes, e, m->post);
+	m->comm_off = (size_t)(h->comm - line);
 	m->comm_len = h->comm_len;
 	m->pid_off = h->pid ? (size_t)(h->pid - line) : SIZE_MAX;
 	m->pid_len = h->pid_len;
@@ -451,12 +452,81 @@ static int frame_line(struct perf_state *st, const char *s, size_t n)
 	return rc;
 }
 
+static const char *skip_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* The end of a token of hex digits alone at s, or NULL. */
+static const char *hex_token(const char *s)
+{
+	const char *e = s;
+
+	while (isxdigit((unsigned char)*e))
+		e++;
+	return e > s && (!*e || *e == ' ' || *e == '\t') ? e : NULL;
+}
+
+/*
+ * Past the memory fields perf script prints for perf mem and record -d
+ * samples before the sample's address (docs/formats.md, "perf script"):
+ * data_src decoded as "|OP LOAD|LVL L1 hit|...|LCK No|BLK  N/A" ends with
+ * a field whose value is one of a few words.
+ */
+static const char *past_data_src(const char *s)
+{
+	static const char *const words[] = { "N/A", "No", "Yes", "Data",
+					     "Addr" };
+	const char *op = strstr(s, " |OP "), *bar, *p;
+	size_t i, n;
+
+	if (!op)
+		return s;
+	bar = strrchr(op, '|');
+	p = bar + 1;
+	while (*p && *p != ' ' && *p != '\t')
+		p++; /* the field's name: LCK, BLK */
+	for (;;) {
+		p = skip_blanks(p);
+		n = strcspn(p, " \t");
+		for (i = 0; i < PD_ARRAY_SIZE(words); i++)
+			if (n == strlen(words[i]) && !memcmp(p, words[i], n))
+				break;
+		if (!n || i == PD_ARRAY_SIZE(words))
+			return p;
+		p += n;
+	}
+}
+
+/*
+ * The frame a header line carries (no -g): "IP SYM (DSO)" after the
+ * event, perhaps behind the sample's data address, data source and
+ * weight (perf mem, record -d -W), which are numbers too. In a run of
+ * number-shaped tokens the address is the last, unless the symbol is
+ * (a function named "add"): then what follows the run is the module or
+ * nothing.
+ */
+static void header_frame(struct perf_state *st, const char *rest)
+{
+	const char *tok[64], *p = past_data_src(rest), *e;
+	size_t k = 0;
+
+	for (p = skip_blanks(p); k < PD_ARRAY_SIZE(tok) && (e = hex_token(p));
+	     p = skip_blanks(e))
+		tok[k++] = p;
+	if (k >= 2 && (!*p || *p == '('))
+		k--; /* the last is the symbol */
+	try_frame_line(st, k >= 2 ? tok[k - 1] : skip_blanks(rest));
+}
+
 /* A header starts a sample; it may carry the only frame (no -g). */
 static void start(struct perf_state *st, const struct perf_hdr *h)
 {
 	perf_sample_start(st, h);
 	if (st->keep && h->rest && *h->rest)
-		try_frame_line(st, h->rest);
+		header_frame(st, h->rest);
 }
 
 /* Reads every line into st's samples; 0, or the error code. */

@@ -35,8 +35,8 @@ struct perf_hdr {
 struct perf_memo {
 	struct pd_buf bytes; /* pre bytes, then post bytes */
 	size_t pre, post;
-	size_t comm_len, pid_off, pid_len, tid_off, tid_len; /* in pre */
-	size_t event_off, event_len;			     /* in post */
+	size_t comm_off, comm_len, pid_off, pid_len, tid_off, tid_len; /* pre */
+	size_t event_off, event_len; /* in post */
 	double period;
 	int has_period, ok;
 };
