@@ -404,7 +404,7 @@ static int pass_samples(struct pdd *d, struct perf_state *st,
 		h.tid_len = strlen(tid);
 		h.event = d->attrs.v[x.attr].name;
 		h.event_len = perf_event_name_len(h.event, strlen(h.event));
-		h.has_period = !!(d->attrs.v[x.attr].sample_type & S_PERIOD);
+		h.has_period = pdd_fixed_or_sampled_period(&d->attrs.v[x.attr]);
 		h.time = d->attrs.v[x.attr].sample_type & S_TIME
 			     ? (double)x.time
 			     : PD_NAN;

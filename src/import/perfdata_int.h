@@ -100,6 +100,20 @@ struct attr {
 	char *name;
 };
 
+/* perf_event_attr.flags: sample_period holds a frequency (record -F). */
+#define A_FREQ (1u << 10)
+
+/*
+ * Whether a sample's period is its weight: read from each sample, or
+ * fixed for the event (perf record -c N: attr.sample_period, and no
+ * period in the samples).
+ */
+static inline int pdd_fixed_or_sampled_period(const struct attr *a)
+{
+	return (a->sample_type & S_PERIOD) ||
+	       (!(a->flags & A_FREQ) && a->period > 0);
+}
+
 struct idmap {
 	uint64_t id;
 	size_t attr;

@@ -108,4 +108,21 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["profile"]["samples"] > 100, d["profile"]
 PY
+
+# A fixed period (perf record -c N): the samples carry no period of their
+# own, the event's attribute has it; every sample weighs N (here 0.1 ms
+# of cpu-clock), as perf report's event count and the text's period say.
+perf record -q -c 100000 -e cpu-clock -g -o "$T/c.data" -- "$T/m" 200 >/dev/null 2>&1
+perf script -i "$T/c.data" >"$T/c.txt" 2>/dev/null
+events=$(perf report -i "$T/c.data" --stdio 2>/dev/null | sed -n 's/^# Event count (approx.): //p' | head -n 1)
+expect_exit 0 pd show -f json "$T/c.data"
+if python3 - "$T/out" "$events" <<'PY'; then ok; else not_ok "fixed period: $(head -c 300 "$T/out")"; fi
+import json, sys
+p = json.load(open(sys.argv[1]))["profile"]
+assert p["unit"] == "ns", p["unit"]
+assert p["total"] == int(sys.argv[2]) == 100000 * p["samples"], (p, sys.argv[2])
+PY
+expect_exit 0 pd "$T/c.data" "$T/c.txt" --threshold 1
+expect_no_grep "units differ" "$T/err"
+expect_grep "no function changed beyond the threshold\|same" "$T/out"
 finish
