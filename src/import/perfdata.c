@@ -418,9 +418,35 @@ static int pass_samples(struct pdd *d, struct perf_state *st,
 	return rc < 0 || rc > 1 ? rc : 0;
 }
 
+/*
+ * A kernel module's file (/lib/modules/.../nf_conntrack.ko, or .ko.xz,
+ * .ko.zst, .ko.gz) named as perf script names it, "[nf_conntrack]",
+ * dashes made underscores as the kernel does, into b; 0 for any other.
+ */
+static int kmod_name(const char *path, struct pd_buf *b)
+{
+	const char *base = strrchr(path, '/'), *ko;
+	size_t i, n;
+
+	base = base ? base + 1 : path;
+	ko = strstr(base, ".ko");
+	if (!ko || ko == base ||
+	    (ko[3] && strcmp(ko + 3, ".xz") && strcmp(ko + 3, ".zst") &&
+	     strcmp(ko + 3, ".gz")))
+		return 0;
+	n = (size_t)(ko - base);
+	pd_buf_reset(b);
+	pd_buf_add(b, "[", 1);
+	for (i = 0; i < n; i++)
+		pd_buf_add(b, base[i] == '-' ? "_" : base + i, 1);
+	pd_buf_add(b, "]", 1);
+	return 1;
+}
+
 /* Each address's frame: its name (or its module's) and its DSO. */
 static void make_frames(struct pdd *d, struct perf_state *st)
 {
+	struct pd_buf km = PD_BUF_INIT;
 	size_t i;
 
 	PD_VEC_RESERVE(&d->frame_of, d->syms.addrs.n);
@@ -434,9 +460,13 @@ static void make_frames(struct pdd *d, struct perf_state *st)
 
 		if (a->module)
 			dso = a->module;
+		else if (a->dso != PDD_NO_DSO &&
+			 d->syms.dsos.v[a->dso].kernel && kmod_name(dso, &km))
+			dso = km.buf;
 		d->frame_of.v[i] =
 		    perf_frame_id(st, name, strlen(name), dso, strlen(dso));
 	}
+	pd_buf_release(&km);
 }
 
 static void release(struct pdd *d)

@@ -9,6 +9,7 @@
  * subtree weight only when that count is zero on entry. Subtree weights come
  * from one backward pass, since children have larger indices than parents.
  */
+#include <ctype.h>
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,6 +389,29 @@ static void funcs_rehash(struct pd_funcs *f)
 
 #define MAX_RAW 8
 
+/*
+ * A Linux kernel module as perf names it, "[nf_conntrack]": a name of
+ * letters, digits and underscores in brackets, other than the brackets
+ * perf gives user-space memory ([vdso], [heap], [unknown], ...).
+ */
+static int linux_module(const char *m, size_t n)
+{
+	static const char *const user[] = { "unknown", "vdso",	  "vsyscall",
+					    "vvar",    "heap",	  "stack",
+					    "anon",    "uprobes", "jit" };
+	size_t i;
+
+	if (n < 3 || m[0] != '[' || m[n - 1] != ']')
+		return 0;
+	for (i = 1; i + 1 < n; i++)
+		if (!isalnum((unsigned char)m[i]) && m[i] != '_')
+			return 0;
+	for (i = 0; i < sizeof(user) / sizeof(*user); i++)
+		if (n - 2 == strlen(user[i]) && !memcmp(m + 1, user[i], n - 2))
+			return 0;
+	return 1;
+}
+
 int pd_frame_is_system(const char *name, size_t nlen, const char *module,
 		       size_t mlen)
 {
@@ -405,7 +429,9 @@ int pd_frame_is_system(const char *name, size_t nlen, const char *module,
 			    !strncasecmp(module + b, kernel[k], n))
 				return 1;
 		/* Windows drivers */
-		return n > 4 && !strncasecmp(module + mlen - 4, ".sys", 4);
+		if (n > 4 && !strncasecmp(module + mlen - 4, ".sys", 4))
+			return 1;
+		return linux_module(module + b, n);
 	}
 	return nlen > 4 && !memcmp(name + nlen - 4, "_[k]", 4);
 }

@@ -131,6 +131,25 @@ static void test_expand_inlined(void **state)
  * root. Set apart, the kernel's 10 leave main's total and the profile's;
  * included, they count like any frame. Counted by hand.
  */
+/* Kernel modules as perf names them are system frames; user memory not. */
+static void test_system_modules(void **state)
+{
+	static const char *const yes[] = { "[kernel.kallsyms]",
+					   "[nf_conntrack]", "[kvm_intel]",
+					   "ntoskrnl.exe", "tcpip.sys" };
+	static const char *const no[] = { "[vdso]",	 "[unknown]",
+					  "[heap]",	 "[stack]",
+					  "[jit]",	 "libc.so.6",
+					  "[JIT] tid 7", "[]" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(yes) / sizeof(*yes); i++)
+		assert_true(pd_frame_is_system("f", 1, yes[i], strlen(yes[i])));
+	for (i = 0; i < sizeof(no) / sizeof(*no); i++)
+		assert_false(pd_frame_is_system("f", 1, no[i], strlen(no[i])));
+}
+
 static void test_system_apart(void **state)
 {
 	struct pd_profile p;
@@ -426,6 +445,7 @@ int main(void)
 		cmocka_unit_test(test_normalize),
 		cmocka_unit_test(test_self_total),
 		cmocka_unit_test(test_expand_inlined),
+		cmocka_unit_test(test_system_modules),
 		cmocka_unit_test(test_system_apart),
 		cmocka_unit_test(test_time_blocks),
 		cmocka_unit_test(test_time_blocks_phase),
