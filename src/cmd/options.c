@@ -30,12 +30,16 @@ static const struct pd_optdef table[] = {
 	  "keep samples whose process matches: perf `comm` (substring) or pid "
 	  "(exact); speedscope/PerfView the `Process64 name (pid)` frame or "
 	  "the profile name; WPA the Process column; Instruments the process "
-	  "row; xctrace the process; folded the first frame" },
+	  "row; xctrace the process; folded the first frame. Nothing left "
+	  "is an error; pprof, DHAT, .cpuprofile and perf stat name no "
+	  "processes: a warning" },
 	{ "thread", 0, required_argument, OPT_THREAD, "NAME", "Inputs", IN,
 	  "keep samples whose thread name contains NAME",
 	  "keep samples whose thread matches: perf `comm` (substring) or tid "
 	  "(exact); speedscope the profile name or `Thread (tid)` frame; "
-	  "Instruments and xctrace the thread; folded the first frame" },
+	  "Instruments and xctrace the thread; folded the first frame. "
+	  "Nothing left is an error; pprof, DHAT, .cpuprofile and perf stat "
+	  "name no threads: a warning" },
 	{ "sample-weight", 0, required_argument, OPT_SAMPLE_WEIGHT, "W",
 	  "Inputs", IN, "weight of one sample (folded; default: derived)",
 	  "the weight of one sample, to turn weights into sample counts "

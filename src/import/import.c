@@ -453,6 +453,50 @@ static int name_too_long(const struct pd_profile *p, const char *path,
 static int import_input(struct pd_profile *p, const char *path,
 			const struct pd_import_opts *o, struct pd_err *err);
 
+/*
+ * --thread and --process on a format that records no threads or
+ * processes: said, not silently ignored (docs/cli.md, "Inputs").
+ */
+static void unfiltered(struct pd_profile *p, const struct pd_format *fmt,
+		       const struct pd_import_opts *o)
+{
+	static const char *const none[] = { "pprof", "dhat", "cpuprofile",
+					    "perf-stat" };
+	size_t i;
+
+	if (!o->thread && !o->process)
+		return;
+	for (i = 0; i < PD_ARRAY_SIZE(none); i++)
+		if (!strcmp(fmt->name, none[i]))
+			pd_profile_note(p,
+					"%s%s%s: a %s profile names no threads"
+					" or processes; the whole profile is"
+					" read",
+					o->thread ? "--thread" : "",
+					o->thread && o->process ? " and " : "",
+					o->process ? "--process" : "",
+					fmt->name);
+}
+
+/*
+ * A profile with nothing in it is an error, whatever its format: a
+ * filter that matches nothing must not pass a gate as "no change". An
+ * exact count of zero (no leaks) is an answer, not an empty file.
+ */
+static int not_empty(const struct pd_profile *p, const char *path,
+		     const struct pd_import_opts *o, struct pd_err *err)
+{
+	if ((p->total_weight > 0 && p->total_weight < HUGE_VAL) ||
+	    p->tables.n || (p->exact && p->nsamples))
+		return 0;
+	return pd_err_set(err, PD_EEMPTY, "%s: no samples%s (empty profile)",
+			  path,
+			  (o->process || o->thread || o->event || o->focus ||
+			   o->ignore || o->hide)
+			      ? " left after filtering"
+			      : "");
+}
+
 int pd_import(struct pd_profile *p, const char *path,
 	      const struct pd_import_opts *o, struct pd_err *err)
 {
@@ -478,6 +522,8 @@ static int import_input(struct pd_profile *p, const char *path,
 		goto out;
 	if (in.perfdata) {
 		rc = import_perf_data_input(p, &in, o, err);
+		if (rc >= 0)
+			rc = not_empty(p, path, o, err);
 		goto out;
 	}
 	free(p->source);
@@ -491,20 +537,11 @@ static int import_input(struct pd_profile *p, const char *path,
 	rc = fmt->import(&in, p, o, err);
 	if (rc < 0)
 		goto out;
+	unfiltered(p, fmt, o);
 	pd_profile_finish(p);
 	if (o->focus || o->ignore || o->hide)
 		filter(p, o);
-	/* An exact count of zero (no leaks) is an answer, not an empty file */
-	if ((p->total_weight <= 0 || !(p->total_weight < HUGE_VAL)) &&
-	    !p->tables.n && !(p->exact && p->nsamples)) {
-		rc = pd_err_set(err, PD_EEMPTY,
-				"%s: no samples%s (empty profile)", path,
-				(o->process || o->thread || o->event ||
-				 o->focus || o->ignore || o->hide)
-				    ? " left after filtering"
-				    : "");
-		goto out;
-	}
+	rc = not_empty(p, path, o, err);
 out:
 	pd_input_close(&in);
 	return rc;

@@ -359,7 +359,11 @@ static void comm_at(const struct pdd *d, uint32_t tid, uint64_t t,
 		t = f->time;
 		tid = f->ptid;
 	}
-	pd_buf_addf(out, ":%u", (unsigned)tid);
+	/* the idle task has no COMM record; perf calls it swapper */
+	if (tid == 0)
+		pd_buf_adds(out, "swapper");
+	else
+		pd_buf_addf(out, ":%u", (unsigned)tid);
 }
 
 /*

@@ -23,11 +23,24 @@ PY
 
 expect_exit 0 pd "$T/k.data" "$T/k.data" -f json
 kmod_ok "$T/out" && ok || not_ok "perf.data: the module's frames"
+# The idle task, which has no COMM record, is swapper, as perf calls it.
+python3 - "$T/out" <<'PY' && ok || not_ok "threads: $(head -c 300 "$T/out")"
+import json, sys
+t = json.load(open(sys.argv[1]))["baseline"]["threads"]
+assert sorted(t) == ["app", "swapper"], t
+PY
+expect_exit 0 pd show "$T/k.data" --thread swapper
+expect_grep "5 samples" "$T/out"
+# A filter that matches nothing is an error, as in every other format.
+expect_exit 2 pd show "$T/k.data" --thread nosuch
+expect_grep "k.data: no samples left after filtering (empty profile)" "$T/err"
+expect_exit 2 pd "$T/k.data" "$T/k.data" --process nosuch
 
 # The same recording as perf prints it: the same module, nothing added
 # or removed in it.
 if command -v perf >/dev/null && perf script -i "$T/k.data" >"$T/k.txt" 2>/dev/null; then
 	expect_grep "ffffffffc0001234 \[unknown\] (\[nf_conntrack\])" "$T/k.txt"
+	expect_grep "^ *swapper " "$T/k.txt"
 	expect_exit 0 pd "$T/k.data" "$T/k.txt" -f json
 	kmod_ok "$T/out" && ok || not_ok "perf.data against its text: the module's frames"
 else

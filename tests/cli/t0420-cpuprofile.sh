@@ -179,4 +179,9 @@ d = json.load(open(sys.argv[1]))
 assert d["profile"]["total"] == 500000 and d["profile"]["samples"] == 1, d["profile"]
 assert d["functions"][0]["function"] == "work"
 PY
+# Formats without threads or processes say that a filter does not apply.
+expect_exit 0 pd show "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile" --thread main
+expect_grep "warning: --thread: a cpuprofile profile names no threads or processes; the whole profile is read" "$T/err"
+expect_exit 0 pd show "$PD_ROOT/fixtures/dhat/tiny.dhat.out" --process 1 --thread x
+expect_grep "warning: --thread and --process: a dhat profile names no threads or processes" "$T/err"
 finish

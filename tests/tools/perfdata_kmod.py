@@ -6,9 +6,10 @@ usage: perfdata_kmod.py OUT
 One cpu-clock event (period 1 ms, in each sample), the kernel's text and a
 module mapped as perf record maps them (pid -1, the module by its file,
 /lib/modules/.../nf-conntrack.ko: a dash, which perf turns into an
-underscore in the module's name), a program `app`, and 50 samples: 30 whose
+underscore in the module's name), a program `app`, and 55 samples: 30 whose
 leaf is in the module, called from the kernel, called from the program,
-and 20 in the program alone. Nothing of it can be symbolized: the point is
+20 in the program alone, and 5 of the idle task (pid 0, of which perf
+record writes no COMM: perf calls it swapper) in the kernel. Nothing of it can be symbolized: the point is
 the names of the modules, which perf script prints too.
 """
 import struct
@@ -53,12 +54,14 @@ def main():
         record(REC_COMM, 0, struct.pack("<II", PID, PID) + padded("app")),
     ]
     t = 1000
-    for chain, n in (([CTX_KERNEL, 0xFFFFFFFFC0001234, 0xFFFFFFFF81001000,
-                       CTX_USER, 0x400100, 0x400200], 30),
-                     ([CTX_USER, 0x400100, 0x400200], 20)):
+    for pid, chain, n in ((PID, [CTX_KERNEL, 0xFFFFFFFFC0001234,
+                                 0xFFFFFFFF81001000, CTX_USER, 0x400100,
+                                 0x400200], 30),
+                          (PID, [CTX_USER, 0x400100, 0x400200], 20),
+                          (0, [CTX_KERNEL, 0xFFFFFFFF81002000], 5)):
         for _ in range(n):
             t += 1000
-            body = struct.pack("<QIIQQQ", chain[1], PID, PID, t, 1000000,
+            body = struct.pack("<QIIQQQ", chain[1], pid, pid, t, 1000000,
                                len(chain))
             body += b"".join(struct.pack("<Q", a) for a in chain)
             recs.append(record(REC_SAMPLE, MISC_USER, body))
