@@ -558,6 +558,9 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 	return a;
 }
 
+/* Sample counts beyond any real recording's (docs/formats.md). */
+#define PLAUSIBLE_SAMPLES 5e7
+
 void pd_counts_from_weights(struct pd_profile *p, double sample_weight,
 			    const char *what)
 {
@@ -630,8 +633,26 @@ void pd_counts_from_weights(struct pd_profile *p, double sample_weight,
 			    "sample counts = %s / %.17g (--sample-weight)",
 			    what, g);
 	}
-	for (i = 0; i < p->nodes.n; i++)
+	for (i = 0, minw = 0; i < p->nodes.n; i++) {
 		p->nodes.v[i].count = p->nodes.v[i].weight / g;
+		minw += p->nodes.v[i].count > 0 ? p->nodes.v[i].count : 0;
+	}
+	/*
+	 * More samples than a recording holds (50 M: 14 hours at 999 Hz)
+	 * are weights summed per stack, not sample counts: the test would
+	 * take every change for certain (docs/formats.md, "Folded stacks").
+	 */
+	if (!(sample_weight > 0) && minw > PLAUSIBLE_SAMPLES)
+		pd_profile_note(p,
+				"%s: %.3g samples if its numbers are sample"
+				" counts, more than a recording holds: they"
+				" look like weights summed per stack"
+				" (stackcollapse-perf.pl sums perf's periods),"
+				" which as counts make every change look"
+				" certain; give --sample-weight (the weight of"
+				" one sample, e.g. the mean period) or collapse"
+				" sample counts",
+				p->source ? p->source : "the profile", minw);
 	if (p->interval <= 0 && !(g > 1 - 1e-12 && g < 1 + 1e-12))
 		p->interval = g;
 	free(p->count_rule);

@@ -266,10 +266,17 @@ static int pick_value(struct pprof_state *s, struct pd_profile *p,
 			     s->types.v[k->c].off, "sample_type.unit");
 	if (!k->tname || !uname)
 		return -1;
+	/*
+	 * The number of events behind each value: samples, or for Go's
+	 * mutex and block profiles (delay in ns) the contentions counted.
+	 */
 	for (i = 0; i < s->types.n; i++)
 		if (i != k->c &&
-		    pd_pprof_str_is(s, s->types.v[i].type, "samples") &&
-		    pd_pprof_str_is(s, s->types.v[i].unit, "count"))
+		    (pd_pprof_str_is(s, s->types.v[i].type, "samples") ||
+		     pd_pprof_str_is(s, s->types.v[i].type, "contentions")) &&
+		    pd_pprof_str_is(s, s->types.v[i].unit, "count") &&
+		    (k->si == SIZE_MAX ||
+		     pd_pprof_str_is(s, s->types.v[i].type, "samples")))
 			k->si = i;
 	unit_scale(s, s->types.v[k->c].unit,
 		   pd_pprof_str_is(s, s->types.v[k->c].type, "samples"),
@@ -399,9 +406,16 @@ static void pprof_notes(struct pprof_state *s, struct pd_profile *p,
 	if (s->o->sample_weight > 0) {
 		pd_counts_from_weights(p, s->o->sample_weight, "the values");
 	} else if (k->si != SIZE_MAX) {
+		struct pd_buf b = PD_BUF_INIT;
+		size_t n;
+		const char *t =
+		    pd_pprof_str(s, s->types.v[k->si].type, &n,
+				 s->types.v[k->si].off, "sample_type.type");
+
+		pd_buf_addf(&b, "sample counts = the %.*s/count values",
+			    (int)(t ? n : 0), t ? t : "");
 		free(p->count_rule);
-		p->count_rule =
-		    pd_xstrdup("sample counts = the samples/count values");
+		p->count_rule = pd_buf_detach(&b);
 	} else if (k->per_count > 0) {
 		struct pd_buf b = PD_BUF_INIT;
 

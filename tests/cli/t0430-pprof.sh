@@ -97,6 +97,25 @@ assert len(f) == 6, f
 PY
 then ok; else not_ok "hand-counted pprof"; fi
 
+# A Go mutex profile: the delays (ns, no period) are weights, and the
+# contentions counted beside them are the number of events: 15, not the
+# 156 M nanoseconds. A folded file of summed weights is warned about.
+$MAKE mutex "$T/mutex.pb.gz"
+expect_exit 0 pd show -f json "$T/mutex.pb.gz"
+if python3 - "$T/out" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["profile"]
+assert p["unit"] == "ns" and p["event"] == "delay/nanoseconds", p
+assert p["samples"] == 15 and p["total"] == 150000000 + 5 * 1234567, p
+assert p["count_rule"] == "sample counts = the contentions/count values", p
+PY
+then ok; else not_ok "mutex pprof: $(head -c 300 "$T/out")"; fi
+printf 'main;a 250000123\nmain;b 500001\nmain;c 1750003\n' >"$T/summed.folded"
+expect_exit 0 pd show "$T/summed.folded"
+expect_grep "warning: .*summed.folded: 2.52e+08 samples if its numbers are sample counts, more than a recording holds: they look like weights summed per stack" "$T/err"
+expect_exit 0 pd show "$T/summed.folded" --sample-weight 250000
+expect_no_grep "more than a recording holds" "$T/err"
+
 # Broken input: one line naming the file and the byte, exit 2
 for k in truncated wire string-range no-location no-function string0 \
 	concat negative values; do

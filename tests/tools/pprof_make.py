@@ -4,7 +4,9 @@ counted by hand, and broken variants of them.
 
 usage: pprof_make.py KIND OUT
 KIND: good, truncated, wire, string-range, no-location, no-function,
-      string0, concat, negative, values
+      string0, concat, negative, values; mutex: the good profile's
+      numbers as Go writes a mutex profile (contentions/count and
+      delay/nanoseconds, no period)
 """
 import gzip
 import sys
@@ -57,17 +59,22 @@ def profile(kind):
     # Samples, leaf first. Locations: 10 main, 20 parse with an inlined
     # helper, 30 memcpy in libc, 40 unsymbolized in the app, 50 work
     # (system name only).
-    vals = [3, 30000000]
+    # a mutex profile's delays are no multiples of a period
+    jit = 1234567 if kind == "mutex" else 0
+    vals = [3, 30000000 + jit]
     if kind == "negative":
         vals = [3, -30000000]
     out += field(2, 2, msg(packed(1, [20, 10]), packed(2, vals)))
     # the same stack again, unpacked and with a label: summed with it
     label = field(3, 2, msg(field(1, 0, s["count"]), field(3, 0, 7)))
-    out += field(2, 2, msg(unpacked(1, [20, 10]), packed(2, [2, 20000000]),
-                           label))
-    out += field(2, 2, msg(packed(1, [30, 20, 10]), packed(2, [4, 40000000])))
-    out += field(2, 2, msg(unpacked(1, [40, 10]), unpacked(2, [1, 10000000])))
-    out += field(2, 2, msg(unpacked(1, [50, 10]), packed(2, [5, 50000000])))
+    out += field(2, 2, msg(unpacked(1, [20, 10]),
+                           packed(2, [2, 20000000 + jit]), label))
+    out += field(2, 2, msg(packed(1, [30, 20, 10]),
+                           packed(2, [4, 40000000 + jit])))
+    out += field(2, 2, msg(unpacked(1, [40, 10]),
+                           unpacked(2, [1, 10000000 + jit])))
+    out += field(2, 2, msg(unpacked(1, [50, 10]),
+                           packed(2, [5, 50000000 + jit])))
     if kind == "values":
         out += field(2, 2, msg(unpacked(1, [10]), unpacked(2, [1])))
     if kind == "no-location":
@@ -108,13 +115,18 @@ def profile(kind):
     strings = list(STRINGS[:-1])
     if kind == "string0":
         strings[0] = "x"
+    if kind == "mutex":
+        strings[s["samples"]] = "contentions"
+        strings[s["cpu"]] = "delay"
     for t in strings:
         out += field(6, 2, t.encode())
     out += field(9, 0, 1700000000000000000)
     if kind == "concat":
         out += field(9, 0, 1700000000000000001)
-    out += field(11, 2, msg(field(1, 0, s["cpu"]), field(2, 0, s["nanoseconds"])))
-    out += field(12, 0, 10000000)
+    if kind != "mutex":
+        out += field(11, 2, msg(field(1, 0, s["cpu"]),
+                                field(2, 0, s["nanoseconds"])))
+        out += field(12, 0, 10000000)
     if kind == "truncated":
         out = out[:-40]
     return bytes(out)
