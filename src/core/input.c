@@ -487,6 +487,12 @@ int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 		if (got >= 3 && !memcmp(magic, "\xef\xbb\xbf", 3))
 			in->dec_pos = 3;
 	}
+	if (got >= 8 && (in->gzipped || in->bz) &&
+	    !memcmp(in->dec, "PERFILE2", 8)) {
+		/* a compressed perf.data: read decompressed, from a copy */
+		in->perfdata = 1;
+		in->regular = 0;
+	}
 	in->head_len = in->dec_len - in->dec_pos;
 	if (in->head_len > PD_INPUT_HEAD)
 		in->head_len = PD_INPUT_HEAD;

@@ -126,6 +126,22 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["profile"]["samples"] == int(sys.argv[2]) > 800, (d["profile"], sys.argv[2])
 PY
+# Compressed, as every format may be: the same recording, read from a
+# decompressed copy; cut short, an error.
+gzip -c "$F/mixed.data" >"$T/mixed.data.gz"
+bzip2 -c "$F/mixed.data" >"$T/mixed.data.bz2"
+pd show -f json --symbols "$F" "$F/mixed.data" >"$T/raw.json" 2>/dev/null
+for z in gz bz2; do
+	expect_exit 0 pd show -f json --symbols "$F" "$T/mixed.data.$z"
+	sed 's|"source":.*||' "$T/out" >"$T/z.json"
+	sed 's|"source":.*||' "$T/raw.json" >"$T/r.json"
+	if cmp -s "$T/z.json" "$T/r.json"; then ok; else
+		not_ok "perf.data.$z differs from the raw file: $(diff "$T/r.json" "$T/z.json" | head -5)"
+	fi
+done
+head -c 6000 "$T/mixed.data.gz" >"$T/cut.data.gz"
+expect_exit 2 pd show "$T/cut.data.gz"
+expect_lines 1 "$T/err"
 # A diff of the recording with itself reads both sides directly.
 expect_exit 0 pd --symbols "$F" "$F/mixed.data" "$F/mixed.data"
 expect_no_grep "perf script" "$T/err"
