@@ -116,6 +116,7 @@ int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 	PD_VEC(uint32_t) cache_frame = PD_VEC_INIT;
 	char *line;
 	size_t len, bad = 0, first_bad = 0, filtered = 0;
+	size_t good = 0, two = 0, first_two = 0;
 	int rc;
 
 	pd_lines_init(&lines, in);
@@ -140,6 +141,13 @@ int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 			if (!bad++)
 				first_bad = lines.lineno;
 			continue;
+		}
+		good++;
+		{
+			double w2;
+
+			if (count_at(line, at, &w2) && !two++)
+				first_two = lines.lineno;
 		}
 		if (w <= 0)
 			continue;
@@ -186,6 +194,20 @@ int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 	}
 	if (rc < 0)
 		goto out;
+	/*
+	 * Two counts on every line: the before and after of difffolded.pl
+	 * (or perfdiff -f folded), which read as one profile would glue the
+	 * first count to the leaf's name.
+	 */
+	if (good && two == good) {
+		rc = pd_err_set(err, PD_EFORMAT,
+				"%s:%zu: two counts a line: a differential"
+				" folded file (difffolded.pl, perfdiff -f"
+				" folded), not a profile; compare the two"
+				" folded files it was made from",
+				in->path, first_two);
+		goto out;
+	}
 	rc = 0;
 	if (bad)
 		pd_profile_note(p,

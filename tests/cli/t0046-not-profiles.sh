@@ -46,4 +46,18 @@ d = json.load(open(sys.argv[1]))
 f = {x["function"]: x for x in d["functions"]}
 assert d["profile"]["total"] == 8 and f["f8999"]["self"] == 5 and f["f0"]["total"] == 5, d["profile"]
 PY
+# A differential folded file (two counts a line, as difffolded.pl and
+# perfdiff -f folded write) is no profile: read as one, the first count
+# became part of the leaf's name ("read 143").
+printf 'main;parse;read 143\nmain;parse 10\n' >"$T/before.folded"
+printf 'main;parse;read 150\nmain;parse 12\n' >"$T/after.folded"
+pd -f folded "$T/before.folded" "$T/after.folded" >"$T/diff.folded" 2>/dev/null
+expect_grep "^main;parse;read 143 150$" "$T/diff.folded"
+expect_exit 2 pd show "$T/diff.folded"
+expect_grep "diff.folded:1: two counts a line: a differential folded file (difffolded.pl, perfdiff -f folded), not a profile" "$T/err"
+expect_lines 1 "$T/err"
+# a name that ends in a number on some lines is still a name
+printf 'main;[JIT] tid 123 45\nmain;work 10\n' >"$T/jit.folded"
+expect_exit 0 pd show "$T/jit.folded"
+expect_grep "\[JIT\] tid 123" "$T/out"
 finish
