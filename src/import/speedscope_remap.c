@@ -263,11 +263,15 @@ static int settle_units(struct ss_state *s, struct units *u)
 		double sc;
 
 		if (!unit_scale(sp->unit, &pu, &sc)) {
-			pd_err_set(s->err, PD_EPARSE,
-				   "%s: $.profiles[%zu].unit: unknown unit"
-				   " \"%s\"",
-				   s->in->path, i, sp->unit);
-			return 0;
+			/* speedscope shows such values as they are */
+			pd_profile_note(s->p,
+					"%s: $.profiles[%zu].unit: \"%s\" is"
+					" no speedscope unit: its values are"
+					" read as counts, as speedscope shows"
+					" them",
+					s->in->path, i, sp->unit);
+			pu = PD_UNIT_SAMPLES;
+			sc = 1;
 		}
 		if (sp->type == 2 && !settle_sampled(s, sp, i))
 			return 0;

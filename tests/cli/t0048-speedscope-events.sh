@@ -114,4 +114,21 @@ fi
 expect_exit 2 pd show "$T/comma.json"
 expect_grep "comma.json: byte $(cat "$T/comma.at") at \$.profiles\[0\].events\[1999\]: JSON syntax error" "$T/err"
 expect_lines 1 "$T/err"
+# A unit outside the format's list ("samples") is read as speedscope
+# shows it: the values as counts, with a warning; not a refused file.
+cat >"$T/unit.json" <<'X'
+{"$schema": "https://www.speedscope.app/file-format-schema.json",
+ "shared": {"frames": [{"name": "main"}, {"name": "work"}]},
+ "profiles": [{"type": "sampled", "name": "p", "unit": "samples",
+   "startValue": 0, "endValue": 3, "samples": [[0, 1], [0]],
+   "weights": [2, 1]}]}
+X
+expect_exit 0 pd show -f json "$T/unit.json"
+expect_grep "unit.json: \$.profiles\[0\].unit: \"samples\" is no speedscope unit: its values are read as counts" "$T/err"
+python3 - "$T/out" <<'PY' && ok || not_ok "unit samples: $(head -c 300 "$T/out")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: (x["self"], x["total"]) for x in d["functions"]}
+assert f == {"work": (2, 2), "main": (1, 3)}, f
+PY
 finish
