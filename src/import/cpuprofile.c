@@ -535,10 +535,19 @@ static uint32_t node_name(struct cp *s, const struct cnode *c)
 
 	if (c->name && *pd_intern_str(&p->strs, c->name))
 		return c->name;
-	/* the script's base name: paths differ between machines, names
-	 * should not */
-	if (strrchr(u, '/'))
-		u = strrchr(u, '/') + 1;
+	/*
+	 * the script's base name: paths differ between machines, names
+	 * should not; a script of a Windows checkout (G:\src\main.js, or
+	 * file:///G:/src/main.js) too
+	 */
+	{
+		const char *sl = strrchr(u, '/'), *bs = strrchr(u, '\\');
+
+		if (bs && (!sl || bs > sl))
+			sl = bs;
+		if (sl)
+			u = sl + 1;
+	}
 	if (*u)
 		pd_buf_addf(&b, "(anonymous %s:%lld)", u, c->line + 1);
 	else

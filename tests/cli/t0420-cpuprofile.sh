@@ -184,4 +184,19 @@ expect_exit 0 pd show "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile" --thread ma
 expect_grep "warning: --thread: a cpuprofile profile names no threads or processes; the whole profile is read" "$T/err"
 expect_exit 0 pd show "$PD_ROOT/fixtures/dhat/tiny.dhat.out" --process 1 --thread x
 expect_grep "warning: --thread and --process: a dhat profile names no threads or processes" "$T/err"
+# An anonymous function of a script in a Windows checkout is named by the
+# script's base name, as on Linux: the two profiles are one program.
+python3 - "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile" "$T/win.cpuprofile" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+w = s.replace('"url":"file:///app/main.js"', '"url":"G:\\\\projects\\\\app\\\\main.js"')
+assert w != s
+open(sys.argv[2], "w").write(w)
+PY
+expect_grep 'G:\\\\projects' "$T/win.cpuprofile"
+expect_exit 0 pd show "$T/win.cpuprofile"
+expect_grep "(anonymous main.js:10)" "$T/out"
+expect_no_grep "projects" "$T/out"
+expect_exit 0 pd "$T/win.cpuprofile" "$PD_ROOT/fixtures/cpuprofile/tiny.cpuprofile"
+expect_no_grep "added\|removed" "$T/out"
 finish
