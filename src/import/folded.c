@@ -35,6 +35,26 @@ static size_t count_at(const char *s, size_t n, double *val)
 	return b;
 }
 
+/*
+ * A blank outside brackets: "ran 3 times" has one, a C++ signature
+ * ("Start(unsigned long, int)", "Map<int, char>") has its blanks inside.
+ */
+static int bare_blank(const char *s, size_t n)
+{
+	size_t i;
+	int depth = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '(' || s[i] == '<' || s[i] == '[')
+			depth++;
+		else if ((s[i] == ')' || s[i] == '>' || s[i] == ']') && depth)
+			depth--;
+		else if ((s[i] == ' ' || s[i] == '\t') && !depth)
+			return 1;
+	}
+	return 0;
+}
+
 /* A long cut line of frames joined by ';', with no JSON or CSV in it. */
 static int deep_stack(const char *p, size_t n)
 {
@@ -93,9 +113,7 @@ int pd_folded_sniff(const char *head, size_t len)
 				while (sp > p &&
 				       (sp[-1] == ' ' || sp[-1] == '\t'))
 					sp--;
-				blanks +=
-				    memchr(p, ' ', (size_t)(sp - p)) != NULL ||
-				    memchr(p, '\t', (size_t)(sp - p)) != NULL;
+				blanks += bare_blank(p, (size_t)(sp - p));
 			} else
 				bad++;
 		}

@@ -60,4 +60,12 @@ expect_lines 1 "$T/err"
 printf 'main;[JIT] tid 123 45\nmain;work 10\n' >"$T/jit.folded"
 expect_exit 0 pd show "$T/jit.folded"
 expect_grep "\[JIT\] tid 123" "$T/out"
+# Single-frame folded stacks of C++ functions: the blanks of a signature
+# are inside its brackets and do not make the file a note.
+printf 'brook::Scheduler::Start(unsigned long, int)+0x131 45759\nbrook::Other<int, char>()+0x10 12\nmain 3\n' >"$T/single.folded"
+expect_exit 0 pd show "$T/single.folded"
+expect_grep "45759.*brook::Scheduler::Start(unsigned long, int)$" "$T/out"
+printf 'ran 3 times 2\nok then 5\n' >"$T/note.txt"
+expect_exit 2 pd show "$T/note.txt"
+expect_grep "not a profile format perfdiff knows" "$T/err"
 finish
