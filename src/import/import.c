@@ -142,6 +142,43 @@ static const struct pd_format *sniff_json_keys(const char *path)
 	return fmt;
 }
 
+/*
+ * Binary files users hand us that are no format perfdiff reads, by their
+ * magic, so that they are named rather than taken for a broken pprof
+ * (docs/formats.md, "Sniffing").
+ */
+static const char *binary_kind(const char *h, size_t n)
+{
+	static const struct {
+		const char *magic;
+		size_t len;
+		const char *what;
+	} kinds[] = {
+		{ "PK\x03\x04", 4,
+		  "a zip archive (PerfView shares ETW traces as .etl.zip;"
+		  " unzip it, and export the trace as speedscope or WPA CSV)" },
+		{ "PERFFILE", 8,
+		  "a perf.data of format version 1; turn it into text with"
+		  " perf script" },
+		{ "QPERFSTREAM", 11,
+		  "a hotspot perfparser stream; give perfdiff the perf.data"
+		  " it was made from" },
+		{ "MOJ", 3,
+		  "an austin MOJO file; turn it into collapsed stacks with"
+		  " mojo2austin" },
+		{ "\x7f"
+		  "ELF",
+		  4, "an ELF binary (a program or library, not a profile)" },
+	};
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(kinds); i++)
+		if (n >= kinds[i].len &&
+		    !memcmp(h, kinds[i].magic, kinds[i].len))
+			return kinds[i].what;
+	return NULL;
+}
+
 /* Picks the format of an opened input; NULL with err set when none fits. */
 static const struct pd_format *
 sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
@@ -194,9 +231,18 @@ sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
 		 * text look binary: without a NUL, lines that read as folded
 		 * stacks are folded, their names escaped where they are shown.
 		 */
+		const char *what = binary_kind(h, in->head_len);
+
 		if (!memchr(h, '\0', in->head_len) &&
 		    pd_folded_sniff(h, in->head_len))
 			return pd_format_find("folded");
+		if (what) {
+			pd_err_set(err, PD_EFORMAT,
+				   "%s: not a profile format perfdiff knows:"
+				   " %s",
+				   in->path, what);
+			return NULL;
+		}
 		if (pd_pprof_sniff(h, in->head_len))
 			return pd_format_find("pprof");
 		pd_err_set(err, PD_EFORMAT,

@@ -68,4 +68,18 @@ expect_grep "45759.*brook::Scheduler::Start(unsigned long, int)$" "$T/out"
 printf 'ran 3 times 2\nok then 5\n' >"$T/note.txt"
 expect_exit 2 pd show "$T/note.txt"
 expect_grep "not a profile format perfdiff knows" "$T/err"
+# Binary files that are no format perfdiff reads are named by their
+# magic, not taken for a broken pprof.
+printf 'PK\003\004\024\000\000\000\010\000rest' >"$T/trace.etl.zip"
+printf 'PERFFILE\000\000\000\000\020\000\000\000' >"$T/v1.data"
+printf 'QPERFSTREAM\000\001\000' >"$T/hotspot.perfparser"
+printf 'MOJ\003\001\002\003' >"$T/austin.mojo"
+for f in trace.etl.zip:"a zip archive (PerfView shares ETW traces as .etl.zip" \
+	v1.data:"a perf.data of format version 1" \
+	hotspot.perfparser:"a hotspot perfparser stream" \
+	austin.mojo:"an austin MOJO file"; do
+	expect_exit 2 pd show "$T/${f%%:*}"
+	expect_grep "${f%%:*}: not a profile format perfdiff knows: ${f#*:}" "$T/err"
+	expect_lines 1 "$T/err"
+done
 finish
