@@ -333,6 +333,35 @@ static void filter(struct pd_profile *p, const struct pd_import_opts *o)
 }
 
 /*
+ * Notes that name the temporary text perf script wrote (a skipped line
+ * at /tmp/pdperfXXXXXX:17) name the user's file instead; the file is gone
+ * by the time they are read.
+ */
+static void rename_in_notes(struct pd_profile *p, const char *tmp,
+			    const char *path)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, n = strlen(tmp);
+
+	for (i = 0; i < p->notes.n; i++) {
+		const char *s = p->notes.v[i], *at;
+
+		if (!strstr(s, tmp))
+			continue;
+		pd_buf_reset(&b);
+		while ((at = strstr(s, tmp))) {
+			pd_buf_add(&b, s, (size_t)(at - s));
+			pd_buf_addf(&b, "%s (perf script's text)", path);
+			s = at + n;
+		}
+		pd_buf_adds(&b, s);
+		free(p->notes.v[i]);
+		p->notes.v[i] = pd_buf_detach(&b);
+	}
+	pd_buf_release(&b);
+}
+
+/*
  * A raw perf.data: perf script turns it into text (perf knows the
  * recording's format, its build ids and where the symbols are); the text
  * goes to a temporary file that the perf script importer reads.
@@ -377,6 +406,7 @@ static int import_perf_data(struct pd_profile *p, const char *path,
 	if (rc == 0) {
 		free(p->source);
 		p->source = pd_xstrdup(path);
+		rename_in_notes(p, tmp.buf, path);
 		pd_profile_note(p, "%s: read through `%s script`", path,
 				tool.buf);
 	} else if (err->code) {

@@ -47,6 +47,20 @@ else
 	echo "perf not here: the check against perf script skipped"
 fi
 
+# A recording only perf can unwind goes through perf script (here a
+# stand-in that prints text with a stray line): what the text reader says
+# of that text names the user's file, not the temporary copy, deleted by
+# the time it is read.
+python3 "$PD_ROOT/tests/tools/perfdata_kmod.py" "$T/d.data" dwarf || exit 1
+cat >"$T/perf" <<'X'
+#!/bin/sh
+printf 'app 42 100.000001: 1000000 cpu-clock: \n\t400100 work+0x10 (/srv/app)\n\na stray line\n'
+X
+chmod +x "$T/perf"
+expect_exit 0 pd show --perf "$T/perf" "$T/d.data"
+expect_grep "d.data (perf script's text): skipped 1 unrecognised lines, first at $T/d.data (perf script's text):4" "$T/err"
+expect_no_grep "pdperf" "$T/err"
+
 # Text written by hand, as perf prints a module frame: a system frame.
 cat >"$T/m.txt" <<'X'
 app 42 100.000001:    1000000 cpu-clock: 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small perf.data whose kernel stacks pass through a kernel module.
 
-usage: perfdata_kmod.py OUT
+usage: perfdata_kmod.py OUT [dwarf]
 
 One cpu-clock event (period 1 ms, in each sample), the kernel's text and a
 module mapped as perf record maps them (pid -1, the module by its file,
@@ -10,12 +10,15 @@ underscore in the module's name), a program `app`, and 55 samples: 30 whose
 leaf is in the module, called from the kernel, called from the program,
 20 in the program alone, and 5 of the idle task (pid 0, of which perf
 record writes no COMM: perf calls it swapper) in the kernel. Nothing of it can be symbolized: the point is
-the names of the modules, which perf script prints too.
+the names of the modules, which perf script prints too. With `dwarf`
+the event also asks for the user stack (as perf record --call-graph dwarf
+does; the samples carry none), which only perf itself unwinds.
 """
 import struct
 import sys
 
 S_IP, S_TID, S_TIME, S_CALLCHAIN, S_PERIOD = 1, 2, 4, 32, 256
+S_STACK_USER = 1 << 13
 F_MMAP, F_COMM = 1 << 8, 1 << 9
 CTX_KERNEL, CTX_USER = 0xFFFFFFFFFFFFFF80, 0xFFFFFFFFFFFFFE00
 MISC_KERNEL, MISC_USER = 1, 2
@@ -36,8 +39,12 @@ def main():
     stype = S_IP | S_TID | S_TIME | S_CALLCHAIN | S_PERIOD
     # perf_event_attr: type 1 (software), size, config 0 (cpu-clock),
     # sample_period, sample_type, read_format, flags (mmap, comm)
-    attr = struct.pack("<IIQQQQQ", 1, 112, 0, 1000000, stype, 0,
+    dwarf = sys.argv[2:] == ["dwarf"]
+    attr = struct.pack("<IIQQQQQ", 1, 112, 0, 1000000,
+                       stype | (S_STACK_USER if dwarf else 0), 0,
                        F_MMAP | F_COMM).ljust(112, b"\0")
+    if dwarf:  # sample_stack_user, at byte 88 of perf_event_attr
+        attr = attr[:88] + struct.pack("<I", 8192) + attr[92:]
     recs = [
         record(REC_MMAP, MISC_KERNEL,
                struct.pack("<IIQQQ", 0xFFFFFFFF, 0, 0xFFFFFFFF81000000,
