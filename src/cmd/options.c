@@ -276,8 +276,11 @@ static const struct pd_optdef table[] = {
 	  "with `{sha}` where the full sha goes "
 	  "(`https://github.com/org/repo/commit/{sha}`)" },
 	/* Output */
-	{ "format", 'f', required_argument, 'f', "FMT", "Output", JUDGE,
-	  "text (default), md, json, html, xlsx, folded", NULL },
+	{ "format", 'f', required_argument, 'f', "FMT", "Output",
+	  JUDGE & ~PD_C_PEEK, "text (default), md, json, html, xlsx, folded",
+	  NULL },
+	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_PEEK,
+	  "text (default), json", NULL },
 	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_SHOW,
 	  "text (default), json, folded", NULL },
 	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_CONVERT,
@@ -298,9 +301,11 @@ static const struct pd_optdef table[] = {
 	  "folded: sample counts even where the weights are no fixed\n"
 	  "multiple of them (CPU time, periods)",
 	  NULL },
-	{ "top", 0, required_argument, OPT_TOP, "N", "Output", JUDGE,
-	  "rows per table in text output (default 20)", NULL },
-	{ "sort", 0, required_argument, OPT_SORT, "KEY", "Output", JUDGE,
+	{ "top", 0, required_argument, OPT_TOP, "N", "Output",
+	  JUDGE & ~PD_C_PEEK, "rows per table in text output (default 20)",
+	  NULL },
+	{ "sort", 0, required_argument, OPT_SORT, "KEY", "Output",
+	  JUDGE & ~PD_C_PEEK,
 	  "text rows by impact (default), self, total or cum",
 	  "the order of each table's rows in text output: `impact` (the "
 	  "change as a share of the baseline, default), `self` or `total` "
@@ -312,11 +317,11 @@ static const struct pd_optdef table[] = {
 	  "function series (default 10, by impact)",
 	  "function series (default 10, by impact; 0 for the total alone)" },
 	{ "color", 0, required_argument, OPT_COLOR, "WHEN", "Output",
-	  JUDGE | SERIES, "auto (default), always, never",
+	  (JUDGE & ~PD_C_PEEK) | SERIES, "auto (default), always, never",
 	  "`auto` (default: only on a terminal, never with `NO_COLOR` set), "
 	  "`always`, `never`" },
 	{ "colour", 0, required_argument, OPT_COLOR, "WHEN", "Output",
-	  JUDGE | SERIES, NULL, NULL },
+	  (JUDGE & ~PD_C_PEEK) | SERIES, NULL, NULL },
 	{ "help", 'h', no_argument, 'h', NULL, "Output", ALL, "this help",
 	  NULL },
 };

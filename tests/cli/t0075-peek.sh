@@ -52,4 +52,15 @@ expect_exit 2 pd peek -f html 'parse' "$T/a.folded" "$T/b.folded"
 expect_grep 'peek writes text or JSON' "$T/err"
 expect_exit 2 pd peek 'parse' "$T/a.folded"
 expect_lines 1 "$T/err"
+# What peek's help lists is what it does: no table options it ignores.
+D=$PD_ROOT/fixtures/demo
+for o in "--top 3" "--sort self" "--color always"; do
+	# shellcheck disable=SC2086
+	expect_exit 2 pd peek parse_record "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz" $o
+	expect_grep "unknown option ${o%% *}" "$T/err"
+done
+expect_exit 2 pd peek parse_record "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz" -f md
+expect_exit 0 pd help peek
+expect_grep "text (default), json$" "$T/out"
+expect_no_grep "[-][-]top" "$T/out"
 finish
