@@ -5,8 +5,8 @@
 set -u
 : "${PERFDIFF:?}" "${PD_ROOT:?}"
 # Real profiles that public projects' profilers wrote are never part of
-# the repository: the tests read them from a folder beside it, found in
-# this order (tests/README.md, "The corpus"):
+# the repository: the tests read them from a folder git does not track,
+# found in this order (tests/README.md, "The corpus"):
 #   PD_CORPUS, when set, and then nothing else (a missing folder skips);
 #   PD_EXTRA_CORPUS, its older name, the same way;
 #   ../shared/corpus beside the source tree;

@@ -45,9 +45,14 @@ else:
     assert abs(a["profile"]["samples"] - b["profile"]["samples"]) <= 1e-9 * a["profile"]["samples"]
 assert set(ta) == set(tb), sorted(set(ta) ^ set(tb), key=str)[:4]
 close = lambda x, y: abs(x - y) <= 1e-9 * max(abs(x), abs(y)) + 1e-12
+# folded writes a number within 1e-9 of a whole one as that whole number
+# (src/report/folded.c): the residue an evented profile's subtractions
+# leave in a count (9.5e-10 samples on a function of a dotnet-trace
+# export) reads back as 0, so counts may differ by such residues
+count_close = lambda x, y: close(x, y) or abs(x - y) <= 1e-6
 for k in ta:
     assert close(ta[k][0], tb[k][0]), (k, ta[k], tb[k])
-    assert close(ta[k][2], tb[k][2]), ("sample counts", k, ta[k], tb[k])
+    assert count_close(ta[k][2], tb[k][2]), ("sample counts", k, ta[k], tb[k])
     if len(src[k]) == 1:
         assert close(ta[k][1], tb[k][1]), (k, ta[k], tb[k])
 PY
