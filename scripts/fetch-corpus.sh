@@ -25,7 +25,8 @@
 # commit, path, blob, by tabs; # starts a comment).
 # PD_CORPUS_GIT_BASE=BASE: https://github.com/OWNER/NAME is read from the
 # git repository BASE/OWNER/NAME (or BASE/OWNER/NAME.git) instead, as
-# file:// (a mirror, or the tests' own repository).
+# file:// (a mirror, or the tests' own repository; one that does not
+# allow the blob filter, uploadpack.allowFilter, sends whole commits).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 table=${PD_CORPUS_TABLE:-$root/scripts/corpus.tsv}
