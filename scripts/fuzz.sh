@@ -1,12 +1,15 @@
 #!/bin/sh
 # Builds the libFuzzer targets with clang (ASan + UBSan) and runs each for
-# SECONDS (default 60), seeded from fixtures/ (the real profiles of
-# fixtures/corpus included), the corpus kept in fixtures/fuzz/TARGET and,
-# when present, the external collection in ../shared/corpus. After each run
-# the inputs that add coverage and are at most 2 KiB are merged into
-# fixtures/fuzz/TARGET (16 files a target at most): commit them, and the
-# corpus grows. history and bundle, which read no profile, start from
-# their own seeds in fixtures/fuzz/TARGET alone.
+# SECONDS (default 60), seeded from fixtures/, the fuzz corpus kept in
+# fixtures/fuzz/TARGET and, when it is here, the corpus of real profiles
+# (found as the tests find it: PD_CORPUS, ../shared/corpus, .corpus; see
+# tests/README.md, "The corpus"; scripts/fetch-corpus.sh lays it out).
+# After each run the inputs that add coverage and are at most 2 KiB are
+# merged into fixtures/fuzz/TARGET (16 files a target at most): commit
+# them, and the fuzz corpus grows. A file of the corpus of real profiles
+# is a seed only and never merged: the tree keeps what the fuzzer made,
+# not files of other repositories. history and bundle, which read no
+# profile, start from their own seeds in fixtures/fuzz/TARGET alone.
 # usage: scripts/fuzz.sh [SECONDS] [TARGET...]
 #   SECONDS is per target: the default minute each is a smoke run; a full
 #   run, outside the test suite, is `scripts/fuzz.sh 600` (ten minutes a
@@ -33,17 +36,14 @@ only=" $* "
 fork=${PD_FUZZ_FORK:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-# TARGET:FOLDER of the external collection that seeds it
-all="perf_script:perf-script perf_stat: folded:folded speedscope:speedscope
-firefox:firefox-processed wpa:wpa-csv instruments: xctrace: cpuprofile:cpuprofile
-pprof:pprof dhat:dhat perfdata: sniff: objid: meta: sidecar: packed: history:
-bundle:"
+all="perf_script perf_stat folded speedscope firefox wpa instruments xctrace
+cpuprofile pprof dhat perfdata sniff objid meta sidecar packed history bundle"
 selected() {
 	[ "$only" = "  " ] || case $only in *" $1 "*) ;; *) return 1 ;; esac
 }
 targets=
 for t in $all; do
-	selected "${t%%:*}" && targets="$targets fuzz_${t%%:*}"
+	selected "$t" && targets="$targets fuzz_$t"
 done
 for w in $only; do
 	case " $targets " in *" fuzz_$w "*) ;; *)
@@ -55,7 +55,28 @@ done
 CC=clang cmake -S . -B build-fuzz -DPD_FUZZ=ON -DPD_SANITIZE=ON -DPD_WITH_LIBELF=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
 # shellcheck disable=SC2086
 cmake --build build-fuzz -j2 --target $targets
-corpus=$root/../shared/corpus
+if [ -n "${PD_CORPUS:-}" ]; then
+	corpus=$PD_CORPUS
+elif [ -n "${PD_EXTRA_CORPUS:-}" ]; then
+	corpus=$PD_EXTRA_CORPUS
+elif [ -d "$root/../shared/corpus" ]; then
+	corpus=$root/../shared/corpus
+else
+	corpus=$root/.corpus
+fi
+# the blob ids of the corpus's seeds, inflated too, so that none is merged
+ids=build-fuzz/corpus-ids
+: >"$ids"
+if [ -d "$corpus" ]; then
+	find "$corpus" -type f ! -name MANIFEST.md -size -64k | while read -r c; do
+		git hash-object "$c"
+		if gzip -t "$c" 2>/dev/null; then
+			gzip -dc "$c" | git hash-object --stdin
+		fi
+	done >"$ids"
+else
+	echo "fuzz.sh: no corpus at $corpus: seeds from fixtures/ alone (scripts/fetch-corpus.sh lays it out)" >&2
+fi
 failures=0
 seed_objects() {
 	printf 'int main(void) { return 0; }\n' >"$1/tiny.c"
@@ -69,19 +90,17 @@ seed_objects() {
 		"$L/ld64.lld" -arch arm64 -platform_version macos 11.0 11.0 -e _main -o "$1/app.macho" "$1/app.o" || true
 	rm -f "$1/tiny.c" "$1/app.obj" "$1/app.o"
 }
-for t in $all; do
-	name=${t%%:*}
-	dir=${t#*:}
+for name in $all; do
 	selected "$name" || continue
 	seeds=build-fuzz/seeds-$name
 	mkdir -p "$seeds"
 	# a history and a bundle are not profiles: their own seeds only
 	case $name in history | bundle) ;; *)
 		find fixtures -type f -size -64k -exec cp {} "$seeds"/ \; 2>/dev/null || true
+		if [ -d "$corpus" ]; then
+			find "$corpus" -type f ! -name MANIFEST.md -size -64k -exec cp {} "$seeds"/ \;
+		fi
 	esac
-	if [ -n "$dir" ] && [ -d "$corpus/$dir" ]; then # unlicensed extras
-		find "$corpus/$dir" -type f -size -64k -exec cp {} "$seeds"/ \;
-	fi
 	# the header readers start from real headers: a small ELF, and the
 	# test program as PE + PDB and Mach-O when llvm's cross tools are here
 	if [ "$name" = objid ]; then
@@ -138,6 +157,12 @@ for t in $all; do
 	small=build-fuzz/small-$name
 	rm -rf "$small" && mkdir -p "$small"
 	find "$seeds" -type f -size -2k -exec cp {} "$small"/ \; 2>/dev/null || true
+	for f in "$small"/*; do
+		[ -f "$f" ] || continue
+		if grep -qx "$(git hash-object "$f")" "$ids"; then
+			rm -f "$f"
+		fi
+	done
 	build-fuzz/tests/fuzz_$name -merge=1 -max_len=2048 "$kept" "$small" >/dev/null 2>&1 || true
 	ls -Sr "$kept" 2>/dev/null | tail -n +17 | while read -r f; do rm -f "$kept/$f"; done
 done

@@ -1,14 +1,27 @@
 # Shared helpers for the CLI tests. Each test is a POSIX shell script run by
-# ctest with PERFDIFF (the binary), PD_ROOT (source tree) and PD_CORPUS set.
+# ctest with PERFDIFF (the binary) and PD_ROOT (source tree) set.
 # PD_WRAP (e.g. "valgrind --error-exitcode=99 --leak-check=full") wraps
 # every perfdiff call.
 set -u
 : "${PERFDIFF:?}" "${PD_ROOT:?}"
-# Real profiles: the redistributable ones travel with the repository
-# (fixtures/corpus, see its MANIFEST.md); the few without a licence stay
-# in an external collection that optional checks read when it is there.
-PD_CORPUS=${PD_CORPUS:-$PD_ROOT/fixtures/corpus}
-PD_EXTRA_CORPUS=${PD_EXTRA_CORPUS:-$PD_ROOT/../shared/corpus}
+# Real profiles that public projects' profilers wrote are never part of
+# the repository: the tests read them from a folder git does not track,
+# found in this order (tests/README.md, "The corpus"):
+#   PD_CORPUS, when set, and then nothing else (a missing folder skips);
+#   PD_EXTRA_CORPUS, its older name, the same way;
+#   ../shared/corpus beside the source tree;
+#   .corpus in the source tree, where scripts/fetch-corpus.sh lays it out.
+# A test or a part of one that needs it skips when it is not there, with
+# a note naming the script.
+if [ -n "${PD_CORPUS:-}" ]; then
+	:
+elif [ -n "${PD_EXTRA_CORPUS:-}" ]; then
+	PD_CORPUS=$PD_EXTRA_CORPUS
+elif [ -d "$PD_ROOT/../shared/corpus" ]; then
+	PD_CORPUS=$PD_ROOT/../shared/corpus
+else
+	PD_CORPUS=$PD_ROOT/.corpus
+fi
 PD_WRAP=${PD_WRAP:-}
 T=$(mktemp -d "${TMPDIR:-/tmp}/pdcli.XXXXXX")
 trap 'rm -rf "$T"' EXIT
@@ -80,8 +93,29 @@ measured() {
 	done
 }
 
+# have_corpus: the corpus is laid out (quietly true or false).
 have_corpus() {
 	[ -d "$PD_CORPUS/perf-script" ]
+}
+
+# corpus_skipped WHAT: the note for a check left out without the corpus.
+corpus_skipped() {
+	echo "note: no corpus at $PD_CORPUS: $1 skipped (scripts/fetch-corpus.sh lays it out; tests/README.md)"
+}
+
+# need_corpus: a test that is all corpus skips as a whole (exit 77).
+need_corpus() {
+	have_corpus && return 0
+	corpus_skipped "this test"
+	exit 77
+}
+
+# corpus_part WHAT: true when the corpus is here, else a note and false,
+# for a part of a test: if corpus_part "the corpus files"; then ... fi
+corpus_part() {
+	have_corpus && return 0
+	corpus_skipped "$1"
+	return 1
 }
 
 # Portable stand-ins for GNU tools (macOS has shasum, and gtimeout only
@@ -120,10 +154,11 @@ chrome_dom() {
 		--dump-dom "$1" 2>"$T/console"
 }
 
-# have_extra FILE: the external file is there; else a note, and false.
+# have_extra FILE: one corpus file is there (a corpus laid out before
+# that file joined it lacks it); else a note, and false.
 have_extra() {
-	[ -f "$PD_EXTRA_CORPUS/$1" ] && return 0
-	echo "note: $PD_EXTRA_CORPUS/$1 not here (not redistributable): that check skipped"
+	[ -f "$PD_CORPUS/$1" ] && return 0
+	echo "note: $PD_CORPUS/$1 not here: its check skipped (scripts/fetch-corpus.sh lays the corpus out)"
 	return 1
 }
 

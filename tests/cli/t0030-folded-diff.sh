@@ -2,7 +2,7 @@
 # -f folded is difffolded-compatible: checked against inferno-diff-folded's
 # expected outputs in the corpus (sorted, since both tools use hash order).
 . "$(dirname "$0")/lib.sh"
-have_corpus || { echo "corpus not found at $PD_CORPUS: skipped"; exit 77; }
+need_corpus
 DF=$PD_CORPUS/diff-folded
 
 expect_exit 0 pd -f folded --from folded "$DF/inferno-input-before.txt" "$DF/inferno-input-after.txt"

@@ -6,6 +6,7 @@
 # read exactly as the originals; a comma before "]" in a column is an
 # error at its byte.
 . "$(dirname "$0")/lib.sh"
+need_corpus
 dir=$PD_CORPUS/firefox-processed
 for f in samply-linux-v49-25threads.json.gz samply-perf-import-ls-linux-v41-unsymbolicated.json; do
 	python3 - "$dir/$f" "$T/respelled.json" "$T/pad.json" <<'PY'

@@ -21,7 +21,7 @@ check --run-cv 0 --dispersion 1 "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
 # intervals decide.
 check --treat "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
 check --treat --run-cv 0 --dispersion 1 "$D/base.perf.txt.gz" "$D/cand.perf.txt.gz"
-if [ -d "$PD_CORPUS/diff-folded" ]; then
+if corpus_part "the corpus pairs"; then
 	check --dispersion 1 "$PD_CORPUS/diff-folded/inferno-input-before.txt" "$PD_CORPUS/diff-folded/inferno-input-after.txt"
 	check --treat --dispersion 1 "$PD_CORPUS/diff-folded/inferno-input-before.txt" "$PD_CORPUS/diff-folded/inferno-input-after.txt"
 	check "$PD_CORPUS/folded/FlameGraph-perf-vertx-stacks-01-collapsed-all.txt" "$PD_CORPUS/folded/inferno-perf-vertx-collapsed-all-unsorted.txt"

@@ -2,7 +2,7 @@
 # Every corpus file of the supported formats imports with exit 0, and the
 # format is sniffed right without --from.
 . "$(dirname "$0")/lib.sh"
-have_corpus || { echo "corpus not found at $PD_CORPUS: skipped"; exit 77; }
+need_corpus
 
 for dir in perf-script folded speedscope; do
 	for f in "$PD_CORPUS/$dir"/*; do
@@ -23,18 +23,18 @@ for pair in "perf-script/speedscope-simple-with-pid.linux-perf.txt perf-script/s
 	rc=$?
 	[ "$rc" -le 1 ] && ok || not_ok "diff $1 $2 exited $rc: $(cat "$T/err")"
 done
-# dotnet-trace's TraceEvent exports (PerfView's writer), when the external
-# collection is here: every file imports and a pair diffs.
+# dotnet-trace's TraceEvent exports (PerfView's writer): every file
+# imports and a pair diffs.
 for f in dotnet-trace-TraceEvent3.1.16-aspnet.speedscope.json \
 	dotnet-trace-TraceEvent3.1.23-wpf.speedscope.json \
 	dotnet-trace-RobotCleaner-oldTraceEvent.speedscope.json; do
 	have_extra "speedscope/$f" || continue
-	expect_exit 0 pd show -f json "$PD_EXTRA_CORPUS/speedscope/$f"
+	expect_exit 0 pd show -f json "$PD_CORPUS/speedscope/$f"
 done
 if have_extra speedscope/dotnet-trace-TraceEvent3.1.23-wpf.speedscope.json &&
 	have_extra speedscope/dotnet-trace-TraceEvent3.1.16-aspnet.speedscope.json; then
-	pd -f json "$PD_EXTRA_CORPUS/speedscope/dotnet-trace-TraceEvent3.1.16-aspnet.speedscope.json" \
-		"$PD_EXTRA_CORPUS/speedscope/dotnet-trace-TraceEvent3.1.23-wpf.speedscope.json" >"$T/out" 2>"$T/err"
+	pd -f json "$PD_CORPUS/speedscope/dotnet-trace-TraceEvent3.1.16-aspnet.speedscope.json" \
+		"$PD_CORPUS/speedscope/dotnet-trace-TraceEvent3.1.23-wpf.speedscope.json" >"$T/out" 2>"$T/err"
 	[ $? -le 1 ] && ok || not_ok "dotnet-trace pair: $(cat "$T/err")"
 fi
 finish

@@ -5,7 +5,7 @@
 # tests/tools/folded_funcs.py. Known, documented differences of the
 # collapsers are applied to our names (argument lists cut at '(', ';' as ':', Java's leading 'L' dropped).
 . "$(dirname "$0")/lib.sh"
-have_corpus || { echo "corpus not found at $PD_CORPUS: skipped"; exit 77; }
+need_corpus
 C=$PD_CORPUS
 
 check() {

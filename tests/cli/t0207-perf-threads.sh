@@ -3,7 +3,8 @@
 # (architecture.md, "Streaming"): the same profile, and the same verdicts
 # with their time blocks, as one thread gives, and every sample counted.
 . "$(dirname "$0")/lib.sh"
-F=$PD_ROOT/fixtures/corpus/perf-script/FlameGraph-perf-iperf-stacks-pidtid-01.txt
+need_corpus
+F=$PD_CORPUS/perf-script/FlameGraph-perf-iperf-stacks-pidtid-01.txt
 # 70 copies: about 18 MB (17.3 MiB), past the 16 MiB two pieces of at
 # least 8 MiB need
 i=0

@@ -3,26 +3,26 @@
 # weights, offline symbolication (ELF with build id, samply's sidecar),
 # and malformed input.
 . "$(dirname "$0")/lib.sh"
-have_corpus || { echo "corpus not found at $PD_CORPUS: skipped"; exit 77; }
 FP=$PD_CORPUS/firefox-processed
 
-# Every file imports; the symbol-server reply is named for what it is.
-for f in "$FP"/* "$PD_CORPUS"/firefox-gecko/*; do
-	case $f in
-	*symbol-server-response*)
-		expect_exit 2 pd show "$f"
-		expect_grep "symbol data .*not a profile" "$T/err" ;;
-	*)
-		expect_exit 0 pd show -f json "$f" ;;
-	esac
-done
+if corpus_part "the samply and Firefox corpus checks"; then
+	# Every file imports; the symbol-server reply is named for what it is.
+	for f in "$FP"/* "$PD_CORPUS"/firefox-gecko/*; do
+		case $f in
+		*symbol-server-response*)
+			expect_exit 2 pd show "$f"
+			expect_grep "symbol data .*not a profile" "$T/err" ;;
+		*)
+			expect_exit 0 pd show -f json "$f" ;;
+		esac
+	done
 
-# Wall-clock numbers against an independent reading (tests/tools/ffprof_funcs.py).
-for f in "$FP"/*.json "$FP"/*.json.gz "$FP"/*.snap; do
-	case $f in *symbol-server*) continue ;; esac
-	pd show --weight wall -f json "$f" >"$T/ours.json" 2>/dev/null
-	python3 "$PD_ROOT/tests/tools/ffprof_funcs.py" "$f" >"$T/ref.json"
-	if python3 - "$T/ours.json" "$T/ref.json" <<'PY'
+	# Wall-clock numbers against an independent reading (tests/tools/ffprof_funcs.py).
+	for f in "$FP"/*.json "$FP"/*.json.gz "$FP"/*.snap; do
+		case $f in *symbol-server*) continue ;; esac
+		pd show --weight wall -f json "$f" >"$T/ours.json" 2>/dev/null
+		python3 "$PD_ROOT/tests/tools/ffprof_funcs.py" "$f" >"$T/ref.json"
+		if python3 - "$T/ours.json" "$T/ref.json" <<'PY'
 import json, sys
 ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 assert abs(ours["profile"]["total"] - ref["total"]) < 1e-6 * ref["total"]
@@ -34,14 +34,14 @@ for k, (s, t) in ref["functions"].items():
         continue  # absolute-address labels: perfdiff names them [unknown]
     assert abs(o.get(k, 0) - s) <= 1e-6 * max(1, s), (k, o.get(k), s)
 PY
-	then ok; else not_ok "numbers of $f"; fi
-done
+		then ok; else not_ok "numbers of $f"; fi
+	done
 
-# CPU weights: the sum of threadCPUDelta (first value of each thread
-# left out, samples with a stack only), converted from microseconds.
-f=$FP/samply-macos-v49-unsymbolicated.json
-pd show -f json "$f" >"$T/cpu.json"
-if python3 - "$f" "$T/cpu.json" <<'PY'
+	# CPU weights: the sum of threadCPUDelta (first value of each thread
+	# left out, samples with a stack only), converted from microseconds.
+	f=$FP/samply-macos-v49-unsymbolicated.json
+	pd show -f json "$f" >"$T/cpu.json"
+	if python3 - "$f" "$T/cpu.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 want = 0.0
@@ -53,15 +53,15 @@ for t in d["threads"]:
 got = json.load(open(sys.argv[2]))["profile"]["total"]
 assert abs(got - want) < 1e-6 * want, (got, want)
 PY
-then ok; else not_ok "CPU weights"; fi
-expect_grep "CPU time" "$T/cpu.json"
+	then ok; else not_ok "CPU weights"; fi
+	expect_grep "CPU time" "$T/cpu.json"
 
-# A DevTools recording whose "profile" key comes after 1.8 MB of markers
-# (Firefox 59 wrote them first): the format is told by the keys of the
-# whole document, not by what the first 64 KiB hold ("JSON of an unknown
-# shape" before). The numbers are those of the same recording unpadded.
-rec=$PD_CORPUS/firefox-gecko/devtools-recording-firefox61-gecko-v9-recursion.json
-python3 - "$rec" "$T/late.json" <<'PY'
+	# A DevTools recording whose "profile" key comes after 1.8 MB of markers
+	# (Firefox 59 wrote them first): the format is told by the keys of the
+	# whole document, not by what the first 64 KiB hold ("JSON of an unknown
+	# shape" before). The numbers are those of the same recording unpadded.
+	rec=$PD_CORPUS/firefox-gecko/devtools-recording-firefox61-gecko-v9-recursion.json
+	python3 - "$rec" "$T/late.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 d["markers"] = [{"name": "Paint", "start": i * 1.5, "end": i * 1.5 + 0.3,
@@ -70,16 +70,17 @@ out = {k: d[k] for k in ("label", "duration", "markers")}
 out.update({k: v for k, v in d.items() if k not in out})
 json.dump(out, open(sys.argv[2], "w"))
 PY
-expect_exit 0 pd show -f json "$rec"
-cp "$T/out" "$T/late-want.json"
-expect_exit 0 pd show -f json "$T/late.json"
-if python3 - "$T/out" "$T/late-want.json" <<'PY'; then ok; else not_ok "late profile key"; fi
+	expect_exit 0 pd show -f json "$rec"
+	cp "$T/out" "$T/late-want.json"
+	expect_exit 0 pd show -f json "$T/late.json"
+	if python3 - "$T/out" "$T/late-want.json" <<'PY'; then ok; else not_ok "late profile key"; fi
 import json, sys
 got, want = (json.load(open(p)) for p in sys.argv[1:])
 assert got["functions"] == want["functions"] and got["functions"], got
 PY
-expect_exit 0 pd show "$T/late.json"
-expect_grep "late.json: firefox, 15 samples" "$T/out"
+	expect_exit 0 pd show "$T/late.json"
+	expect_grep "late.json: firefox, 15 samples" "$T/out"
+fi
 
 # Symbolication from an ELF binary built here; addresses from nm.
 mkdir -p "$T/bin" "$T/other"
@@ -244,9 +245,10 @@ bad prefixfrac 't["stackTable"]["prefix"][1] = 0.5' "${P}stackTable\.prefix\[1\]
 bad prefixstr 't["stackTable"]["prefix"][1] = "0"' "${P}stackTable\.prefix\[1\]: an index is a number, not a string"
 bad weightneg 't["samples"]["weight"] = [1] * len(t["samples"]["stack"]); t["samples"]["weight"][1] = -5' "${P}samples\.weight\[1\]: a negative weight"
 bad weightfirst 'w = [1] * len(t["samples"]["stack"]); w[2] = -5; t["samples"] = {"weight": w, **{k: v for k, v in t["samples"].items() if k != "weight"}}' "${P}samples\.weight\[2\]: a negative weight"
-# Gecko tables whose data comes before their schema are checked when the
-# stacks are resolved: a prefix of -5 is no root
-python3 - "$PD_CORPUS/firefox-gecko/gecko-v13-firefox-with-subprocess.json" "$T/gecko-prefix.json" <<'PY'
+if corpus_part "the Gecko table check"; then
+	# Gecko tables whose data comes before their schema are checked when the
+	# stacks are resolved: a prefix of -5 is no root
+	python3 - "$PD_CORPUS/firefox-gecko/gecko-v13-firefox-with-subprocess.json" "$T/gecko-prefix.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 st = d["threads"][0]["stackTable"]
@@ -254,9 +256,10 @@ assert list(st) == ["data", "schema"], list(st)
 st["data"][1][st["schema"]["prefix"]] = -5
 json.dump(d, open(sys.argv[2], "w"))
 PY
-expect_exit 2 pd show "$T/gecko-prefix.json"
-expect_lines 1 "$T/err"
-expect_grep 'gecko-prefix.json: thread "GeckoMain": stackTable.prefix\[1\] = -5 is not an index' "$T/err"
+	expect_exit 2 pd show "$T/gecko-prefix.json"
+	expect_lines 1 "$T/err"
+	expect_grep 'gecko-prefix.json: thread "GeckoMain": stackTable.prefix\[1\] = -5 is not an index' "$T/err"
+fi
 # A huge stack index among weights that stream by after the stacks: the
 # sums per stack must not grow to it before the index can be checked (it
 # took 7 GB and 19 s).

@@ -45,7 +45,7 @@ expect_grep '"total":.2000000' "$T/out"
 # The real Disk Usage export (pt-BR, bzip2): rows and totals counted by
 # Python's csv module, independently.
 D=$PD_CORPUS/wpa-csv/Disk_Usage_Counts_by_IO_Type_Priority.csv.bz2
-if [ -f "$D" ]; then
+if have_extra wpa-csv/Disk_Usage_Counts_by_IO_Type_Priority.csv.bz2; then
 	expect_exit 0 pd -f json "$D" "$D"
 	cp "$T/out" "$T/disk.json"
 	if bzcat "$D" | python3 -c '

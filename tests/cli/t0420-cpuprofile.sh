@@ -27,7 +27,7 @@ PY
 	then ok; else not_ok "numbers of $1"; fi
 }
 
-if [ -d "$CP" ]; then
+if corpus_part "the .cpuprofile corpus checks"; then
 	for f in "$CP"/*.cpuprofile; do
 		check_numbers "$f"
 	done
@@ -48,8 +48,6 @@ PY
 	then ok; else not_ok "old and new forms of one recording"; fi
 	expect_exit 0 pd show "$CP/node-hello.cjs-20231120T211435.cpuprofile"
 	expect_grep "warning: 1 (idle) samples" "$T/out"
-else
-	echo "corpus not found at $CP: corpus checks skipped"
 fi
 
 # The fixture, counted by hand (times 1100 1200 1400 1500 1800 1850 us,

@@ -38,7 +38,7 @@ for k, (s, t) in ref["functions"].items():
 PY
 }
 
-if [ -d "$PP" ]; then
+if corpus_part "the pprof corpus checks"; then
 	for f in "$PP"/*; do
 		expect_exit 0 pd show "$f"
 		[ $have_go = 1 ] || continue
@@ -69,8 +69,6 @@ PY
 	expect_exit 2 pd show --sample-type nope "$PP/eno-go-heap.pprof"
 	expect_grep "no sample type 'nope' (it has alloc_objects, alloc_space, inuse_objects, inuse_space)" "$T/err"
 	expect_exit 0 pd "$T/heap.pb" "$PP/eno-go-heap.pprof"
-else
-	echo "corpus not found at $PP: corpus checks skipped"
 fi
 
 # Counted by hand (tests/tools/pprof_make.py): main -> parse with

@@ -28,7 +28,7 @@ PY
 	then ok; else not_ok "numbers of $1 ($3)"; fi
 }
 
-if [ -d "$DH" ]; then
+if corpus_part "the DHAT corpus checks"; then
 	for f in "$DH"/*; do
 		check_numbers "$f" tb bytes
 		check_numbers "$f" tbk blocks
@@ -39,23 +39,8 @@ if [ -d "$DH" ]; then
 		check_numbers "$f" eb end-bytes
 	done
 	check_numbers "$DH/valgrind-dhat-heap-zig.dhat.out.json" rb reads
-	# ad-hoc profiles have bytes and blocks only: a file written here in
-	# dhat-rs's ad-hoc shape (fixtures/dhat/ad-hoc.dhat.json), counted by
-	# hand: stacks are leaf first, dhat's own event frame is cut; record
-	# has 30 units itself and 42 with flush, which it calls (12).
-	expect_exit 2 pd show --metric peak-bytes "$PD_ROOT/fixtures/dhat/ad-hoc.dhat.json"
-	expect_grep 'pps\[0\]: this program point has no "gb" (peak-bytes): ad-hoc' "$T/err"
-	expect_exit 0 pd show -f json "$PD_ROOT/fixtures/dhat/ad-hoc.dhat.json"
-	if python3 - "$T/out" <<'PY'; then ok; else not_ok "ad-hoc counts"; fi
-import json, sys
-f = {x["function"]: x for x in json.load(open(sys.argv[1]))["functions"]}
-r, fl = f["ingest_demo::record"], f["ingest_demo::flush"]
-assert (r["self"], r["total"]) == (30, 42), r
-assert (fl["self"], fl["total"]) == (12, 12), fl
-assert "dhat::ad_hoc_event" not in f, sorted(f)
-PY
 	if have_extra dhat/dhat-rs-ad-hoc-playground.json; then
-		expect_exit 2 pd show --metric peak-bytes "$PD_EXTRA_CORPUS/dhat/dhat-rs-ad-hoc-playground.json"
+		expect_exit 2 pd show --metric peak-bytes "$PD_CORPUS/dhat/dhat-rs-ad-hoc-playground.json"
 		expect_grep 'pps\[0\]: this program point has no "gb" (peak-bytes): ad-hoc' "$T/err"
 	fi
 	# the default allocator list: self lands in the program, not in alloc
@@ -69,9 +54,23 @@ assert f["predict"]["total"] == d["profile"]["total"] == 354704
 assert d["profile"]["exporter"] == "valgrind DHAT (heap)"
 PY
 	then ok; else not_ok "default allocator frames (zig)"; fi
-else
-	echo "corpus not found at $DH: corpus checks skipped"
 fi
+
+# ad-hoc profiles have bytes and blocks only: a file written here in
+# dhat-rs's ad-hoc shape (fixtures/dhat/ad-hoc.dhat.json), counted by
+# hand: stacks are leaf first, dhat's own event frame is cut; record
+# has 30 units itself and 42 with flush, which it calls (12).
+expect_exit 2 pd show --metric peak-bytes "$PD_ROOT/fixtures/dhat/ad-hoc.dhat.json"
+expect_grep 'pps\[0\]: this program point has no "gb" (peak-bytes): ad-hoc' "$T/err"
+expect_exit 0 pd show -f json "$PD_ROOT/fixtures/dhat/ad-hoc.dhat.json"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "ad-hoc counts"; fi
+import json, sys
+f = {x["function"]: x for x in json.load(open(sys.argv[1]))["functions"]}
+r, fl = f["ingest_demo::record"], f["ingest_demo::flush"]
+assert (r["self"], r["total"]) == (30, 42), r
+assert (fl["self"], fl["total"]) == (12, 12), fl
+assert "dhat::ad_hoc_event" not in f, sorted(f)
+PY
 
 # The fixture, counted by hand: main -> parse_record -> inline_helper
 # (same address: inlined) 1000 bytes; main -> walk -> walk 500

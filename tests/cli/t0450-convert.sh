@@ -45,51 +45,58 @@ else:
     assert abs(a["profile"]["samples"] - b["profile"]["samples"]) <= 1e-9 * a["profile"]["samples"]
 assert set(ta) == set(tb), sorted(set(ta) ^ set(tb), key=str)[:4]
 close = lambda x, y: abs(x - y) <= 1e-9 * max(abs(x), abs(y)) + 1e-12
+# folded writes a number within 1e-9 of a whole one as that whole number
+# (src/report/folded.c): the residue an evented profile's subtractions
+# leave in a count (9.5e-10 samples on a function of a dotnet-trace
+# export) reads back as 0, so counts may differ by such residues
+count_close = lambda x, y: close(x, y) or abs(x - y) <= 1e-6
 for k in ta:
     assert close(ta[k][0], tb[k][0]), (k, ta[k], tb[k])
-    assert close(ta[k][2], tb[k][2]), ("sample counts", k, ta[k], tb[k])
+    assert count_close(ta[k][2], tb[k][2]), ("sample counts", k, ta[k], tb[k])
     if len(src[k]) == 1:
         assert close(ta[k][1], tb[k][1]), (k, ta[k], tb[k])
 PY
 }
 
-n=0
-refused=0
-for dir in perf-script folded speedscope firefox-processed firefox-gecko \
-	wpa-csv cpuprofile pprof dhat; do
-	[ -d "$PD_CORPUS/$dir" ] || continue
-	for f in "$PD_CORPUS/$dir"/*; do
-		# only what perfdiff reads as stacks (not symbol replies, not
-		# WPA metric tables)
-		pd show -f json "$f" >"$T/orig.json" 2>/dev/null || continue
-		grep -q '"function"' "$T/orig.json" || continue
-		n=$((n + 1))
-		if pd convert "$f" -o "$T/c.speedscope.json" 2>"$T/err" &&
-			pd show -f json "$T/c.speedscope.json" >"$T/back.json" 2>/dev/null &&
-			same "$T/orig.json" "$T/back.json" 1; then ok; else
-			not_ok "speedscope round trip of $f: $(head -c 300 "$T/err")"
-		fi
-		rm -f "$T/c.folded"
-		pd convert -f folded "$f" -o "$T/c.folded" 2>"$T/err"
-		st=$?
-		if [ $st -eq 2 ]; then
-			# refused: one line with the reason, nothing written
-			refused=$((refused + 1))
-			if grep -q "exact .* counts cannot\|not a fixed multiple" "$T/err" &&
-				[ ! -e "$T/c.folded" ]; then ok; else
-				not_ok "folded refusal of $f: $(head -c 300 "$T/err")"
+if corpus_part "the round trips of the corpus profiles"; then
+	n=0
+	refused=0
+	for dir in perf-script folded speedscope firefox-processed firefox-gecko \
+		wpa-csv cpuprofile pprof dhat; do
+		[ -d "$PD_CORPUS/$dir" ] || continue
+		for f in "$PD_CORPUS/$dir"/*; do
+			# only what perfdiff reads as stacks (not symbol replies, not
+			# WPA metric tables)
+			pd show -f json "$f" >"$T/orig.json" 2>/dev/null || continue
+			grep -q '"function"' "$T/orig.json" || continue
+			n=$((n + 1))
+			if pd convert "$f" -o "$T/c.speedscope.json" 2>"$T/err" &&
+				pd show -f json "$T/c.speedscope.json" >"$T/back.json" 2>/dev/null &&
+				same "$T/orig.json" "$T/back.json" 1; then ok; else
+				not_ok "speedscope round trip of $f: $(head -c 300 "$T/err")"
 			fi
-			continue
-		fi
-		if [ $st -eq 0 ] &&
-			pd show -f json "$T/c.folded" >"$T/back.json" 2>/dev/null &&
-			same "$T/orig.json" "$T/back.json" 0; then ok; else
-			not_ok "folded round trip of $f: $(head -c 300 "$T/err")"
-		fi
+			rm -f "$T/c.folded"
+			pd convert -f folded "$f" -o "$T/c.folded" 2>"$T/err"
+			st=$?
+			if [ $st -eq 2 ]; then
+				# refused: one line with the reason, nothing written
+				refused=$((refused + 1))
+				if grep -q "exact .* counts cannot\|not a fixed multiple" "$T/err" &&
+					[ ! -e "$T/c.folded" ]; then ok; else
+					not_ok "folded refusal of $f: $(head -c 300 "$T/err")"
+				fi
+				continue
+			fi
+			if [ $st -eq 0 ] &&
+				pd show -f json "$T/c.folded" >"$T/back.json" 2>/dev/null &&
+				same "$T/orig.json" "$T/back.json" 0; then ok; else
+				not_ok "folded round trip of $f: $(head -c 300 "$T/err")"
+			fi
+		done
 	done
-done
-[ "$refused" -lt "$n" ] && ok || not_ok "every folded conversion refused"
-echo "converted $n corpus profiles"
+	[ "$refused" -lt "$n" ] && ok || not_ok "every folded conversion refused"
+	echo "converted $n corpus profiles"
+fi
 
 # A pair's verdicts survive conversion: every function's status and the
 # exit status are those of the originals (folded used to write one
@@ -122,28 +129,30 @@ expect_grep "folded stacks hold sample counts: one sample here is 1.001 ms" "$T/
 # A time-weighted profile (a .cpuprofile: each sample weighs its own time
 # delta) is refused as folded with the reason, unless --counts asks for
 # sample counts; DHAT's exact counts are refused either way.
-CP=$PD_CORPUS/cpuprofile/chrome65-simple.cpuprofile
-expect_exit 2 pd convert -f folded "$CP" -o "$T/never.folded"
-expect_lines 1 "$T/err"
-expect_grep "not a fixed multiple of its sample counts.*--counts" "$T/err"
-[ ! -e "$T/never.folded" ] && ok || not_ok "refused folded written"
-expect_exit 2 pd show -f folded "$CP"
-expect_exit 0 pd convert -f folded --counts "$CP" -o "$T/counts.folded"
-pd show -f json "$CP" >"$T/cp.json"
-if python3 - "$T/cp.json" "$T/counts.folded" <<'PY'; then ok; else not_ok "--counts"; fi
+if corpus_part "the refusals of a .cpuprofile and a DHAT profile"; then
+	CP=$PD_CORPUS/cpuprofile/chrome65-simple.cpuprofile
+	expect_exit 2 pd convert -f folded "$CP" -o "$T/never.folded"
+	expect_lines 1 "$T/err"
+	expect_grep "not a fixed multiple of its sample counts.*--counts" "$T/err"
+	[ ! -e "$T/never.folded" ] && ok || not_ok "refused folded written"
+	expect_exit 2 pd show -f folded "$CP"
+	expect_exit 0 pd convert -f folded --counts "$CP" -o "$T/counts.folded"
+	pd show -f json "$CP" >"$T/cp.json"
+	if python3 - "$T/cp.json" "$T/counts.folded" <<'PY'; then ok; else not_ok "--counts"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
 n = sum(int(l.rsplit(" ", 1)[1]) for l in open(sys.argv[2]))
 assert n == d["profile"]["samples"], (n, d["profile"]["samples"])
 PY
-DH=$PD_CORPUS/dhat/dhat-rs-heap-http-server.json
-expect_exit 2 pd convert -f folded --counts "$DH"
-expect_grep "exact bytes counts cannot be written as folded" "$T/err"
+	DH=$PD_CORPUS/dhat/dhat-rs-heap-http-server.json
+	expect_exit 2 pd convert -f folded --counts "$DH"
+	expect_grep "exact bytes counts cannot be written as folded" "$T/err"
+fi
 
 # Threads: the 25-thread samply profile gives one speedscope profile per
 # thread with samples, named as the reports name them.
 S=$PD_CORPUS/firefox-processed/samply-linux-v49-25threads.json.gz
-if [ -f "$S" ]; then
+if have_extra firefox-processed/samply-linux-v49-25threads.json.gz; then
 	pd convert "$S" -o "$T/threads.json" 2>/dev/null
 	pd show -f json "$S" >"$T/orig.json" 2>/dev/null
 	if python3 - "$T/threads.json" "$T/orig.json" <<'PY'
@@ -190,7 +199,7 @@ then ok; else not_ok "escaped names"; fi
 
 # A WPA table without stacks has nothing to convert
 W=$PD_CORPUS/wpa-csv/Disk_Usage_Counts_by_IO_Type_Priority.csv.bz2
-if [ -f "$W" ]; then
+if have_extra wpa-csv/Disk_Usage_Counts_by_IO_Type_Priority.csv.bz2; then
 	expect_exit 2 pd convert "$W" -o "$T/never.json"
 	expect_grep "no stacks to convert" "$T/err"
 fi

@@ -101,19 +101,14 @@ static void same_profile(const struct pd_profile *a, const struct pd_profile *b)
  * The file read whole, and in pieces: 2, 3, 5 and 16 on as many threads,
  * 7 and 20 in waves of 2 and 3 threads. One profile.
  */
-static void check_file(const char *name, const struct pd_import_opts *o)
+static void check_file(const char *path, const struct pd_import_opts *o)
 {
 	static const unsigned ways[][2] = { { 2, 2 },	{ 3, 3 }, { 5, 5 },
 					    { 16, 16 }, { 2, 7 }, { 3, 20 } };
 	struct pd_profile whole, cut;
-	char path[4096];
 	struct stat sb;
 	size_t i;
 
-	/* a fixture's path is relative to the source tree */
-	snprintf(path, sizeof(path), "%s%s%s",
-		 *name == '/' ? "" : PD_SOURCE_DIR, *name == '/' ? "" : "/",
-		 name);
 	assert_int_equal(stat(path, &sb), 0);
 	assert_int_equal(read_perf(&whole, path, o, 0, 0), 0);
 	for (i = 0; i < sizeof(ways) / sizeof(*ways); i++) {
@@ -128,29 +123,42 @@ static void check_file(const char *name, const struct pd_import_opts *o)
 	pd_profile_release(&whole);
 }
 
-static void test_split_real(void **state)
+/* The project's own perf texts. */
+static void test_split_fixtures(void **state)
 {
-	static const char *const files[] = {
-		"fixtures/perf/small.perf.txt",
-		"fixtures/perf/jit-unfold.perf.txt",
-		"fixtures/corpus/perf-script/"
-		"FlameGraph-perf-cycles-instructions-01.txt",
-		"fixtures/corpus/perf-script/"
-		"FlameGraph-perf-iperf-stacks-pidtid-01.txt",
-		"fixtures/corpus/perf-script/"
-		"FlameGraph-perf-numa-stacks-01.txt",
-		"fixtures/corpus/perf-script/"
-		"FlameGraph-perf-java-faults-01.txt",
+	struct pd_import_opts o;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	check_file(PD_SOURCE_DIR "/fixtures/perf/small.perf.txt", &o);
+	check_file(PD_SOURCE_DIR "/fixtures/perf/jit-unfold.perf.txt", &o);
+}
+
+/* Real perf texts of the corpus: skipped when it is not here. */
+static void test_split_corpus(void **state)
+{
+	static const char *const names[] = {
+		"perf-script/FlameGraph-perf-cycles-instructions-01.txt",
+		"perf-script/FlameGraph-perf-iperf-stacks-pidtid-01.txt",
+		"perf-script/FlameGraph-perf-numa-stacks-01.txt",
+		"perf-script/FlameGraph-perf-java-faults-01.txt",
+		"perf-script/FlameGraph-example-perf-stacks.txt.gz",
 	};
+	char files[sizeof(names) / sizeof(*names)][4096];
 	struct pd_import_opts o;
 	size_t i;
 
 	(void)state;
+	for (i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (corpus_file(files[i], sizeof(files[i]), names[i]) < 0) {
+			skip();
+			return;
+		}
 	memset(&o, 0, sizeof(o));
-	for (i = 0; i < sizeof(files) / sizeof(*files); i++)
+	for (i = 0; i < 4; i++)
 		check_file(files[i], &o);
 	o.event = "instructions";
-	check_file(files[2], &o);
+	check_file(files[0], &o);
 	/* compressed text is read by one reader, never cut */
 	{
 		struct pd_err err = PD_ERR_INIT;
@@ -160,13 +168,7 @@ static void test_split_real(void **state)
 
 		pd_profile_init(&p);
 		perf_state_init(&st, &p, &o);
-		assert_int_equal(
-		    pd_input_open(&in,
-				  PD_SOURCE_DIR
-				  "/fixtures/corpus/perf-script/"
-				  "FlameGraph-example-perf-stacks.txt.gz",
-				  &err),
-		    0);
+		assert_int_equal(pd_input_open(&in, files[4], &err), 0);
 		assert_int_equal(perf_import_split(&in, &st, 4, 1, 0, &err), 0);
 		assert_int_equal(p.nsamples, 0);
 		pd_input_close(&in);
@@ -175,7 +177,7 @@ static void test_split_real(void **state)
 	}
 	memset(&o, 0, sizeof(o));
 	o.thread_roots = 1;
-	check_file(files[3], &o);
+	check_file(files[1], &o);
 }
 
 /*
@@ -256,7 +258,8 @@ static void test_split_made(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_split_real),
+		cmocka_unit_test(test_split_fixtures),
+		cmocka_unit_test(test_split_corpus),
 		cmocka_unit_test(test_split_made),
 	};
 

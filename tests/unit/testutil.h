@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "import/import.h"
 #include "model/func.h"
@@ -40,6 +41,38 @@ static inline void load(struct pd_profile *p, const char *rel,
 		print_error("%s\n", err.msg);
 		fail();
 	}
+}
+
+/*
+ * The path of a file of the corpus of real profiles, which the repository
+ * does not hold (tests/README.md, "The corpus"). The folder is found as
+ * the CLI tests find it: PD_CORPUS when set, and then nothing else;
+ * PD_EXTRA_CORPUS, its older name; ../shared/corpus beside the source
+ * tree; .corpus in it, where scripts/fetch-corpus.sh lays it out.
+ * Returns 0 when the file is there, else prints a note and returns -1:
+ * the caller skips (cmocka's skip()).
+ */
+static inline int corpus_file(char *path, size_t size, const char *rel)
+{
+	const char *dir = getenv("PD_CORPUS");
+	struct stat sb;
+
+	if (!dir || !*dir)
+		dir = getenv("PD_EXTRA_CORPUS");
+	if (dir && *dir)
+		snprintf(path, size, "%s/%s", dir, rel);
+	else if (stat(PD_SOURCE_DIR "/../shared/corpus", &sb) == 0 &&
+		 S_ISDIR(sb.st_mode))
+		snprintf(path, size, "%s/../shared/corpus/%s", PD_SOURCE_DIR,
+			 rel);
+	else
+		snprintf(path, size, "%s/.corpus/%s", PD_SOURCE_DIR, rel);
+	if (stat(path, &sb) == 0)
+		return 0;
+	print_message("note: %s not here: skipped (scripts/fetch-corpus.sh "
+		      "lays the corpus out)\n",
+		      path);
+	return -1;
 }
 
 /* self/total of the function named name (any module) in profile p. */
