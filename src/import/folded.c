@@ -126,23 +126,62 @@ int pd_folded_sniff(const char *head, size_t len)
 	return good > 0 && good >= 2 * bad && (stacks || (!blanks && !bad));
 }
 
+/* Frames by their text, so that a name is looked up once a file. */
+struct frame_cache {
+	struct pd_intern text; /* frame text -> index into frame */
+	PD_VEC(uint32_t) frame;
+};
+
+/* The node of the stack line[0..at): frames joined by ';', root first. */
+static uint32_t stack_node(struct pd_profile *p, struct frame_cache *fc,
+			   const char *line, size_t at)
+{
+	uint32_t node = PD_ROOT;
+	size_t i, start;
+
+	for (start = 0, i = 0; i <= at; i++) {
+		if (i < at && line[i] != ';')
+			continue;
+		if (i > start) {
+			uint32_t id =
+			    pd_intern(&fc->text, line + start, i - start);
+
+			if (id >= fc->frame.n) {
+				uint32_t f = pd_profile_frame(
+				    p,
+				    pd_intern(&p->strs, line + start,
+					      i - start),
+				    0);
+
+				PD_VEC_RESERVE(&fc->frame, (size_t)id + 1);
+				while (fc->frame.n <= id)
+					fc->frame.v[fc->frame.n++] = UINT32_MAX;
+				fc->frame.v[id] = f;
+			}
+			node = pd_profile_child(p, node, fc->frame.v[id]);
+		}
+		start = i + 1;
+	}
+	return node;
+}
+
 int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 		     const struct pd_import_opts *o, struct pd_err *err)
 {
 	struct pd_lines lines;
-	struct pd_intern cache; /* frame text -> cache_frame index */
-	PD_VEC(uint32_t) cache_frame = PD_VEC_INIT;
+	struct frame_cache fc;
 	char *line;
 	size_t len, bad = 0, first_bad = 0, filtered = 0;
 	size_t good = 0, two = 0, first_two = 0;
 	int rc;
 
 	pd_lines_init(&lines, in);
-	pd_intern_init(&cache);
+	pd_intern_init(&fc.text);
+	fc.frame.v = NULL;
+	fc.frame.n = fc.frame.cap = 0;
 	while ((rc = pd_lines_next(&lines, &line, &len, err)) > 0) {
 		double w = 0;
-		size_t at, i, start;
-		uint32_t node = PD_ROOT;
+		size_t at;
 
 		if (!len || line[0] == '#' ||
 		    (len > 1 && line[0] == '/' && line[1] == '/'))
@@ -181,33 +220,7 @@ int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 				continue;
 			}
 		}
-		for (start = 0, i = 0; i <= at; i++) {
-			if (i < at && line[i] != ';')
-				continue;
-			if (i > start) {
-				uint32_t id =
-				    pd_intern(&cache, line + start, i - start);
-
-				if (id >= cache_frame.n) {
-					uint32_t f = pd_profile_frame(
-					    p,
-					    pd_intern(&p->strs, line + start,
-						      i - start),
-					    0);
-
-					PD_VEC_RESERVE(&cache_frame,
-						       (size_t)id + 1);
-					while (cache_frame.n <= id)
-						cache_frame.v[cache_frame.n++] =
-						    UINT32_MAX;
-					cache_frame.v[id] = f;
-				}
-				node = pd_profile_child(p, node,
-							cache_frame.v[id]);
-			}
-			start = i + 1;
-		}
-		pd_profile_add(p, node, w, 0);
+		pd_profile_add(p, stack_node(p, &fc, line, at), w, 0);
 		p->nsamples++;
 	}
 	if (rc < 0)
@@ -249,7 +262,7 @@ int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 	(void)filtered;
 out:
 	pd_lines_release(&lines);
-	pd_intern_release(&cache);
-	PD_VEC_FREE(&cache_frame);
+	pd_intern_release(&fc.text);
+	PD_VEC_FREE(&fc.frame);
 	return rc;
 }

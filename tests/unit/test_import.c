@@ -365,7 +365,9 @@ static void test_bad_input(void **state)
 	expect_error("   \n\n", NULL, "empty file");
 	expect_error("\x7f"
 		     "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0",
-		     NULL, "binary data");
+		     NULL, "an ELF binary");
+	expect_error("\x01\x02\x03\x04\0\0\0\0\xff\xfe\xfd", NULL,
+		     "binary data");
 	expect_error(
 	    "{\"$schema\": \"https://www.speedscope.app/file-format-"
 	    "schema.json\", \"shared\": {\"frames\": [{\"name\": \"a\"}]},"
