@@ -527,8 +527,8 @@ static int cmp_fork(const void *a, const void *b)
 /* Pass 1: mappings, thread names and forks. */
 int pdd_pass_events(struct pdd *d, struct pd_err *err)
 {
-	const unsigned char *r;
-	size_t size;
+	const unsigned char *r = NULL;
+	size_t size = 0;
 	int rc;
 
 	pdd_rewind_data(d);
