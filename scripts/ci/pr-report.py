@@ -496,11 +496,12 @@ def write_outputs(forge, outdir, values):
             for k, v in values.items():
                 f.write(f"{k}={one_line(v)}\n")
         return
-    # GitLab: a dotenv report (artifacts: reports: dotenv) for later jobs
+    # GitLab: a dotenv report (artifacts: reports: dotenv) for later jobs,
+    # which GitLab takes up to 5 KB: a long C++ name is cut
     with open(os.path.join(outdir, "perfdiff.env"), "w", encoding="utf-8") as f:
         for k, v in values.items():
             name = "PERFDIFF_" + k.upper().replace("-", "_")
-            f.write(f"{name}={one_line(v)}\n")
+            f.write(f"{name}={one_line(v, 255)}\n")
 
 
 def write_summary(forge, md, notes):
