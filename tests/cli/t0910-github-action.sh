@@ -10,8 +10,8 @@
 #   Markdown; the job summary, the step's outputs (verdict, perfdiff's
 #   exit status, the top regression as perf.json has it) and the report
 #   folder (HTML, JSON, meta.json) are there; the job fails on the
-#   regression unless told not to, and a failed comparison (exit 2) fails
-#   it and says so in the comment;
+#   regression unless told not to; a failed comparison (exit 2) fails it
+#   and says so in the comment; a token the API refuses (401) fails it;
 # - a fork's run, whose token may not comment (403), creates nothing and
 #   does not fail for it: the summary and the files are there, and the
 #   workflow_run job's `mode: comment` posts them through the same comment,
@@ -111,6 +111,15 @@ assert patches[0]["status"] == 200
 body = patches[0]["body"]["body"]
 assert body.startswith("<!-- perfdiff-comment: perfdiff -->\n")
 assert "[HTML report (flame graph) and JSON](https://reports.example/12/perf.html)" in body
+PY
+
+# --- a token the API does not take (401) is an error, not a refusal
+expect_exit 2 action "$T/o2b" baseline="$D/base.perf.txt.gz" candidate="$D/cand.perf.txt.gz" \
+	perfdiff="$PERFDIFF" fail-on-regression=false token=expired
+expect_grep '^::error::listing the comments of pull request 12: HTTP 401' "$T/out"
+has "$T/o2b" verdict=regressed
+forge_check gh "a refused token wrote nothing" <<'PY'
+assert [r["method"] for r in R].count("POST") == 1 and [r["method"] for r in R].count("PATCH") == 1
 PY
 
 # --- a comparison that fails: exit 2, said in the same comment
