@@ -47,8 +47,9 @@ expect_grep '^main;c1\\u009b31m 40 40$' "$T/out"
 expect_grep '^main;x\\u202egnp.exe 30 30$' "$T/out"
 expect_grep '^main;ls\\u2028ps\\u2029 10 10$' "$T/out"
 expect_lines 6 "$T/out"
-# ... and read back as folded stacks
-cp "$T/out" "$T/back.folded"
+# ... and read back as folded stacks (the baseline's column: two counts
+# a line are a differential file, which is no profile)
+sed 's/ [0-9]*$//' "$T/out" >"$T/back.folded"
 expect_exit 0 pd show "$T/back.folded"
 expect_grep 'evil\\x1b\]0$' "$T/out"
 # a perf event name in Markdown's side lines
