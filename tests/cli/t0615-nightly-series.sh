@@ -10,7 +10,8 @@
 # series, keeps every series' reports and alert state, says one line per
 # series and one per change (naming the series that saw it), exits 1 then
 # 0; run per cache state, the cold run alerts on its own and leaves the
-# warm reports alone; a state file of the one-series job carries over.
+# warm reports alone; a state file of the one-series job carries over;
+# the site lists each change once.
 . "$(dirname "$0")/lib.sh"
 history_db h
 tail=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
@@ -49,7 +50,7 @@ python3 "$PD_ROOT/tests/tools/folded_make.py" speedscope $(grep speedscope "$T/p
 	{ not_ok "profiles not made"; finish; exit 1; }
 
 # One call: every series, from the bundles it ingests.
-expect_exit 1 nightly --out "$T/night" "$T"/bundles/*
+expect_exit 1 nightly --out "$T/night" --site "$T/site" "$T"/bundles/*
 cp "$T/out" "$T/first.out"
 for s in scan load; do
 	for c in warm cold; do
@@ -98,6 +99,15 @@ for s in ("scan", "load"):
                 assert a == [], a
 PY
 then ok; else not_ok "the series' JSON reports"; fi
+
+# The site: six alerts, two changes, each one entry naming its series.
+expect_grep '<a href="alerts.html">alerts (2)</a>' "$T/site/index.html"
+expect_grep '6 alerts of 2 changes' "$T/site/alerts.html"
+expect_grep '^<p class="alert">scan: one change at 06aaaaaaaa, seen by 4 series: <a href="s/scan--cold--perfview.html">cold / perfview</a>, <a href="s/scan--cold--samply.html">cold / samply</a>, <a href="s/scan--warm--perfview.html">warm / perfview</a>, <a href="s/scan--warm--samply.html">warm / samply</a></p>' "$T/site/alerts.html"
+expect_grep '^<p class="alert">load: one change at 04aaaaaaaa, seen by 2 series: ' "$T/site/alerts.html"
+n=$(grep -c '^<p class="alert">' "$T/site/alerts.html")
+[ "$n" -eq 2 ] && ok || not_ok "$n alert entries, want 2"
+expect_grep 'one change with 3 other series' "$T/site/index.html"
 
 # The next night: nothing new.
 expect_exit 0 nightly --out "$T/night" "$T"/bundles/*
