@@ -380,8 +380,7 @@ static struct alert_ref *site_alerts(const struct pd_site *s, size_t *n,
 		qsort(refs.v, refs.n, sizeof(*refs.v), newest_first);
 	for (i = 0; i < refs.n; i++)
 		refs.v[i].group = i;
-	/* each alert joins the earliest change it is linked to, until none
-	 * moves */
+	/* linked alerts take the earlier change's number, until none moves */
 	do {
 		grew = 0;
 		for (i = 0; i < refs.n; i++)
@@ -541,10 +540,10 @@ int pd_site_alerts(const struct pd_site *s)
 	else if (changes < n)
 		pd_buf_addf(&b,
 			    "<p class=\"meta\">%zu alerts of %zu change%s: the"
-			    " alerts of one scenario at one first bad commit"
-			    " that name the same function (or none) are one"
-			    " change, seen by several tools or cache"
-			    " states.</p>\n",
+			    " alerts of one scenario at one first bad commit,"
+			    " in one direction, that name a function in common"
+			    " (or none) are one change, seen by several tools"
+			    " or cache states.</p>\n",
 			    n, changes, changes == 1 ? "" : "s");
 	for (i = 0; i < n; i = j) {
 		for (j = i + 1; j < n && refs[j].group == refs[i].group; j++)
