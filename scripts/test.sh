@@ -2,10 +2,11 @@
 # Builds and runs the whole test suite twice: a warnings-as-errors release
 # build, then an AddressSanitizer + UndefinedBehaviorSanitizer build. With
 # PD_VALGRIND=1 the CLI tests also run under valgrind (leaks are errors).
-# The sanitizer pass leaves out the six tests that time real perf runs
-# (t0200, t0205, t0206, t0208, t0330, t0600: 3 minutes, one at a time): what they check is
-# the statistics on real measurements, which the release pass does, and
-# the code they run is covered under the sanitizers by the other tests.
+# The sanitizer pass leaves out the seven tests that time real perf runs
+# (t0200, t0205, t0206, t0208, t0330, t0600, t0605: 4 minutes, one at a
+# time): what they check is the statistics on real measurements, which
+# the release pass does, and the code they run is covered under the
+# sanitizers by the other tests.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 jobs=${JOBS:-2}

@@ -27,7 +27,7 @@
 
 struct hist_args {
 	const char *db, *sha, *scenario, *cache, *repo, *cflags_from,
-	    *build_cmd;
+	    *build_cmd, *fmt;
 	int verbose;
 	PD_VEC(const char *) datasets;
 };
@@ -43,8 +43,21 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage,
 	a->db = pd_db_default_path();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hv", opts, NULL)) != -1) {
+	/* -f is the runs listing's alone */
+	while ((c = getopt_long(argc, argv,
+				strcmp(cmd, "runs") ? ":hv" : ":hvf:", opts,
+				NULL)) != -1) {
 		switch (c) {
+		case 'f':
+			a->fmt = optarg;
+			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "tsv")) {
+				pd_error("error: -f %s: runs are listed as"
+					 " text, json or tsv",
+					 optarg);
+				return -1;
+			}
+			break;
 		case OPT_DB:
 			a->db = optarg;
 			break;
@@ -178,9 +191,122 @@ int pd_cmd_ingest(int argc, char **argv)
 
 static const char runs_usage[] =
     "usage: perfdiff runs [--db FILE] [--scenario S] [--cache C] [--sha REV]\n"
+    "                     [-f text|json|tsv]\n"
     "\n"
     "Lists the stored runs, newest commit first.\n"
     "\n";
+
+static void runs_text_row(struct pd_st *st)
+{
+	struct pd_buf w = PD_BUF_INIT;
+	/* NULL only in a damaged file (the column is NOT NULL) */
+	const char *unit = pd_st_isnull(st, 7) ? "" : pd_st_col_text(st, 7);
+	enum pd_unit u = !strcmp(unit, "ns")	  ? PD_UNIT_NS
+			 : !strcmp(unit, "bytes") ? PD_UNIT_BYTES
+			 : !strcmp(unit, "count") ? PD_UNIT_COUNT
+						  : PD_UNIT_SAMPLES;
+	char *col[5];
+	int c;
+
+	/* keys and dates from build_meta.json: safe for a terminal */
+	for (c = 0; c < 4; c++)
+		col[c] = pd_term_dup(pd_st_col_text(st, c + 1));
+	col[4] = pd_term_dup(pd_st_col_text(st, 10));
+	pd_fmt_weight(&w, pd_st_col_f64(st, 8), u);
+	printf("%-6lld %-12.12s %-20s %-6s %-12s %3d %10.0f %11s %-2s  "
+	       "%s\n",
+	       (long long)pd_st_col_i64(st, 0), col[0], col[1], col[2], col[3],
+	       (int)pd_st_col_i64(st, 5), pd_st_col_f64(st, 9), w.buf,
+	       pd_unit_display(u), col[4]);
+	for (c = 0; c < 5; c++)
+		free(col[c]);
+	pd_buf_release(&w);
+}
+
+/*
+ * Samples a second of the run's time: the recording's frequency (perf -F,
+ * samply -r), for time-weighted runs; 0 when the unit is no time.
+ */
+static double runs_rate(struct pd_st *st)
+{
+	const char *unit = pd_st_isnull(st, 7) ? "" : pd_st_col_text(st, 7);
+	double total = pd_st_col_f64(st, 8);
+
+	if (strcmp(unit, "ns") || !(total > 0))
+		return 0;
+	return pd_st_col_f64(st, 9) * 1e9 / total;
+}
+
+/* A text field of a tsv row: tab, newline, CR and backslash escaped. */
+static void tsv_field(const char *s, int last)
+{
+	for (s = s ? s : ""; *s; s++)
+		switch (*s) {
+		case '\t':
+			fputs("\\t", stdout);
+			break;
+		case '\n':
+			fputs("\\n", stdout);
+			break;
+		case '\r':
+			fputs("\\r", stdout);
+			break;
+		case '\\':
+			fputs("\\\\", stdout);
+			break;
+		default:
+			putchar(*s);
+		}
+	putchar(last ? '\n' : '\t');
+}
+
+static void runs_tsv_row(struct pd_st *st)
+{
+	double rate = runs_rate(st);
+	int c;
+
+	printf("%lld\t", (long long)pd_st_col_i64(st, 0));
+	for (c = 1; c <= 4; c++)
+		tsv_field(pd_st_col_text(st, c), 0);
+	printf("%lld\t", (long long)pd_st_col_i64(st, 5));
+	tsv_field(pd_st_col_text(st, 6), 0);
+	tsv_field(pd_st_isnull(st, 7) ? "" : pd_st_col_text(st, 7), 0);
+	printf("%.17g\t%.17g\t", pd_st_col_f64(st, 9), pd_st_col_f64(st, 8));
+	if (rate > 0)
+		printf("%.6g", rate);
+	putchar('\t');
+	tsv_field(pd_st_col_text(st, 10), 0);
+	tsv_field(pd_st_col_text(st, 11), 1);
+}
+
+static void runs_json_row(cJSON *arr, struct pd_st *st)
+{
+	static const char *const keys[] = { "sha", "scenario", "cache", "tool",
+					    NULL,  "format",   "unit" };
+	cJSON *o = cJSON_CreateObject();
+	double rate = runs_rate(st);
+	int c;
+
+	cJSON_AddNumberToObject(o, "id", (double)pd_st_col_i64(st, 0));
+	for (c = 1; c <= 7; c++)
+		if (c == 5)
+			cJSON_AddNumberToObject(o, "repeat",
+						(double)pd_st_col_i64(st, 5));
+		else if (!pd_st_isnull(st, c))
+			cJSON_AddItemToObject(
+			    o, keys[c - 1],
+			    pd_json_text(pd_st_col_text(st, c)));
+	cJSON_AddNumberToObject(o, "samples", pd_st_col_f64(st, 9));
+	cJSON_AddNumberToObject(o, "total", pd_st_col_f64(st, 8));
+	if (rate > 0)
+		cJSON_AddNumberToObject(o, "sample_rate_hz", rate);
+	else
+		cJSON_AddNullToObject(o, "sample_rate_hz");
+	cJSON_AddItemToObject(o, "date", pd_json_text(pd_st_col_text(st, 10)));
+	cJSON_AddItemToObject(o, "source",
+			      pd_json_text(pd_st_col_text(st, 11)));
+	cJSON_AddItemToArray(arr, o);
+}
 
 int pd_cmd_runs(int argc, char **argv)
 {
@@ -188,7 +314,8 @@ int pd_cmd_runs(int argc, char **argv)
 	struct pd_db db;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_st *st;
-	int r, rc, n = 0;
+	cJSON *root = NULL, *arr = NULL;
+	int r, rc, n = 0, fmt;
 
 	r = parse(argc, argv, &a, runs_usage, "runs");
 	PD_VEC_FREE(&a.datasets);
@@ -210,43 +337,40 @@ int pd_cmd_runs(int argc, char **argv)
 		pd_st_text(st, 2, a.cache);
 	if (a.sha)
 		pd_st_text(st, 3, a.sha);
-	printf("%-6s %-12s %-20s %-6s %-12s %3s %10s %14s  %s\n", "RUN", "SHA",
-	       "SCENARIO", "CACHE", "TOOL", "#", "SAMPLES", "TOTAL", "DATE");
+	fmt = !a.fmt || !strcmp(a.fmt, "text") ? 't'
+	      : !strcmp(a.fmt, "json")	       ? 'j'
+					       : 's';
+	if (fmt == 'j') {
+		root = cJSON_CreateObject();
+		cJSON_AddNumberToObject(root, "version", 1);
+		arr = cJSON_AddArrayToObject(root, "runs");
+	} else if (fmt == 't')
+		printf("%-6s %-12s %-20s %-6s %-12s %3s %10s %14s  %s\n", "RUN",
+		       "SHA", "SCENARIO", "CACHE", "TOOL", "#", "SAMPLES",
+		       "TOTAL", "DATE");
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
-		struct pd_buf w = PD_BUF_INIT;
-		/* NULL only in a damaged file (the column is NOT NULL) */
-		const char *unit =
-		    pd_st_isnull(st, 7) ? "" : pd_st_col_text(st, 7);
-		enum pd_unit u = !strcmp(unit, "ns")	  ? PD_UNIT_NS
-				 : !strcmp(unit, "bytes") ? PD_UNIT_BYTES
-				 : !strcmp(unit, "count") ? PD_UNIT_COUNT
-							  : PD_UNIT_SAMPLES;
-
-		char *col[5];
-		int c;
-
-		/* keys and dates from build_meta.json: safe for a terminal */
-		for (c = 0; c < 4; c++)
-			col[c] = pd_term_dup(pd_st_col_text(st, c + 1));
-		col[4] = pd_term_dup(pd_st_col_text(st, 10));
-		pd_fmt_weight(&w, pd_st_col_f64(st, 8), u);
-		printf("%-6lld %-12.12s %-20s %-6s %-12s %3d %10.0f %11s %-2s  "
-		       "%s\n",
-		       (long long)pd_st_col_i64(st, 0), col[0], col[1], col[2],
-		       col[3], (int)pd_st_col_i64(st, 5), pd_st_col_f64(st, 9),
-		       w.buf, pd_unit_display(u), col[4]);
-		for (c = 0; c < 5; c++)
-			free(col[c]);
-		pd_buf_release(&w);
+		if (fmt == 'j')
+			runs_json_row(arr, st);
+		else if (fmt == 's')
+			runs_tsv_row(st);
+		else
+			runs_text_row(st);
 		n++;
 	}
 	if (rc != PD_ST_DONE) {
 		pd_db_fail(&db, &err, "listing runs");
 		pd_error("%s", err.msg);
 		pd_db_close(&db);
+		cJSON_Delete(root);
 		return 2;
 	}
 	pd_db_close(&db);
+	if (root) {
+		rc = pd_json_write(stdout, root);
+		cJSON_Delete(root);
+		if (rc)
+			return 2;
+	}
 	if (!n)
 		fprintf(stderr, "perfdiff: no runs match\n");
 	return fflush(stdout) || ferror(stdout) ? 2 : 0;

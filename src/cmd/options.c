@@ -287,6 +287,10 @@ static const struct pd_optdef table[] = {
 	  "speedscope (default), folded", NULL },
 	{ "format", 'f', required_argument, 'f', "FMT", "Output", SERIES,
 	  "text (default), md, json, html, xlsx", NULL },
+	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_RUNS,
+	  "text (default), json, tsv",
+	  "text (default); json or tsv for scripts: one run a row with its "
+	  "key, unit, samples, total and sample rate (cli.md, \"runs\")" },
 	{ "output", 'o', required_argument, 'o', "FILE", "Output",
 	  JUDGE | PD_C_SHOW | PD_C_CONVERT | SERIES,
 	  "write to FILE (by a temporary name, then renamed) instead of\n"

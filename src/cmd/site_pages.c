@@ -230,7 +230,8 @@ static void verdict(struct pd_buf *b, const struct pd_trend *t)
 	pd_buf_release(&line);
 }
 
-static void series_row(struct pd_buf *b, const struct pd_site_series *ss)
+static void series_row(struct pd_buf *b, const struct pd_site_series *ss,
+		       size_t others)
 {
 	const struct pd_trend *t = &ss->t;
 	const struct pd_tseries *tot = &t->series.v[0];
@@ -255,88 +256,111 @@ static void series_row(struct pd_buf *b, const struct pd_site_series *ss)
 	sparkline(b, t);
 	pd_buf_adds(b, "</td><td class=\"verdict\">");
 	verdict(b, t);
+	if (others)
+		pd_buf_addf(b,
+			    " (<a href=\"alerts.html\">one change with %zu"
+			    " other series</a>)",
+			    others);
 	pd_buf_adds(b, "</td></tr>\n");
-}
-
-int pd_site_index(const struct pd_site *s)
-{
-	struct pd_buf b = PD_BUF_INIT;
-	size_t i, alerts = 0;
-	int rc;
-
-	for (i = 0; i < s->series.n; i++)
-		alerts += s->series.v[i].t.alerts.n;
-	head(&b, "perfdiff: the history");
-	pd_buf_addf(&b,
-		    "<nav><a href=\"alerts.html\">alerts (%zu)</a></nav>\n"
-		    "<p class=\"meta\">%zu series; each opens its trend, whose"
-		    " points open the comparison of a commit with the one"
-		    " before.</p>\n",
-		    alerts, s->series.n);
-	pd_buf_adds(&b, "<table class=\"series\"><tr><th>scenario</th>"
-			"<th>cache</th><th>tool</th><th>commits</th>"
-			"<th>runs</th><th>latest</th><th>total</th>"
-			"<th>latest change</th></tr>\n");
-	for (i = 0; i < s->series.n; i++)
-		series_row(&b, &s->series.v[i]);
-	pd_buf_adds(&b, "</table>\n</body></html>\n");
-	rc = write_page(s, "index.html", &b);
-	pd_buf_release(&b);
-	return rc;
 }
 
 struct alert_ref {
 	const struct pd_site_series *ss;
 	size_t i;
 	const char *date;
+	size_t group; /* the change it belongs to: its first alert's index */
 };
 
 static int newest_first(const void *a, const void *b)
 {
 	const struct alert_ref *x = a, *y = b;
+	int c = strcmp(y->date, x->date);
 
-	return strcmp(y->date, x->date);
+	/* one moment's alerts in the index's order of series */
+	return c ? c : (x->ss > y->ss) - (x->ss < y->ss);
 }
 
-static void alert_row(struct pd_buf *b, const struct alert_ref *r)
+static int by_group(const void *a, const void *b)
+{
+	const struct alert_ref *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	return (x->ss > y->ss) - (x->ss < y->ss);
+}
+
+static const char *first_bad(const struct alert_ref *r)
 {
 	const struct pd_trend *t = &r->ss->t;
-	size_t at = t->alerts.v[r->i].at;
-	struct pd_buf line = PD_BUF_INIT;
 
-	pd_fmt_alert(&line, t, r->i, 5);
-	pd_buf_adds(b, pd_alert_improves(t, r->i)
-			   ? "<p class=\"improvement\">improvement: "
-			   : "<p class=\"alert\">");
-	pd_buf_adds(b, "<a href=\"s/");
-	pd_html_text(b, r->ss->key->slug);
-	pd_buf_adds(b, ".html\">");
-	pd_html_text(b, r->ss->key->scenario);
-	pd_buf_adds(b, " / ");
-	pd_html_text(b, r->ss->key->cache);
-	pd_buf_adds(b, " / ");
-	pd_html_text(b, r->ss->key->tool);
-	pd_buf_adds(b, "</a>, ");
-	pd_html_text(b, r->date);
-	pd_buf_adds(b, ": ");
-	pd_html_text(b, line.buf);
-	pd_buf_reset(&line);
-	if (t->page_link && t->page_link(t->page_arg, at, &line)) {
-		/* the link is relative to s/; the alerts page is at the root */
-		pd_buf_adds(b, " (<a href=\"");
-		pd_html_text(b, line.buf + 3);
-		pd_buf_adds(b, "\">the comparison</a>)");
-	}
-	pd_buf_adds(b, "</p>\n");
-	pd_buf_release(&line);
+	return t->series.v[0].pts.v[t->alerts.v[r->i].at].sha;
 }
 
-int pd_site_alerts(const struct pd_site *s)
+/* Whether an alert names function k of t: moved there, no total, no counter. */
+static int names_function(const struct pd_trend *t, size_t k)
+{
+	return k != 0 && !t->series.v[k].counter;
+}
+
+/* Whether alert b names a function that alert a names. */
+static int share_function(const struct alert_ref *a, const struct alert_ref *b)
+{
+	const struct pd_alert *x = &a->ss->t.alerts.v[a->i];
+	const struct pd_alert *y = &b->ss->t.alerts.v[b->i];
+	size_t i, j;
+
+	for (i = 0; i < x->series.n; i++) {
+		if (!names_function(&a->ss->t, x->series.v[i]))
+			continue;
+		for (j = 0; j < y->series.n; j++)
+			if (names_function(&b->ss->t, y->series.v[j]) &&
+			    !strcmp(a->ss->t.series.v[x->series.v[i]].name,
+				    b->ss->t.series.v[y->series.v[j]].name))
+				return 1;
+	}
+	return 0;
+}
+
+static int has_function(const struct alert_ref *r)
+{
+	const struct pd_alert *al = &r->ss->t.alerts.v[r->i];
+	size_t i;
+
+	for (i = 0; i < al->series.n; i++)
+		if (names_function(&r->ss->t, al->series.v[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether two alerts of different series are one change seen twice (by
+ * another tool or cache state): the same scenario, first bad commit and
+ * direction, and a function in common, or none named by either.
+ */
+static int same_change(const struct alert_ref *a, const struct alert_ref *b)
+{
+	if (a->ss == b->ss ||
+	    strcmp(a->ss->key->scenario, b->ss->key->scenario) ||
+	    strcmp(first_bad(a), first_bad(b)) ||
+	    pd_alert_improves(&a->ss->t, a->i) !=
+		pd_alert_improves(&b->ss->t, b->i))
+		return 0;
+	if (!has_function(a) && !has_function(b))
+		return 1;
+	return share_function(a, b);
+}
+
+/*
+ * Every alert of the site, newest first, those of one change together:
+ * sets *n and *changes. Two alerts are one change when same_change links
+ * them, directly or through others.
+ */
+static struct alert_ref *site_alerts(const struct pd_site *s, size_t *n,
+				     size_t *changes)
 {
 	PD_VEC(struct alert_ref) refs = PD_VEC_INIT;
-	struct pd_buf b = PD_BUF_INIT;
-	size_t i, j;
-	int rc;
+	size_t i, j, k;
+	int grew;
 
 	for (i = 0; i < s->series.n; i++) {
 		const struct pd_trend *t = &s->series.v[i].t;
@@ -354,17 +378,182 @@ int pd_site_alerts(const struct pd_site *s)
 	}
 	if (refs.n)
 		qsort(refs.v, refs.n, sizeof(*refs.v), newest_first);
+	for (i = 0; i < refs.n; i++)
+		refs.v[i].group = i;
+	/* linked alerts take the earlier change's number, until none moves */
+	do {
+		grew = 0;
+		for (i = 0; i < refs.n; i++)
+			for (j = i + 1; j < refs.n; j++) {
+				k = refs.v[i].group < refs.v[j].group
+					? refs.v[i].group
+					: refs.v[j].group;
+				if (refs.v[i].group == refs.v[j].group ||
+				    !same_change(&refs.v[i], &refs.v[j]))
+					continue;
+				refs.v[i].group = refs.v[j].group = k;
+				grew = 1;
+			}
+	} while (grew);
+	if (refs.n)
+		qsort(refs.v, refs.n, sizeof(*refs.v), by_group);
+	*changes = 0;
+	for (i = 0; i < refs.n; i++)
+		*changes += !i || refs.v[i].group != refs.v[i - 1].group;
+	*n = refs.n;
+	return refs.v;
+}
+
+/* How many alerts are of the change of refs[i], itself included. */
+static size_t same_group(const struct alert_ref *refs, size_t n, size_t i)
+{
+	size_t j, c = 0;
+
+	for (j = 0; j < n; j++)
+		c += refs[j].group == refs[i].group;
+	return c;
+}
+
+int pd_site_index(const struct pd_site *s)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, j, n, alerts = 0;
+	/* the number of changes, each counted once however many saw it */
+	struct alert_ref *refs = site_alerts(s, &n, &alerts);
+	int rc;
+
+	head(&b, "perfdiff: the history");
+	pd_buf_addf(&b,
+		    "<nav><a href=\"alerts.html\">alerts (%zu)</a></nav>\n"
+		    "<p class=\"meta\">%zu series; each opens its trend, whose"
+		    " points open the comparison of a commit with the one"
+		    " before.</p>\n",
+		    alerts, s->series.n);
+	pd_buf_adds(&b, "<table class=\"series\"><tr><th>scenario</th>"
+			"<th>cache</th><th>tool</th><th>commits</th>"
+			"<th>runs</th><th>latest</th><th>total</th>"
+			"<th>latest change</th></tr>\n");
+	for (i = 0; i < s->series.n; i++) {
+		const struct pd_site_series *ss = &s->series.v[i];
+		size_t others = 0;
+
+		/* the other series that saw its latest change */
+		for (j = 0; j < n && ss->t.alerts.n; j++)
+			if (refs[j].ss == ss && refs[j].i + 1 == ss->t.alerts.n)
+				others = same_group(refs, n, j) - 1;
+		series_row(&b, ss, others);
+	}
+	pd_buf_adds(&b, "</table>\n</body></html>\n");
+	rc = write_page(s, "index.html", &b);
+	pd_buf_release(&b);
+	free(refs);
+	return rc;
+}
+
+static void series_link(struct pd_buf *b, const struct pd_site_key *k,
+			int whole)
+{
+	pd_buf_adds(b, "<a href=\"s/");
+	pd_html_text(b, k->slug);
+	pd_buf_adds(b, ".html\">");
+	if (whole) {
+		pd_html_text(b, k->scenario);
+		pd_buf_adds(b, " / ");
+	}
+	pd_html_text(b, k->cache);
+	pd_buf_adds(b, " / ");
+	pd_html_text(b, k->tool);
+	pd_buf_adds(b, "</a>");
+}
+
+/* An alert's series, date, line and comparison. */
+static void alert_body(struct pd_buf *b, const struct alert_ref *r)
+{
+	const struct pd_trend *t = &r->ss->t;
+	size_t at = t->alerts.v[r->i].at;
+	struct pd_buf line = PD_BUF_INIT;
+
+	pd_fmt_alert(&line, t, r->i, 5);
+	series_link(b, r->ss->key, 1);
+	pd_buf_adds(b, ", ");
+	pd_html_text(b, r->date);
+	pd_buf_adds(b, ": ");
+	pd_html_text(b, line.buf);
+	pd_buf_reset(&line);
+	if (t->page_link && t->page_link(t->page_arg, at, &line)) {
+		/* the link is relative to s/; the alerts page is at the root */
+		pd_buf_adds(b, " (<a href=\"");
+		pd_html_text(b, line.buf + 3);
+		pd_buf_adds(b, "\">the comparison</a>)");
+	}
+	pd_buf_release(&line);
+}
+
+/*
+ * One change: an alert of one series as a paragraph; one seen by several
+ * series (tools, cache states) as one entry naming them, then each
+ * series' own alert.
+ */
+static void change_entry(struct pd_buf *b, const struct alert_ref *r, size_t n)
+{
+	const char *cls = pd_alert_improves(&r->ss->t, r->i)
+			      ? "<p class=\"improvement\">improvement: "
+			      : "<p class=\"alert\">";
+	size_t i;
+
+	pd_buf_adds(b, cls);
+	if (n == 1) {
+		alert_body(b, r);
+		pd_buf_adds(b, "</p>\n");
+		return;
+	}
+	pd_html_text(b, r->ss->key->scenario);
+	/* a sha is hex: no escaping; as short as the alert lines have it */
+	pd_buf_addf(
+	    b, ": one change at %.10s, seen by %zu series: ", first_bad(r), n);
+	for (i = 0; i < n; i++) {
+		if (i)
+			pd_buf_adds(b, ", ");
+		series_link(b, r[i].ss->key, 0);
+	}
+	pd_buf_adds(b, "</p>\n<ul class=\"seen\">\n");
+	for (i = 0; i < n; i++) {
+		pd_buf_adds(b, "<li>");
+		alert_body(b, &r[i]);
+		pd_buf_adds(b, "</li>\n");
+	}
+	pd_buf_adds(b, "</ul>\n");
+}
+
+int pd_site_alerts(const struct pd_site *s)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t n, changes, i, j;
+	struct alert_ref *refs = site_alerts(s, &n, &changes);
+	int rc;
+
 	head(&b, "perfdiff: alerts");
 	pd_buf_adds(&b, "<nav><a href=\"index.html\">all series</a></nav>\n");
-	if (!refs.n)
+	if (!n)
 		pd_buf_adds(&b, "<p class=\"steady\">No change points in any"
 				" series.</p>\n");
-	for (i = 0; i < refs.n; i++)
-		alert_row(&b, &refs.v[i]);
+	else if (changes < n)
+		pd_buf_addf(&b,
+			    "<p class=\"meta\">%zu alerts of %zu change%s: the"
+			    " alerts of one scenario at one first bad commit,"
+			    " in one direction, that name a function in common"
+			    " (or none) are one change, seen by several tools"
+			    " or cache states.</p>\n",
+			    n, changes, changes == 1 ? "" : "s");
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && refs[j].group == refs[i].group; j++)
+			;
+		change_entry(&b, &refs[i], j - i);
+	}
 	pd_buf_adds(&b, "</body></html>\n");
 	rc = write_page(s, "alerts.html", &b);
 	pd_buf_release(&b);
-	PD_VEC_FREE(&refs);
+	free(refs);
 	return rc;
 }
 

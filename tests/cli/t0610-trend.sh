@@ -131,7 +131,8 @@ expect_exit 125 pd check "$T/b1" "$T/b7" --function nosuchfunction
 expect_exit 1 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" \
 	--scenario syn --out "$T/night" "$T/b1" "$T/b2"
 for f in md html json xlsx; do
-	[ -s "$T/night/trend-syn.$f" ] && ok || not_ok "nightly wrote trend-syn.$f"
+	[ -s "$T/night/trend-syn-warm-folded.$f" ] && ok ||
+		not_ok "nightly wrote trend-syn-warm-folded.$f"
 done
 expect_grep "new change point" "$T/out"
 expect_exit 0 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" \
@@ -140,7 +141,9 @@ expect_exit 0 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERF
 [ -s "$T/night/site/index.html" ] && [ -s "$T/night/site/alerts.html" ] && ok ||
 	not_ok "nightly --site made no site"
 expect_grep "git.example/c/" "$T/night/site/s/syn--warm--folded.html"
-expect_exit 2 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" --out "$T/night"
+expect_exit 2 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" \
+	--scenario nope --out "$T/night"
+expect_grep "no runs stored in .* for scenario nope" "$T/err"
 
 # errors: one line, exit 2 (128 for check, which must stop a bisect)
 expect_exit 2 pd trend

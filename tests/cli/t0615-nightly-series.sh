@@ -1,0 +1,142 @@
+#!/bin/sh
+# scripts/nightly.sh on a history of several series: ten commits of two
+# scenarios, each bundle in the runbook form with warm and cold runs of
+# two tools (a PerfView speedscope export and a samply profile, made by
+# tests/tools/folded_make.py from the same folded stacks), three runs
+# each. Planted by hand: in scan, parse 1000 -> 1300 samples (+30 %) from
+# commit 6, warm and cold; in load, read 2600 -> 3640 (+40 %) from commit
+# 4, cold runs only. So six series alert (scan x 2 caches x 2 tools, load
+# cold x 2 tools) and two do not. Checked: one call runs all eight
+# series, keeps every series' reports and alert state, says one line per
+# series and one per change (naming the series that saw it), exits 1 then
+# 0; run per cache state, the cold run alerts on its own and leaves the
+# warm reports alone; a state file of the one-series job carries over;
+# the site lists each change once.
+. "$(dirname "$0")/lib.sh"
+history_db h
+tail=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+nightly() {
+	env PERFDIFF="$PERFDIFF" sh "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" "$@"
+}
+: >"$T/pairs"
+for c in 1 2 3 4 5 6 7 8 9 10; do
+	for s in scan load; do
+		day=2026-04-$(printf %02d "$c")
+		b=$T/bundles/$day-$(printf %02d "$c")$tail-$s
+		mkdir -p "$b/profiles"
+		printf '{"git_sha": "%02d%s", "scenario": "%s", "commit_date": "%sT00:00:00Z"}\n' \
+			"$c" "$tail" "$s" "$day" >"$b/build_meta.json"
+		for cache in warm cold; do
+			for r in 1 2 3; do
+				# a few samples of noise that cancel within a commit
+				j=$(( (r - 2) * (1 + c % 3) ))
+				p=1000 rd=2000
+				[ "$s" = scan ] && [ "$c" -ge 6 ] && p=1300
+				[ "$cache" = cold ] && rd=2600
+				[ "$s" = load ] && [ "$cache" = cold ] && [ "$c" -ge 4 ] && rd=3640
+				f=$T/f-$c-$s-$cache-$r.folded
+				printf 'main;parse %d\nmain;read %d\nmain;other %d\n' \
+					$((p + j)) $((rd - j)) $((500 + j)) >"$f"
+				n=$b/profiles/${day}_$(printf %02d "$c")aaaaa_${s}_${cache}_$r
+				echo "$f $n.perfview.speedscope.json" >>"$T/pairs"
+				echo "$f $n.samply.json" >>"$T/pairs"
+			done
+		done
+	done
+done
+# shellcheck disable=SC2046
+python3 "$PD_ROOT/tests/tools/folded_make.py" speedscope $(grep speedscope "$T/pairs") &&
+	python3 "$PD_ROOT/tests/tools/folded_make.py" firefox $(grep samply "$T/pairs") ||
+	{ not_ok "profiles not made"; finish; exit 1; }
+
+# One call: every series, from the bundles it ingests.
+expect_exit 1 nightly --out "$T/night" --site "$T/site" "$T"/bundles/*
+cp "$T/out" "$T/first.out"
+for s in scan load; do
+	for c in warm cold; do
+		for t in perfview samply; do
+			for f in md html json xlsx; do
+				[ -s "$T/night/trend-$s-$c-$t.$f" ] && ok ||
+					not_ok "no trend-$s-$c-$t.$f: $(ls "$T/night")"
+			done
+			if [ "$s" = scan ] || [ "$c" = cold ]; then
+				expect_grep "^nightly: $s/$c/$t: new change point at" "$T/first.out"
+				[ -s "$T/night/alerts-$s-$c-$t.txt" ] && ok ||
+					not_ok "no alert state for $s/$c/$t"
+			else
+				expect_grep "^nightly: $s/$c/$t: no new change point" "$T/first.out"
+			fi
+		done
+	done
+done
+expect_grep "^nightly: scan/warm/samply: new change point at 06aaaaaaaa, see $T/night/trend-scan-warm-samply.md" "$T/first.out"
+# one line per series, and one per change naming the series that saw it
+n=$(grep -c '^nightly: [a-z]*/[a-z]*/[a-z]*: ' "$T/first.out")
+[ "$n" -eq 8 ] && ok || not_ok "$n series lines, want 8"
+expect_grep "^nightly: new change in scan at 06aaaaaaaa, seen by cold/perfview, cold/samply, warm/perfview, warm/samply$" "$T/first.out"
+expect_grep "^nightly: new change in load at 04aaaaaaaa, seen by cold/perfview, cold/samply$" "$T/first.out"
+n=$(grep -c '^nightly: new change' "$T/first.out")
+[ "$n" -eq 2 ] && ok || not_ok "$n change lines, want 2"
+# each series' reports are its own: its key, its change point and size
+if python3 - "$T/night" "$tail" <<'PY'
+import json, sys
+d, tail = sys.argv[1], sys.argv[2]
+for s in ("scan", "load"):
+    for c in ("warm", "cold"):
+        for t in ("perfview", "samply"):
+            j = json.load(open("%s/trend-%s-%s-%s.json" % (d, s, c, t)))
+            assert (j["scenario"], j["cache"], j["tool"]) == (s, c, t), j
+            a = j["alerts"]
+            if s == "scan":
+                assert len(a) == 1 and a[0]["first_bad"] == "06" + tail, a
+                f = a[0]["functions"][0]
+                assert f["name"] == "parse" and abs(f["change_pct"] - 30) < 0.3, f
+            elif c == "cold":
+                assert len(a) == 1 and a[0]["first_bad"] == "04" + tail, a
+                f = a[0]["functions"][0]
+                assert f["name"] == "read" and abs(f["change_pct"] - 40) < 0.3, f
+            else:
+                assert a == [], a
+PY
+then ok; else not_ok "the series' JSON reports"; fi
+
+# The site: six alerts, two changes, each one entry naming its series.
+expect_grep '<a href="alerts.html">alerts (2)</a>' "$T/site/index.html"
+expect_grep '6 alerts of 2 changes' "$T/site/alerts.html"
+expect_grep '^<p class="alert">scan: one change at 06aaaaaaaa, seen by 4 series: <a href="s/scan--cold--perfview.html">cold / perfview</a>, <a href="s/scan--cold--samply.html">cold / samply</a>, <a href="s/scan--warm--perfview.html">warm / perfview</a>, <a href="s/scan--warm--samply.html">warm / samply</a></p>' "$T/site/alerts.html"
+expect_grep '^<p class="alert">load: one change at 04aaaaaaaa, seen by 2 series: ' "$T/site/alerts.html"
+n=$(grep -c '^<p class="alert">' "$T/site/alerts.html")
+[ "$n" -eq 2 ] && ok || not_ok "$n alert entries, want 2"
+expect_grep 'one change with 3 other series' "$T/site/index.html"
+
+# The next night: nothing new.
+expect_exit 0 nightly --out "$T/night" "$T"/bundles/*
+expect_no_grep "^nightly: new change" "$T/out"
+n=$(grep -c ': no new change point$' "$T/out")
+[ "$n" -eq 8 ] && ok || not_ok "$n quiet series lines, want 8"
+
+# Run once per cache state, as the runbook did: the cold run keeps its
+# own alert state (it used to find the warm run's and say nothing) and
+# its reports beside the warm ones.
+expect_exit 1 nightly --out "$T/per" --scenario scan --cache warm
+expect_exit 1 nightly --out "$T/per" --scenario scan --cache cold
+expect_grep "^nightly: scan/cold/perfview: new change point at 06aaaaaaaa" "$T/out"
+ls "$T/per" >"$T/per.ls"
+n=$(grep -c '^trend-scan-.*\.md$' "$T/per.ls")
+[ "$n" -eq 4 ] && ok || not_ok "$n scan reports after two calls, want 4: $(cat "$T/per.ls")"
+expect_grep "cache warm, tool perfview" "$T/per/trend-scan-warm-perfview.md"
+expect_exit 0 nightly --out "$T/per" --scenario scan --cache warm --tool samply
+expect_lines 1 "$T/out"
+
+# The state file of the one-series job (OUT/alerts-SCENARIO.txt) carries
+# over: what it reported is not reported again.
+mkdir -p "$T/old"
+echo "06$tail" >"$T/old/alerts-scan.txt"
+expect_exit 0 nightly --out "$T/old" --scenario scan
+expect_exit 1 nightly --out "$T/old2" --scenario scan
+
+# Errors: exit 2.
+expect_exit 2 nightly --out "$T/night" --tool nosuchtool
+expect_grep "no runs stored in .* for tool nosuchtool" "$T/err"
+expect_exit 2 nightly --out "$T/night" --bogus 1
+finish
