@@ -56,9 +56,12 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage,
 			break;
 		case OPT_CACHE:
 			a->cache = pd_cache_state(optarg, strlen(optarg));
+			/* runs: a filter, checked against the history */
+			if (!a->cache && !strcmp(cmd, "runs"))
+				a->cache = optarg;
 			if (!a->cache) {
 				pd_error("error: --cache %s: a cache state is"
-					 " warm or cold",
+					 " warm, cold or unspecified",
 					 optarg);
 				return -1;
 			}
@@ -210,7 +213,7 @@ int pd_cmd_runs(int argc, char **argv)
 		pd_st_text(st, 2, a.cache);
 	if (a.sha)
 		pd_st_text(st, 3, a.sha);
-	printf("%-6s %-12s %-20s %-6s %-12s %3s %10s %14s  %s\n", "RUN", "SHA",
+	printf("%-6s %-12s %-20s %-11s %-12s %3s %10s %14s  %s\n", "RUN", "SHA",
 	       "SCENARIO", "CACHE", "TOOL", "#", "SAMPLES", "TOTAL", "DATE");
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		struct pd_buf w = PD_BUF_INIT;
@@ -230,11 +233,12 @@ int pd_cmd_runs(int argc, char **argv)
 			col[c] = pd_term_dup(pd_st_col_text(st, c + 1));
 		col[4] = pd_term_dup(pd_st_col_text(st, 10));
 		pd_fmt_weight(&w, pd_st_col_f64(st, 8), u);
-		printf("%-6lld %-12.12s %-20s %-6s %-12s %3d %10.0f %11s %-2s  "
-		       "%s\n",
-		       (long long)pd_st_col_i64(st, 0), col[0], col[1], col[2],
-		       col[3], (int)pd_st_col_i64(st, 5), pd_st_col_f64(st, 9),
-		       w.buf, pd_unit_display(u), col[4]);
+		printf(
+		    "%-6lld %-12.12s %-20s %-11s %-12s %3d %10.0f %11s %-2s  "
+		    "%s\n",
+		    (long long)pd_st_col_i64(st, 0), col[0], col[1], col[2],
+		    col[3], (int)pd_st_col_i64(st, 5), pd_st_col_f64(st, 9),
+		    w.buf, pd_unit_display(u), col[4]);
 		for (c = 0; c < 5; c++)
 			free(col[c]);
 		pd_buf_release(&w);

@@ -207,8 +207,9 @@ static const struct pd_optdef table[] = {
 	  PD_C_BUNDLE, "the scenario the bundle records (required)", NULL },
 	{ "cache", 0, required_argument, OPT_CACHE, "C", "History",
 	  RUN | PD_C_COMPARE | SERIES | HIST,
-	  "warm or cold (when both are stored or in the bundles; for\n"
-	  "ingest, when the bundle does not say)",
+	  "warm, cold or unspecified (when several are stored or in the\n"
+	  "bundles; for ingest, when the bundle does not say, else\n"
+	  "unspecified)",
 	  NULL },
 	{ "tool", 0, required_argument, OPT_TOOL, "T", "History",
 	  RUN | PD_C_COMPARE | SERIES,

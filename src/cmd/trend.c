@@ -17,6 +17,7 @@
 #include "core/buf.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
+#include "import/bundle.h"
 #include "report/report.h"
 #include "store/trend.h"
 
@@ -58,8 +59,10 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 		case OPT_SCENARIO:
 			a->q.scenario = optarg;
 			break;
-		case OPT_CACHE:
-			a->q.cache = optarg;
+		case OPT_CACHE: /* the runbook's spellings, else as given */
+			a->q.cache = pd_cache_state(optarg, strlen(optarg));
+			if (!a->q.cache)
+				a->q.cache = optarg;
 			break;
 		case OPT_TOOL:
 			a->q.tool = optarg;

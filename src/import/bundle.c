@@ -211,6 +211,9 @@ const char *pd_cache_state(const char *s, size_t n)
 		if (n == strlen(cold[i]) && !strncasecmp(s, cold[i], n))
 			return "cold";
 	}
+	if (n == strlen(PD_CACHE_UNSPECIFIED) &&
+	    !strncasecmp(s, PD_CACHE_UNSPECIFIED, n))
+		return PD_CACHE_UNSPECIFIED;
 	return NULL;
 }
 
@@ -413,7 +416,8 @@ static int list_profiles(struct pd_bundle *b, struct pd_err *err)
 /*
  * The key's last sources (--sha, --scenario, --cache), then what must be
  * known, and each run's cache state: build_meta.json speaks for every
- * run; else a profile's own name; else the folder name or --cache.
+ * run; else a profile's own name; else the folder name or --cache; else
+ * it is unspecified, which is a state of its own, not an error.
  */
 static int settle_key(struct pd_bundle *b, const struct pd_bundle_key *fb,
 		      struct pd_err *err)
@@ -442,7 +446,7 @@ static int settle_key(struct pd_bundle *b, const struct pd_bundle_key *fb,
 		if (!c)
 			return pd_err_set(err, PD_EINVAL,
 					  "%s: cache state \"%s\" (from %s) is"
-					  " neither warm nor cold",
+					  " neither warm, cold nor unspecified",
 					  b->dir, b->cache, b->cache_from);
 		free(b->cache);
 		b->cache = pd_xstrdup(c);
@@ -456,6 +460,8 @@ static int settle_key(struct pd_bundle *b, const struct pd_bundle_key *fb,
 			: cache_token(f->rel);
 		if (!f->cache)
 			f->cache = b->cache;
+		if (!f->cache)
+			f->cache = PD_CACHE_UNSPECIFIED;
 	}
 	return 0;
 }

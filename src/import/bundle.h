@@ -16,9 +16,10 @@ struct pd_bundle_key {
 };
 
 struct pd_bundle_file {
-	char *path;	   /* full path */
-	char *rel;	   /* path relative to the bundle */
-	const char *cache; /* the run's cache state ("warm", "cold"), or NULL */
+	char *path; /* full path */
+	char *rel;  /* path relative to the bundle */
+	/* the run's cache state: "warm", "cold" or "unspecified" */
+	const char *cache;
 	/* Why this file is not a profile (a note, an argument list), or NULL.
 	 */
 	const char *skip;
@@ -57,8 +58,15 @@ void pd_meta_from_json(struct pd_meta *m, const char *json);
 void pd_meta_release(struct pd_meta *m);
 
 /*
- * "warm" or "cold" for the ways the runbook writes them (warm, cold,
- * warmcache, coldstart, ... in any case), else NULL.
+ * The cache state of a run that nothing names: build_meta.json has no
+ * cache field, no name has a warm or cold token and no --cache was given.
+ * Stored and shown as it is, a key like the other two.
+ */
+#define PD_CACHE_UNSPECIFIED "unspecified"
+
+/*
+ * "warm", "cold" or "unspecified" for the ways the runbook writes them
+ * (warm, cold, warmcache, coldstart, ... in any case), else NULL.
  */
 const char *pd_cache_state(const char *s, size_t n);
 
@@ -66,7 +74,9 @@ const char *pd_cache_state(const char *s, size_t n);
  * Reads the bundle at dir. Fields missing from build_meta.json, the folder
  * name and the runbook's file names are taken from fallback; a sha or
  * scenario still missing is an error naming the field, and so is a cache
- * state other than warm or cold. Symbolic links are followed only inside
+ * state other than warm, cold or unspecified. A run whose cache state
+ * nothing gives is "unspecified" (PD_CACHE_UNSPECIFIED), not an error.
+ * Symbolic links are followed only inside
  * the bundle; anything but regular files and folders is an error. b is
  * released with pd_bundle_release whether the read succeeded or not.
  */

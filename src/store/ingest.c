@@ -214,21 +214,24 @@ static int single_profile(struct pd_bundle *b, const char *path,
 	char hex[65];
 	int rc;
 
-	if (!fallback || !fallback->sha || !fallback->scenario ||
-	    !fallback->cache)
+	if (!fallback || !fallback->sha || !fallback->scenario)
 		return pd_err_set(err, PD_EUSAGE,
-				  "%s: a single profile needs --sha,"
-				  " --scenario and --cache",
+				  "%s: a single profile needs --sha and"
+				  " --scenario (and --cache, else its cache"
+				  " state is unspecified)",
 				  path);
-	f.cache = pd_cache_state(fallback->cache, strlen(fallback->cache));
+	f.cache = fallback->cache
+		      ? pd_cache_state(fallback->cache, strlen(fallback->cache))
+		      : PD_CACHE_UNSPECIFIED;
 	if (!f.cache)
 		return pd_err_set(err, PD_EINVAL,
-				  "--cache %s: a cache state is warm or cold",
+				  "--cache %s: a cache state is warm, cold or"
+				  " unspecified",
 				  fallback->cache);
 	b->dir = pd_xstrdup(path);
 	b->sha = pd_xstrdup(fallback->sha);
 	b->scenario = pd_xstrdup(fallback->scenario);
-	b->cache = pd_xstrdup(fallback->cache);
+	b->cache = pd_xstrdup(f.cache);
 	pd_sha256_init(&h);
 	pd_sha256_add(&h, b->sha, strlen(b->sha) + 1);
 	pd_sha256_add(&h, b->scenario, strlen(b->scenario) + 1);
@@ -271,12 +274,6 @@ static int read_run(const struct pd_bundle_file *f, struct pd_funcs *fn,
 		pd_ingest_note(res, "skipped %s", serr.msg);
 		return 0;
 	}
-	if (!f->cache)
-		return pd_err_set(err, PD_EINVAL,
-				  "%s: no cache state: not in build_meta.json,"
-				  " the profile's name or the folder name (a"
-				  " warm or cold token); pass --cache",
-				  f->path);
 	pd_profile_init(&prof);
 	rc = pd_import(&prof, f->path, &io, err);
 	if (rc < 0) {

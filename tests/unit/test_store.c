@@ -228,11 +228,17 @@ static void test_bundle_refused_whole(void **state)
 	write_file(f, "main;a 5\nmain;b 7\n");
 	snprintf(f, sizeof(f), "%s/profiles/README.txt", b);
 	write_file(f, "notes about the run\n");
-	assert_int_equal(pd_db_open(&db, path, PD_DB_WRITE, &err), 0);
-	/* No cache state anywhere: refused, naming the field. */
-	assert_int_equal(pd_store_ingest(&db, b, NULL, &res, &err), PD_EINVAL);
-	assert_non_null(strstr(err.msg, "no cache state"));
+	/* No cache state anywhere: stored as unspecified (its own history). */
+	path_in(f, sizeof(f), "b0.db");
+	assert_int_equal(pd_db_open(&db, f, PD_DB_WRITE, &err), 0);
+	assert_int_equal(pd_store_ingest(&db, b, NULL, &res, &err), 0);
+	assert_int_equal(res.runs, 1);
 	pd_ingest_result_release(&res);
+	assert_int_equal(count(&db, "SELECT count(*) FROM runs WHERE"
+				    " cache = 'unspecified'"),
+			 1);
+	pd_db_close(&db);
+	assert_int_equal(pd_db_open(&db, path, PD_DB_WRITE, &err), 0);
 	/* A broken speedscope profile refuses the whole bundle. */
 	snprintf(f, sizeof(f), "%s/build_meta.json", b);
 	write_file(f, "{\"commit\": \"a1b2c3d\", \"cache_state\": \"cold\"}");
