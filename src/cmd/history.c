@@ -28,7 +28,7 @@
 struct hist_args {
 	const char *db, *sha, *scenario, *cache, *repo, *cflags_from,
 	    *build_cmd;
-	int verbose;
+	int verbose, rekey;
 	PD_VEC(const char *) datasets;
 };
 
@@ -78,6 +78,9 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage,
 		case 'v':
 			a->verbose = 1;
 			break;
+		case OPT_REKEY:
+			a->rekey = 1;
+			break;
 		case OPT_DATASET:
 			PD_VEC_PUSH(&a->datasets, optarg);
 			break;
@@ -98,13 +101,15 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage,
 }
 
 static const char ingest_usage[] =
-    "usage: perfdiff ingest [--db FILE] [--repo DIR] PATH...\n"
+    "usage: perfdiff ingest [--db FILE] [--repo DIR] [--rekey] PATH...\n"
     "\n"
     "Stores bundles (folders with profiles/ and build_meta.json) or single\n"
-    "profiles in the history. Each bundle is one transaction; a bundle\n"
-    "already stored is skipped. --repo (default: the repository holding the\n"
-    "bundle, else the current folder's) resolves each sha to its full id\n"
-    "and commit date.\n"
+    "profiles in the history. Each bundle is one transaction. A profile\n"
+    "ingested again from its folder is the run stored then: it takes the\n"
+    "metadata and cache state the bundle gives now (said on stderr), and\n"
+    "with --rekey its sha and scenario too; unchanged, nothing is written.\n"
+    "--repo (default: the repository holding the bundle, else the current\n"
+    "folder's) resolves each sha to its full id and commit date.\n"
     "\n";
 
 int pd_cmd_ingest(int argc, char **argv)
@@ -115,7 +120,7 @@ int pd_cmd_ingest(int argc, char **argv)
 	struct pd_err err = PD_ERR_INIT;
 	int i, r, status = 0, tty = isatty(2);
 	time_t start = time(NULL);
-	size_t stored = 0, skipped = 0, k;
+	size_t skipped = 0, k;
 
 	r = parse(argc, argv, &a, ingest_usage, "ingest");
 	if (r)
@@ -140,7 +145,9 @@ int pd_cmd_ingest(int argc, char **argv)
 		if (tty && time(NULL) - start >= 1)
 			fprintf(stderr, "\rperfdiff: ingesting %d/%d",
 				i - optind + 1, argc - optind);
-		if (pd_store_ingest(&db, argv[i], &key, &res, &err) < 0) {
+		if (pd_store_ingest(&db, argv[i], &key,
+				    a.rekey ? PD_INGEST_REKEY : 0, &res,
+				    &err) < 0) {
 			if (tty && time(NULL) - start >= 1)
 				fputc('\n', stderr);
 			pd_error("%s", err.msg);
@@ -150,14 +157,15 @@ int pd_cmd_ingest(int argc, char **argv)
 		}
 		for (k = 0; k < res.notes.n; k++)
 			pd_error("note: %s", res.notes.v[k]);
+		for (k = 0; k < res.changes.n; k++)
+			pd_error("%s", res.changes.v[k]);
 		if (res.skipped) {
 			/* A nightly job passes every bundle every night. */
 			skipped++;
 			if (a.verbose || argc - optind == 1)
 				pd_error("%s: already stored, skipped",
 					 argv[i]);
-		} else {
-			stored++;
+		} else if (res.runs) {
 			char *path = pd_term_dup(argv[i]);
 
 			printf("%s: %zu run%s, %zu function rows\n", path,
@@ -179,10 +187,34 @@ int pd_cmd_ingest(int argc, char **argv)
 	return status;
 }
 
+/*
+ * runs -v: where the run was read from, and its build_meta.json on one
+ * line (from a bundle: safe for a terminal).
+ */
+static void run_detail(struct pd_st *st)
+{
+	const char *raw = pd_st_isnull(st, 12) ? NULL : pd_st_col_text(st, 12);
+	cJSON *m = raw ? cJSON_Parse(raw) : NULL;
+	char *one = m ? cJSON_PrintUnformatted(m) : NULL;
+	char *from = pd_term_dup(pd_st_col_text(st, 13));
+	char *src = pd_term_dup(pd_st_col_text(st, 11));
+	char *meta = pd_term_dup(one ? one : raw ? raw : "(none)");
+
+	printf("       from %s: %s\n       build_meta.json %s\n", from, src,
+	       meta);
+	free(from);
+	free(src);
+	free(meta);
+	free(one);
+	cJSON_Delete(m);
+}
+
 static const char runs_usage[] =
     "usage: perfdiff runs [--db FILE] [--scenario S] [--cache C] [--sha REV]\n"
+    "                     [-v]\n"
     "\n"
-    "Lists the stored runs, newest commit first.\n"
+    "Lists the stored runs, newest commit first; -v adds where each was read\n"
+    "from and its build_meta.json.\n"
     "\n";
 
 int pd_cmd_runs(int argc, char **argv)
@@ -242,6 +274,8 @@ int pd_cmd_runs(int argc, char **argv)
 		for (c = 0; c < 5; c++)
 			free(col[c]);
 		pd_buf_release(&w);
+		if (a.verbose)
+			run_detail(st);
 		n++;
 	}
 	if (rc != PD_ST_DONE) {

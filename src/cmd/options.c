@@ -237,8 +237,17 @@ static const struct pd_optdef table[] = {
 	  "the compiler flags, from a compilation database", NULL },
 	{ "build-cmd", 0, required_argument, OPT_BUILD_CMD, "TEXT", "History",
 	  PD_C_BUNDLE, "the command that built the program", NULL },
+	{ "rekey", 0, no_argument, OPT_REKEY, NULL, "History", PD_C_INGEST,
+	  "runs stored from this bundle folder (or a gone one) under\n"
+	  "another sha or scenario move to the ones it gives now",
+	  "runs whose profiles were stored from this bundle folder (or from "
+	  "one that is no longer there) under another sha or scenario take "
+	  "the ones it gives now; without it such a bundle is refused "
+	  "(history.md, \"Ingest\")" },
 	{ "verbose", 'v', no_argument, 'v', NULL, "History", HIST,
-	  "name every bundle already stored", NULL },
+	  "ingest: name every bundle already stored; runs: where each\n"
+	  "run was read from and its build_meta.json",
+	  NULL },
 	/* Trend */
 	{ "last", 0, required_argument, OPT_LAST, "N", "Trend",
 	  SERIES | PD_C_SITE, "the last N commits", NULL },

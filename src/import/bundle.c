@@ -466,11 +466,35 @@ static int settle_key(struct pd_bundle *b, const struct pd_bundle_key *fb,
 	return 0;
 }
 
-/* Content hash: relative path, size and bytes of each file, sorted. */
-static int hash_bundle(struct pd_bundle *b, struct pd_err *err)
+int pd_bundle_hash(struct pd_bundle *b, struct pd_err *err)
 {
 	struct pd_sha256 h;
 	char hex[65];
+	size_t i;
+
+	pd_sha256_init(&h);
+	for (i = 0; i < b->files.n; i++) {
+		struct pd_bundle_file *f = &b->files.v[i];
+		struct pd_sha256 fh;
+		int rc;
+
+		pd_sha256_init(&fh);
+		rc = pd_sha256_file(&fh, f->path, err);
+		if (rc < 0)
+			return rc;
+		pd_sha256_hex(&fh, f->hash);
+		pd_sha256_add(&h, f->rel, strlen(f->rel) + 1);
+		pd_sha256_add(&h, f->hash, 64);
+	}
+	pd_sha256_hex(&h, hex);
+	b->hash = pd_xstrdup(hex);
+	return 0;
+}
+
+int pd_bundle_hash_v1(const struct pd_bundle *b, char hex[65],
+		      struct pd_err *err)
+{
+	struct pd_sha256 h;
 	size_t i;
 
 	pd_sha256_init(&h);
@@ -488,7 +512,6 @@ static int hash_bundle(struct pd_bundle *b, struct pd_err *err)
 			return rc;
 	}
 	pd_sha256_hex(&h, hex);
-	b->hash = pd_xstrdup(hex);
 	return 0;
 }
 
@@ -526,7 +549,7 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 	rc = settle_key(b, fallback, err);
 	if (rc < 0)
 		return rc;
-	return hash_bundle(b, err);
+	return pd_bundle_hash(b, err);
 }
 
 void pd_bundle_release(struct pd_bundle *b)

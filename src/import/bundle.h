@@ -23,11 +23,16 @@ struct pd_bundle_file {
 	/* Why this file is not a profile (a note, an argument list), or NULL.
 	 */
 	const char *skip;
+	char hash[65]; /* SHA-256 of the file's bytes, as stored */
 };
 
 struct pd_bundle {
 	char *dir;
-	char *hash; /* SHA-256 over profiles/ and build_meta.json */
+	/*
+	 * SHA-256 over each file of profiles/: its path and its bytes'
+	 * hash; build_meta.json is not in it.
+	 */
+	char *hash;
 	/*
 	 * cache: the bundle's cache state when build_meta.json, the folder
 	 * name or the caller says, else NULL; each file has its own.
@@ -84,5 +89,20 @@ PD_NODISCARD int pd_bundle_read(struct pd_bundle *b, const char *dir,
 				const struct pd_bundle_key *fallback,
 				struct pd_err *err);
 void pd_bundle_release(struct pd_bundle *b);
+
+/*
+ * Each file's hash (its bytes read once) and the bundle's, over every
+ * file's path and hash in order: what pd_bundle_read does last, for a
+ * bundle made by hand. 0, or the error code of a file that cannot be read.
+ */
+PD_NODISCARD int pd_bundle_hash(struct pd_bundle *b, struct pd_err *err);
+
+/*
+ * The hash a history before schema 5 stored the bundle under: SHA-256
+ * over build_meta.json and every file's path and bytes (the files read
+ * again). 0, or the error code of a file that cannot be read.
+ */
+PD_NODISCARD int pd_bundle_hash_v1(const struct pd_bundle *b, char hex[65],
+				   struct pd_err *err);
 
 #endif
