@@ -23,6 +23,7 @@
 #include "import/bundle.h"
 #include "report/report.h"
 #include "store/commit.h"
+#include "store/keys.h"
 #include "store/store.h"
 
 struct hist_args {
@@ -233,8 +234,10 @@ int pd_cmd_runs(int argc, char **argv)
 		return 2;
 	if (pd_open_history(&db, a.db) < 0)
 		return 2;
-	st = pd_db_stmt(&db, "q_runs_list", &err);
-	if (!st) {
+	/* a scenario or cache state that is not stored is a typo: say so */
+	if (pd_store_check_key(&db, NULL, a.scenario, a.cache, NULL, &err) <
+		0 ||
+	    !(st = pd_db_stmt(&db, "q_runs_list", &err))) {
 		pd_error("%s", err.msg);
 		pd_db_close(&db);
 		return 2;

@@ -478,7 +478,7 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 		goto out;
 	}
 	/* stored and unchanged: nothing to write, no lock to take */
-	res->skipped = !np && !m.v1 && !pd_match_changed(&b, &m);
+	res->skipped = !np && !m.v1 && !m.prefix && !pd_match_changed(&b, &m);
 	if (res->skipped)
 		goto out;
 	for (i = 0; i < np; i++)

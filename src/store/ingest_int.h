@@ -71,6 +71,11 @@ struct match {
 	size_t copies; /* of them MATCH_COPY */
 	int v1;	       /* found as a bundle of a history before schema 5 */
 	/*
+	 * a run found is stored under a prefix of the bundle's sha or the
+	 * other way round: one commit, merged (or ambiguous) when written
+	 */
+	int prefix;
+	/*
 	 * --rekey: a run stored from this folder, or from one that is gone,
 	 * under another sha or scenario moves to the ones given now.
 	 */

@@ -202,6 +202,7 @@ static int choose(const struct pd_bundle *b, const char *path, size_t i,
 	c->v[best].file = i;
 	if (bs <= 3)
 		return refuse(b, path, &c->v[best], err);
+	m->prefix |= strcmp(c->v[best].sha, b->sha) != 0 && bs != 4 && bs != 5;
 	m->run[i] = c->v[best].id;
 	m->files++;
 	if (bs == 6 || bs == 7) {

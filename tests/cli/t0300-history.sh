@@ -93,8 +93,8 @@ PY
 then ok; else not_ok "compare found the wrong thing"; fi
 expect_exit 2 pd compare abc abc222 --scenario syn
 expect_grep "'abc' is ambiguous: abc1110000, abc2220000" "$T/err"
-expect_exit 2 pd compare abc111 zzz --scenario syn
-expect_grep "no stored runs of commit 'zzz'" "$T/err"
+expect_exit 2 pd compare abc111 fff --scenario syn
+expect_grep "no stored runs of commit 'fff'" "$T/err"
 expect_exit 2 pd compare abc111 abc222
 expect_grep "compare wants --scenario S" "$T/err"
 expect_exit 2 pd compare abc111 --scenario syn
