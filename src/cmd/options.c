@@ -219,14 +219,18 @@ static const struct pd_optdef table[] = {
 	  "its runs; bundle: default HEAD)",
 	  NULL },
 	{ "repo", 0, required_argument, OPT_REPO, "DIR", "History",
-	  HIST | SERIES,
-	  "git repository: resolves shas to full ids and commit dates;\n"
-	  "trend and culprit order commits as git does",
+	  HIST | SERIES | PD_C_COMPARE | PD_C_CHECK,
+	  "git repository: resolves shas to full ids and commit dates,\n"
+	  "and revisions (HEAD~1, a branch, A...B) for compare, check and\n"
+	  "--alert-after; trend and culprit order commits as git does",
 	  "the git repository: ingest and bundle resolve each sha to its full "
 	  "id and commit date (default: the repository holding the bundle, "
-	  "else the current folder's); trend and culprit order commits as "
-	  "`git rev-list --topo-order HEAD` does, leaving out stored commits "
-	  "git does not know, with a note" },
+	  "else the current folder's); compare, check (`db:REV`) and "
+	  "`--alert-after` take any revision git does (`HEAD~1`, a branch, a "
+	  "tag, a short sha, `A...B` for the merge base of A and B; without "
+	  "it a revision is a stored sha prefix); trend and culprit order "
+	  "commits as `git rev-list --topo-order HEAD` does, leaving out "
+	  "stored commits git does not know, with a note" },
 	{ "dataset", 0, required_argument, OPT_DATASET, "PATH", "History",
 	  PD_C_BUNDLE,
 	  "an input of the run, recorded with its SHA-256\n"
@@ -271,7 +275,10 @@ static const struct pd_optdef table[] = {
 	{ "threshold", 0, required_argument, OPT_THRESHOLD, "PCT", "Trend",
 	  SERIES, "smallest change when none is learned (default 5)", NULL },
 	{ "alert-after", 0, required_argument, OPT_ALERT_AFTER, "REV", "Trend",
-	  SERIES, "exit 1 only for alerts after commit REV", NULL },
+	  SERIES,
+	  "exit 1 only for alerts after commit REV (culprit: the latest\n"
+	  "alert after it)",
+	  NULL },
 	{ "state", 0, required_argument, OPT_STATE, "FILE", "Trend", SERIES,
 	  "exit 1 only for alerts not listed in FILE, then add them",
 	  "exit 1 only for alerts whose first bad sha is not in FILE, then "

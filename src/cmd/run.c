@@ -330,6 +330,9 @@ static int run_option(int c, struct run_opts *r)
 	case OPT_TOOL:
 		r->tool = optarg;
 		return 1;
+	case OPT_REPO:
+		r->repo = optarg;
+		return 1;
 	case OPT_FUNCTION:
 		r->function = optarg;
 		return 1;
