@@ -405,11 +405,11 @@ static int join_stored(struct pd_db *db, const struct pd_bundle *b,
 		if (!has && pv[k].metrics.n) {
 			rc = write_metrics(db, run, &pv[k], err);
 			if (rc == 0)
-				pd_ingest_change(res,
-						 "added the counters of %s/%s"
-						 " to its stored run %lld",
-						 path, pv[k].rel,
-						 (long long)run);
+				pd_ingest_change(
+				    res,
+				    "added the counters of %s/profiles/%s"
+				    " to its stored run %lld",
+				    path, pv[k].rel, (long long)run);
 		}
 		if (rc == 0)
 			rc = pd_match_put(db, &pv[k], run, err);

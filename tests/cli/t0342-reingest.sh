@@ -119,7 +119,7 @@ expect_grep "note: $A: 2 profiles stored already, not stored again" "$T/err"
 [ "$(runs_of $s1 mft_small warm)" = 3 ] && ok || not_ok "added profile"
 cp "$PD_ROOT/fixtures/perfstat/base.stat.txt" "$A/profiles/perf.stat.txt"
 expect_exit 0 pd ingest "$A"
-expect_grep "added the counters of $A/perf.stat.txt to its stored run" "$T/err"
+expect_grep "added the counters of $A/profiles/perf.stat.txt to its stored run" "$T/err"
 # 7 counters, each with its error (t0470), on one run; no run of their own
 [ "$(history_sql "SELECT count(*) || ' ' || count(DISTINCT run_id) FROM metrics") $(runs_of $s1 mft_small warm)" = "14 1 3" ] &&
 	ok || not_ok "counters added: $(history_sql 'SELECT count(*), count(DISTINCT run_id) FROM metrics')"
