@@ -14,7 +14,7 @@ PG_BASE="postgresql://postgres@/?host=$PG_DIR&port=$PG_PORT"
 # 1. The SQLite history tests, unchanged, on the server.
 for t in t0610-trend t0620-trend-counters t0345-check-stored \
 	t0310-ingest-kill t0320-ingest-concurrent t0341-cache-unspecified \
-	t0342-reingest t0343-unknown-keys; do
+	t0342-reingest t0343-unknown-keys t0344-git-revisions; do
 	if PD_TEST_PG="$PG_BASE" PD_TEST_KILLS=15 PD_TEST_ROUNDS=6 \
 		sh "$PD_ROOT/tests/cli/$t.sh" >"$T/sub.log" 2>&1; then ok
 	else not_ok "$t on PostgreSQL: $(grep FAIL "$T/sub.log" | head -5)"; fi
@@ -22,7 +22,7 @@ done
 # (they did run there: their histories are databases on the server)
 [ "$(pg_psql -c "SELECT count(*) FROM pg_database WHERE datname ~ '^pd_.*_(h|u8|k|c|n[0-9]+)$'")" = 12 ] &&
 	ok || not_ok "the history tests made no databases on the server"
-[ "$(pg_psql -c "SELECT count(*) FROM pg_database WHERE datname ~ '^pd_.*_(u|r|legacy_same|legacy_edited|keys)$'")" = 5 ] &&
+[ "$(pg_psql -c "SELECT count(*) FROM pg_database WHERE datname ~ '^pd_.*_(u|r|legacy_same|legacy_edited|keys|g)$'")" = 6 ] &&
 	ok || not_ok "the ingest tests made no databases on the server"
 
 # 2. One history, both backends, the same answers byte for byte.
