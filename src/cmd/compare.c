@@ -5,14 +5,16 @@
 #include "cmd/cmd.h"
 #include "cmd/run.h"
 #include "cmd/side.h"
+#include "store/commit.h"
 #include "store/load.h"
 
 static const char compare_usage[] =
     "usage: perfdiff compare BASE_REV CAND_REV --scenario S [--cache C]\n"
-    "                        [--tool T] [--db FILE] [options]\n"
+    "                        [--tool T] [--db FILE] [--repo DIR] [options]\n"
     "\n"
-    "Compares two stored commits (sha prefixes) with every repeat run on\n"
-    "each side, using noise learned from the history.\n"
+    "Compares two stored commits (sha prefixes; with --repo any revision\n"
+    "git reads: HEAD~1, a branch, a tag, A...B for their merge base) with\n"
+    "every repeat run on each side, using noise learned from the history.\n"
     "\n";
 
 int pd_cmd_compare(int argc, char **argv)
@@ -36,10 +38,19 @@ int pd_cmd_compare(int argc, char **argv)
 		goto out_opts;
 	}
 	pd_funcs_init(&fn, r.flags);
-	for (i = 0; i < 2; i++)
-		if (pd_run_side_stored(&s[i], argv[optind + i],
-				       argv[optind + i], &r) < 0)
+	for (i = 0; i < 2; i++) {
+		const char *rev = argv[optind + i];
+		struct pd_err err = PD_ERR_INIT;
+		char full[41];
+
+		/* any revision git reads, else a stored sha prefix */
+		if (r.repo && pd_git_rev(r.repo, rev, full, &err) < 0) {
+			pd_error("error: %s", err.msg);
 			goto out;
+		}
+		if (pd_run_side_stored(&s[i], rev, r.repo ? full : rev, &r) < 0)
+			goto out;
+	}
 	status = pd_run_sides_diff(s, &r, &fn, &d);
 	if (status < 0) {
 		/* the flame graph of each side's mean run, from stored trees */

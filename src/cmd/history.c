@@ -23,12 +23,13 @@
 #include "import/bundle.h"
 #include "report/report.h"
 #include "store/commit.h"
+#include "store/keys.h"
 #include "store/store.h"
 
 struct hist_args {
 	const char *db, *sha, *scenario, *cache, *repo, *cflags_from,
 	    *build_cmd, *fmt;
-	int verbose;
+	int verbose, rekey;
 	PD_VEC(const char *) datasets;
 };
 
@@ -69,9 +70,12 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage,
 			break;
 		case OPT_CACHE:
 			a->cache = pd_cache_state(optarg, strlen(optarg));
+			/* runs: a filter, checked against the history */
+			if (!a->cache && !strcmp(cmd, "runs"))
+				a->cache = optarg;
 			if (!a->cache) {
 				pd_error("error: --cache %s: a cache state is"
-					 " warm or cold",
+					 " warm, cold or unspecified",
 					 optarg);
 				return -1;
 			}
@@ -87,6 +91,9 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage,
 			break;
 		case 'v':
 			a->verbose = 1;
+			break;
+		case OPT_REKEY:
+			a->rekey = 1;
 			break;
 		case OPT_DATASET:
 			PD_VEC_PUSH(&a->datasets, optarg);
@@ -108,13 +115,15 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage,
 }
 
 static const char ingest_usage[] =
-    "usage: perfdiff ingest [--db FILE] [--repo DIR] PATH...\n"
+    "usage: perfdiff ingest [--db FILE] [--repo DIR] [--rekey] PATH...\n"
     "\n"
     "Stores bundles (folders with profiles/ and build_meta.json) or single\n"
-    "profiles in the history. Each bundle is one transaction; a bundle\n"
-    "already stored is skipped. --repo (default: the repository holding the\n"
-    "bundle, else the current folder's) resolves each sha to its full id\n"
-    "and commit date.\n"
+    "profiles in the history. Each bundle is one transaction. A profile\n"
+    "ingested again from its folder is the run stored then: it takes the\n"
+    "metadata and cache state the bundle gives now (said on stderr), and\n"
+    "with --rekey its sha and scenario too; unchanged, nothing is written.\n"
+    "--repo (default: the repository holding the bundle, else the current\n"
+    "folder's) resolves each sha to its full id and commit date.\n"
     "\n";
 
 int pd_cmd_ingest(int argc, char **argv)
@@ -125,7 +134,7 @@ int pd_cmd_ingest(int argc, char **argv)
 	struct pd_err err = PD_ERR_INIT;
 	int i, r, status = 0, tty = isatty(2);
 	time_t start = time(NULL);
-	size_t stored = 0, skipped = 0, k;
+	size_t skipped = 0, k;
 
 	r = parse(argc, argv, &a, ingest_usage, "ingest");
 	if (r)
@@ -150,7 +159,9 @@ int pd_cmd_ingest(int argc, char **argv)
 		if (tty && time(NULL) - start >= 1)
 			fprintf(stderr, "\rperfdiff: ingesting %d/%d",
 				i - optind + 1, argc - optind);
-		if (pd_store_ingest(&db, argv[i], &key, &res, &err) < 0) {
+		if (pd_store_ingest(&db, argv[i], &key,
+				    a.rekey ? PD_INGEST_REKEY : 0, &res,
+				    &err) < 0) {
 			if (tty && time(NULL) - start >= 1)
 				fputc('\n', stderr);
 			pd_error("%s", err.msg);
@@ -160,14 +171,15 @@ int pd_cmd_ingest(int argc, char **argv)
 		}
 		for (k = 0; k < res.notes.n; k++)
 			pd_error("note: %s", res.notes.v[k]);
+		for (k = 0; k < res.changes.n; k++)
+			pd_error("%s", res.changes.v[k]);
 		if (res.skipped) {
 			/* A nightly job passes every bundle every night. */
 			skipped++;
 			if (a.verbose || argc - optind == 1)
 				pd_error("%s: already stored, skipped",
 					 argv[i]);
-		} else {
-			stored++;
+		} else if (res.runs) {
 			char *path = pd_term_dup(argv[i]);
 
 			printf("%s: %zu run%s, %zu function rows\n", path,
@@ -189,11 +201,34 @@ int pd_cmd_ingest(int argc, char **argv)
 	return status;
 }
 
+/*
+ * runs -v: where the run was read from, and its build_meta.json on one
+ * line (from a bundle: safe for a terminal).
+ */
+static void run_detail(struct pd_st *st)
+{
+	const char *raw = pd_st_isnull(st, 12) ? NULL : pd_st_col_text(st, 12);
+	cJSON *m = raw ? cJSON_Parse(raw) : NULL;
+	char *one = m ? cJSON_PrintUnformatted(m) : NULL;
+	char *from = pd_term_dup(pd_st_col_text(st, 13));
+	char *src = pd_term_dup(pd_st_col_text(st, 11));
+	char *meta = pd_term_dup(one ? one : raw ? raw : "(none)");
+
+	printf("       from %s: %s\n       build_meta.json %s\n", from, src,
+	       meta);
+	free(from);
+	free(src);
+	free(meta);
+	free(one);
+	cJSON_Delete(m);
+}
+
 static const char runs_usage[] =
     "usage: perfdiff runs [--db FILE] [--scenario S] [--cache C] [--sha REV]\n"
-    "                     [-f text|json|tsv]\n"
+    "                     [-f text|json|tsv] [-v]\n"
     "\n"
-    "Lists the stored runs, newest commit first.\n"
+    "Lists the stored runs, newest commit first; -v adds where each was read\n"
+    "from and its build_meta.json.\n"
     "\n";
 
 static void runs_text_row(struct pd_st *st)
@@ -213,7 +248,7 @@ static void runs_text_row(struct pd_st *st)
 		col[c] = pd_term_dup(pd_st_col_text(st, c + 1));
 	col[4] = pd_term_dup(pd_st_col_text(st, 10));
 	pd_fmt_weight(&w, pd_st_col_f64(st, 8), u);
-	printf("%-6lld %-12.12s %-20s %-6s %-12s %3d %10.0f %11s %-2s  "
+	printf("%-6lld %-12.12s %-20s %-11s %-12s %3d %10.0f %11s %-2s  "
 	       "%s\n",
 	       (long long)pd_st_col_i64(st, 0), col[0], col[1], col[2], col[3],
 	       (int)pd_st_col_i64(st, 5), pd_st_col_f64(st, 9), w.buf,
@@ -325,8 +360,10 @@ int pd_cmd_runs(int argc, char **argv)
 		return 2;
 	if (pd_open_history(&db, a.db) < 0)
 		return 2;
-	st = pd_db_stmt(&db, "q_runs_list", &err);
-	if (!st) {
+	/* a scenario or cache state that is not stored is a typo: say so */
+	if (pd_store_check_key(&db, NULL, a.scenario, a.cache, NULL, &err) <
+		0 ||
+	    !(st = pd_db_stmt(&db, "q_runs_list", &err))) {
 		pd_error("%s", err.msg);
 		pd_db_close(&db);
 		return 2;
@@ -345,7 +382,7 @@ int pd_cmd_runs(int argc, char **argv)
 		cJSON_AddNumberToObject(root, "version", 1);
 		arr = cJSON_AddArrayToObject(root, "runs");
 	} else if (fmt == 't')
-		printf("%-6s %-12s %-20s %-6s %-12s %3s %10s %14s  %s\n", "RUN",
+		printf("%-6s %-12s %-20s %-11s %-12s %3s %10s %14s  %s\n", "RUN",
 		       "SHA", "SCENARIO", "CACHE", "TOOL", "#", "SAMPLES",
 		       "TOTAL", "DATE");
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
@@ -355,6 +392,8 @@ int pd_cmd_runs(int argc, char **argv)
 			runs_tsv_row(st);
 		else
 			runs_text_row(st);
+		if (a.verbose && fmt == 't')
+			run_detail(st);
 		n++;
 	}
 	if (rc != PD_ST_DONE) {

@@ -207,8 +207,9 @@ static const struct pd_optdef table[] = {
 	  PD_C_BUNDLE, "the scenario the bundle records (required)", NULL },
 	{ "cache", 0, required_argument, OPT_CACHE, "C", "History",
 	  RUN | PD_C_COMPARE | SERIES | HIST,
-	  "warm or cold (when both are stored or in the bundles; for\n"
-	  "ingest, when the bundle does not say)",
+	  "warm, cold or unspecified (when several are stored or in the\n"
+	  "bundles; for ingest, when the bundle does not say, else\n"
+	  "unspecified)",
 	  NULL },
 	{ "tool", 0, required_argument, OPT_TOOL, "T", "History",
 	  RUN | PD_C_COMPARE | SERIES,
@@ -218,14 +219,18 @@ static const struct pd_optdef table[] = {
 	  "its runs; bundle: default HEAD)",
 	  NULL },
 	{ "repo", 0, required_argument, OPT_REPO, "DIR", "History",
-	  HIST | SERIES,
-	  "git repository: resolves shas to full ids and commit dates;\n"
-	  "trend and culprit order commits as git does",
+	  HIST | SERIES | PD_C_COMPARE | PD_C_CHECK,
+	  "git repository: resolves shas to full ids and commit dates,\n"
+	  "and revisions (HEAD~1, a branch, A...B) for compare, check and\n"
+	  "--alert-after; trend and culprit order commits as git does",
 	  "the git repository: ingest and bundle resolve each sha to its full "
 	  "id and commit date (default: the repository holding the bundle, "
-	  "else the current folder's); trend and culprit order commits as "
-	  "`git rev-list --topo-order HEAD` does, leaving out stored commits "
-	  "git does not know, with a note" },
+	  "else the current folder's); compare, check (`db:REV`) and "
+	  "`--alert-after` take any revision git does (`HEAD~1`, a branch, a "
+	  "tag, a short sha, `A...B` for the merge base of A and B; without "
+	  "it a revision is a stored sha prefix); trend and culprit order "
+	  "commits as `git rev-list --topo-order HEAD` does, leaving out "
+	  "stored commits git does not know, with a note" },
 	{ "dataset", 0, required_argument, OPT_DATASET, "PATH", "History",
 	  PD_C_BUNDLE,
 	  "an input of the run, recorded with its SHA-256\n"
@@ -236,8 +241,17 @@ static const struct pd_optdef table[] = {
 	  "the compiler flags, from a compilation database", NULL },
 	{ "build-cmd", 0, required_argument, OPT_BUILD_CMD, "TEXT", "History",
 	  PD_C_BUNDLE, "the command that built the program", NULL },
+	{ "rekey", 0, no_argument, OPT_REKEY, NULL, "History", PD_C_INGEST,
+	  "runs stored from this bundle folder (or a gone one) under\n"
+	  "another sha or scenario move to the ones it gives now",
+	  "runs whose profiles were stored from this bundle folder (or from "
+	  "one that is no longer there) under another sha or scenario take "
+	  "the ones it gives now; without it such a bundle is refused "
+	  "(history.md, \"Ingest\")" },
 	{ "verbose", 'v', no_argument, 'v', NULL, "History", HIST,
-	  "name every bundle already stored", NULL },
+	  "ingest: name every bundle already stored; runs: where each\n"
+	  "run was read from and its build_meta.json",
+	  NULL },
 	/* Trend */
 	{ "last", 0, required_argument, OPT_LAST, "N", "Trend",
 	  SERIES | PD_C_SITE, "the last N commits", NULL },
@@ -261,7 +275,10 @@ static const struct pd_optdef table[] = {
 	{ "threshold", 0, required_argument, OPT_THRESHOLD, "PCT", "Trend",
 	  SERIES, "smallest change when none is learned (default 5)", NULL },
 	{ "alert-after", 0, required_argument, OPT_ALERT_AFTER, "REV", "Trend",
-	  SERIES, "exit 1 only for alerts after commit REV", NULL },
+	  SERIES,
+	  "exit 1 only for alerts after commit REV (culprit: the latest\n"
+	  "alert after it)",
+	  NULL },
 	{ "state", 0, required_argument, OPT_STATE, "FILE", "Trend", SERIES,
 	  "exit 1 only for alerts not listed in FILE, then add them",
 	  "exit 1 only for alerts whose first bad sha is not in FILE, then "

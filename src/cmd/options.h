@@ -63,6 +63,7 @@ enum {
 	OPT_COMMIT_URL,
 	OPT_PAGES,
 	OPT_REBUILD,
+	OPT_REKEY,
 };
 
 /* The commands that take options, one bit each. */

@@ -322,11 +322,16 @@ static int run_option(int c, struct run_opts *r)
 	case OPT_SCENARIO:
 		r->scenario = optarg;
 		return 1;
-	case OPT_CACHE:
-		r->cache = optarg;
+	case OPT_CACHE: /* the runbook's spellings; others are checked later */
+		r->cache = pd_cache_state(optarg, strlen(optarg));
+		if (!r->cache)
+			r->cache = optarg;
 		return 1;
 	case OPT_TOOL:
 		r->tool = optarg;
+		return 1;
+	case OPT_REPO:
+		r->repo = optarg;
 		return 1;
 	case OPT_FUNCTION:
 		r->function = optarg;

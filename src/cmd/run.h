@@ -40,6 +40,7 @@ struct run_opts {
 	unsigned flags;
 	struct path_list base, cand; /* -b / -c files */
 	const char *db, *scenario, *cache, *tool;
+	const char *repo;     /* compare, check: resolves revisions */
 	const char *function; /* check: the functions that decide */
 	regex_t fre;
 	int check; /* exit as perfdiff check does */

@@ -17,7 +17,9 @@
 #include "core/buf.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
+#include "import/bundle.h"
 #include "report/report.h"
+#include "store/commit.h"
 #include "store/trend.h"
 
 struct trend_args {
@@ -58,8 +60,10 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 		case OPT_SCENARIO:
 			a->q.scenario = optarg;
 			break;
-		case OPT_CACHE:
-			a->q.cache = optarg;
+		case OPT_CACHE: /* the runbook's spellings, else as given */
+			a->q.cache = pd_cache_state(optarg, strlen(optarg));
+			if (!a->q.cache)
+				a->q.cache = optarg;
 			break;
 		case OPT_TOOL:
 			a->q.tool = optarg;
@@ -261,8 +265,12 @@ static int load_trend(struct trend_args *a, struct pd_trend *t)
 	return 0;
 }
 
-/* Index of the commit whose sha starts with rev; -1 (printed) if none. */
-static long find_commit(const struct pd_trend *t, const char *rev)
+/*
+ * Index of the commit whose sha starts with rev (or is a prefix of it);
+ * -1 (printed, naming the revision as given) if none.
+ */
+static long find_commit(const struct pd_trend *t, const char *rev,
+			const char *given)
 {
 	const struct pd_tseries *s = &t->series.v[0];
 	size_t i, n = strlen(rev);
@@ -273,14 +281,40 @@ static long find_commit(const struct pd_trend *t, const char *rev)
 		    !strncmp(rev, s->pts.v[i].sha, strlen(s->pts.v[i].sha))) {
 			if (found >= 0) {
 				pd_error("error: %s is ambiguous in the series",
-					 rev);
+					 given);
 				return -1;
 			}
 			found = (long)i;
 		}
 	if (found < 0)
-		pd_error("error: %s is not among the series' commits", rev);
+		pd_error("error: %s is not among the series' commits", given);
 	return found;
+}
+
+/*
+ * --alert-after REV's index in the series: REV resolved by git in --repo
+ * when given, else a stored sha prefix; -1 (printed) when not found.
+ */
+static long after_index(const struct trend_args *a, const struct pd_trend *t)
+{
+	struct pd_err err = PD_ERR_INIT;
+	const char *rev = a->alert_after;
+	char full[41];
+
+	if (a->repo) {
+		if (pd_git_rev(a->repo, rev, full, &err) < 0) {
+			pd_error("error: --alert-after: %s", err.msg);
+			return -1;
+		}
+		return find_commit(t, full, rev);
+	}
+	if (strspn(rev, "0123456789abcdefABCDEF") != strlen(rev)) {
+		pd_error("error: --alert-after %s: not a stored sha prefix; a"
+			 " name such as HEAD~1 needs --repo DIR",
+			 rev);
+		return -1;
+	}
+	return find_commit(t, rev, rev);
 }
 
 /*
@@ -393,7 +427,7 @@ int pd_cmd_trend(int argc, char **argv)
 		return 2;
 	}
 	status = 2;
-	if (a.alert_after && (after = find_commit(&t, a.alert_after)) < 0)
+	if (a.alert_after && (after = after_index(&a, &t)) < 0)
 		goto out;
 	if (!strcmp(a.fmt, "xlsx")) {
 		if (pd_write_by_name(a.output, write_xlsx, &t) < 0)
@@ -439,14 +473,41 @@ out:
 static const char culprit_usage[] =
     "usage: perfdiff culprit --scenario S [--cache C] [--tool T] [--db FILE]\n"
     "                        [--function REGEX] [--repo PATH] [--last N]\n"
+    "                        [--alert-after REV]\n"
     "\n"
     "Finds the latest change point of the scenario (or of the functions\n"
-    "matching --function) and prints the last good and first bad stored\n"
-    "commits and the git bisect command between them. With --repo it also\n"
-    "says when the two are adjacent, so no bisect is needed. Improvements\n"
-    "are passed over unless --improvements. Exits 0 when a change was\n"
-    "found, 1 when none, 2 on error.\n"
+    "matching --function; with --alert-after, the latest after commit REV,\n"
+    "which --repo resolves as git does) and prints the last good and first\n"
+    "bad stored commits and the git bisect command between them. With --repo\n"
+    "it also says when the two are adjacent, so no bisect is needed.\n"
+    "Improvements are passed over unless --improvements. Exits 0 when a\n"
+    "change was found, 1 when none, 2 on error.\n"
     "\n";
+
+/*
+ * The latest alert after commit index after (-1: any) of a regression
+ * (or, with --improvements, of any change) that involves a function
+ * matching --function when given (the total does not decide then), or
+ * NULL.
+ */
+static const struct pd_alert *latest_alert(const struct trend_args *a,
+					   const struct pd_trend *t, long after)
+{
+	size_t i, k;
+
+	for (i = t->alerts.n; i-- > 0;) {
+		const struct pd_alert *x = &t->alerts.v[i];
+
+		if ((long)x->at <= after)
+			continue;
+		if (!a->improvements && pd_alert_improves(t, i))
+			continue;
+		for (k = 0; k < x->series.n; k++)
+			if (!a->pattern || x->series.v[k] != 0)
+				return x;
+	}
+	return NULL;
+}
 
 int pd_cmd_culprit(int argc, char **argv)
 {
@@ -456,7 +517,8 @@ int pd_cmd_culprit(int argc, char **argv)
 	const char *good, *bad;
 	char *safe[2] = { NULL, NULL };
 	struct pd_buf b = PD_BUF_INIT;
-	size_t i, k;
+	long after = -1;
+	size_t i;
 	int status;
 
 	status = parse(argc, argv, &a, culprit_usage, "culprit");
@@ -464,23 +526,15 @@ int pd_cmd_culprit(int argc, char **argv)
 		args_release(&a);
 		return status;
 	}
-	/* With a pattern the total does not decide: its functions do. */
 	if (load_trend(&a, &t)) {
 		args_release(&a);
 		return 2;
 	}
-	for (i = t.alerts.n; i-- > 0 && !al;) {
-		const struct pd_alert *x = &t.alerts.v[i];
-
-		if (!a.improvements && pd_alert_improves(&t, i))
-			continue; /* culprits are of regressions, unless asked
-				   */
-		for (k = 0; k < x->series.n; k++)
-			if (!a.pattern || x->series.v[k] != 0) {
-				al = x;
-				break;
-			}
+	if (a.alert_after && (after = after_index(&a, &t)) < 0) {
+		status = 2;
+		goto out;
 	}
+	al = latest_alert(&a, &t, after);
 	for (i = 0; i < t.notes.n; i++)
 		pd_error("note: %s", t.notes.v[i]);
 	if (!al) {
@@ -490,6 +544,10 @@ int pd_cmd_culprit(int argc, char **argv)
 		pd_buf_add_term_line(&b, t.scenario);
 		pd_buf_addch(&b, '/');
 		pd_buf_add_term_line(&b, t.cache);
+		if (after >= 0) {
+			pd_buf_adds(&b, " after ");
+			pd_buf_add_term_line(&b, a.alert_after);
+		}
 		printf("no change point in %s over %zu commits", b.buf,
 		       t.ncommits);
 		/* none could have been found: say what it would take */

@@ -211,6 +211,9 @@ const char *pd_cache_state(const char *s, size_t n)
 		if (n == strlen(cold[i]) && !strncasecmp(s, cold[i], n))
 			return "cold";
 	}
+	if (n == strlen(PD_CACHE_UNSPECIFIED) &&
+	    !strncasecmp(s, PD_CACHE_UNSPECIFIED, n))
+		return PD_CACHE_UNSPECIFIED;
 	return NULL;
 }
 
@@ -413,7 +416,8 @@ static int list_profiles(struct pd_bundle *b, struct pd_err *err)
 /*
  * The key's last sources (--sha, --scenario, --cache), then what must be
  * known, and each run's cache state: build_meta.json speaks for every
- * run; else a profile's own name; else the folder name or --cache.
+ * run; else a profile's own name; else the folder name or --cache; else
+ * it is unspecified, which is a state of its own, not an error.
  */
 static int settle_key(struct pd_bundle *b, const struct pd_bundle_key *fb,
 		      struct pd_err *err)
@@ -442,7 +446,7 @@ static int settle_key(struct pd_bundle *b, const struct pd_bundle_key *fb,
 		if (!c)
 			return pd_err_set(err, PD_EINVAL,
 					  "%s: cache state \"%s\" (from %s) is"
-					  " neither warm nor cold",
+					  " neither warm, cold nor unspecified",
 					  b->dir, b->cache, b->cache_from);
 		free(b->cache);
 		b->cache = pd_xstrdup(c);
@@ -456,15 +460,41 @@ static int settle_key(struct pd_bundle *b, const struct pd_bundle_key *fb,
 			: cache_token(f->rel);
 		if (!f->cache)
 			f->cache = b->cache;
+		if (!f->cache)
+			f->cache = PD_CACHE_UNSPECIFIED;
 	}
 	return 0;
 }
 
-/* Content hash: relative path, size and bytes of each file, sorted. */
-static int hash_bundle(struct pd_bundle *b, struct pd_err *err)
+int pd_bundle_hash(struct pd_bundle *b, struct pd_err *err)
 {
 	struct pd_sha256 h;
 	char hex[65];
+	size_t i;
+
+	pd_sha256_init(&h);
+	for (i = 0; i < b->files.n; i++) {
+		struct pd_bundle_file *f = &b->files.v[i];
+		struct pd_sha256 fh;
+		int rc;
+
+		pd_sha256_init(&fh);
+		rc = pd_sha256_file(&fh, f->path, err);
+		if (rc < 0)
+			return rc;
+		pd_sha256_hex(&fh, f->hash);
+		pd_sha256_add(&h, f->rel, strlen(f->rel) + 1);
+		pd_sha256_add(&h, f->hash, 64);
+	}
+	pd_sha256_hex(&h, hex);
+	b->hash = pd_xstrdup(hex);
+	return 0;
+}
+
+int pd_bundle_hash_v1(const struct pd_bundle *b, char hex[65],
+		      struct pd_err *err)
+{
+	struct pd_sha256 h;
 	size_t i;
 
 	pd_sha256_init(&h);
@@ -482,7 +512,6 @@ static int hash_bundle(struct pd_bundle *b, struct pd_err *err)
 			return rc;
 	}
 	pd_sha256_hex(&h, hex);
-	b->hash = pd_xstrdup(hex);
 	return 0;
 }
 
@@ -520,7 +549,7 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 	rc = settle_key(b, fallback, err);
 	if (rc < 0)
 		return rc;
-	return hash_bundle(b, err);
+	return pd_bundle_hash(b, err);
 }
 
 void pd_bundle_release(struct pd_bundle *b)

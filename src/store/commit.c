@@ -77,3 +77,55 @@ int pd_git_resolve(const char *repo, const char *rev, char full[41],
 	*date = git_line(repo, "log", "-1", "--format=%cI", full, "--");
 	return 0;
 }
+
+/* One side of A...B resolved, or the error naming it. */
+static int side_of(const char *repo, const char *rev, const char *range,
+		   char full[41], struct pd_err *err)
+{
+	char *date = NULL;
+
+	if (pd_git_resolve(repo, rev, full, &date) < 0)
+		return pd_err_set(err, PD_EINVAL,
+				  "%s: '%s' (in %s) is not a commit there",
+				  repo, rev, range);
+	free(date);
+	return 0;
+}
+
+int pd_git_rev(const char *repo, const char *rev, char full[41],
+	       struct pd_err *err)
+{
+	const char *dots = strstr(rev, "...");
+	char a[41], b[41], *left, *base;
+	int rc;
+
+	if (!dots) {
+		char *date = NULL;
+
+		if (pd_git_resolve(repo, rev, full, &date) < 0)
+			return pd_err_set(err, PD_EINVAL,
+					  "%s: '%s' is not a commit there",
+					  repo, rev);
+		free(date);
+		return 0;
+	}
+	left = dots > rev ? pd_xstrndup(rev, (size_t)(dots - rev))
+			  : pd_xstrdup("HEAD");
+	rc = side_of(repo, left, rev, a, err);
+	free(left);
+	if (rc == 0)
+		rc = side_of(repo, dots[3] ? dots + 3 : "HEAD", rev, b, err);
+	if (rc < 0)
+		return rc;
+	/* full ids only reach git: no option, no pathspec */
+	base = git_line(repo, "merge-base", a, b, NULL, NULL);
+	if (!base || strlen(base) != 40 || !pd_sha_is_hex(base)) {
+		free(base);
+		return pd_err_set(
+		    err, PD_EINVAL,
+		    "%s: '%s': the two commits have no merge base", repo, rev);
+	}
+	memcpy(full, base, 41);
+	free(base);
+	return 0;
+}

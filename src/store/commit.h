@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "core/err.h"
+
 /* Whether s is 4 to 40 hex digits (either case). */
 int pd_sha_is_hex(const char *s);
 /* The top of the git work tree holding dir, or NULL (owned). */
@@ -20,5 +22,14 @@ char *pd_git_toplevel(const char *dir);
  */
 int pd_git_resolve(const char *repo, const char *rev, char full[41],
 		   char **date);
+
+/*
+ * A revision as git rev-parse reads it in repo (a sha or a prefix of one,
+ * HEAD~1, a branch, a tag), or A...B for the merge base of A and B (a side
+ * left out is HEAD), into full (40 digits). 0, or PD_EINVAL with one line
+ * naming the revision and the repository.
+ */
+PD_NODISCARD int pd_git_rev(const char *repo, const char *rev, char full[41],
+			    struct pd_err *err);
 
 #endif

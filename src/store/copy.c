@@ -93,6 +93,7 @@ static const enum kind stack_kinds[] = { K_INT, K_INT, K_BLOB, K_INT };
 static const enum kind packed_kinds[] = { K_INT, K_INT, K_BLOB };
 static const enum kind metric_kinds[] = { K_INT, K_TEXT, K_TEXT, K_TEXT,
 					  K_NUM };
+static const enum kind file_kinds[] = { K_TEXT, K_INT };
 
 /* Functions by pages of ids, so a history of millions is not read whole. */
 static int copy_functions(struct pd_db *src, struct pd_db *dst,
@@ -129,7 +130,10 @@ static int copy_functions(struct pd_db *src, struct pd_db *dst,
 	return rc;
 }
 
-/* A run, its function rows (also packed), its stack tree and its metrics. */
+/*
+ * A run, its function rows (also packed), its stack tree, its metrics and
+ * the hashes of the files it was read from.
+ */
 static int copy_run(struct pd_db *src, struct pd_db *dst, struct pd_st *r,
 		    struct pd_copy_result *res, struct pd_err *err)
 {
@@ -175,6 +179,9 @@ static int copy_run(struct pd_db *src, struct pd_db *dst, struct pd_st *r,
 	if (rc == 0)
 		rc = copy_rows(src, dst, "q_copy_metrics", &id,
 			       "q_metric_insert", metric_kinds, 5, NULL, err);
+	if (rc == 0)
+		rc = copy_rows(src, dst, "q_copy_files", &id, "q_file_put",
+			       file_kinds, 2, NULL, err);
 	return rc;
 }
 

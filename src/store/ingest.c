@@ -29,6 +29,15 @@ void pd_ingest_note(struct pd_ingest_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+void pd_ingest_change(struct pd_ingest_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	PD_VEC_PUSH(&r->changes, pd_vstrf(fmt, ap));
+	va_end(ap);
+}
+
 /*
  * The bundle's commit as the history keys it: resolved through git to
  * the full id and its own date where a repository knows it (--repo, else
@@ -98,6 +107,9 @@ void pd_ingest_result_release(struct pd_ingest_result *r)
 	for (i = 0; i < r->notes.n; i++)
 		free(r->notes.v[i]);
 	PD_VEC_FREE(&r->notes);
+	for (i = 0; i < r->changes.n; i++)
+		free(r->changes.v[i]);
+	PD_VEC_FREE(&r->changes);
 }
 
 static int contains_ci(const char *s, const char *needle)
@@ -192,6 +204,7 @@ static void release_pending(struct pending *pe)
 		free(pe->metrics.v[i].measure);
 	}
 	PD_VEC_FREE(&pe->metrics);
+	PD_VEC_FREE(&pe->joined);
 	free(pe->rel);
 	free(pe->format);
 	free(pe->event);
@@ -201,48 +214,58 @@ static void release_pending(struct pending *pe)
 }
 
 /*
- * A single profile as a bundle of one run: its key from the options, its
- * hash over the key and the file (the same file under another key is
- * another run).
+ * A single profile as a bundle of one run: its key from the options,
+ * its hashes those of a bundle holding just that file.
  */
 static int single_profile(struct pd_bundle *b, const char *path,
 			  const struct pd_bundle_key *fallback,
 			  struct pd_err *err)
 {
-	struct pd_sha256 h;
 	struct pd_bundle_file f;
-	char hex[65];
-	int rc;
 
-	if (!fallback || !fallback->sha || !fallback->scenario ||
-	    !fallback->cache)
+	if (!fallback || !fallback->sha || !fallback->scenario)
 		return pd_err_set(err, PD_EUSAGE,
-				  "%s: a single profile needs --sha,"
-				  " --scenario and --cache",
+				  "%s: a single profile needs --sha and"
+				  " --scenario (and --cache, else its cache"
+				  " state is unspecified)",
 				  path);
-	f.cache = pd_cache_state(fallback->cache, strlen(fallback->cache));
+	memset(&f, 0, sizeof(f));
+	f.cache = fallback->cache
+		      ? pd_cache_state(fallback->cache, strlen(fallback->cache))
+		      : PD_CACHE_UNSPECIFIED;
 	if (!f.cache)
 		return pd_err_set(err, PD_EINVAL,
-				  "--cache %s: a cache state is warm or cold",
+				  "--cache %s: a cache state is warm, cold or"
+				  " unspecified",
 				  fallback->cache);
 	b->dir = pd_xstrdup(path);
 	b->sha = pd_xstrdup(fallback->sha);
 	b->scenario = pd_xstrdup(fallback->scenario);
-	b->cache = pd_xstrdup(fallback->cache);
-	pd_sha256_init(&h);
-	pd_sha256_add(&h, b->sha, strlen(b->sha) + 1);
-	pd_sha256_add(&h, b->scenario, strlen(b->scenario) + 1);
-	pd_sha256_add(&h, b->cache, strlen(b->cache) + 1);
-	rc = pd_sha256_file(&h, path, err);
-	if (rc < 0)
-		return rc;
-	pd_sha256_hex(&h, hex);
-	b->hash = pd_xstrdup(hex);
+	b->cache = pd_xstrdup(f.cache);
 	f.path = pd_xstrdup(path);
 	f.rel = pd_xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-	f.skip = NULL;
 	PD_VEC_PUSH(&b->files, f);
-	return 0;
+	return pd_bundle_hash(b, err);
+}
+
+/*
+ * The hash a history before schema 5 stored a single profile under: its
+ * key as given and its bytes.
+ */
+static int single_v1(const char *path, const struct pd_bundle_key *fallback,
+		     const char *cache, char hex[65], struct pd_err *err)
+{
+	struct pd_sha256 h;
+	int rc;
+
+	pd_sha256_init(&h);
+	pd_sha256_add(&h, fallback->sha, strlen(fallback->sha) + 1);
+	pd_sha256_add(&h, fallback->scenario, strlen(fallback->scenario) + 1);
+	pd_sha256_add(&h, cache, strlen(cache) + 1);
+	rc = pd_sha256_file(&h, path, err);
+	if (rc == 0)
+		pd_sha256_hex(&h, hex);
+	return rc;
 }
 
 /*
@@ -271,12 +294,6 @@ static int read_run(const struct pd_bundle_file *f, struct pd_funcs *fn,
 		pd_ingest_note(res, "skipped %s", serr.msg);
 		return 0;
 	}
-	if (!f->cache)
-		return pd_err_set(err, PD_EINVAL,
-				  "%s: no cache state: not in build_meta.json,"
-				  " the profile's name or the folder name (a"
-				  " warm or cold token); pass --cache",
-				  f->path);
 	pd_profile_init(&prof);
 	rc = pd_import(&prof, f->path, &io, err);
 	if (rc < 0) {
@@ -338,23 +355,90 @@ static size_t join_counters(struct pending *pv, size_t np)
 		for (k = 0; k < pv[i].metrics.n; k++)
 			PD_VEC_PUSH(&pv[0].metrics, pv[i].metrics.v[k]);
 		pv[i].metrics.n = 0;
+		PD_VEC_PUSH(&pv[0].joined, pv[i].hash);
+		for (k = 0; k < pv[i].joined.n; k++)
+			PD_VEC_PUSH(&pv[0].joined, pv[i].joined.v[k]);
 		release_pending(&pv[i]);
 	}
 	return out;
 }
 
+/*
+ * The bundle's files stored already, looked up before anything is
+ * imported: by their bytes; else, in a history holding runs from before
+ * schema 5, as the bundle stored then (*v1, its hash then, owned).
+ */
+static int pre_match(struct pd_db *db, const struct pd_bundle *b,
+		     const char *path, const struct pd_bundle_key *fallback,
+		     int rekey, struct match *m, char **v1, struct pd_err *err)
+{
+	int any = 0, rc = pd_match_files(db, b, path, NULL, 0, rekey, m, err);
+
+	if (rc < 0 || m->files)
+		return rc;
+	rc = pd_match_legacy_any(db, &any, err);
+	if (rc < 0 || !any)
+		return rc;
+	*v1 = pd_xmalloc(65);
+	rc = pd_is_dir(path)
+		 ? pd_bundle_hash_v1(b, *v1, err)
+		 : single_v1(path, fallback, b->files.v[0].cache, *v1, err);
+	if (rc < 0)
+		return rc;
+	pd_match_release(m);
+	return pd_match_files(db, b, path, *v1, 0, rekey, m, err);
+}
+
+/* Files stored from another folder under the same key: said once. */
+static void note_copies(const char *path, const struct match *m,
+			struct pd_ingest_result *res)
+{
+	if (m->copies)
+		pd_ingest_note(res,
+			       "%s: %zu of its profiles %s stored already from"
+			       " another folder under the same key: not"
+			       " stored again",
+			       path, m->copies, m->copies == 1 ? "is" : "are");
+}
+
+/* The bundle's files not stored yet, imported into pv[0 .. *np). */
+static int read_new(const struct pd_bundle *b, const struct match *m,
+		    struct pd_funcs *fn, struct pending *pv, size_t *np,
+		    struct pd_ingest_result *res, struct pd_err *err)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < b->files.n; i++) {
+		if (m->run[i])
+			continue;
+		rc = read_run(&b->files.v[i], fn, pv, *np, res, err);
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			pv[*np].hash = b->files.v[i].hash;
+			pv[*np].file = i;
+			(*np)++;
+		}
+	}
+	return 0;
+}
+
 int pd_store_ingest(struct pd_db *db, const char *path,
-		    const struct pd_bundle_key *fallback,
+		    const struct pd_bundle_key *fallback, unsigned flags,
 		    struct pd_ingest_result *res, struct pd_err *err)
 {
 	struct pd_bundle b;
 	struct pd_funcs fn;
+	struct match m;
 	struct pending *pv = NULL;
-	size_t np = 0, i;
-	int rc, found = 0;
+	char *v1 = NULL;
+	size_t np = 0, i, keep = 0;
+	int rc;
 
 	memset(res, 0, sizeof(*res));
 	memset(&b, 0, sizeof(b));
+	memset(&m, 0, sizeof(m));
 	/*
 	 * The history keeps whole totals, system time included, as it
 	 * always has: a trend never mixes two meanings of "total". compare
@@ -365,10 +449,9 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 		rc = pd_bundle_read(&b, path, fallback, err);
 	else
 		rc = single_profile(&b, path, fallback, err);
-	if (rc < 0)
-		goto out;
-	rc = resolve_commit(&b, fallback ? fallback->repo : NULL, path,
-			    pd_is_dir(path), err);
+	if (rc == 0)
+		rc = resolve_commit(&b, fallback ? fallback->repo : NULL, path,
+				    pd_is_dir(path), err);
 	if (rc < 0)
 		goto out;
 	for (i = 0; i < b.outside.n; i++)
@@ -376,35 +459,40 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 			       "skipped %s/profiles/%s: a link leading"
 			       " out of the bundle",
 			       path, b.outside.v[i]);
-	rc = pd_ingest_stored(db, b.hash, &found, err);
+	rc = pre_match(db, &b, path, fallback, (flags & PD_INGEST_REKEY) != 0,
+		       &m, &v1, err);
 	if (rc < 0)
 		goto out;
-	if (found) {
-		res->skipped = 1;
-		goto out;
-	}
+	note_copies(path, &m, res);
+	/* what a bundle stored already says again is not said again */
+	keep = res->notes.n;
 	pv = pd_xcalloc(b.files.n + 1, sizeof(*pv));
-	for (i = 0; i < b.files.n; i++) {
-		rc = read_run(&b.files.v[i], &fn, pv, np, res, err);
-		if (rc < 0)
-			goto out;
-		np += (size_t)rc;
-	}
+	rc = read_new(&b, &m, &fn, pv, &np, res, err);
+	if (rc < 0)
+		goto out;
 	np = join_counters(pv, np);
-	if (!np) {
+	if (!np && !m.files) {
 		rc = pd_err_set(err, PD_EEMPTY,
 				"%s: no supported profile under profiles/",
 				path);
 		goto out;
 	}
+	/* stored and unchanged: nothing to write, no lock to take */
+	res->skipped = !np && !m.v1 && !m.prefix && !pd_match_changed(&b, &m);
+	if (res->skipped)
+		goto out;
 	for (i = 0; i < np; i++)
 		pd_agg_resize(&pv[i].agg, fn.v.n);
 	/* The function ids the rows refer to are written on first use. */
-	rc = pd_ingest_write(db, &b, path, pv, np, &fn, res, err);
+	rc = pd_ingest_write(db, &b, path, pv, np, &fn, v1, m.rekey, res, err);
 out:
+	while (rc == 0 && res->skipped && res->notes.n > keep)
+		free(res->notes.v[--res->notes.n]);
 	for (i = 0; i < np; i++)
 		release_pending(&pv[i]);
 	free(pv);
+	free(v1);
+	pd_match_release(&m);
 	pd_funcs_release(&fn);
 	pd_bundle_release(&b);
 	return rc;

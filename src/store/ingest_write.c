@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/hash.h"
 #include "store/commit.h"
 #include "store/ingest_int.h"
 #include "store/packed.h"
@@ -54,23 +55,6 @@ static int write_metrics(struct pd_db *db, int64_t run,
 		rc = step_done(db, st, err, "adding a metric");
 	}
 	return rc;
-}
-
-int pd_ingest_stored(struct pd_db *db, const char *hash, int *found,
-		     struct pd_err *err)
-{
-	struct pd_st *st = pd_db_stmt(db, "q_bundle_exists", err);
-	int rc;
-
-	if (!st)
-		return PD_EIO;
-	pd_st_text(st, 1, hash);
-	rc = pd_st_step(st);
-	pd_st_reset(st);
-	if (rc != PD_ST_ROW && rc != PD_ST_DONE)
-		return pd_db_fail(db, err, "looking up the bundle");
-	*found = rc == PD_ST_ROW;
-	return 0;
 }
 
 static int func_id(struct pd_db *db, const char *name, const char *module,
@@ -215,15 +199,16 @@ static int derivable(double w, double n, double interval)
 	return interval > 0 && fabs(n * interval - w) <= 1e-9 * fabs(w);
 }
 
-/* The run's row; its id in *run. */
+/* The run's row, in the bundle row hash; its id in *run. */
 static int insert_run(struct pd_db *db, const struct pd_bundle *b,
-		      const struct pending *p, int64_t *run, struct pd_err *err)
+		      const char *hash, const struct pending *p, int64_t *run,
+		      struct pd_err *err)
 {
 	struct pd_st *st = pd_db_stmt(db, "q_run_insert", err);
 
 	if (!st)
 		return PD_EIO;
-	pd_st_text(st, 1, b->hash);
+	pd_st_text(st, 1, hash);
 	pd_st_text(st, 2, b->sha);
 	pd_st_text(st, 3, b->scenario);
 	pd_st_text(st, 4, p->cache);
@@ -353,44 +338,135 @@ static int insert_stacks(struct pd_db *db, struct pending *p, int64_t run,
 	return step_done(db, st, err, "adding a stack tree");
 }
 
-int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
-		    struct pending *pv, size_t np, struct pd_funcs *fn,
-		    struct pd_ingest_result *res, struct pd_err *err)
+/*
+ * The new runs still to write, moved to the front of pv (*live of them):
+ * a file another process stored meanwhile, or a run that a history from
+ * before schema 5 holds already (legacy: looked for), is a stored run of
+ * m instead.
+ */
+static int settle_pending(struct pd_db *db, const struct pd_bundle *b,
+			  const char *path, struct pending *pv, size_t np,
+			  int legacy, struct match *m, size_t *live,
+			  struct pd_err *err)
 {
-	int64_t *dbid = pd_xcalloc(fn->v.n + 1, sizeof(*dbid));
-	struct pd_buf blob = PD_BUF_INIT; /* one run's compressed tree */
-	struct packing pk;
-	struct pd_st *st;
-	char now[32];
-	size_t k;
-	int rc, found = 0;
+	size_t k, n = 0;
+	int rc = 0;
 
-	memset(&pk, 0, sizeof(pk));
-	now_iso(now);
-	rc = pd_db_begin_write(db, err);
-	if (rc < 0)
-		goto out_free;
-	rc = pd_ingest_stored(db, b->hash, &found, err);
-	if (rc < 0 || found)
-		goto out;
-	rc = merge_commit(db, b, res, err);
-	if (rc == 0 && db->pg)
-		rc = pd_ingest_ids(db, pv, np, fn, dbid, err);
-	if (rc < 0)
-		goto out;
-	st = pd_db_stmt(db, "q_bundle_insert", err);
-	if (!st) {
-		rc = PD_EIO;
-		goto out;
-	}
-	pd_st_text(st, 1, b->hash);
-	pd_st_text(st, 2, path);
-	pd_st_text(st, 3, now);
-	rc = step_done(db, st, err, "adding the bundle");
-	for (k = 0; k < np && rc == 0; k++) {
+	for (k = 0; rc == 0 && k < np; k++) {
 		int64_t run = 0;
 
-		rc = insert_run(db, b, &pv[k], &run, err);
+		if (!m->run[pv[k].file] && legacy)
+			rc = pd_match_legacy_run(db, path, &pv[k], &run, err);
+		if (rc == 0 && run)
+			rc = pd_match_file(db, b, path, pv[k].file, m, err);
+		if (rc == 0 && !m->run[pv[k].file]) {
+			struct pending t = pv[n];
+
+			pv[n++] = pv[k];
+			pv[k] = t;
+		}
+	}
+	*live = n;
+	return rc;
+}
+
+/*
+ * Counters (perf stat) added to a bundle whose profiles are stored: they
+ * join its first stored run, as they would have at its first ingest,
+ * unless that run holds counters of their source already.
+ */
+static int join_stored(struct pd_db *db, const struct pd_bundle *b,
+		       const char *path, struct pending *pv, size_t n,
+		       const struct match *m, struct pd_ingest_result *res,
+		       struct pd_err *err)
+{
+	int64_t run = 0;
+	size_t i, k;
+	int rc = 0;
+
+	/* its own run, else the one a copy of it is */
+	for (i = 0; i < b->files.n && !run; i++)
+		run = m->kind[i] == MATCH_OWN ? m->run[i] : 0;
+	for (i = 0; i < b->files.n && !run; i++)
+		run = m->run[i];
+	for (k = 0; rc == 0 && k < n; k++) {
+		struct pd_st *st = pd_db_stmt(db, "q_metric_sources", err);
+		int has = 0;
+
+		for (i = 0; st && !has && i < pv[k].metrics.n; i++) {
+			pd_st_i64(st, 1, run);
+			pd_st_text(st, 2, pv[k].metrics.v[i].source);
+			has = pd_st_step(st);
+			pd_st_reset(st);
+		}
+		if (!st || has < 0)
+			return st ? pd_db_fail(db, err, "reading metrics")
+				  : PD_EIO;
+		if (!has && pv[k].metrics.n) {
+			rc = write_metrics(db, run, &pv[k], err);
+			if (rc == 0)
+				pd_ingest_change(
+				    res,
+				    "added the counters of %s/profiles/%s"
+				    " to its stored run %lld",
+				    path, pv[k].rel, (long long)run);
+		}
+		if (rc == 0)
+			rc = pd_match_put(db, &pv[k], run, err);
+	}
+	return rc;
+}
+
+/*
+ * The key of a bundle row: the bundle's files (b->hash), its commit,
+ * scenario and build_meta.json, so that the same profiles stored under
+ * two keys (a deterministic profiler's) are two rows.
+ */
+static void row_hash(const struct pd_bundle *b, char hex[65])
+{
+	struct pd_sha256 h;
+	const char *meta = b->build_meta ? b->build_meta : "";
+
+	pd_sha256_init(&h);
+	pd_sha256_add(&h, b->hash, strlen(b->hash) + 1);
+	pd_sha256_add(&h, b->sha, strlen(b->sha) + 1);
+	pd_sha256_add(&h, b->scenario, strlen(b->scenario) + 1);
+	pd_sha256_add(&h, meta, strlen(meta));
+	pd_sha256_hex(&h, hex);
+}
+
+/*
+ * The bundle's row and its n new runs (pv[0 .. n)): rows, stack trees,
+ * metrics and the hashes of the files each was read from.
+ */
+static int write_runs(struct pd_db *db, const struct pd_bundle *b,
+		      const char *path, struct pending *pv, size_t n,
+		      const struct pd_funcs *fn, int64_t *dbid,
+		      struct pd_ingest_result *res, struct pd_err *err)
+{
+	struct pd_buf blob = PD_BUF_INIT; /* one run's compressed tree */
+	struct packing pk;
+	struct pd_st *st = pd_db_stmt(db, "q_bundle_insert", err);
+	char now[32], hash[65], *place;
+	size_t k;
+	int rc;
+
+	if (!st)
+		return PD_EIO;
+	memset(&pk, 0, sizeof(pk));
+	now_iso(now);
+	row_hash(b, hash);
+	/* where it was read from, whatever folder ingest ran in */
+	place = pd_match_place(path);
+	pd_st_text(st, 1, hash);
+	pd_st_text(st, 2, place);
+	pd_st_text(st, 3, now);
+	free(place);
+	rc = step_done(db, st, err, "adding the bundle");
+	for (k = 0; k < n && rc == 0; k++) {
+		int64_t run = 0;
+
+		rc = insert_run(db, b, hash, &pv[k], &run, err);
 		if (rc == 0)
 			rc = insert_rows(db, &pv[k], run, fn, dbid, &pk, res,
 					 err);
@@ -400,19 +476,75 @@ int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
 		if (rc == 0)
 			rc = write_metrics(db, run, &pv[k], err);
 		if (rc == 0)
+			rc = pd_match_put(db, &pv[k], run, err);
+		if (rc == 0)
 			res->runs++;
 	}
-out:
-	if (rc == 0) {
-		rc = pd_db_exec(db, "COMMIT", err);
-		res->skipped = found;
-	}
-	if (rc < 0)
-		pd_db_rollback(db);
-out_free:
-	free(dbid);
 	pd_buf_release(&blob);
 	pd_buf_release(&pk.blob);
 	PD_VEC_FREE(&pk.rows);
+	return rc;
+}
+
+/* The new runs: their own, or counters joining a stored run. */
+static int write_new(struct pd_db *db, const struct pd_bundle *b,
+		     const char *path, struct pending *pv, size_t n,
+		     struct pd_funcs *fn, const struct match *m,
+		     struct pd_ingest_result *res, struct pd_err *err)
+{
+	int64_t *dbid;
+	size_t k, only_counters = m->files > 0;
+	int rc = 0;
+
+	for (k = 0; k < n; k++)
+		only_counters &= (size_t)pv[k].table_only;
+	if (only_counters)
+		return join_stored(db, b, path, pv, n, m, res, err);
+	dbid = pd_xcalloc(fn->v.n + 1, sizeof(*dbid));
+	if (db->pg)
+		rc = pd_ingest_ids(db, pv, n, fn, dbid, err);
+	if (rc == 0)
+		rc = write_runs(db, b, path, pv, n, fn, dbid, res, err);
+	if (rc == 0 && m->files)
+		pd_ingest_note(res,
+			       "%s: %zu profile%s stored already, not stored"
+			       " again",
+			       path, m->files, m->files == 1 ? "" : "s");
+	free(dbid);
+	return rc;
+}
+
+int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
+		    struct pending *pv, size_t np, struct pd_funcs *fn,
+		    const char *v1, int rekey, struct pd_ingest_result *res,
+		    struct pd_err *err)
+{
+	struct match m;
+	size_t live = 0, said;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	rc = pd_db_begin_write(db, err);
+	if (rc < 0)
+		return rc;
+	said = res->notes.n;
+	rc = merge_commit(db, b, res, err);
+	/* looked up again: another process may have stored some meanwhile */
+	if (rc == 0)
+		rc = pd_match_files(db, b, path, v1, 1, rekey, &m, err);
+	if (rc == 0)
+		rc = settle_pending(db, b, path, pv, np, v1 != NULL, &m, &live,
+				    err);
+	if (rc == 0)
+		rc = pd_match_rekey(db, b, path, &m, res, err);
+	if (rc == 0 && live)
+		rc = write_new(db, b, path, pv, live, fn, &m, res, err);
+	if (rc == 0)
+		rc = pd_db_exec(db, "COMMIT", err);
+	if (rc < 0)
+		pd_db_rollback(db);
+	/* a commit's runs merged under its full sha are news too */
+	res->skipped = !res->runs && !res->changes.n && res->notes.n == said;
+	pd_match_release(&m);
 	return rc;
 }

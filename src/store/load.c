@@ -9,6 +9,8 @@
 
 #include "core/buf.h"
 #include "stats/stats.h"
+#include "store/commit.h"
+#include "store/keys.h"
 #include "store/load.h"
 #include "store/load_int.h"
 #include "store/packed.h"
@@ -33,59 +35,91 @@ void pd_loaded_release(struct pd_loaded *l)
 	memset(l, 0, sizeof(*l));
 }
 
-int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
-		     const char *cache, char **sha, struct pd_err *err)
+/*
+ * The commits statement q finds for prefix (q_revs, q_revs_short): the
+ * first in *sha (owned), the first ten in list, their number in *n.
+ */
+static int revs(struct pd_db *db, const char *q, const char *prefix,
+		const char *scenario, const char *cache, char **sha,
+		struct pd_buf *list, int *n, struct pd_err *err)
 {
-	struct pd_st *st = pd_db_stmt(db, "q_revs", err);
-	struct pd_buf list = PD_BUF_INIT;
-	int rc, n = 0;
+	struct pd_st *st = pd_db_stmt(db, q, err);
+	struct pd_buf end = PD_BUF_INIT;
+	int rc;
 
-	*sha = NULL;
 	if (!st)
 		return PD_EIO;
 	pd_st_text(st, 1, prefix);
 	pd_st_text(st, 2, scenario);
 	if (cache)
 		pd_st_text(st, 3, cache);
-	pd_buf_addf(&list, "%s\xf4\x8f\xbf\xbf", prefix); /* U+10FFFF */
-	pd_st_text(st, 4, list.buf);
-	pd_buf_reset(&list);
+	if (!strcmp(q, "q_revs")) { /* the end of the prefix's range */
+		pd_buf_addf(&end, "%s\xf4\x8f\xbf\xbf", prefix); /* U+10FFFF */
+		pd_st_text(st, 4, end.buf);
+		pd_buf_release(&end);
+	}
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		const char *s = pd_st_col_text(st, 0);
 
-		if (!n++)
+		if (!(*n)++)
 			*sha = pd_xstrdup(s);
-		if (n <= 10)
-			pd_buf_addf(&list, "%s%.12s", list.len ? ", " : "", s);
+		if (*n <= 10)
+			pd_buf_addf(list, "%s%.12s", list->len ? ", " : "", s);
 	}
 	pd_st_reset(st);
-	if (rc != PD_ST_DONE) {
-		free(*sha);
-		*sha = NULL;
-		pd_buf_release(&list);
-		return pd_db_fail(db, err, "resolving a revision");
-	}
-	if (n != 1) {
-		if (n == 0)
-			rc = pd_err_set(err, PD_EINVAL,
-					"%s: no stored runs of commit '%s' in"
-					" scenario %s%s%s",
-					db->path, prefix, scenario,
-					cache ? "/" : "", cache ? cache : "");
-		else {
-			if (n > 10)
-				pd_buf_addf(&list, " and %d more", n - 10);
-			rc = pd_err_set(err, PD_EINVAL,
-					"%s: '%s' is ambiguous: %s", db->path,
-					prefix, list.buf);
-		}
-		free(*sha);
-		*sha = NULL;
-		pd_buf_release(&list);
+	return rc == PD_ST_DONE ? 0
+				: pd_db_fail(db, err, "resolving a revision");
+}
+
+/*
+ * No commit found: the scenario or cache state that is not stored, a
+ * name git would have to resolve, or the commit that has no such runs.
+ */
+static int no_commit(struct pd_db *db, const char *prefix, const char *scenario,
+		     const char *cache, struct pd_err *err)
+{
+	int rc = pd_store_check_key(db, NULL, scenario, cache, NULL, err);
+
+	if (rc < 0)
 		return rc;
+	if (strspn(prefix, "0123456789abcdefABCDEF") != strlen(prefix))
+		return pd_err_set(err, PD_EINVAL,
+				  "%s: '%s' is not a stored sha prefix; a name"
+				  " such as HEAD~1 needs --repo DIR to be"
+				  " resolved by git",
+				  db->path, prefix);
+	return pd_err_set(
+	    err, PD_EINVAL,
+	    "%s: no stored runs of commit '%s' in scenario %s%s%s", db->path,
+	    prefix, scenario, cache ? "/" : "", cache ? cache : "");
+}
+
+int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
+		     const char *cache, char **sha, struct pd_err *err)
+{
+	struct pd_buf list = PD_BUF_INIT;
+	int rc, n = 0;
+
+	*sha = NULL;
+	rc = revs(db, "q_revs", prefix, scenario, cache, sha, &list, &n, err);
+	/* a full id git gave, stored by a prefix of it */
+	if (rc == 0 && n == 0 && strlen(prefix) == 40 && pd_sha_is_hex(prefix))
+		rc = revs(db, "q_revs_short", prefix, scenario, cache, sha,
+			  &list, &n, err);
+	if (rc == 0 && n == 0)
+		rc = no_commit(db, prefix, scenario, cache, err);
+	else if (rc == 0 && n > 1) {
+		if (n > 10)
+			pd_buf_addf(&list, " and %d more", n - 10);
+		rc = pd_err_set(err, PD_EINVAL, "%s: '%s' is ambiguous: %s",
+				db->path, prefix, list.buf);
+	}
+	if (rc < 0) {
+		free(*sha);
+		*sha = NULL;
 	}
 	pd_buf_release(&list);
-	return 0;
+	return rc;
 }
 
 int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
@@ -131,6 +165,9 @@ int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
 				"commit %.12s has runs of several tools (%s);"
 				" pass --tool",
 				sha, tools.buf);
+	/* a tool (or cache state) that is not stored, or not for sha */
+	if (!rc && (!nc || !nt))
+		rc = pd_store_check_key(db, sha, scenario, *cache, *tool, err);
 	if (!rc && (!nc || !nt))
 		rc = pd_err_set(
 		    err, PD_EINVAL, "commit %.12s has no runs of %s%s%s%s", sha,

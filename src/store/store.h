@@ -12,11 +12,22 @@
 #include "store/db.h"
 
 struct pd_ingest_result {
-	int skipped;	      /* already stored */
+	int skipped;	      /* already stored, unchanged: nothing written */
 	size_t runs;	      /* runs written */
 	size_t rows;	      /* run_functions rows written */
+	size_t updated;	      /* stored runs given new metadata */
+	size_t moved;	      /* stored runs given a new key */
 	PD_VEC(char *) notes; /* files passed over, one line each */
+	/* what changed in stored runs ("updated build_meta.json of ..."): */
+	PD_VEC(char *) changes; /* one line each */
 };
+
+/*
+ * ingest --rekey: runs stored from the bundle's folder (or from one that
+ * is gone) under another sha or scenario take the ones it gives now,
+ * where they are otherwise refused.
+ */
+#define PD_INGEST_REKEY 1u
 
 /* Adds a note line to an ingest's result. */
 void pd_ingest_note(struct pd_ingest_result *r, const char *fmt, ...)
@@ -24,11 +35,15 @@ void pd_ingest_note(struct pd_ingest_result *r, const char *fmt, ...)
 void pd_ingest_result_release(struct pd_ingest_result *r);
 /*
  * Ingests a bundle folder, or a single profile file (then fallback must
- * give the whole key). A broken profile refuses the whole bundle.
+ * give its sha and scenario). A broken profile refuses the whole bundle.
+ * A file whose bytes were stored from this folder is that run, which
+ * takes the key and metadata the bundle gives now (res->changes says
+ * so); one stored from another folder under the same key is not stored
+ * again (docs/history.md, "Ingest"). flags: PD_INGEST_REKEY or 0.
  */
 PD_NODISCARD int pd_store_ingest(struct pd_db *db, const char *path,
 				 const struct pd_bundle_key *fallback,
-				 struct pd_ingest_result *res,
+				 unsigned flags, struct pd_ingest_result *res,
 				 struct pd_err *err);
 
 /* The tool that wrote a profile, from its file name, format and exporter. */

@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "model/profile.h"
 #include "stats/diff.h"
+#include "store/keys.h"
 #include "store/load.h"
 #include "store/trend.h"
 #include "store/trend_int.h"
@@ -51,19 +52,21 @@ static int settle_key(struct pd_db *db, const struct pd_trend_query *q,
 		pd_buf_release(&all);
 		return 0;
 	}
-	if (!n)
+	/* a scenario, cache state or tool that is not stored: say so */
+	if (!n && pd_store_check_key(db, NULL, q->scenario, q->cache, q->tool,
+				     err) == 0)
 		pd_err_set(err, PD_EINVAL,
 			   "%s: no runs stored for scenario %s%s%s%s%s",
 			   db->path, q->scenario, q->cache ? ", cache " : "",
 			   q->cache ? q->cache : "", q->tool ? ", tool " : "",
 			   q->tool ? q->tool : "");
-	else
+	else if (n)
 		pd_err_set(err, PD_EINVAL,
 			   "%s: scenario %s has several cache states or tools"
 			   " (%s): choose with --cache and --tool",
 			   db->path, q->scenario, all.buf);
 	pd_buf_release(&all);
-	return PD_EINVAL;
+	return err->code < 0 ? err->code : PD_EINVAL;
 }
 
 /* Position of sha in the git order (stored shas may be prefixes). */

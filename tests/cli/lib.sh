@@ -185,6 +185,50 @@ history_sql() {
 	esac
 }
 
+# runbook_bundle DIR SHA SCENARIO K: a bundle laid out as a runbook keeps
+# one per build and scenario (dist/, inputs/, run_args.txt, notes.md,
+# build_meta.json with the sha, rustc, flags, target and dataset hash but
+# no cache field, profiles/perfview.speedscope.json and
+# profiles/samply.profile.json), committed on day K of January 2026; K
+# also sets the profiles' counts (parse: 100 + K samples of 1 ms in the
+# PerfView export, 40 + K in samply's), so no two K give the same bytes.
+runbook_bundle() {
+	mkdir -p "$1/dist" "$1/inputs" "$1/profiles"
+	printf 'app binary\n' >"$1/dist/app.exe"
+	printf 'dataset %s\n' "$3" >"$1/inputs/data.bin"
+	printf 'app.exe --input inputs/data.bin\n' >"$1/run_args.txt"
+	printf '# Notes\nquiet machine\n' >"$1/notes.md"
+	python3 - "$1" "$2" "$3" "$4" "$PD_ROOT/tests/tools/samply_make.py" <<'PY'
+import hashlib, json, subprocess, sys
+d, sha, scen, k, maker = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+data = open(d + "/inputs/data.bin", "rb").read()
+json.dump({"git_sha": sha, "scenario": scen,
+           "commit_date": "2026-01-%02dT12:00:00Z" % k,
+           "rustc": "rustc 1.79.0 (129f3b996 2024-06-10)",
+           "flags": "-C opt-level=3", "target": "x86_64-pc-windows-msvc",
+           "dataset_hash": hashlib.sha256(data).hexdigest()},
+          open(d + "/build_meta.json", "w"), indent=1)
+samples = [[0, 1]] * (100 + k) + [[0, 2]] * 50 + [[0]] * 10
+json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json",
+           "exporter": "speedscope@1.3.2",
+           "shared": {"frames": [{"name": "main"}, {"name": "parse"},
+                                 {"name": "hash"}]},
+           "profiles": [{"type": "sampled", "name": "app.exe", "unit": "milliseconds",
+                         "startValue": 0, "endValue": len(samples),
+                         "samples": samples, "weights": [1] * len(samples)}]},
+          open(d + "/profiles/perfview.speedscope.json", "w"))
+spec = {"lib": {"name": "app.exe", "path": "/app.exe", "debugName": "app.pdb",
+                "debugPath": "/app.pdb", "breakpadId": "", "codeId": "",
+                "arch": "x86_64"},
+        "frames": {"main": 4096, "parse": 8192, "hash": 12288},
+        "stacks": [[["main", "parse"], 40 + k], [["main", "hash"], 20], [["main"], 5]]}
+json.dump(spec, open(d + "/samply.spec", "w"))
+subprocess.run([sys.executable, maker, d + "/samply.spec",
+                d + "/profiles/samply.profile.json"], check=True)
+PY
+	rm -f "$1/samply.spec"
+}
+
 finish() {
 	echo "$pass passed, $failed failed"
 	[ "$failed" -eq 0 ]

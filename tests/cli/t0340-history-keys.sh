@@ -100,7 +100,7 @@ m = json.load(open(sys.argv[1]))
 assert m["cflags"] == "-O2 -g '-DNAME=a b' -march=x86-64-v3", m["cflags"]
 PY
 expect_exit 2 pd bundle init "$T/b10" --scenario s --cache hot
-expect_grep "cache hot: a cache state is warm or cold" "$T/err"
+expect_grep "cache hot: a cache state is warm, cold or unspecified" "$T/err"
 
 # ---- Backfill: bundles of older commits, made and stored out of order ----
 export PERFDIFF_DB="$T/bf.db"
@@ -131,9 +131,9 @@ L=$B/lukewarm
 folded "$L/profiles/perf.folded" 100
 printf '{"git_sha": "%s", "scenario": "s", "cache": "lukewarm"}' "$(full 1)" >"$L/build_meta.json"
 expect_exit 2 pd ingest "$L"
-expect_grep 'cache state "lukewarm" (from build_meta.json) is neither warm nor cold' "$T/err"
+expect_grep 'cache state "lukewarm" (from build_meta.json) is neither warm, cold nor unspecified' "$T/err"
 expect_exit 2 pd ingest --sha "$(full 1)" --scenario s --cache lukewarm "$L/profiles/perf.folded"
-expect_grep "cache lukewarm: a cache state is warm or cold" "$T/err"
+expect_grep "cache lukewarm: a cache state is warm, cold or unspecified" "$T/err"
 
 # ---- Runs are profiles: notes and links that leave the bundle are not ----
 export PERFDIFF_DB="$T/runs.db"

@@ -149,7 +149,7 @@ expect_grep "no runs stored in .* for scenario nope" "$T/err"
 expect_exit 2 pd trend
 expect_grep "scenario is required" "$T/err"
 expect_exit 2 pd trend --scenario nope
-expect_grep "no runs stored for scenario nope" "$T/err"
+expect_grep "no scenario 'nope' (the history has syn)" "$T/err"
 # --commit-url links every commit of the Markdown and the HTML; only an
 # http(s) address with {sha} is taken (no javascript: in a shared report)
 expect_exit 1 pd trend --scenario syn -f md --commit-url 'https://example.test/r/commit/{sha}'

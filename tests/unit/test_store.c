@@ -97,12 +97,12 @@ static void test_ingest_roundtrip(void **state)
 	snprintf(fixture, sizeof(fixture), "%s/fixtures/perf/small.perf.txt",
 		 PD_SOURCE_DIR);
 	assert_int_equal(pd_db_open(&db, path, PD_DB_WRITE, &err), 0);
-	assert_int_equal(pd_store_ingest(&db, fixture, &key, &res, &err), 0);
+	assert_int_equal(pd_store_ingest(&db, fixture, &key, 0, &res, &err), 0);
 	assert_false(res.skipped);
 	assert_int_equal(res.runs, 1);
 	pd_ingest_result_release(&res);
 	/* Again: already stored. */
-	assert_int_equal(pd_store_ingest(&db, fixture, &key, &res, &err), 0);
+	assert_int_equal(pd_store_ingest(&db, fixture, &key, 0, &res, &err), 0);
 	assert_true(res.skipped);
 	pd_ingest_result_release(&res);
 	assert_int_equal(count(&db, "SELECT count(*) FROM runs"), 1);
@@ -228,11 +228,17 @@ static void test_bundle_refused_whole(void **state)
 	write_file(f, "main;a 5\nmain;b 7\n");
 	snprintf(f, sizeof(f), "%s/profiles/README.txt", b);
 	write_file(f, "notes about the run\n");
-	assert_int_equal(pd_db_open(&db, path, PD_DB_WRITE, &err), 0);
-	/* No cache state anywhere: refused, naming the field. */
-	assert_int_equal(pd_store_ingest(&db, b, NULL, &res, &err), PD_EINVAL);
-	assert_non_null(strstr(err.msg, "no cache state"));
+	/* No cache state anywhere: stored as unspecified (its own history). */
+	path_in(f, sizeof(f), "b0.db");
+	assert_int_equal(pd_db_open(&db, f, PD_DB_WRITE, &err), 0);
+	assert_int_equal(pd_store_ingest(&db, b, NULL, 0, &res, &err), 0);
+	assert_int_equal(res.runs, 1);
 	pd_ingest_result_release(&res);
+	assert_int_equal(count(&db, "SELECT count(*) FROM runs WHERE"
+				    " cache = 'unspecified'"),
+			 1);
+	pd_db_close(&db);
+	assert_int_equal(pd_db_open(&db, path, PD_DB_WRITE, &err), 0);
 	/* A broken speedscope profile refuses the whole bundle. */
 	snprintf(f, sizeof(f), "%s/build_meta.json", b);
 	write_file(f, "{\"commit\": \"a1b2c3d\", \"cache_state\": \"cold\"}");
@@ -240,7 +246,7 @@ static void test_bundle_refused_whole(void **state)
 	write_file(f, "{\"$schema\": \"https://www.speedscope.app/file-format-"
 		      "schema.json\", \"profiles\": [");
 	memset(&err, 0, sizeof(err));
-	assert_true(pd_store_ingest(&db, b, NULL, &res, &err) < 0);
+	assert_true(pd_store_ingest(&db, b, NULL, 0, &res, &err) < 0);
 	assert_non_null(strstr(err.msg, "run2.speedscope.json"));
 	pd_ingest_result_release(&res);
 	assert_int_equal(count(&db, "SELECT count(*) FROM runs"), 0);
@@ -248,7 +254,7 @@ static void test_bundle_refused_whole(void **state)
 	/* Fixed: stored, with the key from build_meta and the folder name. */
 	unlink(f);
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(pd_store_ingest(&db, b, NULL, &res, &err), 0);
+	assert_int_equal(pd_store_ingest(&db, b, NULL, 0, &res, &err), 0);
 	assert_int_equal(res.runs, 1);
 	assert_int_equal(res.notes.n, 1); /* README.txt passed over */
 	pd_ingest_result_release(&res);
@@ -489,7 +495,7 @@ static void test_packed_matches_rows(void **state)
 		snprintf(fixture, sizeof(fixture), "%s/fixtures/%s",
 			 PD_SOURCE_DIR, files[f]);
 		assert_int_equal(
-		    pd_store_ingest(&db, fixture, &key, &res, &err), 0);
+		    pd_store_ingest(&db, fixture, &key, 0, &res, &err), 0);
 		pd_ingest_result_release(&res);
 	}
 	assert_int_equal(count(&db, "SELECT count(*) FROM run_packed"), 4);

@@ -1,1 +1,0 @@
-SELECT 1 FROM bundles WHERE hash = ?1
