@@ -143,7 +143,7 @@ expect_exit 0 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERF
 expect_grep "git.example/c/" "$T/night/site/s/syn--warm--folded.html"
 expect_exit 2 env PERFDIFF="$PERFDIFF" "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" \
 	--scenario nope --out "$T/night"
-expect_grep "no runs stored in .* for scenario nope" "$T/err"
+expect_grep "no scenario 'nope' (the history has syn)" "$T/err"
 
 # errors: one line, exit 2 (128 for check, which must stop a bisect)
 expect_exit 2 pd trend
