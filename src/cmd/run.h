@@ -91,7 +91,6 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
  * (pd_tool_name: from the file's name, else its format). Both strings
  * are static or owned by the bundle.
  */
-#define PD_CACHE_UNSPECIFIED "unspecified"
 struct pd_series {
 	const char *cache, *tool;
 };

@@ -49,6 +49,19 @@ python3 "$PD_ROOT/tests/tools/folded_make.py" speedscope $(grep speedscope "$T/p
 	python3 "$PD_ROOT/tests/tools/folded_make.py" firefox $(grep samply "$T/pairs") ||
 	{ not_ok "profiles not made"; finish; exit 1; }
 
+# The bundles of the last good and the first bad commit, diffed: each
+# cache state and tool compared on its own (three runs a side each, never
+# warm with cold), and the planted change found in every one.
+good=$T/bundles/2026-04-05-05$tail-scan bad=$T/bundles/2026-04-06-06$tail-scan
+expect_exit 1 pd "$good" "$bad"
+expect_grep "^4 series compared (cache, tool): cold perfview regressed, cold samply regressed, warm perfview regressed, warm samply regressed$" "$T/out"
+n=$(grep -c "^regressed    self .*parse$" "$T/out")
+[ "$n" -eq 4 ] && ok || not_ok "parse regressed in $n of 4 series"
+expect_grep "cache cold, tool samply; 3 runs" "$T/out"
+expect_no_grep "warm and cold" "$T/out"
+expect_exit 0 pd "$good" "$T/bundles/2026-04-04-04$tail-scan" --cache warm --tool samply
+expect_no_grep "series compared" "$T/out"
+
 # One call: every series, from the bundles it ingests.
 expect_exit 1 nightly --out "$T/night" --site "$T/site" "$T"/bundles/*
 cp "$T/out" "$T/first.out"
