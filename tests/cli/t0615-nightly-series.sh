@@ -24,8 +24,9 @@ for c in 1 2 3 4 5 6 7 8 9 10; do
 		day=2026-04-$(printf %02d "$c")
 		b=$T/bundles/$day-$(printf %02d "$c")$tail-$s
 		mkdir -p "$b/profiles"
-		printf '{"git_sha": "%02d%s", "scenario": "%s", "commit_date": "%sT00:00:00Z"}\n' \
-			"$c" "$tail" "$s" "$day" >"$b/build_meta.json"
+		# the runbook's fields: sha, compiler, flags, target, dataset
+		printf '{"git_sha": "%02d%s", "scenario": "%s", "commit_date": "%sT00:00:00Z", "rustc_version": "rustc 1.80.0", "flags": "-C opt-level=3", "target": "x86_64-pc-windows-msvc", "dataset_hash": "sha256:5f1e%s"}\n' \
+			"$c" "$tail" "$s" "$day" "$s" >"$b/build_meta.json"
 		for cache in warm cold; do
 			for r in 1 2 3; do
 				# a few samples of noise that cancel within a commit
@@ -147,6 +148,19 @@ mkdir -p "$T/old"
 echo "06$tail" >"$T/old/alerts-scan.txt"
 expect_exit 0 nightly --out "$T/old" --scenario scan
 expect_exit 1 nightly --out "$T/old2" --scenario scan
+
+# The runbook's fix of a bundle's build_meta.json, ingested again: the
+# same runs with the new metadata, not the profiles stored twice.
+before=$(pd runs --db "$PERFDIFF_DB" -f tsv | wc -l)
+sed 's/rustc 1.80.0/rustc 1.80.1/' "$good/build_meta.json" >"$T/meta" &&
+	cp "$T/meta" "$good/build_meta.json"
+expect_exit 0 pd ingest --db "$PERFDIFF_DB" "$good"
+expect_grep "updated build_meta.json of bundle" "$T/err"
+after=$(pd runs --db "$PERFDIFF_DB" -f tsv | wc -l)
+[ "$before" -eq "$after" ] && ok || not_ok "runs $before before, $after after the re-ingest"
+expect_exit 0 pd runs --db "$PERFDIFF_DB" -v --sha 05 --scenario scan
+expect_grep "rustc 1.80.1" "$T/out"
+expect_no_grep "rustc 1.80.0" "$T/out"
 
 # Errors: exit 2.
 expect_exit 2 nightly --out "$T/night" --tool nosuchtool
