@@ -637,10 +637,32 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 /* Sample counts beyond any real recording's (docs/formats.md). */
 #define PLAUSIBLE_SAMPLES 5e7
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of the stacks' own (self) weights, 0 for none. */
+static double median_weight(const struct pd_profile *p)
+{
+	double *w = pd_xmalloc((p->nodes.n ? p->nodes.n : 1) * sizeof(*w)), m;
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nodes.n; i++)
+		if (p->nodes.v[i].weight > 0)
+			w[n++] = p->nodes.v[i].weight;
+	qsort(w, n, sizeof(*w), cmp_double);
+	m = !n ? 0 : n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+	free(w);
+	return m;
+}
+
 void pd_counts_from_weights(struct pd_profile *p, double sample_weight,
 			    const char *what)
 {
-	double g = sample_weight, minw = 0;
+	double g = sample_weight, minw = 0, sum, least = 0;
 	int integral = 1, multiples = 1;
 	size_t stacks = 0;
 	uint64_t ig = 0;
@@ -709,26 +731,41 @@ void pd_counts_from_weights(struct pd_profile *p, double sample_weight,
 			    "sample counts = %s / %.17g (--sample-weight)",
 			    what, g);
 	}
-	for (i = 0, minw = 0; i < p->nodes.n; i++) {
+	for (i = 0, sum = 0; i < p->nodes.n; i++) {
 		p->nodes.v[i].count = p->nodes.v[i].weight / g;
-		minw += p->nodes.v[i].count > 0 ? p->nodes.v[i].count : 0;
+		if (p->nodes.v[i].count > 0)
+			sum += p->nodes.v[i].count;
 	}
 	/*
 	 * More samples than a recording holds (50 M: 14 hours at 999 Hz)
-	 * are weights summed per stack, not sample counts: the test would
-	 * take every change for certain (docs/formats.md, "Folded stacks").
+	 * are weights summed per stack, not sample counts, and as counts
+	 * they would make every change look certain (docs/formats.md,
+	 * "Folded stacks"). Most stacks of a profile are seen a few times:
+	 * the median stack's weight stands for a sample's, which errs
+	 * towards too few samples, the cautious side.
 	 */
-	if (!(sample_weight > 0) && minw > PLAUSIBLE_SAMPLES)
+	if (!(sample_weight > 0) && sum > PLAUSIBLE_SAMPLES &&
+	    (least = median_weight(p)) > g) {
 		pd_profile_note(p,
-				"%s: %.3g samples if its numbers are sample"
+				"%s: %.3g samples if its numbers were sample"
 				" counts, more than a recording holds: they"
-				" look like weights summed per stack"
-				" (stackcollapse-perf.pl sums perf's periods),"
-				" which as counts make every change look"
-				" certain; give --sample-weight (the weight of"
-				" one sample, e.g. the mean period) or collapse"
-				" sample counts",
-				p->source ? p->source : "the profile", minw);
+				" are weights summed per stack (as"
+				" stackcollapse-perf.pl sums perf's periods);"
+				" read as samples of %.6g each, the median"
+				" stack's weight; --sample-weight gives the"
+				" real one",
+				p->source ? p->source : "the profile", sum,
+				least);
+		g = least;
+		for (i = 0; i < p->nodes.n; i++)
+			p->nodes.v[i].count = p->nodes.v[i].weight / g;
+		pd_buf_reset(&rule);
+		pd_buf_addf(&rule,
+			    "sample counts = %s / %.17g, the median stack's"
+			    " weight (the %s add up to more samples than a"
+			    " recording holds)",
+			    what, g, what);
+	}
 	if (p->interval <= 0 && !(g > 1 - 1e-12 && g < 1 + 1e-12))
 		p->interval = g;
 	free(p->count_rule);

@@ -110,7 +110,9 @@ PY
 then ok; else not_ok "mutex pprof: $(head -c 300 "$T/out")"; fi
 printf 'main;a 250000123\nmain;b 500001\nmain;c 1750003\n' >"$T/summed.folded"
 expect_exit 0 pd show "$T/summed.folded"
-expect_grep "warning: .*summed.folded: 2.52e+08 samples if its numbers are sample counts, more than a recording holds: they look like weights summed per stack" "$T/err"
+expect_grep "warning: .*summed.folded: 2.52e+08 samples if its numbers were sample counts, more than a recording holds: they are weights summed per stack (as stackcollapse-perf.pl sums perf's periods); read as samples of 1.75e+06 each, the median stack's weight" "$T/err"
+expect_exit 0 pd show -f json "$T/summed.folded"
+expect_grep '"count_rule":.*"sample counts = weights / 1750003, the median stack' "$T/out"
 expect_exit 0 pd show "$T/summed.folded" --sample-weight 250000
 expect_no_grep "more than a recording holds" "$T/err"
 
