@@ -34,7 +34,7 @@ int pd_cmd_convert(int argc, char **argv)
 	o.fmt = PD_ONE_SPEEDSCOPE;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h",
+	while ((c = getopt_long(argc, argv, pd_opts_short(PD_C_CONVERT),
 				pd_opts_getopt(PD_C_CONVERT), NULL)) != -1) {
 		int r;
 

@@ -435,8 +435,8 @@ int pd_cmd_show(int argc, char **argv)
 	o.top = 30;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h", pd_opts_getopt(PD_C_SHOW),
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, pd_opts_short(PD_C_SHOW),
+				pd_opts_getopt(PD_C_SHOW), NULL)) != -1) {
 		int r = pd_shared_option(c, argv, &io, &fmt, &output,
 					 show_usage, "show");
 

@@ -44,10 +44,8 @@ static int parse(int argc, char **argv, struct hist_args *a, const char *usage,
 	a->db = pd_db_default_path();
 	optind = 1;
 	opterr = 0;
-	/* -f is the runs listing's alone */
-	while ((c = getopt_long(argc, argv,
-				strcmp(cmd, "runs") ? ":hv" : ":hvf:", opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, pd_opts_short(pd_opts_cmd(cmd)),
+				opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			a->fmt = optarg;
@@ -382,9 +380,9 @@ int pd_cmd_runs(int argc, char **argv)
 		cJSON_AddNumberToObject(root, "version", 1);
 		arr = cJSON_AddArrayToObject(root, "runs");
 	} else if (fmt == 't')
-		printf("%-6s %-12s %-20s %-11s %-12s %3s %10s %14s  %s\n", "RUN",
-		       "SHA", "SCENARIO", "CACHE", "TOOL", "#", "SAMPLES",
-		       "TOTAL", "DATE");
+		printf("%-6s %-12s %-20s %-11s %-12s %3s %10s %14s  %s\n",
+		       "RUN", "SHA", "SCENARIO", "CACHE", "TOOL", "#",
+		       "SAMPLES", "TOTAL", "DATE");
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		if (fmt == 'j')
 			runs_json_row(arr, st);

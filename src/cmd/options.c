@@ -188,7 +188,8 @@ static const struct pd_optdef table[] = {
 	  "compare shares of each side's total instead of absolute weights" },
 	/* History */
 	{ "db", 0, required_argument, OPT_DB, "DB", "History",
-	  PD_C_CHECK | PD_C_COMPARE | HIST | SERIES | PD_C_SITE,
+	  PD_C_CHECK | PD_C_COMPARE | PD_C_INGEST | PD_C_RUNS | SERIES |
+	      PD_C_SITE,
 	  "SQLite file or postgresql:// URL (default $PERFDIFF_DB, else"
 	  " ./perfdiff.db)",
 	  "the history: a SQLite file, or a PostgreSQL server as"
@@ -219,7 +220,7 @@ static const struct pd_optdef table[] = {
 	  "its runs; bundle: default HEAD)",
 	  NULL },
 	{ "repo", 0, required_argument, OPT_REPO, "DIR", "History",
-	  HIST | SERIES | PD_C_COMPARE | PD_C_CHECK,
+	  PD_C_INGEST | PD_C_BUNDLE | SERIES | PD_C_COMPARE | PD_C_CHECK,
 	  "git repository: resolves shas to full ids and commit dates,\n"
 	  "and revisions (HEAD~1, a branch, A...B) for compare, check and\n"
 	  "--alert-after; trend and culprit order commits as git does",
@@ -248,7 +249,8 @@ static const struct pd_optdef table[] = {
 	  "one that is no longer there) under another sha or scenario take "
 	  "the ones it gives now; without it such a bundle is refused "
 	  "(history.md, \"Ingest\")" },
-	{ "verbose", 'v', no_argument, 'v', NULL, "History", HIST,
+	{ "verbose", 'v', no_argument, 'v', NULL, "History",
+	  PD_C_INGEST | PD_C_RUNS,
 	  "ingest: name every bundle already stored; runs: where each\n"
 	  "run was read from and its build_meta.json",
 	  NULL },
@@ -279,12 +281,12 @@ static const struct pd_optdef table[] = {
 	  "exit 1 only for alerts after commit REV (culprit: the latest\n"
 	  "alert after it)",
 	  NULL },
-	{ "state", 0, required_argument, OPT_STATE, "FILE", "Trend", SERIES,
+	{ "state", 0, required_argument, OPT_STATE, "FILE", "Trend", PD_C_TREND,
 	  "exit 1 only for alerts not listed in FILE, then add them",
 	  "exit 1 only for alerts whose first bad sha is not in FILE, then "
 	  "add them (the nightly job's memory)" },
 	{ "improvements", 0, no_argument, OPT_IMPROVEMENTS, NULL, "Trend",
-	  SERIES, "culprit: also changes for the better", NULL },
+	  PD_C_CULPRIT, "also changes for the better", NULL },
 	{ "commit-url", 0, required_argument, OPT_COMMIT_URL, "URL", "Trend",
 	  PD_C_TREND | PD_C_SITE,
 	  "link commits in md and html to URL, {sha} replaced\n"
@@ -302,14 +304,14 @@ static const struct pd_optdef table[] = {
 	  "text (default), json, folded", NULL },
 	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_CONVERT,
 	  "speedscope (default), folded", NULL },
-	{ "format", 'f', required_argument, 'f', "FMT", "Output", SERIES,
+	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_TREND,
 	  "text (default), md, json, html, xlsx", NULL },
 	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_RUNS,
 	  "text (default), json, tsv",
 	  "text (default); json or tsv for scripts: one run a row with its "
 	  "key, unit, samples, total and sample rate (cli.md, \"runs\")" },
 	{ "output", 'o', required_argument, 'o', "FILE", "Output",
-	  JUDGE | PD_C_SHOW | PD_C_CONVERT | SERIES,
+	  JUDGE | PD_C_SHOW | PD_C_CONVERT | PD_C_TREND,
 	  "write to FILE (by a temporary name, then renamed) instead of\n"
 	  "stdout; - is stdout (xlsx needs a file)",
 	  "write to FILE: a temporary file in the same folder, renamed when "
@@ -338,11 +340,11 @@ static const struct pd_optdef table[] = {
 	  "function series (default 10, by impact)",
 	  "function series (default 10, by impact; 0 for the total alone)" },
 	{ "color", 0, required_argument, OPT_COLOR, "WHEN", "Output",
-	  (JUDGE & ~PD_C_PEEK) | SERIES, "auto (default), always, never",
+	  (JUDGE & ~PD_C_PEEK) | PD_C_TREND, "auto (default), always, never",
 	  "`auto` (default: only on a terminal, never with `NO_COLOR` set), "
 	  "`always`, `never`" },
 	{ "colour", 0, required_argument, OPT_COLOR, "WHEN", "Output",
-	  (JUDGE & ~PD_C_PEEK) | SERIES, NULL, NULL },
+	  (JUDGE & ~PD_C_PEEK) | PD_C_TREND, NULL, NULL },
 	{ "help", 'h', no_argument, 'h', NULL, "Output", ALL, "this help",
 	  NULL },
 };
@@ -383,6 +385,31 @@ const struct option *pd_opts_getopt(unsigned cmd)
 				n++;
 			}
 		made[bit] = o;
+	}
+	return made[bit];
+}
+
+const char *pd_opts_short(unsigned cmd)
+{
+	static char made[PD_ARRAY_SIZE(cmd_names)][64];
+	size_t bit = 0, i, n = 0;
+
+	while (bit < PD_ARRAY_SIZE(cmd_names) && !(cmd & (1u << bit)))
+		bit++;
+	if (bit == PD_ARRAY_SIZE(cmd_names))
+		bit = 0;
+	if (!made[bit][0]) {
+		char *s = made[bit];
+
+		s[n++] = ':'; /* a missing value is ':', not '?' */
+		for (i = 0; i < PD_ARRAY_SIZE(table) && n + 3 < 64; i++)
+			if ((table[i].cmds & (1u << bit)) && table[i].letter &&
+			    !memchr(s, table[i].letter, n)) {
+				s[n++] = (char)table[i].letter;
+				if (table[i].has_arg == required_argument)
+					s[n++] = ':';
+			}
+		s[n] = '\0';
 	}
 	return made[bit];
 }

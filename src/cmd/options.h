@@ -101,6 +101,11 @@ struct pd_optdef {
 unsigned pd_opts_cmd(const char *name);
 /* getopt_long's table for a command (built once, never freed). */
 const struct option *pd_opts_getopt(unsigned cmd);
+/*
+ * getopt's string of the command's short options, from the same table
+ * (":f:o:hb:c:" for diff): a letter the help does not list is refused.
+ */
+const char *pd_opts_short(unsigned cmd);
 /* The option lines of a command's help, by section. */
 void pd_opts_help(FILE *f, unsigned cmd);
 /* docs/cli.md's option table of a command (Markdown). */

@@ -353,9 +353,9 @@ int pd_parse_run(int argc, char **argv, struct run_opts *r, const char *usage,
 	r->db = pd_db_default_path();
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv,
-				":f:o:hb:c:", pd_opts_getopt(pd_opts_cmd(cmd)),
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, pd_opts_short(pd_opts_cmd(cmd)),
+				pd_opts_getopt(pd_opts_cmd(cmd)), NULL)) !=
+	       -1) {
 		int k = pd_shared_option(c, argv, &r->io, &r->fmt, &r->output,
 					 usage, cmd);
 

@@ -50,7 +50,7 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 	a->q.threshold_pct = 5;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":f:o:h",
+	while ((c = getopt_long(argc, argv, pd_opts_short(pd_opts_cmd(cmd)),
 				pd_opts_getopt(pd_opts_cmd(cmd)), NULL)) !=
 	       -1) {
 		switch (c) {
@@ -105,6 +105,13 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 			a->commit_url = optarg;
 			break;
 		case OPT_COLOR:
+			if (strcmp(optarg, "auto") &&
+			    strcmp(optarg, "always") &&
+			    strcmp(optarg, "never")) {
+				pd_error("error: --color wants auto, always or"
+					 " never");
+				return 2;
+			}
 			a->color = optarg;
 			break;
 		case OPT_STATE:
