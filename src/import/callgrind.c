@@ -228,6 +228,16 @@ static int ends_token(char c)
 	return c == '\0' || c == ' ' || c == '\t';
 }
 
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_hex(char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
 /* A subposition: absolute (decimal or 0x hex), +N, -N or '*'. */
 static const char *subpos(const char *s)
 {
@@ -238,11 +248,11 @@ static const char *subpos(const char *s)
 	if (*s == '+' || *s == '-')
 		s++;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		for (d = s + 2; isxdigit((unsigned char)*d); d++)
+		for (d = s + 2; is_hex(*d); d++)
 			;
 		return d > s + 2 && ends_token(*d) ? d : NULL;
 	}
-	for (d = s; isdigit((unsigned char)*d); d++)
+	for (d = s; is_digit(*d); d++)
 		;
 	return d > s && ends_token(*d) ? d : NULL;
 }
@@ -709,7 +719,7 @@ static int on_line(struct cg *s, char *line, size_t len)
 
 	if (!len || c == '#' || !*blanks(line))
 		return 0;
-	if (isdigit((unsigned char)c) || c == '+' || c == '-' || c == '*')
+	if (is_digit(c) || c == '+' || c == '-' || c == '*')
 		return on_cost(s, line);
 	if (s->calling)
 		return fail(s, "calls= must be followed by its cost line");
