@@ -37,9 +37,7 @@
 /* Paths longer than this end there (no real call chain is that deep). */
 #define MAX_DEPTH 1024
 
-#define NONE UINT32_MAX
-
-/* A part of a unit's cost: a function's self (to NONE) or a call out. */
+/* A part of a unit's cost: a function's self (to CG_NONE) or a call out. */
 struct part {
 	uint32_t fn, to;
 	uint64_t cost;
@@ -62,7 +60,7 @@ struct tree {
 	struct part *parts;
 	uint64_t *left;		 /* part -> what is left of it */
 	uint32_t *stamp, *mnode; /* fn -> entry it has a node in, the node */
-	uint32_t *best;		 /* fn -> its node of most self, or NONE */
+	uint32_t *best;		 /* fn -> its node of most self, or CG_NONE */
 	double *best_self;
 	uint32_t entries;
 	PD_VEC(struct call) stack;
@@ -134,7 +132,7 @@ static void tarjan_visit(struct tarjan *tj, struct tree *t, uint32_t v)
 
 			if (!is_call(a))
 				continue;
-			if (tj->index[a->to] == NONE)
+			if (tj->index[a->to] == CG_NONE)
 				tarjan_push(tj, g, a->to);
 			else if (tj->on[a->to] && tj->index[a->to] < tj->low[u])
 				tj->low[u] = tj->index[a->to];
@@ -172,9 +170,9 @@ static void find_units(struct tree *t)
 	tj.low = pd_xreallocarray(NULL, n + 1, sizeof(uint32_t));
 	tj.on = pd_xcalloc(n + 1, 1);
 	for (i = 0; i < n; i++)
-		tj.index[i] = NONE;
+		tj.index[i] = CG_NONE;
 	for (i = 0; i < n; i++)
-		if (tj.index[i] == NONE)
+		if (tj.index[i] == CG_NONE)
 			tarjan_visit(&tj, t, (uint32_t)i);
 	t->unit_in = pd_xcalloc((size_t)t->nunits + 1, sizeof(uint64_t));
 	for (i = 0; i < g->arcs.n; i++) {
@@ -233,7 +231,7 @@ static void find_parts(struct tree *t)
 			struct part *pt = &t->parts[at[t->unit[i]]++];
 
 			pt->fn = (uint32_t)i;
-			pt->to = NONE;
+			pt->to = CG_NONE;
 			pt->cost = g->fns.v[i].self;
 		}
 	for (i = 0; i < g->arcs.n; i++) {
@@ -284,7 +282,7 @@ static void add_self(struct tree *t, uint32_t fn, uint32_t node, uint64_t w)
 
 	pd_profile_add(t->p, node, (double)w, (double)w);
 	nd = &t->p->nodes.v[node];
-	if (t->best[fn] == NONE || nd->weight > t->best_self[fn]) {
+	if (t->best[fn] == CG_NONE || nd->weight > t->best_self[fn]) {
 		t->best[fn] = node;
 		t->best_self[fn] = nd->weight;
 	}
@@ -327,7 +325,7 @@ static void enter(struct tree *t, const struct call *c)
 		t->left[k] -= take;
 		cost -= take;
 		node = member_node(t, pt->fn, top);
-		if (pt->to == NONE)
+		if (pt->to == CG_NONE)
 			add_self(t, pt->fn, node, take);
 		else if (c->depth + 1 >= MAX_DEPTH)
 			t->deep = 1, t->unplaced += take;
@@ -361,10 +359,10 @@ static uint64_t place_rest(struct tree *t)
 		const struct part *pt = &t->parts[k];
 		uint32_t node;
 
-		if (pt->to != NONE || !t->left[k])
+		if (pt->to != CG_NONE || !t->left[k])
 			continue;
 		node = t->best[pt->fn];
-		if (node == NONE)
+		if (node == CG_NONE)
 			node = pd_profile_child(t->p, PD_ROOT,
 						frame_of(t, pt->fn));
 		add_self(t, pt->fn, node, t->left[k]);
@@ -425,7 +423,7 @@ void pd_cg_tree(struct cg_graph *g, struct pd_profile *p)
 	t.best = pd_xreallocarray(NULL, n + 1, sizeof(uint32_t));
 	t.best_self = pd_xcalloc(n + 1, sizeof(double));
 	for (i = 0; i < n; i++) {
-		t.best[i] = NONE;
+		t.best[i] = CG_NONE;
 		total += (double)g->fns.v[i].self;
 	}
 	index_calls(g);
