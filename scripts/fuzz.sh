@@ -19,9 +19,9 @@
 #   perfdata (perf.data read directly), sniff, objid (the symbol-file
 #   header readers), meta (build_meta.json and the bundle reader),
 #   bundle (a whole bundle folder: its name, file names, metadata and a
-#   profile, read and ingested), sidecar (samply's .syms.json), packed (a history's packed function
-#   rows) or history (a history file read by runs, load and compare);
-#   default all.
+#   profile, read and ingested), sidecar (samply's .syms.json), packed (a
+#   history's packed function rows) or history (a history file read by
+#   runs, load and compare); default all.
 # PD_FUZZ_FORK=N runs N workers in libFuzzer's fork mode, which goes on
 # after a crash, a leak or a timeout and so finds more than one a run.
 # Failures are counted from the files libFuzzer writes (crash-*, leak-*,
