@@ -327,10 +327,10 @@ static void enter(struct tree *t, const struct call *c)
 		node = member_node(t, pt->fn, top);
 		if (pt->to == CG_NONE)
 			add_self(t, pt->fn, node, take);
-		else if (c->depth + 1 >= MAX_DEPTH)
-			t->deep = 1, t->unplaced += take;
-		else
+		else if (c->depth + 1 < MAX_DEPTH)
 			push(t, pt->to, node, c->depth + 1, take);
+		else
+			t->deep = 1; /* its callee's self stays left */
 	}
 	while (t->next[u] < e && !t->left[t->next[u]])
 		t->next[u]++;
