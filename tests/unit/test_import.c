@@ -451,6 +451,73 @@ static void test_callgrind_names(void **state)
 	pd_profile_release(&p);
 }
 
+/* Writes text to a temporary file and imports it into p, which must work. */
+static void load_text_as(struct pd_profile *p, const char *text, size_t n)
+{
+	char path[] = "/tmp/pdimportXXXXXX";
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_import_opts o;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	memset(&o, 0, sizeof(o));
+	pd_profile_init(p);
+	if (pd_import(p, path, &o, &err) < 0) {
+		print_error("%s\n", err.msg);
+		fail();
+	}
+	unlink(path);
+}
+
+/*
+ * A call chain deeper than the tree goes (1100 functions, each 1 of its
+ * own and a call to the next): the path ends after 1024 of them, whose
+ * totals count what is below them on it; the 76 beyond are roots of
+ * their own, self stays exact, and a note says that the paths end. A
+ * file whose calls cost more than their callees do: self stays exact,
+ * the excess is named.
+ */
+static void test_callgrind_edges(void **state)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	struct pd_profile p;
+	size_t i, notes;
+	int deep = 0;
+
+	(void)state;
+	pd_buf_adds(&b, "# callgrind format\nevents: Ir\n");
+	for (i = 0; i < 1100; i++) {
+		pd_buf_addf(&b, "fn=(%zu) f%zu\n1 1\n", i + 1, i);
+		if (i + 1 < 1100)
+			pd_buf_addf(&b, "cfn=(%zu) f%zu\ncalls=1 1\n1 %zu\n",
+				    i + 2, i + 1, 1099 - i);
+	}
+	load_text_as(&p, b.buf, b.len);
+	assert_near(p.total_weight, 1100, 0);
+	assert_near(func_of(&p, "f0").total, 1024, 0);
+	assert_near(func_of(&p, "f500").total, 524, 0);
+	assert_near(func_of(&p, "f1099").self, 1, 0);
+	assert_near(func_of(&p, "f1099").total, 1, 0);
+	for (notes = 0; notes < p.notes.n; notes++)
+		deep |= strstr(p.notes.v[notes], "deeper than 1024") != NULL;
+	assert_true(deep);
+	pd_profile_release(&p);
+
+	pd_buf_reset(&b);
+	pd_buf_adds(&b, "# callgrind format\nevents: Ir\nfn=main\n1 10\n"
+			"cfn=work\ncalls=1 1\n1 300\nfn=work\n1 100\n");
+	load_text_as(&p, b.buf, b.len);
+	assert_near(func_of(&p, "main").self, 10, 0);
+	assert_near(func_of(&p, "work").self, 100, 0);
+	assert_near(func_of(&p, "main").total, 110, 0);
+	assert_int_equal(p.notes.n, 1);
+	assert_non_null(strstr(p.notes.v[0], "do not add up"));
+	pd_profile_release(&p);
+	pd_buf_release(&b);
+}
+
 /* What a callgrind or cachegrind file may not hold: one line each. */
 static void test_callgrind_errors(void **state)
 {
@@ -773,6 +840,7 @@ int main(void)
 		cmocka_unit_test(test_cachegrind_tiny),
 		cmocka_unit_test(test_callgrind_names),
 		cmocka_unit_test(test_callgrind_errors),
+		cmocka_unit_test(test_callgrind_edges),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_valid_edge_cases),
 		cmocka_unit_test(test_wpa_sniff_lone_quote),
