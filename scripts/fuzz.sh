@@ -15,13 +15,13 @@
 #   run, outside the test suite, is `scripts/fuzz.sh 600` (ten minutes a
 #   target, about three hours in all).
 #   TARGET: perf_script, folded, perf_stat, speedscope, firefox, wpa,
-#   instruments, xctrace, cpuprofile, pprof, dhat, perfdata (perf.data read
-#   directly), sniff, objid (the symbol-file header readers), meta
-#   (build_meta.json and the bundle reader), bundle (a whole bundle folder:
-#   its name, file names, metadata and a profile, read and ingested),
-#   sidecar (samply's .syms.json), packed (a history's packed function
-#   rows) or history (a history file read by runs, load and compare);
-#   default all.
+#   instruments, xctrace, cpuprofile, pprof, dhat, callgrind, cachegrind,
+#   perfdata (perf.data read directly), sniff, objid (the symbol-file
+#   header readers), meta (build_meta.json and the bundle reader),
+#   bundle (a whole bundle folder: its name, file names, metadata and a
+#   profile, read and ingested), sidecar (samply's .syms.json), packed (a
+#   history's packed function rows) or history (a history file read by
+#   runs, load and compare); default all.
 # PD_FUZZ_FORK=N runs N workers in libFuzzer's fork mode, which goes on
 # after a crash, a leak or a timeout and so finds more than one a run.
 # Failures are counted from the files libFuzzer writes (crash-*, leak-*,
@@ -37,7 +37,8 @@ fork=${PD_FUZZ_FORK:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 all="perf_script perf_stat folded speedscope firefox wpa instruments xctrace
-cpuprofile pprof dhat perfdata sniff objid meta sidecar packed history bundle"
+cpuprofile pprof dhat callgrind cachegrind perfdata sniff objid meta sidecar
+packed history bundle"
 selected() {
 	[ "$only" = "  " ] || case $only in *" $1 "*) ;; *) return 1 ;; esac
 }

@@ -31,6 +31,10 @@ static const struct pd_format formats[] = {
 	  pd_cpuprofile_sniff, pd_cpuprofile_import },
 	{ "xctrace", "Instruments trace table exported by xctrace (XML)",
 	  pd_xctrace_sniff, pd_xctrace_import },
+	{ "callgrind", "Callgrind cost file (valgrind --tool=callgrind)",
+	  pd_callgrind_sniff, pd_callgrind_import },
+	{ "cachegrind", "Cachegrind cost file (valgrind --tool=cachegrind)",
+	  pd_cachegrind_sniff, pd_cachegrind_import },
 	/* before WPA: an Allocations header has a Count column */
 	{ "instruments", "Instruments deep copy (Time Profiler, Allocations)",
 	  pd_instruments_sniff, pd_instruments_import },
@@ -73,7 +77,7 @@ const char *pd_format_list(void)
 {
 	return "speedscope, firefox (samply), cpuprofile, wpa (CSV),"
 	       " instruments, xctrace, perf-script, perf-stat, folded, pprof,"
-	       " dhat";
+	       " dhat, callgrind, cachegrind";
 }
 
 int pd_filter_match(const char *needle, const char *name, size_t len)
@@ -536,8 +540,9 @@ static int import_input(struct pd_profile *p, const char *path,
 static void unfiltered(struct pd_profile *p, const struct pd_format *fmt,
 		       const struct pd_import_opts *o)
 {
-	static const char *const none[] = { "pprof", "dhat", "cpuprofile",
-					    "perf-stat" };
+	static const char *const none[] = { "pprof",	  "dhat",
+					    "cpuprofile", "perf-stat",
+					    "callgrind",  "cachegrind" };
 	size_t i;
 
 	if (!o->thread && !o->process)

@@ -11,8 +11,10 @@
 #include "model/profile.h"
 
 struct pd_import_opts {
-	const char *from;     /* forced format name, NULL to sniff */
-	const char *event;    /* perf script: event to keep, NULL = first */
+	const char *from; /* forced format name, NULL to sniff */
+	/* perf script: event to keep, NULL = first; callgrind, cachegrind:
+	 * the event to read, NULL = Ir */
+	const char *event;
 	const char *process;  /* keep samples whose process matches */
 	const char *thread;   /* keep samples whose thread matches */
 	double sample_weight; /* weight of one sample; 0 = derive */
@@ -85,6 +87,12 @@ int pd_dhat_import(struct pd_input *in, struct pd_profile *p,
 int pd_dhat_metric_ok(const char *name);
 const char *pd_dhat_metric_names(void);
 extern const char pd_dhat_alloc_default[];
+int pd_callgrind_sniff(const char *head, size_t len);
+int pd_callgrind_import(struct pd_input *in, struct pd_profile *p,
+			const struct pd_import_opts *o, struct pd_err *err);
+int pd_cachegrind_sniff(const char *head, size_t len);
+int pd_cachegrind_import(struct pd_input *in, struct pd_profile *p,
+			 const struct pd_import_opts *o, struct pd_err *err);
 int pd_perfstat_sniff(const char *head, size_t len);
 int pd_perfstat_import(struct pd_input *in, struct pd_profile *p,
 		       const struct pd_import_opts *o, struct pd_err *err);

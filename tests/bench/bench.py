@@ -3,6 +3,7 @@
 
 usage: tests/bench/bench.py [--perf-mb 100] [--speedscope-mb 1000] [--folded-mb 100]
                             [--cpuprofile-mb 100] [--pprof-mb 100] [--dhat-mb 100]
+                            [--callgrind-mb 100]
                             [--firefox-mb 1000] [--long-string-mb 50]
                             [--sidecar-mb 150]
 Needs a built tree (build/perfdiff, build/tests/bench_gen,
@@ -194,6 +195,81 @@ def gen_dhat(mb, seed, path):
         f.write(' ]\n}\n')
 
 
+def gen_callgrind(mb, seed, path):
+    """A callgrind file as valgrind --tool=callgrind --dump-instr=yes writes
+    one: 20000 functions in 8 objects, each calling 3 of the functions
+    after it (a call graph shared as a real program's is, without
+    recursion), names compressed, positions relative, the inclusive costs
+    of calls adding up; the functions' cost lines repeat until the file is
+    mb megabytes."""
+    import random
+    rnd = random.Random(seed)
+    n = 20000
+    calls = [sorted(rnd.sample(range(i + 1, min(n, i + 400)), 3))
+             if i < n - 400 else [] for i in range(n)]
+    # each function's self per round of its lines, and the file's rounds
+    lines = [rnd.randint(5, 40) for _ in range(n)]
+    costs = [[rnd.randint(1, 60) for _ in range(k)] for k in lines]
+    # about 8 bytes a cost line, 60 a call, written once
+    rounds = max(1, int((mb * 1e6 - 60 * 3 * n) / (8 * sum(lines))))
+    self_ = [sum(c) * rounds for c in costs]
+    # inclusive costs, callees first: a callee's share to each caller
+    callers = [[] for _ in range(n)]
+    for i, cs in enumerate(calls):
+        for j in cs:
+            callers[j].append(i)
+    incl = [0] * n
+    arc = {}
+    for j in range(n - 1, -1, -1):
+        incl[j] = self_[j] + sum(arc[(j, k)] for k in calls[j])
+        if not callers[j]:
+            continue
+        w = [rnd.randint(1, 9) for _ in callers[j]]
+        left = incl[j]
+        for k, i in enumerate(callers[j]):
+            share = left if k == len(w) - 1 else incl[j] * w[k] // sum(w)
+            arc[(i, j)] = share
+            left -= share
+    named = set()
+
+    def ref(kind, i, text):
+        if (kind, i) in named:
+            return "(%d)" % i
+        named.add((kind, i))
+        return "(%d) %s" % (i, text)
+
+    with open(path, "w") as f:
+        f.write("# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n"
+                "pid: 4242\ncmd:  ./app\npart: 1\n\npositions: instr line\n"
+                "events: Ir\nsummary: %d\n\n" % sum(self_))
+        for i in range(n):
+            ob, fl = i % 8, i // 50
+            f.write("ob=%s\nfl=%s\nfn=%s\n" % (
+                ref("ob", ob, "/usr/lib/libapp%d.so" % ob),
+                ref("fl", fl, "src/mod%d/file%d.c" % (ob, fl)),
+                ref("fn", i, "app::mod%d::fn_%d(int, char const*)" % (ob, i))))
+            f.write("0x%x %d %d\n" % (0x10000 + 64 * i, 10 + i % 90,
+                                      costs[i][0]))
+            block = "".join("+%d * %d\n" % (rnd.randint(1, 7), c)
+                            for c in costs[i][1:])
+            f.write(block)
+            for _ in range(rounds - 1):
+                f.write("-%d +1 %d\n" % (rnd.randint(1, 99), costs[i][0]))
+                f.write(block)
+            for j in calls[i]:
+                if calls[i] and arc.get((i, j)):
+                    if j % 8 != ob:
+                        f.write("cob=%s\n" % ref("ob", j % 8,
+                                                 "/usr/lib/libapp%d.so" % (j % 8)))
+                    f.write("cfi=%s\ncfn=%s\ncalls=%d 0x%x %d\n* * %d\n" % (
+                        ref("fl", j // 50, "src/mod%d/file%d.c" % (j % 8, j // 50)),
+                        ref("fn", j, "app::mod%d::fn_%d(int, char const*)"
+                            % (j % 8, j)),
+                        rounds, 0x10000 + 64 * j, 10 + j % 90, arc[(i, j)]))
+            f.write("\n")
+        f.write("totals: %d\n" % sum(self_))
+
+
 def gen_long_string(mb, seed, path):
     """A speedscope file whose one frame name is mb megabytes long."""
     with open(path, "w") as f:
@@ -350,6 +426,8 @@ def gen(kind, mb, seed, path):
         gen_pprof(mb, seed, path)
     if kind == "dhat" and not os.path.exists(path):
         gen_dhat(mb, seed, path)
+    if kind == "callgrind" and not os.path.exists(path):
+        gen_callgrind(mb, seed, path)
     if kind == "firefox" and not os.path.exists(path):
         gen_firefox(mb, seed, path)
     if not os.path.exists(path):
@@ -367,6 +445,7 @@ def main():
     ap.add_argument("--cpuprofile-mb", type=float, default=100)
     ap.add_argument("--pprof-mb", type=float, default=100)
     ap.add_argument("--dhat-mb", type=float, default=100)
+    ap.add_argument("--callgrind-mb", type=float, default=100)
     ap.add_argument("--firefox-mb", type=float, default=1000)
     ap.add_argument("--long-string-mb", type=float, default=50,
                     help="one JSON string (a frame name) this long")
@@ -385,6 +464,7 @@ def main():
                           ("cpuprofile", a.cpuprofile_mb, "cpuprofile"),
                           ("pprof", a.pprof_mb, "pb"),
                           ("dhat", a.dhat_mb, "dhat.json"),
+                          ("callgrind", a.callgrind_mb, "callgrind.out"),
                           ("firefox", a.firefox_mb, "json"),
                           ("long-string", a.long_string_mb, "speedscope.json"),
                           ("sidecar", a.sidecar_mb, "json")):

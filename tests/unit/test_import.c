@@ -328,6 +328,234 @@ static void expect_error(const char *text, const char *from, const char *want)
 	}
 }
 
+/*
+ * fixtures/callgrind/tiny.callgrind, counted by hand. Ir: main 5 + 3 + 2
+ * self, calls parse (400) and memcpy in libc (60): 470 in part 1, and
+ * part 2 adds 30 to parse's self (the call from main, calls=0, costs 30
+ * too). parse: 100 + 50 + 30 self, calls walk (250). walk: 40 + 10 (the
+ * inlined line, fi=) self, calls walk'2 (200), whose self is 120 + 80
+ * and whose calls to itself (100) count its own cost again. walk'2 is
+ * walk: self 250. Dr the same way, a missing cost being 0.
+ */
+static void test_callgrind_tiny(void **state)
+{
+	struct pd_profile p;
+	struct pd_import_opts o;
+	struct ft r;
+
+	(void)state;
+	load(&p, "fixtures/callgrind/tiny.callgrind", NULL);
+	assert_string_equal(p.format, "callgrind");
+	assert_string_equal(p.event, "Ir");
+	assert_string_equal(p.exporter, "handmade");
+	assert_int_equal(p.unit, PD_UNIT_COUNT);
+	assert_int_equal(p.exact, 1);
+	assert_int_equal(p.self_only, 0);
+	assert_near(p.total_weight, 500, 0);
+	r = func_of(&p, "main");
+	assert_near(r.self, 10, 0);
+	assert_near(r.total, 500, 0);
+	assert_string_equal(r.module, "app");
+	r = func_of(&p, "parse");
+	assert_near(r.self, 180, 0);
+	assert_near(r.total, 430, 0);
+	r = func_of(&p, "walk");
+	assert_int_equal(r.found, 1); /* walk'2 is walk */
+	assert_near(r.self, 250, 0);
+	assert_near(r.total, 250, 0);
+	r = func_of(&p, "memcpy");
+	assert_near(r.self, 60, 0);
+	assert_near(r.total, 60, 0);
+	assert_string_equal(r.module, "libc.so.6");
+	assert_int_equal(func_of(&p, "unused").found, 0);
+	assert_int_equal(p.notes.n, 1); /* Dr is named */
+	assert_non_null(strstr(p.notes.v[0], "the file has Ir, Dr"));
+	pd_profile_release(&p);
+
+	memset(&o, 0, sizeof(o));
+	o.event = "Dr";
+	load(&p, "fixtures/callgrind/tiny.callgrind", &o);
+	assert_string_equal(p.event, "Dr");
+	assert_near(p.total_weight, 29, 0);
+	r = func_of(&p, "main");
+	assert_near(r.self, 1, 0);
+	assert_near(r.total, 29, 0);
+	r = func_of(&p, "parse");
+	assert_near(r.self, 13, 0);
+	assert_near(r.total, 23, 0);
+	r = func_of(&p, "walk");
+	assert_near(r.self, 10, 0);
+	pd_profile_release(&p);
+}
+
+/* fixtures/callgrind/tiny.cachegrind, counted by hand: self costs only. */
+static void test_cachegrind_tiny(void **state)
+{
+	struct pd_profile p;
+	struct pd_import_opts o;
+
+	(void)state;
+	load(&p, "fixtures/callgrind/tiny.cachegrind", NULL);
+	assert_string_equal(p.format, "cachegrind");
+	assert_string_equal(p.event, "Ir");
+	assert_int_equal(p.exact, 1);
+	assert_int_equal(p.self_only, 1);
+	assert_near(p.total_weight, 168, 0);
+	assert_near(func_of(&p, "main").self, 8, 0);
+	assert_near(func_of(&p, "parse").self, 120, 0);
+	assert_near(func_of(&p, "helper").self, 40, 0);
+	assert_null(func_of(&p, "helper").module[0] ? "module" : NULL);
+	pd_profile_release(&p);
+
+	memset(&o, 0, sizeof(o));
+	o.event = "I1mr";
+	load(&p, "fixtures/callgrind/tiny.cachegrind", &o);
+	assert_near(p.total_weight, 2, 0);
+	assert_near(func_of(&p, "main").self, 1, 0);
+	assert_near(func_of(&p, "helper").self, 1, 0);
+	assert_int_equal(func_of(&p, "parse").found, 0);
+	pd_profile_release(&p);
+}
+
+/* Callgrind's names: recursion levels and caller contexts are cut. */
+static void test_callgrind_names(void **state)
+{
+	static const char text[] =
+	    "# callgrind format\nevents: Ir\n"
+	    "fn=(1) std::basic_string<char, 'a'>::f'2\n1 3\n"
+	    "fn=(2) hash'render'main\n1 4\n"
+	    "fn=(3) operator<<(ostream&, int)'2\n1 5\n"
+	    "fn=(4) (below main)\n1 6\n"
+	    "fn=(5) <&'a T as core::fmt::Display>::fmt\n1 7\n";
+	struct pd_profile p;
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_import_opts o;
+	char path[] = "/tmp/pdimportXXXXXX";
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof(text) - 1),
+			 (ssize_t)sizeof(text) - 1);
+	close(fd);
+	memset(&o, 0, sizeof(o));
+	pd_profile_init(&p);
+	assert_int_equal(pd_import(&p, path, &o, &err), 0);
+	unlink(path);
+	assert_near(func_of(&p, "std::basic_string<char, 'a'>::f").self, 3, 0);
+	assert_near(func_of(&p, "hash").self, 4, 0);
+	assert_near(func_of(&p, "operator<<(ostream&, int)").self, 5, 0);
+	assert_near(func_of(&p, "(below main)").self, 6, 0);
+	assert_near(func_of(&p, "<&'a T as core::fmt::Display>::fmt").self, 7,
+		    0);
+	pd_profile_release(&p);
+}
+
+/* Writes text to a temporary file and imports it into p, which must work. */
+static void load_text_as(struct pd_profile *p, const char *text, size_t n)
+{
+	char path[] = "/tmp/pdimportXXXXXX";
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_import_opts o;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, n), (ssize_t)n);
+	close(fd);
+	memset(&o, 0, sizeof(o));
+	pd_profile_init(p);
+	if (pd_import(p, path, &o, &err) < 0) {
+		print_error("%s\n", err.msg);
+		fail();
+	}
+	unlink(path);
+}
+
+/*
+ * A call chain deeper than the tree goes (1100 functions, each 1 of its
+ * own and a call to the next): the path ends after 1024 of them, whose
+ * totals count what is below them on it; the 76 beyond are roots of
+ * their own, self stays exact, and a note says that the paths end. A
+ * file whose calls cost more than their callees do: self stays exact,
+ * the excess is named.
+ */
+static void test_callgrind_edges(void **state)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	struct pd_profile p;
+	size_t i, notes;
+	int deep = 0;
+
+	(void)state;
+	pd_buf_adds(&b, "# callgrind format\nevents: Ir\n");
+	for (i = 0; i < 1100; i++) {
+		pd_buf_addf(&b, "fn=(%zu) f%zu\n1 1\n", i + 1, i);
+		if (i + 1 < 1100)
+			pd_buf_addf(&b, "cfn=(%zu) f%zu\ncalls=1 1\n1 %zu\n",
+				    i + 2, i + 1, 1099 - i);
+	}
+	load_text_as(&p, b.buf, b.len);
+	assert_near(p.total_weight, 1100, 0);
+	assert_near(func_of(&p, "f0").total, 1024, 0);
+	assert_near(func_of(&p, "f500").total, 524, 0);
+	assert_near(func_of(&p, "f1099").self, 1, 0);
+	assert_near(func_of(&p, "f1099").total, 1, 0);
+	for (notes = 0; notes < p.notes.n; notes++)
+		deep |= strstr(p.notes.v[notes], "deeper than 1024") != NULL;
+	assert_true(deep);
+	pd_profile_release(&p);
+
+	pd_buf_reset(&b);
+	pd_buf_adds(&b, "# callgrind format\nevents: Ir\nfn=main\n1 10\n"
+			"cfn=work\ncalls=1 1\n1 300\nfn=work\n1 100\n");
+	load_text_as(&p, b.buf, b.len);
+	assert_near(func_of(&p, "main").self, 10, 0);
+	assert_near(func_of(&p, "work").self, 100, 0);
+	assert_near(func_of(&p, "main").total, 110, 0);
+	assert_int_equal(p.notes.n, 1);
+	assert_non_null(strstr(p.notes.v[0], "do not add up"));
+	pd_profile_release(&p);
+	pd_buf_release(&b);
+}
+
+/* What a callgrind or cachegrind file may not hold: one line each. */
+static void test_callgrind_errors(void **state)
+{
+	static const char head[] = "# callgrind format\nevents: Ir Dr\n"
+				   "fl=a.c\nfn=main\n";
+	static const struct {
+		const char *body, *want;
+	} bad[] = {
+		{ "calls=1 5\n5 10\n", ":5: calls= with no cfn= before it" },
+		{ "fn=(7)\n", ":5: (7) refers to no name given before" },
+		{ "5 1 2 3\n", ":5: more costs than the 2 events" },
+		{ "5 1 x\n", ":5: a cost must be a whole number" },
+		{ "5 99999999999999999999\n", ":5: a cost must be a whole" },
+		{ "x5 1\n", ":5: not a line of a callgrind or cachegrind" },
+		{ "cfn=f\ncalls=1 5\nfn=g\n",
+		  ":7: calls= must be followed by its cost line" },
+		{ "cfn=f\ncalls=1 5\n", "the file ends after calls=" },
+		{ "cfn=f\ncalls=x\n", ":6: calls= wants a count" },
+		{ "positions: line zz\n", ":5: positions: takes instr" },
+		{ "fn=\n", ":5: an empty name" },
+		{ "fn=(3) \n", ":5: (3)  gives an empty name" },
+	};
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < PD_ARRAY_SIZE(bad); i++) {
+		pd_buf_reset(&b);
+		pd_buf_addf(&b, "%s%s", head, bad[i].body);
+		expect_error(b.buf, NULL, bad[i].want);
+	}
+	expect_error("fn=main\n", "callgrind", "no events: line");
+	expect_error("fn=main\n1 2\n", "cachegrind",
+		     ":2: a cost line before"
+		     " the events: line");
+	pd_buf_release(&b);
+}
+
 static void test_cpuprofile_tiny(void **state)
 {
 	struct pd_profile p;
@@ -608,6 +836,11 @@ int main(void)
 		cmocka_unit_test(test_speedscope_perfview),
 		cmocka_unit_test(test_speedscope_sampled_sorted),
 		cmocka_unit_test(test_cpuprofile_tiny),
+		cmocka_unit_test(test_callgrind_tiny),
+		cmocka_unit_test(test_cachegrind_tiny),
+		cmocka_unit_test(test_callgrind_names),
+		cmocka_unit_test(test_callgrind_errors),
+		cmocka_unit_test(test_callgrind_edges),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_valid_edge_cases),
 		cmocka_unit_test(test_wpa_sniff_lone_quote),
