@@ -22,24 +22,27 @@ static const struct pd_optdef table[] = {
 	  "skip sniffing: the format by name (@FORMATS@; also `samply`, "
 	  "`gecko`, `perf`, `csv`, `collapsed`, `stat`, `proto`)" },
 	{ "event", 0, required_argument, OPT_EVENT, "NAME", "Inputs", IN,
-	  "perf.data, perf script: the event to use (default: the first)",
+	  "perf.data, perf script: the event to use (default: the first);\n"
+	  "Callgrind, Cachegrind: the event judged (default Ir)",
 	  "perf.data and perf script text: the event to use; default the "
-	  "first event sampled (the others are named in a warning)" },
+	  "first event sampled (the others are named in a warning). "
+	  "Callgrind and Cachegrind: the event judged (`Ir`, `Dr`, `D1mr`, "
+	  "`Bcm`, ...; default `Ir`)" },
 	{ "process", 0, required_argument, OPT_PROCESS, "NAME", "Inputs", IN,
 	  "keep samples whose process name contains NAME",
 	  "keep samples whose process matches: perf `comm` (substring) or pid "
 	  "(exact); speedscope/PerfView the `Process64 name (pid)` frame or "
 	  "the profile name; WPA the Process column; Instruments the process "
 	  "row; xctrace the process; folded the first frame. Nothing left "
-	  "is an error; pprof, DHAT, .cpuprofile and perf stat name no "
-	  "processes: a warning" },
+	  "is an error; pprof, DHAT, .cpuprofile, perf stat, Callgrind and "
+	  "Cachegrind name no processes: a warning" },
 	{ "thread", 0, required_argument, OPT_THREAD, "NAME", "Inputs", IN,
 	  "keep samples whose thread name contains NAME",
 	  "keep samples whose thread matches: perf `comm` (substring) or tid "
 	  "(exact); speedscope the profile name or `Thread (tid)` frame; "
 	  "Instruments and xctrace the thread; folded the first frame. "
-	  "Nothing left is an error; pprof, DHAT, .cpuprofile and perf stat "
-	  "name no threads: a warning" },
+	  "Nothing left is an error; pprof, DHAT, .cpuprofile, perf stat, "
+	  "Callgrind and Cachegrind name no threads: a warning" },
 	{ "sample-weight", 0, required_argument, OPT_SAMPLE_WEIGHT, "W",
 	  "Inputs", IN, "weight of one sample (folded; default: derived)",
 	  "the weight of one sample, to turn weights into sample counts "
