@@ -52,7 +52,7 @@ else
 fi
 
 # ThreadSanitizer on the one reader that runs on threads of its own, the
-# perf script text read in pieces (src/import/perf_split.c): its unit
+# perf script text read in pieces (src/import/perf/perf_split.c): its unit
 # test and t0207. Opt-in (PD_TSAN=1): its own build takes longer than
 # the tests, and the code on threads changes seldom.
 if [ "${PD_TSAN:-0}" = 1 ] && command -v clang >/dev/null; then

@@ -13,8 +13,8 @@
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "import/firefox_int.h"
-#include "import/symfind.h"
-#include "import/symbols.h"
+#include "import/symbols/symfind.h"
+#include "import/symbols/symbols.h"
 
 /* Tables and strings a thread uses: its own, or the shared ones. */
 struct view {

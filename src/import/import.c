@@ -18,7 +18,7 @@
 #include "core/proc.h"
 #include "import/import.h"
 #include "import/json.h"
-#include "import/perfdata.h"
+#include "import/perf/perfdata.h"
 
 static const struct pd_format formats[] = {
 	{ "dhat", "DHAT heap profile (valgrind --tool=dhat, dhat-rs)",

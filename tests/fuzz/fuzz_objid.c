@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/objid.h"
-#include "import/symbols.h"
+#include "import/symbols/objid.h"
+#include "import/symbols/symbols.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

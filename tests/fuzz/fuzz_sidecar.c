@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/err.h"
-#include "import/symbols.h"
+#include "import/symbols/symbols.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,7 +6,7 @@
  * without -g, lines no reader knows, filters).
  */
 #include "testutil.h"
-#include "import/perf_int.h"
+#include "import/perf/perf_int.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -10,9 +10,9 @@
 
 #include <ctype.h>
 
-#include "import/objid.h"
-#include "import/symbolizer.h"
-#include "import/symbols.h"
+#include "import/symbols/objid.h"
+#include "import/symbols/symbolizer.h"
+#include "import/symbols/symbols.h"
 
 __attribute__((noinline)) int pd_test_marker_function(int x);
 int main(int argc, char **argv);

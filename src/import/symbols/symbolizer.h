@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#include "import/symbols.h"
+#include "import/symbols/symbols.h"
 
 enum pd_symtool_kind { PD_SYMTOOL_LLVM, PD_SYMTOOL_ATOS };
 

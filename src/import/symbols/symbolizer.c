@@ -20,7 +20,7 @@
 #include "core/proc.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
-#include "import/symbolizer.h"
+#include "import/symbols/symbolizer.h"
 
 static int is_exec(const char *p)
 {

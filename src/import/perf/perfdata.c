@@ -22,9 +22,9 @@
 #include <unistd.h>
 
 #include "core/xalloc.h"
-#include "import/perf_int.h"
-#include "import/perfdata.h"
-#include "import/perfdata_int.h"
+#include "import/perf/perf_int.h"
+#include "import/perf/perfdata.h"
+#include "import/perf/perfdata_int.h"
 
 /* ---- samples ---- */
 

@@ -15,7 +15,7 @@
 #include "core/file.h"
 #include "core/limits.h"
 #include "core/xalloc.h"
-#include "import/elf_int.h"
+#include "import/symbols/elf_int.h"
 
 #define EM_386_ 3
 #define EM_X86_64_ 62

@@ -15,8 +15,8 @@
 
 #include "core/file.h"
 #include "core/xalloc.h"
-#include "import/perfdata.h"
-#include "import/perfdata_int.h"
+#include "import/perf/perfdata.h"
+#include "import/perf/perfdata_int.h"
 
 int pdd_bad(struct pdd *d, struct pd_err *err, uint64_t off, const char *what)
 {

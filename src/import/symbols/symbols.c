@@ -23,7 +23,7 @@
 #include "core/input.h"
 #include "core/vec.h"
 #include "import/json.h"
-#include "import/symbols.h"
+#include "import/symbols/symbols.h"
 
 void pd_debugid_norm(const char *in, char out[42])
 {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "core/buf.h"
-#include "import/symbols.h"
+#include "import/symbols/symbols.h"
 
 struct pd_symctx;
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "import/perf_int.h"
+#include "import/perf/perf_int.h"
 #include "model/func.h"
 
 static uint32_t frame_for(struct perf_state *st, const char *sym, size_t sn,

@@ -28,10 +28,10 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "import/objid.h"
-#include "import/perfdata_int.h"
-#include "import/symbols.h"
-#include "import/symfind.h"
+#include "import/symbols/objid.h"
+#include "import/perf/perfdata_int.h"
+#include "import/symbols/symbols.h"
+#include "import/symbols/symfind.h"
 
 #define MAX_NOTES 8
 

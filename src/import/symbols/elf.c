@@ -20,8 +20,8 @@
 #include "core/limits.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
-#include "import/elf_int.h"
-#include "import/symbols.h"
+#include "import/symbols/elf_int.h"
+#include "import/symbols/symbols.h"
 
 struct esym {
 	uint64_t start, size;

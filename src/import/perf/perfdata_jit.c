@@ -23,7 +23,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "import/perfdata_int.h"
+#include "import/perf/perfdata_int.h"
 
 /* How much later than the recording a map may have been written. */
 #define JIT_MAP_SLACK 5

@@ -16,8 +16,8 @@
 #include "core/limits.h"
 #include "core/xalloc.h"
 #include "core/file.h"
-#include "import/objid.h"
-#include "import/symbols.h"
+#include "import/symbols/objid.h"
+#include "import/symbols/symbols.h"
 
 /* Caps on what one header may ask us to read. */
 #define MAX_LOADCMDS PD_LIMIT_MACHO_LOADCMDS

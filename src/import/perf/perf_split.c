@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "core/xalloc.h"
-#include "import/perf_int.h"
+#include "import/perf/perf_int.h"
 
 #define PIECES_MAX 16		     /* threads at most */
 #define CUT_WINDOW ((size_t)1 << 20) /* bytes searched for a cut */

@@ -17,9 +17,9 @@
 #include "core/file.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
-#include "import/objid.h"
-#include "import/symbolizer.h"
-#include "import/symfind.h"
+#include "import/symbols/objid.h"
+#include "import/symbols/symbolizer.h"
+#include "import/symbols/symfind.h"
 
 /* Bounds on listing a folder tree: a symbol path is not the disk. */
 #define MAX_DEPTH PD_LIMIT_SYMBOL_DIR_DEPTH

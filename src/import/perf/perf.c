@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "import/perf_int.h"
+#include "import/perf/perf_int.h"
 
 #define MAX_TOK 48
 
