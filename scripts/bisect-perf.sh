@@ -25,6 +25,13 @@
 # warm-up, and before every run the page cache of the files the run
 # command names is dropped, see --cold-cmd) and their sampling rate.
 #
+# With --tool callgrind or cachegrind each run is recorded under valgrind
+# instead: exact counts of what the program did, the same on any machine,
+# so one run a side decides (perfdiff check judges exact counts by the
+# threshold alone) and no warm-up run goes first. The run command's own
+# process is not recorded, only what it starts (the largest one when it
+# starts several).
+#
 # Options:
 #   --build CMD       build command, run in the checkout (sh -c)
 #   --run CMD         the scenario's command (sh -c), profiled
@@ -41,7 +48,8 @@
 #                     --cold-file, with dd iflag=nocache: no root needed)
 #   --cold-file PATH  one more file to drop from the page cache (repeatable)
 #   --freq HZ         perf sampling frequency (default: the stored runs', else 4000)
-#   --tool T          the stored runs' profiler (default perf, with perf record)
+#   --tool T          the stored runs' profiler (default perf, with perf record;
+#                     callgrind or cachegrind: recorded with valgrind)
 #   --profile CMD     profiling command instead of perf record: writes one
 #                     profile to "$PD_PROFILE_OUT" per run
 #   --keep DIR        keep the bundles: DIR/<sha>/cand, and base (default: removed)
@@ -113,6 +121,16 @@ db:*)
 	;;
 esac
 [ -z "$tool" ] && [ -z "$profile" ] && tool=perf
+# valgrind's tools count every event: one run a side is the answer
+vg=
+case $tool in
+callgrind | cachegrind)
+	if [ -z "$profile" ]; then
+		vg=$tool first=1
+		command -v valgrind >/dev/null ||
+			{ say "--tool $tool: valgrind is not installed"; exit 128; }
+	fi ;;
+esac
 [ -z "$cache" ] && cache=$spec_cache
 if [ -z "$base_rev" ] && [ -n "$spec_rev" ]; then
 	base_rev=$(git rev-parse -q --verify "$spec_rev^{commit}" 2>/dev/null) || base_rev=none
@@ -163,6 +181,9 @@ esac
 how=
 if [ -n "$profile" ]; then
 	freq=
+elif [ -n "$vg" ]; then
+	freq=
+	how=" under valgrind --tool=$vg (exact counts)"
 elif [ -n "$freq" ]; then
 	how=" at $freq Hz"
 elif [ -n "$rate" ]; then
@@ -244,9 +265,38 @@ fi
 pfile() {
 	if [ -n "$profile" ]; then
 		echo "$work/$1/profiles/run-$2"
+	elif [ -n "$vg" ]; then
+		# the tool and the cache state in the name, as perfdiff reads them
+		echo "$work/$1/profiles/$vg.$cache.$2.out"
 	else
 		echo "$work/$1/profiles/perf.script.$2.txt"
 	fi
+}
+
+# vgrecord OUT: the run command under valgrind, every process it starts
+# writing a file of its own (%p); the command's shell (valgrind's pid) is
+# left out unless it is all there is (it ran the program in its place),
+# and of several the one with the largest total is kept.
+vgrecord() {
+	vgout=$1
+	rm -rf "$work/vg" && mkdir -p "$work/vg" || return 128
+	valgrind -q --tool="$vg" --trace-children=yes \
+		"--$vg-out-file=$work/vg/out.%p" -- sh -c "$run" \
+		>/dev/null 2>"$work/vg.err" &
+	top=$!
+	wait "$top" || { cat "$work/vg.err" >&2; return 125; }
+	set -- "$work"/vg/out.*
+	[ -f "$1" ] || { say "valgrind wrote no profile"; return 128; }
+	[ $# -gt 1 ] && rm -f "$work/vg/out.$top"
+	best= most=-1 procs=0
+	for f in "$work"/vg/out.*; do
+		procs=$((procs + 1))
+		t=$(sed -n 's/^\(totals\|summary\):[ \t]*\([0-9]*\).*/\2/p' "$f" | tail -1)
+		[ "${t:-0}" -gt "$most" ] && most=${t:-0} best=$f
+	done
+	[ "$procs" -gt 1 ] &&
+		say "the run started $procs processes: keeping $(sed -n 's/^cmd:[ \t]*//p' "$best" | head -1) ($most events)"
+	mv "$best" "$vgout"
 }
 
 # record SIDE I: run I of the checkout (cand) or the baseline build (base)
@@ -260,6 +310,8 @@ record() {
 			PD_PROFILE_OUT=$out
 			export PD_PROFILE_OUT
 			sh -c "$profile" >/dev/null || exit 125
+		elif [ -n "$vg" ]; then
+			vgrecord "$out" || exit $?
 		else
 			perf record -q -g -F "$freq" -o "$work/perf.data" -- sh -c "$run" \
 				>/dev/null 2>"$work/perf.err" || exit 125
@@ -309,7 +361,11 @@ summary() {
 	on && /"ci_low":/ { lo = val($0) }
 	on && /"ci_high":/ { hi = val($0) }
 	on && /^\t(\t\t)?\},?$/ {
-		line = sprintf("%s %s %% (95 %% CI %s .. %s %%)", st, pct(r), pct(lo), pct(hi))
+		# no interval: exact counts
+		if (lo == "null" && hi == "null")
+			line = sprintf("%s %s %% (exact)", st, pct(r))
+		else
+			line = sprintf("%s %s %% (95 %% CI %s .. %s %%)", st, pct(r), pct(lo), pct(hi))
 		# a total that is its self time (a leaf) once
 		if (metric != " total" || line != self)
 			printf "%s%s %s\t%s\n", full, metric, line, need()
@@ -339,8 +395,12 @@ check() {
 
 mode="compared with the runs of $baseline"
 [ "$base_rev" != none ] && mode="in turn with $(printf '%.10s' "$base_sha")"
-say "$short: $cache runs$how, $mode, until a ${threshold} % threshold decides or $runs runs a side"
-if [ "$cache" = warm ]; then
+if [ -n "$vg" ]; then
+	say "$short: $cache runs$how, $mode, one run a side against a ${threshold} % threshold"
+else
+	say "$short: $cache runs$how, $mode, until a ${threshold} % threshold decides or $runs runs a side"
+fi
+if [ "$cache" = warm ] && [ -z "$vg" ]; then
 	# warm-up: caches and page cache as in the stored runs
 	if [ "$base_rev" != none ] && ! (cd "$bdir" && sh -c "$run") >/dev/null 2>&1; then
 		say "the scenario fails on the baseline build: stopping"
@@ -351,7 +411,7 @@ if [ "$cache" = warm ]; then
 		exit 125
 	fi
 fi
-n=0 look=$first rc=125
+n=0 look=$first rc=125 exact=no
 while [ "$n" -lt "$runs" ]; do
 	n=$((n + 1))
 	if [ "$base_rev" != none ]; then
@@ -370,6 +430,8 @@ while [ "$n" -lt "$runs" ]; do
 	look=$(( (n * 13 + 9) / 10 ))
 	check
 	rc=$?
+	# exact counts: more runs would say the same
+	grep -q '"method":[ 	]*"exact"' "$work/check.json" 2>/dev/null && exact=yes
 	summary "$work/check.json" | cut -f1 | head -3 | sed "s/^/bisect-perf: $short: $n runs a side: /" >&2
 	case $rc in
 	0 | 1) break ;;
@@ -380,6 +442,7 @@ while [ "$n" -lt "$runs" ]; do
 		fi ;;
 	*) cat "$work/check.err" >&2; say "perfdiff check failed ($rc): stopping"; exit 128 ;;
 	esac
+	[ "$exact" = yes ] && break
 done
 if [ -n "$keep" ]; then
 	mkdir -p "$keep" && rm -rf "${keep:?}/$sha" && mkdir -p "$keep/$sha" &&
