@@ -125,5 +125,20 @@ esac
 expect_grep '1 function regressed' "$T/gate.txt"
 expect_exit 0 pd "$T/base.callgrind" "$T/same.callgrind" --threshold 2
 expect_no_grep 'regressed\|improved' "$T/out"
+# scripts/record-ab.sh --tool callgrind, one run a side: the same answer
+sh "$PD_ROOT/scripts/record-ab.sh" --tool callgrind "$T/ab" 1 "$T/g4/a/prog" "$T/g5/a/prog" >"$T/ab.cmd"
+expect_grep "^perfdiff $T/ab/base-1.callgrind.out $T/ab/cand-1.callgrind.out\$" "$T/ab.cmd"
+expect_exit 1 pd "$T/ab/base-1.callgrind.out" "$T/ab/cand-1.callgrind.out" --threshold 2 --color never
+expect_grep "^regressed: scan \[prog\] +3.0 % (self)" "$T/out"
+# one bisect step under cachegrind: self costs only, decided at once
+git checkout -q "$sha_5"
+sh "$PD_ROOT/scripts/bisect-perf.sh" --tool cachegrind --build "$build" --run ./prog \
+	--baseline "db:$sha_1:cg" --function scan --threshold 2 --keep "$T/keepc" >"$T/cg.out" 2>&1
+rc=$?
+git checkout -q "$sha_7"
+[ "$rc" -eq 1 ] && ok || not_ok "cachegrind step exited $rc, want 1 (bad): $(tail -5 "$T/cg.out")"
+expect_grep "bad after 1 runs a side" "$T/cg.out"
+[ -f "$T/keepc/$sha_5/cand/profiles/cachegrind.warm.1.out" ] && ok ||
+	not_ok "no cachegrind.warm.1.out kept: $(ls -R "$T/keepc")"
 cd "$T" || exit 1
 finish
