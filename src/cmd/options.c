@@ -235,6 +235,16 @@ static const struct pd_optdef table[] = {
 	  "it a revision is a stored sha prefix); trend and culprit order "
 	  "commits as `git rev-list --topo-order HEAD` does, leaving out "
 	  "stored commits git does not know, with a note" },
+	{ "base-of", 0, required_argument, OPT_BASE_OF, "REF", "History",
+	  PD_C_COMPARE,
+	  "one operand, CAND_REV; the baseline is its merge base with REF,\n"
+	  "or that commit's nearest stored first-parent ancestor (--repo)",
+	  "compare takes one operand, CAND_REV, and the baseline is the "
+	  "commit where it left REF: their merge base (`git merge-base`), or, "
+	  "when that commit has no stored runs of the scenario, cache state "
+	  "and tool, its nearest first-parent ancestor that has, at most 1000 "
+	  "commits back; the baseline's provenance in the report says which "
+	  "commit and why. Needs `--repo`" },
 	{ "dataset", 0, required_argument, OPT_DATASET, "PATH", "History",
 	  PD_C_BUNDLE,
 	  "an input of the run, recorded with its SHA-256\n"

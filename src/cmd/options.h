@@ -64,6 +64,7 @@ enum {
 	OPT_PAGES,
 	OPT_REBUILD,
 	OPT_REKEY,
+	OPT_BASE_OF,
 };
 
 /* The commands that take options, one bit each. */

@@ -333,6 +333,9 @@ static int run_option(int c, struct run_opts *r)
 	case OPT_REPO:
 		r->repo = optarg;
 		return 1;
+	case OPT_BASE_OF:
+		r->base_of = optarg;
+		return 1;
 	case OPT_FUNCTION:
 		r->function = optarg;
 		return 1;

@@ -41,6 +41,7 @@ struct run_opts {
 	struct path_list base, cand; /* -b / -c files */
 	const char *db, *scenario, *cache, *tool;
 	const char *repo;     /* compare, check: resolves revisions */
+	const char *base_of;  /* compare: the baseline from a merge base */
 	const char *function; /* check: the functions that decide */
 	regex_t fre;
 	int check; /* exit as perfdiff check does */

@@ -489,9 +489,11 @@ void pd_run_sides_describe(struct pd_diff *d, struct pd_run_side *s,
 		pd_meta_release(&m[i]);
 		pd_diff_provenance(d, i,
 				   "commit %s, scenario %s, cache %s; %zu %s"
-				   " run%s from the history",
+				   " run%s from the history%s%s",
 				   s[i].sha, s[i].scenario, cache, s[i].l.n,
-				   tool, s[i].l.n == 1 ? "" : "s");
+				   tool, s[i].l.n == 1 ? "" : "s",
+				   s[i].why ? "; " : "",
+				   s[i].why ? s[i].why : "");
 	}
 }
 
@@ -513,6 +515,7 @@ void pd_run_side_release(struct pd_run_side *s)
 	free(s->aggs);
 	free(s->jobs);
 	free(s->sha);
+	free(s->why);
 	free(s->spec);
 	PD_VEC_FREE(&s->files);
 	PD_VEC_FREE(&s->keys);

@@ -23,6 +23,7 @@ struct pd_run_side {
 	char *spec;			    /* a copy, split in place */
 	const char *rev, *scenario, *cache; /* as given */
 	char *sha;			    /* resolved */
+	char *why; /* why this commit, for its provenance (owned), or NULL */
 	struct pd_loaded l;
 	int loaded;
 	/* its stored counters (perf stat), which the diff's tables read */

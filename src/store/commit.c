@@ -5,6 +5,7 @@
 
 #include "core/buf.h"
 #include "core/proc.h"
+#include "core/vec.h"
 #include "core/xalloc.h"
 #include "store/commit.h"
 
@@ -128,4 +129,46 @@ int pd_git_rev(const char *repo, const char *rev, char full[41],
 	memcpy(full, base, 41);
 	free(base);
 	return 0;
+}
+
+int pd_git_first_parents(const char *repo, const char *full, size_t max,
+			 char ***shas, size_t *n, struct pd_err *err)
+{
+	char git[] = "git", c[] = "-C", rl[] = "rev-list",
+	     fp[] = "--first-parent", dd[] = "--";
+	char *argv[9] = { git, c, NULL, rl, fp, NULL, NULL, dd, NULL };
+	struct pd_buf out = PD_BUF_INIT, count = PD_BUF_INIT;
+	PD_VEC(char *) v = PD_VEC_INIT;
+	const char *p;
+	int rc = 0;
+
+	*shas = NULL;
+	*n = 0;
+	/* a full id only: never an option or a pathspec */
+	if (strlen(full) != 40 || !pd_sha_is_hex(full))
+		return pd_err_set(err, PD_EINVAL, "%s: '%s' is not a full id",
+				  repo, full);
+	pd_buf_addf(&count, "--max-count=%zu", max);
+	argv[2] = pd_xstrdup(repo);
+	argv[5] = count.buf;
+	argv[6] = pd_xstrdup(full);
+	if (pd_proc_run(argv, NULL, NULL, &out, max * 41 + 1) != 0)
+		rc = pd_err_set(err, PD_EINVAL,
+				"%s: git rev-list --first-parent %.12s failed",
+				repo, full);
+	for (p = out.buf; rc == 0 && *p;) {
+		size_t len = strcspn(p, "\r\n");
+
+		if (len == 40)
+			PD_VEC_PUSH(&v, pd_xstrndup(p, len));
+		p += len;
+		p += strspn(p, "\r\n");
+	}
+	free(argv[2]);
+	free(argv[6]);
+	pd_buf_release(&count);
+	pd_buf_release(&out);
+	*shas = v.v;
+	*n = v.n;
+	return rc;
 }

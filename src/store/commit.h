@@ -32,4 +32,14 @@ int pd_git_resolve(const char *repo, const char *rev, char full[41],
 PD_NODISCARD int pd_git_rev(const char *repo, const char *rev, char full[41],
 			    struct pd_err *err);
 
+/*
+ * The first-parent ancestry of full (a 40-digit id) in repo as git
+ * rev-list --first-parent gives it, full itself first, at most max
+ * commits: *shas (owned, each string owned), their number in *n. 0, or
+ * PD_EINVAL naming the commit and the repository.
+ */
+PD_NODISCARD int pd_git_first_parents(const char *repo, const char *full,
+				      size_t max, char ***shas, size_t *n,
+				      struct pd_err *err);
+
 #endif

@@ -122,6 +122,43 @@ int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
 	return rc;
 }
 
+int pd_store_has_runs(struct pd_db *db, const char *full, const char *scenario,
+		      const char *cache, const char *tool, char **sha,
+		      struct pd_err *err)
+{
+	struct pd_buf list = PD_BUF_INIT;
+	struct pd_st *st;
+	int rc, n = 0, found = 0;
+
+	*sha = NULL;
+	rc = revs(db, "q_revs", full, scenario, cache, sha, &list, &n, err);
+	if (rc == 0 && n == 0)
+		rc = revs(db, "q_revs_short", full, scenario, cache, sha, &list,
+			  &n, err);
+	pd_buf_release(&list);
+	if (rc < 0 || n == 0 || !tool)
+		return rc < 0 ? rc : n > 0;
+	/* the tool too: some run of the cache state given has it */
+	st = pd_db_stmt(db, "q_caches", err);
+	if (!st)
+		rc = PD_EIO;
+	if (st) {
+		pd_st_text(st, 1, *sha);
+		pd_st_text(st, 2, scenario);
+		while ((rc = pd_st_step(st)) == PD_ST_ROW)
+			found |=
+			    (!cache || !strcmp(cache, pd_st_col_text(st, 0))) &&
+			    !strcmp(tool, pd_st_col_text(st, 1));
+		pd_st_reset(st);
+		rc = rc == PD_ST_DONE ? 0 : pd_db_fail(db, err, "listing runs");
+	}
+	if (rc < 0 || !found) {
+		free(*sha);
+		*sha = NULL;
+	}
+	return rc < 0 ? rc : found;
+}
+
 int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
 		    const char **cache, const char **tool, char **cache_out,
 		    char **tool_out, struct pd_err *err)

@@ -60,6 +60,16 @@ PD_NODISCARD int pd_store_resolve(struct pd_db *db, const char *prefix,
 				  const char *scenario, const char *cache,
 				  char **sha, struct pd_err *err);
 /*
+ * Whether the commit full (a 40-digit id git gave) has stored runs of
+ * scenario, and of cache and tool when not NULL: 1 with the sha it is
+ * stored under in *sha (owned; a prefix of full when stored so), 0 when
+ * it has none, or a negative PD_E* code.
+ */
+PD_NODISCARD int pd_store_has_runs(struct pd_db *db, const char *full,
+				   const char *scenario, const char *cache,
+				   const char *tool, char **sha,
+				   struct pd_err *err);
+/*
  * Settles the cache state and tool of a commit when not given (*cache or
  * *tool NULL): exactly one must exist. Owned copies go to *_out.
  */
