@@ -679,7 +679,8 @@ int pd_cmd_culprit(int argc, char **argv)
 	printf("change: %s\n", b.buf);
 	printf("last good: %s\nfirst bad: %s\n", safe[0], safe[1]);
 	status = 0;
-	if (a.repo) {
+	/* stored shas as build_meta.json gave them: git gets hex alone */
+	if (a.repo && pd_sha_is_hex(good) && pd_sha_is_hex(bad)) {
 		const char *args[] = { "rev-list", "--count", NULL, NULL };
 		struct pd_buf range = PD_BUF_INIT;
 		char **lines = NULL;
