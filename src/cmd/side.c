@@ -472,10 +472,16 @@ void pd_run_sides_describe(struct pd_diff *d, struct pd_run_side *s,
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (s[i].loaded)
+		if (s[i].loaded) {
 			pd_meta_from_json(&m[i], s[i].l.build_meta);
-		else
+			/* the date the history resolved, when the file has none
+			 */
+			if (!m[i].commit_date && s[i].l.commit_date)
+				m[i].commit_date =
+				    pd_xstrdup(s[i].l.commit_date);
+		} else {
 			m[i] = s[i].meta;
+		}
 	}
 	pd_meta_warn(d, &m[0], &m[1]);
 	for (i = 0; i < 2; i++) {

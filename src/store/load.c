@@ -28,6 +28,7 @@ void pd_loaded_release(struct pd_loaded *l)
 	free(l->event);
 	free(l->host);
 	free(l->build_meta);
+	free(l->commit_date);
 	if (l->mean) {
 		pd_profile_release(l->mean);
 		free(l->mean);
@@ -669,6 +670,9 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 			if (!pd_st_isnull(st, 11))
 				out->build_meta =
 				    pd_xstrdup(pd_st_col_text(st, 11));
+			if (!pd_st_isnull(st, 12))
+				out->commit_date =
+				    pd_xstrdup(pd_st_col_text(st, 12));
 		}
 	}
 	pd_st_reset(st);

@@ -39,6 +39,7 @@ struct pd_loaded {
 	size_t n;
 	struct pd_side side;
 	char *source, *format, *event, *host, *build_meta;
+	char *commit_date; /* as stored (git's, or build_meta.json's) */
 	/*
 	 * Every run was aggregated from its stack tree with the function
 	 * table's flags, system frames set apart as in a diff of files; 0

@@ -68,6 +68,10 @@ PY
 }
 expect_exit 0 pd compare HEAD~1 HEAD --repo "$R" --scenario syn -f json
 sides "$(c 9)" "$(c 10)" "HEAD~1 HEAD"
+expect_no_grep "reversed" "$T/err"
+# the newer commit given as the baseline: the stored commit dates say so
+expect_exit 0 pd compare HEAD HEAD~1 --repo "$R" --scenario syn
+expect_grep "warning: the baseline's commit (2026-04-10.*) is newer than the candidate's (2026-04-09.*): are the sides reversed?" "$T/err"
 expect_exit 1 pd compare v1.0 main --repo "$R" --scenario syn -f json
 sides "$(c 2)" "$(c 10)" "v1.0 main"
 expect_exit 1 pd compare "$(c 5 | cut -c1-8)" feature --repo "$R" --scenario syn -f json
