@@ -22,7 +22,7 @@ cmake -S . -B build-asan -DPD_DEVELOPER=ON -DPD_SANITIZE=ON -DCMAKE_BUILD_TYPE=D
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --test-dir build-asan --output-on-failure -j "$jobs" \
-	-LE real-perf
+	-LE 'real-perf|package'
 
 if [ "${PD_VALGRIND:-0}" = 1 ] && command -v valgrind >/dev/null; then
 	echo "== CLI tests under valgrind"
