@@ -91,68 +91,8 @@ struct seg {
 	size_t lo, hi;
 };
 
-int pd_alert_improves(const struct pd_trend *t, size_t alert)
-{
-	const struct pd_alert *al = &t->alerts.v[alert];
-	size_t k, worse = 0, better = 0;
-
-	if (!isnan(al->total))
-		return al->total < 0;
-	for (k = 0; k < al->series.n; k++) {
-		const struct pd_tseries *s = &t->series.v[al->series.v[k]];
-		double m =
-		    s->counter && s->up ? -al->moved.v[k] : al->moved.v[k];
-
-		worse += m > 0;
-		better += m < 0;
-	}
-	return better && !worse;
-}
-
 /* Samples of commit means behind the commit-level p, at least. */
 #define PD_TREND_MC_REPS 19999
-
-/* Commits a change point needs before it, back to the one before. */
-#define PD_TREND_BEFORE 2
-
-/* 2 / C(n, n/2): the smallest two-sided p of a split of n values. */
-static double smallest_p(size_t n)
-{
-	double c = 1;
-	size_t k;
-
-	for (k = 1; k <= n / 2; k++)
-		c = c * (double)(n - n / 2 + k) / (double)k;
-	return 2 / c;
-}
-
-int pd_trend_blind(const struct pd_trend *t, struct pd_trend_need *nd)
-{
-	size_t i, short_runs, more;
-
-	memset(nd, 0, sizeof(*nd));
-	if (t->series.n)
-		for (i = 0; i < t->series.v[0].pts.n; i++) {
-			nd->runs += t->series.v[0].pts.v[i].n;
-			nd->commits += t->series.v[0].pts.v[i].n > 0;
-		}
-	/* E-Divisive needs 3 values a side, and a small enough p */
-	for (nd->runs_need = 6;
-	     smallest_p(nd->runs_need) > t->pmax && nd->runs_need < 200;
-	     nd->runs_need++)
-		;
-	/* the commit means: PD_TREND_BEFORE commits before, persist after */
-	nd->commits_need = PD_TREND_BEFORE + (t->persist ? t->persist : 3);
-	/* more commits of as many runs as the history has a commit */
-	nd->runs_a_commit =
-	    nd->commits ? (nd->runs + nd->commits - 1) / nd->commits : 1;
-	short_runs = nd->runs < nd->runs_need ? nd->runs_need - nd->runs : 0;
-	more = (short_runs + nd->runs_a_commit - 1) / nd->runs_a_commit;
-	if (nd->commits + more < nd->commits_need)
-		more = nd->commits_need - nd->commits;
-	nd->more_commits = more;
-	return more > 0;
-}
 
 size_t pd_edivisive(const double *x, size_t n, double pmax, int reps,
 		    size_t min_size, uint64_t seed, size_t *cps, double *p_out,

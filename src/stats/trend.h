@@ -104,6 +104,9 @@ void pd_trend_release(struct pd_trend *t);
  */
 int pd_alert_improves(const struct pd_trend *t, size_t alert);
 /* What a history has, and what a change point would need of it. */
+/* Commits a change point needs before it, back to the one before. */
+#define PD_TREND_BEFORE 2
+
 struct pd_trend_need {
 	size_t runs, runs_need;	      /* the permutation test's values */
 	size_t commits, commits_need; /* commits with runs; a change point's */
