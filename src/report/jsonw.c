@@ -24,6 +24,7 @@
 struct pd_jw {
 	FILE *f;	 /* NULL: a half of pd_jw_rows, kept in b */
 	struct pd_buf b; /* not kept terminated; only its length matters */
+	int err;	 /* a half written to a temporary file was lost */
 	int depth;	 /* containers open, tree and streamed: the indent */
 	const struct pd_jw_gen *gens;
 	size_t ngens;
@@ -214,6 +215,28 @@ static void *rows_half(void *arg)
 	return NULL;
 }
 
+static void half_release(struct pd_jw *h)
+{
+	if (h->f)
+		fclose(h->f);
+	pd_buf_release(&h->b);
+}
+
+/* Appends the second half, written to its temporary file, to w's file. */
+static void half_copy(struct pd_jw *w, struct pd_jw *h)
+{
+	char chunk[1 << 16];
+	size_t got;
+
+	flush(h, 1);
+	w->err |= h->err || fflush(h->f) || ferror(h->f);
+	rewind(h->f);
+	while ((got = fread(chunk, 1, sizeof(chunk), h->f)) > 0)
+		if (fwrite(chunk, 1, got, w->f) != got)
+			break;
+	w->err |= ferror(h->f);
+}
+
 void pd_jw_rows(struct pd_jw *w, size_t n,
 		void (*row)(struct pd_jw *w, size_t i, void *ctx), void *ctx)
 {
@@ -232,15 +255,23 @@ void pd_jw_rows(struct pd_jw *w, size_t n,
 		memcpy(h.w.first, w->first, sizeof(w->first));
 		h.w.first[w->nest - 1] = 0;
 		pd_buf_init(&h.w.b);
+		/*
+		 * Written to a file, the second half goes to an unnamed
+		 * temporary file as it is made: in memory, a report of
+		 * millions of functions held half its size (docs/
+		 * reliability.md, "Caps").
+		 */
+		h.w.f = w->f ? tmpfile() : NULL;
 		h.lo = n / 2;
 		h.hi = n;
 		h.row = row;
 		h.ctx = ctx;
-		threaded = !pthread_create(&th, NULL, rows_half, &h);
+		if (!w->f || h.w.f)
+			threaded = !pthread_create(&th, NULL, rows_half, &h);
 		if (threaded)
 			end = h.lo;
 		else
-			pd_buf_release(&h.w.b);
+			half_release(&h.w);
 	}
 	for (i = 0; i < end; i++) {
 		pd_jw_item(w);
@@ -249,12 +280,12 @@ void pd_jw_rows(struct pd_jw *w, size_t n,
 	if (threaded) {
 		pthread_join(th, NULL);
 		flush(w, 1);
-		if (w->f) /* written as it is, not copied into w's buffer */
-			fwrite(h.w.b.buf, 1, h.w.b.len, w->f);
+		if (w->f)
+			half_copy(w, &h.w);
 		else
 			put(w, h.w.b.buf, h.w.b.len);
 		w->first[w->nest - 1] = 0;
-		pd_buf_release(&h.w.b);
+		half_release(&h.w);
 	}
 	pd_jw_close(w);
 }
@@ -330,5 +361,5 @@ int pd_jw_tree(FILE *f, const cJSON *root, const struct pd_jw_gen *gens,
 	putch(&w, '\n');
 	flush(&w, 1);
 	pd_buf_release(&w.b);
-	return ferror(f) ? PD_EIO : 0;
+	return w.err || ferror(f) ? PD_EIO : 0;
 }
