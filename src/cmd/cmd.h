@@ -18,6 +18,7 @@ struct pd_cmd {
 	const char *summary;
 };
 
+int pd_cmd_alerts(int argc, char **argv);
 int pd_cmd_bundle(int argc, char **argv);
 int pd_cmd_check(int argc, char **argv);
 int pd_cmd_compare(int argc, char **argv);

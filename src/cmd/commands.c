@@ -6,6 +6,8 @@
 
 static const struct pd_cmd commands[] = {
 	/* sorted by name; a unit test checks */
+	{ "alerts", pd_cmd_alerts, 0, 3, "[set ID STATE]",
+	  "list the stored alerts, or set one's state" },
 	{ "bundle", pd_cmd_bundle, 2, 2, "init DIR",
 	  "create a bundle folder (bundle init)" },
 	{ "check", pd_cmd_check, 2, 2, "BASELINE CANDIDATE",

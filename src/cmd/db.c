@@ -123,11 +123,14 @@ int pd_cmd_db(int argc, char **argv)
 		return 2;
 	}
 	printf("%s -> %s: %zu bundle%s, %zu run%s, %zu function%s, %zu"
-	       " function row%s\n",
+	       " function row%s",
 	       src.path, j.shown, res.bundles, res.bundles == 1 ? "" : "s",
 	       res.runs, res.runs == 1 ? "" : "s", res.functions,
 	       res.functions == 1 ? "" : "s", res.rows,
 	       res.rows == 1 ? "" : "s");
+	if (res.alerts)
+		printf(", %zu alert%s", res.alerts, res.alerts == 1 ? "" : "s");
+	putchar('\n');
 	pd_db_close(&src);
 	return 0;
 }

@@ -13,7 +13,7 @@
 #define JUDGE (RUN | PD_C_COMPARE)
 #define HIST (PD_C_INGEST | PD_C_RUNS | PD_C_BUNDLE)
 #define SERIES (PD_C_TREND | PD_C_CULPRIT)
-#define ALL 0x1fffu
+#define ALL 0x3fffu
 
 static const struct pd_optdef table[] = {
 	/* Inputs */
@@ -192,7 +192,7 @@ static const struct pd_optdef table[] = {
 	/* History */
 	{ "db", 0, required_argument, OPT_DB, "DB", "History",
 	  PD_C_CHECK | PD_C_COMPARE | PD_C_INGEST | PD_C_RUNS | SERIES |
-	      PD_C_SITE,
+	      PD_C_SITE | PD_C_ALERTS,
 	  "SQLite file or postgresql:// URL (default $PERFDIFF_DB, else"
 	  " ./perfdiff.db)",
 	  "the history: a SQLite file, or a PostgreSQL server as"
@@ -209,6 +209,8 @@ static const struct pd_optdef table[] = {
 	  NULL },
 	{ "scenario", 0, required_argument, OPT_SCENARIO, "NAME", "History",
 	  PD_C_BUNDLE, "the scenario the bundle records (required)", NULL },
+	{ "scenario", 0, required_argument, OPT_SCENARIO, "S", "History",
+	  PD_C_ALERTS, "only the scenario's alerts", NULL },
 	{ "cache", 0, required_argument, OPT_CACHE, "C", "History",
 	  RUN | PD_C_COMPARE | SERIES | HIST,
 	  "warm, cold or unspecified (when several are stored or in the\n"
@@ -298,6 +300,31 @@ static const struct pd_optdef table[] = {
 	  "exit 1 only for alerts not listed in FILE, then add them",
 	  "exit 1 only for alerts whose first bad sha is not in FILE, then "
 	  "add them (the nightly job's memory)" },
+	{ "record", 0, no_argument, OPT_RECORD, NULL, "Trend", PD_C_TREND,
+	  "store the alerts in the history, exit 1 only for new ones",
+	  "store the change points in the history's alerts (the database is "
+	  "opened for writing), then exit 1 only when a regression no series "
+	  "of the scenario had stored at its commit appeared; the others keep "
+	  "the state `perfdiff alerts set` gave them (the nightly job's "
+	  "memory)" },
+	/* Alerts */
+	{ "state", 0, required_argument, OPT_STATE, "LIST", "Alerts",
+	  PD_C_ALERTS,
+	  "only alerts in these states (new,acknowledged,...,all;\n"
+	  "default all but invalid)",
+	  "only alerts in these states, joined by commas: `new`, "
+	  "`acknowledged`, `expected`, `invalid`, `fixed`, `backed-out`, or "
+	  "`all` (default: all but `invalid`)" },
+	{ "since", 0, required_argument, OPT_SINCE, "DATE", "Alerts",
+	  PD_C_ALERTS, "only alerts first seen on DATE (ISO 8601) or later",
+	  NULL },
+	{ "note", 0, required_argument, OPT_NOTE, "TEXT", "Alerts", PD_C_ALERTS,
+	  "set: why, kept with the state", NULL },
+	{ "who", 0, required_argument, OPT_WHO, "NAME", "Alerts", PD_C_ALERTS,
+	  "set: who triaged it (default $USER)", NULL },
+	{ "by", 0, required_argument, OPT_BY, "ID", "Alerts", PD_C_ALERTS,
+	  "set fixed or backed-out: the improvement alert that undid it",
+	  NULL },
 	{ "improvements", 0, no_argument, OPT_IMPROVEMENTS, NULL, "Trend",
 	  PD_C_CULPRIT, "also changes for the better", NULL },
 	{ "commit-url", 0, required_argument, OPT_COMMIT_URL, "URL", "Trend",
@@ -319,6 +346,8 @@ static const struct pd_optdef table[] = {
 	  "speedscope (default), folded", NULL },
 	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_TREND,
 	  "text (default), md, json, html, xlsx", NULL },
+	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_ALERTS,
+	  "text (default), md, json", NULL },
 	{ "format", 'f', required_argument, 'f', "FMT", "Output", PD_C_RUNS,
 	  "text (default), json, tsv",
 	  "text (default); json or tsv for scripts: one run a row with its "
@@ -364,7 +393,7 @@ static const struct pd_optdef table[] = {
 
 static const char *const cmd_names[] = {
 	"diff",	  "check", "show",    "convert", "compare", "ingest", "runs",
-	"bundle", "trend", "culprit", "peek",	 "db",	    "site",
+	"bundle", "trend", "culprit", "peek",	 "db",	    "site",   "alerts",
 };
 
 unsigned pd_opts_cmd(const char *name)
@@ -594,6 +623,7 @@ void pd_opts_man(FILE *f)
 		"callers and callees of a function, both sides",
 		"copy a history between SQLite and PostgreSQL (db copy)",
 		"the history as a static site",
+		"the stored alerts and their states (alerts set)",
 	};
 	struct pd_buf flag = PD_BUF_INIT, h = PD_BUF_INIT;
 	size_t c, i;

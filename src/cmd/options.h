@@ -65,6 +65,10 @@ enum {
 	OPT_REBUILD,
 	OPT_REKEY,
 	OPT_BASE_OF,
+	OPT_RECORD,
+	OPT_NOTE,
+	OPT_WHO,
+	OPT_BY,
 };
 
 /* The commands that take options, one bit each. */
@@ -82,6 +86,7 @@ enum {
 	PD_C_PEEK = 1u << 10,
 	PD_C_DB = 1u << 11,
 	PD_C_SITE = 1u << 12,
+	PD_C_ALERTS = 1u << 13,
 };
 
 struct pd_optdef {

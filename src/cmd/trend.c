@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cmd/alerts.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/site.h"
@@ -27,6 +28,7 @@ struct trend_args {
 	const char *db, *repo, *fmt, *output, *pattern, *alert_after, *color;
 	const char *commit_url;
 	const char *state;
+	int record;	  /* trend --record */
 	int improvements; /* culprit: improvements too */
 	double pmax;
 	regex_t re;
@@ -34,6 +36,15 @@ struct trend_args {
 };
 
 /* Permutations behind each p value: enough to reach p = 0.001. */
+
+static int color_ok(const char *when)
+{
+	if (!strcmp(when, "auto") || !strcmp(when, "always") ||
+	    !strcmp(when, "never"))
+		return 1;
+	pd_error("error: --color wants auto, always or never");
+	return 0;
+}
 
 static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 		 const char *cmd)
@@ -105,13 +116,8 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 			a->commit_url = optarg;
 			break;
 		case OPT_COLOR:
-			if (strcmp(optarg, "auto") &&
-			    strcmp(optarg, "always") &&
-			    strcmp(optarg, "never")) {
-				pd_error("error: --color wants auto, always or"
-					 " never");
+			if (!color_ok(optarg))
 				return 2;
-			}
 			a->color = optarg;
 			break;
 		case OPT_STATE:
@@ -119,6 +125,9 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
 			break;
 		case OPT_IMPROVEMENTS:
 			a->improvements = 1;
+			break;
+		case OPT_RECORD:
+			a->record = 1;
 			break;
 		case 'f':
 			a->fmt = optarg;
@@ -261,15 +270,20 @@ static int load_trend(struct trend_args *a, struct pd_trend *t)
 	if (pd_open_history(&db, a->db) < 0)
 		return 2;
 	rc = pd_store_trend(&db, &a->q, t, &err);
-	pd_db_close(&db);
 	if (rc) {
+		pd_db_close(&db);
 		pd_error("%s", err.msg);
 		pd_trend_release(t);
 		return 2;
 	}
 	t->pmax = a->pmax;
 	pd_trend_analyse(t, PD_TREND_REPS, PD_TREND_PERSIST);
-	return 0;
+	/* the states a team gave them (docs/history.md, "Alerts") */
+	rc = pd_trend_mark_alerts(&db, t);
+	pd_db_close(&db);
+	if (rc)
+		pd_trend_release(t);
+	return rc;
 }
 
 /*
@@ -395,8 +409,10 @@ static const char trend_usage[] =
     "The series of the scenario's total, of its top-K functions and of its\n"
     "perf stat counters over the stored commits, with change points\n"
     "(E-Divisive means). Exits 1 when the window has an alert (after\n"
-    "--alert-after REV if given). --state FILE lists the first bad shas\n"
-    "already reported, one a line.\n"
+    "--alert-after REV if given) that is not marked expected, fixed or\n"
+    "backed out; --record stores the alerts in the history and exits 1\n"
+    "only for new ones (perfdiff alerts lists them); --state FILE lists\n"
+    "the first bad shas already reported, one a line.\n"
     "\n";
 
 int pd_cmd_trend(int argc, char **argv)
@@ -405,12 +421,19 @@ int pd_cmd_trend(int argc, char **argv)
 	struct pd_trend t;
 	struct pd_out out;
 	long after = -1;
+	size_t fresh = 0;
 	int rc, status;
 
 	status = parse(argc, argv, &a, trend_usage, "trend");
 	if (status >= 0) {
 		args_release(&a);
 		return status;
+	}
+	if (a.record && a.state) {
+		pd_error("error: --record and --state both remember alerts:"
+			 " use one");
+		args_release(&a);
+		return 2;
 	}
 	if (strcmp(a.fmt, "text") && strcmp(a.fmt, "md") &&
 	    strcmp(a.fmt, "json") && strcmp(a.fmt, "html") &&
@@ -435,6 +458,9 @@ int pd_cmd_trend(int argc, char **argv)
 	}
 	status = 2;
 	if (a.alert_after && (after = after_index(&a, &t)) < 0)
+		goto out;
+	/* stored first, so that the reports show the new alerts' numbers */
+	if (a.record && pd_trend_record_alerts(a.db, &t, &fresh))
 		goto out;
 	if (!strcmp(a.fmt, "xlsx")) {
 		if (pd_write_by_name(a.output, write_xlsx, &t) < 0)
@@ -461,15 +487,21 @@ int pd_cmd_trend(int argc, char **argv)
 			goto out;
 	}
 	status = 0;
-	if (a.state)
+	if (a.record)
+		status = fresh > 0;
+	else if (a.state)
 		status = state_update(a.state, &t);
 	else {
 		size_t i;
 
+		/*
+		 * an improvement is news, not a failure; a change marked
+		 * expected, fixed or backed out is settled
+		 */
 		for (i = t.alerts.n; i-- > 0 && !status;)
-			/* an improvement is news, not a failure */
 			status = (long)t.alerts.v[i].at > after &&
-				 !pd_alert_improves(&t, i);
+				 !pd_alert_improves(&t, i) &&
+				 pd_alert_state_open(t.alerts.v[i].state);
 	}
 out:
 	pd_trend_release(&t);
@@ -508,6 +540,9 @@ static const struct pd_alert *latest_alert(const struct trend_args *a,
 		if ((long)x->at <= after)
 			continue;
 		if (!a->improvements && pd_alert_improves(t, i))
+			continue;
+		/* an intended shift has nothing to bisect */
+		if (x->state == PD_ALERT_EXPECTED)
 			continue;
 		for (k = 0; k < x->series.n; k++)
 			if (!a->pattern || x->series.v[k] != 0)
@@ -676,6 +711,7 @@ int pd_cmd_culprit(int argc, char **argv)
 	safe[0] = pd_term_dup(good);
 	safe[1] = pd_term_dup(bad);
 	pd_fmt_alert(&b, &t, (size_t)(al - t.alerts.v), 5);
+	pd_fmt_alert_state(&b, &t, (size_t)(al - t.alerts.v));
 	printf("change: %s\n", b.buf);
 	printf("last good: %s\nfirst bad: %s\n", safe[0], safe[1]);
 	status = 0;

@@ -91,6 +91,12 @@ int pd_trend_watching(const struct pd_trend *t);
 /* "total +6.2 % at a1b2c3d, from parse_record +18 %, ..." */
 void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 		  int max_funcs);
+/*
+ * A stored alert's group and state after pd_fmt_alert's text
+ * (" [alert #3: expected]"); nothing for a change point not stored.
+ */
+void pd_fmt_alert_state(struct pd_buf *b, const struct pd_trend *t,
+			size_t alert);
 
 /* One profile as speedscope JSON, one sampled profile per thread. */
 int pd_report_speedscope(FILE *f, const struct pd_profile *p,

@@ -255,6 +255,16 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 	free(o);
 }
 
+void pd_fmt_alert_state(struct pd_buf *b, const struct pd_trend *t,
+			size_t alert)
+{
+	const struct pd_alert *al = &t->alerts.v[alert];
+
+	if (al->group)
+		pd_buf_addf(b, " [alert #%lld: %s]", (long long)al->group,
+			    pd_alert_state_name(al->state));
+}
+
 int pd_trend_watching(const struct pd_trend *t)
 {
 	size_t i;
@@ -362,6 +372,7 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 		pd_buf_addf(&b, "%s%s%s ", up ? (color ? "\033[34m" : "") : red,
 			    up ? "IMPROVEMENT" : "ALERT", off);
 		pd_fmt_alert(&b, t, i, 3);
+		pd_fmt_alert_state(&b, t, i);
 		pd_buf_adds(&b, "\n  last good ");
 		pd_trend_short_sha(&b, t->series.v[0].pts.v[al->at - 1].sha);
 		pd_buf_adds(&b, ", first bad ");
@@ -465,6 +476,7 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 
 		pd_buf_reset(&line);
 		pd_fmt_alert(&line, t, i, 3);
+		pd_fmt_alert_state(&line, t, i);
 		pd_buf_adds(&b, pd_alert_improves(t, i)
 				    /* the characters, not GitHub shortcodes:
 				     * mail and other renderers show them too */
@@ -595,6 +607,18 @@ static void json_blind(cJSON *root, const struct pd_trend *t)
 	cJSON_AddNumberToObject(o, "runs_a_commit", (double)nd.runs_a_commit);
 }
 
+/* The history's alert group of a change point and its state; null unstored. */
+static void json_alert_state(cJSON *o, const struct pd_alert *al)
+{
+	cJSON_AddItemToObject(o, "alert",
+			      al->group ? cJSON_CreateNumber((double)al->group)
+					: cJSON_CreateNull());
+	cJSON_AddItemToObject(
+	    o, "state",
+	    al->group ? cJSON_CreateString(pd_alert_state_name(al->state))
+		      : cJSON_CreateNull());
+}
+
 int pd_trend_json(FILE *f, const struct pd_trend *t)
 {
 	cJSON *root = cJSON_CreateObject(), *arr, *o;
@@ -637,6 +661,7 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 				      num(100 * al->total));
 		cJSON_AddBoolToObject(o, "improvement",
 				      pd_alert_improves(t, i));
+		json_alert_state(o, al);
 		fa = cJSON_AddArrayToObject(o, "functions");
 		ca = cJSON_AddArrayToObject(o, "counters");
 		for (j = 0; j < al->series.n; j++) {

@@ -251,6 +251,7 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 
 		pd_buf_reset(&line);
 		pd_fmt_alert(&line, t, i, 5);
+		pd_fmt_alert_state(&line, t, i);
 		pd_buf_adds(&b, pd_alert_improves(t, i)
 				    ? "<p class=\"improvement\">improvement: "
 				    : "<p class=\"alert\">");

@@ -109,6 +109,7 @@ int pd_trend_xlsx(const char *path, const struct pd_trend *t,
 		pd_buf_adds(&b, pd_alert_improves(t, i) ? "IMPROVEMENT "
 							: "ALERT ");
 		pd_fmt_alert(&b, t, i, 5);
+		pd_fmt_alert_state(&b, t, i);
 		pd_xlsx_str(sum, r++, 0, b.buf, NULL);
 	}
 	for (i = 0; i < t->series.n; i++) {

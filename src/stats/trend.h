@@ -67,8 +67,38 @@ struct pd_tseries {
 	struct pd_tchange pending;
 };
 
+/*
+ * A stored alert's state, set by a team (docs/history.md, "Alerts").
+ * Open states still ask for work; the others are settled.
+ */
+enum pd_alert_state {
+	PD_ALERT_UNSTORED,     /* not in the history (trend without it) */
+	PD_ALERT_NEW,	       /* stored, nobody looked yet */
+	PD_ALERT_ACKNOWLEDGED, /* someone is on it */
+	PD_ALERT_EXPECTED,     /* an intended shift: the new level is normal */
+	PD_ALERT_INVALID,      /* not a real change: hidden */
+	PD_ALERT_FIXED,	       /* a later change undid it */
+	PD_ALERT_BACKED_OUT,   /* the commit was reverted */
+	PD_ALERT_STATES
+};
+
+/* "new", "acknowledged", ... ("" for PD_ALERT_UNSTORED). */
+const char *pd_alert_state_name(int state);
+/* The state a name (or a unique prefix of one) says; -1 when none. */
+int pd_alert_state_parse(const char *name);
+/* Whether an alert in this state still asks for work (unstored too). */
+int pd_alert_state_open(int state);
+
 struct pd_alert {
-	size_t at;	       /* commit index */
+	size_t at; /* commit index */
+	/*
+	 * The history's alert for this change point of this series (0 when
+	 * not stored) and its group's state; a change point another series
+	 * of the scenario stored at the same commit has that group's state
+	 * and id 0.
+	 */
+	int64_t id, group;
+	int state;	       /* enum pd_alert_state */
 	double total;	       /* the total's change there (NAN if none) */
 	PD_VEC(size_t) series; /* series with a change point there */
 	PD_VEC(double) moved;  /* their changes (fractions) */

@@ -1,12 +1,43 @@
 /*
  * What a trend's alerts and length say (stats/trend.h): whether an alert
- * is an improvement, and what a history too short to show any change
- * point would need.
+ * is an improvement, the names of the states a team gives alerts, and
+ * what a history too short to show any change point would need.
  */
 #include <math.h>
 #include <string.h>
 
 #include "stats/trend.h"
+
+static const char *const state_names[PD_ALERT_STATES] = {
+	"", "new", "acknowledged", "expected", "invalid", "fixed", "backed-out"
+};
+
+const char *pd_alert_state_name(int state)
+{
+	return state >= 0 && state < PD_ALERT_STATES ? state_names[state] : "";
+}
+
+int pd_alert_state_parse(const char *name)
+{
+	size_t n = strlen(name);
+	int i, found = -1;
+
+	if (!n)
+		return -1;
+	for (i = PD_ALERT_NEW; i < PD_ALERT_STATES; i++) {
+		if (!strcmp(name, state_names[i]))
+			return i;
+		if (!strncmp(name, state_names[i], n))
+			found = found < 0 ? i : PD_ALERT_STATES;
+	}
+	return found == PD_ALERT_STATES ? -1 : found;
+}
+
+int pd_alert_state_open(int state)
+{
+	return state == PD_ALERT_UNSTORED || state == PD_ALERT_NEW ||
+	       state == PD_ALERT_ACKNOWLEDGED;
+}
 
 int pd_alert_improves(const struct pd_trend *t, size_t alert)
 {

@@ -94,6 +94,11 @@ static const enum kind packed_kinds[] = { K_INT, K_INT, K_BLOB };
 static const enum kind metric_kinds[] = { K_INT, K_TEXT, K_TEXT, K_TEXT,
 					  K_NUM };
 static const enum kind file_kinds[] = { K_TEXT, K_INT };
+/* an alert: ids, key, text, change, improves, state and its who/when */
+static const enum kind alert_kinds[] = { K_INT,	 K_INT,	 K_TEXT, K_TEXT, K_TEXT,
+					 K_TEXT, K_TEXT, K_TEXT, K_TEXT, K_NUM,
+					 K_INT,	 K_TEXT, K_TEXT, K_TEXT, K_TEXT,
+					 K_TEXT, K_INT };
 
 /* Functions by pages of ids, so a history of millions is not read whole. */
 static int copy_functions(struct pd_db *src, struct pd_db *dst,
@@ -211,6 +216,10 @@ static int copy_all(struct pd_db *src, struct pd_db *dst,
 	if (rc == 0 && s != PD_ST_DONE)
 		rc = pd_db_fail(src, err, "reading the runs");
 	pd_st_reset(r);
+	if (rc == 0)
+		rc = copy_rows(src, dst, "q_copy_alerts", NULL,
+			       "q_copy_alert_put", alert_kinds, 17,
+			       &res->alerts, err);
 	if (rc == 0 && !(r = pd_db_stmt(dst, "q_copy_done", err)))
 		rc = PD_EIO;
 	if (rc == 0)

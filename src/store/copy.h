@@ -8,7 +8,7 @@
 #include "store/db.h"
 
 struct pd_copy_result {
-	size_t bundles, runs, functions, rows;
+	size_t bundles, runs, functions, rows, alerts;
 };
 
 /* Writes dst in one transaction, or nothing. */

@@ -16,7 +16,7 @@
 #include "store/packed.h"
 #include "store/store.h"
 
-static void now_iso(char out[32])
+void pd_store_now(char out[32])
 {
 	time_t t = time(NULL);
 	struct tm tm;
@@ -454,7 +454,7 @@ static int write_runs(struct pd_db *db, const struct pd_bundle *b,
 	if (!st)
 		return PD_EIO;
 	memset(&pk, 0, sizeof(pk));
-	now_iso(now);
+	pd_store_now(now);
 	row_hash(b, hash);
 	/* where it was read from, whatever folder ingest ran in */
 	place = pd_match_place(path);

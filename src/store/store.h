@@ -29,6 +29,9 @@ struct pd_ingest_result {
  */
 #define PD_INGEST_REKEY 1u
 
+/* The time now, UTC, as the history stores times (2026-11-26T23:08:19Z). */
+void pd_store_now(char out[32]);
+
 /* Adds a note line to an ingest's result. */
 void pd_ingest_note(struct pd_ingest_result *r, const char *fmt, ...)
     PD_PRINTF(2, 3);

@@ -177,10 +177,10 @@ print(h.hexdigest())
 PY
 )
 	case "$PERFDIFF_DB" in
-	postgres*) undo="DELETE FROM perfdiff_schema WHERE version = 5;" ;;
+	postgres*) undo="DELETE FROM perfdiff_schema WHERE version >= 5;" ;;
 	*) undo="PRAGMA user_version = 4;" ;;
 	esac
-	history_sql "DROP TABLE run_files; UPDATE runs SET bundle_hash = '$v1'; UPDATE bundles SET hash = '$v1'; $undo" >/dev/null
+	history_sql "DROP TABLE alerts; DROP TABLE run_files; UPDATE runs SET bundle_hash = '$v1'; UPDATE bundles SET hash = '$v1'; $undo" >/dev/null
 }
 legacy legacy_same
 expect_exit 0 pd ingest "$L"

@@ -51,9 +51,9 @@ sqlite3 none.db 'DELETE FROM run_packed'
 # ingest migrates it; its older runs then stay unpacked.
 export PERFDIFF_DB="$T/old.db"
 ingest 1 20
-sqlite3 old.db 'DROP TABLE run_files; DROP TABLE run_bursts; DROP TABLE run_packed; DROP INDEX runs_by_date; DROP INDEX runs_by_sha; PRAGMA user_version = 2'
+sqlite3 old.db 'DROP TABLE alerts; DROP TABLE run_files; DROP TABLE run_bursts; DROP TABLE run_packed; DROP INDEX runs_by_date; DROP INDEX runs_by_sha; PRAGMA user_version = 2'
 expect_exit 2 pd runs
-expect_grep "old.db: written by an older perfdiff (schema 2 < 5); perfdiff ingest migrates it in place" "$T/err"
+expect_grep "old.db: written by an older perfdiff (schema 2 < 6); perfdiff ingest migrates it in place" "$T/err"
 ingest 21 36
 [ "$(sqlite3 old.db 'SELECT count(*) || " " || min(run_id) FROM run_packed')" = "16 21" ] && ok ||
 	not_ok "runs after the migration packed: $(sqlite3 old.db 'SELECT count(*), min(run_id) FROM run_packed')"
@@ -61,11 +61,11 @@ ingest 21 36
 # A schema-3 file (sql/0004_run_bursts.sql and later undone) migrates the
 # same way.
 cp all.db old3.db
-sqlite3 old3.db 'DROP TABLE run_files; DROP TABLE run_bursts; PRAGMA user_version = 3'
+sqlite3 old3.db 'DROP TABLE alerts; DROP TABLE run_files; DROP TABLE run_bursts; PRAGMA user_version = 3'
 PERFDIFF_DB="$T/old3.db" expect_exit 2 pd runs
-expect_grep "old3.db: written by an older perfdiff (schema 3 < 5); perfdiff ingest migrates it in place" "$T/err"
+expect_grep "old3.db: written by an older perfdiff (schema 3 < 6); perfdiff ingest migrates it in place" "$T/err"
 PERFDIFF_DB="$T/old3.db" expect_exit 0 pd ingest b1
-[ "$(sqlite3 old3.db 'PRAGMA user_version; SELECT count(*) FROM run_bursts')" = "5
+[ "$(sqlite3 old3.db 'PRAGMA user_version; SELECT count(*) FROM run_bursts')" = "6
 0" ] && ok || not_ok "schema 3 migrated: $(sqlite3 old3.db 'PRAGMA user_version')"
 
 for db in all none old; do

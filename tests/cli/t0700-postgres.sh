@@ -14,13 +14,13 @@ PG_BASE="postgresql://postgres@/?host=$PG_DIR&port=$PG_PORT"
 # 1. The SQLite history tests, unchanged, on the server.
 for t in t0610-trend t0620-trend-counters t0345-check-stored \
 	t0310-ingest-kill t0320-ingest-concurrent t0341-cache-unspecified \
-	t0342-reingest t0343-unknown-keys t0344-git-revisions; do
+	t0342-reingest t0343-unknown-keys t0344-git-revisions t0616-alerts; do
 	if PD_TEST_PG="$PG_BASE" PD_TEST_KILLS=15 PD_TEST_ROUNDS=6 \
 		sh "$PD_ROOT/tests/cli/$t.sh" >"$T/sub.log" 2>&1; then ok
 	else not_ok "$t on PostgreSQL: $(grep FAIL "$T/sub.log" | head -5)"; fi
 done
 # (they did run there: their histories are databases on the server)
-[ "$(pg_psql -c "SELECT count(*) FROM pg_database WHERE datname ~ '^pd_.*_(h|u8|k|c|n[0-9]+)$'")" = 12 ] &&
+[ "$(pg_psql -c "SELECT count(*) FROM pg_database WHERE datname ~ '^pd_.*_(h|u8|k|c|n[0-9]+)$'")" = 13 ] &&
 	ok || not_ok "the history tests made no databases on the server"
 [ "$(pg_psql -c "SELECT count(*) FROM pg_database WHERE datname ~ '^pd_.*_(u|r|legacy_same|legacy_edited|keys|g)$'")" = 6 ] &&
 	ok || not_ok "the ingest tests made no databases on the server"
@@ -275,7 +275,7 @@ wait
 	not_ok "concurrent ingests: $(history_sql 'SELECT count(*), count(DISTINCT bundle_hash) FROM runs'); $(cat "$T"/k*.out | head -5)"
 [ "$(history_sql 'SELECT count(*) FROM functions')" = 6 ] && ok ||
 	not_ok "functions stored once: $(history_sql 'SELECT name FROM functions')"
-[ "$(history_sql 'SELECT max(version) FROM perfdiff_schema')" = 5 ] && ok || not_ok "schema version"
+[ "$(history_sql 'SELECT max(version) FROM perfdiff_schema')" = 6 ] && ok || not_ok "schema version"
 # every run's rows also packed, one blob a run (docs/history.md, "Tables")
 [ "$(history_sql 'SELECT count(*) FROM runs r JOIN run_packed p ON p.run_id = r.id WHERE p.nrows = (SELECT count(*) FROM run_functions f WHERE f.run_id = r.id)')" = 24 ] && ok ||
 	not_ok "packed rows: $(history_sql 'SELECT count(*) FROM run_packed')"
