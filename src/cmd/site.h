@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/buf.h"
+#include "core/compat.h"
 #include "core/vec.h"
 #include "report/site.h"
 #include "stats/trend.h"
@@ -46,9 +47,9 @@ void pd_site_slug(struct pd_buf *b, const char *s);
  */
 void pd_site_slug_bound(struct pd_buf *b, size_t from, const void *whole,
 			size_t n, int force);
-int pd_site_build(struct pd_site *s);
+PD_NODISCARD int pd_site_build(struct pd_site *s);
 void pd_site_release(struct pd_site *s);
 /* The series of the history into s->keys and s->series; 0 or -1. */
-int pd_site_keys(struct pd_db *db, struct pd_site *s);
+PD_NODISCARD int pd_site_keys(struct pd_db *db, struct pd_site *s);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "core/buf.h"
+#include "core/compat.h"
 #include "stats/trend.h"
 
 /* One scenario x cache x tool of the history. */
@@ -33,26 +34,29 @@ struct pd_site_series {
  * sparkline of the total and the latest change) and the number of
  * changes. 0, or PD_EIO when a template is missing from the binary.
  */
-int pd_site_index_html(struct pd_buf *b, const struct pd_site_series *series,
-		       size_t n);
+PD_NODISCARD int pd_site_index_html(struct pd_buf *b,
+				    const struct pd_site_series *series,
+				    size_t n);
 /*
  * alerts.html into b: every alert of the n series, newest first, the
  * alerts that are one change seen by several series together. 0 or
  * PD_EIO as above.
  */
-int pd_site_alerts_html(struct pd_buf *b, const struct pd_site_series *series,
-			size_t n);
+PD_NODISCARD int pd_site_alerts_html(struct pd_buf *b,
+				     const struct pd_site_series *series,
+				     size_t n);
 /*
  * A series' trend page to f: the trend report (pd_trend_html) with the
  * way back to the index and the alerts. 0 or PD_EIO.
  */
-int pd_site_trend_html(FILE *f, const struct pd_trend *t);
+PD_NODISCARD int pd_site_trend_html(FILE *f, const struct pd_trend *t);
 /*
  * page, a comparison page of the site's series slug, into out with the
  * way back (to the trend, the index and the alerts) after its <body>
  * tag: 1; 0 (out untouched) when page has no <body>; PD_EIO when the
  * template is missing.
  */
-int pd_site_compare_nav(struct pd_buf *out, const char *page, const char *slug);
+PD_NODISCARD int pd_site_compare_nav(struct pd_buf *out, const char *page,
+				     const char *slug);
 
 #endif
