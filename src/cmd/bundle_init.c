@@ -22,30 +22,39 @@
 #include "core/file.h"
 #include "core/limits.h"
 #include "core/hash.h"
+#include "core/proc.h"
 #include "import/bundle.h"
 #include "report/report.h"
 #include "store/commit.h"
 #include "store/keys.h"
 #include "store/store.h"
 
-/* First line of a command's output, or NULL. */
-static char *first_line(const char *cmd)
+/*
+ * First line of a helper program's output, at most 511 bytes of it: prog
+ * with its arguments up to the first NULL (at most two), run without a
+ * shell, its stderr dropped. NULL when it did not run, said nothing or
+ * exited with another status than 0.
+ */
+static char *first_line(const char *prog, const char *arg1, const char *arg2)
 {
-	char buf[512];
-	FILE *p = popen(cmd, "r");
+	char *argv[4] = { pd_xstrdup(prog), NULL, NULL, NULL };
+	struct pd_buf out = PD_BUF_INIT;
 	char *s = NULL;
+	size_t i;
 
-	if (!p)
-		return NULL;
-	if (fgets(buf, sizeof(buf), p)) {
-		buf[strcspn(buf, "\r\n")] = '\0';
-		if (*buf)
-			s = pd_xstrdup(buf);
+	if (arg1) {
+		argv[1] = pd_xstrdup(arg1);
+		if (arg2)
+			argv[2] = pd_xstrdup(arg2);
 	}
-	if (pclose(p) != 0) {
-		free(s);
-		return NULL;
+	if (pd_proc_run(argv, NULL, NULL, &out, 511) == 0) {
+		out.buf[strcspn(out.buf, "\r\n")] = '\0';
+		if (*out.buf)
+			s = pd_xstrdup(out.buf);
 	}
+	for (i = 0; argv[i]; i++)
+		free(argv[i]);
+	pd_buf_release(&out);
 	return s;
 }
 
@@ -62,8 +71,7 @@ static char *cpu_model(void)
 	char *s = NULL;
 
 	if (!f)
-		return first_line(
-		    "sysctl -n machdep.cpu.brand_string 2>/dev/null");
+		return first_line("sysctl", "-n", "machdep.cpu.brand_string");
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
 			char *v = strchr(line, ':') + 1;
@@ -301,11 +309,11 @@ static char *bundle_commit(const struct hist_args *a, char **cdate)
 /* The build's tools and flags, from the environment, into meta. */
 static int meta_build(cJSON *meta, const struct hist_args *a)
 {
-	char *s = first_line("cc --version 2>/dev/null");
+	char *s = first_line("cc", "--version", NULL);
 
 	add_str(meta, "compiler", s);
 	free(s);
-	s = first_line("rustc -V 2>/dev/null");
+	s = first_line("rustc", "-V", NULL);
 	add_str(meta, "rustc", s);
 	free(s);
 	if (a->cflags_from) {
@@ -321,7 +329,7 @@ static int meta_build(cJSON *meta, const struct hist_args *a)
 	}
 	add_str(meta, "rustflags", getenv("RUSTFLAGS"));
 	add_str(meta, "build_cmd", a->build_cmd);
-	s = first_line("cc -dumpmachine 2>/dev/null");
+	s = first_line("cc", "-dumpmachine", NULL);
 	add_str(meta, "target", s);
 	free(s);
 	return 0;

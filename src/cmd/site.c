@@ -22,6 +22,8 @@
 #include "core/hash.h"
 #include "core/limits.h"
 #include "core/xalloc.h"
+#include "report/report.h"
+#include "report/site.h"
 #include "store/trend.h"
 
 /* Bytes safe in a file name and a URL; others become _XX. */
@@ -61,12 +63,150 @@ void pd_site_slug_bound(struct pd_buf *b, size_t from, const void *whole,
 	pd_buf_addf(b, "_h%.16s", hex);
 }
 
+static int by_slug(const void *a, const void *b)
+{
+	const struct pd_site_key *x = *(struct pd_site_key *const *)a;
+	const struct pd_site_key *y = *(struct pd_site_key *const *)b;
+
+	return strcmp(x->slug, y->slug);
+}
+
+/*
+ * Each series' slug bounded (PD_SITE_NAME_MAX) and its own: "--" joins
+ * parts that may hold "--" themselves (a--b, c and a, b--c), so series
+ * whose slugs meet are told apart by a hash of their key, as long ones
+ * are.
+ */
+static void unique_slugs(struct pd_site *s, struct pd_buf *b)
+{
+	struct pd_site_key **by = pd_xcalloc(s->keys.n + 1, sizeof(*by));
+	struct pd_buf whole = PD_BUF_INIT;
+	unsigned char *same = pd_xcalloc(s->keys.n + 1, 1);
+	size_t i;
+
+	for (i = 0; i < s->keys.n; i++)
+		by[i] = &s->keys.v[i];
+	qsort(by, s->keys.n, sizeof(*by), by_slug);
+	for (i = 0; i + 1 < s->keys.n; i++)
+		if (!strcmp(by[i]->slug, by[i + 1]->slug))
+			same[i] = same[i + 1] = 1;
+	for (i = 0; i < s->keys.n; i++) {
+		struct pd_site_key *k = by[i];
+
+		/* the key, its parts apart */
+		pd_buf_reset(&whole);
+		pd_buf_add(&whole, k->scenario, strlen(k->scenario) + 1);
+		pd_buf_add(&whole, k->cache, strlen(k->cache) + 1);
+		pd_buf_adds(&whole, k->tool);
+		pd_buf_reset(b);
+		pd_buf_adds(b, k->slug);
+		pd_site_slug_bound(b, 0, whole.buf, whole.len, same[i]);
+		free(k->slug);
+		k->slug = pd_xstrdup(b->buf);
+	}
+	pd_buf_release(&whole);
+	free(same);
+	free(by);
+}
+
+int pd_site_keys(struct pd_db *db, struct pd_site *s)
+{
+	struct pd_err err = PD_ERR_INIT;
+	struct pd_st *st = pd_db_stmt(db, "q_site_keys", &err);
+	struct pd_buf slug = PD_BUF_INIT;
+	size_t i;
+	int rc;
+
+	if (!st) {
+		pd_error("%s", err.msg);
+		return -1;
+	}
+	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
+		struct pd_site_key k;
+
+		k.scenario = pd_xstrdup(pd_st_col_text(st, 0));
+		k.cache = pd_xstrdup(pd_st_col_text(st, 1));
+		k.tool = pd_xstrdup(pd_st_col_text(st, 2));
+		k.runs = (size_t)pd_st_col_i64(st, 3);
+		pd_buf_reset(&slug);
+		pd_site_slug(&slug, k.scenario);
+		pd_buf_adds(&slug, "--");
+		pd_site_slug(&slug, k.cache);
+		pd_buf_adds(&slug, "--");
+		pd_site_slug(&slug, k.tool);
+		k.slug = pd_xstrdup(slug.buf);
+		PD_VEC_PUSH(&s->keys, k);
+	}
+	pd_st_reset(st);
+	if (rc != PD_ST_DONE) {
+		pd_buf_release(&slug);
+		pd_db_fail(db, &err, "listing the series");
+		pd_error("%s", err.msg);
+		return -1;
+	}
+	unique_slugs(s, &slug);
+	pd_buf_release(&slug);
+	for (i = 0; i < s->keys.n; i++) {
+		struct pd_site_series ss;
+
+		memset(&ss, 0, sizeof(ss));
+		ss.key = &s->keys.v[i];
+		PD_VEC_PUSH(&s->series, ss);
+	}
+	return 0;
+}
+
+void pd_site_release(struct pd_site *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->keys.n; i++) {
+		free(s->keys.v[i].scenario);
+		free(s->keys.v[i].cache);
+		free(s->keys.v[i].tool);
+		free(s->keys.v[i].slug);
+	}
+	for (i = 0; i < s->series.n; i++) {
+		pd_trend_release(&s->series.v[i].t);
+		free(s->series.v[i].page);
+	}
+	for (i = 0; i < s->old.n; i++)
+		free(s->old.v[i]);
+	for (i = 0; i < s->now.n; i++)
+		free(s->now.v[i]);
+	PD_VEC_FREE(&s->keys);
+	PD_VEC_FREE(&s->series);
+	PD_VEC_FREE(&s->old);
+	PD_VEC_FREE(&s->now);
+}
+
 static int make_dir(const char *path)
 {
 	if (mkdir(path, 0777) == 0 || errno == EEXIST)
 		return 0;
 	pd_error("error: %s: cannot create: %s", path, strerror(errno));
 	return -1;
+}
+
+/* A page of the site's root, rendered by render, written whole. */
+static int write_page(const struct pd_site *s, const char *name,
+		      int (*render)(struct pd_buf *,
+				    const struct pd_site_series *, size_t))
+{
+	struct pd_buf b = PD_BUF_INIT, path = PD_BUF_INIT;
+	struct pd_out out;
+	int rc = render(&b, s->series.v, s->series.n);
+
+	pd_buf_addf(&path, "%s/%s", s->dir, name);
+	if (rc == 0)
+		rc = pd_out_open(&out, path.buf);
+	else
+		pd_error("error: %s: the page's template is missing", path.buf);
+	if (rc == 0)
+		rc = pd_out_close(&out, pd_report_put(out.f, &b));
+	pd_buf_release(&path);
+	pd_buf_release(&b);
+	return rc ? -1 : 0;
 }
 
 /*
@@ -223,7 +363,6 @@ static int add_nav(const char *path, const char *slug)
 	struct pd_buf out = PD_BUF_INIT;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_out o;
-	const char *body;
 	char *page;
 	int rc;
 
@@ -233,25 +372,21 @@ static int add_nav(const char *path, const char *slug)
 		pd_error("%s", err.msg[0] ? err.msg : path);
 		return -1;
 	}
-	body = strstr(page, "<body");
-	body = body ? strchr(body, '>') : NULL;
-	if (!body) {
-		free(page);
-		return 0;
+	rc = pd_site_compare_nav(&out, page, slug);
+	free(page);
+	if (rc <= 0) {
+		if (rc < 0)
+			pd_error(
+			    "error: %s: the way back's template is missing",
+			    path);
+		pd_buf_release(&out);
+		return rc;
 	}
-	pd_buf_add(&out, page, (size_t)(body + 1 - page));
-	pd_buf_adds(&out, "\n<nav class=\"site\"><a href=\"../../s/");
-	pd_buf_adds(&out, slug); /* a slug needs no escaping */
-	pd_buf_adds(&out, ".html\">trend</a> <a href=\"../../index.html\">all"
-			  " series</a> <a href=\"../../alerts.html\">alerts</a>"
-			  "</nav>");
-	pd_buf_adds(&out, body + 1);
 	rc = pd_out_open(&o, path);
 	if (rc == 0) {
 		rc = fwrite(out.buf, 1, out.len, o.f) == out.len ? 0 : -1;
 		rc = pd_out_close(&o, rc);
 	}
-	free(page);
 	pd_buf_release(&out);
 	return rc;
 }
@@ -360,7 +495,7 @@ static int trend_page(const struct pd_site *s, struct pd_site_series *ss)
 	ss->t.commit_url = s->commit_url;
 	ss->t.page_link = series_link;
 	ss->t.page_arg = ss;
-	rc = pd_site_trend_page(out.f, s, ss);
+	rc = pd_site_trend_html(out.f, &ss->t);
 	return pd_out_close(&out, rc);
 }
 
@@ -417,9 +552,9 @@ int pd_site_build(struct pd_site *s)
 		rc = one_series(s, &db, &s->series.v[i]);
 	pd_db_close(&db);
 	if (rc == 0)
-		rc = pd_site_index(s);
+		rc = write_page(s, "index.html", pd_site_index_html);
 	if (rc == 0)
-		rc = pd_site_alerts(s);
+		rc = write_page(s, "alerts.html", pd_site_alerts_html);
 	if (rc == 0)
 		rc = state_write(s);
 	return rc;

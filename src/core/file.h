@@ -19,8 +19,8 @@
  * cannot be read, or holds more than max bytes (limit names the cap in
  * core/limits.h).
  */
-char *pd_read_file(const char *path, size_t max, const char *limit,
-		   struct pd_err *err);
+PD_NODISCARD char *pd_read_file(const char *path, size_t max, const char *limit,
+				struct pd_err *err);
 /* Whether path is (or links to) a folder; a regular file. */
 int pd_is_dir(const char *path);
 int pd_is_file(const char *path);
@@ -28,7 +28,7 @@ int pd_is_file(const char *path);
  * n bytes of fd at off, all of them (pread again after a short read or
  * EINTR): 0, or -1 at the end of the file or on an error.
  */
-int pd_pread_full(int fd, void *buf, size_t n, uint64_t off);
+PD_NODISCARD int pd_pread_full(int fd, void *buf, size_t n, uint64_t off);
 /* "a FIFO", "a socket", "a folder", ...: what a file of mode m is. */
 const char *pd_file_kind(mode_t m);
 

@@ -2,6 +2,7 @@
  * String interning with open addressing (linear probing). Strings live in
  * large chunks that never move, so the returned pointers stay valid.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,6 +137,8 @@ static size_t probe(const struct pd_intern *t, const char *s, size_t len,
 {
 	size_t j;
 
+	/* the mask below finds every slot only in a power-of-two table */
+	assert(t->nslots && !(t->nslots & (t->nslots - 1)));
 	for (j = h & (t->nslots - 1); t->slots[j];
 	     j = (j + 1) & (t->nslots - 1)) {
 		uint32_t id = t->slots[j] - 1;
@@ -179,6 +182,13 @@ uint32_t pd_intern(struct pd_intern *t, const char *s, size_t len)
 	uint32_t h;
 	size_t j;
 
+	/*
+	 * Id 0 is the empty string only when the table was initialised
+	 * (pd_intern_init interns it first): a name getting id 0 would read
+	 * as "no name" everywhere.
+	 */
+	assert(s || !len);
+	assert(t->n || !len);
 	if (t->max_len && len > t->max_len)
 		return refuse(t, s, len);
 	h = pd_hash_bytes(s, len);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "core/buf.h"
+#include "core/compat.h"
 
 /*
  * Runs argv[0] (searched on PATH when it has no '/') with argv, in cwd
@@ -16,10 +17,11 @@
  * /dev/null. Returns the exit status, or -1 when it could not run or died
  * of a signal.
  */
-int pd_proc_run(char *const argv[], const char *cwd, const char *in_path,
-		struct pd_buf *out, size_t max);
+PD_NODISCARD int pd_proc_run(char *const argv[], const char *cwd,
+			     const char *in_path, struct pd_buf *out,
+			     size_t max);
 /* The same with stdout written to the open file out_fd. */
-int pd_proc_run_fd(char *const argv[], const char *cwd, const char *in_path,
-		   int out_fd);
+PD_NODISCARD int pd_proc_run_fd(char *const argv[], const char *cwd,
+				const char *in_path, int out_fd);
 
 #endif

@@ -5,6 +5,7 @@
 #ifndef PD_VEC_H
 #define PD_VEC_H
 
+#include <assert.h>
 #include <stddef.h>
 #include "core/xalloc.h"
 
@@ -19,9 +20,14 @@
 		NULL, 0, 0                                                     \
 	}
 
-/* Makes room for at least `want` elements, doubling. */
+/*
+ * Makes room for at least `want` elements, doubling. A vector that is not
+ * one (never initialised, or its count past its room) would be written
+ * out of bounds: that is checked first.
+ */
 #define PD_VEC_RESERVE(vec, want)                                              \
 	do {                                                                   \
+		assert((vec)->n <= (vec)->cap && ((vec)->v || !(vec)->cap));   \
 		if ((want) > (vec)->cap) {                                     \
 			size_t pd_nc_ = (vec)->cap ? (vec)->cap : 8;           \
 			while (pd_nc_ < (want))                                \

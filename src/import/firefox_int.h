@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "core/compat.h"
 #include "core/limits.h"
 #include "import/import.h"
 #include "import/json.h"
@@ -183,7 +184,8 @@ void ff_table_release(struct ff_table *t);
  * Checks that each of a thread's samples names one of its nst stacks,
  * then folds the stored sample columns; 0 or the error.
  */
-int ff_thread_fold(struct ff_state *s, struct ff_thread *th, size_t nst);
+PD_NODISCARD int ff_thread_fold(struct ff_state *s, struct ff_thread *th,
+				size_t nst);
 /* "name (tid) in process", as reports and convert name a thread. */
 void ff_thread_label(const struct ff_thread *th, struct pd_buf *name);
 /* Whether --thread and --process keep the thread. */
@@ -198,6 +200,6 @@ void ff_carry_blocks(struct ff_state *s, const struct ff_table *t, size_t st,
 void ff_fold_samples(struct ff_table *t);
 
 /* Tables to profile: stacks, frames, symbols, weights. */
-int pd_firefox_resolve(struct ff_state *s);
+PD_NODISCARD int pd_firefox_resolve(struct ff_state *s);
 
 #endif

@@ -135,7 +135,7 @@ static const struct pd_format *sniff_json_keys(const char *path)
 	size_t i;
 
 	/* a syntax error is the importer's to report, with its place */
-	(void)pd_json_keys(path, &keys, &ignored);
+	(void)!pd_json_keys(path, &keys, &ignored);
 	for (i = 0; i < PD_ARRAY_SIZE(json_formats) && !fmt && keys.len; i++) {
 		const struct pd_format *f = pd_format_find(json_formats[i]);
 

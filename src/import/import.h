@@ -50,9 +50,9 @@ PD_NODISCARD int pd_import(struct pd_profile *p, const char *path,
 			   const struct pd_import_opts *o, struct pd_err *err);
 const struct pd_format *pd_format_find(const char *name);
 /* The format of path's content, or NULL with err saying why not. */
-const struct pd_format *pd_import_sniff(const char *path,
-					const struct pd_import_opts *o,
-					struct pd_err *err);
+PD_NODISCARD const struct pd_format *
+pd_import_sniff(const char *path, const struct pd_import_opts *o,
+		struct pd_err *err);
 /* Comma-separated names of the supported formats, for messages. */
 const char *pd_format_list(void);
 
@@ -60,48 +60,62 @@ const char *pd_format_list(void);
 int pd_filter_match(const char *needle, const char *name, size_t len);
 
 int pd_perf_sniff(const char *head, size_t len);
-int pd_perf_import(struct pd_input *in, struct pd_profile *p,
-		   const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_perf_import(struct pd_input *in, struct pd_profile *p,
+				const struct pd_import_opts *o,
+				struct pd_err *err);
 int pd_folded_sniff(const char *head, size_t len);
-int pd_folded_import(struct pd_input *in, struct pd_profile *p,
-		     const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_folded_import(struct pd_input *in, struct pd_profile *p,
+				  const struct pd_import_opts *o,
+				  struct pd_err *err);
 int pd_firefox_sniff(const char *head, size_t len);
-int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
-		      const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_firefox_import(struct pd_input *in, struct pd_profile *p,
+				   const struct pd_import_opts *o,
+				   struct pd_err *err);
 int pd_wpa_sniff(const char *head, size_t len);
-int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
-		  const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_wpa_import(struct pd_input *in, struct pd_profile *p,
+			       const struct pd_import_opts *o,
+			       struct pd_err *err);
 int pd_cpuprofile_sniff(const char *head, size_t len);
-int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
-			 const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_cpuprofile_import(struct pd_input *in, struct pd_profile *p,
+				      const struct pd_import_opts *o,
+				      struct pd_err *err);
 int pd_xctrace_sniff(const char *head, size_t len);
-int pd_xctrace_import(struct pd_input *in, struct pd_profile *p,
-		      const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_xctrace_import(struct pd_input *in, struct pd_profile *p,
+				   const struct pd_import_opts *o,
+				   struct pd_err *err);
 int pd_instruments_sniff(const char *head, size_t len);
-int pd_instruments_import(struct pd_input *in, struct pd_profile *p,
-			  const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_instruments_import(struct pd_input *in,
+				       struct pd_profile *p,
+				       const struct pd_import_opts *o,
+				       struct pd_err *err);
 int pd_dhat_sniff(const char *head, size_t len);
-int pd_dhat_import(struct pd_input *in, struct pd_profile *p,
-		   const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_dhat_import(struct pd_input *in, struct pd_profile *p,
+				const struct pd_import_opts *o,
+				struct pd_err *err);
 /* DHAT: whether name is a measure; the names, for messages. */
 int pd_dhat_metric_ok(const char *name);
 const char *pd_dhat_metric_names(void);
 extern const char pd_dhat_alloc_default[];
 int pd_callgrind_sniff(const char *head, size_t len);
-int pd_callgrind_import(struct pd_input *in, struct pd_profile *p,
-			const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_callgrind_import(struct pd_input *in, struct pd_profile *p,
+				     const struct pd_import_opts *o,
+				     struct pd_err *err);
 int pd_cachegrind_sniff(const char *head, size_t len);
-int pd_cachegrind_import(struct pd_input *in, struct pd_profile *p,
-			 const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_cachegrind_import(struct pd_input *in, struct pd_profile *p,
+				      const struct pd_import_opts *o,
+				      struct pd_err *err);
 int pd_perfstat_sniff(const char *head, size_t len);
-int pd_perfstat_import(struct pd_input *in, struct pd_profile *p,
-		       const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_perfstat_import(struct pd_input *in, struct pd_profile *p,
+				    const struct pd_import_opts *o,
+				    struct pd_err *err);
 int pd_pprof_sniff(const char *head, size_t len);
-int pd_pprof_import(struct pd_input *in, struct pd_profile *p,
-		    const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_pprof_import(struct pd_input *in, struct pd_profile *p,
+				 const struct pd_import_opts *o,
+				 struct pd_err *err);
 int pd_speedscope_sniff(const char *head, size_t len);
-int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
-			 const struct pd_import_opts *o, struct pd_err *err);
+PD_NODISCARD int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
+				      const struct pd_import_opts *o,
+				      struct pd_err *err);
 
 /* Derives per-node sample counts as weight / g, g the weights' common unit. */
 void pd_counts_from_weights(struct pd_profile *p, double sample_weight,

@@ -6,6 +6,7 @@
 #include <yajl_parse.h>
 
 #include "core/buf.h"
+#include "core/compat.h"
 #include "core/input.h"
 
 /*
@@ -216,8 +217,8 @@ void pd_json_stream_events(struct pd_json_stream *js,
  * callbacks did not report becomes "FILE: byte N at PATH: JSON syntax
  * error: ..." (or "truncated JSON"). Returns 0 or the error code.
  */
-int pd_json_stream_run(struct pd_json_stream *js, struct pd_input *in,
-		       struct pd_err *err);
+PD_NODISCARD int pd_json_stream_run(struct pd_json_stream *js,
+				    struct pd_input *in, struct pd_err *err);
 
 /* ---- the scanners' parts (import/json_scan.c) ---- */
 
@@ -301,7 +302,8 @@ int pd_json_fail(struct pd_err *err, const char *file,
  * recording's "profile" after megabytes of markers). 0 or the error code;
  * out holds the keys read up to an error.
  */
-int pd_json_keys(const char *path, struct pd_buf *out, struct pd_err *err);
+PD_NODISCARD int pd_json_keys(const char *path, struct pd_buf *out,
+			      struct pd_err *err);
 
 /* pd_json_fail for nesting past a limit of core/limits.h (PD_ETOOBIG). */
 int pd_json_fail_depth(struct pd_err *err, const char *file,

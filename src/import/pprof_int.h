@@ -75,10 +75,11 @@ struct pprof_state {
 int pd_pprof_fail(struct pprof_state *s, uint64_t off, const char *fmt, ...)
     PD_PRINTF(3, 4);
 /* String idx of the table, or NULL with the error naming what. */
-const char *pd_pprof_str(struct pprof_state *s, int64_t idx, size_t *len,
-			 uint64_t off, const char *what);
+PD_NODISCARD const char *pd_pprof_str(struct pprof_state *s, int64_t idx,
+				      size_t *len, uint64_t off,
+				      const char *what);
 int pd_pprof_str_is(struct pprof_state *s, int64_t idx, const char *want);
 /* Resolves the summed stacks into p (pprof_build.c). */
-int pd_pprof_build(struct pprof_state *s, struct pd_profile *p);
+PD_NODISCARD int pd_pprof_build(struct pprof_state *s, struct pd_profile *p);
 
 #endif

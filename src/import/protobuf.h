@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/compat.h"
+
 enum pd_pb_wire {
 	PD_PB_VARINT = 0,
 	PD_PB_FIXED64 = 1,
@@ -39,18 +41,21 @@ struct pd_u64s {
 
 void pd_pb_init(struct pd_pb *r, const void *data, size_t len, uint64_t base);
 /* Reads a varint at *p (< end), advancing *p; 0, or -1 when malformed. */
-int pd_pb_varint(const uint8_t **p, const uint8_t *end, uint64_t *v);
+PD_NODISCARD int pd_pb_varint(const uint8_t **p, const uint8_t *end,
+			      uint64_t *v);
 /*
  * The next field of the message: 1 with *f filled, 0 at the end, -1 when
  * malformed, with *why saying how and r->p left at the bad field.
  */
-int pd_pb_next(struct pd_pb *r, struct pd_pb_field *f, const char **why);
+PD_NODISCARD int pd_pb_next(struct pd_pb *r, struct pd_pb_field *f,
+			    const char **why);
 /*
  * Appends the values of a repeated integer field, packed (PD_PB_LEN) or
  * one per field (PD_PB_VARINT): both occur, even within one file.
  * Returns 0, or -1 for a bad wire type or a malformed packed run.
  */
-int pd_pb_repeated(const struct pd_pb_field *f, struct pd_u64s *out);
+PD_NODISCARD int pd_pb_repeated(const struct pd_pb_field *f,
+				struct pd_u64s *out);
 /* The name of a wire type, for messages. */
 const char *pd_pb_wire_name(int wt);
 

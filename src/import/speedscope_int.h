@@ -5,6 +5,7 @@
 #ifndef PD_IMPORT_SPEEDSCOPE_INT_H
 #define PD_IMPORT_SPEEDSCOPE_INT_H
 
+#include "core/compat.h"
 #include "core/limits.h"
 #include "import/import.h"
 #include "import/json.h"
@@ -126,10 +127,10 @@ struct ss_state {
  * pseudo-frames (process, thread, CPU_TIME), units, sampled weights.
  * Returns 1, or 0 with s->err set.
  */
-int pd_speedscope_remap(struct ss_state *s);
+PD_NODISCARD int pd_speedscope_remap(struct ss_state *s);
 
 /* The event just read (s->ev_*) into the tree; 0 with s->err set. */
-int ss_close_event(struct ss_state *s);
+PD_NODISCARD int ss_close_event(struct ss_state *s);
 
 /*
  * The elements of an "events", "weights" or "perfdiffCounts" array

@@ -8,6 +8,7 @@
 #include <regex.h>
 
 #include "core/buf.h"
+#include "core/compat.h"
 #include "import/import.h"
 #include "import/rowtree.h"
 
@@ -82,7 +83,7 @@ int pd_wpa_parse_num(struct wpa *w, const char *s, double *out);
 /* Records "FILE: row N, column C: what"; returns PD_EPARSE. */
 int pd_wpa_fail_at(struct wpa *w, size_t line, int col, const char *what);
 /* One data row (n fields) into the profile, by the file's shape. */
-int pd_wpa_row(struct wpa *w, char **f, size_t n, size_t line);
+PD_NODISCARD int pd_wpa_row(struct wpa *w, char **f, size_t n, size_t line);
 /*
  * Tree view: closes the open nodes at depth or deeper (-1: all), giving
  * each its self weight, inclusive minus its children's.

@@ -109,6 +109,8 @@ uint32_t pd_profile_frame(struct pd_profile *p, uint32_t name, uint32_t module)
 	struct pd_frame f;
 	size_t j;
 
+	/* string ids of this profile's own table */
+	assert(name < p->strs.n && module < p->strs.n);
 	if ((p->frames.n + 1) * 2 > p->frame_nslots)
 		p->frame_slots = grow_slots(p->frame_slots, &p->frame_nslots,
 					    p->frames.n, frame_key_at, p);
@@ -268,7 +270,12 @@ static void replay(struct pd_profile *p, size_t nframes, const uint32_t *start,
 	p->nodes.v[0].weight = old[0].weight;
 	p->nodes.v[0].count = old[0].count;
 	for (i = 1; i < n; i++) {
-		uint32_t f = old[i].frame, at = to[old[i].parent], k;
+		uint32_t f, at, k;
+
+		/* parents first, or to[] is read before it is set */
+		assert(old[i].parent < i);
+		f = old[i].frame;
+		at = to[old[i].parent];
 
 		if (drop && old[i].parent == PD_ROOT && drop[f])
 			at = PD_ROOT; /* its own samples: in no function */
@@ -313,6 +320,8 @@ void pd_profile_filter(struct pd_profile *p, const unsigned char *focus,
 	for (i = 1; i < n; i++) {
 		uint32_t f = old[i].frame;
 
+		/* the marks have one entry a frame */
+		assert(old[i].parent < i && f < p->frames.n);
 		on[i] = on[old[i].parent];
 		if (focus && focus[f])
 			on[i] |= 1;
@@ -363,6 +372,7 @@ void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
 	uint32_t *to = pd_xmalloc((src->nodes.n + 1) * sizeof(*to));
 	size_t i;
 
+	assert(src->nodes.n > 0 && dst->nodes.n > 0); /* both have a root */
 	if (!dst->format) {
 		dst->format = src->format;
 		dst->unit = src->unit;
@@ -384,6 +394,8 @@ void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
 	for (i = 1; i < src->nodes.n; i++) {
 		const struct pd_node *nd = &src->nodes.v[i];
 
+		/* parents first, frames of src: to[] and fmap[] are set */
+		assert(nd->parent < i && nd->frame < src->frames.n);
 		to[i] = pd_profile_child(dst, to[nd->parent], fmap[nd->frame]);
 		pd_profile_add(dst, to[i], nd->weight * scale,
 			       nd->count * scale);

@@ -15,6 +15,7 @@
 #include "core/blob.h"
 #include "core/utf8.h"
 #include "report/report.h"
+#include "report/tpl_int.h"
 
 #define MAX_FLAME_NODES PD_LIMIT_FLAME_NODES
 
@@ -361,6 +362,60 @@ static void side_rows(struct pd_buf *b, const char *label,
 	pd_buf_release(&w);
 }
 
+/* What the slots of reports/report.html are filled from. */
+struct html_slots {
+	const struct pd_diff *d;
+	const char *css, *js, *data;
+};
+
+static int html_slot(struct pd_buf *b, const char *name, size_t k, void *arg)
+{
+	const struct html_slots *h = arg;
+	const struct pd_diff *d = h->d;
+	struct pd_buf x = PD_BUF_INIT;
+	size_t i;
+
+	if (pd_tpl_is(name, k, "title")) {
+		pd_buf_adds(b, "perfdiff: ");
+		pd_html_text(b, pd_status_name(d->verdict));
+	} else if (pd_tpl_is(name, k, "verdict")) {
+		pd_buf_adds(b, pd_status_name(d->verdict));
+	} else if (pd_tpl_is(name, k, "headline")) {
+		pd_fmt_headline(&x, d, pd_fmt_func);
+		pd_html_text(b, x.buf);
+	} else if (pd_tpl_is(name, k, "summary")) {
+		side_rows(b, "Baseline", &d->base);
+		side_rows(b, "Candidate", &d->cand);
+		pd_buf_addf(b,
+			    "<tr><td>Settings</td><td>threshold %g %%, min"
+			    " impact %g %%, alpha %g, %s; ",
+			    d->set.threshold_pct, d->set.min_impact_pct,
+			    d->set.alpha,
+			    d->set.share ? "shares of total" : "absolute");
+		pd_fmt_method(&x, d);
+		pd_html_text(b, x.buf);
+		pd_buf_adds(b, "</td></tr>\n");
+	} else if (pd_tpl_is(name, k, "warnings")) {
+		for (i = 0; i < d->warnings.n; i++) {
+			pd_buf_adds(b, "<li>");
+			pd_html_text(b, d->warnings.v[i]);
+			pd_buf_adds(b, "</li>\n");
+		}
+	} else if (pd_tpl_is(name, k, "footer")) {
+		pd_buf_addf(b, "perfdiff %s", PD_VERSION);
+	} else if (pd_tpl_is(name, k, "style")) {
+		pd_buf_adds(b, h->css);
+	} else if (pd_tpl_is(name, k, "script")) {
+		pd_buf_adds(b, h->js);
+	} else if (pd_tpl_is(name, k, "data")) {
+		pd_buf_adds(b, h->data);
+	} else {
+		return 0;
+	}
+	pd_buf_release(&x);
+	return 1;
+}
+
 int pd_report_html(FILE *f, const struct pd_diff *d,
 		   const struct pd_report_opts *o, const struct pd_profile *pa,
 		   const struct pd_profile *pb, struct pd_funcs *fn)
@@ -368,79 +423,22 @@ int pd_report_html(FILE *f, const struct pd_diff *d,
 	const struct pd_blob *tpl = pd_blob_get("reports/report.html");
 	const struct pd_blob *css = pd_blob_get("reports/report.css");
 	const struct pd_blob *js = pd_blob_get("reports/report.js");
-	struct pd_buf b = PD_BUF_INIT, x = PD_BUF_INIT;
-	const char *p, *q;
+	struct pd_buf b = PD_BUF_INIT;
+	struct html_slots h;
 	char *data;
-	size_t i;
 	int rc;
 
 	(void)o;
 	if (!tpl || !css || !js)
 		return PD_EIO;
 	data = data_json(d, pa, pb, fn);
-	for (p = tpl->data; *p;) {
-		const char *open = strchr(p, '{');
-		size_t k;
-
-		if (!open) {
-			pd_buf_adds(&b, p);
-			break;
-		}
-		pd_buf_add(&b, p, (size_t)(open - p));
-		q = strchr(open, '}');
-		k = q ? (size_t)(q - open - 1) : 0;
-#define SLOT(n) (k == sizeof(n) - 1 && !memcmp(open + 1, n, k))
-		if (!q || k > 16) {
-			pd_buf_addch(&b, '{');
-			p = open + 1;
-			continue;
-		}
-		if (SLOT("title")) {
-			pd_buf_adds(&b, "perfdiff: ");
-			pd_html_text(&b, pd_status_name(d->verdict));
-		} else if (SLOT("verdict")) {
-			pd_buf_adds(&b, pd_status_name(d->verdict));
-		} else if (SLOT("headline")) {
-			pd_buf_reset(&x);
-			pd_fmt_headline(&x, d, pd_fmt_func);
-			pd_html_text(&b, x.buf);
-		} else if (SLOT("summary")) {
-			side_rows(&b, "Baseline", &d->base);
-			side_rows(&b, "Candidate", &d->cand);
-			pd_buf_addf(
-			    &b,
-			    "<tr><td>Settings</td><td>threshold %g %%, min"
-			    " impact %g %%, alpha %g, %s; ",
-			    d->set.threshold_pct, d->set.min_impact_pct,
-			    d->set.alpha,
-			    d->set.share ? "shares of total" : "absolute");
-			pd_buf_reset(&x);
-			pd_fmt_method(&x, d);
-			pd_html_text(&b, x.buf);
-			pd_buf_adds(&b, "</td></tr>\n");
-		} else if (SLOT("warnings")) {
-			for (i = 0; i < d->warnings.n; i++) {
-				pd_buf_adds(&b, "<li>");
-				pd_html_text(&b, d->warnings.v[i]);
-				pd_buf_adds(&b, "</li>\n");
-			}
-		} else if (SLOT("footer")) {
-			pd_buf_addf(&b, "perfdiff %s", PD_VERSION);
-		} else if (SLOT("style")) {
-			pd_buf_adds(&b, css->data);
-		} else if (SLOT("script")) {
-			pd_buf_adds(&b, js->data);
-		} else if (SLOT("data")) {
-			pd_buf_adds(&b, data);
-		} else {
-			pd_buf_add(&b, open, k + 2);
-		}
-#undef SLOT
-		p = q + 1;
-	}
+	h.d = d;
+	h.css = css->data;
+	h.js = js->data;
+	h.data = data;
+	pd_tpl_fill(&b, tpl->data, html_slot, &h);
 	rc = pd_report_put(f, &b);
 	pd_buf_release(&b);
-	pd_buf_release(&x);
 	free(data);
 	return rc;
 }

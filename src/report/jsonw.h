@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+#include "core/compat.h"
+
 struct cJSON;
 struct pd_jw;
 
@@ -23,8 +25,8 @@ struct pd_jw_gen {
  * Writes root and a newline to f, each of gens[0..n) written by its
  * function; 0 or PD_EIO.
  */
-int pd_jw_tree(FILE *f, const struct cJSON *root, const struct pd_jw_gen *gens,
-	       size_t n);
+PD_NODISCARD int pd_jw_tree(FILE *f, const struct cJSON *root,
+			    const struct pd_jw_gen *gens, size_t n);
 
 /* Opens an object ('{') or an array ('['); pd_jw_close closes it. */
 void pd_jw_open(struct pd_jw *w, char kind);

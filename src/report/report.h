@@ -28,19 +28,21 @@ struct pd_report_opts {
 	enum pd_sort sort; /* text: the order of rows */
 };
 
-int pd_report_text(FILE *f, const struct pd_diff *d,
-		   const struct pd_report_opts *o);
-int pd_report_md(FILE *f, const struct pd_diff *d,
-		 const struct pd_report_opts *o);
-int pd_report_json(FILE *f, const struct pd_diff *d,
-		   const struct pd_report_opts *o);
+PD_NODISCARD int pd_report_text(FILE *f, const struct pd_diff *d,
+				const struct pd_report_opts *o);
+PD_NODISCARD int pd_report_md(FILE *f, const struct pd_diff *d,
+			      const struct pd_report_opts *o);
+PD_NODISCARD int pd_report_json(FILE *f, const struct pd_diff *d,
+				const struct pd_report_opts *o);
 /*
  * One self-contained HTML file. pa/pb (may be NULL) give the flame graph
  * and callers/callees; fn is the diff's function table.
  */
-int pd_report_html(FILE *f, const struct pd_diff *d,
-		   const struct pd_report_opts *o, const struct pd_profile *pa,
-		   const struct pd_profile *pb, struct pd_funcs *fn);
+PD_NODISCARD int pd_report_html(FILE *f, const struct pd_diff *d,
+				const struct pd_report_opts *o,
+				const struct pd_profile *pa,
+				const struct pd_profile *pb,
+				struct pd_funcs *fn);
 /*
  * A JSON string of s, invalid UTF-8 replaced (JSON text is UTF-8: a raw
  * byte 0xff makes the whole document unreadable); null for NULL.
@@ -51,14 +53,14 @@ struct cJSON *pd_json_text(const char *s);
  * Writes root and a newline to f as cJSON_Print would, streamed; 0 or
  * PD_EIO.
  */
-int pd_json_write(FILE *f, const struct cJSON *root);
+PD_NODISCARD int pd_json_write(FILE *f, const struct cJSON *root);
 
 /* An XLSX workbook (libxlsxwriter) written to path. */
-int pd_report_xlsx(const char *path, const struct pd_diff *d,
-		   struct pd_err *err);
+PD_NODISCARD int pd_report_xlsx(const char *path, const struct pd_diff *d,
+				struct pd_err *err);
 /* difffolded-compatible "stack base cand" lines, sorted by stack. */
-int pd_report_folded(FILE *f, const struct pd_profile *a,
-		     const struct pd_profile *b);
+PD_NODISCARD int pd_report_folded(FILE *f, const struct pd_profile *a,
+				  const struct pd_profile *b);
 /*
  * How one profile can be written as folded stacks so that it reads back
  * to the same verdicts (docs/cli.md, "perfdiff convert"): 0 its weights as
@@ -66,21 +68,22 @@ int pd_report_folded(FILE *f, const struct pd_profile *a,
  * being *per times them; -1 not at all, err saying why (exact counts, or
  * weights no fixed multiple of the counts, such as CPU time per sample).
  */
-int pd_folded_plan(const struct pd_profile *p, double *per, struct pd_err *err);
+PD_NODISCARD int pd_folded_plan(const struct pd_profile *p, double *per,
+				struct pd_err *err);
 /* One profile's stacks with their sample counts (plan 1). */
-int pd_report_folded_counts(FILE *f, const struct pd_profile *p);
+PD_NODISCARD int pd_report_folded_counts(FILE *f, const struct pd_profile *p);
 
 /*
  * Trends (trend.c): a summary for a nightly mail (text, md), JSON for
  * scripts, HTML with one SVG chart per series, XLSX with line charts.
  */
 struct pd_trend;
-int pd_trend_text(FILE *f, const struct pd_trend *t, int color);
-int pd_trend_md(FILE *f, const struct pd_trend *t);
-int pd_trend_json(FILE *f, const struct pd_trend *t);
-int pd_trend_html(FILE *f, const struct pd_trend *t);
-int pd_trend_xlsx(const char *path, const struct pd_trend *t,
-		  struct pd_err *err);
+PD_NODISCARD int pd_trend_text(FILE *f, const struct pd_trend *t, int color);
+PD_NODISCARD int pd_trend_md(FILE *f, const struct pd_trend *t);
+PD_NODISCARD int pd_trend_json(FILE *f, const struct pd_trend *t);
+PD_NODISCARD int pd_trend_html(FILE *f, const struct pd_trend *t);
+PD_NODISCARD int pd_trend_xlsx(const char *path, const struct pd_trend *t,
+			       struct pd_err *err);
 /*
  * "parse_record +40.0 % from a1b2c3d (1 of 3 commits, p = 0.0002)": series
  * i's step in the newest commits; 0 when it has none.
@@ -99,16 +102,16 @@ void pd_fmt_alert_state(struct pd_buf *b, const struct pd_trend *t,
 			size_t alert);
 
 /* One profile as speedscope JSON, one sampled profile per thread. */
-int pd_report_speedscope(FILE *f, const struct pd_profile *p,
-			 const char *exporter);
+PD_NODISCARD int pd_report_speedscope(FILE *f, const struct pd_profile *p,
+				      const char *exporter);
 
 /*
  * One profile: per-function self/total, for `perfdiff show`; the
  * import's notes at the end when notes is set.
  */
-int pd_report_profile_text(FILE *f, const struct pd_profile *p, int top,
-			   int notes);
-int pd_report_profile_json(FILE *f, const struct pd_profile *p);
+PD_NODISCARD int pd_report_profile_text(FILE *f, const struct pd_profile *p,
+					int top, int notes);
+PD_NODISCARD int pd_report_profile_json(FILE *f, const struct pd_profile *p);
 
 /* Escaping: HTML text (and attribute values); Markdown table text. */
 void pd_html_text(struct pd_buf *b, const char *s);
@@ -185,7 +188,7 @@ size_t pd_table_notable(const struct pd_tdiff *t);
  */
 void pd_md_nobreak(struct pd_buf *b, struct pd_buf *cell);
 /* Writes a whole buffer; returns 0 or -PD_EIO. */
-int pd_report_put(FILE *f, const struct pd_buf *b);
+PD_NODISCARD int pd_report_put(FILE *f, const struct pd_buf *b);
 
 /* What peek reads: the pattern, each side's profiles, the function table. */
 struct pd_peek_in {
@@ -200,7 +203,7 @@ struct pd_peek_in {
  * "name [module]" matches, text or JSON. Returns how many matched, or a
  * negative code when the write failed.
  */
-int pd_report_peek(FILE *f, const struct pd_diff *d,
-		   const struct pd_peek_in *pk, int json);
+PD_NODISCARD int pd_report_peek(FILE *f, const struct pd_diff *d,
+				const struct pd_peek_in *pk, int json);
 
 #endif

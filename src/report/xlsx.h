@@ -9,6 +9,7 @@
 /* A string cell: valid UTF-8, cut to Excel's 32767 characters. */
 void pd_xlsx_str(lxw_worksheet *ws, int r, int c, const char *s, lxw_format *f);
 /* Writes and frees the workbook; 0, or PD_EIO with libxlsxwriter's reason. */
-int pd_xlsx_close(lxw_workbook *wb, const char *path, struct pd_err *err);
+PD_NODISCARD int pd_xlsx_close(lxw_workbook *wb, const char *path,
+			       struct pd_err *err);
 
 #endif

@@ -20,8 +20,8 @@ char *pd_git_toplevel(const char *dir);
  * full gets the 40-digit id, *date its committer date in ISO 8601 (owned,
  * NULL when git gives none). 0 when resolved, -1 when not.
  */
-int pd_git_resolve(const char *repo, const char *rev, char full[41],
-		   char **date);
+PD_NODISCARD int pd_git_resolve(const char *repo, const char *rev,
+				char full[41], char **date);
 
 /*
  * A revision as git rev-parse reads it in repo (a sha or a prefix of one,

@@ -58,7 +58,7 @@ void pd_st_f64(struct pd_st *st, int i, double v);
 void pd_st_text(struct pd_st *st, int i, const char *s);
 /* A blob of n bytes, an empty one when n is 0 (p may then be NULL). */
 void pd_st_blob(struct pd_st *st, int i, const void *p, size_t n);
-int pd_st_step(struct pd_st *st);
+PD_NODISCARD int pd_st_step(struct pd_st *st);
 void pd_st_reset(struct pd_st *st);
 int pd_st_isnull(struct pd_st *st, int col);
 int64_t pd_st_col_i64(struct pd_st *st, int col);
@@ -107,8 +107,8 @@ PD_NODISCARD int pd_db_open(struct pd_db *db, const char *path,
 			    enum pd_db_mode mode, struct pd_err *err);
 void pd_db_close(struct pd_db *db);
 /* The statement of sql/<name>.sql, reset and with bindings cleared. */
-struct pd_st *pd_db_stmt(struct pd_db *db, const char *name,
-			 struct pd_err *err);
+PD_NODISCARD struct pd_st *pd_db_stmt(struct pd_db *db, const char *name,
+				      struct pd_err *err);
 PD_NODISCARD int pd_db_exec(struct pd_db *db, const char *sql,
 			    struct pd_err *err);
 /*

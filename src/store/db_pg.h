@@ -9,6 +9,7 @@
 #ifndef PD_DB_PG_H
 #define PD_DB_PG_H
 
+#include "core/compat.h"
 #include "store/db.h"
 
 enum pd_pg_kind { PD_PG_NULL, PD_PG_INT, PD_PG_REAL, PD_PG_TEXT, PD_PG_BLOB };
@@ -18,14 +19,15 @@ PD_NODISCARD int pd_pg_open(struct pd_db *db, const char *target, int write,
 void pd_pg_close(struct pd_db *db);
 /* BEGIN, holding the writers' lock until COMMIT or ROLLBACK. */
 PD_NODISCARD int pd_pg_begin_write(struct pd_db *db, struct pd_err *err);
-struct pd_pg_st *pd_pg_prepare(struct pd_db *db, const char *name,
-			       const char *sql, struct pd_err *err);
+PD_NODISCARD struct pd_pg_st *pd_pg_prepare(struct pd_db *db, const char *name,
+					    const char *sql,
+					    struct pd_err *err);
 void pd_pg_st_free(struct pd_pg_st *st);
 /* Bindings dropped (pd_db_stmt hands a statement out clean). */
 void pd_pg_clear(struct pd_pg_st *st);
 void pd_pg_bind(struct pd_pg_st *st, int i, enum pd_pg_kind kind, int64_t iv,
 		double dv, const void *p, size_t n);
-int pd_pg_step(struct pd_pg *pg, struct pd_pg_st *st);
+PD_NODISCARD int pd_pg_step(struct pd_pg *pg, struct pd_pg_st *st);
 void pd_pg_reset(struct pd_pg_st *st);
 int pd_pg_isnull(struct pd_pg_st *st, int col);
 int64_t pd_pg_col_i64(struct pd_pg_st *st, int col);

@@ -3,6 +3,7 @@
 #define PD_STORE_INGEST_INT_H
 
 #include "core/buf.h"
+#include "core/compat.h"
 #include "core/vec.h"
 #include "import/bundle.h"
 #include "model/func.h"
@@ -92,20 +93,22 @@ void pd_match_release(struct match *m);
  * this very folder under another sha or scenario is refused without
  * m->rekey (set before the call). 0 or the error code.
  */
-int pd_match_files(struct pd_db *db, const struct pd_bundle *b,
-		   const char *path, const char *v1, int adopt, int rekey,
-		   struct match *m, struct pd_err *err);
+PD_NODISCARD int pd_match_files(struct pd_db *db, const struct pd_bundle *b,
+				const char *path, const char *v1, int adopt,
+				int rekey, struct match *m, struct pd_err *err);
 /* File i looked up again (after its hash was recorded), into m. */
-int pd_match_file(struct pd_db *db, const struct pd_bundle *b, const char *path,
-		  size_t i, struct match *m, struct pd_err *err);
+PD_NODISCARD int pd_match_file(struct pd_db *db, const struct pd_bundle *b,
+			       const char *path, size_t i, struct match *m,
+			       struct pd_err *err);
 /* Records that p's file and the files joined to it were read into run. */
-int pd_match_put(struct pd_db *db, const struct pending *p, int64_t run,
-		 struct pd_err *err);
+PD_NODISCARD int pd_match_put(struct pd_db *db, const struct pending *p,
+			      int64_t run, struct pd_err *err);
 /* Whether the bundle gives a MATCH_OWN run another key or metadata. */
 int pd_match_changed(const struct pd_bundle *b, const struct match *m);
 
 /* Whether some run was stored before schema 5, without file hashes. */
-int pd_match_legacy_any(struct pd_db *db, int *any, struct pd_err *err);
+PD_NODISCARD int pd_match_legacy_any(struct pd_db *db, int *any,
+				     struct pd_err *err);
 
 /*
  * A new run that a history before schema 5 may hold already, stored from
@@ -113,18 +116,19 @@ int pd_match_legacy_any(struct pd_db *db, int *any, struct pd_err *err);
  * id in *run (0 when none), given the file's hash. In the write
  * transaction.
  */
-int pd_match_legacy_run(struct pd_db *db, const char *path,
-			const struct pending *p, int64_t *run,
-			struct pd_err *err);
+PD_NODISCARD int pd_match_legacy_run(struct pd_db *db, const char *path,
+				     const struct pending *p, int64_t *run,
+				     struct pd_err *err);
 
 /*
  * The MATCH_OWN runs of m under the key and metadata the bundle b read
  * from path gives now, each change said in res. In the write
  * transaction. 0 or the error code.
  */
-int pd_match_rekey(struct pd_db *db, const struct pd_bundle *b,
-		   const char *path, const struct match *m,
-		   struct pd_ingest_result *res, struct pd_err *err);
+PD_NODISCARD int pd_match_rekey(struct pd_db *db, const struct pd_bundle *b,
+				const char *path, const struct match *m,
+				struct pd_ingest_result *res,
+				struct pd_err *err);
 
 /* The path a bundle row records: the folder's real path, else as given. */
 char *pd_match_place(const char *path);
@@ -134,8 +138,9 @@ char *pd_match_place(const char *path);
  * dbid (by function of fn), in a few statements; new ones are added in
  * the order the write would first use them.
  */
-int pd_ingest_ids(struct pd_db *db, const struct pending *pv, size_t np,
-		  const struct pd_funcs *fn, int64_t *dbid, struct pd_err *err);
+PD_NODISCARD int pd_ingest_ids(struct pd_db *db, const struct pending *pv,
+			       size_t np, const struct pd_funcs *fn,
+			       int64_t *dbid, struct pd_err *err);
 
 /*
  * Writes the bundle read from path in one transaction: its np new runs
@@ -144,9 +149,10 @@ int pd_ingest_ids(struct pd_db *db, const struct pending *pv, size_t np,
  * process stored meanwhile is not written twice. v1 and rekey as for
  * pd_match_files. res->skipped when nothing changed. 0 or the error code.
  */
-int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
-		    struct pending *pv, size_t np, struct pd_funcs *fn,
-		    const char *v1, int rekey, struct pd_ingest_result *res,
-		    struct pd_err *err);
+PD_NODISCARD int pd_ingest_write(struct pd_db *db, struct pd_bundle *b,
+				 const char *path, struct pending *pv,
+				 size_t np, struct pd_funcs *fn, const char *v1,
+				 int rekey, struct pd_ingest_result *res,
+				 struct pd_err *err);
 
 #endif

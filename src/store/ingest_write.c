@@ -4,6 +4,7 @@
  * per-function rows, stack trees and metrics, function ids written on
  * first use. Any failure rolls back.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -514,6 +515,30 @@ static int write_new(struct pd_db *db, const struct pd_bundle *b,
 	return rc;
 }
 
+#ifndef NDEBUG
+/*
+ * Whether the bundle and its runs carry whole keys: the commit as
+ * resolve_commit leaves it (hex, lower case), a scenario, each run's
+ * cache state and tool. A run stored under a key no query asks for is
+ * lost without a word.
+ */
+static int keys_whole(const struct pd_bundle *b, const struct pending *pv,
+		      size_t np)
+{
+	size_t i;
+
+	if (!b->sha || !pd_sha_is_hex(b->sha) || !b->scenario || !*b->scenario)
+		return 0;
+	for (i = 0; b->sha[i]; i++)
+		if (b->sha[i] >= 'A' && b->sha[i] <= 'F')
+			return 0;
+	for (i = 0; i < np; i++)
+		if (!pv[i].cache || !pv[i].tool)
+			return 0;
+	return 1;
+}
+#endif
+
 int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
 		    struct pending *pv, size_t np, struct pd_funcs *fn,
 		    const char *v1, int rekey, struct pd_ingest_result *res,
@@ -523,6 +548,7 @@ int pd_ingest_write(struct pd_db *db, struct pd_bundle *b, const char *path,
 	size_t live = 0, said;
 	int rc;
 
+	assert(keys_whole(b, pv, np));
 	memset(&m, 0, sizeof(m));
 	rc = pd_db_begin_write(db, err);
 	if (rc < 0)

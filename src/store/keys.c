@@ -3,12 +3,14 @@
  * history holds (store/keys.h): a typo is named with what exists and the
  * nearest name, instead of "no stored runs".
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
+#include "store/commit.h"
 #include "store/keys.h"
 
 /* At most this many names in a message; the rest are counted. */
@@ -141,6 +143,8 @@ int pd_store_check_key(struct pd_db *db, const char *sha, const char *scenario,
 	key_vec k = PD_VEC_INIT;
 	int rc = 0, level, f;
 
+	/* a commit as stored: other text would find no keys, silently */
+	assert(!sha || pd_sha_is_hex(sha));
 	/* the history first: a typo is one there too */
 	for (level = 0; rc == 0 && level < (sha ? 2 : 1); level++) {
 		size_t i;

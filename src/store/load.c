@@ -3,6 +3,7 @@
  * one side of a comparison as per-run aggregates (noise.c learns the
  * noise of the runs around them).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,6 +458,8 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 	size_t i;
 	int rc;
 
+	/* a NULL key binds NULL, which matches no run: "no runs", silently */
+	assert(sha && pd_sha_is_hex(sha) && scenario);
 	memset(out, 0, sizeof(*out));
 	st = pd_db_stmt(db, "q_side_runs", err);
 	if (!st)

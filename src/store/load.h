@@ -125,6 +125,7 @@ struct pd_noise_task {
 	int threaded;
 };
 
+/* Returns 0: what fails is reported by finish(). */
 int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
 			 const char *scenario, const char *cache,
 			 const char *tool, const char *const *exclude);

@@ -2,6 +2,7 @@
 #ifndef PD_STORE_LOAD_INT_H
 #define PD_STORE_LOAD_INT_H
 
+#include "core/compat.h"
 #include "store/load.h"
 
 /*
@@ -13,9 +14,10 @@
  * NULL): each NULL is the other number of its pair through the interval.
  */
 void pd_store_row_fill(double v[4], double interval);
-int pd_store_load_run(struct pd_db *db, int64_t run, double interval,
-		      double total_w, double total_n, struct pd_idmap *ids,
-		      struct pd_agg *a, struct pd_err *err);
+PD_NODISCARD int pd_store_load_run(struct pd_db *db, int64_t run,
+				   double interval, double total_w,
+				   double total_n, struct pd_idmap *ids,
+				   struct pd_agg *a, struct pd_err *err);
 /* A function's row in one run: present, and its four numbers (NaN: NULL). */
 struct pd_func_row {
 	int present;
@@ -26,10 +28,11 @@ struct pd_func_row {
  * Function func's rows in the runs ids[0 .. n) of one key, into rows[i]
  * for ids[i] (present 0 where the run has none): one query.
  */
-int pd_store_func_rows(struct pd_db *db, const char *scenario,
-		       const char *cache, const char *tool, const int64_t *ids,
-		       size_t n, int64_t func, struct pd_func_row *rows,
-		       struct pd_err *err);
+PD_NODISCARD int pd_store_func_rows(struct pd_db *db, const char *scenario,
+				    const char *cache, const char *tool,
+				    const int64_t *ids, size_t n, int64_t func,
+				    struct pd_func_row *rows,
+				    struct pd_err *err);
 /* Sizes later database-id aggregates to the largest function id. */
 void pd_store_size_hint(struct pd_db *db);
 

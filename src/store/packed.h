@@ -39,23 +39,26 @@ void pd_packed_start(struct pd_packed_it *it, const void *blob, size_t len,
  * The next row: 1 with it in *row, 0 after the last (when the blob ends
  * exactly there), -1 when the blob is damaged.
  */
-int pd_packed_next(struct pd_packed_it *it, struct pd_packed_row *row);
+PD_NODISCARD int pd_packed_next(struct pd_packed_it *it,
+				struct pd_packed_row *row);
 
 /*
  * Run run's packed rows copied into blob, their number in *nrows:
  * 1 when the run has them, 0 when not (stored before schema 3), or an
  * error.
  */
-int pd_packed_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
-		   size_t *nrows, struct pd_err *err);
+PD_NODISCARD int pd_packed_load(struct pd_db *db, int64_t run,
+				struct pd_buf *blob, size_t *nrows,
+				struct pd_err *err);
 /*
  * Stores run's function rows (sorted here by id) in run_functions and,
  * packed, in run_packed, in the caller's transaction: how ingest (and
  * the history benchmark) write a run. v[0] and v[1] are always written;
  * a NaN weight is a NULL (derived from the count).
  */
-int pd_store_run_rows(struct pd_db *db, int64_t run, struct pd_packed_row *rows,
-		      size_t n, struct pd_buf *scratch, struct pd_err *err);
+PD_NODISCARD int pd_store_run_rows(struct pd_db *db, int64_t run,
+				   struct pd_packed_row *rows, size_t n,
+				   struct pd_buf *scratch, struct pd_err *err);
 
 /*
  * A run's time-block dispersions (docs/history.md, "Tables", run_bursts)
@@ -65,10 +68,12 @@ int pd_store_run_rows(struct pd_db *db, int64_t run, struct pd_packed_row *rows,
  * (0 when the run has none).
  */
 #define PD_BURST_SCALE 1000.0
-int pd_store_run_bursts(struct pd_db *db, int64_t run,
-			struct pd_packed_row *rows, size_t n,
-			struct pd_buf *scratch, struct pd_err *err);
-int pd_bursts_load(struct pd_db *db, int64_t run, struct pd_buf *blob,
-		   size_t *nrows, struct pd_err *err);
+PD_NODISCARD int pd_store_run_bursts(struct pd_db *db, int64_t run,
+				     struct pd_packed_row *rows, size_t n,
+				     struct pd_buf *scratch,
+				     struct pd_err *err);
+PD_NODISCARD int pd_bursts_load(struct pd_db *db, int64_t run,
+				struct pd_buf *blob, size_t *nrows,
+				struct pd_err *err);
 
 #endif

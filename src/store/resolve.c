@@ -3,6 +3,7 @@
  * commit by its sha or prefix (load.h), whether a commit has runs, and
  * the cache states and tools stored for it.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -108,6 +109,8 @@ int pd_store_has_runs(struct pd_db *db, const char *full, const char *scenario,
 	struct pd_st *st;
 	int rc, n = 0, found = 0;
 
+	/* git's full id: a prefix would match other commits' runs */
+	assert(strlen(full) == 40 && pd_sha_is_hex(full) && scenario);
 	*sha = NULL;
 	rc = revs(db, "q_revs", full, scenario, cache, sha, &list, &n, err);
 	if (rc == 0 && n == 0)

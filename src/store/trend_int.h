@@ -8,6 +8,7 @@
 #include <regex.h>
 #include <stdint.h>
 
+#include "core/compat.h"
 #include "store/db.h"
 #include "store/trend.h"
 
@@ -42,14 +43,17 @@ struct scored {
  * q->top with the largest mean share plus change from the first commit
  * to the last (at least half a percent); *sc sorted, *nsel of them.
  */
-int pd_trend_rank(struct pd_db *db, const struct pd_trend_query *q,
-		  const struct pd_trend *t, const struct tcommit *cs,
-		  size_t ncs, const struct trun *rs, size_t nrs,
-		  struct rank *rk, struct scored **sc, size_t *nsel,
-		  struct pd_err *err);
+PD_NODISCARD int pd_trend_rank(struct pd_db *db, const struct pd_trend_query *q,
+			       const struct pd_trend *t,
+			       const struct tcommit *cs, size_t ncs,
+			       const struct trun *rs, size_t nrs,
+			       struct rank *rk, struct scored **sc,
+			       size_t *nsel, struct pd_err *err);
 /* One function's self weight in each of the nrs runs (0 without a row). */
-int pd_trend_series(struct pd_db *db, const struct pd_trend_query *q,
-		    const struct pd_trend *t, const struct trun *rs, size_t nrs,
-		    int64_t id, double *w, struct pd_err *err);
+PD_NODISCARD int pd_trend_series(struct pd_db *db,
+				 const struct pd_trend_query *q,
+				 const struct pd_trend *t,
+				 const struct trun *rs, size_t nrs, int64_t id,
+				 double *w, struct pd_err *err);
 
 #endif

@@ -363,6 +363,12 @@ int pdd_next_record(struct pdd *d, const unsigned char **rec, size_t *size,
 	uint64_t end = d->data_off + d->data_size;
 	uint64_t at = d->buf_off + d->pos;
 
+	/*
+	 * Set on every return, not only with a record: the callers' loops
+	 * then hold no value whose setting the compiler must prove.
+	 */
+	*rec = NULL;
+	*size = 0;
 	if (at >= end)
 		return 0;
 	if (d->len - d->pos < 65536 && d->buf_off + d->len < end) {
@@ -527,8 +533,8 @@ static int cmp_fork(const void *a, const void *b)
 /* Pass 1: mappings, thread names and forks. */
 int pdd_pass_events(struct pdd *d, struct pd_err *err)
 {
-	const unsigned char *r = NULL;
-	size_t size = 0;
+	const unsigned char *r;
+	size_t size;
 	int rc;
 
 	pdd_rewind_data(d);

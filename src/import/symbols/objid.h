@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "core/buf.h"
+#include "core/compat.h"
 
 enum pd_obj_kind {
 	PD_OBJ_NONE,
@@ -69,7 +70,7 @@ struct pd_objsrc {
 enum pd_obj_kind pd_objid_read(const struct pd_objsrc *src,
 			       struct pd_objid *id);
 /* The same for a file: -1 when it cannot be opened as a regular file. */
-int pd_objid_file(const char *path, struct pd_objid *id);
+PD_NODISCARD int pd_objid_file(const char *path, struct pd_objid *id);
 /* The same for bytes in memory (fuzzing, tests). */
 enum pd_obj_kind pd_objid_mem(const void *data, size_t n, struct pd_objid *id);
 
@@ -86,8 +87,8 @@ int pd_objid_match(const struct pd_objid *id, const char *want_debug,
  * ELF: the address a file offset is loaded at (the PT_LOAD segment that
  * holds it); 0 when one does, -1 when none.
  */
-int pd_objid_elf_vaddr(const struct pd_objid *id, uint64_t off,
-		       uint64_t *vaddr);
+PD_NODISCARD int pd_objid_elf_vaddr(const struct pd_objid *id, uint64_t off,
+				    uint64_t *vaddr);
 /* "PE", "PDB", "Mach-O", "ELF" or "unknown". */
 const char *pd_objid_kind_name(enum pd_obj_kind k);
 /* The ids a note shows for id: "debug id X, code id Y". */

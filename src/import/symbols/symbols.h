@@ -32,8 +32,8 @@ struct pd_symreq {
 struct pd_sidecar; /* a parsed *.syms.json */
 
 /* Loads the sidecar that samply writes next to profile_path, if any. */
-struct pd_sidecar *pd_sidecar_load(const char *profile_path, char **found,
-				   struct pd_err *err);
+PD_NODISCARD struct pd_sidecar *
+pd_sidecar_load(const char *profile_path, char **found, struct pd_err *err);
 void pd_sidecar_free(struct pd_sidecar *s);
 /* Resolves what it can of reqs for lib; returns how many it resolved. */
 size_t pd_sidecar_resolve(const struct pd_sidecar *s,

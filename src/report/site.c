@@ -1,165 +1,30 @@
 /*
- * The pages of perfdiff site (site.h): the index of series, the alerts,
- * and each series' trend page with a way back. Every name is escaped.
+ * The pages of perfdiff site (report/site.h): the index of series with
+ * their sparklines and verdicts, the alerts grouped by change, and the way
+ * back on the trend and comparison pages, each filled into its template
+ * of reports/. Every name is escaped.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cmd/site.h"
 #include "core/blob.h"
-#include "core/xalloc.h"
+#include "core/err.h"
+#include "core/vec.h"
 #include "report/report.h"
+#include "report/site.h"
+#include "report/tpl_int.h"
 
-static int by_slug(const void *a, const void *b)
-{
-	const struct pd_site_key *x = *(struct pd_site_key *const *)a;
-	const struct pd_site_key *y = *(struct pd_site_key *const *)b;
-
-	return strcmp(x->slug, y->slug);
-}
-
-/*
- * Each series' slug bounded (PD_SITE_NAME_MAX) and its own: "--" joins
- * parts that may hold "--" themselves (a--b, c and a, b--c), so series
- * whose slugs meet are told apart by a hash of their key, as long ones
- * are.
- */
-static void unique_slugs(struct pd_site *s, struct pd_buf *b)
-{
-	struct pd_site_key **by = pd_xcalloc(s->keys.n + 1, sizeof(*by));
-	struct pd_buf whole = PD_BUF_INIT;
-	unsigned char *same = pd_xcalloc(s->keys.n + 1, 1);
-	size_t i;
-
-	for (i = 0; i < s->keys.n; i++)
-		by[i] = &s->keys.v[i];
-	qsort(by, s->keys.n, sizeof(*by), by_slug);
-	for (i = 0; i + 1 < s->keys.n; i++)
-		if (!strcmp(by[i]->slug, by[i + 1]->slug))
-			same[i] = same[i + 1] = 1;
-	for (i = 0; i < s->keys.n; i++) {
-		struct pd_site_key *k = by[i];
-
-		/* the key, its parts apart */
-		pd_buf_reset(&whole);
-		pd_buf_add(&whole, k->scenario, strlen(k->scenario) + 1);
-		pd_buf_add(&whole, k->cache, strlen(k->cache) + 1);
-		pd_buf_adds(&whole, k->tool);
-		pd_buf_reset(b);
-		pd_buf_adds(b, k->slug);
-		pd_site_slug_bound(b, 0, whole.buf, whole.len, same[i]);
-		free(k->slug);
-		k->slug = pd_xstrdup(b->buf);
-	}
-	pd_buf_release(&whole);
-	free(same);
-	free(by);
-}
-
-int pd_site_keys(struct pd_db *db, struct pd_site *s)
-{
-	struct pd_err err = PD_ERR_INIT;
-	struct pd_st *st = pd_db_stmt(db, "q_site_keys", &err);
-	struct pd_buf slug = PD_BUF_INIT;
-	size_t i;
-	int rc;
-
-	if (!st) {
-		pd_error("%s", err.msg);
-		return -1;
-	}
-	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
-		struct pd_site_key k;
-
-		k.scenario = pd_xstrdup(pd_st_col_text(st, 0));
-		k.cache = pd_xstrdup(pd_st_col_text(st, 1));
-		k.tool = pd_xstrdup(pd_st_col_text(st, 2));
-		k.runs = (size_t)pd_st_col_i64(st, 3);
-		pd_buf_reset(&slug);
-		pd_site_slug(&slug, k.scenario);
-		pd_buf_adds(&slug, "--");
-		pd_site_slug(&slug, k.cache);
-		pd_buf_adds(&slug, "--");
-		pd_site_slug(&slug, k.tool);
-		k.slug = pd_xstrdup(slug.buf);
-		PD_VEC_PUSH(&s->keys, k);
-	}
-	pd_st_reset(st);
-	if (rc != PD_ST_DONE) {
-		pd_buf_release(&slug);
-		pd_db_fail(db, &err, "listing the series");
-		pd_error("%s", err.msg);
-		return -1;
-	}
-	unique_slugs(s, &slug);
-	pd_buf_release(&slug);
-	for (i = 0; i < s->keys.n; i++) {
-		struct pd_site_series ss;
-
-		memset(&ss, 0, sizeof(ss));
-		ss.key = &s->keys.v[i];
-		PD_VEC_PUSH(&s->series, ss);
-	}
-	return 0;
-}
-
-void pd_site_release(struct pd_site *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->keys.n; i++) {
-		free(s->keys.v[i].scenario);
-		free(s->keys.v[i].cache);
-		free(s->keys.v[i].tool);
-		free(s->keys.v[i].slug);
-	}
-	for (i = 0; i < s->series.n; i++) {
-		pd_trend_release(&s->series.v[i].t);
-		free(s->series.v[i].page);
-	}
-	for (i = 0; i < s->old.n; i++)
-		free(s->old.v[i]);
-	for (i = 0; i < s->now.n; i++)
-		free(s->now.v[i]);
-	PD_VEC_FREE(&s->keys);
-	PD_VEC_FREE(&s->series);
-	PD_VEC_FREE(&s->old);
-	PD_VEC_FREE(&s->now);
-}
-
-static void head(struct pd_buf *b, const char *title)
+/* The site's stylesheet: the trend report's, then the site's own. */
+static void style(struct pd_buf *b)
 {
 	const struct pd_blob *css = pd_blob_get("reports/trend.css");
 	const struct pd_blob *site = pd_blob_get("reports/site.css");
 
-	pd_buf_adds(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-		       "<meta charset=\"utf-8\">\n<title>");
-	pd_html_text(b, title);
-	pd_buf_adds(b, "</title>\n<style>\n");
 	if (css)
 		pd_buf_adds(b, css->data);
 	if (site)
 		pd_buf_adds(b, site->data);
-	pd_buf_adds(b, "</style></head><body>\n<h1>");
-	pd_html_text(b, title);
-	pd_buf_adds(b, "</h1>\n");
-}
-
-static int write_page(const struct pd_site *s, const char *name,
-		      const struct pd_buf *b)
-{
-	struct pd_buf path = PD_BUF_INIT;
-	struct pd_out out;
-	int rc;
-
-	pd_buf_addf(&path, "%s/%s", s->dir, name);
-	rc = pd_out_open(&out, path.buf);
-	pd_buf_release(&path);
-	if (rc)
-		return -1;
-	return pd_out_close(&out, pd_report_put(out.f, b));
 }
 
 /* The total's means as a small line, the newest alert marked. */
@@ -355,22 +220,22 @@ static int same_change(const struct alert_ref *a, const struct alert_ref *b)
  * sets *n and *changes. Two alerts are one change when same_change links
  * them, directly or through others.
  */
-static struct alert_ref *site_alerts(const struct pd_site *s, size_t *n,
-				     size_t *changes)
+static struct alert_ref *site_alerts(const struct pd_site_series *series,
+				     size_t nseries, size_t *n, size_t *changes)
 {
 	PD_VEC(struct alert_ref) refs = PD_VEC_INIT;
 	size_t i, j, k;
 	int grew;
 
-	for (i = 0; i < s->series.n; i++) {
-		const struct pd_trend *t = &s->series.v[i].t;
+	for (i = 0; i < nseries; i++) {
+		const struct pd_trend *t = &series[i].t;
 
 		for (j = 0; j < t->alerts.n; j++) {
 			struct alert_ref r;
 			const char *d =
 			    t->series.v[0].pts.v[t->alerts.v[j].at].date;
 
-			r.ss = &s->series.v[i];
+			r.ss = &series[i];
 			r.i = j;
 			r.date = d ? d : "";
 			PD_VEC_PUSH(&refs, r);
@@ -414,40 +279,60 @@ static size_t same_group(const struct alert_ref *refs, size_t n, size_t i)
 	return c;
 }
 
-int pd_site_index(const struct pd_site *s)
+struct index_slots {
+	const struct pd_site_series *series;
+	size_t n, changes;
+	const struct alert_ref *refs;
+	size_t nrefs;
+};
+
+static int index_slot(struct pd_buf *b, const char *name, size_t k, void *arg)
 {
-	struct pd_buf b = PD_BUF_INIT;
-	size_t i, j, n, alerts = 0;
+	const struct index_slots *x = arg;
+	size_t i, j;
+
+	if (pd_tpl_is(name, k, "style")) {
+		style(b);
+	} else if (pd_tpl_is(name, k, "changes")) {
+		pd_buf_addf(b, "%zu", x->changes);
+	} else if (pd_tpl_is(name, k, "series")) {
+		pd_buf_addf(b, "%zu", x->n);
+	} else if (pd_tpl_is(name, k, "rows")) {
+		for (i = 0; i < x->n; i++) {
+			const struct pd_site_series *ss = &x->series[i];
+			size_t others = 0;
+
+			/* the other series that saw its latest change */
+			for (j = 0; j < x->nrefs && ss->t.alerts.n; j++)
+				if (x->refs[j].ss == ss &&
+				    x->refs[j].i + 1 == ss->t.alerts.n)
+					others =
+					    same_group(x->refs, x->nrefs, j) -
+					    1;
+			series_row(b, ss, others);
+		}
+	} else
+		return 0;
+	return 1;
+}
+
+int pd_site_index_html(struct pd_buf *b, const struct pd_site_series *series,
+		       size_t n)
+{
+	const struct pd_blob *tpl = pd_blob_get("reports/site-index.html");
+	struct index_slots x;
+	struct alert_ref *refs;
+
+	if (!tpl)
+		return PD_EIO;
+	x.series = series;
+	x.n = n;
 	/* the number of changes, each counted once however many saw it */
-	struct alert_ref *refs = site_alerts(s, &n, &alerts);
-	int rc;
-
-	head(&b, "perfdiff: the history");
-	pd_buf_addf(&b,
-		    "<nav><a href=\"alerts.html\">alerts (%zu)</a></nav>\n"
-		    "<p class=\"meta\">%zu series; each opens its trend, whose"
-		    " points open the comparison of a commit with the one"
-		    " before.</p>\n",
-		    alerts, s->series.n);
-	pd_buf_adds(&b, "<table class=\"series\"><tr><th>scenario</th>"
-			"<th>cache</th><th>tool</th><th>commits</th>"
-			"<th>runs</th><th>latest</th><th>total</th>"
-			"<th>latest change</th></tr>\n");
-	for (i = 0; i < s->series.n; i++) {
-		const struct pd_site_series *ss = &s->series.v[i];
-		size_t others = 0;
-
-		/* the other series that saw its latest change */
-		for (j = 0; j < n && ss->t.alerts.n; j++)
-			if (refs[j].ss == ss && refs[j].i + 1 == ss->t.alerts.n)
-				others = same_group(refs, n, j) - 1;
-		series_row(&b, ss, others);
-	}
-	pd_buf_adds(&b, "</table>\n</body></html>\n");
-	rc = write_page(s, "index.html", &b);
-	pd_buf_release(&b);
+	refs = site_alerts(series, n, &x.nrefs, &x.changes);
+	x.refs = refs;
+	pd_tpl_fill(b, tpl->data, index_slot, &x);
 	free(refs);
-	return rc;
+	return 0;
 }
 
 static void series_link(struct pd_buf *b, const struct pd_site_key *k,
@@ -525,68 +410,126 @@ static void change_entry(struct pd_buf *b, const struct alert_ref *r, size_t n)
 	pd_buf_adds(b, "</ul>\n");
 }
 
-int pd_site_alerts(const struct pd_site *s)
-{
-	struct pd_buf b = PD_BUF_INIT;
-	size_t n, changes, i, j;
-	struct alert_ref *refs = site_alerts(s, &n, &changes);
-	int rc;
+struct alerts_slots {
+	const struct alert_ref *refs;
+	size_t n, changes;
+};
 
-	head(&b, "perfdiff: alerts");
-	pd_buf_adds(&b, "<nav><a href=\"index.html\">all series</a></nav>\n");
-	if (!n)
-		pd_buf_adds(&b, "<p class=\"steady\">No change points in any"
-				" series.</p>\n");
-	else if (changes < n)
-		pd_buf_addf(&b,
+static int alerts_slot(struct pd_buf *b, const char *name, size_t k, void *arg)
+{
+	const struct alerts_slots *x = arg;
+	size_t i, j;
+
+	if (pd_tpl_is(name, k, "style")) {
+		style(b);
+	} else if (pd_tpl_is(name, k, "summary")) {
+		if (!x->n)
+			pd_buf_adds(b, "<p class=\"steady\">No change points in"
+				       " any series.</p>\n");
+		else if (x->changes < x->n)
+			pd_buf_addf(
+			    b,
 			    "<p class=\"meta\">%zu alerts of %zu change%s: the"
 			    " alerts of one scenario at one first bad commit,"
 			    " in one direction, that name a function in common"
 			    " (or none) are one change, seen by several tools"
 			    " or cache states.</p>\n",
-			    n, changes, changes == 1 ? "" : "s");
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && refs[j].group == refs[i].group; j++)
-			;
-		change_entry(&b, &refs[i], j - i);
-	}
-	pd_buf_adds(&b, "</body></html>\n");
-	rc = write_page(s, "alerts.html", &b);
-	pd_buf_release(&b);
-	free(refs);
-	return rc;
+			    x->n, x->changes, x->changes == 1 ? "" : "s");
+	} else if (pd_tpl_is(name, k, "changes")) {
+		for (i = 0; i < x->n; i = j) {
+			for (j = i + 1;
+			     j < x->n && x->refs[j].group == x->refs[i].group;
+			     j++)
+				;
+			change_entry(b, &x->refs[i], j - i);
+		}
+	} else
+		return 0;
+	return 1;
 }
 
-int pd_site_trend_page(FILE *f, const struct pd_site *s,
-		       const struct pd_site_series *ss)
+int pd_site_alerts_html(struct pd_buf *b, const struct pd_site_series *series,
+			size_t n)
 {
+	const struct pd_blob *tpl = pd_blob_get("reports/site-alerts.html");
+	struct alerts_slots x;
+	struct alert_ref *refs;
+
+	if (!tpl)
+		return PD_EIO;
+	refs = site_alerts(series, n, &x.n, &x.changes);
+	x.refs = refs;
+	pd_tpl_fill(b, tpl->data, alerts_slot, &x);
+	free(refs);
+	return 0;
+}
+
+int pd_site_trend_html(FILE *f, const struct pd_trend *t)
+{
+	const struct pd_blob *nav = pd_blob_get("reports/site-trend-nav.html");
 	char *text = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&text, &len);
+	FILE *m;
 	const char *body;
 	int rc;
 
-	(void)s;
+	if (!nav)
+		return PD_EIO;
+	m = open_memstream(&text, &len);
 	if (!m)
-		return -1;
-	rc = pd_trend_html(m, &ss->t);
+		return PD_EIO;
+	rc = pd_trend_html(m, t);
 	if (fclose(m) != 0 || rc) {
 		free(text);
-		return -1;
+		return PD_EIO;
 	}
-	/* the trend report as it is, with the way back to the index */
+	/* the trend report as it is, with the way back after <body> */
 	body = strstr(text, "<body>\n");
 	if (body) {
 		body += 7;
 		fwrite(text, 1, (size_t)(body - text), f);
-		fputs("<nav><a href=\"../index.html\">all series</a> &middot; "
-		      "<a href=\"../alerts.html\">alerts</a> &middot; a point"
-		      " with a ring opens the comparison with the commit"
-		      " before</nav>\n",
-		      f);
+		fputs(nav->data, f);
 		fputs(body, f);
 	} else
 		fputs(text, f);
 	free(text);
-	return ferror(f) ? -1 : 0;
+	return ferror(f) ? PD_EIO : 0;
+}
+
+struct nav_slots {
+	const char *slug;
+};
+
+static int nav_slot(struct pd_buf *b, const char *name, size_t k, void *arg)
+{
+	const struct nav_slots *x = arg;
+
+	if (!pd_tpl_is(name, k, "slug"))
+		return 0;
+	pd_html_text(b, x->slug);
+	return 1;
+}
+
+int pd_site_compare_nav(struct pd_buf *out, const char *page, const char *slug)
+{
+	const struct pd_blob *nav =
+	    pd_blob_get("reports/site-compare-nav.html");
+	const char *body = strstr(page, "<body");
+	struct nav_slots x;
+
+	if (!nav)
+		return PD_EIO;
+	body = body ? strchr(body, '>') : NULL;
+	if (!body)
+		return 0;
+	/*
+	 * The template is a line of its own: after the tag's line end (a
+	 * report of perfdiff compare has one), else right after the tag.
+	 */
+	body += body[1] == '\n' ? 2 : 1;
+	pd_buf_add(out, page, (size_t)(body - page));
+	x.slug = slug;
+	pd_tpl_fill(out, nav->data, nav_slot, &x);
+	pd_buf_adds(out, body);
+	return 1;
 }
