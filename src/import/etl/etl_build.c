@@ -222,7 +222,7 @@ static int choose(struct etl_state *st, struct pd_profile *p,
 		by[i] = &st->procs.v[i];
 	qsort(by, st->procs.n, sizeof(*by), cmp_samples_desc);
 	pd_buf_addf(&b, "%s: processes by samples:", st->path);
-	for (i = 0; i < st->procs.n && i < 8 && by[i]->samples; i++)
+	for (i = 0; i < st->procs.n && by[i]->samples; i++)
 		pd_buf_addf(&b, "%s %s (%lld) %llu", i ? "," : "",
 			    proc_name(st, by[i]), (long long)by[i]->pid,
 			    (unsigned long long)by[i]->samples);
@@ -352,6 +352,16 @@ int etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	size_t i;
 	int rc;
 
+	if (!st->samples.n) {
+		free(f);
+		return pd_err_set(err, PD_EEMPTY,
+				  "%s: the trace holds no CPU samples"
+				  " (PerfInfo/Sample events: record with"
+				  " xperf -on PROC_THREAD+LOADER+PROFILE"
+				  " -stackwalk Profile, or PerfView's"
+				  " defaults)",
+				  st->path);
+	}
 	count_processes(st);
 	join_stacks(st, &unresolved);
 	etl_ranges_sort(st);
@@ -387,6 +397,14 @@ int etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 				" trace never defines; their half of the"
 				" stack is left out",
 				st->path, (unsigned long long)unresolved);
+	if (rc == 0 && st->ranges.n && !st->counts[PD_ETL_DBGID_RSDS])
+		pd_profile_note(p,
+				"%s: no PDB identities (ImageID/DbgID_RSDS"
+				" events): the trace was not merged, so its"
+				" images cannot be matched to their symbols;"
+				" merge it where it was recorded (xperf -merge"
+				" IN.etl OUT.etl, or PerfView's merge or zip)",
+				st->path);
 	free(pick);
 	free(f);
 	return rc;

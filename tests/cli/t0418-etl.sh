@@ -1,0 +1,69 @@
+#!/bin/sh
+# Windows ETW traces read directly: the .NET trace's samples against the
+# counts PerfView's own parser wrote in its baseline, the processes that
+# show lists, --process by name and by pid, gzip for free, and damaged
+# or cut traces refused with the byte.
+. "$(dirname "$0")/lib.sh"
+E=$PD_CORPUS/etl/perfview-net.4.5.2.x64.etl.zip
+B=$PD_CORPUS/etl/perfview-net.4.5.2.x64.baseline.txt
+if have_extra etl/perfview-net.4.5.2.x64.etl.zip; then
+	expect_exit 0 pd show "$E"
+	expect_grep "processes by samples: Test.x64.exe (3676) 5129, PerfView.exe (3988) 356" "$T/err"
+	expect_grep "read process Test.x64.exe (3676), the one with the most samples (5129 of 6320)" "$T/err"
+	expect_grep "System.DateTime.GetDatePart" "$T/out"
+	# Every process's samples add up to PerfView's count of
+	# Windows Kernel/PerfInfo/Sample (idle-loop samples left out, as
+	# PerfView leaves them out), and reading all of them gives as many.
+	pids=$(sed -n 's/.*processes by samples: \(.*\) (--process.*/\1/p' "$T/err" |
+		tr ',' '\n' | sed -n 's/.*(\([0-9]*\)) [0-9]*$/\1/p' | paste -sd, -)
+	sum=$(sed -n 's/.*processes by samples: \(.*\) (--process.*/\1/p' "$T/err" |
+		tr ',' '\n' | sed -n 's/.*) \([0-9]*\)$/\1/p' | paste -sd+ - | bc)
+	pv=$(sed -n 's/^COUNT Windows Kernel\/PerfInfo\/Sample:\([0-9]*\).*/\1/p' "$B")
+	if [ "$sum" = "$pv" ] && [ "$pv" = 6320 ]; then ok; else
+		not_ok "samples by process add up to $sum, PerfView counts $pv"; fi
+	expect_exit 0 pd show -f json --process "$pids" "$E"
+	expect_grep "\"samples\":.$pv," "$T/out"
+	# by name (with or without .exe) or pid: the same process
+	expect_exit 0 pd show -f json --process Test.x64 "$E"
+	expect_grep '"samples":.5129,' "$T/out"
+	expect_exit 0 pd show -f json --process 3988,dwm.exe "$E"
+	expect_grep '"samples":.488,' "$T/out"
+	expect_exit 2 pd show --process nosuch "$E"
+	expect_grep "no process is named or numbered 'nosuch'" "$T/err"
+	# JIT-compiled methods are named from the CLR's events; images
+	# are modules
+	expect_exit 0 pd show -f json "$E"
+	if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+assert f["Test.Program.Main"]["total_samples"] > 4800, f["Test.Program.Main"]
+assert any(x["module"] == "ntdll.dll" for x in d["functions"])
+PY
+	then ok; else not_ok "JIT methods and image modules"; fi
+	# the .etl itself, and gzipped
+	python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); open(sys.argv[2], "wb").write(z.read("net.4.5.2.x64.etl"))' "$E" "$T/net.etl"
+	expect_exit 0 pd show -f json "$T/net.etl"
+	expect_grep '"samples":.5129,' "$T/out"
+	gzip -c "$T/net.etl" >"$T/net.etl.gz"
+	expect_exit 0 pd show -f json "$T/net.etl.gz"
+	expect_grep '"samples":.5129,' "$T/out"
+	# cut inside a buffer, and a damaged buffer header
+	head -c 100000 "$T/net.etl" >"$T/cut.etl"
+	expect_exit 2 pd show "$T/cut.etl"
+	expect_grep "cut.etl: byte 100000 of the .etl: the trace ends inside a buffer" "$T/err"
+	python3 -c '
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+d[0x200:0x204] = b"\xff\xff\xff\x7f"
+open(sys.argv[2], "wb").write(d)' "$T/net.etl" "$T/bad.etl"
+	expect_exit 2 pd show "$T/bad.etl"
+	expect_grep "bad.etl: byte 512 of the .etl: not a buffer header" "$T/err"
+	if [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else not_ok "one line"; fi
+fi
+# Not a trace: a zip without an .etl is named as such.
+printf 'PK\003\004' >"$T/x.zip"
+head -c 60 /dev/zero >>"$T/x.zip"
+expect_exit 2 pd show "$T/x.zip"
+expect_grep "zip archive" "$T/err"
+finish
