@@ -28,6 +28,7 @@ void etl_state_release(struct etl_state *st)
 	PD_VEC_FREE(&st->ranges);
 	PD_VEC_FREE(&st->threads);
 	PD_VEC_FREE(&st->procs);
+	PD_VEC_FREE(&st->pend);
 	free(st->fslots);
 	st->fslots = NULL;
 }

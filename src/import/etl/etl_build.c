@@ -378,6 +378,8 @@ int etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 			stackless++;
 		add_sample(st, p, s, f, w);
 	}
+	if (rc == 0)
+		etl_symbolicate(st, p);
 	p->unit = PD_UNIT_NS;
 	p->interval = w;
 	free(p->event);

@@ -78,6 +78,13 @@ struct etl_range {
 	uint32_t pdb_age, pdb, timestamp, image_size;
 };
 
+/* An image address named module!+0xOFFSET, for the symbol search. */
+struct etl_pend {
+	size_t range; /* index in the sorted ranges */
+	uint64_t rel; /* from the image's start */
+	uint32_t frame;
+};
+
 struct etl_thread {
 	uint32_t tid;
 	int64_t pid;
@@ -115,6 +122,7 @@ struct etl_state {
 	int ptr;		 /* pointer size of the trace */
 	uint64_t events, buffers, compressed;
 	uint64_t counts[PD_ETL_KINDS];
+	PD_VEC(struct etl_pend) pend;
 	struct etl_fslot *fslots; /* open addressing, a power of two */
 	size_t nfslots, nfused;
 };
@@ -136,6 +144,8 @@ const struct etl_range *etl_range_find(const struct etl_state *st, int64_t pid,
 /* The frame of p naming addr in process pid (named once, then cached). */
 uint32_t etl_frame(struct etl_state *st, struct pd_profile *p, int64_t pid,
 		   uint64_t addr);
+/* Names the frames of st->pend from the symbol path, where it can. */
+void etl_symbolicate(struct etl_state *st, struct pd_profile *p);
 /* Whether addr is in the kernel's half of the address space. */
 int etl_is_kernel(const struct etl_state *st, uint64_t addr);
 /* The process pid, or NULL (processes sorted by pid). */

@@ -103,6 +103,15 @@ static uint32_t name_frame(struct etl_state *st, struct pd_profile *p,
 		module = pd_intern_cstr(&p->strs, m);
 		p->has_modules = 1;
 		pd_buf_release(&b);
+		if (r->pdb) {
+			struct etl_pend e;
+
+			e.range = (size_t)(r - st->ranges.v);
+			e.rel = addr - r->start;
+			e.frame = pd_profile_frame(p, name, module);
+			PD_VEC_PUSH(&st->pend, e);
+			return e.frame;
+		}
 	} else {
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
 		name = pd_intern_cstr(&p->strs, buf);
