@@ -52,13 +52,24 @@ PY
 	head -c 100000 "$T/net.etl" >"$T/cut.etl"
 	expect_exit 2 pd show "$T/cut.etl"
 	expect_grep "cut.etl: byte 100000 of the .etl: the trace ends inside a buffer" "$T/err"
-	python3 -c '
+	damage() { # OFFSET HEX: a copy of the .etl with bytes changed, in bad.etl
+		python3 -c '
 import sys
 d = bytearray(open(sys.argv[1], "rb").read())
-d[0x200:0x204] = b"\xff\xff\xff\x7f"
-open(sys.argv[2], "wb").write(d)' "$T/net.etl" "$T/bad.etl"
+at, b = int(sys.argv[3]), bytes.fromhex(sys.argv[4])
+d[at:at + len(b)] = b
+open(sys.argv[2], "wb").write(d)' "$T/net.etl" "$T/bad.etl" "$1" "$2"
+	}
+	damage 512 10000000
 	expect_exit 2 pd show "$T/bad.etl"
 	expect_grep "bad.etl: byte 512 of the .etl: not a buffer header" "$T/err"
+	damage 512 ffffff7f
+	expect_exit 2 pd show "$T/bad.etl"
+	expect_grep "bad.etl: byte 512 of the .etl: a buffer: over perfdiff's limit of 67108864 bytes in one buffer" "$T/err"
+	# an event larger than its buffer, in the first (plain) one
+	damage 76 ffff
+	expect_exit 2 pd show "$T/bad.etl"
+	expect_grep "bad.etl: byte 72 of the .etl: not an event header" "$T/err"
 	if [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else not_ok "one line"; fi
 fi
 # Not a trace: a zip without an .etl is named as such.

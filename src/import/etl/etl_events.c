@@ -10,9 +10,6 @@
 #include "core/limits.h"
 #include "import/etl/etl_int.h"
 
-/* Samples and stack events of one trace: 32 bytes each. */
-#define ETL_MAX_RECORDS ((size_t)1 << 27)
-
 /* KernelTraceControl's ImageID class, as stored (little-endian GUID). */
 static const uint8_t guid_imageid[16] = { 0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25,
 					  0x18, 0x4f, 0x83, 0x0b, 0x27, 0x62,
@@ -52,8 +49,8 @@ static int too_many(struct etl_state *st, const struct etl_event *ev,
 
 	pd_buf_addf(&where, "%s: byte %llu of the .etl", st->path,
 		    (unsigned long long)ev->offset);
-	rc = pd_err_limit(err, where.buf, ETL_MAX_RECORDS,
-			  "samples and stack events", "ETL_MAX_RECORDS");
+	rc = pd_err_limit(err, where.buf, PD_LIMIT_ETL_RECORDS,
+			  "samples and stack events", "PD_LIMIT_ETL_RECORDS");
 	pd_buf_release(&where);
 	return rc;
 }
@@ -129,7 +126,7 @@ static int take_sample(struct etl_state *st, const struct etl_event *ev,
 		return 0;
 	}
 	st->counts[PD_ETL_SAMPLE]++;
-	if (st->samples.n >= ETL_MAX_RECORDS)
+	if (st->samples.n >= PD_LIMIT_ETL_RECORDS)
 		return too_many(st, ev, err);
 	PD_VEC_PUSH(&st->samples, s);
 	return 0;
@@ -192,7 +189,7 @@ static int take_stack(struct etl_state *st, const struct etl_event *ev,
 		r.user = ev->opcode == 38;
 		st->counts[PD_ETL_STACK_KEY]++;
 	}
-	if (st->srefs.n >= ETL_MAX_RECORDS)
+	if (st->srefs.n >= PD_LIMIT_ETL_RECORDS)
 		return too_many(st, ev, err);
 	PD_VEC_PUSH(&st->srefs, r);
 	return 0;

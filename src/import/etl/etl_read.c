@@ -9,13 +9,12 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "core/limits.h"
 #include "import/etl/etl_int.h"
 
 /* Bytes of a WMI buffer header. */
 #define BUF_HEADER 72
-/* A buffer larger than this is no buffer ETW writes (its maximum is 1 MiB
- * a buffer today; 64 MiB leaves room). */
-#define BUF_MAX ((uint32_t)64 << 20)
+#define BUF_MAX PD_LIMIT_ETL_BUFFER
 /* Buffer flag: the events after the header are compressed. */
 #define BUF_COMPRESSED 0x40
 
@@ -386,6 +385,20 @@ static int take_buffer(struct etl_state *st, const unsigned char *h,
 	return walk_events(st, *plain, (size_t)n, base, err);
 }
 
+static int too_big(const struct etl_state *st, uint64_t base,
+		   struct pd_err *err)
+{
+	struct pd_buf where = PD_BUF_INIT;
+	int rc;
+
+	pd_buf_addf(&where, "%s: byte %llu of the .etl: a buffer", st->path,
+		    (unsigned long long)base);
+	rc = pd_err_limit(err, where.buf, BUF_MAX, "bytes in one buffer",
+			  "PD_LIMIT_ETL_BUFFER");
+	pd_buf_release(&where);
+	return rc;
+}
+
 static int walk_buffers(struct src *s, struct etl_state *st, struct pd_err *err)
 {
 	unsigned char h[BUF_HEADER], *body = NULL, *plain = NULL;
@@ -401,14 +414,18 @@ static int walk_buffers(struct src *s, struct etl_state *st, struct pd_err *err)
 		if (rc < 0 || got == 0)
 			break;
 		bsize = rd32(h);
-		if (got < sizeof(h) || bsize < BUF_HEADER || bsize > BUF_MAX) {
+		if (got == sizeof(h) && bsize > BUF_MAX) {
+			rc = too_big(st, base, err);
+			break;
+		}
+		if (got < sizeof(h) || bsize < BUF_HEADER) {
 			rc = pd_err_set(
 			    err, PD_EPARSE, "%s: byte %llu of the .etl: %s",
 			    st->path, (unsigned long long)base,
 			    got < sizeof(h) ? "the trace ends inside a buffer"
 					      " header"
 					    : "not a buffer header (its size"
-					      " is out of range)");
+					      " is below its header's)");
 			break;
 		}
 		if (bsize > cap) {
