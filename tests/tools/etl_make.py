@@ -139,8 +139,9 @@ def buffers(evs, compress, header):
             z = literal_lz77(body)
             size, flag, payload = 72 + len(z), 0x40, z
         else:
-            size, flag = BUF, 0
-            payload = body + b"\xff" * (BUF - saved)
+            # a header buffer as small as the relogger writes it
+            size, flag = (saved if header and not i else BUF), 0
+            payload = body + b"\xff" * (size - saved)
         head = struct.pack("<IIIiQQQIIIHH", size, saved, 0, 0, 0, 0, 0, 0, 3,
                            saved, flag, 0) + bytes(16)
         out += head + payload

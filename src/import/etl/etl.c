@@ -1,6 +1,6 @@
 /*
  * The ETW reader's entry: the state a trace fills, the walk, then the
- * profile (docs/formats.md, "ETW traces"); and the counts of what it
+ * profile (docs/formats.md, "Windows ETW traces"); and the counts of what it
  * decoded, by PerfView's event names, for checks against PerfView.
  */
 #include <stdlib.h>

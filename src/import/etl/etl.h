@@ -1,7 +1,7 @@
 /*
  * Windows ETW traces (.etl, and PerfView's .etl.zip): CPU samples with
  * their stacks read into a profile without any Windows API
- * (docs/formats.md, "ETW traces").
+ * (docs/formats.md, "Windows ETW traces").
  */
 #ifndef PD_ETL_H
 #define PD_ETL_H

@@ -2,8 +2,8 @@
  * The profile of a trace's samples: each sample's process from its
  * thread, its stack from the stack events of its time and thread (the
  * kernel's and the user's halves, given or by key), its frames named by
- * the image or JIT-compiled method that holds them (docs/formats.md, "ETW
- * traces").
+ * the image or JIT-compiled method that holds them (docs/formats.md,
+ * "Windows ETW traces").
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * The events a CPU profile needs, read into the trace's state: samples,
  * stacks (given or by key), processes, threads, images with their PDB
  * identities, and the CLR's JIT-compiled methods. Layouts as the kernel
- * and the CLR write them (docs/formats.md, "ETW traces").
+ * and the CLR write them (docs/formats.md, "Windows ETW traces").
  */
 #include <stdlib.h>
 #include <string.h>

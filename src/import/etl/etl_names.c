@@ -2,7 +2,7 @@
  * Naming a trace's code addresses: the image or JIT-compiled method of
  * the sample's process (kernel addresses: the kernel's images) holds
  * them; an image's address is module!+0xOFFSET, a method its name, and
- * an address nothing holds its hex (docs/formats.md, "ETW traces").
+ * an address nothing holds its hex (docs/formats.md, "Windows ETW traces").
  * Each distinct (process, address) is named once.
  */
 #include <inttypes.h>

@@ -2,8 +2,8 @@
  * The bytes of an ETW trace and its events: a .etl read as it is, or the
  * .etl member of a zip (PerfView's .etl.zip) inflated as it streams; then
  * buffer by buffer (each a WMI buffer header and events, or plain-LZ77
- * compressed events), each event's header decoded (docs/formats.md, "ETW
- * traces"). Offsets in messages are offsets in the .etl.
+ * compressed events), each event's header decoded (docs/formats.md,
+ * "Windows ETW traces"). Offsets in messages are offsets in the .etl.
  */
 #include <stdlib.h>
 #include <string.h>
