@@ -41,6 +41,15 @@ assert f["Test.Program.Main"]["total_samples"] > 4800, f["Test.Program.Main"]
 assert any(x["module"] == "ntdll.dll" for x in d["functions"])
 PY
 	then ok; else not_ok "JIT methods and image modules"; fi
+	# a trace against itself: no change, and its sample times in blocks
+	expect_exit 0 pd -f json "$E" "$E"
+	if python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["verdict"] != "regressed", d["verdict"]
+assert all(f["self"]["delta"] == 0 for f in d["functions"])
+assert any(f["self"]["burst_dispersion"] for f in d["functions"])' "$T/out"
+	then ok; else not_ok "a trace against itself"; fi
 	# the .etl itself, and gzipped
 	python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); open(sys.argv[2], "wb").write(z.read("net.4.5.2.x64.etl"))' "$E" "$T/net.etl"
 	expect_exit 0 pd show -f json "$T/net.etl"

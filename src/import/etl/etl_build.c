@@ -42,6 +42,13 @@ static int cmp_kdef(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
+static int cmp_ts(const void *a, const void *b)
+{
+	const struct etl_sample *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
 static int cmp_proc(const void *a, const void *b)
 {
 	const struct etl_process *x = a, *y = b;
@@ -325,6 +332,8 @@ static void add_sample(struct etl_state *st, struct pd_profile *p,
 		node =
 		    pd_profile_child(p, node, etl_frame(st, p, s->pid, f[i]));
 	pd_profile_add(p, node, w, 1);
+	/* time stamps in the trace's clock: blocks take any unit */
+	pd_blocks_add(&p->blk, node, (double)s->ts, 1);
 	p->nsamples++;
 }
 
@@ -365,6 +374,8 @@ int etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	count_processes(st);
 	join_stacks(st, &unresolved);
 	etl_ranges_sort(st);
+	/* in time order, as the time blocks fill best */
+	qsort(st->samples.v, st->samples.n, sizeof(*st->samples.v), cmp_ts);
 	pick = pd_xcalloc(st->procs.n + 1, 1);
 	rc = choose(st, p, pick, err);
 	for (i = 0; rc == 0 && i < st->samples.n; i++) {
