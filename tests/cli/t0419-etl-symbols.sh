@@ -63,7 +63,9 @@ spec = {
     "images": [image, {"pid": 0, "base": kern, "size": 0x100000,
                        "path": "\\SystemRoot\\system32\\ntoskrnl.exe"}],
     "methods": [{"pid": 100, "start": jit, "size": 0x100,
-                 "namespace": "Test.Jit", "name": "Run"}],
+                 "namespace": "Test.Jit", "name": "Run"},
+                {"pid": 100, "start": base + size - 0x100, "size": 0x100,
+                 "namespace": "Test.Ngen", "name": "Work"}],
     "samples": [
         {"tid": 101, "ip": a("parse_record"), "count": 400, "user_key": True,
          "user": [a("parse_record")] + top},
@@ -75,6 +77,7 @@ spec = {
         {"tid": 102, "ip": jit + 0x10, "count": 30,
          "user": [jit + 0x10, a("main", 8)]},
         {"tid": 101, "ip": 0x12345678, "count": 20},
+        {"tid": 102, "ip": base + size - 0x80, "count": 10},
         {"tid": 201, "ip": 0x22345678, "count": 50},
     ],
 }
@@ -91,12 +94,14 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 f = {x["function"]: x for x in d["functions"]}
 s = lambda n, k="self_samples": f[n][k]
-assert d["profile"]["samples"] == 750, d["profile"]
+assert d["profile"]["samples"] == 760, d["profile"]
 assert s("parse_record") == 400 and s("hash_key") == 200, (f["parse_record"], f["hash_key"])
 assert s("sort_bucket") == 0 and s("sort_bucket", "total_samples") == 100
 assert s("process_batch", "total_samples") == 700
 assert s("main", "total_samples") == 730
 assert s("Test.Jit.Run") == 30 and f["Test.Jit.Run"]["module"] in ("", None)
+# precompiled code inside an image is the method's, in the image's module
+assert s("Test.Ngen.Work") == 10 and f["Test.Ngen.Work"]["module"] == "app.exe"
 k = [x for x in d["functions"] if x["module"] == "ntoskrnl.exe"]
 assert sum(x["self_samples"] for x in k) == 100, k
 assert sum(x["total_samples"] for x in k) >= 100
@@ -107,7 +112,7 @@ expect_exit 0 pd show -f json --symbols "$W" "$W/plain.etl"
 cp "$T/out" "$T/plain.json"
 check "$T/plain.json"
 expect_grep "symbols for app.exe: 5 of 5 addresses named" "$T/err"
-expect_grep "read process app.exe (100), the one with the most samples (750 of 800)" "$T/err"
+expect_grep "read process app.exe (100), the one with the most samples (760 of 810)" "$T/err"
 expect_exit 0 pd show -f json --symbols "$W" "$W/compressed.etl"
 cp "$T/out" "$T/compressed.json"
 check "$T/compressed.json"
@@ -115,7 +120,7 @@ check "$T/compressed.json"
 expect_exit 0 pd show -f json --process 200 "$W/plain.etl"
 expect_grep '"samples":.50,' "$T/out"
 expect_exit 0 pd show -f json --thread 102 "$W/plain.etl"
-expect_grep '"samples":.230,' "$T/out"
+expect_grep '"samples":.240,' "$T/out"
 # without --symbols, and unmerged: what to do
 expect_exit 0 pd show "$W/plain.etl"
 expect_grep "the trace names the PDB of its images; --symbols DIR" "$T/err"

@@ -31,9 +31,10 @@ void etl_ranges_sort(struct etl_state *st)
 	qsort(st->ranges.v, st->ranges.n, sizeof(*st->ranges.v), cmp_range);
 }
 
-/* The range of pid holding addr (the latest of those starting last). */
-const struct etl_range *etl_range_find(const struct etl_state *st, int64_t pid,
-				       uint64_t addr)
+/* The range of pid holding addr (the latest of those starting last);
+ * with images_only, an image's. */
+static const struct etl_range *find(const struct etl_state *st, int64_t pid,
+				    uint64_t addr, int images_only)
 {
 	size_t lo = 0, hi = st->ranges.n, k;
 
@@ -51,10 +52,16 @@ const struct etl_range *etl_range_find(const struct etl_state *st, int64_t pid,
 
 		if (r->pid != pid)
 			break;
-		if (addr - r->start < r->size)
+		if (addr - r->start < r->size && !(images_only && r->jit))
 			return r;
 	}
 	return NULL;
+}
+
+const struct etl_range *etl_range_find(const struct etl_state *st, int64_t pid,
+				       uint64_t addr)
+{
+	return find(st, pid, addr, 0);
 }
 
 static uint64_t slot_hash(int64_t pid, uint64_t addr)
@@ -92,8 +99,14 @@ static uint32_t name_frame(struct etl_state *st, struct pd_profile *p,
 	uint32_t name, module = 0;
 
 	if (r && r->jit) {
+		/* precompiled (NGEN, ReadyToRun) code: its image's module */
+		const struct etl_range *im = find(st, pid, addr, 1);
+
 		name =
 		    pd_intern_cstr(&p->strs, pd_intern_str(&st->strs, r->name));
+		if (im)
+			module = pd_intern_cstr(
+			    &p->strs, pd_intern_str(&st->strs, im->module));
 	} else if (r) {
 		const char *m = pd_intern_str(&st->strs, r->module);
 		struct pd_buf b = PD_BUF_INIT;
