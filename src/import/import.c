@@ -164,9 +164,8 @@ static const char *binary_kind(const char *h, size_t n)
 		const char *what;
 	} kinds[] = {
 		{ "PK\x03\x04", 4,
-		  "a zip archive whose first member is no .etl (perfdiff"
-		  " reads PerfView's .etl.zip, whose first member is the"
-		  " trace)" },
+		  "a zip archive with no .etl trace in its first 64 KiB"
+		  " (--from etl reads the first .etl member of a zip)" },
 		{ "PERFFILE", 8,
 		  "a perf.data of format version 1; turn it into text with"
 		  " perf script" },

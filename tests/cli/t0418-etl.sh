@@ -57,6 +57,28 @@ assert any(f["self"]["burst_dispersion"] for f in d["functions"])' "$T/out"
 	gzip -c "$T/net.etl" >"$T/net.etl.gz"
 	expect_exit 0 pd show -f json "$T/net.etl.gz"
 	expect_grep '"samples":.5129,' "$T/out"
+	# a zip whose trace is not its first member, with sizes in the local
+	# headers and (written to a pipe) in data descriptors after the data
+	zipped() { # STORED: also a stored member before the trace
+		python3 -c '
+import sys, zipfile
+z = zipfile.ZipFile(sys.stdout.buffer, "w", zipfile.ZIP_DEFLATED)
+z.writestr("LogFile.txt", "log line\n" * 5000)
+if sys.argv[2] == "1":
+    z.writestr("notes.txt", "stored", compress_type=zipfile.ZIP_STORED)
+z.write(sys.argv[1], "net.etl")
+z.close()' "$T/net.etl" "$1"
+	}
+	zipped 1 >"$T/two.etl.zip"
+	zipped 0 | cat >"$T/pipe.etl.zip"
+	for z in two pipe; do
+		expect_exit 0 pd show -f json "$T/$z.etl.zip"
+		expect_grep '"samples":.5129,' "$T/out"
+	done
+	# a stored member whose size comes only after it cannot be passed over
+	zipped 1 | cat >"$T/stored.etl.zip"
+	expect_exit 2 pd show "$T/stored.etl.zip"
+	expect_grep "stored.etl.zip: byte [0-9]*: a stored zip member of unknown size before the .etl" "$T/err"
 	# cut inside a buffer, and a damaged buffer header
 	head -c 100000 "$T/net.etl" >"$T/cut.etl"
 	expect_exit 2 pd show "$T/cut.etl"

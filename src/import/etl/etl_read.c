@@ -42,15 +42,22 @@ struct src {
 	uint64_t left; /* stored member: bytes left */
 	z_stream zs;
 	int zinit;
+	/* the zip's bytes read and not used yet (inflate reads ahead) */
 	unsigned char zin[1 << 16];
-	uint64_t pos; /* bytes of the .etl handed out */
+	size_t zpos, zlen;
+	uint64_t zoff; /* bytes of the zip used */
+	uint64_t pos;  /* bytes of the .etl handed out */
 };
 
-/* Reads exactly n bytes of the input (the zip's own bytes). */
+/* Reads n bytes of the input (the zip's own bytes); fewer at its end. */
 static int raw_read(struct src *s, unsigned char *b, size_t n, size_t *got,
 		    struct pd_err *err)
 {
-	*got = 0;
+	size_t k = s->zlen - s->zpos < n ? s->zlen - s->zpos : n;
+
+	memcpy(b, s->zin + s->zpos, k);
+	s->zpos += k;
+	*got = k;
 	while (*got < n) {
 		ssize_t r =
 		    pd_input_read(s->in, (char *)b + *got, n - *got, err);
@@ -61,7 +68,25 @@ static int raw_read(struct src *s, unsigned char *b, size_t n, size_t *got,
 			break;
 		*got += (size_t)r;
 	}
+	s->zoff += *got;
 	return 0;
+}
+
+/* Passes over n bytes of the input. */
+static int raw_skip(struct src *s, uint64_t n, struct pd_err *err)
+{
+	unsigned char b[4096];
+	size_t got;
+	int rc = 0;
+
+	while (n && rc == 0) {
+		rc = raw_read(s, b, n < sizeof(b) ? (size_t)n : sizeof(b), &got,
+			      err);
+		if (got == 0)
+			break;
+		n -= got;
+	}
+	return rc;
 }
 
 /* Inflates up to n bytes of the member into b; *got 0 at its end. */
@@ -73,22 +98,26 @@ static int inflate_some(struct src *s, unsigned char *b, size_t n, size_t *got,
 	s->zs.next_out = b;
 	s->zs.avail_out = (uInt)n;
 	while (s->zs.avail_out == n && !s->zdone) {
-		if (s->zs.avail_in == 0) {
-			size_t k;
-			int rc = raw_read(s, s->zin, sizeof(s->zin), &k, err);
+		if (s->zpos == s->zlen) {
+			ssize_t r = pd_input_read(s->in, (char *)s->zin,
+						  sizeof(s->zin), err);
 
-			if (rc < 0)
-				return rc;
-			if (k == 0)
+			if (r < 0)
+				return (int)r;
+			if (r == 0)
 				return pd_err_set(err, PD_EPARSE,
 						  "%s: byte %llu of the .etl:"
 						  " the zip member ends early",
 						  s->path,
 						  (unsigned long long)s->pos);
-			s->zs.next_in = s->zin;
-			s->zs.avail_in = (uInt)k;
+			s->zpos = 0;
+			s->zlen = (size_t)r;
 		}
+		s->zs.next_in = s->zin + s->zpos;
+		s->zs.avail_in = (uInt)(s->zlen - s->zpos);
 		zr = inflate(&s->zs, Z_NO_FLUSH);
+		s->zoff += s->zlen - s->zpos - s->zs.avail_in;
+		s->zpos = s->zlen - s->zs.avail_in;
 		if (zr == Z_STREAM_END)
 			s->zdone = 1;
 		else if (zr != Z_OK)
@@ -135,6 +164,19 @@ static int ends_etl(const unsigned char *name, size_t n)
 	       (name[n - 2] | 0x20) == 't' && (name[n - 1] | 0x20) == 'l';
 }
 
+/* A zip member's data descriptor (after its data): 12 bytes, or 16
+ * with its optional signature. */
+static int skip_descriptor(struct src *s, struct pd_err *err)
+{
+	unsigned char d[4];
+	size_t got;
+	int rc = raw_read(s, d, 4, &got, err);
+
+	if (rc == 0)
+		rc = raw_skip(s, rd32(d) == 0x08074b50 ? 12 : 8, err);
+	return rc;
+}
+
 /*
  * Positions s at the first .etl member of the zip: members before it are
  * passed over (stored ones by size; deflated ones inflated and dropped,
@@ -143,12 +185,12 @@ static int ends_etl(const unsigned char *name, size_t n)
 static int zip_open(struct src *s, struct pd_err *err)
 {
 	unsigned char h[30], name[1024];
-	uint64_t at = 0;
 	size_t got;
 	int rc;
 
 	for (;;) {
-		uint32_t flags, method, csize, nlen, xlen;
+		uint64_t at = s->zoff;
+		uint32_t flags, method, nlen;
 
 		rc = raw_read(s, h, sizeof(h), &got, err);
 		if (rc < 0)
@@ -160,9 +202,7 @@ static int zip_open(struct src *s, struct pd_err *err)
 					  s->path, (unsigned long long)at);
 		flags = rd16(h + 6);
 		method = rd16(h + 8);
-		csize = rd32(h + 18);
 		nlen = rd16(h + 26);
-		xlen = rd16(h + 28);
 		if (nlen >= sizeof(name))
 			return pd_err_set(err, PD_EPARSE,
 					  "%s: byte %llu: a zip member name of"
@@ -170,8 +210,8 @@ static int zip_open(struct src *s, struct pd_err *err)
 					  s->path, (unsigned long long)at,
 					  nlen);
 		rc = raw_read(s, name, nlen, &got, err);
-		if (rc == 0 && got == nlen)
-			rc = raw_read(s, s->zin, xlen, &got, err);
+		if (rc == 0)
+			rc = raw_skip(s, rd16(h + 28), err);
 		if (rc < 0)
 			return rc;
 		if (method != 0 && method != 8)
@@ -182,7 +222,7 @@ static int zip_open(struct src *s, struct pd_err *err)
 					  s->path, (unsigned long long)at,
 					  method);
 		s->method = (int)method;
-		s->left = csize;
+		s->left = rd32(h + 18);
 		s->zdone = 0;
 		if (method == 8) {
 			if (s->zinit)
@@ -203,19 +243,10 @@ static int zip_open(struct src *s, struct pd_err *err)
 		do {
 			rc = src_read(s, name, sizeof(name), &got, err);
 		} while (rc == 0 && got);
+		if (rc == 0 && (flags & 8))
+			rc = skip_descriptor(s, err);
 		if (rc < 0)
 			return rc;
-		/* inflate may have read past the member: keep its rest */
-		if (method == 8 && s->zs.avail_in)
-			return pd_err_set(err, PD_EFORMAT,
-					  "%s: the .etl is not the zip's first"
-					  " deflated member",
-					  s->path);
-		if (flags & 8)
-			rc = raw_read(s, h, 16, &got, err);
-		if (rc < 0)
-			return rc;
-		at = s->pos;
 		s->pos = 0;
 	}
 }
@@ -477,10 +508,24 @@ int pd_etl_sniff(const char *head, size_t len)
 {
 	const unsigned char *h = (const unsigned char *)head;
 
-	if (len >= 30 && !memcmp(h, "PK\x03\x04", 4)) {
-		size_t n = rd16(h + 26);
+	size_t at = 0;
 
-		return len >= 30 + n && ends_etl(h + 30, n);
+	/*
+	 * A zip: a local header naming a .etl in the head (hopping from
+	 * member to member needs sizes a zip written to a pipe gives only
+	 * after the data, so the head is searched).
+	 */
+	if (len >= 4 && !memcmp(h, "PK\x03\x04", 4)) {
+		for (at = 0; at + 30 <= len; at++) {
+			size_t n;
+
+			if (memcmp(h + at, "PK\x03\x04", 4))
+				continue;
+			n = rd16(h + at + 26);
+			if (at + 30 + n <= len && ends_etl(h + at + 30, n))
+				return 1;
+		}
+		return 0;
 	}
 	/* the first buffer starts with the trace's header event */
 	return len >= BUF_HEADER + 8 && rd32(h) >= BUF_HEADER + 8 &&
