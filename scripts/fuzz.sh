@@ -16,7 +16,7 @@
 #   target, about three hours in all).
 #   TARGET: perf_script, folded, perf_stat, speedscope, firefox, wpa,
 #   instruments, xctrace, cpuprofile, pprof, dhat, callgrind, cachegrind,
-#   perfdata (perf.data read directly), sniff, objid (the symbol-file
+#   etl (ETW traces), perfdata (perf.data read directly), sniff, objid (the symbol-file
 #   header readers), meta (build_meta.json and the bundle reader),
 #   bundle (a whole bundle folder: its name, file names, metadata and a
 #   profile, read and ingested), sidecar (samply's .syms.json), packed (a
@@ -37,7 +37,7 @@ fork=${PD_FUZZ_FORK:-0}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 all="perf_script perf_stat folded speedscope firefox wpa instruments xctrace
-cpuprofile pprof dhat callgrind cachegrind perfdata sniff objid meta sidecar
+cpuprofile pprof dhat callgrind cachegrind etl perfdata sniff objid meta sidecar
 packed history bundle"
 selected() {
 	[ "$only" = "  " ] || case $only in *" $1 "*) ;; *) return 1 ;; esac

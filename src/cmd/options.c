@@ -33,14 +33,17 @@ static const struct pd_optdef table[] = {
 	  "keep samples whose process matches: perf `comm` (substring) or pid "
 	  "(exact); speedscope/PerfView the `Process64 name (pid)` frame or "
 	  "the profile name; WPA the Process column; Instruments the process "
-	  "row; xctrace the process; folded the first frame. Nothing left "
+	  "row; xctrace the process; ETW traces names or pids, several "
+	  "separated by commas (default: the process with most samples); "
+	  "folded the first frame. Nothing left "
 	  "is an error; pprof, DHAT, .cpuprofile, perf stat, Callgrind and "
 	  "Cachegrind name no processes: a warning" },
 	{ "thread", 0, required_argument, OPT_THREAD, "NAME", "Inputs", IN,
 	  "keep samples whose thread name contains NAME",
 	  "keep samples whose thread matches: perf `comm` (substring) or tid "
 	  "(exact); speedscope the profile name or `Thread (tid)` frame; "
-	  "Instruments and xctrace the thread; folded the first frame. "
+	  "Instruments and xctrace the thread; ETW traces thread ids, "
+	  "several separated by commas; folded the first frame. "
 	  "Nothing left is an error; pprof, DHAT, .cpuprofile, perf stat, "
 	  "Callgrind and Cachegrind name no threads: a warning" },
 	{ "sample-weight", 0, required_argument, OPT_SAMPLE_WEIGHT, "W",

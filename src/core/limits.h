@@ -106,6 +106,20 @@
 #ifndef PD_LIMIT_PPROF_FIELD
 #define PD_LIMIT_PPROF_FIELD ((size_t)1 << 30)
 #endif
+/*
+ * An ETW trace's samples and stack events, kept until the trace ends
+ * (its stacks, processes and images come in any order across the
+ * processors' buffers): 40 bytes each, 2.7 GB at the cap, and a day of
+ * sampling eight processors at 1 kHz is 690 million before the idle loop's
+ * are dropped, most traces a few minutes.
+ */
+#ifndef PD_LIMIT_ETL_RECORDS
+#define PD_LIMIT_ETL_RECORDS ((size_t)1 << 26)
+#endif
+/* One buffer of an ETW trace (ETW writes at most 1 MiB today). */
+#ifndef PD_LIMIT_ETL_BUFFER
+#define PD_LIMIT_ETL_BUFFER ((uint32_t)64 << 20)
+#endif
 /* What an external symbolizer may print for one batch. */
 #ifndef PD_LIMIT_SYMBOLIZER_OUTPUT
 #define PD_LIMIT_SYMBOLIZER_OUTPUT ((size_t)1 << 30)

@@ -16,6 +16,7 @@
 #include "core/buf.h"
 #include "core/limits.h"
 #include "core/proc.h"
+#include "import/etl/etl.h"
 #include "import/import.h"
 #include "import/json.h"
 #include "import/perf/perfdata.h"
@@ -49,6 +50,8 @@ static const struct pd_format formats[] = {
 	/* binary: sniffed apart from the text formats, in sniff() */
 	{ "pprof", "pprof profile.proto (Go, gperftools; gzipped or not)", NULL,
 	  pd_pprof_import },
+	{ "etl", "Windows ETW trace (.etl, PerfView's .etl.zip)", NULL,
+	  pd_etl_import },
 };
 
 const struct pd_format *pd_format_find(const char *name)
@@ -68,6 +71,8 @@ const struct pd_format *pd_format_find(const char *name)
 		return pd_format_find("folded");
 	if (!strcmp(name, "stat") || !strcmp(name, "perf-stat-csv"))
 		return pd_format_find("perf-stat");
+	if (!strcmp(name, "etw") || !strcmp(name, "etl.zip"))
+		return pd_format_find("etl");
 	if (!strcmp(name, "pb") || !strcmp(name, "proto"))
 		return pd_format_find("pprof");
 	return NULL;
@@ -77,7 +82,7 @@ const char *pd_format_list(void)
 {
 	return "speedscope, firefox (samply), cpuprofile, wpa (CSV),"
 	       " instruments, xctrace, perf-script, perf-stat, folded, pprof,"
-	       " dhat, callgrind, cachegrind";
+	       " dhat, callgrind, cachegrind, etl";
 }
 
 int pd_filter_match(const char *needle, const char *name, size_t len)
@@ -159,8 +164,8 @@ static const char *binary_kind(const char *h, size_t n)
 		const char *what;
 	} kinds[] = {
 		{ "PK\x03\x04", 4,
-		  "a zip archive (PerfView shares ETW traces as .etl.zip;"
-		  " unzip it, and export the trace as speedscope or WPA CSV)" },
+		  "a zip archive with no .etl trace in its first 64 KiB"
+		  " (--from etl reads the first .etl member of a zip)" },
 		{ "PERFFILE", 8,
 		  "a perf.data of format version 1; turn it into text with"
 		  " perf script" },
@@ -237,6 +242,8 @@ sniff(struct pd_input *in, const struct pd_import_opts *o, struct pd_err *err)
 		 */
 		const char *what = binary_kind(h, in->head_len);
 
+		if (pd_etl_sniff(h, in->head_len))
+			return pd_format_find("etl");
 		if (!memchr(h, '\0', in->head_len) &&
 		    pd_folded_sniff(h, in->head_len))
 			return pd_format_find("folded");

@@ -74,7 +74,7 @@ printf 'PK\003\004\024\000\000\000\010\000rest' >"$T/trace.etl.zip"
 printf 'PERFFILE\000\000\000\000\020\000\000\000' >"$T/v1.data"
 printf 'QPERFSTREAM\000\001\000' >"$T/hotspot.perfparser"
 printf 'MOJ\003\001\002\003' >"$T/austin.mojo"
-for f in trace.etl.zip:"a zip archive (PerfView shares ETW traces as .etl.zip" \
+for f in trace.etl.zip:"a zip archive with no .etl trace in its first 64 KiB" \
 	v1.data:"a perf.data of format version 1" \
 	hotspot.perfparser:"a hotspot perfparser stream" \
 	austin.mojo:"an austin MOJO file"; do

@@ -1,0 +1,102 @@
+/*
+ * The ETW reader's entry: the state a trace fills, the walk, then the
+ * profile (docs/formats.md, "Windows ETW traces"); and the counts of what it
+ * decoded, by PerfView's event names, for checks against PerfView.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "import/etl/etl_int.h"
+
+void etl_state_init(struct etl_state *st, const char *path,
+		    const struct pd_import_opts *o)
+{
+	memset(st, 0, sizeof(*st));
+	st->path = path;
+	st->o = o;
+	pd_intern_init(&st->strs);
+	pd_intern_init(&st->stacks);
+}
+
+void etl_state_release(struct etl_state *st)
+{
+	pd_intern_release(&st->strs);
+	pd_intern_release(&st->stacks);
+	PD_VEC_FREE(&st->samples);
+	PD_VEC_FREE(&st->srefs);
+	PD_VEC_FREE(&st->kdefs);
+	PD_VEC_FREE(&st->ranges);
+	PD_VEC_FREE(&st->threads);
+	PD_VEC_FREE(&st->procs);
+	PD_VEC_FREE(&st->pend);
+	free(st->fslots);
+	st->fslots = NULL;
+}
+
+int pd_etl_import(struct pd_input *in, struct pd_profile *p,
+		  const struct pd_import_opts *o, struct pd_err *err)
+{
+	struct etl_state st;
+	int rc;
+
+	etl_state_init(&st, in->path, o);
+	rc = etl_walk(in, &st, err);
+	if (rc == 0)
+		rc = etl_build(&st, p, err);
+	etl_state_release(&st);
+	return rc;
+}
+
+const char *pd_etl_kind_name(enum pd_etl_kind k)
+{
+	static const char *const names[PD_ETL_KINDS] = {
+		[PD_ETL_SAMPLE] = "Windows Kernel/PerfInfo/Sample",
+		[PD_ETL_SAMPLE_IDLE] = "Windows Kernel/PerfInfo/Sample (idle)",
+		[PD_ETL_STACKWALK] = "Windows Kernel/StackWalk/Stack",
+		[PD_ETL_STACK_KEY] = "Windows Kernel/StackWalk/StackKey",
+		[PD_ETL_STACK_KEYDEF] =
+		    "Windows Kernel/StackWalk/KeyDefinition",
+		[PD_ETL_IMAGE_LOAD] = "Windows Kernel/Image/Load",
+		[PD_ETL_IMAGE_UNLOAD] = "Windows Kernel/Image/Unload",
+		[PD_ETL_IMAGE_DCSTART] = "Windows Kernel/Image/DCStart",
+		[PD_ETL_IMAGE_DCSTOP] = "Windows Kernel/Image/DCStop",
+		[PD_ETL_PROCESS_START] = "Windows Kernel/Process/Start",
+		[PD_ETL_PROCESS_STOP] = "Windows Kernel/Process/Stop",
+		[PD_ETL_PROCESS_DCSTART] = "Windows Kernel/Process/DCStart",
+		[PD_ETL_PROCESS_DCSTOP] = "Windows Kernel/Process/DCStop",
+		[PD_ETL_PROCESS_DEFUNCT] = "Windows Kernel/Process/Defunct",
+		[PD_ETL_THREAD_START] = "Windows Kernel/Thread/Start",
+		[PD_ETL_THREAD_STOP] = "Windows Kernel/Thread/Stop",
+		[PD_ETL_THREAD_DCSTART] = "Windows Kernel/Thread/DCStart",
+		[PD_ETL_THREAD_DCSTOP] = "Windows Kernel/Thread/DCStop",
+		[PD_ETL_DBGID_RSDS] = "KernelTraceControl/ImageID/DbgID_RSDS",
+		[PD_ETL_METHOD_LOAD] =
+		    "Microsoft-Windows-DotNETRuntime/Method/LoadVerbose",
+		[PD_ETL_METHOD_UNLOAD] =
+		    "Microsoft-Windows-DotNETRuntime/Method/UnloadVerbose",
+		[PD_ETL_METHOD_DCSTART] = "Microsoft-Windows-DotNETRuntimeRundo"
+					  "wn/Method/DCStartVerbose",
+		[PD_ETL_METHOD_DCSTOP] = "Microsoft-Windows-DotNETRuntimeRundo"
+					 "wn/Method/DCStopVerbose",
+	};
+
+	return (unsigned)k < PD_ETL_KINDS ? names[k] : "?";
+}
+
+int pd_etl_count(const char *path, uint64_t *counts, struct pd_err *err)
+{
+	struct pd_import_opts o;
+	struct pd_input in;
+	struct etl_state st;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	etl_state_init(&st, path, &o);
+	rc = pd_input_open(&in, path, err);
+	if (rc == 0)
+		rc = etl_walk(&in, &st, err);
+	pd_input_close(&in);
+	memcpy(counts, st.counts, sizeof(st.counts));
+	etl_state_release(&st);
+	return rc;
+}

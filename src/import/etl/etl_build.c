@@ -1,0 +1,424 @@
+/*
+ * The profile of a trace's samples: each sample's process from its
+ * thread, its stack from the stack events of its time and thread (the
+ * kernel's and the user's halves, given or by key), its frames named by
+ * the image or JIT-compiled method that holds them (docs/formats.md,
+ * "Windows ETW traces").
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "import/etl/etl_int.h"
+
+/* Frames of one stack kept at most (the kernel walks at most 192). */
+#define MAX_FRAMES 1024
+
+static int cmp_thread(const void *a, const void *b)
+{
+	const struct etl_thread *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int cmp_sref(const void *a, const void *b)
+{
+	const struct etl_sref *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int cmp_kdef(const void *a, const void *b)
+{
+	const struct etl_kdef *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int cmp_ts(const void *a, const void *b)
+{
+	const struct etl_sample *x = a, *y = b;
+
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int cmp_proc(const void *a, const void *b)
+{
+	const struct etl_process *x = a, *y = b;
+
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The process of thread tid at ts: its latest start by then, else its
+ * first; -1 when no event names it. */
+static int64_t thread_pid(const struct etl_state *st, uint32_t tid, uint64_t ts)
+{
+	size_t lo = 0, hi = st->threads.n;
+	int64_t pid = -1;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->threads.v[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < st->threads.n && st->threads.v[lo].tid == tid; lo++) {
+		if (pid >= 0 && st->threads.v[lo].ts > ts)
+			break;
+		pid = st->threads.v[lo].pid;
+	}
+	return pid;
+}
+
+struct etl_process *etl_process_find(struct etl_state *st, int64_t pid)
+{
+	struct etl_process key;
+
+	key.pid = pid;
+	return bsearch(&key, st->procs.v, st->procs.n, sizeof(key), cmp_proc);
+}
+
+/* Processes sorted by pid, one each (its latest name). */
+static void unique_processes(struct etl_state *st)
+{
+	size_t i, n = 0;
+
+	/* a stable order: the later event of a pid comes later */
+	for (i = 0; i < st->procs.n; i++)
+		st->procs.v[i].samples = i;
+	qsort(st->procs.v, st->procs.n, sizeof(*st->procs.v), cmp_proc);
+	for (i = 0; i < st->procs.n; i++) {
+		if (n && st->procs.v[n - 1].pid == st->procs.v[i].pid) {
+			if (st->procs.v[i].samples > st->procs.v[n - 1].samples)
+				st->procs.v[n - 1] = st->procs.v[i];
+			continue;
+		}
+		st->procs.v[n++] = st->procs.v[i];
+	}
+	st->procs.n = n;
+	for (i = 0; i < n; i++)
+		st->procs.v[i].samples = 0;
+}
+
+/* The frames of key's definition for a reference at ts: the first one
+ * made at or after it (a key is defined when the kernel drops it). */
+static uint32_t key_stack(const struct etl_state *st, uint64_t key, uint64_t ts)
+{
+	size_t lo = 0, hi = st->kdefs.n;
+	uint32_t last = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->kdefs.v[mid].key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < st->kdefs.n && st->kdefs.v[lo].key == key; lo++) {
+		last = st->kdefs.v[lo].stack;
+		if (st->kdefs.v[lo].ts >= ts)
+			break;
+	}
+	return last;
+}
+
+/* Gives each sample the stacks of its thread and time. */
+static void join_stacks(struct etl_state *st, uint64_t *unresolved)
+{
+	size_t i;
+
+	qsort(st->srefs.v, st->srefs.n, sizeof(*st->srefs.v), cmp_sref);
+	qsort(st->kdefs.v, st->kdefs.n, sizeof(*st->kdefs.v), cmp_kdef);
+	for (i = 0; i < st->srefs.n; i++) {
+		struct etl_sref *r = &st->srefs.v[i];
+
+		if (!r->stack) {
+			r->stack = key_stack(st, r->key, r->ts);
+			if (!r->stack)
+				(*unresolved)++;
+		}
+	}
+	for (i = 0; i < st->samples.n; i++) {
+		struct etl_sample *s = &st->samples.v[i];
+		struct etl_sref key;
+		size_t lo = 0, hi = st->srefs.n;
+
+		key.tid = s->tid;
+		key.ts = s->ts;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_sref(&st->srefs.v[mid], &key) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < st->srefs.n && !cmp_sref(&st->srefs.v[lo], &key);
+		     lo++) {
+			const struct etl_sref *r = &st->srefs.v[lo];
+
+			if (r->user && !s->ustack)
+				s->ustack = r->stack;
+			else if (!r->user && !s->kstack)
+				s->kstack = r->stack;
+		}
+	}
+}
+
+/* Whether pr was asked for by the comma-separated list want. */
+static int wanted(const struct etl_state *st, const struct etl_process *pr,
+		  const char *want)
+{
+	const char *name = pd_intern_str(&st->strs, pr->name), *t = want;
+	size_t nl = strlen(name);
+
+	while (*t) {
+		size_t k = strcspn(t, ",");
+		char *end;
+		long long v = strtoll(t, &end, 10);
+
+		if (k && end == t + k && v == pr->pid)
+			return 1;
+		if (k &&
+		    ((k == nl && !strncasecmp(t, name, k)) ||
+		     (nl > 4 && k == nl - 4 && !strcasecmp(name + k, ".exe") &&
+		      !strncasecmp(t, name, k))))
+			return 1;
+		t += k + (t[k] == ',');
+	}
+	return 0;
+}
+
+static const char *proc_name(const struct etl_state *st,
+			     const struct etl_process *pr)
+{
+	const char *s = pr ? pd_intern_str(&st->strs, pr->name) : "";
+
+	return *s ? s : "?";
+}
+
+static int cmp_samples_desc(const void *a, const void *b)
+{
+	const struct etl_process *x = *(const struct etl_process *const *)a,
+				 *y = *(const struct etl_process *const *)b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* Notes the processes by samples; marks the chosen ones in *pick. */
+static int choose(struct etl_state *st, struct pd_profile *p,
+		  unsigned char *pick, struct pd_err *err)
+{
+	struct etl_process **by = pd_xmalloc((st->procs.n + 1) * sizeof(*by));
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, any = 0;
+
+	for (i = 0; i < st->procs.n; i++)
+		by[i] = &st->procs.v[i];
+	qsort(by, st->procs.n, sizeof(*by), cmp_samples_desc);
+	pd_buf_addf(&b, "%s: processes by samples:", st->path);
+	for (i = 0; i < st->procs.n && by[i]->samples; i++)
+		pd_buf_addf(&b, "%s %s (%lld) %llu", i ? "," : "",
+			    proc_name(st, by[i]), (long long)by[i]->pid,
+			    (unsigned long long)by[i]->samples);
+	pd_buf_adds(&b, " (--process NAME|PID, several separated by commas)");
+	pd_profile_note(p, "%s", b.buf);
+	for (i = 0; i < st->procs.n; i++) {
+		pick[i] = st->o->process
+			      ? wanted(st, &st->procs.v[i], st->o->process)
+			      : by[0] == &st->procs.v[i];
+		any += pick[i];
+	}
+	if (!st->o->process && st->procs.n && by[0]->samples)
+		pd_profile_note(p,
+				"%s: read process %s (%lld), the one with the"
+				" most samples (%llu of %llu)",
+				st->path, proc_name(st, by[0]),
+				(long long)by[0]->pid,
+				(unsigned long long)by[0]->samples,
+				(unsigned long long)st->samples.n);
+	free(by);
+	pd_buf_release(&b);
+	if (!any && st->o->process)
+		return pd_err_set(err, PD_EEMPTY,
+				  "%s: no process is named or numbered '%s'"
+				  " (perfdiff show lists them)",
+				  st->path, st->o->process);
+	return 0;
+}
+
+/* Counts samples per process (adding processes only threads name). */
+static void count_processes(struct etl_state *st)
+{
+	size_t i;
+
+	qsort(st->threads.v, st->threads.n, sizeof(*st->threads.v), cmp_thread);
+	unique_processes(st);
+	for (i = 0; i < st->samples.n; i++) {
+		struct etl_sample *s = &st->samples.v[i];
+		struct etl_process *pr;
+
+		if (s->pid < 0)
+			s->pid = thread_pid(st, s->tid, s->ts);
+		pr = etl_process_find(st, s->pid);
+		if (!pr) {
+			struct etl_process add;
+
+			add.pid = s->pid;
+			add.name = 0;
+			add.samples = 0;
+			PD_VEC_PUSH(&st->procs, add);
+			qsort(st->procs.v, st->procs.n, sizeof(*st->procs.v),
+			      cmp_proc);
+			pr = etl_process_find(st, s->pid);
+		}
+		pr->samples++;
+	}
+}
+
+/* The addresses of sample s, root first, into f (at most MAX_FRAMES). */
+static size_t sample_frames(const struct etl_state *st,
+			    const struct etl_sample *s, uint64_t *f)
+{
+	size_t n = 0, k, i;
+	uint32_t halves[2];
+	int h;
+
+	halves[0] = s->ustack;
+	halves[1] = s->kstack;
+	for (h = 0; h < 2; h++) {
+		const uint64_t *a;
+
+		if (!halves[h])
+			continue;
+		a = (const uint64_t *)(const void *)pd_intern_str(&st->stacks,
+								  halves[h]);
+		k = pd_intern_len(&st->stacks, halves[h]) / sizeof(*a);
+		for (i = k; i > 0 && n < MAX_FRAMES; i--)
+			memcpy(&f[n++], (const char *)a + (i - 1) * sizeof(*a),
+			       sizeof(*a));
+	}
+	if (!n)
+		f[n++] = s->ip;
+	return n;
+}
+
+/* Adds sample s (of a chosen process) to p. */
+static void add_sample(struct etl_state *st, struct pd_profile *p,
+		       const struct etl_sample *s, uint64_t *f, double w)
+{
+	size_t n = sample_frames(st, s, f), i;
+	uint32_t node = PD_ROOT;
+
+	if (st->o->thread_roots) {
+		char name[48];
+
+		snprintf(name, sizeof(name), "thread %u", s->tid);
+		node = pd_profile_thread_root(p, name, strlen(name));
+	}
+	for (i = 0; i < n; i++)
+		node =
+		    pd_profile_child(p, node, etl_frame(st, p, s->pid, f[i]));
+	pd_profile_add(p, node, w, 1);
+	/* time stamps in the trace's clock: blocks take any unit */
+	pd_blocks_add(&p->blk, node, (double)s->ts, 1);
+	p->nsamples++;
+}
+
+/* Whether tid is in the comma-separated list of --thread. */
+static int thread_wanted(const char *want, uint32_t tid)
+{
+	while (want && *want) {
+		size_t k = strcspn(want, ",");
+		char *end;
+		unsigned long long v = strtoull(want, &end, 10);
+
+		if (k && end == want + k && v == tid)
+			return 1;
+		want += k + (want[k] == ',');
+	}
+	return !want;
+}
+
+int etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
+{
+	uint64_t *f = pd_xmalloc(MAX_FRAMES * sizeof(*f)), unresolved = 0,
+		 stackless = 0;
+	unsigned char *pick;
+	double w = (st->interval_100ns ? st->interval_100ns : 10000) * 100.0;
+	size_t i;
+	int rc;
+
+	if (!st->samples.n) {
+		free(f);
+		return pd_err_set(err, PD_EEMPTY,
+				  "%s: the trace holds no CPU samples"
+				  " (PerfInfo/Sample events: record with"
+				  " xperf -on PROC_THREAD+LOADER+PROFILE"
+				  " -stackwalk Profile, or PerfView's"
+				  " defaults)",
+				  st->path);
+	}
+	count_processes(st);
+	join_stacks(st, &unresolved);
+	etl_ranges_sort(st);
+	/* in time order, as the time blocks fill best */
+	qsort(st->samples.v, st->samples.n, sizeof(*st->samples.v), cmp_ts);
+	pick = pd_xcalloc(st->procs.n + 1, 1);
+	rc = choose(st, p, pick, err);
+	for (i = 0; rc == 0 && i < st->samples.n; i++) {
+		const struct etl_sample *s = &st->samples.v[i];
+		struct etl_process *pr = etl_process_find(st, s->pid);
+
+		if (!pr || !pick[pr - st->procs.v] ||
+		    !thread_wanted(st->o->thread, s->tid))
+			continue;
+		if (!s->kstack && !s->ustack)
+			stackless++;
+		add_sample(st, p, s, f, w);
+	}
+	if (rc == 0)
+		etl_symbolicate(st, p);
+	p->unit = PD_UNIT_NS;
+	p->interval = w;
+	free(p->event);
+	p->event = pd_xstrdup("cpu samples");
+	if (rc == 0 && stackless)
+		pd_profile_note(p,
+				"%s: %llu of %llu samples have no stack (the"
+				" trace was recorded without stacks for"
+				" them: xperf -stackwalk Profile, PerfView's"
+				" default); their frame is the sampled"
+				" address",
+				st->path, (unsigned long long)stackless,
+				(unsigned long long)p->nsamples);
+	if (rc == 0 && unresolved)
+		pd_profile_note(p,
+				"%s: %llu stack references name a key the"
+				" trace never defines; their half of the"
+				" stack is left out",
+				st->path, (unsigned long long)unresolved);
+	if (rc == 0 && st->ranges.n && !st->counts[PD_ETL_DBGID_RSDS])
+		pd_profile_note(p,
+				"%s: no PDB identities (ImageID/DbgID_RSDS"
+				" events): the trace was not merged, so its"
+				" images cannot be matched to their symbols;"
+				" merge it where it was recorded (xperf -merge"
+				" IN.etl OUT.etl, or PerfView's merge or zip)",
+				st->path);
+	free(pick);
+	free(f);
+	return rc;
+}

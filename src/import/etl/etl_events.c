@@ -1,0 +1,417 @@
+/*
+ * The events a CPU profile needs, read into the trace's state: samples,
+ * stacks (given or by key), processes, threads, images with their PDB
+ * identities, and the CLR's JIT-compiled methods. Layouts as the kernel
+ * and the CLR write them (docs/formats.md, "Windows ETW traces").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/limits.h"
+#include "import/etl/etl_int.h"
+
+/* KernelTraceControl's ImageID class, as stored (little-endian GUID). */
+static const uint8_t guid_imageid[16] = { 0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25,
+					  0x18, 0x4f, 0x83, 0x0b, 0x27, 0x62,
+					  0x73, 0x25, 0x60, 0xde };
+/* Microsoft-Windows-DotNETRuntime and its rundown provider. */
+static const uint8_t guid_clr[16] = { 0x23, 0x0d, 0x3c, 0xe1, 0xbc, 0xcc,
+				      0x12, 0x4e, 0x93, 0x1b, 0xd9, 0xcc,
+				      0x2e, 0xee, 0x27, 0xe4 };
+static const uint8_t guid_rundown[16] = { 0x1c, 0x02, 0x69, 0xa6, 0x50, 0xc4,
+					  0x09, 0x46, 0xa0, 0x35, 0x5a, 0xf5,
+					  0x9a, 0xf4, 0xdf, 0x18 };
+
+static uint64_t rd(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static int bad(struct etl_state *st, const struct etl_event *ev,
+	       struct pd_err *err, const char *what)
+{
+	return pd_err_set(err, PD_EPARSE,
+			  "%s: byte %llu of the .etl: %s shorter than its"
+			  " fields",
+			  st->path, (unsigned long long)ev->offset, what);
+}
+
+static int too_many(struct etl_state *st, const struct etl_event *ev,
+		    struct pd_err *err)
+{
+	struct pd_buf where = PD_BUF_INIT;
+	int rc;
+
+	pd_buf_addf(&where, "%s: byte %llu of the .etl", st->path,
+		    (unsigned long long)ev->offset);
+	rc = pd_err_limit(err, where.buf, PD_LIMIT_ETL_RECORDS,
+			  "samples and stack events", "PD_LIMIT_ETL_RECORDS");
+	pd_buf_release(&where);
+	return rc;
+}
+
+/* UTF-16LE text from off (to its NUL or len) as UTF-8 into b. */
+static void utf16z(const unsigned char *d, size_t len, size_t *off,
+		   struct pd_buf *b)
+{
+	size_t i = *off;
+
+	pd_buf_reset(b);
+	while (i + 2 <= len) {
+		uint32_t c = (uint32_t)rd(d + i, 2);
+
+		i += 2;
+		if (!c)
+			break;
+		if (c >= 0xd800 && c < 0xdc00 && i + 2 <= len) {
+			uint32_t lo = (uint32_t)rd(d + i, 2);
+
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				c = 0x10000 + ((c - 0xd800) << 10) +
+				    (lo - 0xdc00);
+				i += 2;
+			}
+		}
+		if (c < 0x80) {
+			pd_buf_addch(b, (char)c);
+		} else if (c < 0x800) {
+			pd_buf_addch(b, (char)(0xc0 | c >> 6));
+			pd_buf_addch(b, (char)(0x80 | (c & 0x3f)));
+		} else if (c < 0x10000) {
+			pd_buf_addch(b, (char)(0xe0 | c >> 12));
+			pd_buf_addch(b, (char)(0x80 | (c >> 6 & 0x3f)));
+			pd_buf_addch(b, (char)(0x80 | (c & 0x3f)));
+		} else {
+			pd_buf_addch(b, (char)(0xf0 | c >> 18));
+			pd_buf_addch(b, (char)(0x80 | (c >> 12 & 0x3f)));
+			pd_buf_addch(b, (char)(0x80 | (c >> 6 & 0x3f)));
+			pd_buf_addch(b, (char)(0x80 | (c & 0x3f)));
+		}
+	}
+	*off = i;
+}
+
+/* The last path component of s (after '\\' or '/'). */
+static const char *base_name(const char *s)
+{
+	const char *b = s;
+
+	for (; *s; s++)
+		if (*s == '\\' || *s == '/')
+			b = s + 1;
+	return b;
+}
+
+static int take_sample(struct etl_state *st, const struct etl_event *ev,
+		       struct pd_err *err)
+{
+	struct etl_sample s;
+	int p = ev->ptr;
+
+	if (ev->len < (size_t)p + 7)
+		return bad(st, ev, err, "a sample");
+	memset(&s, 0, sizeof(s));
+	s.ip = rd(ev->data, p);
+	s.tid = (uint32_t)rd(ev->data + p, 4);
+	s.ts = ev->ts;
+	s.pid = ev->pid;
+	/* the idle loop: thread 0 outside a DPC or an interrupt */
+	if (s.tid == 0 && !(ev->data[p + 6] & 3)) {
+		st->counts[PD_ETL_SAMPLE_IDLE]++;
+		return 0;
+	}
+	st->counts[PD_ETL_SAMPLE]++;
+	if (st->samples.n >= PD_LIMIT_ETL_RECORDS)
+		return too_many(st, ev, err);
+	PD_VEC_PUSH(&st->samples, s);
+	return 0;
+}
+
+/* The id of the frames at d (n addresses of p bytes), interned. */
+static uint32_t intern_frames(struct etl_state *st, const unsigned char *d,
+			      size_t n, int p)
+{
+	uint64_t *f = pd_xmalloc((n ? n : 1) * sizeof(*f));
+	uint32_t id;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		f[i] = rd(d + i * (size_t)p, p);
+	id = pd_intern(&st->stacks, (const char *)f, n * sizeof(*f));
+	free(f);
+	return id;
+}
+
+int etl_is_kernel(const struct etl_state *st, uint64_t a)
+{
+	return st->ptr == 4 ? a >= 0x80000000u : a >> 63;
+}
+
+static int take_stack(struct etl_state *st, const struct etl_event *ev,
+		      struct pd_err *err)
+{
+	int p = ev->ptr;
+	struct etl_sref r;
+
+	memset(&r, 0, sizeof(r));
+	if (ev->opcode == 35 || ev->opcode == 36) {
+		struct etl_kdef k;
+
+		if (ev->len < (size_t)p)
+			return bad(st, ev, err, "a stack key");
+		k.key = rd(ev->data, p);
+		k.ts = ev->ts;
+		k.stack = intern_frames(st, ev->data + p,
+					(ev->len - (size_t)p) / (size_t)p, p);
+		st->counts[PD_ETL_STACK_KEYDEF]++;
+		PD_VEC_PUSH(&st->kdefs, k);
+		return 0;
+	}
+	if (ev->len < 16 + (ev->opcode == 32 ? 0 : (size_t)p))
+		return bad(st, ev, err, "a stack");
+	r.ts = rd(ev->data, 8);
+	r.tid = (uint32_t)rd(ev->data + 12, 4);
+	if (ev->opcode == 32) {
+		size_t n = (ev->len - 16) / (size_t)p;
+
+		if (!n)
+			return 0;
+		r.stack = intern_frames(st, ev->data + 16, n, p);
+		r.user = !etl_is_kernel(st, rd(ev->data + 16, p));
+		st->counts[PD_ETL_STACKWALK]++;
+	} else {
+		r.key = rd(ev->data + 16, p);
+		r.user = ev->opcode == 38;
+		st->counts[PD_ETL_STACK_KEY]++;
+	}
+	if (st->srefs.n >= PD_LIMIT_ETL_RECORDS)
+		return too_many(st, ev, err);
+	PD_VEC_PUSH(&st->srefs, r);
+	return 0;
+}
+
+static int take_image(struct etl_state *st, const struct etl_event *ev,
+		      struct pd_err *err)
+{
+	static const int kinds[] = { [2] = PD_ETL_IMAGE_UNLOAD,
+				     [3] = PD_ETL_IMAGE_DCSTART,
+				     [4] = PD_ETL_IMAGE_DCSTOP,
+				     [10] = PD_ETL_IMAGE_LOAD };
+	int p = ev->ptr;
+	size_t off = ev->version >= 2 ? 3 * (size_t)p + 32 : 2 * (size_t)p + 4;
+	struct pd_buf name = PD_BUF_INIT;
+	struct etl_range r;
+
+	st->counts[kinds[ev->opcode]]++;
+	if (ev->opcode == 2 || ev->opcode == 4)
+		return 0;
+	if (ev->len < off)
+		return bad(st, ev, err, "an image event");
+	memset(&r, 0, sizeof(r));
+	r.start = rd(ev->data, p);
+	r.size = rd(ev->data + p, p);
+	r.pid = (int64_t)rd(ev->data + 2 * p, 4);
+	if (ev->version >= 2)
+		r.timestamp = (uint32_t)rd(ev->data + 2 * p + 8, 4);
+	r.image_size = (uint32_t)r.size;
+	r.ts = ev->ts;
+	utf16z(ev->data, ev->len, &off, &name);
+	r.name = pd_intern_cstr(&st->strs, name.buf);
+	r.module = pd_intern_cstr(&st->strs, base_name(name.buf));
+	if (st->dbg.pdb && st->dbg.start == r.start) {
+		memcpy(r.pdb_guid, st->dbg.pdb_guid, 16);
+		r.pdb_age = st->dbg.pdb_age;
+		r.pdb = st->dbg.pdb;
+	}
+	st->dbg.pdb = 0;
+	PD_VEC_PUSH(&st->ranges, r);
+	pd_buf_release(&name);
+	return 0;
+}
+
+/* A PDB identity, for the image event that follows it. */
+static int take_dbgid(struct etl_state *st, const struct etl_event *ev,
+		      struct pd_err *err)
+{
+	int p = ev->ptr;
+	size_t i = (size_t)p + 24, n;
+
+	if (ev->opcode != 36)
+		return 0;
+	st->counts[PD_ETL_DBGID_RSDS]++;
+	if (ev->len < i)
+		return bad(st, ev, err, "a DbgID_RSDS event");
+	st->dbg.start = rd(ev->data, p);
+	memcpy(st->dbg.pdb_guid, ev->data + p + 4, 16);
+	st->dbg.pdb_age = (uint32_t)rd(ev->data + p + 20, 4);
+	for (n = 0; i + n < ev->len && ev->data[i + n]; n++)
+		;
+	st->dbg.pdb = pd_intern(&st->strs, (const char *)ev->data + i, n);
+	if (!st->dbg.pdb)
+		st->dbg.pdb = pd_intern_cstr(&st->strs, "?");
+	return 0;
+}
+
+static int take_process(struct etl_state *st, const struct etl_event *ev,
+			struct pd_err *err)
+{
+	int p = ev->ptr;
+	size_t off, n;
+	struct etl_process pr;
+
+	switch (ev->opcode) {
+	case 1:
+		st->counts[PD_ETL_PROCESS_START]++;
+		break;
+	case 2:
+		st->counts[PD_ETL_PROCESS_STOP]++;
+		break;
+	case 3:
+		st->counts[PD_ETL_PROCESS_DCSTART]++;
+		break;
+	case 4:
+		st->counts[PD_ETL_PROCESS_DCSTOP]++;
+		break;
+	case 39:
+		st->counts[PD_ETL_PROCESS_DEFUNCT]++;
+		break;
+	default:
+		return 0;
+	}
+	if (ev->version < 3)
+		return 0; /* before Vista: no layout read here */
+	off = (ev->version >= 4 ? 28 : 24) + 2 * ((size_t)p - 4);
+	if (ev->len < off + 4)
+		return bad(st, ev, err, "a process event");
+	/* the user's SID: none (4 bytes), or TOKEN_USER and the SID */
+	if (rd(ev->data + off, 4) == 0)
+		off += 4;
+	else if (off + 2 * (size_t)p + 2 <= ev->len)
+		off += 2 * (size_t)p + 8 + 4 * ev->data[off + 2 * p + 1];
+	else
+		return bad(st, ev, err, "a process event");
+	if (off > ev->len)
+		return bad(st, ev, err, "a process event");
+	for (n = 0; off + n < ev->len && ev->data[off + n]; n++)
+		;
+	pr.pid = (int64_t)rd(ev->data + p, 4);
+	pr.name = pd_intern(&st->strs, (const char *)ev->data + off, n);
+	pr.samples = 0;
+	PD_VEC_PUSH(&st->procs, pr);
+	return 0;
+}
+
+static int take_thread(struct etl_state *st, const struct etl_event *ev,
+		       struct pd_err *err)
+{
+	static const int kinds[] = { 0, PD_ETL_THREAD_START, PD_ETL_THREAD_STOP,
+				     PD_ETL_THREAD_DCSTART,
+				     PD_ETL_THREAD_DCSTOP };
+	struct etl_thread t;
+
+	if (ev->opcode < 1 || ev->opcode > 4)
+		return 0;
+	st->counts[kinds[ev->opcode]]++;
+	if (ev->len < 8)
+		return bad(st, ev, err, "a thread event");
+	t.pid = (int64_t)rd(ev->data + (ev->version >= 1 ? 0 : 4), 4);
+	t.tid = (uint32_t)rd(ev->data + (ev->version >= 1 ? 4 : 0), 4);
+	t.ts = ev->ts;
+	PD_VEC_PUSH(&st->threads, t);
+	return 0;
+}
+
+/* MethodLoadVerbose and its rundown forms: a JIT-compiled method. */
+static int take_method(struct etl_state *st, const struct etl_event *ev,
+		       struct pd_err *err)
+{
+	struct pd_buf ns = PD_BUF_INIT, name = PD_BUF_INIT;
+	struct etl_range r;
+	size_t off = 36;
+
+	if (ev->len < off)
+		return bad(st, ev, err, "a method event");
+	memset(&r, 0, sizeof(r));
+	r.start = rd(ev->data + 16, 8);
+	r.size = rd(ev->data + 24, 4);
+	r.pid = ev->pid;
+	r.ts = ev->ts;
+	r.jit = 1;
+	utf16z(ev->data, ev->len, &off, &ns);
+	if (ns.len)
+		pd_buf_addch(&ns, '.');
+	utf16z(ev->data, ev->len, &off, &name);
+	pd_buf_add(&ns, name.buf, name.len);
+	r.name = pd_intern(&st->strs, ns.buf, ns.len);
+	PD_VEC_PUSH(&st->ranges, r);
+	pd_buf_release(&ns);
+	pd_buf_release(&name);
+	return 0;
+}
+
+static int take_manifest(struct etl_state *st, const struct etl_event *ev,
+			 struct pd_err *err)
+{
+	int clr = !memcmp(ev->guid, guid_clr, 16),
+	    rundown = !memcmp(ev->guid, guid_rundown, 16);
+
+	if ((!clr && !rundown) || (ev->id != 143 && ev->id != 144))
+		return 0;
+	st->counts[clr ? (ev->id == 143 ? PD_ETL_METHOD_LOAD
+					: PD_ETL_METHOD_UNLOAD)
+		       : (ev->id == 143 ? PD_ETL_METHOD_DCSTART
+					: PD_ETL_METHOD_DCSTOP)]++;
+	/* unloads keep their range: samples before them still name it */
+	return take_method(st, ev, err);
+}
+
+static void take_interval(struct etl_state *st, const struct etl_event *ev)
+{
+	/* source 0 is the timer; intervals are in 100 ns */
+	if (ev->len >= 8 && rd(ev->data, 4) == 0 && rd(ev->data + 4, 4))
+		st->interval_100ns = (uint32_t)rd(ev->data + 4, 4);
+}
+
+int etl_event_take(struct etl_state *st, const struct etl_event *ev,
+		   struct pd_err *err)
+{
+	if (!ev->classic) {
+		if (ev->has_guid && !memcmp(ev->guid, guid_imageid, 16))
+			return take_dbgid(st, ev, err);
+		if (ev->has_guid && ev->id)
+			return take_manifest(st, ev, err);
+		return 0;
+	}
+	switch (ev->group) {
+	case ETL_G_PERFINFO:
+		if (ev->opcode == 46)
+			return take_sample(st, ev, err);
+		if (ev->opcode == 73 || ev->opcode == 74)
+			take_interval(st, ev);
+		return 0;
+	case ETL_G_STACKWALK:
+		if (ev->opcode >= 32 && ev->opcode <= 38 && ev->opcode != 33 &&
+		    ev->opcode != 34)
+			return take_stack(st, ev, err);
+		return 0;
+	case ETL_G_IMAGE:
+		if (ev->opcode == 2 || ev->opcode == 3 || ev->opcode == 4 ||
+		    ev->opcode == 10)
+			return take_image(st, ev, err);
+		return 0;
+	case ETL_G_PROCESS:
+		/* image loads were process events before Windows 8 */
+		if (ev->opcode == 10)
+			return take_image(st, ev, err);
+		return take_process(st, ev, err);
+	case ETL_G_THREAD:
+		return take_thread(st, ev, err);
+	default:
+		return 0;
+	}
+}

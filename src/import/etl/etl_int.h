@@ -1,0 +1,157 @@
+/*
+ * Shared by the parts of the ETW reader: the event as the buffer walk
+ * hands it out (etl_read.c), the trace's state the events fill
+ * (etl_events.c) and the profile made of it (etl_build.c).
+ */
+#ifndef PD_ETL_INT_H
+#define PD_ETL_INT_H
+
+#include <stdint.h>
+
+#include "core/buf.h"
+#include "core/err.h"
+#include "core/input.h"
+#include "core/intern.h"
+#include "core/vec.h"
+#include "import/import.h"
+#include "import/etl/etl.h"
+#include "model/profile.h"
+
+/* Kernel event groups of the system headers (the hook id's high byte). */
+enum {
+	ETL_G_HEADER = 0x00,
+	ETL_G_PROCESS = 0x03,
+	ETL_G_THREAD = 0x05,
+	ETL_G_PERFINFO = 0x0f,
+	ETL_G_IMAGE = 0x14,
+	ETL_G_STACKWALK = 0x18,
+};
+
+/* One event of the trace, pointing into the buffer being walked. */
+struct etl_event {
+	int classic;	  /* a kernel event: group and type name it */
+	int group;	  /* classic: kernel group */
+	int opcode;	  /* classic: type; others: the descriptor's opcode */
+	int id;		  /* manifest events: the descriptor's id */
+	int version;	  /* the event's version */
+	uint8_t guid[16]; /* provider (manifest) or class (full header) */
+	int has_guid;
+	int64_t pid, tid; /* -1 when the header has none */
+	uint64_t ts;
+	int ptr; /* pointer size of the writer: 4 or 8 */
+	const unsigned char *data;
+	size_t len;
+	uint64_t offset; /* of the event in the .etl stream */
+};
+
+/* A sampled instruction pointer (PerfInfo/SampledProfile). */
+struct etl_sample {
+	uint64_t ts, ip;
+	uint32_t tid;
+	int64_t pid;		 /* from the header, -1 when it has none */
+	uint32_t kstack, ustack; /* stack ids, 0 for none */
+};
+
+/* A stack event: frames given (stack) or by key (resolved later). */
+struct etl_sref {
+	uint64_t ts, key;
+	uint32_t tid;
+	uint32_t stack; /* frames' id, 0 while only a key */
+	int user;	/* the user half (else the kernel's) */
+};
+
+/* A stack key's definition (KeyDelete, KeyRundown) and its time. */
+struct etl_kdef {
+	uint64_t key, ts;
+	uint32_t stack;
+};
+
+/* A code range: an image mapped in a process, or a JIT-compiled method. */
+struct etl_range {
+	uint64_t start, size, ts;
+	int64_t pid;
+	uint32_t name;	 /* in the trace's strings */
+	uint32_t module; /* string id, 0 none */
+	int jit;
+	/* PDB identity (ImageID/DbgID_RSDS), pdb 0 when none */
+	uint8_t pdb_guid[16];
+	uint32_t pdb_age, pdb, timestamp, image_size;
+};
+
+/* An image address named module!+0xOFFSET, for the symbol search. */
+struct etl_pend {
+	size_t range; /* index in the sorted ranges */
+	uint64_t rel; /* from the image's start */
+	uint32_t frame;
+};
+
+struct etl_thread {
+	uint32_t tid;
+	int64_t pid;
+	uint64_t ts;
+};
+
+struct etl_process {
+	int64_t pid;
+	uint32_t name;
+	uint64_t samples;
+};
+
+/* A named (process, address): the frame it became. */
+struct etl_fslot {
+	int64_t pid;
+	uint64_t addr;
+	uint32_t frame;
+	int used;
+};
+
+struct etl_state {
+	const char *path;
+	const struct pd_import_opts *o;
+	struct pd_intern strs;	 /* process, image and method names */
+	struct pd_intern stacks; /* frame arrays (uint64_t each) */
+	PD_VEC(struct etl_sample) samples;
+	PD_VEC(struct etl_sref) srefs;
+	PD_VEC(struct etl_kdef) kdefs;
+	PD_VEC(struct etl_range) ranges;
+	PD_VEC(struct etl_thread) threads;
+	PD_VEC(struct etl_process) procs;
+	struct etl_range dbg; /* the PDB identity for the next image */
+	uint64_t idle_samples;
+	uint32_t interval_100ns; /* sampling interval, 0 unknown */
+	int ptr;		 /* pointer size of the trace */
+	uint64_t events, buffers, compressed;
+	uint64_t counts[PD_ETL_KINDS];
+	PD_VEC(struct etl_pend) pend;
+	struct etl_fslot *fslots; /* open addressing, a power of two */
+	size_t nfslots, nfused;
+};
+
+/* Reads every event of the trace in `in`, calling etl_event_take. */
+PD_NODISCARD int etl_walk(struct pd_input *in, struct etl_state *st,
+			  struct pd_err *err);
+/* One event into st; errors name the event's offset. */
+PD_NODISCARD int etl_event_take(struct etl_state *st,
+				const struct etl_event *ev, struct pd_err *err);
+/* The profile of st's samples (after the walk). */
+PD_NODISCARD int etl_build(struct etl_state *st, struct pd_profile *p,
+			   struct pd_err *err);
+/* Sorts the ranges for etl_range_find (once, after the walk). */
+void etl_ranges_sort(struct etl_state *st);
+/* The range of process pid holding addr, or NULL. */
+const struct etl_range *etl_range_find(const struct etl_state *st, int64_t pid,
+				       uint64_t addr);
+/* The frame of p naming addr in process pid (named once, then cached). */
+uint32_t etl_frame(struct etl_state *st, struct pd_profile *p, int64_t pid,
+		   uint64_t addr);
+/* Names the frames of st->pend from the symbol path, where it can. */
+void etl_symbolicate(struct etl_state *st, struct pd_profile *p);
+/* Whether addr is in the kernel's half of the address space. */
+int etl_is_kernel(const struct etl_state *st, uint64_t addr);
+/* The process pid, or NULL (processes sorted by pid). */
+struct etl_process *etl_process_find(struct etl_state *st, int64_t pid);
+void etl_state_init(struct etl_state *st, const char *path,
+		    const struct pd_import_opts *o);
+void etl_state_release(struct etl_state *st);
+
+#endif

@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Writes a small ETW trace (.etl) from a JSON spec, for the tests.
+
+The layouts are the ones the kernel and the CLR write (64-bit): a WMI
+buffer header of 72 bytes, events 8-byte aligned, a system header for
+kernel events, a perf-info header for samples, a full trace header for
+KernelTraceControl's ImageID events and an EVENT_HEADER for the CLR.
+
+spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
+       "images": [{"pid", "base", "size", "path", "timestamp",
+                   "pdb": {"guid": "hex of the 16 stored bytes", "age",
+                           "name"}}],
+       "methods": [{"pid", "start", "size", "namespace", "name"}],
+       "samples": [{"tid", "ip", "user": [leaf first], "kernel": [...],
+                    "user_key": true, "count": n}],
+       "compress": false, "no_header": false}
+Kernel images are images of pid 0. A sample with user_key gives its user
+stack by key, defined after every sample (KeyRundown), as the kernel
+does for stacks it cached.
+"""
+import json
+import struct
+import sys
+
+BUF = 65536
+GUID_IMAGEID = bytes.fromhex("d775e6b35425184f830b2762732560de")
+GUID_CLR = bytes.fromhex("230d3ce1bccc124e931bd9cc2eee27e4")
+
+
+def system(group, opcode, version, data, pid=0, tid=0, ts=0):
+    size = 32 + len(data)
+    return struct.pack("<HBBHBBIIQII", version, 2, 0xC0, size, opcode, group,
+                       tid, pid, ts, 0, 0) + data
+
+
+def perfinfo(group, opcode, data, ts):
+    size = 16 + len(data)
+    return struct.pack("<HBBHBBQ", 2, 17, 0xC0, size, opcode, group, ts) + data
+
+
+def full(guid, opcode, data, pid=0, tid=0, ts=0):
+    size = 48 + len(data)
+    return struct.pack("<HBBBBHIIQ", size, 20, 0xC0, opcode, 0, 2, tid, pid,
+                       ts) + guid + struct.pack("<II", 0, 0) + data
+
+
+def manifest(guid, ident, opcode, data, pid, tid, ts=0):
+    size = 80 + len(data)
+    head = struct.pack("<HBBHHIIQ", size, 19, 0xC0, 0, 0, tid, pid, ts)
+    desc = struct.pack("<HBBBBHQ", ident, 0, 0, 4, opcode, 9, 0)
+    return head + guid + desc + struct.pack("<Q", 0) + bytes(16) + data
+
+
+def utf16z(s):
+    return s.encode("utf-16-le") + b"\0\0"
+
+
+def events(spec):
+    out = []
+    if not spec.get("no_header"):
+        out.append(system(0, 0, 2, bytes(64)))
+    for p in spec.get("processes", []):
+        # key, pid, parent, session, exit, dirbase, flags, no SID, name
+        data = struct.pack("<QIIIIQI", 0, p["pid"], 0, 1, 259, 0, 0)
+        data += struct.pack("<I", 0) + p["name"].encode() + b"\0"
+        data += utf16z(p["name"]) + utf16z("") + utf16z("")
+        out.append(system(3, 3, 4, data))
+    for t in spec.get("threads", []):
+        out.append(system(5, 3, 3, struct.pack("<II", t["pid"], t["tid"]) +
+                          bytes(64)))
+    for im in spec.get("images", []):
+        pdb = im.get("pdb")
+        if pdb:
+            data = struct.pack("<QI", im["base"], im["pid"])
+            data += bytes.fromhex(pdb["guid"]) + struct.pack("<I", pdb["age"])
+            data += pdb["name"].encode() + b"\0"
+            out.append(full(GUID_IMAGEID, 36, data, pid=im["pid"]))
+        data = struct.pack("<QQIIIIQIIII", im["base"], im["size"], im["pid"],
+                           0, im.get("timestamp", 0), 0, 0, 0, 0, 0, 0)
+        out.append(system(0x14, 3, 3, data + utf16z(im["path"])))
+    for m in spec.get("methods", []):
+        data = struct.pack("<QQQIII", 1, 2, m["start"], m["size"], 0, 0)
+        data += utf16z(m["namespace"]) + utf16z(m["name"]) + utf16z("()")
+        data += struct.pack("<H", 9)
+        out.append(manifest(GUID_CLR, 143, 37, data, m["pid"], 0))
+    ts, keys = 1000, []
+    pid_of = {t["tid"]: t["pid"] for t in spec.get("threads", [])}
+    for s in spec.get("samples", []):
+        for _ in range(s.get("count", 1)):
+            ts += 10
+            tid = s["tid"]
+            out.append(perfinfo(15, 46, struct.pack("<QIHH", s["ip"], tid, 1,
+                                                    0), ts))
+            head = struct.pack("<QII", ts, pid_of.get(tid, 0), tid)
+            if s.get("kernel"):
+                frames = b"".join(struct.pack("<Q", a) for a in s["kernel"])
+                out.append(system(0x18, 32, 2, head + frames))
+            if s.get("user") and s.get("user_key"):
+                key = 0x5000 + len(keys)
+                keys.append((key, s["user"]))
+                out.append(system(0x18, 38, 2, head + struct.pack("<Q", key),
+                                  ts=ts))
+            elif s.get("user"):
+                frames = b"".join(struct.pack("<Q", a) for a in s["user"])
+                out.append(system(0x18, 32, 2, head + frames))
+    for key, frames in keys:
+        data = struct.pack("<Q", key) + b"".join(struct.pack("<Q", a)
+                                                 for a in frames)
+        out.append(system(0x18, 36, 2, data, ts=ts + 1000))
+    return out
+
+
+def literal_lz77(b):
+    """Plain LZ77 of literals only: a zero flag word per 32 bytes."""
+    out = bytearray()
+    for i in range(0, len(b), 32):
+        out += bytes(4) + b[i:i + 32]
+    return bytes(out)
+
+
+def buffers(evs, compress, header):
+    """The trace's header event alone in a first, plain buffer (as the
+    relogger writes it); the rest compressed or not."""
+    bufs, cur = [], bytearray()
+    if header:
+        bufs.append(evs[0] + bytes(-len(evs[0]) % 8))
+        evs = evs[1:]
+    for e in evs:
+        e = e + bytes(-len(e) % 8)
+        if 72 + len(cur) + len(e) > BUF:
+            bufs.append(bytes(cur))
+            cur = bytearray()
+        cur += e
+    bufs.append(bytes(cur))
+    out = bytearray()
+    for i, body in enumerate(bufs):
+        saved = 72 + len(body)
+        if compress and (i or not header):
+            z = literal_lz77(body)
+            size, flag, payload = 72 + len(z), 0x40, z
+        else:
+            # a header buffer as small as the relogger writes it
+            size, flag = (saved if header and not i else BUF), 0
+            payload = body + b"\xff" * (size - saved)
+        head = struct.pack("<IIIiQQQIIIHH", size, saved, 0, 0, 0, 0, 0, 0, 3,
+                           saved, flag, 0) + bytes(16)
+        out += head + payload
+    return bytes(out)
+
+
+def main():
+    spec = json.load(open(sys.argv[1]))
+    data = buffers(events(spec), spec.get("compress", False),
+                   not spec.get("no_header"))
+    open(sys.argv[2], "wb").write(data)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,225 @@
+/*
+ * The ETW reader: the plain-LZ77 decompressor on inputs encoded by hand
+ * from [MS-XCA]'s description, and the events decoded from the corpus
+ * traces counted against PerfView's own counts (their *.baseline.txt).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "import/etl/etl.h"
+#include "testutil.h"
+
+/* Decompresses n bytes of src; returns the length, -1 on error. */
+static long unz(const unsigned char *src, size_t n, unsigned char *out,
+		size_t cap, size_t *bad)
+{
+	*bad = 0;
+	return pd_xpress_lz77(src, n, out, cap, bad);
+}
+
+static void test_xpress_literals(void **state)
+{
+	/* flag word 0: 32 literals may follow; three do */
+	static const unsigned char in[] = { 0, 0, 0, 0, 'a', 'b', 'c' };
+	unsigned char out[16];
+	size_t bad;
+
+	(void)state;
+	assert_int_equal(unz(in, sizeof(in), out, sizeof(out), &bad), 3);
+	assert_memory_equal(out, "abc", 3);
+	/* no room for them */
+	assert_int_equal(unz(in, sizeof(in), out, 2, &bad), -1);
+	assert_int_equal(bad, 6);
+	/* empty input, and a flag word alone */
+	assert_int_equal(unz(in, 0, out, sizeof(out), &bad), 0);
+	assert_int_equal(unz(in, 4, out, sizeof(out), &bad), 0);
+}
+
+static void test_xpress_matches(void **state)
+{
+	/*
+	 * Literals a b c, then a match (flag bit 28) of offset 3, length 6:
+	 * the word is (offset - 1) << 3 | (length - 3) = 0x0013.
+	 */
+	static const unsigned char short_match[] = { 0x00, 0x00, 0x00,
+						     0x10, 'a',	 'b',
+						     'c',  0x13, 0x00 };
+	/*
+	 * a, then offset 1 length 10: length field 7, then a half byte 0
+	 * (10 = 3 + 7 + 0); the copy overlaps itself: eleven a's.
+	 */
+	static const unsigned char half[] = { 0x00, 0x00, 0x00, 0x40,
+					      'a',  0x07, 0x00, 0x00 };
+	/* a, then offset 1 length 30: 7, half byte 15, a byte 5 (3+7+15+5) */
+	static const unsigned char byte_len[] = { 0x00, 0x00, 0x00, 0x40, 'a',
+						  0x07, 0x00, 0x0f, 0x05 };
+	/*
+	 * a b, offset 2 length 10 (half byte low 0), offset 1 length 12
+	 * (the same byte's high half, 2): abababababab then twelve b's.
+	 */
+	static const unsigned char shared[] = { 0x00, 0x00, 0x00, 0x30,
+						'a',  'b',  0x0f, 0x00,
+						0x20, 0x07, 0x00 };
+	/* a 16-bit length: 7, half 15, byte 255, then 300 (3 + 300) */
+	static const unsigned char word_len[] = { 0x00, 0x00, 0x00, 0x40,
+						  'x',	0x07, 0x00, 0x0f,
+						  0xff, 0x2c, 0x01 };
+	unsigned char out[512];
+	size_t bad, i;
+
+	(void)state;
+	assert_int_equal(
+	    unz(short_match, sizeof(short_match), out, sizeof(out), &bad), 9);
+	assert_memory_equal(out, "abcabcabc", 9);
+	assert_int_equal(unz(half, sizeof(half), out, sizeof(out), &bad), 11);
+	assert_memory_equal(out, "aaaaaaaaaaa", 11);
+	assert_int_equal(
+	    unz(byte_len, sizeof(byte_len), out, sizeof(out), &bad), 31);
+	for (i = 0; i < 31; i++)
+		assert_int_equal(out[i], 'a');
+	assert_int_equal(unz(shared, sizeof(shared), out, sizeof(out), &bad),
+			 24);
+	assert_memory_equal(out, "ababababababbbbbbbbbbbbb", 24);
+	assert_int_equal(
+	    unz(word_len, sizeof(word_len), out, sizeof(out), &bad), 304);
+	for (i = 0; i < 304; i++)
+		assert_int_equal(out[i], 'x');
+}
+
+static void test_xpress_damage(void **state)
+{
+	/* a match of offset 2 with one byte written */
+	static const unsigned char before[] = { 0x00, 0x00, 0x00, 0x40,
+						'a',  0x0b, 0x00 };
+	/* a match word cut after one byte */
+	static const unsigned char cut[] = {
+		0x00, 0x00, 0x00, 0x40, 'a', 0x0b
+	};
+	/* a length field 7 whose half byte is missing */
+	static const unsigned char nohalf[] = { 0x00, 0x00, 0x00, 0x40,
+						'a',  0x07, 0x00 };
+	/* a 16-bit length below 22 (15 + 7) */
+	static const unsigned char small[] = { 0x00, 0x00, 0x00, 0x40,
+					       'a',  0x07, 0x00, 0x0f,
+					       0xff, 0x03, 0x00 };
+	unsigned char out[64];
+	size_t bad;
+
+	(void)state;
+	assert_int_equal(unz(before, sizeof(before), out, sizeof(out), &bad),
+			 -1);
+	assert_int_equal(bad, 7);
+	assert_int_equal(unz(cut, sizeof(cut), out, sizeof(out), &bad), -1);
+	assert_int_equal(unz(nohalf, sizeof(nohalf), out, sizeof(out), &bad),
+			 -1);
+	assert_int_equal(unz(small, sizeof(small), out, sizeof(out), &bad), -1);
+	/* a match longer than the room left */
+	assert_int_equal(unz(before, sizeof(before) - 2, out, 1, &bad), 1);
+}
+
+/* The count PerfView's baseline gives for name, 0 when it lists none. */
+static uint64_t baseline_count(const char *path, const char *name)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096];
+	size_t n = strlen(name);
+	uint64_t v = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "COUNT ", 6) &&
+		    !strncmp(line + 6, name, n) && line[6 + n] == ':')
+			v = strtoull(line + 7 + n, NULL, 10);
+	fclose(f);
+	return v;
+}
+
+/*
+ * Every kind PerfView's TraceLog keeps in its event stream (it consumes
+ * stack, thread rundown and method rundown events itself) has PerfView's
+ * count, in each of the three traces.
+ */
+static void test_etl_counts(void **state)
+{
+	static const char *const traces[] = { "perfview-net.4.5.2.x64",
+					      "perfview-gcevents",
+					      "perfview-gcrundownevents" };
+	static const enum pd_etl_kind compared[] = {
+		PD_ETL_SAMPLE,	       PD_ETL_IMAGE_LOAD,
+		PD_ETL_IMAGE_UNLOAD,   PD_ETL_IMAGE_DCSTART,
+		PD_ETL_IMAGE_DCSTOP,   PD_ETL_PROCESS_START,
+		PD_ETL_PROCESS_STOP,   PD_ETL_PROCESS_DCSTART,
+		PD_ETL_PROCESS_DCSTOP, PD_ETL_PROCESS_DEFUNCT,
+		PD_ETL_THREAD_START,   PD_ETL_THREAD_STOP,
+		PD_ETL_DBGID_RSDS,     PD_ETL_METHOD_LOAD,
+		PD_ETL_METHOD_UNLOAD,
+	};
+	size_t t, k;
+
+	(void)state;
+	for (t = 0; t < sizeof(traces) / sizeof(*traces); t++) {
+		char trace[4096], base[4096], rel[256];
+		uint64_t counts[PD_ETL_KINDS];
+		struct pd_err err = PD_ERR_INIT;
+
+		snprintf(rel, sizeof(rel), "etl/%s.etl.zip", traces[t]);
+		if (corpus_file(trace, sizeof(trace), rel) < 0) {
+			skip();
+			return;
+		}
+		snprintf(rel, sizeof(rel), "etl/%s.baseline.txt", traces[t]);
+		assert_int_equal(corpus_file(base, sizeof(base), rel), 0);
+		assert_int_equal(pd_etl_count(trace, counts, &err), 0);
+		for (k = 0; k < sizeof(compared) / sizeof(*compared); k++) {
+			const char *name = pd_etl_kind_name(compared[k]);
+			uint64_t want = baseline_count(base, name);
+
+			if (counts[compared[k]] != want)
+				fail_msg(
+				    "%s: %s: %llu, PerfView %llu", traces[t],
+				    name,
+				    (unsigned long long)counts[compared[k]],
+				    (unsigned long long)want);
+		}
+	}
+}
+
+/* The .NET trace's stacks come by key as well as whole. */
+static void test_etl_stacks(void **state)
+{
+	char trace[4096];
+	uint64_t counts[PD_ETL_KINDS];
+	struct pd_err err = PD_ERR_INIT;
+
+	(void)state;
+	if (corpus_file(trace, sizeof(trace),
+			"etl/perfview-net.4.5.2.x64.etl.zip") < 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(pd_etl_count(trace, counts, &err), 0);
+	/* most of an 8-processor machine's samples are its idle loop's */
+	assert_true(counts[PD_ETL_SAMPLE_IDLE] > counts[PD_ETL_SAMPLE]);
+	assert_true(counts[PD_ETL_STACK_KEY] > 0);
+	assert_true(counts[PD_ETL_STACK_KEYDEF] > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_xpress_literals),
+		cmocka_unit_test(test_xpress_matches),
+		cmocka_unit_test(test_xpress_damage),
+		cmocka_unit_test(test_etl_counts),
+		cmocka_unit_test(test_etl_stacks),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
