@@ -12,7 +12,10 @@
 # (perfdiff runs -f tsv lists them); each of the three narrows the list.
 # Per series S/C/T, OUT/trend-S-C-T.md (for the mail or issue), .html,
 # .json and .xlsx, and OUT/alerts-S-C-T.txt, the alerts already reported
-# (first bad shas: perfdiff trend --state). A byte of a name outside
+# (first bad shas: perfdiff trend --state); the history stores them too
+# (trend --record), where perfdiff alerts lists them and a team marks
+# them: a change marked expected, invalid, fixed or backed-out is no
+# news, even to a series that sees it first. A byte of a name outside
 # [A-Za-z0-9._-] is written %XX in the file names. One line per series,
 # then one per new change, naming every series that saw it. With --site,
 # also brings the static site of the whole history in DIR up to date.
@@ -118,7 +121,7 @@ while IFS="$tab" read -r s c t <&3; do
 		: >"$work/before"
 	fi
 	if [ $rc -eq 0 ]; then
-		eval "\"\$pd\" trend --db \"\$db\" $key -f md -o \"\$base.md\" --state \"\$state\""
+		eval "\"\$pd\" trend --db \"\$db\" $key -f md -o \"\$base.md\" --state \"\$state\" --record"
 		rc=$?
 	fi
 	case $rc in

@@ -341,15 +341,18 @@ static long after_index(const struct trend_args *a, const struct pd_trend *t)
 /*
  * --state: the alerts already reported, by first bad sha. Returns 1 when
  * the trend has others (and records them, atomically), 0 when not, 2 on
- * error.
+ * error. recorded: --record stored the alerts too, and only those it
+ * stored as news count (a change the history knows, or one a team
+ * triaged, is not news to a file that missed it).
  */
-static int state_update(const char *path, const struct pd_trend *t)
+static int state_update(const char *path, const struct pd_trend *t,
+			int recorded)
 {
 	PD_VEC(char *) seen = PD_VEC_INIT;
 	struct pd_out out;
 	char line[512];
 	FILE *f = fopen(path, "r");
-	size_t i, k, fresh = 0;
+	size_t i, k, fresh = 0, added = 0;
 	int status = 0;
 
 	if (!f && errno != ENOENT) {
@@ -374,11 +377,13 @@ static int state_update(const char *path, const struct pd_trend *t)
 				break;
 		if (k == seen.n) {
 			PD_VEC_PUSH(&seen, pd_xstrdup(sha));
-			fresh++;
+			/* with --record, news only if the history had none */
+			fresh += !recorded || t->alerts.v[i].fresh;
+			added++;
 		}
 	}
-	if (fresh) {
-		status = 1;
+	if (added) {
+		status = fresh > 0;
 		if (pd_out_open(&out, path) != 0) {
 			status = 2;
 		} else {
@@ -428,12 +433,6 @@ int pd_cmd_trend(int argc, char **argv)
 	if (status >= 0) {
 		args_release(&a);
 		return status;
-	}
-	if (a.record && a.state) {
-		pd_error("error: --record and --state both remember alerts:"
-			 " use one");
-		args_release(&a);
-		return 2;
 	}
 	if (strcmp(a.fmt, "text") && strcmp(a.fmt, "md") &&
 	    strcmp(a.fmt, "json") && strcmp(a.fmt, "html") &&
@@ -487,10 +486,10 @@ int pd_cmd_trend(int argc, char **argv)
 			goto out;
 	}
 	status = 0;
-	if (a.record)
+	if (a.state)
+		status = state_update(a.state, &t, a.record);
+	else if (a.record)
 		status = fresh > 0;
-	else if (a.state)
-		status = state_update(a.state, &t);
 	else {
 		size_t i;
 

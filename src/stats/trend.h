@@ -98,8 +98,9 @@ struct pd_alert {
 	 * and id 0.
 	 */
 	int64_t id, group;
-	int state;	       /* enum pd_alert_state */
-	double total;	       /* the total's change there (NAN if none) */
+	int state;    /* enum pd_alert_state */
+	int fresh;    /* stored just now, a regression nobody triaged yet */
+	double total; /* the total's change there (NAN if none) */
 	PD_VEC(size_t) series; /* series with a change point there */
 	PD_VEC(double) moved;  /* their changes (fractions) */
 	PD_VEC(double) delta;  /* in weight: mean after - mean before */

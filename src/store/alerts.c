@@ -269,8 +269,10 @@ int pd_alerts_record(struct pd_db *db, struct pd_trend *t, char *const *what,
 		rc = record_one(db, t, i, what[i], now, &g, err);
 		/* a change nobody triaged yet is news in every series */
 		if (rc == 0 && (!al->group || al->state == PD_ALERT_NEW) &&
-		    !pd_alert_improves(t, i))
+		    !pd_alert_improves(t, i)) {
+			al->fresh = 1;
 			(*fresh)++;
+		}
 	}
 	if (rc == 0)
 		rc = pd_db_exec(db, "COMMIT", err);

@@ -9,9 +9,11 @@
 # cold x 2 tools) and two do not. Checked: one call runs all eight
 # series, keeps every series' reports and alert state, says one line per
 # series and one per change (naming the series that saw it), exits 1 then
-# 0; run per cache state, the cold run alerts on its own and leaves the
-# warm reports alone; a state file of the one-series job carries over;
-# the site lists each change once.
+# 0; the history holds each change as one alert group naming its series;
+# run per cache state, the cold run alerts on its own and leaves the
+# warm reports alone, unless the change was marked expected in between;
+# a state file of the one-series job carries over; the site lists each
+# change once.
 . "$(dirname "$0")/lib.sh"
 history_db h
 tail=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
@@ -129,10 +131,22 @@ expect_no_grep "^nightly: new change" "$T/out"
 n=$(grep -c ': no new change point$' "$T/out")
 [ "$n" -eq 8 ] && ok || not_ok "$n quiet series lines, want 8"
 
-# Run once per cache state, as the runbook did: the cold run keeps its
-# own alert state (it used to find the warm run's and say nothing) and
-# its reports beside the warm ones.
-expect_exit 1 nightly --out "$T/per" --scenario scan --cache warm
+# The history holds the alerts too: one group a change, with the series
+# that saw it.
+expect_exit 0 pd alerts
+expect_grep "^#[0-9]* new regression scan/cold: .* at 06aaaaaaaa, from parse +30.0 %" "$T/out"
+expect_grep "seen in cold/perfview, cold/samply, warm/perfview, warm/samply;" "$T/out"
+expect_grep "^#[0-9]* new regression load/cold: .* at 04aaaaaaaa, from read +40.0 %" "$T/out"
+n=$(grep -c '^#' "$T/out")
+[ "$n" -eq 2 ] && ok || not_ok "$n alert groups, want 2"
+H=$PERFDIFF_DB
+
+# Run once per cache state, as the runbook did, on a history of its own:
+# the cold run keeps its own alert state (it used to find the warm run's
+# and say nothing) and its reports beside the warm ones; nobody triaged
+# the change the warm run stored, so it is news to the cold series too.
+history_db per
+expect_exit 1 nightly --out "$T/per" --scenario scan --cache warm "$T"/bundles/*
 expect_exit 1 nightly --out "$T/per" --scenario scan --cache cold
 expect_grep "^nightly: scan/cold/perfview: new change point at 06aaaaaaaa" "$T/out"
 ls "$T/per" >"$T/per.ls"
@@ -142,12 +156,26 @@ expect_grep "cache warm, tool perfview" "$T/per/trend-scan-warm-perfview.md"
 expect_exit 0 nightly --out "$T/per" --scenario scan --cache warm --tool samply
 expect_lines 1 "$T/out"
 
+# A change marked expected after the warm run is no news to the cold one.
+history_db marked
+expect_exit 1 nightly --out "$T/marked" --scenario scan --cache warm "$T"/bundles/*
+expect_exit 0 pd alerts set 1 expected --note "the new parser"
+expect_exit 0 nightly --out "$T/marked" --scenario scan --cache cold
+expect_grep "^nightly: scan/cold/perfview: no new change point" "$T/out"
+expect_exit 0 pd alerts
+expect_grep "^#1 expected regression scan/warm: .* at 06aaaaaaaa" "$T/out"
+expect_grep "seen in warm/perfview, warm/samply, cold/perfview, cold/samply;" "$T/out"
+
 # The state file of the one-series job (OUT/alerts-SCENARIO.txt) carries
-# over: what it reported is not reported again.
+# over, into a history that has no alerts yet: what it reported is not
+# reported again.
+history_db old
 mkdir -p "$T/old"
 echo "06$tail" >"$T/old/alerts-scan.txt"
-expect_exit 0 nightly --out "$T/old" --scenario scan
-expect_exit 1 nightly --out "$T/old2" --scenario scan
+expect_exit 0 nightly --out "$T/old" --scenario scan "$T"/bundles/*
+history_db old2
+expect_exit 1 nightly --out "$T/old2" --scenario scan "$T"/bundles/*
+export PERFDIFF_DB="$H"
 
 # The runbook's fix of a bundle's build_meta.json, ingested again: the
 # same runs with the new metadata, not the profiles stored twice.
