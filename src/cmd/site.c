@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cmd/alerts.h"
 #include "cmd/cmd.h"
 #include "cmd/options.h"
 #include "cmd/site.h"
@@ -519,6 +520,9 @@ static int one_series(struct pd_site *s, struct pd_db *db,
 	}
 	ss->t.pmax = 0.001;
 	pd_trend_analyse(&ss->t, PD_TREND_REPS, PD_TREND_PERSIST);
+	/* the states a team gave them; invalid ones are left out */
+	if (pd_trend_mark_alerts(db, &ss->t))
+		return -1;
 	choose_pages(s, ss);
 	if (commit_pages(s, ss) < 0)
 		return -1;

@@ -75,6 +75,7 @@ static void verdict(struct pd_buf *b, const struct pd_trend *t)
 		int up = pd_alert_improves(t, a);
 
 		pd_fmt_alert(&line, t, a, 3);
+		pd_fmt_alert_state(&line, t, a);
 		pd_buf_adds(b, up ? "<span class=\"improved\">"
 				  : "<span class=\"regressed\">");
 		pd_html_text(b, line.buf);
@@ -359,6 +360,7 @@ static void alert_body(struct pd_buf *b, const struct alert_ref *r)
 	struct pd_buf line = PD_BUF_INIT;
 
 	pd_fmt_alert(&line, t, r->i, 5);
+	pd_fmt_alert_state(&line, t, r->i);
 	series_link(b, r->ss->key, 1);
 	pd_buf_adds(b, ", ");
 	pd_html_text(b, r->date);

@@ -9,7 +9,7 @@
 # series' alerts are one group; `alerts set` gives the group a state,
 # with a note, who and when; expected silences trend and culprit; fixed
 # is linked to the improvement that undid it; invalid is hidden with a
-# note; db copy keeps it all; bad ids, states and options are one-line
+# note; the site shows the states; db copy keeps it all; bad ids, states and options are one-line
 # errors; a hostile note reaches no terminal or table raw.
 . "$(dirname "$0")/lib.sh"
 history_db h
@@ -141,6 +141,12 @@ expect_exit 0 pd alerts --state all -f md
 expect_lines 6 "$T/out"
 expect_grep '^| #13 | invalid | .* | bad .*run &#124; =cmd' "$T/out"
 expect_no_grep "$(printf '\033')" "$T/out"
+
+# The site shows the states and leaves the invalid change out.
+expect_exit 0 pd site "$T/site"
+expect_grep "from parse +30.0 % \[alert #1: expected\]" "$T/site/alerts.html"
+expect_grep "from read +40.0 % \[alert #5: fixed\]" "$T/site/alerts.html"
+expect_no_grep "load" "$T/site/alerts.html"
 
 # db copy keeps ids, groups, states and links.
 expect_exit 0 pd alerts --state all -f json
