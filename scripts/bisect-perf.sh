@@ -54,12 +54,27 @@
 #                     profile to "$PD_PROFILE_OUT" per run
 #   --keep DIR        keep the bundles: DIR/<sha>/cand, and base (default: removed)
 #   --perfdiff BIN    the perfdiff binary (default: perfdiff on PATH)
+#   --first REV       in a started bisect, outside git bisect run: test REV
+#                     and its parent first (the likeliest culprit, as
+#                     perfdiff culprit --repo ranks them) and mark them;
+#                     bad at REV and good at its parent ends the bisect
 #   -- ARGS           further options for perfdiff check
 set -u
 
 build= run= baseline= fn= runs=15 first=3 threshold=10 freq= profile= keep=
 pd=${PERFDIFF:-perfdiff} cache= tool= base_rev= cold_cmd= cold_files=
 q() { printf '%s' "$1" | sed "s/'/'\\\\''/g; s/^/'/; s/\$/'/"; }
+# the arguments again, without --first, for the steps --first runs
+first_rev= self_args= skip=
+for a in "$@"; do
+	if [ -n "$skip" ]; then
+		first_rev=$a skip=
+	elif [ "$a" = --first ]; then
+		skip=1
+	else
+		self_args="$self_args $(q "$a")"
+	fi
+done
 while [ $# -gt 0 ]; do
 	case $1 in
 	--build) build=$2; shift 2 ;;
@@ -78,6 +93,7 @@ while [ $# -gt 0 ]; do
 	--profile) profile=$2; shift 2 ;;
 	--keep) keep=$2; shift 2 ;;
 	--perfdiff) pd=$2; shift 2 ;;
+	--first) shift 2 ;;
 	--) shift; break ;;
 	*) echo "bisect-perf: unknown option $1" >&2; exit 128 ;;
 	esac
@@ -85,6 +101,30 @@ done
 if [ -z "$run" ] || [ -z "$baseline" ]; then
 	echo "bisect-perf: --run and --baseline are required" >&2
 	exit 128
+fi
+# --first REV: the likeliest commit and its parent, each one step of this
+# script, marked in the started bisect; git bisect then goes on from
+# what they said (or names REV when it is bad and its parent good).
+if [ -n "$first_rev" ]; then
+	git bisect log >/dev/null 2>&1 || {
+		echo "bisect-perf: --first needs a started bisect: git bisect start BAD GOOD" >&2
+		exit 128
+	}
+	for rev in "$first_rev" "$first_rev~1"; do
+		full=$(git rev-parse --verify -q "$rev^{commit}") || {
+			echo "bisect-perf: --first $first_rev: $rev is not a commit" >&2
+			exit 128
+		}
+		git checkout -q "$full" || exit 128
+		eval "sh \"\$0\" $self_args"
+		case $? in
+		0) git bisect good "$full" ;;
+		1) git bisect bad "$full" ;;
+		125) git bisect skip "$full" ;;
+		*) exit 128 ;;
+		esac
+	done
+	exit 0
 fi
 # what goes to perfdiff check after ours (a --threshold there wins)
 extra=

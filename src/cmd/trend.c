@@ -13,6 +13,7 @@
 
 #include "cmd/alerts.h"
 #include "cmd/cmd.h"
+#include "cmd/culprit.h"
 #include "cmd/options.h"
 #include "cmd/site.h"
 #include "core/buf.h"
@@ -550,108 +551,6 @@ static const struct pd_alert *latest_alert(const struct trend_args *a,
 	return NULL;
 }
 
-/*
- * A function's bare name, as source code spells it: "parse_record" of
- * "parse_record [app]", "method" of "ns::Class::method(int) [lib]",
- * escaped for a basic regular expression, into b; 0 when too short to
- * search for.
- */
-static int bare_name(const char *series, struct pd_buf *b)
-{
-	size_t n = strcspn(series, " (<");
-	const char *s = series, *c;
-	size_t i;
-
-	/* the last component of a path: ns::Class::method, crate::f */
-	while ((c = strstr(s, "::")) && (size_t)(c - series) < n)
-		s = c + 2;
-	n -= (size_t)(s - series);
-	if (n < 3)
-		return 0;
-	pd_buf_reset(b);
-	for (i = 0; i < n; i++) {
-		if (strchr(".[]*^$\\", s[i]))
-			pd_buf_addch(b, '\\');
-		pd_buf_addch(b, s[i]);
-	}
-	return 1;
-}
-
-/*
- * The commits of good..bad whose changes add or remove a line naming a
- * function of the change (git log -G), listed first: the likeliest
- * culprits (docs/cli.md, "culprit"). 0, or -1 after a message.
- */
-static int touching(const struct trend_args *a, const struct pd_trend *t,
-		    const struct pd_alert *al, const char *good,
-		    const char *bad)
-{
-	struct pd_buf range = PD_BUF_INIT, re = PD_BUF_INIT, arg = PD_BUF_INIT,
-		      names = PD_BUF_INIT;
-	PD_VEC(char *) hits = PD_VEC_INIT;
-	size_t k, i, j;
-	int rc = 0;
-
-	pd_buf_addf(&range, "%s..%s", good, bad);
-	for (k = 0; k < al->series.n && k < 5 && rc == 0; k++) {
-		const struct pd_tseries *se = &t->series.v[al->series.v[k]];
-		const char *args[] = { "log", "--format=%h %s", NULL, NULL,
-				       NULL };
-		char **lines = NULL;
-		long n;
-
-		if (al->series.v[k] == 0 || se->counter ||
-		    !bare_name(se->name, &re))
-			continue;
-		if (names.len)
-			pd_buf_adds(&names, ", ");
-		/* names from the profiles: safe for a terminal */
-		pd_buf_add_term_line(&names, se->name);
-		pd_buf_reset(&arg);
-		pd_buf_addf(&arg, "-G%s", re.buf);
-		args[2] = arg.buf;
-		args[3] = range.buf;
-		n = git_lines(a->repo, args, &lines);
-		if (n < 0) {
-			rc = -1;
-			break;
-		}
-		for (i = 0; i < (size_t)n; i++) {
-			for (j = 0; j < hits.n && strcmp(hits.v[j], lines[i]);
-			     j++)
-				;
-			if (j == hits.n)
-				PD_VEC_PUSH(&hits, pd_xstrdup(lines[i]));
-		}
-		free_lines(lines, (size_t)n);
-	}
-	if (rc == 0 && names.len) {
-		if (!hits.n)
-			printf("no commit between them changes a line naming"
-			       " %s\n",
-			       names.buf);
-		else
-			printf("likeliest first: %zu commit%s between them"
-			       " change%s lines naming %s:\n",
-			       hits.n, hits.n == 1 ? "" : "s",
-			       hits.n == 1 ? "s" : "", names.buf);
-		for (i = 0; i < hits.n; i++) {
-			char *safe = pd_term_dup(hits.v[i]);
-
-			printf("  %s\n", safe);
-			free(safe);
-		}
-	}
-	for (i = 0; i < hits.n; i++)
-		free(hits.v[i]);
-	PD_VEC_FREE(&hits);
-	pd_buf_release(&range);
-	pd_buf_release(&re);
-	pd_buf_release(&arg);
-	pd_buf_release(&names);
-	return rc;
-}
-
 int pd_cmd_culprit(int argc, char **argv)
 {
 	struct trend_args a;
@@ -663,6 +562,7 @@ int pd_cmd_culprit(int argc, char **argv)
 	long after = -1;
 	size_t i;
 	int status;
+	char likely[41] = "";
 
 	status = parse(argc, argv, &a, culprit_usage, "culprit");
 	if (status >= 0) {
@@ -739,12 +639,19 @@ int pd_cmd_culprit(int argc, char **argv)
 		if (n >= 1)
 			printf("%s commits to test between them\n", lines[0]);
 		free_lines(lines, (size_t)n);
-		if (touching(&a, &t, al, good, bad) < 0) {
+		if (pd_culprit_rank(a.repo, &t, al, good, bad, likely) < 0 ||
+		    pd_culprit_merge(a.repo, bad) < 0) {
 			status = 2;
 			goto out;
 		}
 	}
 	printf("git bisect start %s %s\n", safe[1], safe[0]);
+	if (*likely)
+		/* the likeliest is one git bisect step: bad, with a good parent
+		 */
+		printf("likeliest first: git bisect bad %s && git bisect good"
+		       " %s~1 (scripts/bisect-perf.sh --first %.10s)\n",
+		       likely, likely, likely);
 out:
 	free(safe[0]);
 	free(safe[1]);
