@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/alerts.h"
@@ -173,63 +172,23 @@ static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
  */
 static long git_lines(const char *repo, const char *const *args, char ***out)
 {
-	int fd[2], status;
-	pid_t pid;
-	FILE *f;
-	char line[512];
+	struct pd_buf o = PD_BUF_INIT;
 	PD_VEC(char *) v = PD_VEC_INIT;
+	char *line, *next;
 
-	if (pipe(fd) < 0) {
-		pd_error("error: pipe: %s", strerror(errno));
+	if (pd_git_out(repo, args, &o) < 0) {
+		pd_buf_release(&o);
 		return -1;
 	}
-	pid = fork();
-	if (pid < 0) {
-		pd_error("error: fork: %s", strerror(errno));
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		const char *argv[16];
-		int i, n = 0;
-
-		argv[n++] = "git";
-		argv[n++] = "-C";
-		argv[n++] = repo;
-		for (i = 0; args[i] && n < 15; i++)
-			argv[n++] = args[i];
-		argv[n] = NULL;
-		dup2(fd[1], 1);
-		close(fd[0]);
-		close(fd[1]);
-		execvp("git", (char *const *)(uintptr_t)argv);
-		_exit(127);
-	}
-	close(fd[1]);
-	f = fdopen(fd[0], "r");
-	if (!f) {
-		close(fd[0]);
-		waitpid(pid, &status, 0);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
+	for (line = o.buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line[strcspn(line, "\r")] = '\0';
 		if (*line)
 			PD_VEC_PUSH(&v, pd_xstrdup(line));
 	}
-	fclose(f);
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-	    WEXITSTATUS(status) != 0) {
-		size_t i;
-
-		pd_error("error: %s: git %s failed (is it a git repository?)",
-			 repo, args[0]);
-		for (i = 0; i < v.n; i++)
-			free(v.v[i]);
-		PD_VEC_FREE(&v);
-		return -1;
-	}
+	pd_buf_release(&o);
 	*out = v.v;
 	return (long)v.n;
 }
