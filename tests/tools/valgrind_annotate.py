@@ -14,7 +14,8 @@ brought to perfdiff's function names here, not computed again:
   and "hash'render'main" are walk and hash: the part before the first
   quote);
 - inclusive is summed over the files a function of that name is defined
-  in (the entries with an object in the self listing), each the cost of
+  in (the entries with an object in the self listing, or all of them in
+  a file that names no object), each the cost of
   calls from outside its recursion (the name without a level); the same
   file named with and without the current folder (callgrind_annotate
   shortens fl= but not cfi=) is one file;
@@ -92,9 +93,12 @@ def main():
                              "--sort=" + event, "--auto=no", path])
         incl = []
     defined = set()
+    # a file with no ob= lines (hand-written ones) lists no objects: every
+    # function it lists with self cost is defined there
+    objects = any(obj is not None for _, (_, _, obj) in selfs)
     for v, (f, fn, obj) in selfs:
         res.setdefault(name(fn), [0, None])[0] += v
-        if obj is not None and "'" not in fn:
+        if (obj is not None or not objects) and "'" not in fn:
             defined.add((f, fn))
     best = {}
     for v, (f, fn, obj) in incl:
