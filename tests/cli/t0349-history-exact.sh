@@ -5,7 +5,10 @@
 # and check judge the stored runs as diff judges the files: by the
 # threshold alone, "exact" in every report, the same verdict, exit
 # status and status of every function; the history keeps no column for
-# it, the run's format says it.
+# it, the run's format says it. trend judges a series of such runs by the
+# threshold alone too: nine commits of one run, the last four of the
+# second build, make a change point at the sixth, where a permutation
+# test would need 14 runs to see anything.
 . "$(dirname "$0")/lib.sh"
 command -v python3 >/dev/null || { echo "python3 not installed: skipped"; exit 77; }
 cd "$T" || exit 1
@@ -71,4 +74,41 @@ for tool in callgrind cachegrind; do
 	same $tool "$T/direct.json" "$T/check2.json"
 done
 
+history_db t
+i=1
+while [ $i -le 9 ]; do
+	f=base
+	[ $i -ge 6 ] && f=cand
+	bundle "$T/t$i" "$(printf '%02d' $i)cccccccccccccccccccccccccccccccccccccc" $i $f
+	i=$((i + 1))
+done
+expect_exit 0 pd ingest "$T"/t?
+expect_exit 1 pd trend --scenario cg --tool callgrind --color never
+expect_grep "exact counts: change points by the threshold alone" "$T/out"
+expect_grep "^ALERT cg/warm: total +14.4 % at 06cccccccc, from parse_record \[work\] +19.9 %" "$T/out"
+expect_no_grep "cannot detect change points" "$T/out"
+expect_exit 1 pd trend --scenario cg --tool callgrind -f json
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "trend JSON of exact counts"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["exact"] is True and d["too_short"] is None, d
+by = {s["name"]: s for s in d["series"]}
+for name, pct in (("total", 14.4), ("parse_record [work]", 19.9)):
+    cps = by[name]["change_points"]
+    assert [(c["index"], round(c["change_pct"], 1), c["p"]) for c in cps] == [(5, pct, 0)], cps
+    assert by[name]["threshold_pct"] == 5 and not by[name]["threshold_learned"]
+assert all(not s["change_points"] for n, s in by.items() if n not in ("total", "parse_record [work]"))
+PY
+# the threshold alone: at 25 % the +19.9 % is no change point
+expect_exit 0 pd trend --scenario cg --tool callgrind --threshold 25 --color never
+expect_grep "^parse_record \[work\].* +19.9 % *25.0% *-" "$T/out"
+# the cachegrind runs: the same change point
+expect_exit 1 pd trend --scenario cg --tool cachegrind --color never
+expect_grep "^ALERT cg/warm: total +14.4 % at 06cccccccc" "$T/out"
+# the newest commits: a step that has not held for 3 commits yet waits
+history_db p
+expect_exit 0 pd ingest "$T"/t[1-7]
+expect_exit 0 pd trend --scenario cg --tool callgrind --color never
+expect_no_grep "^ALERT" "$T/out"
+expect_grep "WATCH parse_record \[work\] +19.9 % from 06cccccccc (2 of 3 commits" "$T/out"
 finish
