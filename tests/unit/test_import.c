@@ -517,6 +517,25 @@ static void test_callgrind_edges(void **state)
 	pd_profile_release(&p);
 
 	/*
+	 * A thread in a file of all threads: its work is clone's call to
+	 * worker (100), which clone's caller does not bring (its call costs
+	 * 3, clone's own part in the parent). The excess is a root of its
+	 * own, so every total is the file's and nothing is said to be
+	 * damaged. Counted by hand: main 10 + 3, clone 4 + 100.
+	 */
+	pd_buf_reset(&b);
+	pd_buf_adds(&b, "# callgrind format\nevents: Ir\nfn=main\n1 10\n"
+			"cfn=clone\ncalls=1 1\n1 3\nfn=clone\n1 4\n"
+			"cfn=worker\ncalls=1 1\n1 100\nfn=worker\n1 100\n");
+	load_text_as(&p, b.buf, b.len);
+	assert_near(func_of(&p, "main").total, 13, 0);
+	assert_near(func_of(&p, "clone").self, 4, 0);
+	assert_near(func_of(&p, "clone").total, 104, 0);
+	assert_near(func_of(&p, "worker").total, 100, 0);
+	assert_int_equal(p.notes.n, 0);
+	pd_profile_release(&p);
+
+	/*
 	 * An empty object or file is none: "cfl=" takes back an earlier one
 	 * (speedscope's callgrind.cfn-reset.log ends a function with it), and
 	 * "ob=" leaves the functions without a module. Counted by hand: main
