@@ -43,8 +43,9 @@ CWD = os.getcwd() + "/"
 def split(text):
     """(file, function as written, object or None) of a listed row."""
     obj = None
+    # "[/path/obj]"; g++'s "[clone .constprop.0]" ends a name, not an object
     m = re.match(r"^(.*) \[([^\]]*)\]$", text)
-    if m:
+    if m and not m.group(2).startswith("clone "):
         text, obj = m.group(1), m.group(2)
     f, fn = text.split(":", 1) if ":" in text else ("", text)
     if f.startswith(CWD):
