@@ -87,7 +87,8 @@ struct pd_trend {
 			      the total (0.005 when 0) */
 	/*
 	 * Every run holds exact counts (callgrind, cachegrind, DHAT): change
-	 * points by each series' threshold alone, no test (pd_trend_analyse)
+	 * points of the total and the functions by each series' threshold
+	 * alone, no test (pd_trend_analyse); counters are tested still
 	 */
 	int exact;
 	PD_VEC(char *) notes; /* what the loading left out, one line each */

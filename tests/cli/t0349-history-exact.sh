@@ -88,7 +88,7 @@ expect_grep "exact counts: change points by the threshold alone" "$T/out"
 expect_grep "^ALERT cg/warm: total +14.4 % at 06cccccccc, from parse_record \[work\] +19.9 %" "$T/out"
 expect_no_grep "cannot detect change points" "$T/out"
 expect_exit 1 pd trend --scenario cg --tool callgrind -f json
-if python3 - "$T/out" <<'PY'; then ok; else not_ok "trend JSON of exact counts"; fi
+if python3 - "$T/out" <<'PY' 2>"$T/py"; then ok; else not_ok "trend JSON of exact counts: $(tail -2 "$T/py")"; fi
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["exact"] is True and d["too_short"] is None, d
@@ -105,6 +105,28 @@ expect_grep "^parse_record \[work\].* +19.9 % *25.0% *-" "$T/out"
 # the cachegrind runs: the same change point
 expect_exit 1 pd trend --scenario cg --tool cachegrind --color never
 expect_grep "^ALERT cg/warm: total +14.4 % at 06cccccccc" "$T/out"
+# a counter stored with the runs (perf stat), +30 % from the sixth
+# commit too, is measured: tested as ever, and 9 runs cannot show it
+history_db c
+i=1
+while [ $i -le 9 ]; do
+	rm -f "$T/t$i/profiles/cachegrind.warm.1.out"
+	tc=100
+	[ $i -ge 6 ] && tc=130
+	printf ' Performance counter stats for %s:\n\n  %d.00 msec task-clock   #    0.998 CPUs utilized\n' \
+		"'./work'" $tc >"$T/t$i/profiles/perf.stat.txt"
+	i=$((i + 1))
+done
+expect_exit 0 pd ingest "$T"/t?
+expect_exit 1 pd trend --scenario cg --tool callgrind -f json
+if python3 - "$T/out" <<'PY' 2>"$T/py"; then ok; else not_ok "a counter beside exact runs: $(tail -2 "$T/py")"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+by = {s["name"]: s for s in d["series"]}
+assert d["exact"] and by["total"]["change_points"], by["total"]
+c = [s for s in d["series"] if s["kind"] == "counter"]
+assert [s["name"] for s in c] == ["task-clock / msec"] and not c[0]["change_points"], c
+PY
 # the newest commits: a step that has not held for 3 commits yet waits
 history_db p
 expect_exit 0 pd ingest "$T"/t[1-7]
