@@ -294,6 +294,9 @@ static int on_header(struct cg_reader *s, enum hkey h, const char *v)
 	case H_VERSION:
 		s->version = atoi(v);
 		return 0;
+	case H_THREAD:
+		s->thread = atoi(v);
+		return 0;
 	case H_CREATOR:
 		free(s->creator);
 		s->creator = pd_xstrdup(cg_blanks(v));
@@ -352,6 +355,15 @@ static void finish(struct cg_reader *s)
 				" not know, passed over",
 				path, s->unknown_line, s->unknown,
 				s->unknown == 1 ? "" : "s");
+	if (s->thread > 0)
+		pd_profile_note(p,
+				"%s: thread %d of a run recorded with"
+				" --separate-threads=yes: this file holds that"
+				" thread alone (the others are the files of the"
+				" same name ending -01, -02, ...; without the"
+				" option callgrind writes the whole run in one"
+				" file)",
+				path, s->thread);
 	if (s->version > 1)
 		pd_profile_note(p,
 				"%s: format version %d (this reader knows"

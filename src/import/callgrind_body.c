@@ -73,8 +73,12 @@ int pd_cg_costs(struct cg_reader *s, const char *c, uint64_t *v)
 			return pd_cg_fail(
 			    s,
 			    "a cost must be a whole number of at most"
-			    " 64 bits: \"%.40s\"",
-			    c);
+			    " 64 bits: \"%.40s\"%s",
+			    c,
+			    strchr("*+-", *c)
+				? " (only positions may be written * or"
+				  " relative)"
+				: "");
 		if (i >= s->nev)
 			return pd_cg_fail(s,
 					  "more costs than the %d events of the"
@@ -148,11 +152,18 @@ static size_t plain_len(const char *s, size_t n)
  * The raw name a spec line gives: "name", "(id) name", which also names
  * id, or "(id)", a name given before. The spec says a name in the
  * compressed form starts with "(" and a digit; others are names as they
- * are, "(below main)" among them.
+ * are, "(below main)" among them. An empty object or file name is none
+ * (CG_NONE): "cfl=" with nothing after it takes back an earlier cfl=, as
+ * callgrind_annotate and KCachegrind read it; a function needs a name.
  */
 static int name_of(struct cg_reader *s, int kind, const char *v, uint32_t *out)
 {
 	const char *d = v + 1;
+
+	if (!*v && kind != CG_FN) {
+		*out = CG_NONE;
+		return 0;
+	}
 
 	if (v[0] == '(' && isdigit((unsigned char)v[1])) {
 		while (isdigit((unsigned char)*d))
@@ -186,7 +197,7 @@ static int name_of(struct cg_reader *s, int kind, const char *v, uint32_t *out)
 		}
 	}
 	if (!*v)
-		return pd_cg_fail(s, "an empty name");
+		return pd_cg_fail(s, "an empty function name");
 	*out = pd_intern_cstr(&s->raw, v);
 	return 0;
 }

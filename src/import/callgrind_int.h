@@ -88,6 +88,7 @@ struct cg_reader {
 	size_t cost_lines, unknown, unknown_line, mismatch_line;
 	unsigned mismatches;
 	int version;
+	int thread; /* thread: N (--separate-threads=yes), 0 none */
 	char *creator;
 };
 

@@ -372,39 +372,62 @@ static uint64_t place_rest(struct tree *t)
 	return rest;
 }
 
-/* Grows the tree from the first function of each unit nobody calls. */
+/* What a unit's parts cost, all of them. */
+static uint64_t unit_cost(const struct tree *t, uint32_t u)
+{
+	uint64_t all = 0;
+	uint32_t k;
+
+	for (k = t->part0[u]; k < t->part0[u + 1]; k++)
+		all = all > UINT64_MAX - t->parts[k].cost
+			  ? UINT64_MAX
+			  : all + t->parts[k].cost;
+	return all;
+}
+
+/*
+ * Grows the tree from the cost of each unit that no call brings, entered
+ * at the unit's first function: all of a unit nobody calls, and what a
+ * unit does beyond what its calls bring. The second is how callgrind
+ * records a thread in a file of all threads: the new thread starts inside
+ * clone, which its parent called, so clone's call to start_thread is the
+ * thread's work, not a part of the parent's call. Those are entered
+ * first, to take the largest parts (the thread's) as a root of their own;
+ * in a file whose costs add up there are none.
+ */
 static void grow(struct tree *t)
 {
 	size_t i, n = t->g->fns.n;
 	unsigned char *seen = pd_xcalloc((size_t)t->nunits + 1, 1);
-	PD_VEC(uint32_t) roots = PD_VEC_INIT;
+	PD_VEC(uint32_t) first = PD_VEC_INIT;
+	int pass;
 
 	for (i = 0; i < n; i++) {
 		uint32_t u = t->unit[i];
 
-		if (!t->unit_in[u] && !seen[u] &&
-		    t->part0[u + 1] > t->part0[u]) {
+		if (!seen[u] && t->part0[u + 1] > t->part0[u]) {
 			seen[u] = 1;
-			PD_VEC_PUSH(&roots, (uint32_t)i);
+			PD_VEC_PUSH(&first, (uint32_t)i);
 		}
 	}
-	for (i = roots.n; i-- > 0;) {
-		uint32_t u = t->unit[roots.v[i]], k;
-		uint64_t all = 0;
+	/* the stack: roots in file order, the excesses above them */
+	for (pass = 0; pass < 2; pass++)
+		for (i = first.n; i-- > 0;) {
+			uint32_t u = t->unit[first.v[i]];
+			uint64_t all = unit_cost(t, u), in = t->unit_in[u];
 
-		for (k = t->part0[u]; k < t->part0[u + 1]; k++)
-			all = all > UINT64_MAX - t->parts[k].cost
-				  ? UINT64_MAX
-				  : all + t->parts[k].cost;
-		push(t, roots.v[i], PD_ROOT, 0, all);
-	}
+			if (!pass && !in)
+				push(t, first.v[i], PD_ROOT, 0, all);
+			else if (pass && in && all > in)
+				push(t, first.v[i], PD_ROOT, 0, all - in);
+		}
 	while (t->stack.n) {
 		struct call c = t->stack.v[--t->stack.n];
 
 		enter(t, &c);
 	}
 	free(seen);
-	PD_VEC_FREE(&roots);
+	PD_VEC_FREE(&first);
 }
 
 void pd_cg_tree(struct cg_graph *g, struct pd_profile *p)

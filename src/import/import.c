@@ -54,6 +54,24 @@ static const struct pd_format formats[] = {
 	  pd_etl_import },
 };
 
+unsigned pd_format_traits(const char *name)
+{
+	static const struct {
+		const char *name;
+		unsigned traits;
+	} known[] = {
+		{ "dhat", PD_FORMAT_EXACT },
+		{ "callgrind", PD_FORMAT_EXACT },
+		{ "cachegrind", PD_FORMAT_EXACT | PD_FORMAT_SELF_ONLY },
+	};
+	size_t i;
+
+	for (i = 0; name && i < PD_ARRAY_SIZE(known); i++)
+		if (!strcmp(name, known[i].name))
+			return known[i].traits;
+	return 0;
+}
+
 const struct pd_format *pd_format_find(const char *name)
 {
 	size_t i;

@@ -55,6 +55,16 @@ pd_import_sniff(const char *path, const struct pd_import_opts *o,
 		struct pd_err *err);
 /* Comma-separated names of the supported formats, for messages. */
 const char *pd_format_list(void);
+/*
+ * What every profile of the format named is, so that a stored run, which
+ * keeps its format's name, is judged as its file is: PD_FORMAT_EXACT,
+ * exact counts, not samples (dhat, callgrind, cachegrind);
+ * PD_FORMAT_SELF_ONLY, self weights only (cachegrind). What depends on
+ * the file (a WPA memory table, Instruments Allocations, a flat WPA
+ * table) is not said; a name that is no format gives 0.
+ */
+enum { PD_FORMAT_EXACT = 1, PD_FORMAT_SELF_ONLY = 2 };
+unsigned pd_format_traits(const char *name);
 
 /* True when name contains needle (NULL needle matches everything). */
 int pd_filter_match(const char *needle, const char *name, size_t len);

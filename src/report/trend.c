@@ -189,10 +189,11 @@ int pd_trend_quiet_text(struct pd_buf *b, const struct pd_trend *t)
 			    t->pmax, nd.runs_need);
 	if (commits_short)
 		pd_buf_addf(b,
-			    "%sa change point needs %zu commits (2 before it,"
+			    "%sa change point needs %zu commits (%d before it,"
 			    " %zu from it on)",
 			    runs_short ? ", and " : "", nd.commits_need,
-			    nd.commits_need - 2);
+			    t->exact ? 1 : 2,
+			    nd.commits_need - (t->exact ? 1 : 2));
 	pd_buf_addf(b, ": %zu more commit%s of %zu run%s; ", nd.more_commits,
 		    nd.more_commits == 1 ? "" : "s", nd.runs_a_commit,
 		    nd.runs_a_commit == 1 ? "" : "s");
@@ -332,7 +333,11 @@ void pd_trend_heading(struct pd_buf *b, const struct pd_trend *t)
 			    t->series.n - 1 - ncounters, ncounters);
 	else
 		pd_buf_addf(b, ", total and %zu functions", t->series.n - 1);
-	pd_buf_addf(b, "; change points at p <= %g", t->pmax);
+	if (t->exact)
+		pd_buf_adds(b, "; exact counts: change points by the threshold"
+			       " alone");
+	else
+		pd_buf_addf(b, "; change points at p <= %g", t->pmax);
 }
 
 int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
@@ -633,6 +638,7 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 	cJSON_AddItemToObject(
 	    root, "unit", pd_json_text(pd_unit_name((enum pd_unit)t->unit)));
 	cJSON_AddNumberToObject(root, "p_max", t->pmax);
+	cJSON_AddBoolToObject(root, "exact", t->exact);
 	arr = cJSON_AddArrayToObject(root, "notes");
 	for (i = 0; i < t->notes.n; i++)
 		cJSON_AddItemToArray(arr, pd_json_text(t->notes.v[i]));

@@ -340,6 +340,27 @@ static void exact_verdicts(struct pd_diff *d)
 		     d->set.threshold_pct, d->set.min_impact_pct);
 }
 
+/*
+ * Totals of a self-only input (flat WPA rows, cachegrind) are not known:
+ * emptied before the verdict, which then rests on self alone.
+ */
+static void drop_totals(struct pd_diff *d)
+{
+	size_t i;
+
+	d->self_only = 1;
+	for (i = 0; i < d->funcs.n; i++) {
+		struct pd_metric *m = &d->funcs.v[i].total;
+
+		m->base = m->cand = m->delta = m->delta_pct = PD_NAN;
+		m->ratio = m->ci_low = m->ci_high = m->p = m->q = PD_NAN;
+		m->p_tau = m->ci_adj_low = m->ci_adj_high = PD_NAN;
+		m->mde_pct = PD_NAN;
+		m->status = PD_SAME;
+		m->tested = 0;
+	}
+}
+
 void pd_diff_begin(struct pd_diff *d, struct pd_funcs *fn,
 		   const struct pd_settings *set)
 {
@@ -374,6 +395,8 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 	if (sa->exact || sb->exact)
 		exact_verdicts(d);
 	guard_whole_totals(d, a, na, b, nb);
+	if (sa->self_only || sb->self_only)
+		drop_totals(d);
 	finish(d);
 	return 0;
 }

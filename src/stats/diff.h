@@ -152,6 +152,7 @@ struct pd_side {
 	double total, samples, interval;
 	int runs;
 	int exact;     /* exact counts (DHAT): no sampling noise */
+	int self_only; /* self weights only (cachegrind): totals unknown */
 	double system; /* system time set apart from total (mean over runs) */
 	const struct pd_profile *profile; /* borrowed */
 	/*

@@ -296,24 +296,8 @@ static void side_from(struct pd_side *s, const struct pd_profile *p)
 	s->interval = p->interval;
 	s->runs = 1;
 	s->exact = p->exact;
+	s->self_only = p->self_only;
 	s->profile = p;
-}
-
-/* Totals of a self-only input (flat WPA rows) are not known: empty them. */
-static void drop_totals(struct pd_diff *d)
-{
-	size_t i;
-
-	for (i = 0; i < d->funcs.n; i++) {
-		struct pd_metric *m = &d->funcs.v[i].total;
-
-		m->base = m->cand = m->delta = m->delta_pct = PD_NAN;
-		m->ratio = m->ci_low = m->ci_high = m->p = m->q = PD_NAN;
-		m->p_tau = m->ci_adj_low = m->ci_adj_high = PD_NAN;
-		m->mde_pct = PD_NAN;
-		m->status = PD_SAME;
-		m->tested = 0;
-	}
 }
 
 /* Matching decisions that need the profiles, then aggregates. */
@@ -505,10 +489,6 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 	shared_warning(d, &aa[0], &aa[na]);
 	if (na == 1 && nb == 1)
 		pd_label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);
-	if (a[0]->self_only || b[0]->self_only) {
-		d->self_only = 1;
-		drop_totals(d);
-	}
 	pd_diff_add_tables(d, a, na, b, nb);
 	d->name_only = pre.name_only;
 	d->no_verdict = pre.no_verdict;

@@ -651,6 +651,11 @@ size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 	o.floor = 0;
 	t->persist = persist;
 	for (i = 0; i < t->series.n; i++) {
+		/* counters (perf stat) are measured, exact runs or not */
+		if (t->exact && !t->series.v[i].counter) {
+			pd_trend_exact_series(&t->series.v[i], persist);
+			continue;
+		}
 		analyse_series(&t->series.v[i], &o);
 		watch_newest(&t->series.v[i], t->pmax, persist);
 	}

@@ -114,8 +114,14 @@ struct pd_trend {
 	size_t ncommits;
 	size_t persist; /* commits a change must hold for (pd_trend_analyse) */
 	double pmax, threshold_pct;
-	double min_impact;    /* a function's move counts from this share of
-				 the total (0.005 when 0) */
+	double min_impact; /* a function's move counts from this share of
+			      the total (0.005 when 0) */
+	/*
+	 * Every run holds exact counts (callgrind, cachegrind, DHAT): change
+	 * points of the total and the functions by each series' threshold
+	 * alone, no test (pd_trend_analyse); counters are tested still
+	 */
+	int exact;
 	PD_VEC(char *) notes; /* what the loading left out, one line each */
 	/* how reports link a commit: {sha} replaced; NULL none; not owned */
 	const char *commit_url;
@@ -159,6 +165,13 @@ int pd_trend_blind(const struct pd_trend *t, struct pd_trend_need *nd);
  * on one commit form one alert. Returns the number of alerts.
  */
 size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist);
+/*
+ * A series of exact counts (pd_trend.exact): a change point is a commit
+ * whose value is off the level before it by the series' threshold (tau)
+ * and stays off for persist commits with runs; p is 0. A step on the
+ * newest commits that has not held yet is pending; nothing is watched.
+ */
+void pd_trend_exact_series(struct pd_tseries *s, size_t persist);
 /* Commits before the newest ones that a watch needs (statistics.md). */
 #define PD_TREND_WATCH_MIN 8
 

@@ -85,6 +85,10 @@ int pd_trend_blind(const struct pd_trend *t, struct pd_trend_need *nd)
 		;
 	/* the commit means: PD_TREND_BEFORE commits before, persist after */
 	nd->commits_need = PD_TREND_BEFORE + (t->persist ? t->persist : 3);
+	if (t->exact) { /* no test: one commit before, persist after */
+		nd->runs_need = 0;
+		nd->commits_need = 1 + (t->persist ? t->persist : 3);
+	}
 	/* more commits of as many runs as the history has a commit */
 	nd->runs_a_commit =
 	    nd->commits ? (nd->runs + nd->commits - 1) / nd->commits : 1;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "import/import.h"
 #include "stats/stats.h"
 #include "store/commit.h"
 #include "store/keys.h"
@@ -546,7 +547,12 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 	out->side.source = out->source;
 	out->side.format = out->format;
 	out->side.event = out->event;
-	out->side.count_rule = "stored sample counts";
+	/* the format says what its counts are (no column of the runs) */
+	out->side.exact = !!(pd_format_traits(out->format) & PD_FORMAT_EXACT);
+	out->side.self_only =
+	    !!(pd_format_traits(out->format) & PD_FORMAT_SELF_ONLY);
+	out->side.count_rule =
+	    out->side.exact ? "stored exact counts" : "stored sample counts";
 	out->side.runs = (int)ids.n;
 	if (out->mean)
 		pd_profile_finish(out->mean);

@@ -10,6 +10,7 @@
 #include "core/buf.h"
 #include "core/intern.h"
 #include "core/xalloc.h"
+#include "import/import.h"
 #include "model/profile.h"
 #include "stats/diff.h"
 #include "store/keys.h"
@@ -117,7 +118,7 @@ static int scan_runs(struct pd_db *db, const struct pd_trend_query *q,
 	struct pd_st *st = pd_db_stmt(db, "q_trend_runs", err);
 	struct pd_intern seen; /* sha -> commit index + 1 */
 	size_t i, k;
-	int rc;
+	int rc, sampled = 0;
 
 	if (!st)
 		return PD_EIO;
@@ -156,6 +157,9 @@ static int scan_runs(struct pd_db *db, const struct pd_trend_query *q,
 		run.interval = pd_st_col_f64(st, 4);
 		run.commit = k;
 		PD_VEC_PUSH(r, run);
+		/* the format says whether the counts are exact (no column) */
+		sampled |= !(pd_format_traits(pd_st_col_text(st, 6)) &
+			     PD_FORMAT_EXACT);
 		for (i = 0; i <= PD_UNIT_COUNT; i++)
 			if (!strcmp(pd_unit_name((enum pd_unit)i), u))
 				t->unit = (int)i;
@@ -164,6 +168,7 @@ static int scan_runs(struct pd_db *db, const struct pd_trend_query *q,
 	pd_intern_release(&seen);
 	if (rc != PD_ST_DONE)
 		return pd_db_fail(db, err, "reading the history");
+	t->exact = r->n && !sampled;
 	return 0;
 }
 
@@ -498,7 +503,9 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 			s.name = pd_xstrdup("total");
 		else if ((rc = func_label(db, id, &s.name, err)))
 			break;
-		if (j && id < noise.n && noise.tau[0] && noise.tau[0][id] > 0) {
+		/* exact counts have no noise to learn: the threshold alone */
+		if (j && !t->exact && id < noise.n && noise.tau[0] &&
+		    noise.tau[0][id] > 0) {
 			s.tau = noise.tau[0][id];
 			s.tau_learned = 1;
 		}

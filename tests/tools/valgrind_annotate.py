@@ -14,7 +14,8 @@ brought to perfdiff's function names here, not computed again:
   and "hash'render'main" are walk and hash: the part before the first
   quote);
 - inclusive is summed over the files a function of that name is defined
-  in (the entries with an object in the self listing), each the cost of
+  in (the entries with an object in the self listing, or all of them in
+  a file that names no object), each the cost of
   calls from outside its recursion (the name without a level); the same
   file named with and without the current folder (callgrind_annotate
   shortens fl= but not cfi=) is one file;
@@ -42,8 +43,9 @@ CWD = os.getcwd() + "/"
 def split(text):
     """(file, function as written, object or None) of a listed row."""
     obj = None
+    # "[/path/obj]"; g++'s "[clone .constprop.0]" ends a name, not an object
     m = re.match(r"^(.*) \[([^\]]*)\]$", text)
-    if m:
+    if m and not m.group(2).startswith("clone "):
         text, obj = m.group(1), m.group(2)
     f, fn = text.split(":", 1) if ":" in text else ("", text)
     if f.startswith(CWD):
@@ -92,9 +94,12 @@ def main():
                              "--sort=" + event, "--auto=no", path])
         incl = []
     defined = set()
+    # a file with no ob= lines (hand-written ones) lists no objects: every
+    # function it lists with self cost is defined there
+    objects = any(obj is not None for _, (_, _, obj) in selfs)
     for v, (f, fn, obj) in selfs:
         res.setdefault(name(fn), [0, None])[0] += v
-        if obj is not None and "'" not in fn:
+        if (obj is not None or not objects) and "'" not in fn:
             defined.add((f, fn))
     best = {}
     for v, (f, fn, obj) in incl:

@@ -515,6 +515,44 @@ static void test_callgrind_edges(void **state)
 	assert_int_equal(p.notes.n, 1);
 	assert_non_null(strstr(p.notes.v[0], "do not add up"));
 	pd_profile_release(&p);
+
+	/*
+	 * A thread in a file of all threads: its work is clone's call to
+	 * worker (100), which clone's caller does not bring (its call costs
+	 * 3, clone's own part in the parent). The excess is a root of its
+	 * own, so every total is the file's and nothing is said to be
+	 * damaged. Counted by hand: main 10 + 3, clone 4 + 100.
+	 */
+	pd_buf_reset(&b);
+	pd_buf_adds(&b, "# callgrind format\nevents: Ir\nfn=main\n1 10\n"
+			"cfn=clone\ncalls=1 1\n1 3\nfn=clone\n1 4\n"
+			"cfn=worker\ncalls=1 1\n1 100\nfn=worker\n1 100\n");
+	load_text_as(&p, b.buf, b.len);
+	assert_near(func_of(&p, "main").total, 13, 0);
+	assert_near(func_of(&p, "clone").self, 4, 0);
+	assert_near(func_of(&p, "clone").total, 104, 0);
+	assert_near(func_of(&p, "worker").total, 100, 0);
+	assert_int_equal(p.notes.n, 0);
+	pd_profile_release(&p);
+
+	/*
+	 * An empty object or file is none: "cfl=" takes back an earlier one
+	 * (speedscope's callgrind.cfn-reset.log ends a function with it), and
+	 * "ob=" leaves the functions without a module. Counted by hand: main
+	 * 10 + 30 (f), f 30.
+	 */
+	pd_buf_reset(&b);
+	pd_buf_adds(&b, "# callgrind format\nevents: Ir\nob=app\nob=\nfl=a.c\n"
+			"fn=main\n1 10\ncfl=b.c\ncfl=\ncfn=f\ncalls=1 1\n"
+			"1 30\nfn=f\n1 30\ncfl=\n");
+	load_text_as(&p, b.buf, b.len);
+	assert_near(func_of(&p, "main").self, 10, 0);
+	assert_near(func_of(&p, "main").total, 40, 0);
+	assert_near(func_of(&p, "f").self, 30, 0);
+	assert_near(func_of(&p, "f").total, 30, 0);
+	assert_false(p.has_modules);
+	assert_int_equal(p.notes.n, 0);
+	pd_profile_release(&p);
 	pd_buf_release(&b);
 }
 
@@ -530,6 +568,9 @@ static void test_callgrind_errors(void **state)
 		{ "fn=(7)\n", ":5: (7) refers to no name given before" },
 		{ "5 1 2 3\n", ":5: more costs than the 2 events" },
 		{ "5 1 x\n", ":5: a cost must be a whole number" },
+		{ "5 1\n* *\n", ":6: a cost must be a whole number of at most"
+				" 64 bits: \"*\" (only positions may be"
+				" written * or relative)" },
 		{ "5 99999999999999999999\n", ":5: a cost must be a whole" },
 		{ "x5 1\n", ":5: not a line of a callgrind or cachegrind" },
 		{ "cfn=f\ncalls=1 5\nfn=g\n",
@@ -537,7 +578,8 @@ static void test_callgrind_errors(void **state)
 		{ "cfn=f\ncalls=1 5\n", "the file ends after calls=" },
 		{ "cfn=f\ncalls=x\n", ":6: calls= wants a count" },
 		{ "positions: line zz\n", ":5: positions: takes instr" },
-		{ "fn=\n", ":5: an empty name" },
+		{ "fn=\n", ":5: an empty function name" },
+		{ "cfn=\n", ":5: an empty function name" },
 		{ "fn=(3) \n", ":5: (3)  gives an empty name" },
 	};
 	struct pd_buf b = PD_BUF_INIT;

@@ -421,6 +421,52 @@ static void test_commit_without_runs(void **state)
 	pd_trend_release(&t);
 }
 
+/*
+ * Exact counts (pd_trend_exact_series), counted by hand with a 5 %
+ * threshold and 3 commits to hold. A commit off and back (120 between
+ * 100s) is no change point and no part of the level (100, 100, 102,
+ * 100: 100.5). 130 from commit 5, held for 3 commits with runs (commit 7
+ * has none), is one; its size is the mean after over the mean before
+ * between its neighbours, as for sampled series: 138.29 (every commit
+ * after it) over 104.4 (the blip in). A creep of 2 % a commit is
+ * followed by the level, as a diff of each commit with the one before
+ * would pass it; 160 on the two newest commits, 19.9 % over the level
+ * of 133.47, is pending.
+ */
+static void test_exact_series(void **state)
+{
+	static const double v[] = { 100,   100,	  120,	 102, 100,   130,
+				    130,   -1,	  130,	 130, 132.6, 135.2,
+				    137.8, 137.8, 137.8, 160, 160 };
+	struct pd_tseries ts;
+	double after = 0, level = 0;
+	size_t c;
+
+	(void)state;
+	memset(&ts, 0, sizeof(ts));
+	ts.tau = 0.05;
+	for (c = 0; c < PD_ARRAY_SIZE(v); c++) {
+		push_point(&ts, &v[c], v[c] < 0 ? 0 : 1, c);
+		after += c >= 5 && v[c] > 0 ? v[c] / 11 : 0;
+		level += c >= 5 && v[c] > 0 && v[c] < 150 ? v[c] / 9 : 0;
+	}
+	pd_trend_exact_series(&ts, 3);
+	assert_int_equal(ts.changes.n, 1);
+	assert_int_equal(ts.changes.v[0].at, 5);
+	assert_near(ts.changes.v[0].change, after / 104.4 - 1, 1e-12);
+	assert_near(ts.changes.v[0].p, 0, 0);
+	assert_int_equal(ts.pending.at, 15);
+	assert_near(ts.pending.change, 160 / level - 1, 1e-12);
+	assert_int_equal(ts.watch.at, 0);
+	for (c = 0; c < ts.pts.n; c++) {
+		free(ts.pts.v[c].sha);
+		free(ts.pts.v[c].date);
+		free(ts.pts.v[c].v);
+	}
+	PD_VEC_FREE(&ts.pts);
+	PD_VEC_FREE(&ts.changes);
+}
+
 /* The text report of t, NUL-terminated (freed by the caller). */
 static char *text_of(const struct pd_trend *t)
 {
@@ -491,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_short_history_step),
 		cmocka_unit_test(test_says_what_it_needs),
 		cmocka_unit_test(test_commit_without_runs),
+		cmocka_unit_test(test_exact_series),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
