@@ -46,6 +46,11 @@ int pd_cmd_help(int argc, char **argv)
 	size_t i, n;
 	const struct pd_cmd *t = pd_cmd_table(&n);
 
+	/* for tests: every (command, option) pair, with its kind */
+	if (argc > 1 && !strcmp(argv[1], "--options-table")) {
+		pd_opts_dump(stdout);
+		return fflush(stdout) || ferror(stdout) ? 2 : 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "--man")) {
 		pd_opts_man(stdout);
 		return fflush(stdout) || ferror(stdout) ? 2 : 0;
