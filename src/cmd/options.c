@@ -259,13 +259,14 @@ static const struct pd_optdef table[] = {
 	  "one regressed in self or total time (or appeared), skip when one "
 	  "is inconclusive, skip when none matches" },
 	/* Matching */
+	/* compare: names are stored normalised, system time set apart */
 	{ "no-normalize", 0, BITS(flags, PD_FUNCS_NO_NORMALIZE), NULL,
-	  "Matching", JUDGE, "match raw names (keep +0x.., .constprop.N, ...)",
+	  "Matching", RUN, "match raw names (keep +0x.., .constprop.N, ...)",
 	  "match raw names exactly (module paths still compare by basename)" },
 	{ "no-module", 0, BITS(flags, PD_FUNCS_NO_MODULE), NULL, "Matching",
 	  JUDGE, "match functions by name alone, ignoring modules", NULL },
 	{ "system", 0, CHOICE(system, PD_NUM_INT, systems), "include",
-	  "Matching", JUDGE,
+	  "Matching", RUN,
 	  "judge kernel, interrupt and driver frames like the program's\n"
 	  "(default: reported apart, their time outside the program's\n"
 	  "totals)",

@@ -30,6 +30,11 @@ refused --db bundle init "$T/newb" --scenario s --cache warm --sha 1234567 --db 
 refused -b compare 0000000000000000000000000000000000000001 \
 	0000000000000000000000000000000000000002 --scenario x -b "$T/b1"
 refused --top peek main "$T/b1" "$T/b2" --top 3
+# stored runs hold normalised names and system time set apart already
+refused --no-normalize compare 0000000000000000000000000000000000000001 \
+	0000000000000000000000000000000000000002 --scenario x --no-normalize
+refused --system compare 0000000000000000000000000000000000000001 \
+	0000000000000000000000000000000000000002 --scenario x --system include
 # a value the command cannot use is refused, as diff refuses it
 expect_exit 2 pd trend --scenario x --color sometimes
 expect_grep "color wants auto, always or never" "$T/err"
