@@ -48,4 +48,14 @@ for cmd in compare trend culprit runs ingest; do
 	expect_exit 2 pd "$cmd" -b x
 	expect_grep "unknown option -b\|unknown option" "$T/err"
 done
+
+# Every (command, option) pair of the option table, walked: the command
+# runs on small inputs without the option and with it, and the two runs
+# must differ in what can be seen (exit status, standard output and
+# error, the files it writes, the history's runs). An option a command
+# accepts and then ignores fails here; one it cannot honour must be
+# refused (unknown option) instead. The table comes from perfdiff itself
+# (help --options-table), so a new option fails until it has a recipe
+# below or a reason in the allowlist.
+. "$(dirname "$0")/options-walk.sh"
 finish
