@@ -26,6 +26,35 @@ gzip -dc "$B" | awk 'NR % 5 != 2' >"$T/walk/b2.perf.txt"
 printf '{"directory": "%s", "file": "x.c", "command": "cc -O2 -DWALK -c x.c"}' "$T" |
 	sed 's/^/[/; s/$/]/' >"$T/walk/compile_commands.json"
 printf 'input\n' >"$T/walk/dataset.txt"
+# a pprof profile with two sample types, counts and CPU time, encoded
+# here field by field (profile.proto): main 3 samples, 10 ms; work under
+# main 1 sample, 90 ms
+python3 - "$T/walk/two.pb" <<'PY' || not_ok "the walk's pprof"
+import sys
+def varint(n):
+    out = b""
+    while n > 0x7f:
+        out += bytes([n & 0x7f | 0x80])
+        n >>= 7
+    return out + bytes([n])
+def field(num, payload):  # an int, or bytes (length-delimited)
+    if isinstance(payload, int):
+        return varint(num << 3) + varint(payload)
+    return varint(num << 3 | 2) + varint(len(payload)) + payload
+strings = ["", "samples", "count", "cpu", "nanoseconds", "main", "work"]
+s = strings.index
+p = field(1, field(1, s("samples")) + field(2, s("count")))
+p += field(1, field(1, s("cpu")) + field(2, s("nanoseconds")))
+for locs, vals in (([1], [3, 10000000]), ([2, 1], [1, 90000000])):
+    p += field(2, field(1, b"".join(map(varint, locs))) +
+               field(2, b"".join(map(varint, vals))))
+for i in (1, 2):
+    p += field(4, field(1, i) + field(4, field(1, i)))
+    p += field(5, field(1, i) + field(2, s(("main", "work")[i - 1])))
+for x in strings:
+    p += field(6, x.encode())
+open(sys.argv[1], "wb").write(p)
+PY
 
 # Histories: commits 1-8 recorded the baseline, 9-16 the candidate with
 # a function renamed (h.db; enough commits for a change point at p 0.001);
@@ -101,6 +130,7 @@ in|--sample-weight|$D/folded/small.folded $D/folded/small.folded||--sample-weigh
 in|--interval|$D/speedscope/perfview-evented.speedscope.json $D/speedscope/perfview-evented.speedscope.json||--interval 5|
 in|--symbols|$D/perfdata/mixed.data $D/perfdata/mixed.data||--symbols $D/perfdata|
 in|--decimal|$D/wpa/cpu-stack-ptBR.csv $D/wpa/cpu-stack-ptBR.csv||--decimal .|err
+in|--sample-type|$T/walk/two.pb $T/walk/two.pb||--sample-type samples|
 in|--metric|$D/dhat/tiny.dhat.out $D/dhat/tiny.dhat.out||--metric blocks|
 in|--alloc-frames|$D/dhat/tiny.dhat.out $D/dhat/tiny.dhat.out||--alloc-frames main|
 in|--focus|-||--focus hash_key|
@@ -179,9 +209,6 @@ EOF
 # Not observable on a small input, and why:
 allowlisted() {
 	case $2 in
-	# pprof only; no pprof profile small enough lives in the tree (t0430
-	# records one with Go)
-	--sample-type) return 0 ;;
 	# samply/Firefox only, with per-thread CPU deltas (t0400 makes one
 	# from the corpus)
 	--weight) return 0 ;;
