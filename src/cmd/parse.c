@@ -38,7 +38,12 @@ static const char *cmd_name(unsigned cmd)
 	return "";
 }
 
-void pd_unknown_option(const char *arg, unsigned cmd)
+/*
+ * "error: unknown option ARG" with the nearest long option command cmd
+ * takes when one is within two edits ("did you mean --threshold?"), and
+ * where help is (perfdiff help NAME).
+ */
+static void unknown_option(const char *arg, unsigned cmd)
 {
 	size_t nt, i, n, bd = 0;
 	const struct pd_optdef *table = pd_opts_table(&nt);
@@ -216,7 +221,7 @@ static const struct pd_optdef *find_long(const char *arg, const char *name,
 		hit = hit ? hit : &t[i];
 	}
 	if (!hit) {
-		pd_unknown_option(arg, cmd);
+		unknown_option(arg, cmd);
 		return NULL;
 	}
 	if (many) {
@@ -282,7 +287,7 @@ static int short_options(struct pd_args *a, const char *usage, int argc,
 			if ((t[k].cmds & a->cmd) && t[k].letter == *s)
 				d = &t[k];
 		if (!d) {
-			pd_unknown_option(given, a->cmd);
+			unknown_option(given, a->cmd);
 			return 2;
 		}
 		if (d->kind == PD_OPT_HELP) {

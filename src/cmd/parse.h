@@ -99,11 +99,4 @@ int pd_parse(const char *name, const char *usage, int argc, char **argv,
 /* Frees what a holds (its lists, operands and --function's ERE). */
 void pd_args_release(struct pd_args *a);
 
-/*
- * "error: unknown option ARG" with the nearest long option command cmd
- * takes when one is within two edits ("did you mean --threshold?"), and
- * where help is (perfdiff help NAME).
- */
-void pd_unknown_option(const char *arg, unsigned cmd);
-
 #endif
