@@ -209,11 +209,11 @@ static const struct pd_optdef *find_long(const char *arg, const char *name,
 	const struct pd_optdef *t = pd_opts_table(&nt), *hit = NULL;
 	int many = 0;
 
-	for (i = 0; i < nt; i++)
+	for (i = 0; i < nt && n; i++)
 		if ((t[i].cmds & cmd) && strlen(t[i].name) == n &&
 		    !strncmp(t[i].name, name, n))
 			return &t[i];
-	for (i = 0; i < nt; i++) {
+	for (i = 0; i < nt && n; i++) {
 		if (!(t[i].cmds & cmd) || strncmp(t[i].name, name, n))
 			continue;
 		if (hit && (hit->off != t[i].off || hit->kind != t[i].kind))

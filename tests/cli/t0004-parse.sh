@@ -25,6 +25,8 @@ expect_grep "option --treat takes no value" "$T/err"
 expect_exit 2 pd show "$A" -f
 expect_grep "option -f needs a value" "$T/err"
 # one short option the command does not take, in a group
+expect_exit 2 pd diff --=3 "$A" "$B"
+expect_grep "unknown option --=3 (perfdiff help diff)" "$T/err"
 expect_exit 2 pd runs -vx
 expect_grep "unknown option -x (perfdiff help runs)" "$T/err"
 
