@@ -26,35 +26,18 @@ gzip -dc "$B" | awk 'NR % 5 != 2' >"$T/walk/b2.perf.txt"
 printf '{"directory": "%s", "file": "x.c", "command": "cc -O2 -DWALK -c x.c"}' "$T" |
 	sed 's/^/[/; s/$/]/' >"$T/walk/compile_commands.json"
 printf 'input\n' >"$T/walk/dataset.txt"
-# a pprof profile with two sample types, counts and CPU time, encoded
-# here field by field (profile.proto): main 3 samples, 10 ms; work under
-# main 1 sample, 90 ms
-python3 - "$T/walk/two.pb" <<'PY' || not_ok "the walk's pprof"
-import sys
-def varint(n):
-    out = b""
-    while n > 0x7f:
-        out += bytes([n & 0x7f | 0x80])
-        n >>= 7
-    return out + bytes([n])
-def field(num, payload):  # an int, or bytes (length-delimited)
-    if isinstance(payload, int):
-        return varint(num << 3) + varint(payload)
-    return varint(num << 3 | 2) + varint(len(payload)) + payload
-strings = ["", "samples", "count", "cpu", "nanoseconds", "main", "work"]
-s = strings.index
-p = field(1, field(1, s("samples")) + field(2, s("count")))
-p += field(1, field(1, s("cpu")) + field(2, s("nanoseconds")))
-for locs, vals in (([1], [3, 10000000]), ([2, 1], [1, 90000000])):
-    p += field(2, field(1, b"".join(map(varint, locs))) +
-               field(2, b"".join(map(varint, vals))))
-for i in (1, 2):
-    p += field(4, field(1, i) + field(4, field(1, i)))
-    p += field(5, field(1, i) + field(2, s(("main", "work")[i - 1])))
-for x in strings:
-    p += field(6, x.encode())
-open(sys.argv[1], "wb").write(p)
-PY
+# a pprof profile with two sample types (--sample-type) and a samply
+# profile with CPU time per sample (--weight), by the tests' writers
+python3 "$PD_ROOT/tests/tools/pprof_make.py" good "$T/walk/two.pb" ||
+	not_ok "the walk's pprof"
+cat >"$T/walk/samply.spec" <<'J'
+{"lib": {"name": "app", "path": "/app", "debugName": "app", "debugPath": "/app",
+         "breakpadId": "", "codeId": "", "arch": "x86_64"},
+ "frames": {"main": 4096, "work": 8192},
+ "stacks": [[["main", "work"], 8], [["main"], 2]], "cpu": 500}
+J
+python3 "$PD_ROOT/tests/tools/samply_make.py" "$T/walk/samply.spec" "$T/walk/samply.json" ||
+	not_ok "the walk's samply profile"
 
 # Histories: commits 1-8 recorded the baseline, 9-16 the candidate with
 # a function renamed (h.db; enough commits for a change point at p 0.001);
@@ -131,6 +114,7 @@ in|--interval|$D/speedscope/perfview-evented.speedscope.json $D/speedscope/perfv
 in|--symbols|$D/perfdata/mixed.data $D/perfdata/mixed.data||--symbols $D/perfdata|
 in|--decimal|$D/wpa/cpu-stack-ptBR.csv $D/wpa/cpu-stack-ptBR.csv||--decimal .|err
 in|--sample-type|$T/walk/two.pb $T/walk/two.pb||--sample-type samples|
+in|--weight|$T/walk/samply.json $T/walk/samply.json||--weight wall|
 in|--metric|$D/dhat/tiny.dhat.out $D/dhat/tiny.dhat.out||--metric blocks|
 in|--alloc-frames|$D/dhat/tiny.dhat.out $D/dhat/tiny.dhat.out||--alloc-frames main|
 in|--focus|-||--focus hash_key|
@@ -209,9 +193,6 @@ EOF
 # Not observable on a small input, and why:
 allowlisted() {
 	case $2 in
-	# samply/Firefox only, with per-thread CPU deltas (t0400 makes one
-	# from the corpus)
-	--weight) return 0 ;;
 	# PE/PDB and Mach-O frames only, and an llvm-symbolizer (t0405)
 	--symbolizer) return 0 ;;
 	# only perf.data files perfdiff cannot read itself (DWARF or LBR call
