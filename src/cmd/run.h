@@ -21,12 +21,6 @@ struct job {
 	int rc;
 };
 
-/* Profile paths of one side (works with the PD_VEC macros). */
-struct path_list {
-	const char **v;
-	size_t n, cap;
-};
-
 /* Writes the report; returns the exit status (0, 1, 2; check: 125). */
 int pd_render(struct pd_diff *d, struct pd_args *r, const struct pd_profile *pa,
 	      const struct pd_profile *pb, struct pd_funcs *fn);
@@ -70,7 +64,7 @@ struct pd_series_list {
  * A bundle folder as one side: every supported profile under profiles/ is
  * a run. Adds their paths to files and their series to keys.
  */
-int pd_expand_bundle(const char *dir, struct path_list *files,
+int pd_expand_bundle(const char *dir, struct pd_strlist *files,
 		     struct pd_series_list *keys, struct pd_bundle *b,
 		     struct pd_meta *meta, const char **stat);
 /*

@@ -13,7 +13,7 @@
 
 struct pd_run_side {
 	/* given as files or a bundle */
-	struct path_list files;
+	struct pd_strlist files;
 	struct pd_series_list keys; /* each file's series; bundles only */
 	struct pd_bundle bundle;    /* its dir is NULL for plain files */
 	struct pd_meta meta;	    /* from the bundle's build_meta.json */
