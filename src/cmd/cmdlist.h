@@ -5,7 +5,8 @@
  * checks the table made from it).
  *
  * X(ID, name, function, min operands, max operands (-1: any), operands
- *   as usage shows them, summary, whether it parses options)
+ *   as usage shows them, summary, whether it reads its arguments with
+ *   pd_parse)
  */
 #ifndef PD_CMD_CMDLIST_H
 #define PD_CMD_CMDLIST_H
@@ -18,7 +19,7 @@
 	X(COMPARE, "compare", pd_cmd_compare, 2, 2, "BASE_REV CAND_REV",       \
 	  "compare two stored commits", 1)                                     \
 	X(COMPLETION, "completion", pd_cmd_completion, 1, 1, "bash|zsh|fish",  \
-	  "a shell completion script (bash, zsh, fish)", 0)                    \
+	  "a shell completion script (bash, zsh, fish)", 1)                    \
 	X(CONVERT, "convert", pd_cmd_convert, 1, 1, "INPUT",                   \
 	  "write a profile as speedscope JSON or folded stacks", 1)            \
 	X(CULPRIT, "culprit", pd_cmd_culprit, 0, 0, "",                        \
@@ -28,7 +29,7 @@
 	X(DIFF, "diff", pd_cmd_diff, 2, 2, "BASELINE CANDIDATE",               \
 	  "compare two profiles (the default)", 1)                             \
 	X(HELP, "help", pd_cmd_help, 0, 1, "[COMMAND]",                        \
-	  "show help for perfdiff or a command", 0)                            \
+	  "show help for perfdiff or a command", 1)                            \
 	X(INGEST, "ingest", pd_cmd_ingest, 1, -1, "BUNDLE...",                 \
 	  "store bundles in the history", 1)                                   \
 	X(PEEK, "peek", pd_cmd_peek, 3, 3, "REGEX BASELINE CANDIDATE",         \
@@ -40,7 +41,7 @@
 	  "the history as a static site", 1)                                   \
 	X(TREND, "trend", pd_cmd_trend, 0, 0, "",                              \
 	  "series and change points over history", 1)                          \
-	X(VERSION, "version", pd_cmd_version, 0, 0, "", "print the version", 0)
+	X(VERSION, "version", pd_cmd_version, 0, 0, "", "print the version", 1)
 
 /* Each command's index in the list. */
 enum {

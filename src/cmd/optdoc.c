@@ -43,6 +43,18 @@ static void help_text(struct pd_buf *b, const char *h,
 	pd_buf_adds(b, at ? at + 9 : out + 12);
 }
 
+/* Whether command cmd has an option help shows (the others have only -h). */
+static int has_shown(unsigned cmd)
+{
+	size_t nt, i;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+
+	for (i = 0; i < nt; i++)
+		if ((table[i].cmds & cmd) && table[i].help)
+			return 1;
+	return 0;
+}
+
 /* "-f, --format FMT" or "--share" */
 static void flag_text(struct pd_buf *b, const struct pd_optdef *d)
 {
@@ -211,7 +223,7 @@ void pd_opts_man(FILE *f)
 	      " error (check: 0 good, 1 bad, 125 skip, 128 error).\n",
 	      f);
 	for (c = 0; c < ncmd; c++) {
-		if (!cmds[c].opts)
+		if (!has_shown(cmds[c].bit))
 			continue;
 		fputs(".SH \"PERFDIFF ", f);
 		for (i = 0; cmds[c].name[i]; i++)
@@ -310,7 +322,7 @@ int pd_opts_completion(FILE *f, const char *shell)
 		      "  local opts\n  case $cmd in\n",
 		      f);
 		for (c = 0; c < n; c++) {
-			if (!cmds[c].opts)
+			if (!has_shown(cmds[c].bit))
 				continue;
 			fprintf(f, "  %s) opts=\"", cmds[c].name);
 			long_list(f, cmds[c].bit);

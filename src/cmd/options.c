@@ -484,6 +484,18 @@ static const struct pd_optdef table[] = {
 	{ "colour", 0, CHOICE(color, PD_NUM_INT, colors), "WHEN", "Output",
 	  (JUDGE & ~PD_C_PEEK) | PD_C_TREND, NULL, NULL },
 	{ "help", 'h', HELP, NULL, "Output", ALL, "this help", NULL },
+	/*
+	 * The commands without options take -h too, which their usage line
+	 * is all the help of; help's own options make the docs (and the
+	 * option walk of t0003): none is shown.
+	 */
+	{ "help", 'h', HELP, NULL, "Output",
+	  PD_C_HELP | PD_C_VERSION | PD_C_COMPLETION, NULL, NULL },
+	{ "man", 0, FLAG(man), NULL, "Output", PD_C_HELP, NULL, NULL },
+	{ "markdown", 0, TEXT(markdown, NULL), "COMMAND", "Output", PD_C_HELP,
+	  NULL, NULL },
+	{ "options-table", 0, FLAG(options_table), NULL, "Output", PD_C_HELP,
+	  NULL, NULL },
 };
 
 const struct pd_optdef *pd_opts_table(size_t *n)

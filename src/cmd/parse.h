@@ -76,6 +76,9 @@ struct pd_args {
 	int color, sort;	  /* --color: 0 auto, 1 always, 2 never */
 	int counts;		  /* show, convert: folded sample counts */
 	int show_top;		  /* show: rows */
+	/* help's own, for the docs and tests: help --man, --markdown CMD */
+	int man, options_table;
+	const char *markdown;
 	/* The command (PD_C_ bit) and its operands, in argv's order */
 	unsigned cmd;
 	char **ops;

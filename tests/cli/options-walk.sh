@@ -85,7 +85,8 @@ base_of() {
 	show | convert) echo "@A" ;;
 	compare) echo "$SHA1 $SHA8 --scenario x" ;;
 	trend | culprit) echo "--scenario x" ;;
-	runs | db) echo "" ;;
+	runs | db | help | version) echo "" ;;
+	completion) echo "bash" ;;
 	ingest) echo "$T/walk/h1 $T/walk/h5" ;;
 	bundle) echo "init $W/nb --scenario s --cache warm --sha 1234567" ;;
 	site) echo "$W/site --pages 1" ;;
@@ -187,6 +188,9 @@ diff check|--sort|$S $B||--sort cum|
 compare|--sort|-||--sort cum|
 diff check compare trend|--color|-||--color always|
 all|--help|-||--help|
+help|--man|-||--man|
+help|--markdown|-||--markdown diff|
+help|--options-table|-||--options-table|
 EOF
 }
 
