@@ -13,7 +13,8 @@ mkdir -p "$T/walk" "$T/home"
 
 # Inputs made here: what sniffing cannot name (--from), names that only
 # normalisation joins (--no-normalize), the same functions in other
-# modules (--no-module), a second run a side (-b, -c, --paired).
+# modules (--no-module), a second run a side (-b, -c, --paired), a
+# compilation database and a dataset (bundle init).
 printf 'a b c 1\nd e 2\n' >"$T/walk/unsniffed.txt"
 printf 'main;work.constprop.0 60\nmain;other 40\n' >"$T/walk/n1.folded"
 printf 'main;work 60\nmain;other 40\n' >"$T/walk/n2.folded"
@@ -23,8 +24,8 @@ gzip -dc "$B" | sed 's/hash_key/hash_new/' | gzip >"$T/walk/renamed.perf.txt.gz"
 M=$T/walk/renamed.perf.txt.gz
 gzip -dc "$A" | awk 'NR % 7 != 3' >"$T/walk/a2.perf.txt"
 gzip -dc "$B" | awk 'NR % 5 != 2' >"$T/walk/b2.perf.txt"
-printf '{"directory": "%s", "file": "x.c", "command": "cc -O2 -DWALK -c x.c"}' "$T" |
-	sed 's/^/[/; s/$/]/' >"$T/walk/compile_commands.json"
+printf '[{"directory": "%s", "file": "x.c", "command": "cc -O2 -DWALK -c x.c"}]' \
+	"$T" >"$T/walk/compile_commands.json"
 printf 'input\n' >"$T/walk/dataset.txt"
 # a pprof profile with two sample types (--sample-type) and a samply
 # profile with CPU time per sample (--weight), by the tests' writers
