@@ -3,8 +3,10 @@
  * their states; `perfdiff alerts set ID STATE` triages one. Also the
  * marking of trends with the stored states (cmd/alerts.h).
  */
-#include <getopt.h>
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,7 @@
 
 #include "cmd/alerts.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/parse.h"
 #include "core/buf.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
@@ -93,15 +95,16 @@ struct alerts_args {
 	long long by;
 };
 
-static int parse_states(const char *s, unsigned *out)
+/* The states --state lists (checked by the option table), as bits. */
+static unsigned states_of(const char *s)
 {
+	unsigned out = 0;
 	const char *p = s;
 
-	*out = 0;
-	if (!strcmp(s, "all")) {
-		*out = ~0u;
-		return 0;
-	}
+	if (!s) /* every state but invalid */
+		return ~(1u << PD_ALERT_INVALID);
+	if (!strcmp(s, "all"))
+		return ~0u;
 	while (*p) {
 		size_t n = strcspn(p, ",");
 		char name[32];
@@ -112,19 +115,13 @@ static int parse_states(const char *s, unsigned *out)
 		memcpy(name, p, n);
 		name[n] = '\0';
 		st = pd_alert_state_parse(name);
-		if (st < 0) {
-			pd_error("error: --state %s: want new, acknowledged,"
-				 " expected, invalid, fixed, backed-out or"
-				 " all, joined by commas",
-				 s);
-			return 2;
-		}
-		*out |= 1u << st;
+		if (st > 0)
+			out |= 1u << st;
 		p += strcspn(p, ",");
 		if (*p == ',')
 			p++;
 	}
-	return 0;
+	return out;
 }
 
 static const char alerts_usage[] =
@@ -138,72 +135,6 @@ static const char alerts_usage[] =
     "with its state; set gives a change a state: new, acknowledged,\n"
     "expected, invalid, fixed or backed-out.\n"
     "\n";
-
-static int alerts_parse(int argc, char **argv, struct alerts_args *a)
-{
-	unsigned cmd = pd_opts_cmd("alerts");
-	double v;
-	int c;
-
-	memset(a, 0, sizeof(*a));
-	a->db = pd_db_default_path();
-	a->fmt = "text";
-	/* by default every state but invalid */
-	a->states = ~(1u << PD_ALERT_INVALID);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, pd_opts_short(cmd),
-				pd_opts_getopt(cmd), NULL)) != -1) {
-		switch (c) {
-		case OPT_DB:
-			a->db = optarg;
-			break;
-		case OPT_SCENARIO:
-			a->scenario = optarg;
-			break;
-		case OPT_SINCE:
-			a->since = optarg;
-			break;
-		case OPT_STATE:
-			if (parse_states(optarg, &a->states))
-				return 2;
-			break;
-		case OPT_NOTE:
-			a->note = optarg;
-			break;
-		case OPT_WHO:
-			a->who = optarg;
-			break;
-		case OPT_BY:
-			if (pd_parse_double("--by", optarg, 1, 9e15, &v))
-				return 2;
-			a->by = (long long)v;
-			break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "md") &&
-			    strcmp(optarg, "json")) {
-				pd_error("error: -f %s: want text, md or json",
-					 optarg);
-				return 2;
-			}
-			a->fmt = optarg;
-			break;
-		case 'h':
-			fputs(alerts_usage, stdout);
-			pd_opts_help(stdout, cmd);
-			return 0;
-		case ':':
-			pd_error("error: option %s needs a value",
-				 argv[optind - 1]);
-			return 2;
-		default:
-			pd_unknown_option(argv[optind - 1], pd_opts_getopt(cmd),
-					  "alerts");
-			return 2;
-		}
-	}
-	return -1;
-}
 
 /* Who sets a state: --who, else the login name. */
 static const char *who_default(const char *who)
@@ -223,7 +154,8 @@ static int alerts_set(const struct alerts_args *a, int argc, char **argv)
 	struct pd_alert_change c;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_db db;
-	double id;
+	unsigned long long id;
+	char *end;
 	int rc;
 
 	if (argc != 3) {
@@ -233,10 +165,12 @@ static int alerts_set(const struct alerts_args *a, int argc, char **argv)
 		return 2;
 	}
 	memset(&c, 0, sizeof(c));
-	if (pd_parse_double("alerts set ID", argv[1], 1, 9e15, &id))
-		return 2;
-	if (id - floor(id) > 0) {
-		pd_error("error: alerts set ID: %s is not a whole number",
+	errno = 0;
+	id = strtoull(argv[1], &end, 10);
+	if (!isdigit((unsigned char)*argv[1]) || *end || errno || !id ||
+	    id > (unsigned long long)INT64_MAX) {
+		pd_error("error: alerts set %s: an alert's number, as perfdiff"
+			 " alerts lists it (#3: 3)",
 			 argv[1]);
 		return 2;
 	}
@@ -457,17 +391,35 @@ static int alerts_list(const struct alerts_args *a)
 
 int pd_cmd_alerts(int argc, char **argv)
 {
+	struct pd_args p;
 	struct alerts_args a;
-	int rc = alerts_parse(argc, argv, &a);
+	char *op[3] = { NULL, NULL, NULL };
+	int rc = pd_parse("alerts", alerts_usage, argc, argv, &p), nops = 0;
 
+	if (rc < 0 && !pd_operands_ok("alerts", p.nops))
+		rc = 2;
+	if (rc < 0) {
+		memset(&a, 0, sizeof(a));
+		a.db = p.db;
+		a.scenario = p.scenario;
+		a.since = p.q.since;
+		a.fmt = pd_outfmt_name((enum pd_outfmt)p.fmt);
+		a.note = p.note;
+		a.who = p.who;
+		a.by = (long long)p.alert_by;
+		a.states = states_of(p.state);
+		nops = p.nops;
+		memcpy(op, p.ops, (size_t)nops * sizeof(*op));
+	}
+	pd_args_release(&p);
 	if (rc >= 0)
 		return rc;
-	if (optind < argc && !strcmp(argv[optind], "set"))
-		return alerts_set(&a, argc - optind, argv + optind);
-	if (optind < argc) {
+	if (nops && !strcmp(op[0], "set"))
+		return alerts_set(&a, nops, op);
+	if (nops) {
 		pd_error("error: alerts takes no operands but set ID STATE"
 			 " (got %s); see perfdiff help alerts",
-			 argv[optind]);
+			 op[0]);
 		return 2;
 	}
 	if (a.note || a.who || a.by) {

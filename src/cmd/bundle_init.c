@@ -5,7 +5,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +15,7 @@
 #include <cJSON.h>
 
 #include "cmd/cmd.h"
-#include "cmd/history_int.h"
-#include "cmd/options.h"
+#include "cmd/parse.h"
 #include "core/buf.h"
 #include "core/file.h"
 #include "core/limits.h"
@@ -280,7 +278,7 @@ static const char notes_template[] =
  * and that commit's own date (*cdate, owned, may be NULL); NULL after an
  * error line.
  */
-static char *bundle_commit(const struct hist_args *a, char **cdate)
+static char *bundle_commit(const struct pd_args *a, char **cdate)
 {
 	char full[41], *sha = NULL, *repo;
 	size_t i;
@@ -307,7 +305,7 @@ static char *bundle_commit(const struct hist_args *a, char **cdate)
 }
 
 /* The build's tools and flags, from the environment, into meta. */
-static int meta_build(cJSON *meta, const struct hist_args *a)
+static int meta_build(cJSON *meta, const struct pd_args *a)
 {
 	char *s = first_line("cc", "--version", NULL);
 
@@ -336,7 +334,7 @@ static int meta_build(cJSON *meta, const struct hist_args *a)
 }
 
 /* The datasets with their SHA-256, and this host, into meta. */
-static int meta_inputs(cJSON *meta, const struct hist_args *a)
+static int meta_inputs(cJSON *meta, const struct pd_args *a)
 {
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_buf host = PD_BUF_INIT;
@@ -418,7 +416,7 @@ out:
 
 int pd_cmd_bundle(int argc, char **argv)
 {
-	struct hist_args a;
+	struct pd_args a;
 	cJSON *meta;
 	const char *dir;
 	char *sha = NULL, *cdate, date[32];
@@ -426,26 +424,26 @@ int pd_cmd_bundle(int argc, char **argv)
 	struct tm tm;
 	int r, status = 2;
 
-	r = pd_hist_parse(argc, argv, &a, bundle_usage, "bundle");
-	if (r) {
-		PD_VEC_FREE(&a.datasets);
-		return r > 0 ? 0 : 2;
+	r = pd_parse("bundle", bundle_usage, argc, argv, &a);
+	if (r >= 0) {
+		pd_args_release(&a);
+		return r;
 	}
-	if (!pd_operands_ok("bundle", argc - optind)) {
-		PD_VEC_FREE(&a.datasets);
+	if (!pd_operands_ok("bundle", a.nops)) {
+		pd_args_release(&a);
 		return 2;
 	}
-	if (strcmp(argv[optind], "init")) {
+	if (strcmp(a.ops[0], "init")) {
 		pd_error(
 		    "error: usage: perfdiff bundle init DIR --scenario NAME"
 		    " --cache warm|cold");
-		PD_VEC_FREE(&a.datasets);
+		pd_args_release(&a);
 		return 2;
 	}
-	dir = argv[optind + 1];
+	dir = a.ops[1];
 	if (!a.scenario || !a.cache) {
 		pd_error("error: bundle init needs --scenario and --cache");
-		PD_VEC_FREE(&a.datasets);
+		pd_args_release(&a);
 		return 2;
 	}
 	meta = cJSON_CreateObject();
@@ -469,6 +467,6 @@ int pd_cmd_bundle(int argc, char **argv)
 out:
 	free(sha);
 	cJSON_Delete(meta);
-	PD_VEC_FREE(&a.datasets);
+	pd_args_release(&a);
 	return status;
 }

@@ -80,7 +80,7 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
  * keys to keys; *stat is the bundle's perf stat output (perf.stat.txt),
  * whose counters join the first run's tables, or NULL.
  */
-int pd_expand_bundle(const char *dir, struct path_list *files,
+int pd_expand_bundle(const char *dir, struct pd_strlist *files,
 		     struct pd_series_list *keys, struct pd_bundle *b,
 		     struct pd_meta *meta, const char **stat)
 {

@@ -18,7 +18,7 @@
  * when given (into spec); 0, or -1 after a message.
  */
 static int stored_side(struct pd_run_side *s, const char *operand,
-		       const struct run_opts *r, struct pd_buf *spec)
+		       const struct pd_args *r, struct pd_buf *spec)
 {
 	const char *rev = operand + 3;
 	struct pd_err err = PD_ERR_INIT;
@@ -39,7 +39,7 @@ static int stored_side(struct pd_run_side *s, const char *operand,
 	return pd_run_side_stored(s, operand, spec->buf, r);
 }
 
-int pd_check_db(struct run_opts *r, char **operands)
+int pd_check_db(struct pd_args *r, char **operands)
 {
 	struct pd_run_side s[2];
 	struct pd_funcs fn;

@@ -1,6 +1,7 @@
 /*
- * Subcommands. Each parses its own options and prints its own errors
- * ("perfdiff: error: ..."); each returns the process exit status.
+ * Subcommands. Each reads its options and operands through pd_parse
+ * (cmd/parse.h) and prints its own errors ("perfdiff: error: ...");
+ * each returns the process exit status.
  */
 #ifndef PD_CMD_H
 #define PD_CMD_H
@@ -8,6 +9,7 @@
 #include <regex.h>
 #include <stdio.h>
 
+#include "cmd/cmdlist.h"
 #include "store/db.h"
 
 struct pd_cmd {
@@ -16,6 +18,8 @@ struct pd_cmd {
 	int min_args, max_args; /* operands after options; -1: any */
 	const char *operands;	/* as usage shows them ("BASELINE CANDIDATE") */
 	const char *summary;
+	unsigned bit; /* PD_C_ */
+	int opts;     /* parses options (pd_parse) */
 };
 
 int pd_cmd_alerts(int argc, char **argv);
@@ -37,6 +41,8 @@ int pd_cmd_help(int argc, char **argv);
 int pd_cmd_version(int argc, char **argv);
 
 const struct pd_cmd *pd_cmd_table(size_t *n);
+/* The command called name, or NULL. */
+const struct pd_cmd *pd_cmd_find(const char *name);
 /*
  * Whether n operands are what the command cmd takes (its table entry):
  * 1, or 0 after "error: CMD wants OPERANDS (got N); see perfdiff help
@@ -85,19 +91,8 @@ int pd_write_by_name(const char *output,
 		     const void *arg);
 /* Compiles an extended regular expression; prints the error, -1. */
 int pd_parse_regex(const char *opt, const char *pattern, regex_t *re);
-/* Parses a number option; prints the error and returns -1 when invalid. */
-int pd_parse_double(const char *opt, const char *s, double lo, double hi,
-		    double *out);
 
-struct option;
 /* s made safe for a terminal (core/utf8.h), as a new string (free it). */
 char *pd_term_dup(const char *s);
-/*
- * "error: unknown option ARG" with the nearest long option of opts when
- * one is within two edits ("did you mean --threshold?"), and where help
- * is (perfdiff help CMD, when cmd is not NULL).
- */
-void pd_unknown_option(const char *arg, const struct option *opts,
-		       const char *cmd);
 
 #endif

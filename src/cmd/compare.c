@@ -44,7 +44,7 @@ static void free_shas(char **v, size_t n)
  * and tool: its index, its stored sha in *sha (owned); -1 when none, -2
  * after a message.
  */
-static long first_stored(char **shas, size_t n, const struct run_opts *r,
+static long first_stored(char **shas, size_t n, const struct pd_args *r,
 			 char **sha)
 {
 	struct pd_db db;
@@ -74,7 +74,7 @@ static long first_stored(char **shas, size_t n, const struct run_opts *r,
  * its nearest stored first-parent ancestor, set up as side s with why it
  * was chosen. 0, or -1 after a message.
  */
-static int base_of(struct pd_run_side *s, const struct run_opts *r,
+static int base_of(struct pd_run_side *s, const struct pd_args *r,
 		   const char *cand)
 {
 	struct pd_err err = PD_ERR_INIT;
@@ -131,25 +131,25 @@ out:
 
 int pd_cmd_compare(int argc, char **argv)
 {
-	struct run_opts r;
+	struct pd_args r;
 	struct pd_run_side s[2];
 	struct pd_funcs fn;
 	struct pd_diff d;
 	int status, i;
 
 	memset(s, 0, sizeof(s));
-	status = pd_parse_run(argc, argv, &r, compare_usage, "compare");
+	status = pd_parse("compare", compare_usage, argc, argv, &r);
 	if (status >= 0)
 		goto out_opts;
 	status = 2;
-	if (r.base_of && (!r.repo || argc - optind != 1)) {
+	if (r.base_of && (!r.repo || r.nops != 1)) {
 		pd_error(
 		    "error: compare --base-of REF wants --repo DIR and one"
 		    " operand, CAND_REV (got %d); see perfdiff help compare",
-		    argc - optind);
+		    r.nops);
 		goto out_opts;
 	}
-	if (!r.base_of && !pd_operands_ok("compare", argc - optind))
+	if (!r.base_of && !pd_operands_ok("compare", r.nops))
 		goto out_opts;
 	if (!r.scenario) {
 		pd_error("error: compare wants --scenario S (perfdiff runs"
@@ -157,10 +157,10 @@ int pd_cmd_compare(int argc, char **argv)
 		goto out_opts;
 	}
 	pd_funcs_init(&fn, r.flags);
-	if (r.base_of && base_of(&s[0], &r, argv[optind]) < 0)
+	if (r.base_of && base_of(&s[0], &r, r.ops[0]) < 0)
 		goto out;
 	for (i = r.base_of ? 1 : 0; i < 2; i++) {
-		const char *rev = argv[optind + i - (r.base_of ? 1 : 0)];
+		const char *rev = r.ops[i - (r.base_of ? 1 : 0)];
 		struct pd_err err = PD_ERR_INIT;
 		char full[41];
 
@@ -184,7 +184,6 @@ out:
 	pd_run_side_release(&s[1]);
 	pd_funcs_release(&fn);
 out_opts:
-	PD_VEC_FREE(&r.base);
-	PD_VEC_FREE(&r.cand);
+	pd_args_release(&r);
 	return status;
 }

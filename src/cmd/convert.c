@@ -23,56 +23,26 @@ static const char convert_usage[] =
 
 int pd_cmd_convert(int argc, char **argv)
 {
-	struct pd_import_opts io;
+	struct pd_args a;
 	struct pd_one_out o;
-	const char *output = NULL;
-	enum fmt fmt = FMT_TEXT; /* unused: -f is read here */
-	int c;
+	int status = pd_parse("convert", convert_usage, argc, argv, &a);
 
-	memset(&io, 0, sizeof(io));
+	if (status >= 0)
+		goto out;
+	status = 2;
+	if (!pd_operands_ok("convert", a.nops))
+		goto out;
 	memset(&o, 0, sizeof(o));
-	o.fmt = PD_ONE_SPEEDSCOPE;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, pd_opts_short(PD_C_CONVERT),
-				pd_opts_getopt(PD_C_CONVERT), NULL)) != -1) {
-		int r;
-
-		if (c == 'f') {
-			if (!strcmp(optarg, "speedscope")) {
-				o.fmt = PD_ONE_SPEEDSCOPE;
-			} else if (!strcmp(optarg, "folded") ||
-				   !strcmp(optarg, "collapsed")) {
-				o.fmt = PD_ONE_FOLDED;
-			} else {
-				pd_error("error: convert writes speedscope or"
-					 " folded, not '%s'",
-					 optarg);
-				return 2;
-			}
-			continue;
-		}
-		if (c == OPT_COUNTS) {
-			o.counts = 1;
-			continue;
-		}
-		r = pd_shared_option(c, argv, &io, &fmt, &output, convert_usage,
-				     "convert");
-		if (r >= 100)
-			return r - 100;
-		if (r)
-			continue;
-		pd_unknown_option(argv[optind - 1],
-				  pd_opts_getopt(PD_C_CONVERT), "convert");
-		return 2;
-	}
-	if (!pd_operands_ok("convert", argc - optind))
-		return 2;
+	o.fmt = a.fmt;
+	o.counts = a.counts;
 	/* speedscope keeps threads apart; folded stacks have no place for
 	 * them without changing the functions' numbers */
-	io.thread_roots = o.fmt == PD_ONE_SPEEDSCOPE;
-	o.output = output;
+	a.io.thread_roots = o.fmt == PD_FMT_SPEEDSCOPE;
+	o.output = a.output;
 	o.notes = 1;
 	o.stacks_only = 1;
-	return pd_write_one(argv[optind], &io, &o);
+	status = pd_write_one(a.ops[0], &a.io, &o);
+out:
+	pd_args_release(&a);
+	return status;
 }

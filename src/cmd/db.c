@@ -1,12 +1,11 @@
 /* perfdiff db copy SRC DST: a history moved between databases. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/parse.h"
 #include "store/copy.h"
 
 static const char db_usage[] =
@@ -84,41 +83,35 @@ static int copy(struct pd_db *src, const char *to, struct copy_job *j)
 
 int pd_cmd_db(int argc, char **argv)
 {
-	const struct option *opts = pd_opts_getopt(pd_opts_cmd("db"));
+	struct pd_args a;
 	struct pd_db src;
 	struct pd_copy_result res;
 	struct copy_job j;
-	int c;
+	char *op[3];
+	int rc = pd_parse("db", db_usage, argc, argv, &a);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(db_usage, stdout);
-			pd_opts_help(stdout, pd_opts_cmd("db"));
-			return 0;
-		}
-		pd_error("error: db: unknown option %s; see perfdiff help db",
-			 argv[optind - 1]);
-		return 2;
-	}
-	if (!pd_operands_ok("db", argc - optind))
-		return 2;
-	if (strcmp(argv[optind], "copy")) {
+	if (rc < 0 && !pd_operands_ok("db", a.nops))
+		rc = 2;
+	if (rc < 0)
+		memcpy(op, a.ops, sizeof(op));
+	pd_args_release(&a);
+	if (rc >= 0)
+		return rc;
+	if (strcmp(op[0], "copy")) {
 		pd_error("error: db %s: the db command is db copy SRC DST",
-			 argv[optind]);
+			 op[0]);
 		return 2;
 	}
-	if (!strcmp(argv[optind + 1], argv[optind + 2])) {
+	if (!strcmp(op[1], op[2])) {
 		pd_error("error: db copy: SRC and DST are the same database");
 		return 2;
 	}
-	if (pd_open_history(&src, argv[optind + 1]) < 0)
+	if (pd_open_history(&src, op[1]) < 0)
 		return 2;
 	memset(&j, 0, sizeof(j));
 	memset(&res, 0, sizeof(res));
 	j.res = &res;
-	if (copy(&src, argv[optind + 2], &j) < 0) {
+	if (copy(&src, op[2], &j) < 0) {
 		pd_db_close(&src);
 		return 2;
 	}

@@ -38,13 +38,12 @@ static const char diff_usage[] =
  * The two sides' files: -b/-c lists, or two operands, a folder being a
  * bundle whose profiles are that side's runs. 0, or -1 after the message.
  */
-static int collect_sides(int argc, char **argv, struct run_opts *r,
-			 struct pd_run_side *s)
+static int collect_sides(struct pd_args *r, struct pd_run_side *s)
 {
 	size_t i, k, n;
 
 	if (r->base.n || r->cand.n) {
-		if (!r->base.n || !r->cand.n || argc != optind) {
+		if (!r->base.n || !r->cand.n || r->nops) {
 			pd_error(
 			    "error: with -b/-c give every profile that way:"
 			    " -b BASE... -c CAND...");
@@ -55,10 +54,10 @@ static int collect_sides(int argc, char **argv, struct run_opts *r,
 		for (i = 0; i < r->cand.n; i++)
 			PD_VEC_PUSH(&s[1].files, r->cand.v[i]);
 	} else {
-		if (!pd_operands_ok(r->check ? "check" : "diff", argc - optind))
+		if (!pd_operands_ok(r->check ? "check" : "diff", r->nops))
 			return -1;
 		for (i = 0; i < 2; i++)
-			if (pd_run_side_add(&s[i], argv[optind + i]) < 0)
+			if (pd_run_side_add(&s[i], r->ops[i]) < 0)
 				return -1;
 	}
 	n = s[0].files.n + s[1].files.n;
@@ -84,7 +83,7 @@ static int collect_sides(int argc, char **argv, struct run_opts *r,
  * Renders d. With several runs a side, the HTML's flame graph and "where
  * the time went" show each side's mean run.
  */
-static int render_sides(struct pd_diff *d, struct run_opts *r,
+static int render_sides(struct pd_diff *d, struct pd_args *r,
 			const struct pd_profile **pa, size_t na,
 			const struct pd_profile **pb, size_t nb,
 			struct pd_funcs *fn)
@@ -97,7 +96,7 @@ static int render_sides(struct pd_diff *d, struct run_opts *r,
 		size_t m = k ? nb : na;
 
 		pd_profile_init(&mean[k]);
-		if (m > 1 && r->fmt == FMT_HTML) {
+		if (m > 1 && r->fmt == PD_FMT_HTML) {
 			for (i = 0; i < m; i++)
 				pd_profile_merge(&mean[k], k ? pb[i] : pa[i],
 						 1.0 / (double)m, NULL);
@@ -144,9 +143,8 @@ static void section_runs(struct section *x, const struct pd_run_side *s, int i)
 }
 
 /* x's runs compared into x->d, described, with only (what one side lacks). */
-static void section_diff(struct section *x, struct run_opts *r,
-			 struct job *jobs, struct pd_run_side *s,
-			 const char *only)
+static void section_diff(struct section *x, struct pd_args *r, struct job *jobs,
+			 struct pd_run_side *s, const char *only)
 {
 	size_t na = x->at[0].n, nb = x->at[1].n, i, k;
 	struct pd_profile **all = pd_xmalloc((na + nb) * sizeof(*all));
@@ -195,9 +193,9 @@ static void section_release(struct section *x)
 
 /* Several series in one report: the heading of one in text and Markdown. */
 static void section_heading(FILE *f, const struct section *x,
-			    const struct run_opts *r, size_t i, size_t n)
+			    const struct pd_args *r, size_t i, size_t n)
 {
-	if (r->fmt == FMT_MD)
+	if (r->fmt == PD_FMT_MD)
 		fprintf(f, "%s### %s, %s\n\n", i ? "\n" : "", x->key.cache,
 			x->key.tool);
 	else
@@ -212,7 +210,7 @@ static void section_heading(FILE *f, const struct section *x,
  * The exit status is the worst: 1 when any regressed (check: then 125
  * when any could not tell).
  */
-static int render_sections(struct section *x, size_t n, struct run_opts *r,
+static int render_sections(struct section *x, size_t n, struct pd_args *r,
 			   const char *only)
 {
 	struct pd_out out;
@@ -230,7 +228,7 @@ static int render_sections(struct section *x, size_t n, struct run_opts *r,
 	}
 	if (pd_out_open(&out, r->output) != 0)
 		return 2;
-	if (r->fmt == FMT_JSON) {
+	if (r->fmt == PD_FMT_JSON) {
 		fputs("{\n\"series\": [", out.f);
 		for (i = 0; i < n && rc == 0; i++) {
 			fprintf(out.f, "%s{\"cache\": \"%s\", \"tool\": ",
@@ -250,12 +248,12 @@ static int render_sections(struct section *x, size_t n, struct run_opts *r,
 			*only ? b.buf : "null", pd_status_name(worst));
 	} else {
 		fprintf(out.f, "%s%zu series compared (cache, tool):",
-			r->fmt == FMT_MD ? "**" : "", n);
+			r->fmt == PD_FMT_MD ? "**" : "", n);
 		for (i = 0; i < n; i++)
 			fprintf(out.f, "%s %s %s %s", i ? "," : "",
 				x[i].key.cache, x[i].key.tool,
 				pd_status_name(x[i].d.verdict));
-		fprintf(out.f, "%s%s%s\n", r->fmt == FMT_MD ? "**" : "",
+		fprintf(out.f, "%s%s%s\n", r->fmt == PD_FMT_MD ? "**" : "",
 			*only ? "; not compared, one side has no such runs: "
 			      : "",
 			only);
@@ -280,7 +278,7 @@ static int render_sections(struct section *x, size_t n, struct run_opts *r,
 }
 
 /* The runs imported in jobs, compared per series and rendered: the status. */
-static int compare_jobs(struct run_opts *r, struct job *jobs,
+static int compare_jobs(struct pd_args *r, struct job *jobs,
 			struct pd_run_side *s, const struct pd_series_list *c,
 			const char *only)
 {
@@ -315,7 +313,7 @@ static int compare_jobs(struct run_opts *r, struct job *jobs,
  * Both sides' files imported (and their perf stat tables), compared per
  * series: the status.
  */
-static int import_and_compare(struct run_opts *r, struct pd_run_side *s)
+static int import_and_compare(struct pd_args *r, struct pd_run_side *s)
 {
 	size_t na = s[0].files.n, n = na + s[1].files.n, i;
 	const char **paths;
@@ -331,8 +329,8 @@ static int import_and_compare(struct run_opts *r, struct pd_run_side *s)
 			 " runs; these are profile files");
 		goto out;
 	}
-	if (common.n > 1 && (r->fmt == FMT_HTML || r->fmt == FMT_XLSX ||
-			     r->fmt == FMT_FOLDED)) {
+	if (common.n > 1 && (r->fmt == PD_FMT_HTML || r->fmt == PD_FMT_XLSX ||
+			     r->fmt == PD_FMT_FOLDED)) {
 		struct pd_buf b = PD_BUF_INIT;
 
 		for (i = 0; i < common.n; i++)
@@ -340,10 +338,7 @@ static int import_and_compare(struct run_opts *r, struct pd_run_side *s)
 				    common.v[i].cache, common.v[i].tool);
 		pd_error("error: the bundles hold %zu series (%s): -f %s shows"
 			 " one; choose it with --cache and --tool",
-			 common.n, b.buf,
-			 r->fmt == FMT_HTML   ? "html"
-			 : r->fmt == FMT_XLSX ? "xlsx"
-					      : "folded");
+			 common.n, b.buf, pd_outfmt_name(r->fmt));
 		pd_buf_release(&b);
 		goto out;
 	}
@@ -368,13 +363,13 @@ out:
 
 static int diff_run(int argc, char **argv, int check)
 {
-	struct run_opts r;
+	struct pd_args r;
 	struct pd_run_side s[2];
-	int status, have_re = 0;
+	int status;
 
 	memset(s, 0, sizeof(s));
-	status = pd_parse_run(argc, argv, &r, check ? check_usage : diff_usage,
-			      check ? "check" : "diff");
+	status = pd_parse(check ? "check" : "diff",
+			  check ? check_usage : diff_usage, argc, argv, &r);
 	if (status >= 0)
 		goto out_opts;
 	status = 2;
@@ -382,23 +377,19 @@ static int diff_run(int argc, char **argv, int check)
 	if (r.function) {
 		if (pd_parse_regex("--function", r.function, &r.fre))
 			goto out_opts;
-		have_re = 1;
+		r.have_fre = 1;
 	}
-	if (check && argc - optind == 2 &&
-	    (!strncmp(argv[optind], "db:", 3) ||
-	     !strncmp(argv[optind + 1], "db:", 3))) {
-		status = pd_check_db(&r, argv + optind);
+	if (check && r.nops == 2 &&
+	    (!strncmp(r.ops[0], "db:", 3) || !strncmp(r.ops[1], "db:", 3))) {
+		status = pd_check_db(&r, r.ops);
 		goto out_opts;
 	}
-	if (collect_sides(argc, argv, &r, s) == 0)
+	if (collect_sides(&r, s) == 0)
 		status = import_and_compare(&r, s);
 out_opts:
 	pd_run_side_release(&s[0]);
 	pd_run_side_release(&s[1]);
-	if (have_re)
-		regfree(&r.fre);
-	PD_VEC_FREE(&r.base);
-	PD_VEC_FREE(&r.cand);
+	pd_args_release(&r);
 	return status;
 }
 
@@ -423,58 +414,28 @@ static const char show_usage[] =
 
 int pd_cmd_show(int argc, char **argv)
 {
-	struct pd_import_opts io;
+	struct pd_args a;
 	struct pd_one_out o;
-	const char *output = NULL;
-	enum fmt fmt = FMT_TEXT;
-	int c;
-	double v;
+	int status = pd_parse("show", show_usage, argc, argv, &a);
 
-	memset(&io, 0, sizeof(io));
+	if (status >= 0)
+		goto out;
+	status = 2;
+	if (!pd_operands_ok("show", a.nops))
+		goto out;
 	memset(&o, 0, sizeof(o));
-	o.top = 30;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, pd_opts_short(PD_C_SHOW),
-				pd_opts_getopt(PD_C_SHOW), NULL)) != -1) {
-		int r = pd_shared_option(c, argv, &io, &fmt, &output,
-					 show_usage, "show");
-
-		if (r >= 100)
-			return r - 100;
-		if (r)
-			continue;
-		switch (c) {
-		case OPT_TOP:
-			if (pd_parse_double("--top", optarg, 1, 1e9, &v))
-				return 2;
-			o.top = (int)v;
-			break;
-		case OPT_COUNTS:
-			o.counts = 1;
-			break;
-		default:
-			pd_unknown_option(argv[optind - 1],
-					  pd_opts_getopt(PD_C_SHOW), "show");
-			return 2;
-		}
-	}
-	if (fmt != FMT_TEXT && fmt != FMT_JSON && fmt != FMT_FOLDED) {
-		/* a profile alone has no verdict to put in md, html or xlsx */
-		pd_error("error: show writes text, json or folded");
-		return 2;
-	}
-	if (!pd_operands_ok("show", argc - optind))
-		return 2;
-	o.fmt = fmt == FMT_JSON	    ? PD_ONE_JSON
-		: fmt == FMT_FOLDED ? PD_ONE_FOLDED
-				    : PD_ONE_TEXT;
-	o.output = output;
+	o.fmt = a.fmt;
+	o.top = a.show_top;
+	o.counts = a.counts;
+	o.output = a.output;
 	/*
 	 * Warnings go to stderr, as diff's do; the text report repeats them,
 	 * unless stdout and stderr are the same terminal.
 	 */
 	o.notes = 1;
-	o.text_notes = output || !(isatty(1) && isatty(2));
-	return pd_write_one(argv[optind], &io, &o);
+	o.text_notes = a.output || !(isatty(1) && isatty(2));
+	status = pd_write_one(a.ops[0], &a.io, &o);
+out:
+	pd_args_release(&a);
+	return status;
 }

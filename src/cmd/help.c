@@ -5,74 +5,97 @@
  * option table (cmd/options.c).
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/parse.h"
+#include "core/buf.h"
 
 /*
- * For the commands with no options: -h or --help prints the usage line
- * and summary from the command table; 1 when it did.
+ * The arguments of a command without options (pd_parse: -h prints the
+ * usage line and summary from the command table): -1 to go on, else the
+ * exit status.
  */
-static int short_help(const char *cmd, int argc, char **argv)
+static int parse(const char *cmd, int argc, char **argv, struct pd_args *a)
 {
-	size_t i, n;
-	const struct pd_cmd *t = pd_cmd_table(&n);
+	const struct pd_cmd *c = pd_cmd_find(cmd);
+	struct pd_buf usage = PD_BUF_INIT;
+	int rc;
 
-	if (argc < 2 || (strcmp(argv[1], "-h") && strcmp(argv[1], "--help")))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!strcmp(t[i].name, cmd))
-			printf("usage: perfdiff %s%s%s\n\n%c%s.\n", cmd,
-			       *t[i].operands ? " " : "", t[i].operands,
-			       toupper((unsigned char)t[i].summary[0]),
-			       t[i].summary + 1);
-	return 1;
+	pd_buf_addf(&usage, "usage: perfdiff %s%s%s\n\n%c%s.\n", cmd,
+		    *c->operands ? " " : "", c->operands,
+		    toupper((unsigned char)c->summary[0]), c->summary + 1);
+	rc = pd_parse(cmd, usage.buf, argc, argv, a);
+	pd_buf_release(&usage);
+	if (rc < 0 && !pd_operands_ok(cmd, a->nops))
+		rc = 2;
+	return rc;
+}
+
+static int flushed(void)
+{
+	return fflush(stdout) || ferror(stdout) ? 2 : 0;
 }
 
 int pd_cmd_version(int argc, char **argv)
 {
-	if (short_help("version", argc, argv))
-		return fflush(stdout) || ferror(stdout) ? 2 : 0;
-	if (!pd_operands_ok("version", argc - 1))
-		return 2;
+	struct pd_args a;
+	int rc = parse("version", argc, argv, &a);
+
+	pd_args_release(&a);
+	if (rc >= 0)
+		return rc;
 	printf("perfdiff %s\n", PD_VERSION);
-	return fflush(stdout) || ferror(stdout) ? 2 : 0;
+	return flushed();
+}
+
+/* perfdiff help COMMAND: the command's own -h. */
+static int command_help(const char *name)
+{
+	static char help_opt[] = "--help";
+	const struct pd_cmd *c = pd_cmd_find(name);
+	char *args[] = { NULL, help_opt, NULL };
+
+	if (!c) {
+		pd_error("error: no command '%s'", name);
+		return 2;
+	}
+	args[0] = (char *)(uintptr_t)c->name;
+	return c->fn(2, args);
+}
+
+/* What help --man, --markdown CMD and --options-table write. */
+static int docs(const struct pd_args *a)
+{
+	if (a->options_table)
+		pd_opts_dump(stdout);
+	else if (a->man)
+		pd_opts_man(stdout);
+	else if (!pd_opts_cmd(a->markdown)) {
+		pd_error("error: no command '%s' with options", a->markdown);
+		return 2;
+	} else
+		pd_opts_markdown(stdout, pd_opts_cmd(a->markdown));
+	return flushed();
 }
 
 int pd_cmd_help(int argc, char **argv)
 {
 	size_t i, n;
 	const struct pd_cmd *t = pd_cmd_table(&n);
+	struct pd_args a;
+	int rc = parse("help", argc, argv, &a);
 
-	if (argc > 1 && !strcmp(argv[1], "--man")) {
-		pd_opts_man(stdout);
-		return fflush(stdout) || ferror(stdout) ? 2 : 0;
-	}
-	if (argc > 2 && !strcmp(argv[1], "--markdown")) {
-		if (!pd_opts_cmd(argv[2])) {
-			pd_error("error: no command '%s' with options",
-				 argv[2]);
-			return 2;
-		}
-		pd_opts_markdown(stdout, pd_opts_cmd(argv[2]));
-		return fflush(stdout) || ferror(stdout) ? 2 : 0;
-	}
-	if (short_help("help", argc, argv))
-		return fflush(stdout) || ferror(stdout) ? 2 : 0;
-	if (!pd_operands_ok("help", argc - 1))
-		return 2;
-	if (argc > 1) {
-		static char help_opt[] = "--help";
-		char *args[] = { argv[1], help_opt, NULL };
-
-		for (i = 0; i < n; i++)
-			if (!strcmp(t[i].name, argv[1]))
-				return t[i].fn(2, args);
-		pd_error("error: no command '%s'", argv[1]);
-		return 2;
-	}
+	if (rc < 0 && (a.options_table || a.man || a.markdown))
+		rc = docs(&a);
+	else if (rc < 0 && a.nops)
+		rc = command_help(a.ops[0]);
+	pd_args_release(&a);
+	if (rc >= 0)
+		return rc;
 	printf(
 	    "usage: perfdiff BASELINE CANDIDATE [options]\n"
 	    "       perfdiff <command> [options] [args]\n\n"
@@ -85,18 +108,18 @@ int pd_cmd_help(int argc, char **argv)
 	printf("\nRun 'perfdiff help diff' for the options of a comparison,"
 	       " 'perfdiff help\nCOMMAND' for a command's, 'perfdiff help"
 	       " --man' for the manual page.\n");
-	return fflush(stdout) || ferror(stdout) ? 2 : 0;
+	return flushed();
 }
 
 int pd_cmd_completion(int argc, char **argv)
 {
-	if (short_help("completion", argc, argv))
-		return fflush(stdout) || ferror(stdout) ? 2 : 0;
-	if (!pd_operands_ok("completion", argc - 1))
-		return 2;
-	if (pd_opts_completion(stdout, argv[1]) < 0) {
+	struct pd_args a;
+	int rc = parse("completion", argc, argv, &a);
+
+	if (rc < 0 && pd_opts_completion(stdout, a.ops[0]) < 0) {
 		pd_error("error: usage: perfdiff completion bash|zsh|fish");
-		return 2;
+		rc = 2;
 	}
-	return fflush(stdout) || ferror(stdout) ? 2 : 0;
+	pd_args_release(&a);
+	return rc >= 0 ? rc : flushed();
 }

@@ -1,10 +1,6 @@
-/*
- * History commands: `perfdiff ingest` and `perfdiff runs`, and the option
- * parsing they share with `perfdiff bundle init` (bundle_init.c).
- */
+/* History commands: `perfdiff ingest` and `perfdiff runs`. */
 #include <ctype.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +11,7 @@
 #include <cJSON.h>
 
 #include "cmd/cmd.h"
-#include "cmd/history_int.h"
-#include "cmd/options.h"
+#include "cmd/parse.h"
 #include "core/buf.h"
 #include "core/file.h"
 #include "core/limits.h"
@@ -26,85 +21,6 @@
 #include "store/commit.h"
 #include "store/keys.h"
 #include "store/store.h"
-
-/* Parses the options every history command shares; -1 on error, 1 help. */
-int pd_hist_parse(int argc, char **argv, struct hist_args *a, const char *usage,
-		  const char *cmd)
-{
-	const struct option *opts = pd_opts_getopt(pd_opts_cmd(cmd));
-	int c;
-
-	memset(a, 0, sizeof(*a));
-	a->db = pd_db_default_path();
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, pd_opts_short(pd_opts_cmd(cmd)),
-				opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			a->fmt = optarg;
-			if (strcmp(optarg, "text") && strcmp(optarg, "json") &&
-			    strcmp(optarg, "tsv")) {
-				pd_error("error: -f %s: runs are listed as"
-					 " text, json or tsv",
-					 optarg);
-				return -1;
-			}
-			break;
-		case OPT_DB:
-			a->db = optarg;
-			break;
-		case OPT_SHA:
-			a->sha = optarg;
-			break;
-		case OPT_SCENARIO:
-			a->scenario = optarg;
-			break;
-		case OPT_CACHE:
-			a->cache = pd_cache_state(optarg, strlen(optarg));
-			/* runs: a filter, checked against the history */
-			if (!a->cache && !strcmp(cmd, "runs"))
-				a->cache = optarg;
-			if (!a->cache) {
-				pd_error("error: --cache %s: a cache state is"
-					 " warm, cold or unspecified",
-					 optarg);
-				return -1;
-			}
-			break;
-		case OPT_REPO:
-			a->repo = optarg;
-			break;
-		case OPT_CFLAGS_FROM:
-			a->cflags_from = optarg;
-			break;
-		case OPT_BUILD_CMD:
-			a->build_cmd = optarg;
-			break;
-		case 'v':
-			a->verbose = 1;
-			break;
-		case OPT_REKEY:
-			a->rekey = 1;
-			break;
-		case OPT_DATASET:
-			PD_VEC_PUSH(&a->datasets, optarg);
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			pd_opts_help(stdout, pd_opts_cmd(cmd));
-			return 1;
-		case ':':
-			pd_error("error: option %s needs a value",
-				 argv[optind - 1]);
-			return -1;
-		default:
-			pd_unknown_option(argv[optind - 1], opts, cmd);
-			return -1;
-		}
-	}
-	return 0;
-}
 
 static const char ingest_usage[] =
     "usage: perfdiff ingest [--db FILE] [--repo DIR] [--rekey] PATH...\n"
@@ -120,7 +36,7 @@ static const char ingest_usage[] =
 
 int pd_cmd_ingest(int argc, char **argv)
 {
-	struct hist_args a;
+	struct pd_args a;
 	struct pd_bundle_key key;
 	struct pd_db db;
 	struct pd_err err = PD_ERR_INIT;
@@ -128,12 +44,10 @@ int pd_cmd_ingest(int argc, char **argv)
 	time_t start = time(NULL);
 	size_t skipped = 0, k;
 
-	r = pd_hist_parse(argc, argv, &a, ingest_usage, "ingest");
-	if (r)
-		return r > 0 ? 0 : 2;
-	if (!pd_operands_ok("ingest", argc - optind)) {
-		PD_VEC_FREE(&a.datasets);
-		return 2;
+	r = pd_parse("ingest", ingest_usage, argc, argv, &a);
+	if (r >= 0 || !pd_operands_ok("ingest", a.nops)) {
+		pd_args_release(&a);
+		return r >= 0 ? r : 2;
 	}
 	key.sha = a.sha;
 	key.scenario = a.scenario;
@@ -141,17 +55,17 @@ int pd_cmd_ingest(int argc, char **argv)
 	key.repo = a.repo;
 	if (pd_db_open(&db, a.db, PD_DB_WRITE, &err) < 0) {
 		pd_error("%s", err.msg);
-		PD_VEC_FREE(&a.datasets);
+		pd_args_release(&a);
 		return 2;
 	}
-	for (i = optind; i < argc; i++) {
+	for (i = 0; i < a.nops; i++) {
 		struct pd_ingest_result res;
 
 		memset(&err, 0, sizeof(err));
 		if (tty && time(NULL) - start >= 1)
-			fprintf(stderr, "\rperfdiff: ingesting %d/%d",
-				i - optind + 1, argc - optind);
-		if (pd_store_ingest(&db, argv[i], &key,
+			fprintf(stderr, "\rperfdiff: ingesting %d/%d", i + 1,
+				a.nops);
+		if (pd_store_ingest(&db, a.ops[i], &key,
 				    a.rekey ? PD_INGEST_REKEY : 0, &res,
 				    &err) < 0) {
 			if (tty && time(NULL) - start >= 1)
@@ -168,11 +82,11 @@ int pd_cmd_ingest(int argc, char **argv)
 		if (res.skipped) {
 			/* A nightly job passes every bundle every night. */
 			skipped++;
-			if (a.verbose || argc - optind == 1)
+			if (a.verbose || a.nops == 1)
 				pd_error("%s: already stored, skipped",
-					 argv[i]);
+					 a.ops[i]);
 		} else if (res.runs) {
-			char *path = pd_term_dup(argv[i]);
+			char *path = pd_term_dup(a.ops[i]);
 
 			printf("%s: %zu run%s, %zu function rows\n", path,
 			       res.runs, res.runs == 1 ? "" : "s", res.rows);
@@ -182,12 +96,12 @@ int pd_cmd_ingest(int argc, char **argv)
 	}
 	if (tty && time(NULL) - start >= 1)
 		fputc('\n', stderr);
-	if (skipped && !a.verbose && argc - optind > 1)
+	if (skipped && !a.verbose && a.nops > 1)
 		fprintf(stderr,
 			"perfdiff: %zu of %d bundles already stored, skipped\n",
-			skipped, argc - optind);
+			skipped, a.nops);
 	pd_db_close(&db);
-	PD_VEC_FREE(&a.datasets);
+	pd_args_release(&a);
 	if (fflush(stdout) || ferror(stdout))
 		status = 2;
 	return status;
@@ -337,19 +251,20 @@ static void runs_json_row(cJSON *arr, struct pd_st *st)
 
 int pd_cmd_runs(int argc, char **argv)
 {
-	struct hist_args a;
+	struct pd_args a;
 	struct pd_db db;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_st *st;
 	cJSON *root = NULL, *arr = NULL;
 	int r, rc, n = 0, fmt;
 
-	r = pd_hist_parse(argc, argv, &a, runs_usage, "runs");
-	PD_VEC_FREE(&a.datasets);
-	if (r)
-		return r > 0 ? 0 : 2;
-	if (!pd_operands_ok("runs", argc - optind))
-		return 2;
+	r = pd_parse("runs", runs_usage, argc, argv, &a);
+	if (r < 0 && !pd_operands_ok("runs", a.nops))
+		r = 2;
+	fmt = a.fmt == PD_FMT_JSON ? 'j' : a.fmt == PD_FMT_TSV ? 's' : 't';
+	pd_args_release(&a);
+	if (r >= 0)
+		return r;
 	if (pd_open_history(&db, a.db) < 0)
 		return 2;
 	/* a scenario or cache state that is not stored is a typo: say so */
@@ -366,9 +281,6 @@ int pd_cmd_runs(int argc, char **argv)
 		pd_st_text(st, 2, a.cache);
 	if (a.sha)
 		pd_st_text(st, 3, a.sha);
-	fmt = !a.fmt || !strcmp(a.fmt, "text") ? 't'
-	      : !strcmp(a.fmt, "json")	       ? 'j'
-					       : 's';
 	if (fmt == 'j') {
 		root = cJSON_CreateObject();
 		cJSON_AddNumberToObject(root, "version", 1);

@@ -1,100 +1,63 @@
 /*
- * Every command-line option, once (options.c): its name, argument, help
- * text, section and the commands that take it. The getopt tables, each
- * command's help, "did you mean", the man page (docs/perfdiff.1), the
- * shell completions and the option tables of docs/cli.md are all made
- * from it; a test fails when docs/cli.md or the man page disagree.
+ * Every command-line option, once (options.c): its name, its kind and
+ * where its value goes (a field of struct pd_args, cmd/parse.h), its
+ * argument, help text, section and the commands that take it. The
+ * parser (parse.c), each command's help, "did you mean", the man page
+ * (docs/perfdiff.1), the shell completions and the option tables of
+ * docs/cli.md are all made from it (optdoc.c); a test fails when
+ * docs/cli.md or the man page disagree, another when an option a
+ * command accepts changes nothing it does.
  */
 #ifndef PD_CMD_OPTIONS_H
 #define PD_CMD_OPTIONS_H
 
+#include <stddef.h>
 #include <stdio.h>
 
-/* Option ids beyond the single letters (getopt's return values). */
-enum {
-	OPT_FROM = 256,
-	OPT_EVENT,
-	OPT_PROCESS,
-	OPT_THREAD,
-	OPT_SAMPLE_WEIGHT,
-	OPT_INTERVAL,
-	OPT_WEIGHT,
-	OPT_SYMBOLS,
-	OPT_SYMBOLIZER,
-	OPT_DECIMAL,
-	OPT_SAMPLE_TYPE,
-	OPT_METRIC,
-	OPT_ALLOC_FRAMES,
-	OPT_NO_NORMALIZE,
-	OPT_NO_MODULE,
-	OPT_SYSTEM,
-	OPT_FOCUS,
-	OPT_IGNORE,
-	OPT_HIDE,
-	OPT_PERF,
-	OPT_THRESHOLD,
-	OPT_MIN_IMPACT,
-	OPT_ALPHA,
-	OPT_DISPERSION,
-	OPT_RUN_CV,
-	OPT_PAIRED,
-	OPT_TREAT,
-	OPT_SHARE,
-	OPT_TOP,
-	OPT_SORT,
-	OPT_COLOR,
-	OPT_DB,
-	OPT_SCENARIO,
-	OPT_CACHE,
-	OPT_TOOL,
-	OPT_FUNCTION,
-	OPT_COUNTS,
-	OPT_SHA,
-	OPT_DATASET,
-	OPT_REPO,
-	OPT_CFLAGS_FROM,
-	OPT_BUILD_CMD,
-	OPT_LAST,
-	OPT_SINCE,
-	OPT_P,
-	OPT_ALERT_AFTER,
-	OPT_STATE,
-	OPT_IMPROVEMENTS,
-	OPT_COMMIT_URL,
-	OPT_PAGES,
-	OPT_REBUILD,
-	OPT_REKEY,
-	OPT_BASE_OF,
-	OPT_RECORD,
-	OPT_NOTE,
-	OPT_WHO,
-	OPT_BY,
+#include "cmd/cmdlist.h"
+
+enum pd_optkind {
+	PD_OPT_HELP,   /* -h: usage and the options' help, exit 0 */
+	PD_OPT_FLAG,   /* no value: the int at off becomes 1 */
+	PD_OPT_BITS,   /* no value: bits or'ed into the unsigned at off */
+	PD_OPT_TEXT,   /* the value (const char *), once check accepts it */
+	PD_OPT_NUMBER, /* a number from lo to hi, stored as num says */
+	PD_OPT_CHOICE, /* one of choices, its value stored as num says */
+	PD_OPT_LIST,   /* repeatable: appended to the pd_strlist at off */
 };
 
-/* The commands that take options, one bit each. */
-enum {
-	PD_C_DIFF = 1u << 0,
-	PD_C_CHECK = 1u << 1,
-	PD_C_SHOW = 1u << 2,
-	PD_C_CONVERT = 1u << 3,
-	PD_C_COMPARE = 1u << 4,
-	PD_C_INGEST = 1u << 5,
-	PD_C_RUNS = 1u << 6,
-	PD_C_BUNDLE = 1u << 7,
-	PD_C_TREND = 1u << 8,
-	PD_C_CULPRIT = 1u << 9,
-	PD_C_PEEK = 1u << 10,
-	PD_C_DB = 1u << 11,
-	PD_C_SITE = 1u << 12,
-	PD_C_ALERTS = 1u << 13,
+/* How a number or a choice is stored at off. */
+enum pd_optnum {
+	PD_NUM_DOUBLE,
+	PD_NUM_PERCENT, /* a double: the percentage given, divided by 100 */
+	PD_NUM_INT,
+	PD_NUM_SIZE, /* size_t */
+	PD_NUM_CHAR,
+};
+
+/* A value of a choice; a NULL name ends the list. */
+struct pd_choice {
+	const char *name;
+	int value;
+	int alias; /* another spelling, left out of messages */
 };
 
 struct pd_optdef {
 	const char *name; /* long name */
 	int letter;	  /* short option, 0 for none */
-	int has_arg;	  /* getopt's no_argument / required_argument */
-	int id;		  /* what getopt returns: the letter or an OPT_ id */
-	const char *arg;  /* the argument in help ("FILE"), NULL for a flag */
+	enum pd_optkind kind;
+	size_t off; /* where the value goes in struct pd_args */
+	enum pd_optnum num;
+	double lo, hi;			 /* NUMBER: the range */
+	const struct pd_choice *choices; /* CHOICE */
+	unsigned bits; /* BITS: what is set; CHOICE of formats: PD_FMT bits */
+	/*
+	 * TEXT: 0 when the value is good for command cmd (a PD_C_ bit),
+	 * else -1 after a one-line error; may put another string (static,
+	 * or the value's own) in *v.
+	 */
+	int (*check)(const char *opt, const char **v, unsigned cmd);
+	const char *arg; /* the argument in help ("FILE"), NULL for a flag */
 	const char *section;
 	unsigned cmds; /* PD_C_ bits */
 	/* help, lines joined by '\n'; NULL for an alias left out of help */
@@ -103,15 +66,13 @@ struct pd_optdef {
 	const char *doc;
 };
 
-/* The command's bit by name (0 for none). */
+/* The option table. */
+const struct pd_optdef *pd_opts_table(size_t *n);
+/* The command's bit by name (0 for none, or one without options). */
 unsigned pd_opts_cmd(const char *name);
-/* getopt_long's table for a command (built once, never freed). */
-const struct option *pd_opts_getopt(unsigned cmd);
-/*
- * getopt's string of the command's short options, from the same table
- * (":f:o:hb:c:" for diff): a letter the help does not list is refused.
- */
-const char *pd_opts_short(unsigned cmd);
+/* The output formats as a choice list, for -f. */
+extern const struct pd_choice pd_outfmt_choices[];
+
 /* The option lines of a command's help, by section. */
 void pd_opts_help(FILE *f, unsigned cmd);
 /* docs/cli.md's option table of a command (Markdown). */
@@ -120,5 +81,10 @@ void pd_opts_markdown(FILE *f, unsigned cmd);
 void pd_opts_man(FILE *f);
 /* A completion script for "bash", "zsh" or "fish"; -1 for another. */
 int pd_opts_completion(FILE *f, const char *shell);
+/*
+ * Every (command, option) pair, one a line for tests: "COMMAND\t--NAME\t
+ * KIND\tARG", an alias's KIND followed by "=" and the name it spells.
+ */
+void pd_opts_dump(FILE *f);
 
 #endif

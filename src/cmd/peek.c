@@ -26,7 +26,7 @@ static const char peek_usage[] =
     "\n";
 
 /* Both sides imported, compared and peeked at: the exit status. */
-static int peek_sides(struct run_opts *r, const regex_t *re,
+static int peek_sides(struct pd_args *r, const regex_t *re,
 		      struct pd_run_side *s)
 {
 	size_t na = s[0].files.n, n = na + s[1].files.n, i;
@@ -61,7 +61,8 @@ static int peek_sides(struct run_opts *r, const regex_t *re,
 		pk.nb = n - na;
 		pk.fn = &fn;
 		if (pd_out_open(&out, r->output) == 0) {
-			rc = pd_report_peek(out.f, &d, &pk, r->fmt == FMT_JSON);
+			rc = pd_report_peek(out.f, &d, &pk,
+					    r->fmt == PD_FMT_JSON);
 			if (rc == 0)
 				pd_error("error: no function matches %s",
 					 r->function);
@@ -84,7 +85,7 @@ static int peek_sides(struct run_opts *r, const regex_t *re,
  * Bundles: the one series (cache state and tool) both sides have, or the
  * one --cache and --tool choose; 0, or -1 after a message.
  */
-static int pick_series(struct run_opts *r, struct pd_run_side *s)
+static int pick_series(struct pd_args *r, struct pd_run_side *s)
 {
 	struct pd_series_list c = PD_VEC_INIT;
 	struct pd_buf only = PD_BUF_INIT, b = PD_BUF_INIT;
@@ -111,24 +112,20 @@ static int pick_series(struct run_opts *r, struct pd_run_side *s)
 
 int pd_cmd_peek(int argc, char **argv)
 {
-	struct run_opts r;
+	struct pd_args r;
 	struct pd_run_side s[2];
 	regex_t re;
 	int status, i;
 
 	memset(s, 0, sizeof(s));
-	status = pd_parse_run(argc, argv, &r, peek_usage, "peek");
+	status = pd_parse("peek", peek_usage, argc, argv, &r);
 	if (status >= 0)
 		goto out;
 	status = 2;
-	if (r.fmt != FMT_TEXT && r.fmt != FMT_JSON) {
-		pd_error("error: peek writes text or JSON (-f text|json)");
-		goto out;
-	}
 	if (r.base.n || r.cand.n) { /* -b/-c: the pattern alone remains */
 		size_t k;
 
-		if (!r.base.n || !r.cand.n || argc - optind != 1) {
+		if (!r.base.n || !r.cand.n || r.nops != 1) {
 			pd_error("error: peek -b BASE... -c CAND... REGEX");
 			goto out;
 		}
@@ -137,24 +134,22 @@ int pd_cmd_peek(int argc, char **argv)
 		for (k = 0; k < r.cand.n; k++)
 			PD_VEC_PUSH(&s[1].files, r.cand.v[k]);
 		i = 2;
-	} else if (!pd_operands_ok("peek", argc - optind)) {
+	} else if (!pd_operands_ok("peek", r.nops)) {
 		goto out;
 	} else {
-		for (i = 0;
-		     i < 2 && pd_run_side_add(&s[i], argv[optind + 1 + i]) == 0;
+		for (i = 0; i < 2 && pd_run_side_add(&s[i], r.ops[1 + i]) == 0;
 		     i++)
 			;
 	}
-	if (pd_parse_regex("peek", argv[optind], &re))
+	if (pd_parse_regex("peek", r.ops[0], &re))
 		goto out;
-	r.function = argv[optind];
+	r.function = r.ops[0];
 	if (i == 2 && pick_series(&r, s) == 0)
 		status = peek_sides(&r, &re, s);
 	regfree(&re);
 out:
 	pd_run_side_release(&s[0]);
 	pd_run_side_release(&s[1]);
-	PD_VEC_FREE(&r.base);
-	PD_VEC_FREE(&r.cand);
+	pd_args_release(&r);
 	return status;
 }

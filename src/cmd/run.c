@@ -1,8 +1,7 @@
 /*
- * The machinery of the comparison commands: options, parallel import,
+ * The machinery of the comparison commands: parallel import,
  * bundle operands, metadata warnings, rendering and exit statuses.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -24,374 +23,12 @@ static void *import_job(void *arg)
 	return NULL;
 }
 
-void pd_unknown_option(const char *arg, const struct option *opts,
-		       const char *cmd)
-{
-	char name[64];
-	const char *best = NULL;
-	size_t bd = 0, i, n;
-
-	if (!strncmp(arg, "--", 2)) {
-		n = strcspn(arg + 2, "=");
-		if (n < sizeof(name)) {
-			memcpy(name, arg + 2, n);
-			name[n] = 0;
-			/* two edits in a long name, one in a short one */
-			bd = n >= 6 ? 3 : 2;
-			for (i = 0; opts[i].name; i++) {
-				size_t d = pd_edit_distance(name, opts[i].name);
-
-				if (d < bd) {
-					bd = d;
-					best = opts[i].name;
-				}
-			}
-		}
-	}
-	if (best && cmd)
-		pd_error("error: unknown option %s; did you mean --%s?"
-			 " (perfdiff help %s)",
-			 arg, best, cmd);
-	else if (best)
-		pd_error("error: unknown option %s; did you mean --%s?", arg,
-			 best);
-	else if (cmd)
-		pd_error("error: unknown option %s (perfdiff help %s)", arg,
-			 cmd);
-	else
-		pd_error("error: unknown option %s", arg);
-}
-
-/* Shared by diff and show: parses the import options; 1 if consumed. */
-static int import_option(int c, struct pd_import_opts *io)
-{
-	double v;
-
-	switch (c) {
-	case OPT_FROM:
-		if (!pd_format_find(optarg)) {
-			pd_error("error: unknown format '%s' (supported: %s)",
-				 optarg, pd_format_list());
-			return -1;
-		}
-		io->from = optarg;
-		return 1;
-	case OPT_EVENT:
-		io->event = optarg;
-		return 1;
-	case OPT_PROCESS:
-		io->process = optarg;
-		return 1;
-	case OPT_THREAD:
-		io->thread = optarg;
-		return 1;
-	case OPT_SAMPLE_WEIGHT:
-		if (pd_parse_double("--sample-weight", optarg, 1e-300, 1e300,
-				    &v))
-			return -1;
-		io->sample_weight = v;
-		return 1;
-	case OPT_INTERVAL:
-		if (pd_parse_double("--interval", optarg, 1e-9, 1e9, &v))
-			return -1;
-		io->interval_ms = v;
-		return 1;
-	case OPT_WEIGHT:
-		if (!strcmp(optarg, "cpu"))
-			io->weight_mode = 2;
-		else if (!strcmp(optarg, "wall"))
-			io->weight_mode = 1;
-		else {
-			pd_error("error: --weight wants cpu or wall");
-			return -1;
-		}
-		return 1;
-	case OPT_DECIMAL:
-		if ((optarg[0] != '.' && optarg[0] != ',') || optarg[1]) {
-			pd_error("error: --decimal wants . or ,");
-			return -1;
-		}
-		io->decimal = optarg[0];
-		return 1;
-	case OPT_SAMPLE_TYPE:
-		io->sample_type = optarg;
-		return 1;
-	case OPT_METRIC:
-		if (!pd_dhat_metric_ok(optarg)) {
-			pd_error("error: --metric wants one of %s",
-				 pd_dhat_metric_names());
-			return -1;
-		}
-		io->metric = optarg;
-		return 1;
-	case OPT_PERF:
-		io->perf = optarg;
-		return 1;
-	case OPT_FOCUS:
-	case OPT_IGNORE:
-	case OPT_HIDE: {
-		regex_t re;
-		const char *name = c == OPT_FOCUS    ? "--focus"
-				   : c == OPT_IGNORE ? "--ignore"
-						     : "--hide";
-
-		if (pd_parse_regex(name, optarg, &re))
-			return -1;
-		regfree(&re);
-		*(c == OPT_FOCUS    ? &io->focus
-		  : c == OPT_IGNORE ? &io->ignore
-				    : &io->hide) = optarg;
-		return 1;
-	}
-	case OPT_ALLOC_FRAMES: {
-		regex_t re;
-
-		if (pd_parse_regex("--alloc-frames", optarg, &re))
-			return -1;
-		regfree(&re);
-		io->alloc_frames = optarg;
-		return 1;
-	}
-	case OPT_SYMBOLS: {
-		/* Repeatable: a growing NULL-terminated list. */
-		static const char **dirs;
-		static size_t n;
-
-		dirs = pd_xreallocarray(dirs, n + 2, sizeof(*dirs));
-		dirs[n++] = optarg;
-		dirs[n] = NULL;
-		io->symbol_dirs = dirs;
-		return 1;
-	}
-	case OPT_SYMBOLIZER:
-		io->symbolizer = optarg;
-		return 1;
-	}
-	return 0;
-}
-
-static int parse_format(const char *s, enum fmt *f)
-{
-	if (!strcmp(s, "text"))
-		*f = FMT_TEXT;
-	else if (!strcmp(s, "md") || !strcmp(s, "markdown"))
-		*f = FMT_MD;
-	else if (!strcmp(s, "json"))
-		*f = FMT_JSON;
-	else if (!strcmp(s, "folded"))
-		*f = FMT_FOLDED;
-	else if (!strcmp(s, "html"))
-		*f = FMT_HTML;
-	else if (!strcmp(s, "xlsx"))
-		*f = FMT_XLSX;
-	else {
-		pd_error("error: unknown output format '%s' (text, md, json,"
-			 " folded, html, xlsx)",
-			 s);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * Options that diff and show share: input options, -f, -o, -h and getopt's
- * errors. Returns 1 when c was handled, 0 when it is the caller's, or
- * 100 + an exit status when the command must stop now.
- */
-int pd_shared_option(int c, char **argv, struct pd_import_opts *io,
-		     enum fmt *fmt, const char **output, const char *usage,
-		     const char *cmd)
-{
-	int r = import_option(c, io);
-
-	if (r)
-		return r < 0 ? 102 : 1;
-	switch (c) {
-	case 'f':
-		return parse_format(optarg, fmt) ? 102 : 1;
-	case 'o':
-		*output = optarg;
-		return 1;
-	case 'h':
-		fputs(usage, stdout);
-		pd_opts_help(stdout, pd_opts_cmd(cmd));
-		return 100;
-	case ':':
-		pd_error("error: option %s needs a value", argv[optind - 1]);
-		return 102;
-	case '?':
-		pd_unknown_option(argv[optind - 1],
-				  pd_opts_getopt(pd_opts_cmd(cmd)), cmd);
-		return 102;
-	}
-	return 0;
-}
-
-static int run_option(int c, struct run_opts *r)
-{
-	double v;
-
-	switch (c) {
-	case OPT_NO_NORMALIZE:
-		r->flags |= PD_FUNCS_NO_NORMALIZE;
-		return 1;
-	case OPT_NO_MODULE:
-		r->flags |= PD_FUNCS_NO_MODULE;
-		return 1;
-	case OPT_SYSTEM:
-		if (!strcmp(optarg, "include"))
-			r->flags |= PD_FUNCS_SYSTEM;
-		else if (!strcmp(optarg, "exclude"))
-			r->flags &= ~(unsigned)PD_FUNCS_SYSTEM;
-		else {
-			pd_error("error: --system wants include or exclude");
-			return -1;
-		}
-		return 1;
-	case OPT_THRESHOLD:
-		return pd_parse_double("--threshold", optarg, 0, 1000,
-				       &r->set.threshold_pct)
-			   ? -1
-			   : 1;
-	case OPT_MIN_IMPACT:
-		return pd_parse_double("--min-impact", optarg, 0, 100,
-				       &r->set.min_impact_pct)
-			   ? -1
-			   : 1;
-	case OPT_ALPHA:
-		return pd_parse_double("--alpha", optarg, 1e-12, 0.5,
-				       &r->set.alpha)
-			   ? -1
-			   : 1;
-	case OPT_DISPERSION:
-		return pd_parse_double("--dispersion", optarg, 0.01, 1000,
-				       &r->set.dispersion)
-			   ? -1
-			   : 1;
-	case OPT_RUN_CV:
-		if (pd_parse_double("--run-cv", optarg, 0, 100, &v))
-			return -1;
-		r->set.run_cv = v / 100;
-		return 1;
-	case OPT_PAIRED:
-		r->set.paired = 1;
-		return 1;
-	case OPT_TREAT:
-		r->set.treat = 1;
-		return 1;
-	case OPT_SHARE:
-		r->set.share = 1;
-		return 1;
-	case OPT_TOP:
-		if (pd_parse_double("--top", optarg, 1, 1000000, &v))
-			return -1;
-		r->ro.top = (int)v;
-		return 1;
-	case OPT_SORT: {
-		static const char *const keys[] = { "impact", "self", "total",
-						    "cum" };
-		size_t k;
-
-		for (k = 0; k < 4 && strcmp(optarg, keys[k]); k++)
-			;
-		if (k == 4) {
-			pd_error("error: --sort wants impact, self, total or"
-				 " cum");
-			return -1;
-		}
-		r->ro.sort = (enum pd_sort)k;
-		return 1;
-	}
-	case OPT_COLOR:
-		if (strcmp(optarg, "auto") && strcmp(optarg, "always") &&
-		    strcmp(optarg, "never")) {
-			pd_error("error: --color wants auto, always or never");
-			return -1;
-		}
-		r->color = optarg;
-		return 1;
-	case 'b':
-		PD_VEC_PUSH(&r->base, optarg);
-		return 1;
-	case 'c':
-		PD_VEC_PUSH(&r->cand, optarg);
-		return 1;
-	case OPT_DB:
-		r->db = optarg;
-		return 1;
-	case OPT_SCENARIO:
-		r->scenario = optarg;
-		return 1;
-	case OPT_CACHE: /* the runbook's spellings; others are checked later */
-		r->cache = pd_cache_state(optarg, strlen(optarg));
-		if (!r->cache)
-			r->cache = optarg;
-		return 1;
-	case OPT_TOOL:
-		r->tool = optarg;
-		return 1;
-	case OPT_REPO:
-		r->repo = optarg;
-		return 1;
-	case OPT_BASE_OF:
-		r->base_of = optarg;
-		return 1;
-	case OPT_FUNCTION:
-		r->function = optarg;
-		return 1;
-	}
-	return 0;
-}
-
-/* Parses a comparison's options; returns -1 to go on, else an exit status. */
-int pd_parse_run(int argc, char **argv, struct run_opts *r, const char *usage,
-		 const char *cmd)
-{
-	int c;
-
-	memset(r, 0, sizeof(*r));
-	pd_settings_default(&r->set);
-	r->ro.top = 20;
-	r->color = "auto";
-	r->db = pd_db_default_path();
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, pd_opts_short(pd_opts_cmd(cmd)),
-				pd_opts_getopt(pd_opts_cmd(cmd)), NULL)) !=
-	       -1) {
-		int k = pd_shared_option(c, argv, &r->io, &r->fmt, &r->output,
-					 usage, cmd);
-
-		if (k >= 100)
-			return k - 100;
-		if (k)
-			continue;
-		k = run_option(c, r);
-		if (k < 0)
-			return 2;
-		if (!k) {
-			pd_unknown_option(argv[optind - 1],
-					  pd_opts_getopt(pd_opts_cmd(cmd)),
-					  cmd);
-			return 2;
-		}
-	}
-	if (!strcmp(r->color, "always"))
-		r->ro.color = 1;
-	else if (!strcmp(r->color, "auto"))
-		r->ro.color = !r->output && isatty(1) && !getenv("NO_COLOR");
-	/* A bad -o is said before any work, not after it. */
-	if (r->output && pd_out_check(r->output, r->fmt == FMT_XLSX))
-		return 2;
-	return -1;
-}
-
 /*
  * perfdiff check's answer for git bisect run: 1 (bad) when a deciding
  * function (or, without --function, anything) regressed, 125 (skip) when
  * the evidence cannot tell, 0 (good) when it is the same or better.
  */
-static int check_status(const struct pd_diff *d, struct run_opts *r)
+static int check_status(const struct pd_diff *d, struct pd_args *r)
 {
 	struct pd_buf name = PD_BUF_INIT;
 	size_t i, matched = 0;
@@ -440,7 +77,7 @@ static int render_xlsx(struct pd_diff *d, const char *output)
 	return d->verdict == PD_REGRESSED ? 1 : 0;
 }
 
-void pd_render_warnings(const struct pd_diff *d, struct run_opts *r,
+void pd_render_warnings(const struct pd_diff *d, struct pd_args *r,
 			const char *series)
 {
 	size_t i;
@@ -450,32 +87,32 @@ void pd_render_warnings(const struct pd_diff *d, struct run_opts *r,
 	 * and stderr are the same terminal, where they would show twice.
 	 */
 	r->ro.warnings =
-	    !(r->fmt == FMT_TEXT && !r->output && isatty(1) && isatty(2));
+	    !(r->fmt == PD_FMT_TEXT && !r->output && isatty(1) && isatty(2));
 	for (i = 0; i < d->warnings.n; i++)
 		if (r->ro.warnings)
 			pd_error("warning: %s%s%s", series ? series : "",
 				 series ? ": " : "", d->warnings.v[i]);
 }
 
-int pd_render_body(FILE *f, struct pd_diff *d, struct run_opts *r,
+int pd_render_body(FILE *f, struct pd_diff *d, struct pd_args *r,
 		   const struct pd_profile *pa, const struct pd_profile *pb,
 		   struct pd_funcs *fn)
 {
 	switch (r->fmt) {
-	case FMT_TEXT:
+	case PD_FMT_TEXT:
 		return pd_report_text(f, d, &r->ro);
-	case FMT_MD:
+	case PD_FMT_MD:
 		return pd_report_md(f, d, &r->ro);
-	case FMT_JSON:
+	case PD_FMT_JSON:
 		return pd_report_json(f, d, &r->ro);
-	case FMT_HTML:
+	case PD_FMT_HTML:
 		return pd_report_html(f, d, &r->ro, pa, pb, fn);
 	default:
 		return pd_report_folded(f, pa, pb);
 	}
 }
 
-int pd_render_status(const struct pd_diff *d, struct run_opts *r)
+int pd_render_status(const struct pd_diff *d, struct pd_args *r)
 {
 	if (r->check)
 		return check_status(d, r);
@@ -483,19 +120,18 @@ int pd_render_status(const struct pd_diff *d, struct run_opts *r)
 }
 
 /* Writes the report; returns the exit status (0, 1, 2; check: 125). */
-int pd_render(struct pd_diff *d, struct run_opts *r,
-	      const struct pd_profile *pa, const struct pd_profile *pb,
-	      struct pd_funcs *fn)
+int pd_render(struct pd_diff *d, struct pd_args *r, const struct pd_profile *pa,
+	      const struct pd_profile *pb, struct pd_funcs *fn)
 {
 	struct pd_out out;
 	int rc, status = 2;
 
 	pd_render_warnings(d, r, NULL);
-	if (r->fmt == FMT_FOLDED && (!pa || !pb)) {
+	if (r->fmt == PD_FMT_FOLDED && (!pa || !pb)) {
 		pd_error("error: folded output compares one profile per side");
 		return 2;
 	}
-	if (r->fmt == FMT_XLSX) {
+	if (r->fmt == PD_FMT_XLSX) {
 		if (!r->output) {
 			pd_error("error: -f xlsx needs -o FILE.xlsx");
 			return 2;
@@ -609,16 +245,16 @@ int pd_write_one(const char *path, const struct pd_import_opts *io,
 	}
 	for (i = 0; o->notes && i < p.notes.n; i++)
 		pd_error("warning: %s", p.notes.v[i]);
-	if (o->fmt == PD_ONE_FOLDED &&
+	if (o->fmt == PD_FMT_FOLDED &&
 	    (plan = pd_folded_plan_say(&p, o->counts)) < 0)
 		goto out;
 	if (pd_out_open(&out, o->output) == 0) {
-		if (o->fmt == PD_ONE_JSON)
+		if (o->fmt == PD_FMT_JSON)
 			rc = pd_report_profile_json(out.f, &p);
-		else if (o->fmt == PD_ONE_FOLDED)
+		else if (o->fmt == PD_FMT_FOLDED)
 			rc = plan ? pd_report_folded_counts(out.f, &p)
 				  : pd_report_folded(out.f, &p, NULL);
-		else if (o->fmt == PD_ONE_SPEEDSCOPE)
+		else if (o->fmt == PD_FMT_SPEEDSCOPE)
 			rc = pd_report_speedscope(out.f, &p,
 						  "perfdiff " PD_VERSION);
 		else

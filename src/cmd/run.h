@@ -1,14 +1,13 @@
 /*
- * What diff, show, check and compare share: their options, importing
+ * What diff, show, check and compare share: importing
  * files on two threads, bundle operands, metadata warnings and rendering.
  */
 #ifndef PD_CMD_RUN_H
 #define PD_CMD_RUN_H
 
-#include <getopt.h>
 #include <regex.h>
 
-#include "cmd/options.h"
+#include "cmd/parse.h"
 #include "import/bundle.h"
 #include "import/import.h"
 #include "report/report.h"
@@ -22,48 +21,9 @@ struct job {
 	int rc;
 };
 
-enum fmt { FMT_TEXT, FMT_MD, FMT_JSON, FMT_FOLDED, FMT_HTML, FMT_XLSX };
-
-/* Profile paths of one side (works with the PD_VEC macros). */
-struct path_list {
-	const char **v;
-	size_t n, cap;
-};
-
-/* Options of a comparison: statistics, output, and where runs come from. */
-struct run_opts {
-	struct pd_import_opts io;
-	struct pd_settings set;
-	struct pd_report_opts ro;
-	enum fmt fmt;
-	const char *output, *color;
-	unsigned flags;
-	struct path_list base, cand; /* -b / -c files */
-	const char *db, *scenario, *cache, *tool;
-	const char *repo;     /* compare, check: resolves revisions */
-	const char *base_of;  /* compare: the baseline from a merge base */
-	const char *function; /* check: the functions that decide */
-	regex_t fre;
-	int check; /* exit as perfdiff check does */
-};
-
-/*
- * Options that diff and show share: input options, -f, -o, -h and getopt's
- * errors. Returns 1 when c was handled, 0 when it is the caller's, or
- * 100 + an exit status when the command must stop now.
- */
-int pd_shared_option(int c, char **argv, struct pd_import_opts *io,
-		     enum fmt *fmt, const char **output, const char *usage,
-		     const char *cmd);
-
-/* Parses a comparison's options; returns -1 to go on, else an exit status. */
-int pd_parse_run(int argc, char **argv, struct run_opts *r, const char *usage,
-		 const char *cmd);
-
 /* Writes the report; returns the exit status (0, 1, 2; check: 125). */
-int pd_render(struct pd_diff *d, struct run_opts *r,
-	      const struct pd_profile *pa, const struct pd_profile *pb,
-	      struct pd_funcs *fn);
+int pd_render(struct pd_diff *d, struct pd_args *r, const struct pd_profile *pa,
+	      const struct pd_profile *pb, struct pd_funcs *fn);
 
 /*
  * The parts of pd_render, for a report of several comparisons: d's
@@ -71,12 +31,12 @@ int pd_render(struct pd_diff *d, struct run_opts *r,
  * r->fmt (not xlsx) written to f, 0 or negative; and the exit status
  * of d once written (0, 1; check: 125).
  */
-void pd_render_warnings(const struct pd_diff *d, struct run_opts *r,
+void pd_render_warnings(const struct pd_diff *d, struct pd_args *r,
 			const char *series);
-int pd_render_body(FILE *f, struct pd_diff *d, struct run_opts *r,
+int pd_render_body(FILE *f, struct pd_diff *d, struct pd_args *r,
 		   const struct pd_profile *pa, const struct pd_profile *pb,
 		   struct pd_funcs *fn);
-int pd_render_status(const struct pd_diff *d, struct run_opts *r);
+int pd_render_status(const struct pd_diff *d, struct pd_args *r);
 
 /* Imports paths on two threads; prints the first error; 0 or -1. */
 int pd_import_all(const char *const *paths, size_t n,
@@ -104,7 +64,7 @@ struct pd_series_list {
  * A bundle folder as one side: every supported profile under profiles/ is
  * a run. Adds their paths to files and their series to keys.
  */
-int pd_expand_bundle(const char *dir, struct path_list *files,
+int pd_expand_bundle(const char *dir, struct pd_strlist *files,
 		     struct pd_series_list *keys, struct pd_bundle *b,
 		     struct pd_meta *meta, const char **stat);
 /*
@@ -127,7 +87,7 @@ int pd_folded_plan_say(const struct pd_profile *p, int counts);
 
 /* How show and convert write their one profile. */
 struct pd_one_out {
-	enum { PD_ONE_TEXT, PD_ONE_JSON, PD_ONE_FOLDED, PD_ONE_SPEEDSCOPE } fmt;
+	int fmt;	    /* PD_FMT_TEXT, _JSON, _FOLDED or _SPEEDSCOPE */
 	const char *output; /* NULL: standard output */
 	int counts;	    /* folded: sample counts whatever the weights */
 	int top;	    /* text: rows */
@@ -141,6 +101,6 @@ int pd_write_one(const char *path, const struct pd_import_opts *io,
 		 const struct pd_one_out *o);
 
 /* check with a stored side (db:REV...): the exit status. */
-int pd_check_db(struct run_opts *r, char **operands);
+int pd_check_db(struct pd_args *r, char **operands);
 
 #endif

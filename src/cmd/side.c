@@ -182,7 +182,7 @@ out:
 }
 
 int pd_run_side_stored(struct pd_run_side *s, const char *operand,
-		       const char *rev, const struct run_opts *r)
+		       const char *rev, const struct pd_args *r)
 {
 	char *p;
 
@@ -209,7 +209,7 @@ int pd_run_side_stored(struct pd_run_side *s, const char *operand,
 }
 
 /* The files imported and aggregated over fn; 0, or -1 after a message. */
-static int side_profiles(struct pd_run_side *s, struct run_opts *r,
+static int side_profiles(struct pd_run_side *s, struct pd_args *r,
 			 struct pd_funcs *fn)
 {
 	const struct pd_profile **pp;
@@ -316,7 +316,7 @@ static int load(struct pd_db *db, struct pd_run_side *s,
  * and then every side is counted whole. -1 with err set.
  */
 static int settle_totals(struct pd_db *db, struct pd_run_side *s,
-			 const struct store_key *k, struct run_opts *r,
+			 const struct store_key *k, struct pd_args *r,
 			 struct pd_funcs *fn, struct pd_idmap *ids,
 			 struct pd_err *err)
 {
@@ -361,7 +361,7 @@ static int add_counters(struct pd_db *db, struct pd_diff *d,
  * message.
  */
 static int load_sides(struct pd_db *db, struct pd_run_side *s,
-		      struct store_key *k, struct run_opts *r,
+		      struct store_key *k, struct pd_args *r,
 		      struct pd_funcs *fn, struct pd_idmap *ids,
 		      struct pd_noise *noise, struct pd_err *err)
 {
@@ -403,8 +403,8 @@ static int load_sides(struct pd_db *db, struct pd_run_side *s,
 	pd_store_noise_start(&task, r->db, scen, k->cache_own, k->tool_own, ex);
 	for (i = 0; i < 2 && rc == 0; i++) {
 		if (s[i].spec)
-			rc =
-			    load(db, &s[i], k, ids, 0, r->fmt == FMT_HTML, err);
+			rc = load(db, &s[i], k, ids, 0, r->fmt == PD_FMT_HTML,
+				  err);
 		else if (side_profiles(&s[i], r, fn) < 0)
 			rc = -2;
 	}
@@ -416,7 +416,7 @@ static int load_sides(struct pd_db *db, struct pd_run_side *s,
 	return rc;
 }
 
-int pd_run_sides_diff(struct pd_run_side *s, struct run_opts *r,
+int pd_run_sides_diff(struct pd_run_side *s, struct pd_args *r,
 		      struct pd_funcs *fn, struct pd_diff *d)
 {
 	struct store_key k;

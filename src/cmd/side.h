@@ -13,7 +13,7 @@
 
 struct pd_run_side {
 	/* given as files or a bundle */
-	struct path_list files;
+	struct pd_strlist files;
 	struct pd_series_list keys; /* each file's series; bundles only */
 	struct pd_bundle bundle;    /* its dir is NULL for plain files */
 	struct pd_meta meta;	    /* from the bundle's build_meta.json */
@@ -72,7 +72,7 @@ int pd_run_sides_series(const struct pd_run_side *s, const char *cache,
  * --scenario and --cache); 0, or -1 after a message.
  */
 int pd_run_side_stored(struct pd_run_side *s, const char *operand,
-		       const char *rev, const struct run_opts *r);
+		       const char *rev, const struct pd_args *r);
 
 /* The runs' aggregates, where the time of each function went. */
 static inline struct pd_agg *pd_run_side_aggs(const struct pd_run_side *s)
@@ -92,7 +92,7 @@ static inline size_t pd_run_side_n(const struct pd_run_side *s)
  * their counters (perf stat) join as tables. The exit status so far: -1
  * when d was made (render it), else 2 after a message.
  */
-int pd_run_sides_diff(struct pd_run_side *s, struct run_opts *r,
+int pd_run_sides_diff(struct pd_run_side *s, struct pd_args *r,
 		      struct pd_funcs *fn, struct pd_diff *d);
 
 /* Build differences between the sides and each side's provenance. */

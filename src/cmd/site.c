@@ -8,7 +8,6 @@
  * index, alerts and trend pages are rewritten each time.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +16,7 @@
 
 #include "cmd/alerts.h"
 #include "cmd/cmd.h"
-#include "cmd/options.h"
+#include "cmd/parse.h"
 #include "cmd/site.h"
 #include "core/file.h"
 #include "core/hash.h"
@@ -578,54 +577,22 @@ static const char site_usage[] =
 
 static int site_args(int argc, char **argv, struct pd_site *s)
 {
-	const struct option *opts = pd_opts_getopt(pd_opts_cmd("site"));
-	double v;
-	int c;
+	struct pd_args a;
+	int rc = pd_parse("site", site_usage, argc, argv, &a);
 
 	memset(s, 0, sizeof(*s));
-	s->db = pd_db_default_path();
-	s->pages = 30;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(site_usage, stdout);
-			pd_opts_help(stdout, pd_opts_cmd("site"));
-			return 0;
-		case OPT_DB:
-			s->db = optarg;
-			break;
-		case OPT_COMMIT_URL:
-			if (!pd_commit_url_ok(optarg))
-				return 2;
-			s->commit_url = optarg;
-			break;
-		case OPT_LAST:
-			if (pd_parse_double("--last", optarg, 2, 1e9, &v))
-				return 2;
-			s->last = (size_t)v;
-			break;
-		case OPT_PAGES:
-			if (pd_parse_double("--pages", optarg, 0, 1e9, &v))
-				return 2;
-			s->pages = (size_t)v;
-			break;
-		case OPT_REBUILD:
-			s->rebuild = 1;
-			break;
-		default:
-			pd_error("error: site: %s %s; see perfdiff help site",
-				 c == ':' ? "missing value for"
-					  : "unknown option",
-				 argv[optind - 1]);
-			return 2;
-		}
+	if (rc < 0 && !pd_operands_ok("site", a.nops))
+		rc = 2;
+	if (rc < 0) {
+		s->dir = a.ops[0];
+		s->db = a.db;
+		s->commit_url = a.commit_url;
+		s->last = a.q.last;
+		s->pages = a.pages;
+		s->rebuild = a.rebuild;
 	}
-	if (!pd_operands_ok("site", argc - optind))
-		return 2;
-	s->dir = argv[optind];
-	return -1;
+	pd_args_release(&a);
+	return rc;
 }
 
 int pd_cmd_site(int argc, char **argv)

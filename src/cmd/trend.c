@@ -3,7 +3,6 @@
  * commits of a scenario, and the bisect range of the latest one.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +12,7 @@
 #include "cmd/alerts.h"
 #include "cmd/cmd.h"
 #include "cmd/culprit.h"
-#include "cmd/options.h"
+#include "cmd/parse.h"
 #include "cmd/site.h"
 #include "core/buf.h"
 #include "core/utf8.h"
@@ -23,145 +22,32 @@
 #include "store/commit.h"
 #include "store/trend.h"
 
-struct trend_args {
-	struct pd_trend_query q;
-	const char *db, *repo, *fmt, *output, *pattern, *alert_after, *color;
-	const char *commit_url;
-	const char *state;
-	int record;	  /* trend --record */
-	int improvements; /* culprit: improvements too */
-	double pmax;
-	regex_t re;
-	int have_re;
-};
-
-/* Permutations behind each p value: enough to reach p = 0.001. */
-
-static int color_ok(const char *when)
-{
-	if (!strcmp(when, "auto") || !strcmp(when, "always") ||
-	    !strcmp(when, "never"))
-		return 1;
-	pd_error("error: --color wants auto, always or never");
-	return 0;
-}
-
-static int parse(int argc, char **argv, struct trend_args *a, const char *usage,
+/*
+ * The options (pd_parse), then what trend and culprit need of them: the
+ * query's keys and --function's ERE. -1 to go on, else the exit status.
+ */
+static int parse(int argc, char **argv, struct pd_args *a, const char *usage,
 		 const char *cmd)
 {
-	double v;
-	int c;
+	int rc = pd_parse(cmd, usage, argc, argv, a);
 
-	memset(a, 0, sizeof(*a));
-	a->db = pd_db_default_path();
-	a->fmt = "text";
-	a->color = "auto";
-	a->pmax = 0.001;
-	a->q.top = 10;
-	a->q.threshold_pct = 5;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, pd_opts_short(pd_opts_cmd(cmd)),
-				pd_opts_getopt(pd_opts_cmd(cmd)), NULL)) !=
-	       -1) {
-		switch (c) {
-		case OPT_DB:
-			a->db = optarg;
-			break;
-		case OPT_SCENARIO:
-			a->q.scenario = optarg;
-			break;
-		case OPT_CACHE: /* the runbook's spellings, else as given */
-			a->q.cache = pd_cache_state(optarg, strlen(optarg));
-			if (!a->q.cache)
-				a->q.cache = optarg;
-			break;
-		case OPT_TOOL:
-			a->q.tool = optarg;
-			break;
-		case OPT_LAST:
-			if (pd_parse_double("--last", optarg, 2, 1e9, &v))
-				return 2;
-			a->q.last = (size_t)v;
-			break;
-		case OPT_SINCE:
-			a->q.since = optarg;
-			break;
-		case OPT_FUNCTION:
-			a->pattern = optarg;
-			break;
-		case OPT_TOP:
-			if (pd_parse_double("--top", optarg, 0, 1000, &v))
-				return 2;
-			a->q.top = (size_t)v;
-			break;
-		case OPT_REPO:
-			a->repo = optarg;
-			break;
-		case OPT_P:
-			if (pd_parse_double("--p", optarg, 1e-4, 0.5, &a->pmax))
-				return 2;
-			break;
-		case OPT_THRESHOLD:
-			if (pd_parse_double("--threshold", optarg, 0, 1000,
-					    &a->q.threshold_pct))
-				return 2;
-			break;
-		case OPT_ALERT_AFTER:
-			a->alert_after = optarg;
-			break;
-		case OPT_COMMIT_URL:
-			if (!pd_commit_url_ok(optarg))
-				return 2;
-			a->commit_url = optarg;
-			break;
-		case OPT_COLOR:
-			if (!color_ok(optarg))
-				return 2;
-			a->color = optarg;
-			break;
-		case OPT_STATE:
-			a->state = optarg;
-			break;
-		case OPT_IMPROVEMENTS:
-			a->improvements = 1;
-			break;
-		case OPT_RECORD:
-			a->record = 1;
-			break;
-		case 'f':
-			a->fmt = optarg;
-			break;
-		case 'o':
-			a->output = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			pd_opts_help(stdout, pd_opts_cmd(cmd));
-			return 0;
-		case ':':
-			pd_error("error: option %s needs a value",
-				 argv[optind - 1]);
-			return 2;
-		default:
-			pd_unknown_option(argv[optind - 1],
-					  pd_opts_getopt(pd_opts_cmd(cmd)),
-					  cmd);
-			return 2;
-		}
-	}
-	if (!pd_operands_ok(cmd, argc - optind))
+	if (rc >= 0)
+		return rc;
+	if (!pd_operands_ok(cmd, a->nops))
 		return 2;
-	if (!a->q.scenario) {
+	if (!a->scenario) {
 		pd_error("error: --scenario is required (perfdiff runs lists"
 			 " them)");
 		return 2;
 	}
-	if (a->pattern) {
-		if (pd_parse_regex("--function", a->pattern, &a->re))
+	a->q.scenario = a->scenario;
+	a->q.cache = a->cache;
+	a->q.tool = a->tool;
+	if (a->function) {
+		if (pd_parse_regex("--function", a->function, &a->fre))
 			return 2;
-		a->have_re = 1;
-		a->q.function = &a->re;
+		a->have_fre = 1;
+		a->q.function = &a->fre;
 	}
 	return -1;
 }
@@ -202,15 +88,14 @@ static void free_lines(char **v, size_t n)
 	free(v);
 }
 
-static void args_release(struct trend_args *a)
+static void args_release(struct pd_args *a)
 {
-	if (a->have_re)
-		regfree(&a->re);
 	free_lines((char **)(uintptr_t)a->q.order, a->q.norder);
+	pd_args_release(a);
 }
 
 /* Loads and analyses; 0 or 2 (message printed). */
-static int load_trend(struct trend_args *a, struct pd_trend *t)
+static int load_trend(struct pd_args *a, struct pd_trend *t)
 {
 	struct pd_db db;
 	struct pd_err err = PD_ERR_INIT;
@@ -276,7 +161,7 @@ static long find_commit(const struct pd_trend *t, const char *rev,
  * --alert-after REV's index in the series: REV resolved by git in --repo
  * when given, else a stored sha prefix; -1 (printed) when not found.
  */
-static long after_index(const struct trend_args *a, const struct pd_trend *t)
+static long after_index(const struct pd_args *a, const struct pd_trend *t)
 {
 	struct pd_err err = PD_ERR_INIT;
 	const char *rev = a->alert_after;
@@ -382,7 +267,7 @@ static const char trend_usage[] =
 
 int pd_cmd_trend(int argc, char **argv)
 {
-	struct trend_args a;
+	struct pd_args a;
 	struct pd_trend t;
 	struct pd_out out;
 	long after = -1;
@@ -394,23 +279,6 @@ int pd_cmd_trend(int argc, char **argv)
 		args_release(&a);
 		return status;
 	}
-	if (strcmp(a.fmt, "text") && strcmp(a.fmt, "md") &&
-	    strcmp(a.fmt, "json") && strcmp(a.fmt, "html") &&
-	    strcmp(a.fmt, "xlsx")) {
-		pd_error("error: -f %s: want text, md, json, html or xlsx",
-			 a.fmt);
-		args_release(&a);
-		return 2;
-	}
-	if (!strcmp(a.fmt, "xlsx") && !a.output) {
-		pd_error("error: -f xlsx needs -o FILE.xlsx");
-		args_release(&a);
-		return 2;
-	}
-	if (a.output && pd_out_check(a.output, !strcmp(a.fmt, "xlsx"))) {
-		args_release(&a);
-		return 2;
-	}
 	if (load_trend(&a, &t)) {
 		args_release(&a);
 		return 2;
@@ -421,25 +289,21 @@ int pd_cmd_trend(int argc, char **argv)
 	/* stored first, so that the reports show the new alerts' numbers */
 	if (a.record && pd_trend_record_alerts(a.db, &t, &fresh))
 		goto out;
-	if (!strcmp(a.fmt, "xlsx")) {
+	if (a.fmt == PD_FMT_XLSX) {
 		if (pd_write_by_name(a.output, write_xlsx, &t) < 0)
 			goto out;
 	} else {
-		int color = !strcmp(a.color, "always") ||
-			    (!strcmp(a.color, "auto") && !a.output &&
-			     isatty(1) && !getenv("NO_COLOR"));
-
 		if (pd_out_open(&out, a.output) != 0)
 			goto out;
 		t.commit_url = a.commit_url;
-		if (!strcmp(a.fmt, "md"))
+		if (a.fmt == PD_FMT_MD)
 			rc = pd_trend_md(out.f, &t);
-		else if (!strcmp(a.fmt, "json"))
+		else if (a.fmt == PD_FMT_JSON)
 			rc = pd_trend_json(out.f, &t);
-		else if (!strcmp(a.fmt, "html"))
+		else if (a.fmt == PD_FMT_HTML)
 			rc = pd_trend_html(out.f, &t);
 		else
-			rc = pd_trend_text(out.f, &t, color);
+			rc = pd_trend_text(out.f, &t, a.ro.color);
 		if (rc && a.output && !ferror(out.f))
 			pd_error("error: %s: write failed", a.output);
 		if (pd_out_close(&out, rc) != 0 || rc)
@@ -477,7 +341,8 @@ static const char culprit_usage[] =
     "matching --function; with --alert-after, the latest after commit REV,\n"
     "which --repo resolves as git does) and prints the last good and first\n"
     "bad stored commits and the git bisect command between them. With --repo\n"
-    "it also says when the two are adjacent, so no bisect is needed.\n"
+    "it also says when the two are adjacent, so no bisect is needed, and\n"
+    "otherwise ranks the commits between them by what each changed.\n"
     "Improvements are passed over unless --improvements. Exits 0 when a\n"
     "change was found, 1 when none, 2 on error.\n"
     "\n";
@@ -488,7 +353,7 @@ static const char culprit_usage[] =
  * matching --function when given (the total does not decide then), or
  * NULL.
  */
-static const struct pd_alert *latest_alert(const struct trend_args *a,
+static const struct pd_alert *latest_alert(const struct pd_args *a,
 					   const struct pd_trend *t, long after)
 {
 	size_t i, k;
@@ -504,7 +369,7 @@ static const struct pd_alert *latest_alert(const struct trend_args *a,
 		if (x->state == PD_ALERT_EXPECTED)
 			continue;
 		for (k = 0; k < x->series.n; k++)
-			if (!a->pattern || x->series.v[k] != 0)
+			if (!a->function || x->series.v[k] != 0)
 				return x;
 	}
 	return NULL;
@@ -512,7 +377,7 @@ static const struct pd_alert *latest_alert(const struct trend_args *a,
 
 int pd_cmd_culprit(int argc, char **argv)
 {
-	struct trend_args a;
+	struct pd_args a;
 	struct pd_trend t;
 	const struct pd_alert *al = NULL;
 	const char *good, *bad;

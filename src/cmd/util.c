@@ -42,23 +42,6 @@ void pd_error(const char *fmt, ...)
 	free(msg);
 }
 
-int pd_parse_double(const char *opt, const char *s, double lo, double hi,
-		    double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end || errno || isnan(v) || v < lo || v > hi) {
-		pd_error("error: %s wants a number from %g to %g, not '%s'",
-			 opt, lo, hi, s);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 void pd_tmp_perms(int fd)
 {
 	/* mkstemp makes 0600; a report should get the usual permissions. */

@@ -30,6 +30,11 @@ refused --db bundle init "$T/newb" --scenario s --cache warm --sha 1234567 --db 
 refused -b compare 0000000000000000000000000000000000000001 \
 	0000000000000000000000000000000000000002 --scenario x -b "$T/b1"
 refused --top peek main "$T/b1" "$T/b2" --top 3
+# stored runs hold normalised names and system time set apart already
+refused --no-normalize compare 0000000000000000000000000000000000000001 \
+	0000000000000000000000000000000000000002 --scenario x --no-normalize
+refused --system compare 0000000000000000000000000000000000000001 \
+	0000000000000000000000000000000000000002 --scenario x --system include
 # a value the command cannot use is refused, as diff refuses it
 expect_exit 2 pd trend --scenario x --color sometimes
 expect_grep "color wants auto, always or never" "$T/err"
@@ -43,4 +48,14 @@ for cmd in compare trend culprit runs ingest; do
 	expect_exit 2 pd "$cmd" -b x
 	expect_grep "unknown option -b\|unknown option" "$T/err"
 done
+
+# Every (command, option) pair of the option table, walked: the command
+# runs on small inputs without the option and with it, and the two runs
+# must differ in what can be seen (exit status, standard output and
+# error, the files it writes, the history's runs). An option a command
+# accepts and then ignores fails here; one it cannot honour must be
+# refused (unknown option) instead. The table comes from perfdiff itself
+# (help --options-table), so a new option fails until it has a recipe
+# below or a reason in the allowlist.
+. "$(dirname "$0")/options-walk.sh"
 finish

@@ -49,7 +49,7 @@ expect_grep 'no function matches nosuchfunction' "$T/err"
 expect_exit 2 pd peek '(' "$T/a.folded" "$T/b.folded"
 expect_lines 1 "$T/err"
 expect_exit 2 pd peek -f html 'parse' "$T/a.folded" "$T/b.folded"
-expect_grep 'peek writes text or JSON' "$T/err"
+expect_grep '-f html: peek writes text or json' "$T/err"
 expect_exit 2 pd peek 'parse' "$T/a.folded"
 expect_lines 1 "$T/err"
 # What peek's help lists is what it does: no table options it ignores.

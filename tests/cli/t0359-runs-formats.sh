@@ -57,6 +57,6 @@ back=$(printf '%b' "$got")
 expect_exit 0 pd runs -f tsv --scenario "$odd" --cache cold
 expect_lines 1 "$T/out"
 expect_exit 2 pd runs -f yaml
-expect_grep "runs are listed as text, json or tsv" "$T/err"
+expect_grep "runs writes text, json or tsv" "$T/err"
 expect_exit 2 pd ingest -f json "$T/b1"
 finish

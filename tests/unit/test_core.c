@@ -5,6 +5,8 @@
 #include <zlib.h>
 
 #include "cmd/cmd.h"
+#include "cmd/options.h"
+#include "cmd/parse.h"
 #include "core/buf.h"
 #include "core/input.h"
 #include "core/intern.h"
@@ -317,6 +319,40 @@ static void test_command_table_sorted(void **state)
 		assert_true(strcmp(t[i - 1].name, t[i].name) < 0);
 }
 
+/*
+ * The option table the parser reads: for each command, one row per long
+ * name and per letter (a second would never be reached), every command
+ * of a row one that parses options, a choice with its values, a value's
+ * field inside struct pd_args, and a -f row whose formats are named.
+ */
+static void test_option_table(void **state)
+{
+	size_t nt, nc, i, k, c;
+	const struct pd_optdef *t = pd_opts_table(&nt);
+	const struct pd_cmd *cmds = pd_cmd_table(&nc);
+	unsigned with_opts = 0;
+
+	(void)state;
+	for (c = 0; c < nc; c++)
+		with_opts |= cmds[c].opts ? cmds[c].bit : 0;
+	for (i = 0; i < nt; i++) {
+		assert_true(t[i].cmds && !(t[i].cmds & ~with_opts));
+		assert_true(t[i].off < sizeof(struct pd_args));
+		if (t[i].kind == PD_OPT_CHOICE)
+			assert_non_null(t[i].choices);
+		if (t[i].kind == PD_OPT_NUMBER)
+			assert_true(t[i].lo <= t[i].hi);
+		if (t[i].choices == pd_outfmt_choices)
+			assert_true(t[i].bits != 0);
+		for (k = 0; k < i; k++) {
+			if (!(t[k].cmds & t[i].cmds))
+				continue;
+			assert_string_not_equal(t[k].name, t[i].name);
+			assert_true(!t[i].letter || t[k].letter != t[i].letter);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_error_is_one_line),
 		cmocka_unit_test(test_command_table_sorted),
+		cmocka_unit_test(test_option_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,393 @@
+/*
+ * What is made from the option table (cmd/options.h): each command's
+ * help, docs/cli.md's option tables, the man page, the shell
+ * completions and the table's dump for tests.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "cmd/options.h"
+#include "core/buf.h"
+#include "core/compat.h"
+#include "import/import.h"
+
+/* The help text with the format list put in. */
+/*
+ * The help text h of row d with the input formats (@FORMATS@) or the
+ * output formats d's command writes (@OUTFORMATS@, the default first)
+ * put in.
+ */
+static void help_text(struct pd_buf *b, const char *h,
+		      const struct pd_optdef *d)
+{
+	const char *at = strstr(h, "@FORMATS@"),
+		   *out = strstr(h, "@OUTFORMATS@");
+	const struct pd_choice *c;
+	int k = 0;
+
+	pd_buf_reset(b);
+	if (!at && !out) {
+		pd_buf_adds(b, h);
+		return;
+	}
+	pd_buf_add(b, h, (size_t)((at ? at : out) - h));
+	if (at)
+		pd_buf_adds(b, pd_format_list());
+	for (c = pd_outfmt_choices; out && c->name; c++)
+		if (!c->alias && (d->bits & (1u << c->value))) {
+			pd_buf_addf(b, "%s%s%s", k ? ", " : "", c->name,
+				    k ? "" : " (default)");
+			k++;
+		}
+	pd_buf_adds(b, at ? at + 9 : out + 12);
+}
+
+/* Whether command cmd has an option help shows (the others have only -h). */
+static int has_shown(unsigned cmd)
+{
+	size_t nt, i;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+
+	for (i = 0; i < nt; i++)
+		if ((table[i].cmds & cmd) && table[i].help)
+			return 1;
+	return 0;
+}
+
+/* "-f, --format FMT" or "--share" */
+static void flag_text(struct pd_buf *b, const struct pd_optdef *d)
+{
+	pd_buf_reset(b);
+	if (d->letter)
+		pd_buf_addf(b, "-%c, ", d->letter);
+	pd_buf_addf(b, "--%s", d->name);
+	if (d->arg)
+		pd_buf_addf(b, " %s", d->arg);
+}
+
+/* Sections in the order of their first option. */
+static size_t sections(const char **out, size_t max)
+{
+	size_t nt;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+	size_t n = 0, i, k;
+
+	for (i = 0; i < nt; i++) {
+		for (k = 0; k < n && strcmp(out[k], table[i].section); k++)
+			;
+		if (k == n && n < max)
+			out[n++] = table[i].section;
+	}
+	return n;
+}
+
+/* Wraps text to width columns, lines joined as they come. */
+static void print_wrapped(FILE *f, const char *text, int indent, int first)
+{
+	const char *s = text;
+	int col = first;
+
+	while (*s) {
+		size_t w = strcspn(s, " \n");
+
+		if (col > indent && col + 1 + (int)w > 79) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > indent) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(s, 1, w, f);
+		col += (int)w;
+		s += w;
+		while (*s == ' ' || *s == '\n')
+			s++;
+	}
+	fputc('\n', f);
+}
+
+void pd_opts_help(FILE *f, unsigned cmd)
+{
+	size_t nt;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+	const char *sec[16];
+	size_t ns = sections(sec, 16), k, i;
+	struct pd_buf flag = PD_BUF_INIT, h = PD_BUF_INIT;
+
+	for (k = 0; k < ns; k++) {
+		int any = 0;
+
+		for (i = 0; i < nt; i++) {
+			const struct pd_optdef *d = &table[i];
+
+			if (!(d->cmds & cmd) || !d->help ||
+			    strcmp(d->section, sec[k]))
+				continue;
+			if (!any++)
+				fprintf(f, "%s:\n", sec[k]);
+			flag_text(&flag, d);
+			help_text(&h, d->help, d);
+			fprintf(f, "  %-22s", flag.buf);
+			if (flag.len > 21) {
+				fputc('\n', f);
+				print_wrapped(f, h.buf, 24, 0);
+			} else {
+				print_wrapped(f, h.buf, 24, 24);
+			}
+		}
+	}
+	pd_buf_release(&flag);
+	pd_buf_release(&h);
+}
+
+/* s for a Markdown table cell: '|' escaped, lines joined. */
+static void md_cell(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+void pd_opts_markdown(FILE *f, unsigned cmd)
+{
+	size_t nt;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+	struct pd_buf flag = PD_BUF_INIT, h = PD_BUF_INIT;
+	size_t i;
+
+	fputs("| option | meaning |\n|---|---|\n", f);
+	for (i = 0; i < nt; i++) {
+		const struct pd_optdef *d = &table[i];
+
+		if (!(d->cmds & cmd) || !d->help)
+			continue;
+		flag_text(&flag, d);
+		help_text(&h, d->doc ? d->doc : d->help, d);
+		fputs("| `", f);
+		md_cell(f, flag.buf);
+		fputs("` | ", f);
+		md_cell(f, h.buf);
+		fputs(" |\n", f);
+	}
+	pd_buf_release(&flag);
+	pd_buf_release(&h);
+}
+
+/* roff text: a leading '.' or '\'' and backslashes made literal. */
+static void roff(FILE *f, const char *s, int line_start)
+{
+	for (; *s; s++) {
+		if (line_start && (*s == '.' || *s == '\''))
+			fputs("\\&", f);
+		line_start = *s == '\n';
+		if (*s == '\\')
+			fputs("\\e", f);
+		else if (*s == '-')
+			fputs("\\-", f);
+		else if (*s == '\n')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	}
+}
+
+void pd_opts_man(FILE *f)
+{
+	size_t nt;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+	size_t ncmd;
+	const struct pd_cmd *cmds = pd_cmd_table(&ncmd);
+	struct pd_buf flag = PD_BUF_INIT, h = PD_BUF_INIT;
+	size_t c, i;
+
+	fputs(".\\\" Made by `perfdiff help --man` from src/cmd/options.c.\n"
+	      ".TH PERFDIFF 1 \"\" \"perfdiff " PD_VERSION "\" \"User"
+	      " Commands\"\n"
+	      ".SH NAME\nperfdiff \\- find performance regressions between"
+	      " two builds, function by function\n"
+	      ".SH SYNOPSIS\n.B perfdiff\n.I BASELINE CANDIDATE\n"
+	      "[options]\n.br\n.B perfdiff\n.I command\n[options] [args]\n"
+	      ".SH DESCRIPTION\nperfdiff reads the profiles real profilers"
+	      " write (perf, samply, PerfView, WPA, Instruments, pprof,"
+	      " DHAT, ...), compares two builds per function, and says"
+	      " whether each change is real or noise. The formats, the"
+	      " statistics and the history are described in the"
+	      " documentation that comes with perfdiff (docs/).\n"
+	      ".SH EXIT STATUS\n0 no regression, 1 regression found, 2"
+	      " error (check: 0 good, 1 bad, 125 skip, 128 error).\n",
+	      f);
+	for (c = 0; c < ncmd; c++) {
+		if (!has_shown(cmds[c].bit))
+			continue;
+		fputs(".SH \"PERFDIFF ", f);
+		for (i = 0; cmds[c].name[i]; i++)
+			fputc(cmds[c].name[i] - 32, f);
+		fputs("\"\n", f);
+		fputs(".B perfdiff ", f);
+		roff(f, cmds[c].name, 0);
+		fputs("\n\\- ", f);
+		roff(f, cmds[c].summary, 0);
+		fputc('\n', f);
+		for (i = 0; i < nt; i++) {
+			const struct pd_optdef *d = &table[i];
+
+			if (!(d->cmds & cmds[c].bit) || !d->help)
+				continue;
+			flag_text(&flag, d);
+			help_text(&h, d->doc ? d->doc : d->help, d);
+			fputs(".TP\n.B ", f);
+			roff(f, flag.buf, 0);
+			fputc('\n', f);
+			roff(f, h.buf, 1);
+			fputc('\n', f);
+		}
+	}
+	fputs(".SH ENVIRONMENT\n.TP\n.B PERFDIFF_DB\nthe history database"
+	      " (default ./perfdiff.db)\n.TP\n.B PERFDIFF_SYMBOL_PATH\n"
+	      "where symbols are looked for when \\-\\-symbols is not given\n"
+	      ".TP\n.B NO_COLOR\nno colour in text output\n",
+	      f);
+	pd_buf_release(&flag);
+	pd_buf_release(&h);
+}
+
+/* Every long option of a command, space-separated, "--" included. */
+static void long_list(FILE *f, unsigned cmd)
+{
+	size_t nt;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+	size_t i, k;
+	int n = 0;
+
+	for (i = 0; i < nt; i++) {
+		if (!(table[i].cmds & cmd) || !table[i].help)
+			continue;
+		for (k = 0; k < i; k++) /* one entry per name */
+			if ((table[k].cmds & cmd) && table[k].help &&
+			    !strcmp(table[k].name, table[i].name))
+				break;
+		if (k == i)
+			fprintf(f, "%s--%s", n++ ? " " : "", table[i].name);
+	}
+}
+
+/* The fish lines of command c's options. */
+static void fish_options(FILE *f, const struct pd_cmd *c)
+{
+	size_t nt, i, j;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+	struct pd_buf h = PD_BUF_INIT;
+
+	for (i = 0; i < nt; i++) {
+		const struct pd_optdef *d = &table[i];
+
+		if (!(d->cmds & c->bit) || !d->help)
+			continue;
+		help_text(&h, d->help, d);
+		for (j = 0; j < h.len; j++)
+			if (h.buf[j] == '\n' || h.buf[j] == '\'')
+				h.buf[j] = ' ';
+		fprintf(f,
+			"complete -c perfdiff -n"
+			" '__fish_seen_subcommand_from %s'"
+			" -l %s%s -d '%.60s'\n",
+			c->name, d->name, d->arg ? " -r" : "", h.buf);
+	}
+	pd_buf_release(&h);
+}
+
+int pd_opts_completion(FILE *f, const char *shell)
+{
+	size_t c, n;
+	const struct pd_cmd *cmds = pd_cmd_table(&n);
+
+	if (!strcmp(shell, "bash")) {
+		fputs("# bash completion for perfdiff (perfdiff completion"
+		      " bash)\n_perfdiff() {\n"
+		      "  local cur=${COMP_WORDS[COMP_CWORD]} cmd=diff\n"
+		      "  local cmds=\"",
+		      f);
+		for (c = 0; c < n; c++)
+			fprintf(f, "%s%s", c ? " " : "", cmds[c].name);
+		fputs("\"\n"
+		      "  if [ \"$COMP_CWORD\" -gt 1 ]; then\n"
+		      "    case \" $cmds \" in *\" ${COMP_WORDS[1]} \"*)"
+		      " cmd=${COMP_WORDS[1]};; esac\n  fi\n"
+		      "  local opts\n  case $cmd in\n",
+		      f);
+		for (c = 0; c < n; c++) {
+			if (!has_shown(cmds[c].bit))
+				continue;
+			fprintf(f, "  %s) opts=\"", cmds[c].name);
+			long_list(f, cmds[c].bit);
+			fputs("\";;\n", f);
+		}
+		fputs("  *) opts=\"\";;\n  esac\n"
+		      "  if [ \"$COMP_CWORD\" -eq 1 ] && [ \"${cur#-}\" = "
+		      "\"$cur\" ]; then\n"
+		      "    COMPREPLY=($(compgen -W \"$cmds\" -- \"$cur\"))\n"
+		      "    compopt -o default 2>/dev/null\n"
+		      "  elif [ \"${cur#--}\" != \"$cur\" ]; then\n"
+		      "    COMPREPLY=($(compgen -W \"$opts\" -- \"$cur\"))\n"
+		      "  else\n    COMPREPLY=()\n"
+		      "    compopt -o default 2>/dev/null\n  fi\n}\n"
+		      "complete -F _perfdiff perfdiff\n",
+		      f);
+		return 0;
+	}
+	if (!strcmp(shell, "zsh")) {
+		fputs("#compdef perfdiff\n# zsh completion for perfdiff"
+		      " (perfdiff completion zsh)\n"
+		      "autoload -U bashcompinit && bashcompinit\n",
+		      f);
+		return pd_opts_completion(f, "bash");
+	}
+	if (!strcmp(shell, "fish")) {
+		fputs("# fish completion for perfdiff (perfdiff completion"
+		      " fish)\n",
+		      f);
+		for (c = 0; c < n; c++)
+			fprintf(f,
+				"complete -c perfdiff -n __fish_use_subcommand"
+				" -a %s\n",
+				cmds[c].name);
+		for (c = 0; c < n; c++)
+			fish_options(f, &cmds[c]);
+		return 0;
+	}
+	return -1;
+}
+
+static const char *const kind_names[] = {
+	"help", "flag", "bits", "text", "number", "choice", "list",
+};
+
+void pd_opts_dump(FILE *f)
+{
+	size_t nt, n, c, i, k;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+	const struct pd_cmd *cmds = pd_cmd_table(&n);
+
+	for (c = 0; c < n; c++)
+		for (i = 0; i < nt; i++) {
+			const struct pd_optdef *d = &table[i];
+
+			if (!(d->cmds & cmds[c].bit))
+				continue;
+			fprintf(f, "%s\t--%s\t%s", cmds[c].name, d->name,
+				kind_names[d->kind]);
+			/* an alias: the row before it with the same place */
+			for (k = 0; !d->help && k < i; k++)
+				if ((table[k].cmds & cmds[c].bit) &&
+				    table[k].help && table[k].off == d->off &&
+				    table[k].kind == d->kind)
+					fprintf(f, "=--%s", table[k].name);
+			fprintf(f, "\t%s\n", d->arg ? d->arg : "");
+		}
+}
