@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "core/compat.h"
 #include "stats/trend.h"
 #include "store/db.h"
 
@@ -15,12 +16,13 @@
  * Marks t's alerts with their stored states and leaves out those marked
  * invalid, with a note; 0, or 2 with the message printed.
  */
-int pd_trend_mark_alerts(struct pd_db *db, struct pd_trend *t);
+PD_NODISCARD int pd_trend_mark_alerts(struct pd_db *db, struct pd_trend *t);
 /*
  * trend --record: stores t's new alerts in the history at path (opened
  * for writing) and marks t; *fresh counts the new regressions. 0, or 2
  * with the message printed.
  */
-int pd_trend_record_alerts(const char *path, struct pd_trend *t, size_t *fresh);
+PD_NODISCARD int pd_trend_record_alerts(const char *path, struct pd_trend *t,
+					size_t *fresh);
 
 #endif

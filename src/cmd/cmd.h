@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cmd/cmdlist.h"
+#include "core/compat.h"
 #include "store/db.h"
 
 struct pd_cmd {
@@ -61,12 +62,12 @@ struct pd_out {
 	char *path, *tmp;
 };
 
-int pd_out_open(struct pd_out *o, const char *path);
+PD_NODISCARD int pd_out_open(struct pd_out *o, const char *path);
 /*
  * Whether -o path may be written: "-" (not for a file-only format), a new
  * name or a regular file; 0, or -1 after a message.
  */
-int pd_out_check(const char *path, int file_only);
+PD_NODISCARD int pd_out_check(const char *path, int file_only);
 /* Gives a temporary file the permissions a new file would get (umask). */
 void pd_tmp_perms(int fd);
 /*
@@ -74,23 +75,24 @@ void pd_tmp_perms(int fd);
  * A write that failed on the stream (a full disk) is said in one line with
  * the file and the reason, whatever rc.
  */
-int pd_out_close(struct pd_out *o, int rc);
+PD_NODISCARD int pd_out_close(struct pd_out *o, int rc);
 
 /* Whether --commit-url is an http(s) address with {sha}; else says why. */
 int pd_commit_url_ok(const char *url);
 /* Opens an existing history database; prints the error, -1. */
-int pd_open_history(struct pd_db *db, const char *path);
+PD_NODISCARD int pd_open_history(struct pd_db *db, const char *path);
 /*
  * For writers that take a file name (libxlsxwriter): write() fills a
  * temporary file next to output, renamed into place on success. Prints
  * the error, -1.
  */
-int pd_write_by_name(const char *output,
-		     int (*write)(const char *tmp, const void *arg,
-				  struct pd_err *err),
-		     const void *arg);
+PD_NODISCARD int pd_write_by_name(const char *output,
+				  int (*write)(const char *tmp, const void *arg,
+					       struct pd_err *err),
+				  const void *arg);
 /* Compiles an extended regular expression; prints the error, -1. */
-int pd_parse_regex(const char *opt, const char *pattern, regex_t *re);
+PD_NODISCARD int pd_parse_regex(const char *opt, const char *pattern,
+				regex_t *re);
 
 /* s made safe for a terminal (core/utf8.h), as a new string (free it). */
 char *pd_term_dup(const char *s);

@@ -7,26 +7,28 @@
 #define PD_CMD_CULPRIT_H
 
 #include "core/buf.h"
+#include "core/compat.h"
 #include "stats/trend.h"
 
 /*
  * Runs git -C repo args... (no shell), its output into out; 0, or -1
  * with a message printed.
  */
-int pd_git_out(const char *repo, const char *const *args, struct pd_buf *out);
+PD_NODISCARD int pd_git_out(const char *repo, const char *const *args,
+			    struct pd_buf *out);
 /*
  * Prints the commits of good..bad ranked by their evidence for alert al
  * of t, likeliest first, each with what it changed ("changed parse
  * (app.c:40-58)", "docs and tests only"); likeliest gets the first one's
  * sha ("" for an empty range). 0, or -1 with a message printed.
  */
-int pd_culprit_rank(const char *repo, const struct pd_trend *t,
-		    const struct pd_alert *al, const char *good,
-		    const char *bad, char likeliest[41]);
+PD_NODISCARD int pd_culprit_rank(const char *repo, const struct pd_trend *t,
+				 const struct pd_alert *al, const char *good,
+				 const char *bad, char likeliest[41]);
 /*
  * Prints "merged by: SHA SUBJECT" when bad reached HEAD's first-parent
  * line through a merge; nothing when bad is on that line. 0, or -1.
  */
-int pd_culprit_merge(const char *repo, const char *bad);
+PD_NODISCARD int pd_culprit_merge(const char *repo, const char *bad);
 
 #endif

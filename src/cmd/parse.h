@@ -9,6 +9,7 @@
 #include <regex.h>
 #include <stddef.h>
 
+#include "core/compat.h"
 #include "import/import.h"
 #include "report/report.h"
 #include "stats/diff.h"
@@ -101,8 +102,8 @@ struct pd_args {
  * after printing usage and the options' help for -h, 2 after a one-line
  * error. Release a with pd_args_release either way.
  */
-int pd_parse(const char *name, const char *usage, int argc, char **argv,
-	     struct pd_args *a);
+PD_NODISCARD int pd_parse(const char *name, const char *usage, int argc,
+			  char **argv, struct pd_args *a);
 /* Frees what a holds (its lists, operands and --function's ERE). */
 void pd_args_release(struct pd_args *a);
 

@@ -8,6 +8,7 @@
 #include <regex.h>
 
 #include "cmd/parse.h"
+#include "core/compat.h"
 #include "import/bundle.h"
 #include "import/import.h"
 #include "report/report.h"
@@ -22,8 +23,9 @@ struct job {
 };
 
 /* Writes the report; returns the exit status (0, 1, 2; check: 125). */
-int pd_render(struct pd_diff *d, struct pd_args *r, const struct pd_profile *pa,
-	      const struct pd_profile *pb, struct pd_funcs *fn);
+PD_NODISCARD int pd_render(struct pd_diff *d, struct pd_args *r,
+			   const struct pd_profile *pa,
+			   const struct pd_profile *pb, struct pd_funcs *fn);
 
 /*
  * The parts of pd_render, for a report of several comparisons: d's
@@ -33,14 +35,16 @@ int pd_render(struct pd_diff *d, struct pd_args *r, const struct pd_profile *pa,
  */
 void pd_render_warnings(const struct pd_diff *d, struct pd_args *r,
 			const char *series);
-int pd_render_body(FILE *f, struct pd_diff *d, struct pd_args *r,
-		   const struct pd_profile *pa, const struct pd_profile *pb,
-		   struct pd_funcs *fn);
+PD_NODISCARD int pd_render_body(FILE *f, struct pd_diff *d, struct pd_args *r,
+				const struct pd_profile *pa,
+				const struct pd_profile *pb,
+				struct pd_funcs *fn);
 int pd_render_status(const struct pd_diff *d, struct pd_args *r);
 
 /* Imports paths on two threads; prints the first error; 0 or -1. */
-int pd_import_all(const char *const *paths, size_t n,
-		  const struct pd_import_opts *io, struct job *jobs);
+PD_NODISCARD int pd_import_all(const char *const *paths, size_t n,
+			       const struct pd_import_opts *io,
+			       struct job *jobs);
 
 /* Warns about build metadata that differs between the two sides. */
 void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
@@ -64,9 +68,10 @@ struct pd_series_list {
  * A bundle folder as one side: every supported profile under profiles/ is
  * a run. Adds their paths to files and their series to keys.
  */
-int pd_expand_bundle(const char *dir, struct pd_strlist *files,
-		     struct pd_series_list *keys, struct pd_bundle *b,
-		     struct pd_meta *meta, const char **stat);
+PD_NODISCARD int pd_expand_bundle(const char *dir, struct pd_strlist *files,
+				  struct pd_series_list *keys,
+				  struct pd_bundle *b, struct pd_meta *meta,
+				  const char **stat);
 /*
  * Provenance of one side for the reports: the bundle's commit, scenario,
  * cache state and (when given) tool when b is given, and every run (paths)
@@ -75,8 +80,8 @@ int pd_expand_bundle(const char *dir, struct pd_strlist *files,
 void pd_side_provenance(struct pd_diff *d, int cand, const struct pd_bundle *b,
 			const char *tool, const char *const *paths, size_t n);
 /* Moves the tables of the perf stat output at path into p. */
-int pd_attach_stat(struct pd_profile *p, const char *path,
-		   const struct pd_import_opts *io);
+PD_NODISCARD int pd_attach_stat(struct pd_profile *p, const char *path,
+				const struct pd_import_opts *io);
 
 /*
  * Whether p can be written as folded stacks that read back to the same
@@ -97,10 +102,10 @@ struct pd_one_out {
 };
 
 /* Imports path with io and writes it as o says; the exit status. */
-int pd_write_one(const char *path, const struct pd_import_opts *io,
-		 const struct pd_one_out *o);
+PD_NODISCARD int pd_write_one(const char *path, const struct pd_import_opts *io,
+			      const struct pd_one_out *o);
 
 /* check with a stored side (db:REV...): the exit status. */
-int pd_check_db(struct pd_args *r, char **operands);
+PD_NODISCARD int pd_check_db(struct pd_args *r, char **operands);
 
 #endif

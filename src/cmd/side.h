@@ -9,6 +9,7 @@
 #define PD_CMD_SIDE_H
 
 #include "cmd/run.h"
+#include "core/compat.h"
 #include "store/load.h"
 
 struct pd_run_side {
@@ -37,7 +38,7 @@ struct pd_run_side {
 };
 
 /* A file, or a bundle folder whose profiles are the side's runs; 0/-1. */
-int pd_run_side_add(struct pd_run_side *s, const char *arg);
+PD_NODISCARD int pd_run_side_add(struct pd_run_side *s, const char *arg);
 
 /*
  * Keeps the runs of series (cache, tool) alone (either NULL: any); a side
@@ -63,16 +64,17 @@ void pd_run_side_series(const struct pd_run_side *s, struct pd_buf *b);
  * -1 after a message (a cache or tool no bundle has, or no series in
  * common).
  */
-int pd_run_sides_series(const struct pd_run_side *s, const char *cache,
-			const char *tool, struct pd_series_list *common,
-			struct pd_buf *only);
+PD_NODISCARD int pd_run_sides_series(const struct pd_run_side *s,
+				     const char *cache, const char *tool,
+				     struct pd_series_list *common,
+				     struct pd_buf *only);
 
 /*
  * A stored commit: rev[:SCENARIO[:CACHE]] (parts not given come from
  * --scenario and --cache); 0, or -1 after a message.
  */
-int pd_run_side_stored(struct pd_run_side *s, const char *operand,
-		       const char *rev, const struct pd_args *r);
+PD_NODISCARD int pd_run_side_stored(struct pd_run_side *s, const char *operand,
+				    const char *rev, const struct pd_args *r);
 
 /* The runs' aggregates, where the time of each function went. */
 static inline struct pd_agg *pd_run_side_aggs(const struct pd_run_side *s)
@@ -92,8 +94,8 @@ static inline size_t pd_run_side_n(const struct pd_run_side *s)
  * their counters (perf stat) join as tables. The exit status so far: -1
  * when d was made (render it), else 2 after a message.
  */
-int pd_run_sides_diff(struct pd_run_side *s, struct pd_args *r,
-		      struct pd_funcs *fn, struct pd_diff *d);
+PD_NODISCARD int pd_run_sides_diff(struct pd_run_side *s, struct pd_args *r,
+				   struct pd_funcs *fn, struct pd_diff *d);
 
 /* Build differences between the sides and each side's provenance. */
 void pd_run_sides_describe(struct pd_diff *d, struct pd_run_side *s,
