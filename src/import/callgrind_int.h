@@ -115,10 +115,11 @@ int pd_cg_fail(struct cg_reader *s, const char *fmt, ...) PD_PRINTF(2, 3);
  * The costs of a line after its positions: the chosen event's in *v, 0
  * when the line stops before it; more costs than events is an error.
  */
-int pd_cg_costs(struct cg_reader *s, const char *c, uint64_t *v);
+PD_NODISCARD int pd_cg_costs(struct cg_reader *s, const char *c, uint64_t *v);
 /* A body line "KEY=VALUE" (the key k, n bytes long) or a cost line. */
-int pd_cg_spec(struct cg_reader *s, const char *k, size_t n, const char *v);
-int pd_cg_cost(struct cg_reader *s, const char *line);
+PD_NODISCARD int pd_cg_spec(struct cg_reader *s, const char *k, size_t n,
+			    const char *v);
+PD_NODISCARD int pd_cg_cost(struct cg_reader *s, const char *line);
 
 /*
  * Adds the graph to p as a call tree (docs/formats.md, "Callgrind: the

@@ -65,7 +65,7 @@ PD_NODISCARD int pd_etl_count(const char *path, uint64_t *counts,
  * the data stopped making sense (a match before the output's start, a
  * length or output past the end).
  */
-long pd_xpress_lz77(const unsigned char *src, size_t n, unsigned char *dst,
-		    size_t cap, size_t *bad);
+PD_NODISCARD long pd_xpress_lz77(const unsigned char *src, size_t n,
+				 unsigned char *dst, size_t cap, size_t *bad);
 
 #endif

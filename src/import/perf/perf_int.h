@@ -106,19 +106,21 @@ uint32_t perf_frame_id(struct perf_state *st, const char *sym, size_t sn,
 		       const char *dso, size_t dn);
 void perf_frame_push(struct perf_state *st, uint32_t frame, int inlined);
 /* perf_frame_id and push; a JIT map's a->b->c becomes three frames. */
-int perf_frame_add(struct perf_state *st, const char *sym, size_t sn,
-		   const char *dso, size_t dn, int inlined);
+PD_NODISCARD int perf_frame_add(struct perf_state *st, const char *sym,
+				size_t sn, const char *dso, size_t dn,
+				int inlined);
 /* Strips modifiers (cycles:u -> cycles) but keeps tracepoint names. */
 size_t perf_event_name_len(const char *s, size_t n);
 /*
  * After the last sample: an error when none was kept, else the profile
  * finished, weighed (periods or samples) and its notes written.
  */
-int perf_finish(struct perf_state *st, const char *path, struct pd_err *err);
+PD_NODISCARD int perf_finish(struct perf_state *st, const char *path,
+			     struct pd_err *err);
 
 /* perf script text (perf.c): every line of lines into st's samples. */
-int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
-		    struct pd_err *err);
+PD_NODISCARD int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
+				 struct pd_err *err);
 /*
  * Whether the NUL-terminated line is a sample header in any state of the
  * reader, so that a piece of the file may start there (with first, in the
@@ -142,8 +144,8 @@ int perf_piece_start(const char *line, int first, const char **event,
  * 1 when read so, 0 when the file is not one that can be cut (nothing
  * read), or the error code.
  */
-int perf_import_split(struct pd_input *in, struct perf_state *st,
-		      unsigned nthreads, uint64_t min_bytes, uint64_t max_bytes,
-		      struct pd_err *err);
+PD_NODISCARD int perf_import_split(struct pd_input *in, struct perf_state *st,
+				   unsigned nthreads, uint64_t min_bytes,
+				   uint64_t max_bytes, struct pd_err *err);
 
 #endif

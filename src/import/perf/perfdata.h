@@ -18,8 +18,8 @@
  * set, or PDD_USE_PERF with why saying what only perf itself reads (DWARF call
  * graphs, LBR call stacks, compressed or piped recordings).
  */
-int pd_perfdata_import(struct pd_profile *p, const char *path, int fd,
-		       const struct pd_import_opts *o, struct pd_err *err,
-		       struct pd_buf *why);
+PD_NODISCARD int pd_perfdata_import(struct pd_profile *p, const char *path,
+				    int fd, const struct pd_import_opts *o,
+				    struct pd_err *err, struct pd_buf *why);
 
 #endif

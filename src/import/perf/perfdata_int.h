@@ -193,16 +193,16 @@ static inline uint64_t u64at(const unsigned char *p)
 int pdd_bad(struct pdd *d, struct pd_err *err, uint64_t off, const char *what);
 int pdd_use_perf(struct pdd *d, const char *why);
 /* Header, attributes and features; PDD_USE_PERF when perf must read it. */
-int pdd_read_header(struct pdd *d, struct pd_err *err);
+PD_NODISCARD int pdd_read_header(struct pdd *d, struct pd_err *err);
 void pdd_rewind_data(struct pdd *d);
 /*
  * The next record: 1 with *rec and *size set, 0 at the end, or an error;
  * *rec and *size are NULL and 0 whenever it returns other than 1.
  */
-int pdd_next_record(struct pdd *d, const unsigned char **rec, size_t *size,
-		    struct pd_err *err);
+PD_NODISCARD int pdd_next_record(struct pdd *d, const unsigned char **rec,
+				 size_t *size, struct pd_err *err);
 /* Pass 1: mappings, thread names and forks, sorted for look-ups. */
-int pdd_pass_events(struct pdd *d, struct pd_err *err);
+PD_NODISCARD int pdd_pass_events(struct pdd *d, struct pd_err *err);
 
 /*
  * Names the addresses it can from files whose build id is the recorded
