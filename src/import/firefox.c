@@ -252,7 +252,7 @@ static int open_container(void *arg, int is_map)
 	case R_TABLE:
 		TOP(s)->table = table;
 		TOP(s)->tab = table_for(s, shared, table);
-		ff_table_release(TOP(s)->tab);
+		pd_ff_table_release(TOP(s)->tab);
 		TOP(s)->tab->have = 1;
 		TOP(s)->tab->nschema = 0;
 		if (table == T_SAMPLES) {
@@ -271,7 +271,7 @@ static int open_container(void *arg, int is_map)
 		st = ff_get_col(TOP(s)->tab, "stack");
 		if (TOP(s)->table == T_SAMPLES && st && st != c) {
 			/* the stacks are known: sum, not store */
-			c->fold = ff_fold_kind(c->name);
+			c->fold = pd_ff_fold_kind(c->name);
 			c->fold_stack = st;
 			if (c->fold == 1)
 				TOP(s)->tab->wfolded = 1;
@@ -351,13 +351,13 @@ static void table_value(struct ff_state *s, enum ff_role r, double d)
 	if (r == R_COL) {
 		c = TOP(s)->col;
 		if (!c->fold)
-			ff_col_push(c, d);
+			pd_ff_col_push(c, d);
 		else
-			ff_fold_value(
+			pd_ff_fold_value(
 			    TOP(s)->tab, c->fold_stack, c->fold, c->len++,
-			    c->fold >= 3
-				? ff_sample_time(TOP(s)->tab, c->fold == 4, d)
-				: d);
+			    c->fold >= 3 ? pd_ff_sample_time(TOP(s)->tab,
+							     c->fold == 4, d)
+					 : d);
 		return;
 	}
 	if (TOP(s)->j.idx >= FF_MAXCOL * 4)
@@ -367,8 +367,8 @@ static void table_value(struct ff_state *s, enum ff_role r, double d)
 		return;
 	/* Pad rows that were shorter. */
 	while (c->len < (size_t)s->lv[s->w.depth - 1].j.idx)
-		ff_col_push(c, PD_NAN);
-	ff_col_push(c, d);
+		pd_ff_col_push(c, PD_NAN);
+	pd_ff_col_push(c, d);
 }
 
 /* Gecko v3 and older: "libs" is a JSON string holding the array. */
@@ -723,7 +723,7 @@ out:
 		size_t j;
 
 		for (k = 0; k < T_NTABLES; k++)
-			ff_table_release(&t->t[k]);
+			pd_ff_table_release(&t->t[k]);
 		PD_VEC_FREE(&t->strings);
 		for (j = 0; j < t->libs.n; j++)
 			lib_release(&t->libs.v[j]);
@@ -743,7 +743,7 @@ out:
 	}
 	PD_VEC_FREE(&s.ctxs);
 	for (k = 0; k < T_NTABLES; k++)
-		ff_table_release(&s.shared[k]);
+		pd_ff_table_release(&s.shared[k]);
 	PD_VEC_FREE(&s.shared_strings);
 	pd_blocks_release(&s.blk);
 	return rc;

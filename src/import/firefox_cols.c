@@ -14,7 +14,7 @@
 #include "core/xalloc.h"
 #include "import/firefox_int.h"
 
-void ff_col_push(struct ff_col *c, double d)
+void pd_ff_col_push(struct ff_col *c, double d)
 {
 	size_t i;
 
@@ -55,8 +55,8 @@ static void add_sum(struct ff_sum *sum, size_t st, double d)
  * from before the recording), a negative or missing one adds nothing.
  * Its time (3) d: into its stack's time blocks.
  */
-void ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
-		   size_t i, double d)
+void pd_ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
+		      size_t i, double d)
 {
 	size_t st;
 
@@ -71,7 +71,7 @@ void ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
 			return; /* no stack, or one the resolver refuses */
 		st = (size_t)x;
 	}
-	/* out of range, or over the limit: ff_thread_fold says which */
+	/* out of range, or over the limit: pd_ff_thread_fold says which */
 	if (st >= PD_LIMIT_FF_STACKS)
 		return;
 	if (kind == 1)
@@ -79,10 +79,10 @@ void ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
 	else if (kind == 2 && i && !isnan(d) && d > 0)
 		add_sum(&t->csum, st, d);
 	else if (kind >= 3 && t->blk)
-		pd_blocks_add(t->blk, ff_block_key(t, st), d, 1);
+		pd_blocks_add(t->blk, pd_ff_block_key(t, st), d, 1);
 }
 
-uint32_t ff_block_key(struct ff_table *t, size_t st)
+uint32_t pd_ff_block_key(struct ff_table *t, size_t st)
 {
 	while (t->bkey.n <= st)
 		PD_VEC_PUSH(&t->bkey, 0);
@@ -91,7 +91,7 @@ uint32_t ff_block_key(struct ff_table *t, size_t st)
 	return t->bkey.v[st] - 1;
 }
 
-double ff_sample_time(struct ff_table *t, int deltas, double d)
+double pd_ff_sample_time(struct ff_table *t, int deltas, double d)
 {
 	if (!deltas)
 		return d;
@@ -100,7 +100,7 @@ double ff_sample_time(struct ff_table *t, int deltas, double d)
 	return t->tsum;
 }
 
-void ff_fold_samples(struct ff_table *t)
+void pd_ff_fold_samples(struct ff_table *t)
 {
 	const struct ff_col *stack = ff_get_col(t, "stack");
 	const struct ff_col *w = ff_get_col(t, "weight");
@@ -113,25 +113,27 @@ void ff_fold_samples(struct ff_table *t)
 		tc = ff_get_col(t, "timeDeltas");
 	if (!t->wfolded) {
 		for (i = 0; i < n; i++)
-			ff_fold_value(t, stack, 1, i, w ? ff_cv(w, i) : PD_NAN);
+			pd_ff_fold_value(t, stack, 1, i,
+					 w ? ff_cv(w, i) : PD_NAN);
 		t->wfolded = 1;
 	}
 	if (!t->cfolded && c) {
 		for (i = 0; i < n && i < ff_col_len(c); i++)
-			ff_fold_value(t, stack, 2, i, ff_cv(c, i));
+			pd_ff_fold_value(t, stack, 2, i, ff_cv(c, i));
 		t->cfolded = 1;
 	}
 	if (!t->tfolded && tc) {
 		t->tsum = 0;
 		for (i = 0; i < n && i < ff_col_len(tc); i++)
-			ff_fold_value(t, stack, 3, i,
-				      ff_sample_time(t, deltas, ff_cv(tc, i)));
+			pd_ff_fold_value(
+			    t, stack, 3, i,
+			    pd_ff_sample_time(t, deltas, ff_cv(tc, i)));
 		t->tfolded = 1;
 	}
 }
 
 /* A samples column folded by stack as it streams: its fold kind, or 0. */
-int ff_fold_kind(const char *name)
+int pd_ff_fold_kind(const char *name)
 {
 	if (!strcmp(name, "weight"))
 		return 1;
@@ -144,7 +146,7 @@ int ff_fold_kind(const char *name)
 	return 0;
 }
 
-void ff_table_release(struct ff_table *t)
+void pd_ff_table_release(struct ff_table *t)
 {
 	int i;
 
@@ -165,7 +167,7 @@ void ff_table_release(struct ff_table *t)
  * the samples' stored columns into their stacks' sums and the time blocks; 0 or
  * the error.
  */
-int ff_thread_fold(struct ff_state *s, struct ff_thread *th, size_t nst)
+int pd_ff_thread_fold(struct ff_state *s, struct ff_thread *th, size_t nst)
 {
 	struct ff_table *t = &th->t[T_SAMPLES];
 	const struct ff_col *stack = ff_get_col(t, "stack");
@@ -193,12 +195,12 @@ int ff_thread_fold(struct ff_state *s, struct ff_thread *th, size_t nst)
 		pd_buf_release(&where);
 		return rc;
 	}
-	ff_fold_samples(t);
+	pd_ff_fold_samples(t);
 	return 0;
 }
 
 /* "name (tid) in process", as reports and convert name a thread. */
-void ff_thread_label(const struct ff_thread *th, struct pd_buf *name)
+void pd_ff_thread_label(const struct ff_thread *th, struct pd_buf *name)
 {
 	pd_buf_addf(name, "%s", th->name ? th->name : "thread");
 	if (th->tid)
@@ -207,7 +209,8 @@ void ff_thread_label(const struct ff_thread *th, struct pd_buf *name)
 		pd_buf_addf(name, " in %s", th->process);
 }
 
-int ff_thread_wanted(const struct pd_import_opts *o, const struct ff_thread *t)
+int pd_ff_thread_wanted(const struct pd_import_opts *o,
+			const struct ff_thread *t)
 {
 	const char *name = t->name ? t->name : "";
 	const char *proc = t->process ? t->process : name;
@@ -226,8 +229,8 @@ int ff_thread_wanted(const struct pd_import_opts *o, const struct ff_thread *t)
  * a stack weighed by CPU time spreads its count c over them as its
  * samples lie (statistics.md, "Bursty functions").
  */
-void ff_carry_blocks(struct ff_state *s, const struct ff_table *t, size_t st,
-		     uint32_t node, double c)
+void pd_ff_carry_blocks(struct ff_state *s, const struct ff_table *t, size_t st,
+			uint32_t node, double c)
 {
 	if (st < t->bkey.n && t->bkey.v[st])
 		pd_blocks_carry_count(&s->p->blk, &s->blk, t->bkey.v[st] - 1,

@@ -166,38 +166,39 @@ static inline double ff_cv(const struct ff_col *c, size_t i)
 }
 
 /* Appends d (NaN for null) to c, which is not folded. */
-void ff_col_push(struct ff_col *c, double d);
+void pd_ff_col_push(struct ff_col *c, double d);
 /* The blocks key of stack st of a samples table, made when new. */
-uint32_t ff_block_key(struct ff_table *t, size_t st);
+uint32_t pd_ff_block_key(struct ff_table *t, size_t st);
 /*
  * Sample i's value d of a samples column folded by stack (kind as
- * ff_fold_kind says) into the stack's sums or time blocks.
+ * pd_ff_fold_kind says) into the stack's sums or time blocks.
  */
-void ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
-		   size_t i, double d);
+void pd_ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
+		      size_t i, double d);
 /* 1 weight, 2 threadCPUDelta, 3 time, 4 timeDeltas; 0 not folded. */
-int ff_fold_kind(const char *name);
+int pd_ff_fold_kind(const char *name);
 /* A sample's time from its time or (deltas) timeDeltas value d. */
-double ff_sample_time(struct ff_table *t, int deltas, double d);
-void ff_table_release(struct ff_table *t);
+double pd_ff_sample_time(struct ff_table *t, int deltas, double d);
+void pd_ff_table_release(struct ff_table *t);
 /*
  * Checks that each of a thread's samples names one of its nst stacks,
  * then folds the stored sample columns; 0 or the error.
  */
-PD_NODISCARD int ff_thread_fold(struct ff_state *s, struct ff_thread *th,
-				size_t nst);
+PD_NODISCARD int pd_ff_thread_fold(struct ff_state *s, struct ff_thread *th,
+				   size_t nst);
 /* "name (tid) in process", as reports and convert name a thread. */
-void ff_thread_label(const struct ff_thread *th, struct pd_buf *name);
+void pd_ff_thread_label(const struct ff_thread *th, struct pd_buf *name);
 /* Whether --thread and --process keep the thread. */
-int ff_thread_wanted(const struct pd_import_opts *o, const struct ff_thread *t);
+int pd_ff_thread_wanted(const struct pd_import_opts *o,
+			const struct ff_thread *t);
 /* Stack st's time blocks onto profile node node, spread over count c. */
-void ff_carry_blocks(struct ff_state *s, const struct ff_table *t, size_t st,
-		     uint32_t node, double c);
+void pd_ff_carry_blocks(struct ff_state *s, const struct ff_table *t, size_t st,
+			uint32_t node, double c);
 /*
  * The samples' per-stack sums, completed from the columns that were
  * stored (weights and CPU deltas that came before the stacks).
  */
-void ff_fold_samples(struct ff_table *t);
+void pd_ff_fold_samples(struct ff_table *t);
 
 /* Tables to profile: stacks, frames, symbols, weights. */
 PD_NODISCARD int pd_firefox_resolve(struct ff_state *s);

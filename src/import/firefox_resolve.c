@@ -249,7 +249,7 @@ static double unit_ns(const char *u)
 	return 1e3; /* "µs", samply's unit */
 }
 
-/* A thread's per-stack sums (ff_thread_fold first). */
+/* A thread's per-stack sums (pd_ff_thread_fold first). */
 static void thread_sums(struct ff_thread *th, const struct view *v,
 			struct sums *out, int *has_cpu)
 {
@@ -485,7 +485,7 @@ static int cpu_deltas(struct ff_state *s, int *any_cpu, int *all_cpu)
 		struct view v;
 		const struct ff_col *cpu;
 
-		if (!ff_thread_wanted(o, th))
+		if (!pd_ff_thread_wanted(o, th))
 			continue;
 		view_of(s, th, &v);
 		cpu = ff_get_col(v.t[T_SAMPLES], "threadCPUDelta");
@@ -536,7 +536,7 @@ static int thread_nodes(struct ff_state *s, struct ff_thread *th,
 	if (s->o->thread_roots) {
 		struct pd_buf name = PD_BUF_INIT;
 
-		ff_thread_label(th, &name);
+		pd_ff_thread_label(th, &name);
 		troot = pd_profile_thread_root(p, name.buf, name.len);
 		pd_buf_release(&name);
 	}
@@ -626,13 +626,13 @@ static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 		if (w > 0) {
 			pd_profile_add(p, node_of[i], w, c);
 			tw += w;
-			ff_carry_blocks(s, v.t[T_SAMPLES], i, node_of[i], c);
+			pd_ff_carry_blocks(s, v.t[T_SAMPLES], i, node_of[i], c);
 		}
 	}
 	if (rc == 0 && tw > 0) {
 		struct pd_buf name = PD_BUF_INIT;
 
-		ff_thread_label(th, &name);
+		pd_ff_thread_label(th, &name);
 		pd_profile_thread(p, name.buf, name.len, tw);
 		pd_buf_release(&name);
 		(*used)++;
@@ -709,9 +709,9 @@ int pd_firefox_resolve(struct ff_state *s)
 		struct view v;
 
 		view_of(s, &s->threads.v[ti], &v);
-		if (ff_thread_wanted(o, &s->threads.v[ti]) &&
+		if (pd_ff_thread_wanted(o, &s->threads.v[ti]) &&
 		    ff_col_len(ff_get_col(v.t[T_SAMPLES], "stack")))
-			rc = ff_thread_fold(
+			rc = pd_ff_thread_fold(
 			    s, &s->threads.v[ti],
 			    ff_col_len(ff_get_col(v.t[T_STACK], "frame")));
 	}
@@ -721,7 +721,7 @@ int pd_firefox_resolve(struct ff_state *s)
 		pd_blocks_release(&p->blk);
 		pd_blocks_restart(&p->blk, &s->blk);
 		for (ti = 0; ti < s->threads.n && rc == 0; ti++)
-			if (ff_thread_wanted(o, &s->threads.v[ti]))
+			if (pd_ff_thread_wanted(o, &s->threads.v[ti]))
 				rc = add_thread(s, &s->threads.v[ti], want_cpu,
 						&ids, &pend, &used);
 		free(ids.shared);

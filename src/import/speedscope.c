@@ -191,7 +191,7 @@ static int open_container(void *arg, int is_map)
 		if (cur_prof(s)->type == 2)
 			return fail(s, "\"events\" in a sampled profile");
 		cur_prof(s)->type = 1;
-		s->w.scan_here = 1; /* ss_scan reads its elements */
+		s->w.scan_here = 1; /* pd_ss_scan reads its elements */
 		break;
 	case S_SAMPLES:
 	case S_WEIGHTS:
@@ -200,7 +200,7 @@ static int open_container(void *arg, int is_map)
 			return fail(s, "samples or weights in an evented"
 				       " profile");
 		cur_prof(s)->type = 2;
-		s->w.scan_here = st != S_SAMPLES; /* numbers for ss_scan */
+		s->w.scan_here = st != S_SAMPLES; /* numbers for pd_ss_scan */
 		break;
 	case S_EVENT:
 		s->ev_type = 0;
@@ -237,7 +237,7 @@ static void push_sample_node(struct ss_profile *sp, uint32_t node)
 	sp->nsamples++;
 }
 
-int ss_close_event(struct ss_state *s)
+int pd_ss_close_event(struct ss_state *s)
 {
 	struct ss_profile *sp = cur_prof(s);
 	uint32_t node;
@@ -304,7 +304,7 @@ static int close_container(void *arg)
 		PD_VEC_PUSH(&s->frames, s->cur_frame);
 		break;
 	case S_EVENT:
-		if (!ss_close_event(s))
+		if (!pd_ss_close_event(s))
 			return 0;
 		break;
 	case S_SAMPLE: {
@@ -541,9 +541,9 @@ static int on_literal(void *ctx, int is_true)
 	return 1;
 }
 
-const struct pd_json_events ss_events = {
-	NULL,	   cb_string,  cb_key,	open_container, close_container,
-	cb_number, on_literal, ss_scan,
+const struct pd_json_events pd_ss_events = {
+	NULL,	   cb_string,  cb_key,	   open_container, close_container,
+	cb_number, on_literal, pd_ss_scan,
 };
 
 int pd_speedscope_sniff(const char *head, size_t len)
@@ -572,7 +572,7 @@ int pd_speedscope_import(struct pd_input *in, struct pd_profile *p,
 			  "PD_LIMIT_JSON_DEPTH", in->path, err);
 	s.w.top = "a speedscope object";
 	pd_profile_init(&s.prov);
-	pd_json_stream_events(&js, &ss_events, &s, &s.w);
+	pd_json_stream_events(&js, &pd_ss_events, &s, &s.w);
 	rc = pd_json_stream_run(&js, in, err);
 	if (rc)
 		goto out;

@@ -130,13 +130,14 @@ struct ss_state {
 PD_NODISCARD int pd_speedscope_remap(struct ss_state *s);
 
 /* The event just read (s->ev_*) into the tree; 0 with s->err set. */
-PD_NODISCARD int ss_close_event(struct ss_state *s);
+PD_NODISCARD int pd_ss_close_event(struct ss_state *s);
 
 /*
  * The elements of an "events", "weights" or "perfdiffCounts" array
- * (pd_json_events.scan), the rest of the reader being ss_events.
+ * (pd_json_events.scan), the rest of the reader being pd_ss_events.
  */
-size_t ss_scan(void *arg, const char *buf, size_t n, uint64_t off, int *more);
-extern const struct pd_json_events ss_events;
+size_t pd_ss_scan(void *arg, const char *buf, size_t n, uint64_t off,
+		  int *more);
+extern const struct pd_json_events pd_ss_events;
 
 #endif

@@ -119,23 +119,23 @@ static int take_event(void *arg)
 	struct ss_state *s = arg;
 
 	pd_json_walk_value(&s->w);
-	return ss_close_event(s);
+	return pd_ss_close_event(s);
 }
 
 static int scan_number(void *arg, const char *v, size_t n, double d)
 {
 	(void)d;
-	return ss_events.number_text(arg, v, n);
+	return pd_ss_events.number_text(arg, v, n);
 }
 
 static int scan_literal(void *arg, int v)
 {
-	return ss_events.literal(arg, v);
+	return pd_ss_events.literal(arg, v);
 }
 
 static const struct pd_json_scalars scalars = { scan_number, scan_literal };
 
-size_t ss_scan(void *arg, const char *buf, size_t n, uint64_t off, int *more)
+size_t pd_ss_scan(void *arg, const char *buf, size_t n, uint64_t off, int *more)
 {
 	struct ss_state *s = arg;
 

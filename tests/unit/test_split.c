@@ -31,24 +31,24 @@ static int read_perf(struct pd_profile *p, const char *path,
 
 	pd_profile_init(p);
 	assert_int_equal(pd_input_open(&in, path, &err), 0);
-	perf_state_init(&st, p, o);
+	pd_perf_state_init(&st, p, o);
 	if (split) {
-		rc = perf_import_split(&in, &st, split, 1, max_bytes, &err);
+		rc = pd_perf_import_split(&in, &st, split, 1, max_bytes, &err);
 		assert_int_equal(rc, 1);
 	} else {
 		struct pd_lines lines;
 
 		pd_lines_init(&lines, &in);
-		rc = perf_read_lines(&st, &lines, &err);
+		rc = pd_perf_read_lines(&st, &lines, &err);
 		pd_lines_release(&lines);
 	}
 	if (rc >= 0)
-		rc = perf_finish(&st, path, &err);
+		rc = pd_perf_finish(&st, path, &err);
 	if (rc == 0 && st.skipped_lines)
 		pd_profile_note(p, "skipped %llu, first at %zu",
 				(unsigned long long)st.skipped_lines,
 				st.first_skipped);
-	perf_state_release(&st);
+	pd_perf_state_release(&st);
 	pd_input_close(&in);
 	return rc;
 }
@@ -167,12 +167,13 @@ static void test_split_corpus(void **state)
 		struct pd_input in;
 
 		pd_profile_init(&p);
-		perf_state_init(&st, &p, &o);
+		pd_perf_state_init(&st, &p, &o);
 		assert_int_equal(pd_input_open(&in, files[4], &err), 0);
-		assert_int_equal(perf_import_split(&in, &st, 4, 1, 0, &err), 0);
+		assert_int_equal(pd_perf_import_split(&in, &st, 4, 1, 0, &err),
+				 0);
 		assert_int_equal(p.nsamples, 0);
 		pd_input_close(&in);
-		perf_state_release(&st);
+		pd_perf_state_release(&st);
 		pd_profile_release(&p);
 	}
 	memset(&o, 0, sizeof(o));

@@ -8,8 +8,8 @@
 
 #include "import/etl/etl_int.h"
 
-void etl_state_init(struct etl_state *st, const char *path,
-		    const struct pd_import_opts *o)
+void pd_etl_state_init(struct etl_state *st, const char *path,
+		       const struct pd_import_opts *o)
 {
 	memset(st, 0, sizeof(*st));
 	st->path = path;
@@ -18,7 +18,7 @@ void etl_state_init(struct etl_state *st, const char *path,
 	pd_intern_init(&st->stacks);
 }
 
-void etl_state_release(struct etl_state *st)
+void pd_etl_state_release(struct etl_state *st)
 {
 	pd_intern_release(&st->strs);
 	pd_intern_release(&st->stacks);
@@ -39,11 +39,11 @@ int pd_etl_import(struct pd_input *in, struct pd_profile *p,
 	struct etl_state st;
 	int rc;
 
-	etl_state_init(&st, in->path, o);
-	rc = etl_walk(in, &st, err);
+	pd_etl_state_init(&st, in->path, o);
+	rc = pd_etl_walk(in, &st, err);
 	if (rc == 0)
-		rc = etl_build(&st, p, err);
-	etl_state_release(&st);
+		rc = pd_etl_build(&st, p, err);
+	pd_etl_state_release(&st);
 	return rc;
 }
 
@@ -91,12 +91,12 @@ int pd_etl_count(const char *path, uint64_t *counts, struct pd_err *err)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	etl_state_init(&st, path, &o);
+	pd_etl_state_init(&st, path, &o);
 	rc = pd_input_open(&in, path, err);
 	if (rc == 0)
-		rc = etl_walk(&in, &st, err);
+		rc = pd_etl_walk(&in, &st, err);
 	pd_input_close(&in);
 	memcpy(counts, st.counts, sizeof(st.counts));
-	etl_state_release(&st);
+	pd_etl_state_release(&st);
 	return rc;
 }

@@ -79,7 +79,7 @@ static int64_t thread_pid(const struct etl_state *st, uint32_t tid, uint64_t ts)
 	return pid;
 }
 
-struct etl_process *etl_process_find(struct etl_state *st, int64_t pid)
+struct etl_process *pd_etl_process_find(struct etl_state *st, int64_t pid)
 {
 	struct etl_process key;
 
@@ -272,7 +272,7 @@ static void count_processes(struct etl_state *st)
 
 		if (s->pid < 0)
 			s->pid = thread_pid(st, s->tid, s->ts);
-		pr = etl_process_find(st, s->pid);
+		pr = pd_etl_process_find(st, s->pid);
 		if (!pr) {
 			struct etl_process add;
 
@@ -282,7 +282,7 @@ static void count_processes(struct etl_state *st)
 			PD_VEC_PUSH(&st->procs, add);
 			qsort(st->procs.v, st->procs.n, sizeof(*st->procs.v),
 			      cmp_proc);
-			pr = etl_process_find(st, s->pid);
+			pr = pd_etl_process_find(st, s->pid);
 		}
 		pr->samples++;
 	}
@@ -329,8 +329,8 @@ static void add_sample(struct etl_state *st, struct pd_profile *p,
 		node = pd_profile_thread_root(p, name, strlen(name));
 	}
 	for (i = 0; i < n; i++)
-		node =
-		    pd_profile_child(p, node, etl_frame(st, p, s->pid, f[i]));
+		node = pd_profile_child(p, node,
+					pd_etl_frame(st, p, s->pid, f[i]));
 	pd_profile_add(p, node, w, 1);
 	/* time stamps in the trace's clock: blocks take any unit */
 	pd_blocks_add(&p->blk, node, (double)s->ts, 1);
@@ -352,7 +352,7 @@ static int thread_wanted(const char *want, uint32_t tid)
 	return !want;
 }
 
-int etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
+int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 {
 	uint64_t *f = pd_xmalloc(MAX_FRAMES * sizeof(*f)), unresolved = 0,
 		 stackless = 0;
@@ -373,14 +373,14 @@ int etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	}
 	count_processes(st);
 	join_stacks(st, &unresolved);
-	etl_ranges_sort(st);
+	pd_etl_ranges_sort(st);
 	/* in time order, as the time blocks fill best */
 	qsort(st->samples.v, st->samples.n, sizeof(*st->samples.v), cmp_ts);
 	pick = pd_xcalloc(st->procs.n + 1, 1);
 	rc = choose(st, p, pick, err);
 	for (i = 0; rc == 0 && i < st->samples.n; i++) {
 		const struct etl_sample *s = &st->samples.v[i];
-		struct etl_process *pr = etl_process_find(st, s->pid);
+		struct etl_process *pr = pd_etl_process_find(st, s->pid);
 
 		if (!pr || !pick[pr - st->procs.v] ||
 		    !thread_wanted(st->o->thread, s->tid))
@@ -390,7 +390,7 @@ int etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 		add_sample(st, p, s, f, w);
 	}
 	if (rc == 0)
-		etl_symbolicate(st, p);
+		pd_etl_symbolicate(st, p);
 	p->unit = PD_UNIT_NS;
 	p->interval = w;
 	free(p->event);

@@ -147,7 +147,7 @@ static uint32_t intern_frames(struct etl_state *st, const unsigned char *d,
 	return id;
 }
 
-int etl_is_kernel(const struct etl_state *st, uint64_t a)
+int pd_etl_is_kernel(const struct etl_state *st, uint64_t a)
 {
 	return st->ptr == 4 ? a >= 0x80000000u : a >> 63;
 }
@@ -182,7 +182,7 @@ static int take_stack(struct etl_state *st, const struct etl_event *ev,
 		if (!n)
 			return 0;
 		r.stack = intern_frames(st, ev->data + 16, n, p);
-		r.user = !etl_is_kernel(st, rd(ev->data + 16, p));
+		r.user = !pd_etl_is_kernel(st, rd(ev->data + 16, p));
 		st->counts[PD_ETL_STACKWALK]++;
 	} else {
 		r.key = rd(ev->data + 16, p);
@@ -377,8 +377,8 @@ static void take_interval(struct etl_state *st, const struct etl_event *ev)
 		st->interval_100ns = (uint32_t)rd(ev->data + 4, 4);
 }
 
-int etl_event_take(struct etl_state *st, const struct etl_event *ev,
-		   struct pd_err *err)
+int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
+		      struct pd_err *err)
 {
 	if (!ev->classic) {
 		if (ev->has_guid && !memcmp(ev->guid, guid_imageid, 16))

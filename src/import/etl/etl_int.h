@@ -1,7 +1,7 @@
 /*
  * Shared by the parts of the ETW reader: the event as the buffer walk
  * hands it out (etl_read.c), the trace's state the events fill
- * (etl_events.c) and the profile made of it (etl_build.c).
+ * (etl_events.c) and the profile made of it (pd_etl_build.c).
  */
 #ifndef PD_ETL_INT_H
 #define PD_ETL_INT_H
@@ -127,31 +127,32 @@ struct etl_state {
 	size_t nfslots, nfused;
 };
 
-/* Reads every event of the trace in `in`, calling etl_event_take. */
-PD_NODISCARD int etl_walk(struct pd_input *in, struct etl_state *st,
-			  struct pd_err *err);
+/* Reads every event of the trace in `in`, calling pd_etl_event_take. */
+PD_NODISCARD int pd_etl_walk(struct pd_input *in, struct etl_state *st,
+			     struct pd_err *err);
 /* One event into st; errors name the event's offset. */
-PD_NODISCARD int etl_event_take(struct etl_state *st,
-				const struct etl_event *ev, struct pd_err *err);
+PD_NODISCARD int pd_etl_event_take(struct etl_state *st,
+				   const struct etl_event *ev,
+				   struct pd_err *err);
 /* The profile of st's samples (after the walk). */
-PD_NODISCARD int etl_build(struct etl_state *st, struct pd_profile *p,
-			   struct pd_err *err);
-/* Sorts the ranges for etl_range_find (once, after the walk). */
-void etl_ranges_sort(struct etl_state *st);
+PD_NODISCARD int pd_etl_build(struct etl_state *st, struct pd_profile *p,
+			      struct pd_err *err);
+/* Sorts the ranges for pd_etl_range_find (once, after the walk). */
+void pd_etl_ranges_sort(struct etl_state *st);
 /* The range of process pid holding addr, or NULL. */
-const struct etl_range *etl_range_find(const struct etl_state *st, int64_t pid,
-				       uint64_t addr);
+const struct etl_range *pd_etl_range_find(const struct etl_state *st,
+					  int64_t pid, uint64_t addr);
 /* The frame of p naming addr in process pid (named once, then cached). */
-uint32_t etl_frame(struct etl_state *st, struct pd_profile *p, int64_t pid,
-		   uint64_t addr);
+uint32_t pd_etl_frame(struct etl_state *st, struct pd_profile *p, int64_t pid,
+		      uint64_t addr);
 /* Names the frames of st->pend from the symbol path, where it can. */
-void etl_symbolicate(struct etl_state *st, struct pd_profile *p);
+void pd_etl_symbolicate(struct etl_state *st, struct pd_profile *p);
 /* Whether addr is in the kernel's half of the address space. */
-int etl_is_kernel(const struct etl_state *st, uint64_t addr);
+int pd_etl_is_kernel(const struct etl_state *st, uint64_t addr);
 /* The process pid, or NULL (processes sorted by pid). */
-struct etl_process *etl_process_find(struct etl_state *st, int64_t pid);
-void etl_state_init(struct etl_state *st, const char *path,
-		    const struct pd_import_opts *o);
-void etl_state_release(struct etl_state *st);
+struct etl_process *pd_etl_process_find(struct etl_state *st, int64_t pid);
+void pd_etl_state_init(struct etl_state *st, const char *path,
+		       const struct pd_import_opts *o);
+void pd_etl_state_release(struct etl_state *st);
 
 #endif

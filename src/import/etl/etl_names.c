@@ -26,7 +26,7 @@ static int cmp_range(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-void etl_ranges_sort(struct etl_state *st)
+void pd_etl_ranges_sort(struct etl_state *st)
 {
 	qsort(st->ranges.v, st->ranges.n, sizeof(*st->ranges.v), cmp_range);
 }
@@ -58,8 +58,8 @@ static const struct etl_range *find(const struct etl_state *st, int64_t pid,
 	return NULL;
 }
 
-const struct etl_range *etl_range_find(const struct etl_state *st, int64_t pid,
-				       uint64_t addr)
+const struct etl_range *pd_etl_range_find(const struct etl_state *st,
+					  int64_t pid, uint64_t addr)
 {
 	return find(st, pid, addr, 0);
 }
@@ -94,7 +94,7 @@ static uint32_t name_frame(struct etl_state *st, struct pd_profile *p,
 			   int64_t pid, uint64_t addr)
 {
 	const struct etl_range *r =
-	    etl_range_find(st, etl_is_kernel(st, addr) ? 0 : pid, addr);
+	    pd_etl_range_find(st, pd_etl_is_kernel(st, addr) ? 0 : pid, addr);
 	char buf[64];
 	uint32_t name, module = 0;
 
@@ -132,8 +132,8 @@ static uint32_t name_frame(struct etl_state *st, struct pd_profile *p,
 	return pd_profile_frame(p, name, module);
 }
 
-uint32_t etl_frame(struct etl_state *st, struct pd_profile *p, int64_t pid,
-		   uint64_t addr)
+uint32_t pd_etl_frame(struct etl_state *st, struct pd_profile *p, int64_t pid,
+		      uint64_t addr)
 {
 	size_t j;
 

@@ -370,7 +370,7 @@ static int walk_events(struct etl_state *st, const unsigned char *d, size_t len,
 		if (!st->ptr)
 			st->ptr = ev.ptr;
 		st->events++;
-		rc = etl_event_take(st, &ev, err);
+		rc = pd_etl_event_take(st, &ev, err);
 		if (rc < 0)
 			return rc;
 		at += (size + 7) & ~(size_t)7;
@@ -482,7 +482,7 @@ static int walk_buffers(struct src *s, struct etl_state *st, struct pd_err *err)
 	return rc;
 }
 
-int etl_walk(struct pd_input *in, struct etl_state *st, struct pd_err *err)
+int pd_etl_walk(struct pd_input *in, struct etl_state *st, struct pd_err *err)
 {
 	struct src *s = pd_xcalloc(1, sizeof(*s));
 	int rc = 0;

@@ -84,7 +84,7 @@ static void resolve_image(struct etl_state *st, struct pd_profile *p,
 	free(reqs);
 }
 
-void etl_symbolicate(struct etl_state *st, struct pd_profile *p)
+void pd_etl_symbolicate(struct etl_state *st, struct pd_profile *p)
 {
 	struct pd_symctx *ctx;
 	size_t i, j;

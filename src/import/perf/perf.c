@@ -113,7 +113,7 @@ static int is_event(const struct tok *t)
 	return t->n >= 2 && t->s[t->n - 1] == ':' && !is_time(t, &v);
 }
 
-size_t perf_event_name_len(const char *s, size_t n)
+size_t pd_perf_event_name_len(const char *s, size_t n)
 {
 	const char *c;
 	size_t i;
@@ -191,15 +191,15 @@ static int parse_header(const char *line, struct perf_hdr *h, struct tok *tt)
 			}
 		}
 		h->event = t[j].s;
-		h->event_len = perf_event_name_len(t[j].s, t[j].n);
+		h->event_len = pd_perf_event_name_len(t[j].s, t[j].n);
 		h->rest = t[j].s + t[j].n;
 		return 1;
 	}
 	return 0;
 }
 
-int perf_piece_start(const char *line, int first, const char **event,
-		     size_t *event_len)
+int pd_perf_piece_start(const char *line, int first, const char **event,
+			size_t *event_len)
 {
 	struct perf_hdr h;
 
@@ -356,7 +356,7 @@ static int add_frame_text(struct perf_state *st, const char *s, size_t n)
 	if (i >= 3 && i < sn && sym[i - 1] == 'x' && sym[i - 2] == '0' &&
 	    sym[i - 3] == '+')
 		sn = i - 3;
-	return perf_frame_add(st, sym, sn, dso, dn, inlined);
+	return pd_perf_frame_add(st, sym, sn, dso, dn, inlined);
 }
 
 static int frame_shaped(const char *s)
@@ -420,8 +420,8 @@ static int seen_line(struct perf_state *st, const char *s, size_t n)
 	if (id == UINT32_MAX)
 		return 0;
 	if (id < st->line_frame.n && st->line_frame.v[id] != UINT32_MAX) {
-		perf_frame_push(st, st->line_frame.v[id] >> 1,
-				(int)(st->line_frame.v[id] & 1));
+		pd_perf_frame_push(st, st->line_frame.v[id] >> 1,
+				   (int)(st->line_frame.v[id] & 1));
 		return 1;
 	}
 	return try_frame_line(st, s) ? 1 : -1;
@@ -524,14 +524,14 @@ static void header_frame(struct perf_state *st, const char *rest)
 /* A header starts a sample; it may carry the only frame (no -g). */
 static void start(struct perf_state *st, const struct perf_hdr *h)
 {
-	perf_sample_start(st, h);
+	pd_perf_sample_start(st, h);
 	if (st->keep && h->rest && *h->rest)
 		header_frame(st, h->rest);
 }
 
 /* Reads every line into st's samples; 0, or the error code. */
-int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
-		    struct pd_err *err)
+int pd_perf_read_lines(struct perf_state *st, struct pd_lines *lines,
+		       struct pd_err *err)
 {
 	struct perf_hdr h;
 	char *line;
@@ -545,7 +545,7 @@ int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 		if (!len) {
 			/* A blank line ends a sample once it has frames. */
 			if (st->in_sample && st->frames.n)
-				perf_sample_end(st);
+				pd_perf_sample_end(st);
 			continue;
 		}
 		if (*s == '#' && !st->in_sample)
@@ -578,12 +578,12 @@ int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 					st->first_skipped = lines->lineno;
 				continue;
 			}
-			perf_sample_end(st);
+			pd_perf_sample_end(st);
 			start(st, &h);
 			continue;
 		}
 		if (header(st, line, len, &h)) {
-			perf_sample_end(st);
+			pd_perf_sample_end(st);
 			start(st, &h);
 			continue;
 		}
@@ -591,7 +591,7 @@ int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 			st->first_skipped = lines->lineno;
 	}
 	if (rc == 0)
-		perf_sample_end(st);
+		pd_perf_sample_end(st);
 	return rc;
 }
 
@@ -601,23 +601,24 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 	struct perf_state st;
 	int rc;
 
-	perf_state_init(&st, p, o);
-	rc = perf_import_split(in, &st, 0, PERF_PIECE_MIN, PERF_PIECE_MAX, err);
+	pd_perf_state_init(&st, p, o);
+	rc = pd_perf_import_split(in, &st, 0, PERF_PIECE_MIN, PERF_PIECE_MAX,
+				  err);
 	if (rc == 0) {
 		struct pd_lines lines;
 
 		pd_lines_init(&lines, in);
-		rc = perf_read_lines(&st, &lines, err);
+		rc = pd_perf_read_lines(&st, &lines, err);
 		pd_lines_release(&lines);
 	}
 	if (rc >= 0)
-		rc = perf_finish(&st, in->path, err);
+		rc = pd_perf_finish(&st, in->path, err);
 	if (rc == 0 && st.skipped_lines)
 		pd_profile_note(p,
 				"%s: skipped %llu unrecognised lines,"
 				" first at %s:%zu",
 				in->path, (unsigned long long)st.skipped_lines,
 				in->path, st.first_skipped);
-	perf_state_release(&st);
+	pd_perf_state_release(&st);
 	return rc;
 }

@@ -89,46 +89,46 @@ struct perf_state {
 	PD_VEC(struct perf_tlog) tlog;
 };
 
-void perf_state_init(struct perf_state *st, struct pd_profile *p,
-		     const struct pd_import_opts *o);
-void perf_state_release(struct perf_state *st);
+void pd_perf_state_init(struct perf_state *st, struct pd_profile *p,
+			const struct pd_import_opts *o);
+void pd_perf_state_release(struct perf_state *st);
 /*
  * Starts a sample: counts its event, decides whether it is kept (the
  * event chosen, --process, --thread) and its weight.
  */
-int perf_sample_start(struct perf_state *st, const struct perf_hdr *h);
+int pd_perf_sample_start(struct perf_state *st, const struct perf_hdr *h);
 /* A kept sample's period: the first one, and whether all are equal. */
-void perf_period_seen(struct perf_state *st, double period);
+void pd_perf_period_seen(struct perf_state *st, double period);
 /* Adds the sample's frames (pushed leaf first) to the profile. */
-void perf_sample_end(struct perf_state *st);
+void pd_perf_sample_end(struct perf_state *st);
 /* The frame "sym (dso)" names, "[unknown]" named after its module. */
-uint32_t perf_frame_id(struct perf_state *st, const char *sym, size_t sn,
-		       const char *dso, size_t dn);
-void perf_frame_push(struct perf_state *st, uint32_t frame, int inlined);
-/* perf_frame_id and push; a JIT map's a->b->c becomes three frames. */
-PD_NODISCARD int perf_frame_add(struct perf_state *st, const char *sym,
-				size_t sn, const char *dso, size_t dn,
-				int inlined);
+uint32_t pd_perf_frame_id(struct perf_state *st, const char *sym, size_t sn,
+			  const char *dso, size_t dn);
+void pd_perf_frame_push(struct perf_state *st, uint32_t frame, int inlined);
+/* pd_perf_frame_id and push; a JIT map's a->b->c becomes three frames. */
+PD_NODISCARD int pd_perf_frame_add(struct perf_state *st, const char *sym,
+				   size_t sn, const char *dso, size_t dn,
+				   int inlined);
 /* Strips modifiers (cycles:u -> cycles) but keeps tracepoint names. */
-size_t perf_event_name_len(const char *s, size_t n);
+size_t pd_perf_event_name_len(const char *s, size_t n);
 /*
  * After the last sample: an error when none was kept, else the profile
  * finished, weighed (periods or samples) and its notes written.
  */
-PD_NODISCARD int perf_finish(struct perf_state *st, const char *path,
-			     struct pd_err *err);
+PD_NODISCARD int pd_perf_finish(struct perf_state *st, const char *path,
+				struct pd_err *err);
 
 /* perf script text (perf.c): every line of lines into st's samples. */
-PD_NODISCARD int perf_read_lines(struct perf_state *st, struct pd_lines *lines,
-				 struct pd_err *err);
+PD_NODISCARD int pd_perf_read_lines(struct perf_state *st,
+				    struct pd_lines *lines, struct pd_err *err);
 /*
  * Whether the NUL-terminated line is a sample header in any state of the
  * reader, so that a piece of the file may start there (with first, in the
  * state before the first sample). When it is, *event and *event_len name
- * its event as perf_sample_start sees it.
+ * its event as pd_perf_sample_start sees it.
  */
-int perf_piece_start(const char *line, int first, const char **event,
-		     size_t *event_len);
+int pd_perf_piece_start(const char *line, int first, const char **event,
+			size_t *event_len);
 /*
  * Pieces of perf script text read on threads (perf_split.c): the smallest
  * worth a thread, and the largest (the pieces held at once, one a
@@ -144,8 +144,9 @@ int perf_piece_start(const char *line, int first, const char **event,
  * 1 when read so, 0 when the file is not one that can be cut (nothing
  * read), or the error code.
  */
-PD_NODISCARD int perf_import_split(struct pd_input *in, struct perf_state *st,
-				   unsigned nthreads, uint64_t min_bytes,
-				   uint64_t max_bytes, struct pd_err *err);
+PD_NODISCARD int pd_perf_import_split(struct pd_input *in,
+				      struct perf_state *st, unsigned nthreads,
+				      uint64_t min_bytes, uint64_t max_bytes,
+				      struct pd_err *err);
 
 #endif

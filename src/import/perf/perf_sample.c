@@ -109,14 +109,14 @@ static void unknown_name(struct perf_state *st, const char **sym, size_t *sn,
 	}
 }
 
-uint32_t perf_frame_id(struct perf_state *st, const char *sym, size_t sn,
-		       const char *dso, size_t dn)
+uint32_t pd_perf_frame_id(struct perf_state *st, const char *sym, size_t sn,
+			  const char *dso, size_t dn)
 {
 	unknown_name(st, &sym, &sn, dso, dn);
 	return frame_for(st, sym, sn, dso, dn);
 }
 
-void perf_frame_push(struct perf_state *st, uint32_t frame, int inlined)
+void pd_perf_frame_push(struct perf_state *st, uint32_t frame, int inlined)
 {
 	struct pframe f;
 
@@ -126,15 +126,15 @@ void perf_frame_push(struct perf_state *st, uint32_t frame, int inlined)
 	PD_VEC_PUSH(&st->frames, f);
 }
 
-int perf_frame_add(struct perf_state *st, const char *sym, size_t sn,
-		   const char *dso, size_t dn, int inlined)
+int pd_perf_frame_add(struct perf_state *st, const char *sym, size_t sn,
+		      const char *dso, size_t dn, int inlined)
 {
 	unknown_name(st, &sym, &sn, dso, dn);
 	if (sn > 2 && dn > 4 && !memcmp(dso + dn - 4, ".map", 4) &&
 	    memchr(sym, '-', sn) &&
 	    add_jit_chain(st, sym, sn, dso, dn, inlined))
 		return 1;
-	perf_frame_push(st, frame_for(st, sym, sn, dso, dn), inlined);
+	pd_perf_frame_push(st, frame_for(st, sym, sn, dso, dn), inlined);
 	return 1;
 }
 
@@ -196,7 +196,7 @@ static int reaches_start(const struct pd_profile *p, uint32_t frame)
 	return 0;
 }
 
-void perf_sample_end(struct perf_state *st)
+void pd_perf_sample_end(struct perf_state *st)
 {
 	struct pd_profile *p = st->p;
 	uint32_t node = PD_ROOT;
@@ -254,7 +254,7 @@ void perf_sample_end(struct perf_state *st)
 	st->frames.n = 0;
 }
 
-void perf_period_seen(struct perf_state *st, double period)
+void pd_perf_period_seen(struct perf_state *st, double period)
 {
 	if (!st->any_period)
 		st->first_period = period;
@@ -263,7 +263,7 @@ void perf_period_seen(struct perf_state *st, double period)
 	st->any_period = 1;
 }
 
-int perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
+int pd_perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 {
 	uint32_t ev = pd_intern(&st->events, h->event, h->event_len);
 	const struct pd_import_opts *o = st->o;
@@ -295,7 +295,7 @@ int perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 	if (!st->keep)
 		return 0;
 	if (h->has_period) {
-		perf_period_seen(st, h->period);
+		pd_perf_period_seen(st, h->period);
 	} else {
 		st->all_period = 0;
 	}
@@ -392,8 +392,8 @@ static void weigh(const struct perf_state *st, struct pd_profile *p,
 	p->count_rule = pd_xstrdup("sample counts = perf samples");
 }
 
-void perf_state_init(struct perf_state *st, struct pd_profile *p,
-		     const struct pd_import_opts *o)
+void pd_perf_state_init(struct perf_state *st, struct pd_profile *p,
+			const struct pd_import_opts *o)
 {
 	memset(st, 0, sizeof(*st));
 	st->last_outer = UINT32_MAX;
@@ -410,7 +410,7 @@ void perf_state_init(struct perf_state *st, struct pd_profile *p,
 	pd_buf_init(&st->memo.bytes);
 }
 
-void perf_state_release(struct perf_state *st)
+void pd_perf_state_release(struct perf_state *st)
 {
 	pd_intern_release(&st->cache);
 	pd_intern_release(&st->events);
@@ -425,11 +425,11 @@ void perf_state_release(struct perf_state *st)
 	pd_buf_release(&st->name);
 }
 
-int perf_finish(struct perf_state *st, const char *path, struct pd_err *err)
+int pd_perf_finish(struct perf_state *st, const char *path, struct pd_err *err)
 {
 	struct pd_profile *p = st->p;
 
-	perf_sample_end(st);
+	pd_perf_sample_end(st);
 	if (st->chosen == UINT32_MAX)
 		return no_samples(st, path, st->o, err);
 	p->event = pd_xstrdup(pd_intern_str(&st->events, st->chosen));

@@ -8,7 +8,7 @@
  * samples in file order: the profile is the same, bit for bit.
  *
  * What makes a cut safe: a line that is a header in every state of the
- * reader (perf_piece_start) ends the sample before it and starts its own,
+ * reader (pd_perf_piece_start) ends the sample before it and starts its own,
  * so the reader's state at that line is a fresh one's, but for the event
  * it chose at the file's first header (given to every piece) and its
  * caches (which change speed, not answers).
@@ -71,7 +71,7 @@ static char *first_event(const struct pd_input *in)
 		if (n < sizeof(line)) {
 			memcpy(line, s, n);
 			line[n] = '\0';
-			if (perf_piece_start(line, 1, &ev, &evn))
+			if (pd_perf_piece_start(line, 1, &ev, &evn))
 				return pd_xstrndup(ev, evn);
 		}
 		s = nl + 1;
@@ -81,7 +81,7 @@ static char *first_event(const struct pd_input *in)
 
 /*
  * The first line at or after byte at (not counting a line at begins in
- * the middle of) that perf_piece_start takes; 0 when none is near.
+ * the middle of) that pd_perf_piece_start takes; 0 when none is near.
  */
 static uint64_t find_cut(int fd, uint64_t at, uint64_t end, char *win)
 {
@@ -108,7 +108,7 @@ static uint64_t find_cut(int fd, uint64_t at, uint64_t end, char *win)
 			return 0; /* not text a header could be */
 		*nl = '\0';
 		s[n] = '\0';
-		if (perf_piece_start(s, 0, &ev, &evn))
+		if (pd_perf_piece_start(s, 0, &ev, &evn))
 			return at + (uint64_t)(s - win);
 		s = nl;
 	}
@@ -119,7 +119,7 @@ static void *read_piece(void *arg)
 {
 	struct piece *pc = arg;
 
-	pc->rc = perf_read_lines(&pc->st, &pc->lines, &pc->err);
+	pc->rc = pd_perf_read_lines(&pc->st, &pc->lines, &pc->err);
 	pc->done = 1;
 	return NULL;
 }
@@ -140,7 +140,7 @@ static void merge_events(struct perf_state *st, const struct perf_state *s)
 			st->chosen = id;
 	}
 	if (s->any_period) {
-		perf_period_seen(st, s->first_period);
+		pd_perf_period_seen(st, s->first_period);
 		st->const_period &= s->const_period;
 	}
 	st->all_period &= s->all_period;
@@ -208,7 +208,7 @@ static void piece_open(struct piece *pc, const struct perf_state *st,
 	if (event)
 		pc->o.event = event;
 	pd_profile_init(&pc->p);
-	perf_state_init(&pc->st, &pc->p, &pc->o);
+	pd_perf_state_init(&pc->st, &pc->p, &pc->o);
 	pc->st.log_times = 1;
 	pc->rc = pd_input_open_range(&pc->in, path, a, b - a, &pc->err);
 	if (pc->rc < 0)
@@ -223,7 +223,7 @@ static void piece_release(struct piece *pc)
 		pd_lines_release(&pc->lines);
 		pd_input_close(&pc->in);
 	}
-	perf_state_release(&pc->st);
+	pd_perf_state_release(&pc->st);
 	pd_profile_release(&pc->p);
 }
 
@@ -274,7 +274,7 @@ static int waves(struct pd_input *in, struct perf_state *st,
 			in->limited = 1;
 			in->limit = cut[1] - cut[0];
 			pd_lines_init(&l, in);
-			rc = perf_read_lines(st, &l, err);
+			rc = pd_perf_read_lines(st, &l, err);
 			lines = l.lineno;
 			pd_lines_release(&l);
 			rc = rc < 0 ? rc : 1;
@@ -295,9 +295,9 @@ static int waves(struct pd_input *in, struct perf_state *st,
 	return rc;
 }
 
-int perf_import_split(struct pd_input *in, struct perf_state *st,
-		      unsigned nthreads, uint64_t min_bytes, uint64_t max_bytes,
-		      struct pd_err *err)
+int pd_perf_import_split(struct pd_input *in, struct perf_state *st,
+			 unsigned nthreads, uint64_t min_bytes,
+			 uint64_t max_bytes, struct pd_err *err)
 {
 	uint64_t start, size, *cut;
 	char *event = NULL;

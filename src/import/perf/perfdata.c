@@ -75,7 +75,7 @@ static int parse_sample(const struct pdd *d, const unsigned char *r,
 {
 	const unsigned char *p = r + 8, *e = r + size;
 	uint64_t t = d->attrs.v[0].sample_type, id = 0;
-	const struct attr *a;
+	const struct pdd_attr *a;
 
 #define NEED(n)                                                                \
 	do {                                                                   \
@@ -143,10 +143,10 @@ static int parse_sample(const struct pdd *d, const unsigned char *r,
 }
 
 /* The mapping of pid that holds ip at time t, or NULL. */
-static const struct map *find_in(const struct pdd *d, uint32_t pid, uint64_t ip,
-				 uint64_t t)
+static const struct pdd_map *find_in(const struct pdd *d, uint32_t pid,
+				     uint64_t ip, uint64_t t)
 {
-	const struct map *m = d->maps.v, *best = NULL;
+	const struct pdd_map *m = d->maps.v, *best = NULL;
 	size_t lo = 0, hi = d->maps.n, i;
 
 	while (lo < hi) { /* the first map after (pid, ip) */
@@ -178,7 +178,7 @@ static const struct map *find_in(const struct pdd *d, uint32_t pid, uint64_t ip,
 }
 
 /* The fork record that made tid, or NULL (a thread of the recording). */
-static const struct fork *fork_of(const struct pdd *d, uint32_t tid)
+static const struct pdd_fork *fork_of(const struct pdd *d, uint32_t tid)
 {
 	size_t lo = 0, hi = d->forks.n;
 
@@ -196,16 +196,16 @@ static const struct fork *fork_of(const struct pdd *d, uint32_t tid)
 }
 
 /* pid's mapping of ip, through the process it was forked from. */
-static const struct map *find_map(const struct pdd *d, uint32_t pid,
-				  uint64_t ip, uint64_t t, int kernel)
+static const struct pdd_map *find_map(const struct pdd *d, uint32_t pid,
+				      uint64_t ip, uint64_t t, int kernel)
 {
 	int hops;
 
 	if (kernel)
 		return find_in(d, UINT32_MAX, ip, t);
 	for (hops = 0; hops < 16; hops++) {
-		const struct map *m = find_in(d, pid, ip, t);
-		const struct fork *f;
+		const struct pdd_map *m = find_in(d, pid, ip, t);
+		const struct pdd_fork *f;
 
 		if (m)
 			return m;
@@ -224,7 +224,7 @@ static uint32_t addr_id(struct pdd *d, uint32_t dso, uint64_t key)
 	size_t i, mask;
 
 	if (d->syms.addrs.n * 2 >= d->nslots) {
-		struct slot *old = d->slots;
+		struct pdd_slot *old = d->slots;
 		size_t n = d->nslots, k;
 
 		d->nslots = n ? 2 * n : 1024;
@@ -264,7 +264,7 @@ static uint32_t addr_id(struct pdd *d, uint32_t dso, uint64_t key)
 static uint32_t frame_addr(struct pdd *d, const struct sample *x, uint64_t ip,
 			   int kernel)
 {
-	const struct map *m = find_map(d, x->pid, ip, x->time, kernel);
+	const struct pdd_map *m = find_map(d, x->pid, ip, x->time, kernel);
 
 	if (!m)
 		return addr_id(d, PDD_NO_DSO, 0);
@@ -317,7 +317,7 @@ static void push_frame(struct pdd *d, const struct sample *x, uint32_t a,
 		       void *arg)
 {
 	(void)x;
-	perf_frame_push(arg, d->frame_of.v[a], 0);
+	pd_perf_frame_push(arg, d->frame_of.v[a], 0);
 }
 
 /*
@@ -332,7 +332,7 @@ static void comm_at(const struct pdd *d, uint32_t tid, uint64_t t,
 
 	for (hops = 0; hops < 16; hops++) {
 		size_t lo = 0, hi = d->comms.n, i, pick = SIZE_MAX;
-		const struct fork *f;
+		const struct pdd_fork *f;
 
 		while (lo < hi) {
 			size_t mid = (lo + hi) / 2;
@@ -378,8 +378,8 @@ static int pass_samples(struct pdd *d, struct perf_state *st,
 	size_t size;
 	int rc;
 
-	pdd_rewind_data(d);
-	while ((rc = pdd_next_record(d, &r, &size, err)) == 1) {
+	pd_pdd_rewind_data(d);
+	while ((rc = pd_pdd_next_record(d, &r, &size, err)) == 1) {
 		struct sample x;
 		struct perf_hdr h;
 		char pid[16], tid[16];
@@ -387,8 +387,8 @@ static int pass_samples(struct pdd *d, struct perf_state *st,
 		if (u32at(r) != R_SAMPLE)
 			continue;
 		if (parse_sample(d, r, size, &x)) {
-			rc = pdd_bad(d, err, d->buf_off + d->pos - size,
-				     "a sample record is cut short");
+			rc = pd_pdd_bad(d, err, d->buf_off + d->pos - size,
+					"a sample record is cut short");
 			break;
 		}
 		if (!st) {
@@ -407,14 +407,14 @@ static int pass_samples(struct pdd *d, struct perf_state *st,
 		h.tid = tid;
 		h.tid_len = strlen(tid);
 		h.event = d->attrs.v[x.attr].name;
-		h.event_len = perf_event_name_len(h.event, strlen(h.event));
+		h.event_len = pd_perf_event_name_len(h.event, strlen(h.event));
 		h.has_period = pdd_fixed_or_sampled_period(&d->attrs.v[x.attr]);
 		h.time = d->attrs.v[x.attr].sample_type & S_TIME
 			     ? (double)x.time
 			     : PD_NAN;
 		h.period = (double)x.period;
-		perf_sample_end(st);
-		perf_sample_start(st, &h);
+		pd_perf_sample_end(st);
+		pd_perf_sample_start(st, &h);
 		if (st->keep)
 			each_frame(d, &x, push_frame, st);
 	}
@@ -468,7 +468,7 @@ static void make_frames(struct pdd *d, struct perf_state *st)
 			 d->syms.dsos.v[a->dso].kernel && kmod_name(dso, &km))
 			dso = km.buf;
 		d->frame_of.v[i] =
-		    perf_frame_id(st, name, strlen(name), dso, strlen(dso));
+		    pd_perf_frame_id(st, name, strlen(name), dso, strlen(dso));
 	}
 	pd_buf_release(&km);
 }
@@ -506,7 +506,7 @@ static void release(struct pdd *d)
 
 static int cmp_idmap(const void *a, const void *b)
 {
-	const struct idmap *x = a, *y = b;
+	const struct pdd_idmap *x = a, *y = b;
 
 	return (x->id > y->id) - (x->id < y->id);
 }
@@ -521,13 +521,13 @@ static int read_all(struct pdd *d, struct pd_profile *p,
 	memset(&none, 0, sizeof(none));
 	none.name = pd_xstrdup("[unknown]");
 	PD_VEC_PUSH(&d->syms.dsos, none); /* PDD_NO_DSO */
-	rc = pdd_read_header(d, err);
+	rc = pd_pdd_read_header(d, err);
 	if (rc)
 		return rc;
 	if (d->ids.n > 1)
 		qsort(d->ids.v, d->ids.n, sizeof(*d->ids.v), cmp_idmap);
 	d->buf = pd_xmalloc(BUF_SIZE);
-	rc = pdd_pass_events(d, err);
+	rc = pd_pdd_pass_events(d, err);
 	if (!rc)
 		rc = pass_samples(d, NULL, err);
 	if (rc)
@@ -538,13 +538,13 @@ static int read_all(struct pdd *d, struct pd_profile *p,
 				" (killed?): read up to its end, without the"
 				" build ids perf writes last",
 				d->path);
-	pdd_symbolize(&d->syms, p, o, d->path);
-	perf_state_init(&st, p, o);
+	pd_pdd_symbolize(&d->syms, p, o, d->path);
+	pd_perf_state_init(&st, p, o);
 	make_frames(d, &st);
 	rc = pass_samples(d, &st, err);
 	if (!rc)
-		rc = perf_finish(&st, d->path, err);
-	perf_state_release(&st);
+		rc = pd_perf_finish(&st, d->path, err);
+	pd_perf_state_release(&st);
 	return rc;
 }
 

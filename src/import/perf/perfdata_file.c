@@ -18,13 +18,14 @@
 #include "import/perf/perfdata.h"
 #include "import/perf/perfdata_int.h"
 
-int pdd_bad(struct pdd *d, struct pd_err *err, uint64_t off, const char *what)
+int pd_pdd_bad(struct pdd *d, struct pd_err *err, uint64_t off,
+	       const char *what)
 {
 	return pd_err_set(err, PD_EPARSE, "%s: byte %llu: %s", d->path,
 			  (unsigned long long)off, what);
 }
 
-int pdd_use_perf(struct pdd *d, const char *why)
+int pd_pdd_use_perf(struct pdd *d, const char *why)
 {
 	pd_buf_reset(&d->why);
 	pd_buf_adds(&d->why, why);
@@ -89,13 +90,13 @@ static int read_attrs(struct pdd *d, const unsigned char *h, struct pd_err *err)
 	uint64_t i, k;
 
 	if (asize < 64 + 16 || n % asize || !n)
-		return pdd_bad(d, err, 16,
-			       "attribute size does not fit the file");
+		return pd_pdd_bad(d, err, 16,
+				  "attribute size does not fit the file");
 	b = read_section(d, off, n);
 	if (!b)
-		return pdd_bad(d, err, off, "the attributes are cut short");
+		return pd_pdd_bad(d, err, off, "the attributes are cut short");
 	for (i = 0; i < n / asize; i++) {
-		struct attr a;
+		struct pdd_attr a;
 		uint64_t idoff, idn;
 		unsigned char *ids;
 		const char *nm;
@@ -129,11 +130,11 @@ static int read_attrs(struct pdd *d, const unsigned char *h, struct pd_err *err)
 		ids = idn ? read_section(d, idoff, idn) : NULL;
 		if (idn && !ids) {
 			free(b);
-			return pdd_bad(d, err, idoff,
-				       "an event's ids are cut short");
+			return pd_pdd_bad(d, err, idoff,
+					  "an event's ids are cut short");
 		}
 		for (k = 0; k + 8 <= idn; k += 8) {
-			struct idmap m = { u64at(ids + k), (size_t)i };
+			struct pdd_idmap m = { u64at(ids + k), (size_t)i };
 
 			PD_VEC_PUSH(&d->ids, m);
 		}
@@ -283,56 +284,64 @@ static int needs_perf(struct pdd *d)
 	size_t i;
 
 	for (i = 0; i < d->attrs.n; i++) {
-		const struct attr *a = &d->attrs.v[i];
+		const struct pdd_attr *a = &d->attrs.v[i];
 
 		if ((a->sample_type & S_STACK_USER) && a->stack_user)
-			return pdd_use_perf(d, "DWARF call graphs (--call-graph"
+			return pd_pdd_use_perf(d,
+					       "DWARF call graphs (--call-graph"
 					       " dwarf) are unwound by perf");
 		if ((a->sample_type & S_BRANCH_STACK) &&
 		    (a->branch_type & (1u << 11)))
-			return pdd_use_perf(d, "LBR call stacks (--call-graph"
+			return pd_pdd_use_perf(d,
+					       "LBR call stacks (--call-graph"
 					       " lbr) are stitched by perf");
 		if ((a->sample_type ^ d->attrs.v[0].sample_type) &
 		    (S_IDENTIFIER | S_IP | S_TID | S_TIME | S_ADDR | S_ID))
-			return pdd_use_perf(d, "events whose samples are laid"
+			return pd_pdd_use_perf(d,
+					       "events whose samples are laid"
 					       " out differently");
 	}
 	if (d->attrs.n > 1 &&
 	    !(d->attrs.v[0].sample_type & (S_IDENTIFIER | S_ID)))
-		return pdd_use_perf(d, "several events without sample ids");
+		return pd_pdd_use_perf(d, "several events without sample ids");
 	return 0;
 }
 
-int pdd_read_header(struct pdd *d, struct pd_err *err)
+int pd_pdd_read_header(struct pdd *d, struct pd_err *err)
 {
 	unsigned char h[HEADER_SIZE];
 	struct stat st;
 	int rc;
 
 	if (fstat(d->fd, &st) || read_at(d, 0, h, 16))
-		return pdd_bad(d, err, 0, "not a perf.data file (too short)");
+		return pd_pdd_bad(d, err, 0,
+				  "not a perf.data file (too short)");
 	if (!memcmp(h, "2ELIFREP", 8))
-		return pdd_use_perf(d, "a recording from a big-endian machine");
+		return pd_pdd_use_perf(d,
+				       "a recording from a big-endian machine");
 	if (memcmp(h, "PERFILE2", 8))
-		return pdd_bad(d, err, 0, "not a perf.data file (no PERFILE2)");
+		return pd_pdd_bad(d, err, 0,
+				  "not a perf.data file (no PERFILE2)");
 	if (u64at(h + 8) != HEADER_SIZE)
-		return pdd_use_perf(d, "a piped recording (perf record -o -)");
+		return pd_pdd_use_perf(d,
+				       "a piped recording (perf record -o -)");
 	if (read_at(d, 0, h, HEADER_SIZE))
-		return pdd_bad(d, err, 16, "the header is cut short");
+		return pd_pdd_bad(d, err, 16, "the header is cut short");
 	d->data_off = u64at(h + 40);
 	d->data_size = u64at(h + 48);
 	if (d->data_off > (uint64_t)st.st_size ||
 	    d->data_size > (uint64_t)st.st_size - d->data_off)
-		return pdd_bad(d, err, 40,
-			       "the data section runs past the end of the file"
-			       " (perf record did not finish?)");
+		return pd_pdd_bad(
+		    d, err, 40,
+		    "the data section runs past the end of the file"
+		    " (perf record did not finish?)");
 	if (!d->data_size && d->data_off < (uint64_t)st.st_size) {
 		/* perf record was killed before it wrote the sizes */
 		d->unfinished = 1;
 		d->data_size = (uint64_t)st.st_size - d->data_off;
 	}
 	if (!d->data_size)
-		return pdd_bad(d, err, 48, "the data section is empty");
+		return pd_pdd_bad(d, err, 48, "the data section is empty");
 	rc = read_attrs(d, h, err);
 	if (rc)
 		return rc;
@@ -346,7 +355,7 @@ int pdd_read_header(struct pdd *d, struct pd_err *err)
 
 /* ---- the record stream ---- */
 
-void pdd_rewind_data(struct pdd *d)
+void pd_pdd_rewind_data(struct pdd *d)
 {
 	d->len = d->pos = 0;
 	d->buf_off = d->data_off;
@@ -357,8 +366,8 @@ void pdd_rewind_data(struct pdd *d)
  * its end, an error code for a damaged one. A record is at most 64 KiB
  * (its size is 16 bits), so the buffer always holds a whole one.
  */
-int pdd_next_record(struct pdd *d, const unsigned char **rec, size_t *size,
-		    struct pd_err *err)
+int pd_pdd_next_record(struct pdd *d, const unsigned char **rec, size_t *size,
+		       struct pd_err *err)
 {
 	uint64_t end = d->data_off + d->data_size;
 	uint64_t at = d->buf_off + d->pos;
@@ -384,23 +393,24 @@ int pdd_next_record(struct pdd *d, const unsigned char **rec, size_t *size,
 			want = room;
 		if (read_at(d, d->buf_off + d->len, d->buf + d->len,
 			    (size_t)want))
-			return pdd_bad(d, err, d->buf_off + d->len,
-				       "cannot read the data section");
+			return pd_pdd_bad(d, err, d->buf_off + d->len,
+					  "cannot read the data section");
 		d->len += (size_t)want;
 	}
 	if (d->len - d->pos < 8)
-		return d->unfinished ? 0
-				     : pdd_bad(d, err, at,
-					       "a record header is cut short");
+		return d->unfinished
+			   ? 0
+			   : pd_pdd_bad(d, err, at,
+					"a record header is cut short");
 	*size = u16at(d->buf + d->pos + 6);
 	if (d->unfinished && *size >= 8 && *size > d->len - d->pos)
 		return 0; /* the last record, cut when perf was killed */
 	if (*size < 8 || *size > d->len - d->pos)
-		return pdd_bad(d, err, at,
-			       *size < 8
-				   ? "a record of size below 8 (damaged"
-				     " file)"
-				   : "a record runs past the data section");
+		return pd_pdd_bad(d, err, at,
+				  *size < 8
+				      ? "a record of size below 8 (damaged"
+					" file)"
+				      : "a record runs past the data section");
 	*rec = d->buf + d->pos;
 	d->pos += *size;
 	return 1;
@@ -474,7 +484,7 @@ static void add_mmap(struct pdd *d, const unsigned char *r, size_t size,
 	uint16_t misc = u16at(r + 4);
 	size_t fo = two ? 8 + 64 : 8 + 32, fnlen;
 	const char *fn;
-	struct map m;
+	struct pdd_map m;
 	int kernel = (misc & MISC_CPUMODE) == MISC_KERNEL, exec;
 	char jit[32];
 
@@ -505,7 +515,7 @@ static void add_mmap(struct pdd *d, const unsigned char *r, size_t size,
 
 static int cmp_map(const void *a, const void *b)
 {
-	const struct map *x = a, *y = b;
+	const struct pdd_map *x = a, *y = b;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
@@ -516,7 +526,7 @@ static int cmp_map(const void *a, const void *b)
 
 static int cmp_comm(const void *a, const void *b)
 {
-	const struct comm *x = a, *y = b;
+	const struct pdd_comm *x = a, *y = b;
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
@@ -525,26 +535,26 @@ static int cmp_comm(const void *a, const void *b)
 
 static int cmp_fork(const void *a, const void *b)
 {
-	const struct fork *x = a, *y = b;
+	const struct pdd_fork *x = a, *y = b;
 
 	return (x->tid > y->tid) - (x->tid < y->tid);
 }
 
 /* Pass 1: mappings, thread names and forks. */
-int pdd_pass_events(struct pdd *d, struct pd_err *err)
+int pd_pdd_pass_events(struct pdd *d, struct pd_err *err)
 {
 	const unsigned char *r;
 	size_t size;
 	int rc;
 
-	pdd_rewind_data(d);
-	while ((rc = pdd_next_record(d, &r, &size, err)) == 1) {
+	pd_pdd_rewind_data(d);
+	while ((rc = pd_pdd_next_record(d, &r, &size, err)) == 1) {
 		uint32_t type = u32at(r);
 
 		if (type == R_MMAP || type == R_MMAP2) {
 			add_mmap(d, r, size, type == R_MMAP2);
 		} else if (type == R_COMM && size > 16) {
-			struct comm c;
+			struct pdd_comm c;
 			const char *s = (const char *)r + 16;
 
 			c.tid = u32at(r + 12);
@@ -553,7 +563,7 @@ int pdd_pass_events(struct pdd *d, struct pd_err *err)
 			c.exec = !!(u16at(r + 4) & MISC_COMM_EXEC);
 			PD_VEC_PUSH(&d->comms, c);
 		} else if (type == R_FORK && size >= 32) {
-			struct fork f;
+			struct pdd_fork f;
 
 			f.pid = u32at(r + 8);
 			f.ppid = u32at(r + 12);
@@ -562,13 +572,13 @@ int pdd_pass_events(struct pdd *d, struct pd_err *err)
 			f.time = u64at(r + 24);
 			PD_VEC_PUSH(&d->forks, f);
 		} else if (type == R_AUXTRACE) {
-			return pdd_use_perf(
+			return pd_pdd_use_perf(
 			    d, "an AUX area trace (Intel PT, CoreSight)");
 		} else if (type == R_COMPRESSED) {
-			return pdd_use_perf(
+			return pd_pdd_use_perf(
 			    d, "compressed records (perf record -z)");
 		} else if (type == R_HEADER_ATTR) {
-			return pdd_use_perf(
+			return pd_pdd_use_perf(
 			    d, "events described in the data section");
 		}
 	}

@@ -93,7 +93,7 @@ enum {
 #define BUF_SIZE (1u << 20)
 #define MAX_META ((uint64_t)64 << 20) /* attrs, ids, one feature */
 
-struct attr {
+struct pdd_attr {
 	uint64_t type, config, sample_type, read_format, period, flags;
 	uint64_t branch_type;
 	uint32_t stack_user;
@@ -108,35 +108,35 @@ struct attr {
  * fixed for the event (perf record -c N: attr.sample_period, and no
  * period in the samples).
  */
-static inline int pdd_fixed_or_sampled_period(const struct attr *a)
+static inline int pdd_fixed_or_sampled_period(const struct pdd_attr *a)
 {
 	return (a->sample_type & S_PERIOD) ||
 	       (!(a->flags & A_FREQ) && a->period > 0);
 }
 
-struct idmap {
+struct pdd_idmap {
 	uint64_t id;
 	size_t attr;
 };
 
-struct map {
+struct pdd_map {
 	uint64_t start, len, pgoff, time;
 	uint32_t pid, dso;
 };
 
-struct comm {
+struct pdd_comm {
 	uint32_t tid, name;
 	uint64_t time;
 	int exec;
 };
 
-struct fork {
+struct pdd_fork {
 	uint32_t pid, ppid, tid, ptid;
 	uint64_t time;
 };
 
 /* One slot of the address table: (dso, key) -> address id + 1. */
-struct slot {
+struct pdd_slot {
 	uint64_t key;
 	uint32_t dso, id1;
 };
@@ -146,15 +146,15 @@ struct pdd {
 	int fd;
 	uint64_t data_off, data_size;
 	int unfinished; /* no sizes written: the data runs to the end */
-	PD_VEC(struct attr) attrs;
-	PD_VEC(struct idmap) ids;
-	uint64_t trailer_type;	 /* the sample_type of non-sample records */
-	PD_VEC(struct map) maps; /* sorted by pid, start after pass 1 */
-	PD_VEC(struct comm) comms;
-	PD_VEC(struct fork) forks;
+	PD_VEC(struct pdd_attr) attrs;
+	PD_VEC(struct pdd_idmap) ids;
+	uint64_t trailer_type;	     /* the sample_type of non-sample records */
+	PD_VEC(struct pdd_map) maps; /* sorted by pid, start after pass 1 */
+	PD_VEC(struct pdd_comm) comms;
+	PD_VEC(struct pdd_fork) forks;
 	struct pd_intern strs; /* thread names, dso names */
 	struct pdd_syms syms;
-	struct slot *slots;
+	struct pdd_slot *slots;
 	size_t nslots;
 	PD_VEC(uint32_t) dso_of;   /* name string id -> DSO */
 	PD_VEC(uint32_t) frame_of; /* address id -> profile frame */
@@ -190,19 +190,20 @@ static inline uint64_t u64at(const unsigned char *p)
 }
 
 /* perfdata_file.c */
-int pdd_bad(struct pdd *d, struct pd_err *err, uint64_t off, const char *what);
-int pdd_use_perf(struct pdd *d, const char *why);
+int pd_pdd_bad(struct pdd *d, struct pd_err *err, uint64_t off,
+	       const char *what);
+int pd_pdd_use_perf(struct pdd *d, const char *why);
 /* Header, attributes and features; PDD_USE_PERF when perf must read it. */
-PD_NODISCARD int pdd_read_header(struct pdd *d, struct pd_err *err);
-void pdd_rewind_data(struct pdd *d);
+PD_NODISCARD int pd_pdd_read_header(struct pdd *d, struct pd_err *err);
+void pd_pdd_rewind_data(struct pdd *d);
 /*
  * The next record: 1 with *rec and *size set, 0 at the end, or an error;
  * *rec and *size are NULL and 0 whenever it returns other than 1.
  */
-PD_NODISCARD int pdd_next_record(struct pdd *d, const unsigned char **rec,
-				 size_t *size, struct pd_err *err);
+PD_NODISCARD int pd_pdd_next_record(struct pdd *d, const unsigned char **rec,
+				    size_t *size, struct pd_err *err);
 /* Pass 1: mappings, thread names and forks, sorted for look-ups. */
-PD_NODISCARD int pdd_pass_events(struct pdd *d, struct pd_err *err);
+PD_NODISCARD int pd_pdd_pass_events(struct pdd *d, struct pd_err *err);
 
 /*
  * Names the addresses it can from files whose build id is the recorded
@@ -210,18 +211,18 @@ PD_NODISCARD int pdd_pass_events(struct pdd *d, struct pd_err *err);
  * and kernel addresses from the recorded kernel's symbol list; writes
  * one note per DSO left unnamed, with why.
  */
-void pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
-		   const struct pd_import_opts *o, const char *path);
+void pd_pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
+		      const struct pd_import_opts *o, const char *path);
 
 /* Whether this machine made the recording (the host name it recorded). */
-int pdd_same_host(const struct pdd_syms *s);
+int pd_pdd_same_host(const struct pdd_syms *s);
 
 /*
  * Names the n addresses of a JIT's DSO (perfdata_jit.c) from its
  * /tmp/perf-PID.map; returns how many, why set when none.
  */
-size_t pdd_name_jit(const struct pdd_syms *s, const struct pdd_dso *x,
-		    struct pdd_addr **as, size_t n, const char *data_path,
-		    const char *const *dirs, struct pd_buf *why);
+size_t pd_pdd_name_jit(const struct pdd_syms *s, const struct pdd_dso *x,
+		       struct pdd_addr **as, size_t n, const char *data_path,
+		       const char *const *dirs, struct pd_buf *why);
 
 #endif

@@ -144,7 +144,7 @@ static void map_path(const struct pdd_syms *s, const struct pdd_dso *x,
 			return;
 	}
 	pd_buf_reset(out);
-	if (!pdd_same_host(s)) {
+	if (!pd_pdd_same_host(s)) {
 		pd_buf_addf(why,
 			    "recorded on another machine (copy %s into a"
 			    " --symbols folder)",
@@ -169,9 +169,9 @@ static void map_path(const struct pdd_syms *s, const struct pdd_dso *x,
 	pd_buf_adds(out, x->name);
 }
 
-size_t pdd_name_jit(const struct pdd_syms *s, const struct pdd_dso *x,
-		    struct pdd_addr **as, size_t n, const char *data_path,
-		    const char *const *dirs, struct pd_buf *why)
+size_t pd_pdd_name_jit(const struct pdd_syms *s, const struct pdd_dso *x,
+		       struct pdd_addr **as, size_t n, const char *data_path,
+		       const char *const *dirs, struct pd_buf *why)
 {
 	PD_VEC(struct jsym) v = PD_VEC_INIT;
 	struct pd_buf names = PD_BUF_INIT, path = PD_BUF_INIT;

@@ -64,7 +64,7 @@ static int is_build(const char *path, const char *bid, struct pd_objid *id)
 	       !strcasecmp(id->code_id, bid);
 }
 
-int pdd_same_host(const struct pdd_syms *s)
+int pd_pdd_same_host(const struct pdd_syms *s)
 {
 	char here[256];
 
@@ -89,7 +89,7 @@ static void id_by_inode(const struct pdd_syms *s, const struct pdd_dso *x,
 		pd_buf_adds(why, "no build id recorded");
 		return;
 	}
-	if (!x->has_ino || !pdd_same_host(s)) {
+	if (!x->has_ino || !pd_pdd_same_host(s)) {
 		pd_buf_addf(why,
 			    "no build id recorded, and no way to tell that"
 			    " the file now at that path is the one that ran"
@@ -369,10 +369,11 @@ static void load_kernel(const struct pdd_syms *s, struct ksyms *k,
 			k->from = "perf's build-id cache";
 	}
 	running_kernel_bid(run);
-	if (!k->from && (s->kernel_bid[0]
-			     ? !strcmp(run, s->kernel_bid)
-			     : pdd_same_host(s) && !uname(&u) && s->osrelease &&
-				   !strcmp(u.release, s->osrelease))) {
+	if (!k->from &&
+	    (s->kernel_bid[0]
+		 ? !strcmp(run, s->kernel_bid)
+		 : pd_pdd_same_host(s) && !uname(&u) && s->osrelease &&
+		       !strcmp(u.release, s->osrelease))) {
 		if (!read_kallsyms("/proc/kallsyms", k))
 			k->from = "/proc/kallsyms";
 		else
@@ -456,7 +457,7 @@ static size_t name_dso(const struct pdd_syms *s, struct pdd_dso *x,
 	size_t i, got;
 
 	if (x->jit)
-		return pdd_name_jit(s, x, as, n, path, o->symbol_dirs, why);
+		return pd_pdd_name_jit(s, x, as, n, path, o->symbol_dirs, why);
 	if (x->kernel) {
 		if (!*kernel_tried) {
 			*kernel_tried = 1;
@@ -482,8 +483,8 @@ static size_t name_dso(const struct pdd_syms *s, struct pdd_dso *x,
 	return got;
 }
 
-void pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
-		   const struct pd_import_opts *o, const char *path)
+void pd_pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
+		      const struct pd_import_opts *o, const char *path)
 {
 	struct pdd_addr **as = pd_xcalloc(s->addrs.n + 1, sizeof(*as));
 	struct pd_symctx *ctx =
