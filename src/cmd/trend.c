@@ -132,6 +132,23 @@ static int load_trend(struct pd_args *a, struct pd_trend *t)
 }
 
 /*
+ * trend's and culprit's start: the options, then the trend loaded and
+ * analysed. -1 to go on (t and a to release), else the exit status (both
+ * released).
+ */
+static int start(int argc, char **argv, struct pd_args *a, struct pd_trend *t,
+		 const char *usage, const char *cmd)
+{
+	int status = parse(argc, argv, a, usage, cmd);
+
+	if (status < 0 && load_trend(a, t))
+		status = 2;
+	if (status >= 0)
+		args_release(a);
+	return status;
+}
+
+/*
  * Index of the commit whose sha starts with rev (or is a prefix of it);
  * -1 (printed, naming the revision as given) if none.
  */
@@ -274,15 +291,9 @@ int pd_cmd_trend(int argc, char **argv)
 	size_t fresh = 0;
 	int rc, status;
 
-	status = parse(argc, argv, &a, trend_usage, "trend");
-	if (status >= 0) {
-		args_release(&a);
+	status = start(argc, argv, &a, &t, trend_usage, "trend");
+	if (status >= 0)
 		return status;
-	}
-	if (load_trend(&a, &t)) {
-		args_release(&a);
-		return 2;
-	}
 	status = 2;
 	if (a.alert_after && (after = after_index(&a, &t)) < 0)
 		goto out;
@@ -388,15 +399,9 @@ int pd_cmd_culprit(int argc, char **argv)
 	int status;
 	char likely[41] = "";
 
-	status = parse(argc, argv, &a, culprit_usage, "culprit");
-	if (status >= 0) {
-		args_release(&a);
+	status = start(argc, argv, &a, &t, culprit_usage, "culprit");
+	if (status >= 0)
 		return status;
-	}
-	if (load_trend(&a, &t)) {
-		args_release(&a);
-		return 2;
-	}
 	if (a.alert_after && (after = after_index(&a, &t)) < 0) {
 		status = 2;
 		goto out;

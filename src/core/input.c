@@ -281,6 +281,29 @@ static int raw_read(struct pd_input *in, void *buf, size_t n,
 	return byte_read(in, buf, n, err);
 }
 
+/*
+ * The first PD_INPUT_HEAD bytes (fewer at the end) into in->dec, their
+ * first four in magic; *got their number. 0, or the error code.
+ */
+static int read_head(struct pd_input *in, size_t *got, unsigned char magic[4],
+		     struct pd_err *err)
+{
+	int r;
+
+	*got = 0;
+	while (*got < PD_INPUT_HEAD) {
+		r = raw_read(in, in->dec + *got, PD_INPUT_HEAD - *got, err);
+		if (r < 0)
+			return r;
+		if (r == 0)
+			break;
+		*got += (size_t)r;
+	}
+	memset(magic, 0, 4);
+	memcpy(magic, in->dec, *got < 4 ? *got : 4);
+	return 0;
+}
+
 /* Appends decoded bytes to in->dec; returns bytes added, 0 at end. */
 static ssize_t fill_utf16(struct pd_input *in, struct pd_err *err)
 {
@@ -414,15 +437,9 @@ int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 	/* Read the head, then decide on the text encoding from its start. */
 	in->dec_cap = PD_INPUT_HEAD + 8;
 	in->dec = pd_xmalloc(in->dec_cap);
-	while (got < PD_INPUT_HEAD) {
-		r = raw_read(in, in->dec + got, PD_INPUT_HEAD - got, err);
-		if (r < 0)
-			return r;
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	memcpy(magic, in->dec, got < 4 ? got : 4);
+	r = read_head(in, &got, magic, err);
+	if (r < 0)
+		return r;
 	if (got >= 3 && !memcmp(magic, "BZh", 3)) {
 		/* bzip2: what was read is compressed; decode the head again. */
 		bz_stream *z = pd_xcalloc(1, sizeof(*z));
@@ -439,17 +456,9 @@ int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 		in->bz_fed = got;
 		z->next_in = (char *)in->bzin;
 		z->avail_in = (unsigned)got;
-		got = 0;
-		while (got < PD_INPUT_HEAD) {
-			r = raw_read(in, in->dec + got, PD_INPUT_HEAD - got,
-				     err);
-			if (r < 0)
-				return r;
-			if (r == 0)
-				break;
-			got += (size_t)r;
-		}
-		memcpy(magic, in->dec, got < 4 ? got : 4);
+		r = read_head(in, &got, magic, err);
+		if (r < 0)
+			return r;
 	}
 	if (got >= 4 && !memcmp(magic,
 				"\xfd"
