@@ -1,0 +1,114 @@
+#!/bin/sh
+# The Windows build (scripts/build-windows.sh): perfdiff.exe cross-compiled
+# with mingw-w64 and run under wine says what the Linux build says, byte
+# for byte and with the same exit status: the README's demo as text and
+# as JSON, a folded and a speedscope comparison, a history ingested and
+# its trend, and the one line a PostgreSQL history gets. The first run
+# builds the libraries from Debian's sources into .cache/windows (some
+# minutes); later runs reuse them. Skips without mingw-w64 or wine.
+. "$(dirname "$0")/lib.sh"
+command -v x86_64-w64-mingw32-gcc >/dev/null ||
+	{ echo "x86_64-w64-mingw32-gcc not installed (mingw-w64): skipped"; exit 77; }
+WINE=$(command -v wine64 || command -v wine) ||
+	{ echo "wine not installed (wine64 or wine): skipped"; exit 77; }
+export WINEDEBUG=-all
+export WINEPREFIX="${PD_WINEPREFIX:-$PD_ROOT/.cache/windows/wine}"
+expect_exit 0 "$PD_ROOT/scripts/build-windows.sh" "$T/win"
+exe=$T/win/perfdiff.exe
+[ -f "$exe" ] || { not_ok "no perfdiff.exe: $(tail -n 20 "$T/err")"; finish; }
+
+# JSON the same but for the last bits of a number: the p-values against
+# the threshold go through lgamma and exp, whose last bits differ between
+# glibc and mingw-w64's libm (0.11654552217629308 and ...309)
+json_near() {
+	python3 - "$1" "$2" <<'PY'
+import json, math, sys
+def near(a, b):
+    if isinstance(a, float) or isinstance(b, float):
+        if not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+            return False
+        return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-300)
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(near(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(near, a, b))
+    return a == b
+sys.exit(0 if near(json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))) else 1)
+PY
+}
+
+# same STATUS NAME ARGS...: perfdiff and perfdiff.exe run in $T/w with
+# ARGS exit STATUS and write the same standard output (JSON: the same
+# tree, numbers within 1e-12) and error
+same() {
+	want=$1 name=$2
+	shift 2
+	(cd "$T/w" && "$PERFDIFF" "$@" >"../$name.lin" 2>"../$name.lin.err")
+	lin=$?
+	(cd "$T/w" && "$WINE" "$exe" "$@" >"../$name.win" 2>"../$name.win.err")
+	win=$?
+	if [ "$lin" -ne "$want" ] || [ "$win" -ne "$want" ]; then
+		not_ok "$name: exit $lin on Linux, $win on Windows, want $want:" \
+			"$(head -c 300 "$T/$name.win.err")"
+	elif ! cmp -s "$T/$name.lin" "$T/$name.win" &&
+		! { case $name in *json*) json_near "$T/$name.lin" "$T/$name.win" ;;
+		*) false ;; esac; }; then
+		not_ok "$name: the outputs differ: $(diff "$T/$name.lin" "$T/$name.win" | head -n 10)"
+	elif ! cmp -s "$T/$name.lin.err" "$T/$name.win.err"; then
+		not_ok "$name: the messages differ: $(diff "$T/$name.lin.err" "$T/$name.win.err" | head -n 10)"
+	else ok; fi
+}
+
+mkdir -p "$T/w"
+cp "$PD_ROOT/fixtures/demo/base.perf.txt.gz" "$PD_ROOT/fixtures/demo/cand.perf.txt.gz" "$T/w/"
+same 1 demo base.perf.txt.gz cand.perf.txt.gz
+same 1 demo-json -f json base.perf.txt.gz cand.perf.txt.gz
+expect_grep '"function":.*"parse_record' "$T/demo-json.win"
+# the demo as folded stacks and as speedscope, written by the Linux build
+for s in base cand; do
+	for f in folded speedscope; do
+		pd convert -f "$f" -o "$T/w/$s.$f" "$T/w/$s.perf.txt.gz" ||
+			not_ok "convert $s to $f"
+	done
+	mv "$T/w/$s.speedscope" "$T/w/$s.speedscope.json"
+done
+same 1 folded base.folded cand.folded
+same 1 folded-json -f json base.folded cand.folded
+same 1 speedscope base.speedscope.json cand.speedscope.json
+same 1 speedscope-md -f md base.speedscope.json cand.speedscope.json
+same 0 convert convert -f folded cand.speedscope.json
+same 2 missing base.folded no-such.folded
+
+# a history: eight commits of two runs each, parse slower from the fifth
+tail=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
+for c in 1 2 3 4 5 6 7 8; do
+	b=$T/w/b$c
+	mkdir -p "$b/profiles"
+	printf '{"git_sha": "%02d%s", "scenario": "win", "cache": "warm", "commit_date": "2026-05-%02dT00:00:00Z"}\n' \
+		"$c" "$tail" "$c" >"$b/build_meta.json"
+	p=1000
+	[ "$c" -ge 5 ] && p=1400
+	for r in 1 2; do
+		printf 'main;parse %d\nmain;read %d\nmain;idle 1\n' \
+			$((p + r)) $((2000 - r)) >"$b/profiles/run.$r.folded"
+	done
+done
+(cd "$T/w" && "$PERFDIFF" ingest --db lin.db b? >/dev/null 2>&1) ||
+	not_ok "ingest on Linux"
+(cd "$T/w" && "$WINE" "$exe" ingest --db win.db b? >"$T/ingest.out" 2>&1) ||
+	not_ok "ingest on Windows: $(head -c 300 "$T/ingest.out")"
+for db in lin win; do
+	same 1 "trend-$db" trend --db "$db.db" --scenario win
+	same 1 "trend-json-$db" trend --db "$db.db" --scenario win -f json
+done
+# a history the Windows build wrote reads the same on Linux
+if cmp -s "$T/trend-json-lin.lin" "$T/trend-json-win.lin"; then ok; else
+	not_ok "the trends of the two histories differ"
+fi
+# PostgreSQL is left out of the Windows build: one line says so
+(cd "$T/w" && "$WINE" "$exe" trend --db postgresql://localhost/none \
+	--scenario win >"$T/pg.out" 2>"$T/pg.err")
+[ $? -eq 2 ] && ok || not_ok "postgresql:// on Windows did not exit 2"
+expect_grep "built without PostgreSQL" "$T/pg.err"
+expect_lines 1 "$T/pg.err"
+finish
