@@ -65,6 +65,16 @@ cp "$PD_ROOT/fixtures/demo/base.perf.txt.gz" "$PD_ROOT/fixtures/demo/cand.perf.t
 same 1 demo base.perf.txt.gz cand.perf.txt.gz
 same 1 demo-json -f json base.perf.txt.gz cand.perf.txt.gz
 expect_grep '"function":.*"parse_record' "$T/demo-json.win"
+# -o: written under a temporary name and renamed over what was there
+(cd "$T/w" && "$PERFDIFF" -f md -o ../o.lin.md base.perf.txt.gz cand.perf.txt.gz \
+	>/dev/null 2>&1)
+for i in 1 2; do
+	(cd "$T/w" && "$WINE" "$exe" -f md -o o.md base.perf.txt.gz \
+		cand.perf.txt.gz >/dev/null 2>&1)
+	[ $? -eq 1 ] && cmp -s "$T/w/o.md" "$T/o.lin.md" && ok ||
+		not_ok "-o o.md differs from Linux's (run $i)"
+done
+[ -z "$(ls "$T/w" | grep tmp)" ] && ok || not_ok "temporary files left: $(ls "$T/w")"
 # the demo as folded stacks and as speedscope, written by the Linux build
 for s in base cand; do
 	for f in folded speedscope; do

@@ -10,13 +10,37 @@
 #undef gethostname
 #include <windows.h>
 
-/* Files and the standard streams carry bytes, never text (CRLF, ^Z). */
+/*
+ * Files and the standard streams carry bytes, never text (CRLF, ^Z); a
+ * console shows the UTF-8 perfdiff writes and obeys the colours' escape
+ * sequences, as a terminal does.
+ */
+static UINT console_cp;
+
+static void restore_console(void)
+{
+	SetConsoleOutputCP(console_cp);
+}
+
 __attribute__((constructor)) static void binary_files(void)
 {
+	DWORD mode;
+	int i;
+
 	_fmode = _O_BINARY;
-	_setmode(0, _O_BINARY);
-	_setmode(1, _O_BINARY);
-	_setmode(2, _O_BINARY);
+	for (i = 0; i < 3; i++)
+		_setmode(i, _O_BINARY);
+	console_cp = GetConsoleOutputCP();
+	if (console_cp && console_cp != CP_UTF8 && SetConsoleOutputCP(CP_UTF8))
+		atexit(restore_console);
+	for (i = 0; i < 2; i++) {
+		HANDLE h =
+		    GetStdHandle(i ? STD_ERROR_HANDLE : STD_OUTPUT_HANDLE);
+
+		/* 4: ENABLE_VIRTUAL_TERMINAL_PROCESSING, Windows 10 on */
+		if (GetConsoleMode(h, &mode))
+			SetConsoleMode(h, mode | 4);
+	}
 }
 
 static int errno_of(DWORD e)
@@ -84,9 +108,11 @@ int pd_win_rename(const char *from, const char *to)
 
 int pd_win_symlink(const char *target, const char *link)
 {
-	(void)target;
-	(void)link;
-	errno = ENOSYS;
+	/* what perfdiff links is read through the link: a copy does too */
+	if (CreateHardLinkA(link, target, NULL) ||
+	    CopyFileA(target, link, TRUE))
+		return 0;
+	errno = errno_of(GetLastError());
 	return -1;
 }
 

@@ -72,7 +72,10 @@ char *pd_win_realpath(const char *path, char *r);
 ssize_t pd_win_pread(int fd, void *buf, size_t n, int64_t off);
 /* rename(): replacing the destination, as POSIX's does. */
 int pd_win_rename(const char *from, const char *to);
-/* symlink(): -1, errno ENOSYS (links need privileges on Windows). */
+/*
+ * symlink(): a hard link, else a copy (symbolic links need privileges on
+ * Windows); perfdiff only reads files through the links it makes.
+ */
 int pd_win_symlink(const char *target, const char *link);
 /* mkdtemp(): its XXXXXX replaced and the folder made; NULL if not. */
 char *pd_win_mkdtemp(char *templ);
