@@ -89,6 +89,13 @@ same 1 speedscope base.speedscope.json cand.speedscope.json
 same 1 speedscope-md -f md base.speedscope.json cand.speedscope.json
 same 0 convert convert -f folded cand.speedscope.json
 same 2 missing base.folded no-such.folded
+# a profile down a pipe, spooled to a temporary file (TEMP on Windows)
+(cd "$T/w" && gzip -dc base.perf.txt.gz | "$PERFDIFF" - cand.perf.txt.gz \
+	>"$T/pipe.lin" 2>/dev/null)
+(cd "$T/w" && gzip -dc base.perf.txt.gz | "$WINE" "$exe" - cand.perf.txt.gz \
+	>"$T/pipe.win" 2>/dev/null)
+[ $? -eq 1 ] && cmp -s "$T/pipe.lin" "$T/pipe.win" && ok ||
+	not_ok "a pipe: $(diff "$T/pipe.lin" "$T/pipe.win" | head -n 5)"
 # regular expressions (the Windows build's own matcher)
 same - peek peek 'parse_rec(ord|x)$' base.folded cand.folded
 expect_grep "parse_record" "$T/peek.win"

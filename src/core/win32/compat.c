@@ -270,3 +270,19 @@ int pd_win_fclose(FILE *f)
 	*streams[i].n = got;
 	return fclose(f) || got != (size_t)len ? EOF : 0;
 }
+
+#undef getenv
+char *pd_win_getenv(const char *name)
+{
+	char *v = getenv(name);
+
+	if (v && *v)
+		return v;
+	if (!strcmp(name, "TMPDIR")) {
+		v = getenv("TEMP");
+		return v && *v ? v : getenv("TMP");
+	}
+	if (!strcmp(name, "HOME"))
+		return getenv("USERPROFILE");
+	return v;
+}

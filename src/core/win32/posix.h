@@ -47,6 +47,7 @@
 #define sysconf(name) pd_win_sysconf(name)
 #define gethostname(b, n) pd_win_gethostname(b, n)
 #define tmpfile() pd_win_tmpfile()
+#define getenv(name) pd_win_getenv(name)
 #define open_memstream(p, n) pd_win_open_memstream(p, n)
 #define fclose(f) pd_win_fclose(f)
 
@@ -82,6 +83,11 @@ char *pd_win_mkdtemp(char *templ);
 /* sysconf(): the number of processors; -1 for anything else. */
 long pd_win_sysconf(int name);
 int pd_win_gethostname(char *buf, int n);
+/*
+ * getenv(): TMPDIR is Windows' TEMP (or TMP), HOME the user's profile
+ * folder, when they are not set themselves.
+ */
+char *pd_win_getenv(const char *name);
 /*
  * tmpfile(): in the user's temporary folder (Windows' own writes to the
  * drive's root, which users cannot), removed when closed.
