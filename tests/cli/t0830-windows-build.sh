@@ -65,6 +65,23 @@ cp "$PD_ROOT/fixtures/demo/base.perf.txt.gz" "$PD_ROOT/fixtures/demo/cand.perf.t
 same 1 demo base.perf.txt.gz cand.perf.txt.gz
 same 1 demo-json -f json base.perf.txt.gz cand.perf.txt.gz
 expect_grep '"function":.*"parse_record' "$T/demo-json.win"
+# the HTML report, byte for byte; the XLSX one as its cells read
+(cd "$T/w" && "$PERFDIFF" -f html -o ../lin.html base.perf.txt.gz cand.perf.txt.gz \
+	2>/dev/null)
+(cd "$T/w" && "$WINE" "$exe" -f html -o ../win.html base.perf.txt.gz \
+	cand.perf.txt.gz 2>/dev/null)
+cmp -s "$T/lin.html" "$T/win.html" && ok || not_ok "the HTML reports differ"
+if command -v xlsx2csv >/dev/null; then
+	(cd "$T/w" && "$PERFDIFF" -f xlsx -o ../lin.xlsx base.perf.txt.gz \
+		cand.perf.txt.gz 2>/dev/null)
+	(cd "$T/w" && "$WINE" "$exe" -f xlsx -o ../win.xlsx base.perf.txt.gz \
+		cand.perf.txt.gz 2>/dev/null)
+	xlsx2csv -a "$T/lin.xlsx" >"$T/lin.csv" 2>&1
+	xlsx2csv -a "$T/win.xlsx" >"$T/win.csv" 2>&1
+	cmp -s "$T/lin.csv" "$T/win.csv" && ok || not_ok "the XLSX reports differ"
+else
+	echo "xlsx2csv not installed: the XLSX report not compared"
+fi
 # -o: written under a temporary name and renamed over what was there
 (cd "$T/w" && "$PERFDIFF" -f md -o ../o.lin.md base.perf.txt.gz cand.perf.txt.gz \
 	>/dev/null 2>&1)
@@ -128,6 +145,34 @@ done
 # a history the Windows build wrote reads the same on Linux
 if cmp -s "$T/trend-json-lin.lin" "$T/trend-json-win.lin"; then ok; else
 	not_ok "the trends of the two histories differ"
+fi
+# the site of a history (its trend pages through open_memstream)
+(cd "$T/w" && "$PERFDIFF" site ../site-lin --db lin.db --pages 2 >/dev/null 2>&1)
+(cd "$T/w" && "$WINE" "$exe" site ../site-win --db lin.db --pages 2 \
+	>"$T/site.out" 2>&1) || not_ok "site on Windows: $(head -c 300 "$T/site.out")"
+# (pages hold the comparisons' JSON: numbers within 1e-12 again)
+if python3 - "$T/site-lin" "$T/site-win" >"$T/site.diff" <<'PY'
+import math, os, re, sys
+num = re.compile(r"-?\d+\.\d+(?:e[-+]?\d+)?|-?\d+e[-+]?\d+")
+def parts(path):
+    t = open(path, encoding="utf-8").read()
+    return num.split(t), [float(x) for x in num.findall(t)]
+bad = []
+a, b = sys.argv[1], sys.argv[2]
+for root, _, files in os.walk(a):
+    for f in files:
+        x = os.path.join(root, f)
+        y = os.path.join(b, os.path.relpath(x, a))
+        (ta, na), (tb, nb) = parts(x), parts(y)
+        if ta != tb or len(na) != len(nb) or not all(
+                math.isclose(u, v, rel_tol=1e-12) for u, v in zip(na, nb)):
+            bad.append(os.path.relpath(x, a))
+n = sum(len(f) for _, _, f in os.walk(b)) - sum(len(f) for _, _, f in os.walk(a))
+print(" ".join(bad), "extra files: %d" % n if n else "")
+sys.exit(1 if bad or n else 0)
+PY
+then ok; else
+	not_ok "the sites differ: $(head -c 400 "$T/site.diff")"
 fi
 # PostgreSQL is left out of the Windows build: one line says so
 (cd "$T/w" && "$WINE" "$exe" trend --db postgresql://localhost/none \
