@@ -106,6 +106,12 @@ same 1 speedscope base.speedscope.json cand.speedscope.json
 same 1 speedscope-md -f md base.speedscope.json cand.speedscope.json
 same 0 convert convert -f folded cand.speedscope.json
 same 2 missing base.folded no-such.folded
+# a path with Windows' separator: the file's name is what follows it
+mkdir -p "$T/w/sub"
+cp "$T/w/base.folded" "$T/w/sub/"
+(cd "$T/w" && "$PERFDIFF" convert -f speedscope sub/base.folded >../bs.lin 2>/dev/null)
+(cd "$T/w" && "$WINE" "$exe" convert -f speedscope 'sub\base.folded' >../bs.win 2>/dev/null)
+cmp -s "$T/bs.lin" "$T/bs.win" && ok || not_ok "sub\\base.folded is not named base.folded"
 # a profile down a pipe, spooled to a temporary file (TEMP on Windows)
 (cd "$T/w" && gzip -dc base.perf.txt.gz | "$PERFDIFF" - cand.perf.txt.gz \
 	>"$T/pipe.lin" 2>/dev/null)
