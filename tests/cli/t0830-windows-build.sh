@@ -125,6 +125,13 @@ expect_grep "parse_record" "$T/peek.win"
 same - focus --focus '^(main|[a-z]+_rec[[:alpha:]]{3})' base.folded cand.folded
 same - hide --hide 'READ|_[[:digit:]]+$' base.folded cand.folded
 same - ignore --ignore '^(strtol|memcpy)?$|ab+c' base.folded cand.folded
+# a group's first way fails later on: the next one is tried
+same - backtrack --focus '^(p|pa)rse_rec(o|or)d$' base.folded cand.folded
+expect_grep "parse_record" "$T/backtrack.win"
+same - bounds peek '^[a-z]{2,}_rec[a-z]{1,}$' base.folded cand.folded
+# DHAT's allocator frames: a long default pattern of nested alternatives
+cp "$PD_ROOT/fixtures/dhat/ad-hoc.dhat.json" "$T/w/"
+same 0 dhat show ad-hoc.dhat.json
 
 # a history: eight commits of two runs each, parse slower from the fifth
 tail=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb

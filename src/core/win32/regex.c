@@ -17,16 +17,26 @@ struct rx {
 };
 
 struct m {
-	const char *s0;
+	const char *s0, *end; /* the subject; where the match ended */
 	int icase, steps;
+};
+
+/*
+ * What is left to match once a sequence ends: the rest [p, pe) of an
+ * enclosing sequence, or (rep) another pass of the group [g, ge) that
+ * may still run lo to hi times (hi -1: no bound) before [p, pe); then up.
+ * NULL: the whole pattern has matched.
+ */
+struct k {
+	const char *p, *pe, *g, *ge, *from;
+	int rep, lo, hi;
+	const struct k *up;
 };
 
 #define MAX_STEPS 10000000
 
 static int alt(struct m *m, const char *p, const char *pe, const char *s,
-	       const char **end);
-static int seq(struct m *m, const char *p, const char *pe, const char *s,
-	       const char **end);
+	       const struct k *k);
 
 /* The end of one atom starting at p (a group, a bracket, an escape). */
 static const char *atom_end(const char *p, const char *pe)
@@ -146,10 +156,10 @@ static const char *repeat(const char *q, const char *pe, int *lo, int *hi)
 
 		*lo = (int)strtol(q + 1, &end, 10);
 		*hi = *lo;
-		if (*end == ',')
-			*hi = isdigit((unsigned char)end[1])
-				  ? (int)strtol(end + 1, &end, 10)
-				  : -1;
+		if (*end == ',' && isdigit((unsigned char)end[1]))
+			*hi = (int)strtol(end + 1, &end, 10);
+		else if (*end == ',')
+			*hi = -1, end++;
 		if (*end == '}')
 			return end + 1;
 		*lo = *hi = 1;
@@ -157,59 +167,71 @@ static const char *repeat(const char *q, const char *pe, int *lo, int *hi)
 	return q;
 }
 
+static int seq(struct m *m, const char *p, const char *pe, const char *s,
+	       const struct k *k);
+
 /*
- * A group [g, ge) taken lo to hi times (hi -1: no bound), then the rest
- * [q, pe); each pass takes the group's first way that matches.
+ * The group [g, ge) taken lo to hi more times, greedily, then [q, qe),
+ * then k.
  */
 static int group(struct m *m, const char *g, const char *ge, int lo, int hi,
-		 const char *q, const char *pe, const char *s, const char **end)
+		 const char *q, const char *qe, const char *s,
+		 const struct k *k)
 {
-	const char *mid;
+	struct k again = { q, qe, g, ge, s, 1, lo, hi, k };
 
-	if (hi != 0 && alt(m, g, ge, s, &mid)) {
-		if (mid != s && group(m, g, ge, lo > 0 ? lo - 1 : 0,
-				      hi < 0 ? -1 : hi - 1, q, pe, mid, end))
-			return 1;
-		if (mid == s)
-			return seq(m, q, pe, s, end);
-	}
-	return lo == 0 && seq(m, q, pe, s, end);
+	if (hi != 0 && alt(m, g, ge, s, &again))
+		return 1;
+	return lo == 0 && seq(m, q, qe, s, k);
 }
 
-/* Matches the sequence [p, pe) (no top-level |) at s; *end its end. */
+/* Where a sequence that ended at s goes on: k, or the end of the match. */
+static int next(struct m *m, const char *s, const struct k *k)
+{
+	if (!k) {
+		m->end = s;
+		return 1;
+	}
+	if (!k->rep)
+		return seq(m, k->p, k->pe, s, k->up);
+	if (s == k->from) /* an empty pass: no more of them */
+		return seq(m, k->p, k->pe, s, k->up);
+	return group(m, k->g, k->ge, k->lo > 0 ? k->lo - 1 : 0,
+		     k->hi < 0 ? -1 : k->hi - 1, k->p, k->pe, s, k->up);
+}
+
+/* Matches the sequence [p, pe) (no top-level |) at s, then k. */
 static int seq(struct m *m, const char *p, const char *pe, const char *s,
-	       const char **end)
+	       const struct k *k)
 {
 	const char *ae, *q;
-	int lo, hi, k;
+	int lo, hi, n;
 
 	if (++m->steps > MAX_STEPS)
 		return 0;
-	if (p >= pe) {
-		*end = s;
-		return 1;
-	}
+	if (p >= pe)
+		return next(m, s, k);
 	if (*p == '^')
-		return s == m->s0 && seq(m, p + 1, pe, s, end);
+		return s == m->s0 && seq(m, p + 1, pe, s, k);
 	if (*p == '$')
-		return !*s && seq(m, p + 1, pe, s, end);
+		return !*s && seq(m, p + 1, pe, s, k);
 	ae = atom_end(p, pe);
 	if (!ae)
 		return 0;
 	q = repeat(ae, pe, &lo, &hi);
 	if (*p == '(')
-		return group(m, p + 1, ae - 1, lo, hi, q, pe, s, end);
-	for (k = 0; (hi < 0 || k < hi) && s[k] && one(m, p, ae, s[k]); k++)
+		return group(m, p + 1, ae - 1, lo, hi, q, pe, s, k);
+	for (n = 0; (hi < 0 || n < hi) && s[n] && one(m, p, ae, s[n]); n++)
 		;
-	for (; k >= lo; k--)
-		if (seq(m, q, pe, s + k, end))
+	for (; n >= lo; n--)
+		if (seq(m, q, pe, s + n, k))
 			return 1;
 	return 0;
 }
 
-/* Matches one of the |-separated sequences of [p, pe) at s. */
+/* Matches one of the |-separated sequences of [p, pe) at s, then k. */
 static int alt(struct m *m, const char *p, const char *pe, const char *s,
-	       const char **end)
+	       const struct k *k)
 {
 	const char *a = p, *q = p;
 
@@ -219,14 +241,14 @@ static int alt(struct m *m, const char *p, const char *pe, const char *s,
 		if (!e)
 			return 0;
 		if (*q == '|') {
-			if (seq(m, a, q, s, end))
+			if (seq(m, a, q, s, k))
 				return 1;
 			a = q + 1;
 			e = q + 1;
 		}
 		q = e;
 	}
-	return seq(m, a, pe, s, end);
+	return seq(m, a, pe, s, k);
 }
 
 int regcomp(regex_t *re, const char *pattern, int flags)
@@ -255,15 +277,15 @@ int regexec(const regex_t *re, const char *s, size_t n, regmatch_t *mt,
 	    int flags)
 {
 	const struct rx *x = re->prog;
-	struct m m = { s, x->icase, 0 };
-	const char *p, *end;
+	struct m m = { s, s, x->icase, 0 };
+	const char *p;
 
 	(void)flags;
 	for (p = s;; p++) {
-		if (alt(&m, x->pat, x->pat + strlen(x->pat), p, &end)) {
+		if (alt(&m, x->pat, x->pat + strlen(x->pat), p, NULL)) {
 			if (n) {
 				mt[0].rm_so = (regoff_t)(p - s);
-				mt[0].rm_eo = (regoff_t)(end - s);
+				mt[0].rm_eo = (regoff_t)(m.end - s);
 			}
 			return 0;
 		}
