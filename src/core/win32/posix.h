@@ -29,8 +29,11 @@
 #define O_NONBLOCK 0
 #define S_ISLNK(m) ((void)(m), 0)
 #define S_ISSOCK(m) ((void)(m), 0)
-/* SIGHUP does not exist: signal() refuses it and nothing happens. */
-#define SIGHUP 1
+/*
+ * No SIGHUP on Windows: a handler for it is one for SIGTERM again (the
+ * C runtime may treat a signal it does not know as a fatal error).
+ */
+#define SIGHUP SIGTERM
 #define _SC_NPROCESSORS_ONLN 84
 
 #define lstat(p, st) stat(p, st)
