@@ -112,6 +112,10 @@ cp "$T/w/base.folded" "$T/w/sub/"
 (cd "$T/w" && "$PERFDIFF" convert -f speedscope sub/base.folded >../bs.lin 2>/dev/null)
 (cd "$T/w" && "$WINE" "$exe" convert -f speedscope 'sub\base.folded' >../bs.win 2>/dev/null)
 cmp -s "$T/bs.lin" "$T/bs.win" && ok || not_ok "sub\\base.folded is not named base.folded"
+# a name outside ASCII travels as UTF-8 (the manifest's code page)
+cp "$T/w/base.folded" "$T/w/café.folded"
+same - utf8 show café.folded
+expect_grep "^café.folded:" "$T/utf8.win"
 # a profile down a pipe, spooled to a temporary file (TEMP on Windows)
 (cd "$T/w" && gzip -dc base.perf.txt.gz | "$PERFDIFF" - cand.perf.txt.gz \
 	>"$T/pipe.lin" 2>/dev/null)
