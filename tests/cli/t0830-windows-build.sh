@@ -11,6 +11,15 @@ command -v x86_64-w64-mingw32-gcc >/dev/null ||
 	{ echo "x86_64-w64-mingw32-gcc not installed (mingw-w64): skipped"; exit 77; }
 WINE=$(command -v wine64 || command -v wine) ||
 	{ echo "wine not installed (wine64 or wine): skipped"; exit 77; }
+# the libraries' sources, unless a previous run left them built
+if [ ! -f "${PD_WIN_CACHE:-$PD_ROOT/.cache/windows}/prefix/.done-nettle" ]; then
+	for t in dpkg-source tclsh; do
+		command -v $t >/dev/null ||
+			{ echo "$t not installed (dpkg-dev, tcl): skipped"; exit 77; }
+	done
+	apt-cache showsrc zlib >/dev/null 2>&1 ||
+		{ echo "no deb-src line in the apt sources: skipped"; exit 77; }
+fi
 export WINEDEBUG=-all
 export WINEPREFIX="${PD_WINEPREFIX:-$PD_ROOT/.cache/windows/wine}"
 expect_exit 0 "$PD_ROOT/scripts/build-windows.sh" "$T/win"
