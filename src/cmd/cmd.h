@@ -50,11 +50,7 @@ const struct pd_cmd *pd_cmd_find(const char *name);
  * CMD".
  */
 int pd_operands_ok(const char *cmd, int n);
-void pd_error(const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 1, 2)))
-#endif
-    ;
+void pd_error(const char *fmt, ...) PD_PRINTF(1, 2);
 
 /* Output file written to a temporary name and renamed on success. */
 struct pd_out {

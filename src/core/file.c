@@ -98,3 +98,22 @@ int pd_pread_full(int fd, void *buf, size_t n, uint64_t off)
 	}
 	return 0;
 }
+
+const char *pd_path_sep(const char *path)
+{
+	const char *s = strrchr(path, '/');
+#ifdef _WIN32
+	const char *b = strrchr(path, '\\');
+
+	if (b && (!s || b > s))
+		s = b;
+#endif
+	return s;
+}
+
+const char *pd_path_base(const char *path)
+{
+	const char *s = pd_path_sep(path);
+
+	return s ? s + 1 : path;
+}

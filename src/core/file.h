@@ -29,6 +29,12 @@ int pd_is_file(const char *path);
  * EINTR): 0, or -1 at the end of the file or on an error.
  */
 PD_NODISCARD int pd_pread_full(int fd, void *buf, size_t n, uint64_t off);
+/*
+ * The last separator of path (a '/'; on Windows a '\\' too), or NULL; and
+ * what follows it, the file's own name (path itself without one).
+ */
+const char *pd_path_sep(const char *path);
+const char *pd_path_base(const char *path);
 /* "a FIFO", "a socket", "a folder", ...: what a file of mode m is. */
 const char *pd_file_kind(mode_t m);
 

@@ -531,8 +531,7 @@ int pd_bundle_read(struct pd_bundle *b, const char *dir,
 	if (rc < 0)
 		return rc;
 	/* The folder name, then the profiles' file names. */
-	base = strrchr(b->dir, '/');
-	base = base ? base + 1 : b->dir;
+	base = pd_path_base(b->dir);
 	key_from_name(b, base, "the folder name");
 	if (!b->cache && cache_token(base))
 		take(&b->cache, &b->cache_from, pd_xstrdup(cache_token(base)),

@@ -292,7 +292,7 @@ static int current(struct cg_reader *s, uint32_t *fn)
 
 int pd_cg_spec(struct cg_reader *s, const char *k, size_t n, const char *v)
 {
-	uint32_t id;
+	uint32_t id = 0; /* set by name_of; gcc for Windows cannot tell */
 
 	if (cg_word_is(k, n, "fn") || cg_word_is(k, n, "ob") ||
 	    cg_word_is(k, n, "fl")) {

@@ -21,6 +21,7 @@
 #include <csv.h>
 
 #include "core/buf.h"
+#include "core/file.h"
 #include "import/import.h"
 #include "import/wpa_int.h"
 
@@ -319,10 +320,9 @@ static int decide(struct wpa *w)
 		w->shape = SHAPE_TABLE;
 
 	if (w->shape == SHAPE_TABLE) {
-		const char *base = strrchr(w->in->path, '/');
+		const char *base = pd_path_base(w->in->path);
 		struct pd_buf name = PD_BUF_INIT;
 
-		base = base ? base + 1 : w->in->path;
 		pd_buf_add(&name, base, strcspn(base, "."));
 		for (i = 0; i < name.len; i++)
 			if (name.buf[i] == '_')

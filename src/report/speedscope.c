@@ -17,6 +17,7 @@
 
 #include "core/numfmt.h"
 #include "core/buf.h"
+#include "core/file.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "report/jsonw.h"
@@ -193,8 +194,7 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 		}
 	}
 	nprof = heads.n;
-	base = strrchr(p->source ? p->source : "profile", '/');
-	base = base ? base + 1 : (p->source ? p->source : "profile");
+	base = pd_path_base(p->source ? p->source : "profile");
 	/*
 	 * The weighted nodes grouped by profile (a counting sort), so that
 	 * each profile is one pass over its own rows, however many threads.

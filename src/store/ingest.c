@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/file.h"
 #include "core/hash.h"
 #include "import/import.h"
 #include "store/commit.h"
@@ -59,7 +60,7 @@ static int resolve_commit(struct pd_bundle *b, const char *repo_opt,
 		char *dir = is_dir ? pd_xstrdup(path) : NULL;
 
 		if (!dir) { /* a single profile: its folder */
-			const char *sl = strrchr(path, '/');
+			const char *sl = pd_path_sep(path);
 
 			dir = sl ? pd_xstrndup(path, (size_t)(sl - path) + 1)
 				 : pd_xstrdup(".");
@@ -243,7 +244,7 @@ static int single_profile(struct pd_bundle *b, const char *path,
 	b->scenario = pd_xstrdup(fallback->scenario);
 	b->cache = pd_xstrdup(f.cache);
 	f.path = pd_xstrdup(path);
-	f.rel = pd_xstrdup(strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
+	f.rel = pd_xstrdup(pd_path_base(path));
 	PD_VEC_PUSH(&b->files, f);
 	return pd_bundle_hash(b, err);
 }

@@ -376,7 +376,7 @@ void pd_sidecar_free(struct pd_sidecar *s)
  */
 static char *sidecar_find(const char *profile, struct pd_err *err)
 {
-	const char *slash = strrchr(profile, '/'), *dot;
+	const char *slash = pd_path_sep(profile), *dot;
 	const char *suffix[] = { ".syms.json", ".sym.json" };
 	size_t i, stem;
 
