@@ -143,8 +143,9 @@ static void section_runs(struct section *x, const struct pd_run_side *s, int i)
 }
 
 /* x's runs compared into x->d, described, with only (what one side lacks). */
-static void section_diff(struct section *x, struct pd_args *r, struct job *jobs,
-			 struct pd_run_side *s, const char *only)
+static void section_diff(struct section *x, struct pd_args *r,
+			 struct pd_import_job *jobs, struct pd_run_side *s,
+			 const char *only)
 {
 	size_t na = x->at[0].n, nb = x->at[1].n, i, k;
 	struct pd_profile **all = pd_xmalloc((na + nb) * sizeof(*all));
@@ -278,7 +279,7 @@ static int render_sections(struct section *x, size_t n, struct pd_args *r,
 }
 
 /* The runs imported in jobs, compared per series and rendered: the status. */
-static int compare_jobs(struct pd_args *r, struct job *jobs,
+static int compare_jobs(struct pd_args *r, struct pd_import_job *jobs,
 			struct pd_run_side *s, const struct pd_series_list *c,
 			const char *only)
 {
@@ -317,9 +318,10 @@ static int import_and_compare(struct pd_args *r, struct pd_run_side *s)
 {
 	size_t na = s[0].files.n, n = na + s[1].files.n, i;
 	const char **paths;
-	struct job *jobs;
+	struct pd_import_job *jobs;
 	struct pd_series_list common = PD_VEC_INIT;
 	struct pd_buf only = PD_BUF_INIT;
+	struct pd_err err = PD_ERR_INIT;
 	int status = 2;
 
 	if (pd_run_sides_series(s, r->cache, r->tool, &common, &only) < 0)
@@ -348,9 +350,12 @@ static int import_and_compare(struct pd_args *r, struct pd_run_side *s)
 		paths[i] = i < na ? s[0].files.v[i] : s[1].files.v[i - na];
 	if (pd_import_all(paths, n, &r->io, jobs) == 0 &&
 	    (!s[0].stat ||
-	     pd_attach_stat(&jobs[0].p, s[0].stat, &r->io) == 0) &&
-	    (!s[1].stat || pd_attach_stat(&jobs[na].p, s[1].stat, &r->io) == 0))
+	     pd_attach_stat(&jobs[0].p, s[0].stat, &r->io, &err) == 0) &&
+	    (!s[1].stat ||
+	     pd_attach_stat(&jobs[na].p, s[1].stat, &r->io, &err) == 0))
 		status = compare_jobs(r, jobs, s, &common, only.buf);
+	else if (err.code)
+		pd_error("%s", err.msg);
 	for (i = 0; i < n; i++)
 		pd_profile_release(&jobs[i].p);
 	free(jobs);

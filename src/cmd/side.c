@@ -11,11 +11,23 @@
 
 int pd_run_side_add(struct pd_run_side *s, const char *arg)
 {
-	if (pd_is_dir(arg))
-		return pd_expand_bundle(arg, &s->files, &s->keys, &s->bundle,
-					&s->meta, &s->stat);
-	PD_VEC_PUSH(&s->files, arg);
-	return 0;
+	struct pd_run_paths runs = PD_VEC_INIT;
+	struct pd_err err = PD_ERR_INIT;
+	size_t i;
+	int rc;
+
+	if (!pd_is_dir(arg)) {
+		PD_VEC_PUSH(&s->files, arg);
+		return 0;
+	}
+	rc = pd_expand_bundle(arg, &runs, &s->keys, &s->bundle, &s->meta,
+			      &s->stat, &err);
+	if (rc < 0)
+		pd_error("%s", err.msg);
+	for (i = 0; i < runs.n; i++)
+		PD_VEC_PUSH(&s->files, runs.v[i]);
+	PD_VEC_FREE(&runs);
+	return rc < 0 ? -1 : 0;
 }
 
 static int matches(const char *want, const char *have)

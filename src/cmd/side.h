@@ -31,7 +31,7 @@ struct pd_run_side {
 	struct pd_profile **counters;
 	size_t ncounters;
 	/* what a comparison of aggregates reads (compare, check) */
-	struct job *jobs; /* the files, imported */
+	struct pd_import_job *jobs; /* the files, imported */
 	struct pd_agg *aggs;
 	size_t n;
 	struct pd_side side;
