@@ -1,7 +1,7 @@
 /*
  * `perfdiff check` with a stored side (db:REV[:SCENARIO[:CACHE]]): stored
  * runs and files compared as per-run aggregates over one function table,
- * with the noise the history learned (cmd/side.c).
+ * with the noise the history learned (compare/side.c).
  */
 #include <stdlib.h>
 #include <string.h>

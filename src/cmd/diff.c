@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "cmd/run.h"
 #include "cmd/side.h"
+#include "compare/section.h"
 #include "core/xalloc.h"
 #include "report/jsonw.h"
 
@@ -116,83 +117,8 @@ static int render_sides(struct pd_diff *d, struct pd_args *r,
 	return status;
 }
 
-/*
- * One comparison: the runs of one series (docs/cli.md, "Bundles"), or all
- * the files when neither side is a bundle. at[i] are the runs' indices
- * among the imported files of side i.
- */
-struct section {
-	struct pd_series key; /* cache NULL: no series */
-	PD_VEC(size_t) at[2];
-	const struct pd_profile **p[2];
-	struct pd_funcs fn;
-	struct pd_diff d;
-	char *name; /* "warm perfview", for messages */
-};
-
-/* The runs of side i in series x (every one for plain files). */
-static void section_runs(struct section *x, const struct pd_run_side *s, int i)
-{
-	size_t k;
-
-	for (k = 0; k < s[i].files.n; k++)
-		if (!x->key.cache || !s[i].keys.n ||
-		    (!strcmp(s[i].keys.v[k].cache, x->key.cache) &&
-		     !strcmp(s[i].keys.v[k].tool, x->key.tool)))
-			PD_VEC_PUSH(&x->at[i], k);
-}
-
-/* x's runs compared into x->d, described, with only (what one side lacks). */
-static void section_diff(struct section *x, struct pd_args *r, struct job *jobs,
-			 struct pd_run_side *s, const char *only)
-{
-	size_t na = x->at[0].n, nb = x->at[1].n, i, k;
-	struct pd_profile **all = pd_xmalloc((na + nb) * sizeof(*all));
-	const char **paths;
-	int j;
-
-	for (j = 0; j < 2; j++)
-		x->p[j] = pd_xmalloc(x->at[j].n * sizeof(*x->p[j]));
-	for (i = 0; i < na + nb; i++) {
-		j = i >= na;
-		k = x->at[j].v[j ? i - na : i] + (j ? s[0].files.n : 0);
-		all[i] = &jobs[k].p;
-		x->p[j][j ? i - na : i] = &jobs[k].p;
-	}
-	pd_align_process_roots(all, na + nb);
-	pd_funcs_init(&x->fn, r->flags);
-	pd_diff_profiles(&x->d, x->p[0], na, x->p[1], nb, &x->fn, &r->set);
-	pd_meta_warn(&x->d, &s[0].meta, &s[1].meta);
-	if (only && *only)
-		pd_diff_warn(
-		    &x->d, "not compared, one side has no such runs: %s", only);
-	for (j = 0; j < 2; j++) {
-		paths = pd_xmalloc(x->at[j].n * sizeof(*paths));
-		for (i = 0; i < x->at[j].n; i++)
-			paths[i] = s[j].files.v[x->at[j].v[i]];
-		pd_side_provenance(
-		    &x->d, j, s[j].bundle.dir ? &s[j].bundle : NULL,
-		    x->key.cache ? x->key.tool : NULL, paths, x->at[j].n);
-		free(paths);
-	}
-	free(all);
-}
-
-static void section_release(struct section *x)
-{
-	int j;
-
-	pd_diff_release(&x->d);
-	pd_funcs_release(&x->fn);
-	for (j = 0; j < 2; j++) {
-		PD_VEC_FREE(&x->at[j]);
-		free(x->p[j]);
-	}
-	free(x->name);
-}
-
 /* Several series in one report: the heading of one in text and Markdown. */
-static void section_heading(FILE *f, const struct section *x,
+static void section_heading(FILE *f, const struct pd_section *x,
 			    const struct pd_args *r, size_t i, size_t n)
 {
 	if (r->fmt == PD_FMT_MD)
@@ -210,7 +136,7 @@ static void section_heading(FILE *f, const struct section *x,
  * The exit status is the worst: 1 when any regressed (check: then 125
  * when any could not tell).
  */
-static int render_sections(struct section *x, size_t n, struct pd_args *r,
+static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 			   const char *only)
 {
 	struct pd_out out;
@@ -278,12 +204,12 @@ static int render_sections(struct section *x, size_t n, struct pd_args *r,
 }
 
 /* The runs imported in jobs, compared per series and rendered: the status. */
-static int compare_jobs(struct pd_args *r, struct job *jobs,
+static int compare_jobs(struct pd_args *r, struct pd_import_job *jobs,
 			struct pd_run_side *s, const struct pd_series_list *c,
 			const char *only)
 {
 	size_t n = c->n ? c->n : 1, i;
-	struct section *x = pd_xcalloc(n, sizeof(*x));
+	struct pd_section *x = pd_xcalloc(n, sizeof(*x));
 	int status, j;
 
 	for (i = 0; i < n; i++) {
@@ -295,8 +221,9 @@ static int compare_jobs(struct pd_args *r, struct job *jobs,
 			x[i].name = pd_buf_detach(&b);
 		}
 		for (j = 0; j < 2; j++)
-			section_runs(&x[i], s, j);
-		section_diff(&x[i], r, jobs, s, n == 1 ? only : NULL);
+			pd_section_runs(&x[i], s, j);
+		pd_section_diff(&x[i], r->flags, &r->set, jobs, s,
+				n == 1 ? only : NULL);
 	}
 	if (n == 1)
 		status = render_sides(&x[0].d, r, x[0].p[0], x[0].at[0].n,
@@ -304,7 +231,7 @@ static int compare_jobs(struct pd_args *r, struct job *jobs,
 	else
 		status = render_sections(x, n, r, only);
 	for (i = 0; i < n; i++)
-		section_release(&x[i]);
+		pd_section_release(&x[i]);
 	free(x);
 	return status;
 }
@@ -317,9 +244,10 @@ static int import_and_compare(struct pd_args *r, struct pd_run_side *s)
 {
 	size_t na = s[0].files.n, n = na + s[1].files.n, i;
 	const char **paths;
-	struct job *jobs;
+	struct pd_import_job *jobs;
 	struct pd_series_list common = PD_VEC_INIT;
 	struct pd_buf only = PD_BUF_INIT;
+	struct pd_err err = PD_ERR_INIT;
 	int status = 2;
 
 	if (pd_run_sides_series(s, r->cache, r->tool, &common, &only) < 0)
@@ -348,9 +276,12 @@ static int import_and_compare(struct pd_args *r, struct pd_run_side *s)
 		paths[i] = i < na ? s[0].files.v[i] : s[1].files.v[i - na];
 	if (pd_import_all(paths, n, &r->io, jobs) == 0 &&
 	    (!s[0].stat ||
-	     pd_attach_stat(&jobs[0].p, s[0].stat, &r->io) == 0) &&
-	    (!s[1].stat || pd_attach_stat(&jobs[na].p, s[1].stat, &r->io) == 0))
+	     pd_attach_stat(&jobs[0].p, s[0].stat, &r->io, &err) == 0) &&
+	    (!s[1].stat ||
+	     pd_attach_stat(&jobs[na].p, s[1].stat, &r->io, &err) == 0))
 		status = compare_jobs(r, jobs, s, &common, only.buf);
+	else if (err.code)
+		pd_error("%s", err.msg);
 	for (i = 0; i < n; i++)
 		pd_profile_release(&jobs[i].p);
 	free(jobs);

@@ -31,7 +31,7 @@ static int peek_sides(struct pd_args *r, const regex_t *re,
 {
 	size_t na = s[0].files.n, n = na + s[1].files.n, i;
 	const char **paths = pd_xmalloc(n * sizeof(*paths));
-	struct job *jobs = pd_xcalloc(n, sizeof(*jobs));
+	struct pd_import_job *jobs = pd_xcalloc(n, sizeof(*jobs));
 	const struct pd_profile **all = pd_xmalloc(n * sizeof(*all));
 	struct pd_profile **mut = pd_xmalloc(n * sizeof(*mut));
 	int status = 2;

@@ -1,9 +1,8 @@
 /*
- * The machinery of the comparison commands: parallel import,
- * bundle operands, metadata warnings, rendering and exit statuses.
+ * The comparison commands' printing half: the import pool's first error,
+ * the warnings, the report written and the exit status said.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,57 +11,9 @@
 
 #include "cmd/cmd.h"
 #include "cmd/run.h"
+#include "compare/status.h"
 #include "core/xalloc.h"
 #include "store/store.h"
-
-static void *import_job(void *arg)
-{
-	struct job *j = arg;
-
-	j->rc = pd_import(&j->p, j->path, j->o, &j->err);
-	return NULL;
-}
-
-/*
- * perfdiff check's answer for git bisect run: 1 (bad) when a deciding
- * function (or, without --function, anything) regressed, 125 (skip) when
- * the evidence cannot tell, 0 (good) when it is the same or better.
- */
-static int check_status(const struct pd_diff *d, struct pd_args *r)
-{
-	struct pd_buf name = PD_BUF_INIT;
-	size_t i, matched = 0;
-	int bad = 0, unsure = 0;
-
-	if (!r->function) {
-		if (d->verdict == PD_REGRESSED)
-			return 1;
-		return d->verdict == PD_INCONCLUSIVE ? 125 : 0;
-	}
-	for (i = 0; i < d->funcs.n; i++) {
-		const struct pd_fdiff *f = &d->funcs.v[i];
-
-		pd_buf_reset(&name);
-		pd_fmt_func(&name, d, f->func);
-		if (regexec(&r->fre, name.buf, 0, NULL, 0) != 0)
-			continue;
-		matched++;
-		bad |= f->self.status == PD_REGRESSED ||
-		       f->total.status == PD_REGRESSED ||
-		       f->self.status == PD_ADDED;
-		unsure |= f->self.status == PD_INCONCLUSIVE ||
-			  f->total.status == PD_INCONCLUSIVE;
-	}
-	pd_buf_release(&name);
-	if (!matched) {
-		fprintf(stderr,
-			"perfdiff: no function matches --function %s:"
-			" skipping\n",
-			r->function);
-		return 125;
-	}
-	return bad ? 1 : unsure ? 125 : 0;
-}
 
 /* XLSX: libxlsxwriter writes a file; give it a temporary name. */
 static int write_xlsx(const char *tmp, const void *d, struct pd_err *err)
@@ -114,9 +65,15 @@ int pd_render_body(FILE *f, struct pd_diff *d, struct pd_args *r,
 
 int pd_render_status(const struct pd_diff *d, struct pd_args *r)
 {
-	if (r->check)
-		return check_status(d, r);
-	return d->verdict == PD_REGRESSED ? 1 : 0;
+	int unmatched, status = pd_compare_status(d, r->check, r->function,
+						  &r->fre, &unmatched);
+
+	if (unmatched)
+		fprintf(stderr,
+			"perfdiff: no function matches --function %s:"
+			" skipping\n",
+			r->function);
+	return status;
 }
 
 /* Writes the report; returns the exit status (0, 1, 2; check: 125). */
@@ -148,48 +105,15 @@ int pd_render(struct pd_diff *d, struct pd_args *r, const struct pd_profile *pa,
 	return status;
 }
 
-struct pool {
-	struct job *jobs;
-	size_t n;
-};
-
-static void *pool_odd(void *arg)
-{
-	struct pool *p = arg;
-	size_t i;
-
-	for (i = 1; i < p->n; i += 2)
-		import_job(&p->jobs[i]);
-	return NULL;
-}
-
 /* Imports paths on two threads; prints the first error; 0 or -1. */
 int pd_import_all(const char *const *paths, size_t n,
-		  const struct pd_import_opts *io, struct job *jobs)
+		  const struct pd_import_opts *io, struct pd_import_job *jobs)
 {
-	struct pool pool = { jobs, n };
-	pthread_t th;
-	int threaded;
-	size_t i;
+	struct pd_err err = PD_ERR_INIT;
 
-	for (i = 0; i < n; i++) {
-		jobs[i].path = paths[i];
-		jobs[i].o = io;
-		jobs[i].rc = 0;
-		memset(&jobs[i].err, 0, sizeof(jobs[i].err));
-		pd_profile_init(&jobs[i].p);
-	}
-	/* The files are independent: read two at a time. */
-	threaded = n > 1 && !pthread_create(&th, NULL, pool_odd, &pool);
-	for (i = 0; i < n; i += threaded ? 2 : 1)
-		import_job(&jobs[i]);
-	if (threaded)
-		pthread_join(th, NULL);
-	for (i = 0; i < n; i++) {
-		if (jobs[i].rc < 0) {
-			pd_error("%s", jobs[i].err.msg);
-			return -1;
-		}
+	if (pd_import_pool(paths, n, io, jobs, &err) < 0) {
+		pd_error("%s", err.msg);
+		return -1;
 	}
 	return 0;
 }

@@ -1,6 +1,6 @@
 /*
- * What diff, show, check and compare share: importing
- * files on two threads, bundle operands, metadata warnings and rendering.
+ * What diff, show, check and compare share: importing files (the pool
+ * of compare/pool.h) with the first error said, and rendering.
  */
 #ifndef PD_CMD_RUN_H
 #define PD_CMD_RUN_H
@@ -8,19 +8,13 @@
 #include <regex.h>
 
 #include "cmd/parse.h"
+#include "compare/bundle_side.h"
+#include "compare/pool.h"
 #include "core/compat.h"
 #include "import/bundle.h"
 #include "import/import.h"
 #include "report/report.h"
 #include "stats/diff.h"
-
-struct job {
-	const char *path;
-	const struct pd_import_opts *o;
-	struct pd_profile p;
-	struct pd_err err;
-	int rc;
-};
 
 /* Writes the report; returns the exit status (0, 1, 2; check: 125). */
 PD_NODISCARD int pd_render(struct pd_diff *d, struct pd_args *r,
@@ -44,44 +38,7 @@ int pd_render_status(const struct pd_diff *d, struct pd_args *r);
 /* Imports paths on two threads; prints the first error; 0 or -1. */
 PD_NODISCARD int pd_import_all(const char *const *paths, size_t n,
 			       const struct pd_import_opts *io,
-			       struct job *jobs);
-
-/* Warns about build metadata that differs between the two sides. */
-void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
-		  const struct pd_meta *b);
-
-/*
- * The series of a bundle's runs (docs/cli.md, "Bundles"): its cache state
- * ("warm", "cold" or PD_CACHE_UNSPECIFIED) and the tool that recorded it
- * (pd_tool_name: from the file's name, else its format). Both strings
- * are static or owned by the bundle.
- */
-struct pd_series {
-	const char *cache, *tool;
-};
-struct pd_series_list {
-	struct pd_series *v;
-	size_t n, cap;
-};
-
-/*
- * A bundle folder as one side: every supported profile under profiles/ is
- * a run. Adds their paths to files and their series to keys.
- */
-PD_NODISCARD int pd_expand_bundle(const char *dir, struct pd_strlist *files,
-				  struct pd_series_list *keys,
-				  struct pd_bundle *b, struct pd_meta *meta,
-				  const char **stat);
-/*
- * Provenance of one side for the reports: the bundle's commit, scenario,
- * cache state and (when given) tool when b is given, and every run (paths)
- * when there are several or a bundle.
- */
-void pd_side_provenance(struct pd_diff *d, int cand, const struct pd_bundle *b,
-			const char *tool, const char *const *paths, size_t n);
-/* Moves the tables of the perf stat output at path into p. */
-PD_NODISCARD int pd_attach_stat(struct pd_profile *p, const char *path,
-				const struct pd_import_opts *io);
+			       struct pd_import_job *jobs);
 
 /*
  * Whether p can be written as folded stacks that read back to the same

@@ -1,68 +1,21 @@
 /*
- * One side of a comparison, however it was given (docs/cli.md): profile
- * files, a bundle folder (its runs, build_meta.json and perf stat file),
- * or a stored commit (compare's REV, check's db:REV[:SCENARIO[:CACHE]]).
- * diff, compare and check assemble their two sides here, and describe
- * them (build differences, provenance) the same way.
+ * The sides of diff, compare and check (compare/side.h) with their
+ * errors said: the calls that can fail, from the options, printing the
+ * one line.
  */
 #ifndef PD_CMD_SIDE_H
 #define PD_CMD_SIDE_H
 
 #include "cmd/run.h"
+#include "compare/side.h"
 #include "core/compat.h"
-#include "store/load.h"
-
-struct pd_run_side {
-	/* given as files or a bundle */
-	struct pd_strlist files;
-	struct pd_series_list keys; /* each file's series; bundles only */
-	struct pd_bundle bundle;    /* its dir is NULL for plain files */
-	struct pd_meta meta;	    /* from the bundle's build_meta.json */
-	const char *stat;	    /* the bundle's perf stat file, or NULL */
-	/* given as a stored commit */
-	const char *operand;		    /* as typed, for messages */
-	char *spec;			    /* a copy, split in place */
-	const char *rev, *scenario, *cache; /* as given */
-	char *sha;			    /* resolved */
-	char *why; /* why this commit, for its provenance (owned), or NULL */
-	struct pd_loaded l;
-	int loaded;
-	/* its stored counters (perf stat), which the diff's tables read */
-	struct pd_profile **counters;
-	size_t ncounters;
-	/* what a comparison of aggregates reads (compare, check) */
-	struct job *jobs; /* the files, imported */
-	struct pd_agg *aggs;
-	size_t n;
-	struct pd_side side;
-};
 
 /* A file, or a bundle folder whose profiles are the side's runs; 0/-1. */
 PD_NODISCARD int pd_run_side_add(struct pd_run_side *s, const char *arg);
 
 /*
- * Keeps the runs of series (cache, tool) alone (either NULL: any); a side
- * of plain files, which have no series, keeps them all. Returns how many
- * runs are left.
- */
-size_t pd_run_side_keep(struct pd_run_side *s, const char *cache,
-			const char *tool);
-
-/*
- * Appends the side's series to b as "warm perfview (3 runs), cold samply
- * (1 run)", in the order they first occur.
- */
-struct pd_buf;
-void pd_run_side_series(const struct pd_run_side *s, struct pd_buf *b);
-
-/*
- * The series both sides have (docs/cli.md, "Bundles"), kept to those of
- * cache and tool when given, in the order they first occur, into common;
- * a side of plain files goes with every series of the other. What only
- * one side has is described in only ("cold samply: baseline 2 runs,
- * candidate none; ..."). Neither side a bundle: common stays empty. 0, or
- * -1 after a message (a cache or tool no bundle has, or no series in
- * common).
+ * The series both sides have (pd_compare_series) with --cache and
+ * --tool; 0, or -1 after a message.
  */
 PD_NODISCARD int pd_run_sides_series(const struct pd_run_side *s,
 				     const char *cache, const char *tool,
@@ -76,31 +29,12 @@ PD_NODISCARD int pd_run_sides_series(const struct pd_run_side *s,
 PD_NODISCARD int pd_run_side_stored(struct pd_run_side *s, const char *operand,
 				    const char *rev, const struct pd_args *r);
 
-/* The runs' aggregates, where the time of each function went. */
-static inline struct pd_agg *pd_run_side_aggs(const struct pd_run_side *s)
-{
-	return s->loaded ? s->l.runs : s->aggs;
-}
-
-static inline size_t pd_run_side_n(const struct pd_run_side *s)
-{
-	return s->loaded ? s->l.n : s->n;
-}
-
 /*
- * Both sides as per-run aggregates over fn, the stored ones read with
- * the noise the history learned for their scenario (on a second thread
- * meanwhile), compared into d (pd_diff_aggs) and described. Both stored:
- * their counters (perf stat) join as tables. The exit status so far: -1
- * when d was made (render it), else 2 after a message.
+ * Both sides compared into d (pd_compare_sides) in the history of --db.
+ * The exit status so far: -1 when d was made (render it), else 2 after a
+ * message.
  */
 PD_NODISCARD int pd_run_sides_diff(struct pd_run_side *s, struct pd_args *r,
 				   struct pd_funcs *fn, struct pd_diff *d);
-
-/* Build differences between the sides and each side's provenance. */
-void pd_run_sides_describe(struct pd_diff *d, struct pd_run_side *s,
-			   const char *cache, const char *tool);
-
-void pd_run_side_release(struct pd_run_side *s);
 
 #endif

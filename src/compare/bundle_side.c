@@ -1,16 +1,15 @@
 /*
- * Bundle folders as comparison sides (run.h): their profiles as runs with
- * their series, what differs between the two builds, each side's
- * provenance, and a bundle's perf stat counters.
+ * Bundle folders as comparison sides (bundle_side.h): their profiles as
+ * runs with their series, what differs between the two builds, each
+ * side's provenance, and a bundle's perf stat counters.
  */
 #include <ctype.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cmd/run.h"
+#include "compare/bundle_side.h"
+#include "core/buf.h"
 #include "core/xalloc.h"
 #include "store/store.h"
 
@@ -73,28 +72,22 @@ void pd_meta_warn(struct pd_diff *d, const struct pd_meta *a,
 	}
 }
 
-/*
- * A bundle folder as one side: every supported profile under profiles/ is
- * a run, keyed by its cache state and tool (docs/cli.md, "Bundles"): the
- * comparison groups them into series. Adds their paths to files and their
- * keys to keys; *stat is the bundle's perf stat output (perf.stat.txt),
- * whose counters join the first run's tables, or NULL.
- */
-int pd_expand_bundle(const char *dir, struct pd_strlist *files,
+int pd_expand_bundle(const char *dir, struct pd_run_paths *files,
 		     struct pd_series_list *keys, struct pd_bundle *b,
-		     struct pd_meta *meta, const char **stat)
+		     struct pd_meta *meta, const char **stat,
+		     struct pd_err *err)
 {
 	const char *stat_path = NULL;
 	static const struct pd_bundle_key any = { "?", "?", "?", NULL };
 	struct pd_import_opts none;
-	struct pd_err err = PD_ERR_INIT;
+	struct pd_err serr;
 	size_t i, n = 0;
+	int rc;
 
 	memset(&none, 0, sizeof(none));
-	if (pd_bundle_read(b, dir, &any, &err) < 0) {
-		pd_error("%s", err.msg);
-		return -1;
-	}
+	rc = pd_bundle_read(b, dir, &any, err);
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < b->files.n; i++) {
 		const struct pd_bundle_file *bf = &b->files.v[i];
 		const struct pd_format *fmt;
@@ -102,8 +95,8 @@ int pd_expand_bundle(const char *dir, struct pd_strlist *files,
 
 		if (bf->skip)
 			continue; /* notes, run_args: not profiles */
-		memset(&err, 0, sizeof(err));
-		fmt = pd_import_sniff(bf->path, &none, &err);
+		memset(&serr, 0, sizeof(serr));
+		fmt = pd_import_sniff(bf->path, &none, &serr);
 		if (fmt && !strcmp(fmt->name, "perf-stat")) {
 			/* counters of the run, not a run of their own */
 			if (!stat_path)
@@ -130,11 +123,11 @@ int pd_expand_bundle(const char *dir, struct pd_strlist *files,
 		n++;
 		stat_path = NULL;
 	}
-	if (!n) {
-		pd_error("error: %s: no supported profile under profiles/",
-			 dir);
-		return -1;
-	}
+	if (!n)
+		return pd_err_set(err, PD_EEMPTY,
+				  "error: %s: no supported profile under"
+				  " profiles/",
+				  dir);
 	if (stat)
 		*stat = stat_path;
 	pd_meta_from_json(meta, b->build_meta);
@@ -188,17 +181,17 @@ void pd_side_provenance(struct pd_diff *d, int cand, const struct pd_bundle *b,
 }
 
 int pd_attach_stat(struct pd_profile *p, const char *path,
-		   const struct pd_import_opts *io)
+		   const struct pd_import_opts *io, struct pd_err *err)
 {
 	struct pd_profile s;
-	struct pd_err err = PD_ERR_INIT;
 	size_t i;
+	int rc;
 
 	pd_profile_init(&s);
-	if (pd_import(&s, path, io, &err) < 0) {
-		pd_error("%s", err.msg);
+	rc = pd_import(&s, path, io, err);
+	if (rc < 0) {
 		pd_profile_release(&s);
-		return -1;
+		return rc;
 	}
 	for (i = 0; i < s.tables.n; i++)
 		PD_VEC_PUSH(&p->tables, s.tables.v[i]);
