@@ -242,14 +242,16 @@ recipe_of() {
 }
 
 # snap OUT ARGS...: perfdiff ARGS run in a new $W on a copy of the
-# history; what it did, written to OUT.
+# history, wrapped by $sn_wrap; what it did, written to OUT.
 snap() {
 	sn_out=$1
 	shift
 	rm -rf "$W"
 	mkdir -p "$W"
 	cp "$T/walk/h.db" "$W/h.db"
-	(cd "$W" && PERFDIFF_DB="$W/h.db" HOME="$T/home" PERF_BUILDID_DIR="$T/home/none" NO_COLOR= \
+	(cd "$W" || exit 2
+	PD_WRAP=$sn_wrap
+	PERFDIFF_DB="$W/h.db" HOME="$T/home" PERF_BUILDID_DIR="$T/home/none" NO_COLOR= \
 		eval pd "$@" >"$T/walk/o" 2>"$T/walk/e")
 	sn_rc=$?
 	{
@@ -260,8 +262,8 @@ snap() {
 				echo "== $f"
 				case $f in
 				*.db)
-					PERFDIFF_DB= pd runs -f tsv --db "$f" 2>&1
-					PERFDIFF_DB= pd alerts --state all -f json --db "$f" 2>&1 |
+					PERFDIFF_DB= "$PERFDIFF" runs -f tsv --db "$f" 2>&1
+					PERFDIFF_DB= "$PERFDIFF" alerts --state all -f json --db "$f" 2>&1 |
 						grep -v '"changed_at"\|"first_seen"'
 					;;
 				*) grep -av '"date"' "$f" ;;
@@ -294,7 +296,7 @@ words() { # CMD CONTEXT
 		sed "s|@A|$IA|g; s|@B|$IB|g"
 }
 
-walked=0
+walked=0 sn_wrap=
 pd help --options-table >"$T/walk/table" || not_ok "help --options-table"
 while IFS="	" read -r cmd opt kind arg; do
 	case $kind in *=*) continue ;; esac # another name of an option walked
@@ -318,7 +320,11 @@ R
 		;;
 	*) with="$without $opt_words" ;;
 	esac
+	# under a wrapper (valgrind) the run with the option is the one
+	# checked; the run without it and the listings only observe
+	sn_wrap=
 	snap "$T/walk/without" $without
+	sn_wrap=$PD_WRAP
 	snap "$T/walk/with" $with
 	rc=$?
 	walked=$((walked + 1))
