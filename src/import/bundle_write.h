@@ -23,8 +23,9 @@ struct pd_bundle_spec {
 };
 
 /*
- * Makes dir (and its parents) with dist/, inputs/, profiles/, the
- * run_args.txt and notes.md templates (kept when they exist) and
+ * Makes dir (and its parents) with dist/, inputs/, profiles/, the two
+ * templates of docs/history.md's bundle layout, for the run's arguments
+ * and for notes (kept when they exist), and
  * build_meta.json, which must not exist yet. 0, or an error code with
  * err's one line naming the file and the problem (a compilation database
  * that is no JSON array, a dataset that cannot be read, a folder that
