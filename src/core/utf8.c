@@ -1,7 +1,10 @@
 /* UTF-8 validation (RFC 3629: no overlongs, no surrogates, <= U+10FFFF). */
 #include <string.h>
 
+#include <cJSON.h>
+
 #include "core/utf8.h"
+#include "core/xalloc.h"
 
 size_t pd_utf8_seq(const unsigned char *s, size_t n, int *valid)
 {
@@ -135,4 +138,18 @@ void pd_buf_add_term(struct pd_buf *b, const char *s, size_t n)
 void pd_buf_add_term_line(struct pd_buf *b, const char *s)
 {
 	term(b, s, strlen(s), 0);
+}
+
+cJSON *pd_json_text(const char *s)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	cJSON *j;
+
+	if (!s)
+		return cJSON_CreateNull();
+	j = cJSON_CreateString(pd_utf8_valid(s, &b));
+	pd_buf_release(&b);
+	if (!j)
+		pd_die_oom(0);
+	return j;
 }

@@ -38,4 +38,12 @@ int pd_utf8_invisible(unsigned cp);
 /* The code point of a valid sequence of len bytes at s. */
 unsigned pd_utf8_cp(const unsigned char *s, size_t len);
 
+/*
+ * A JSON string of s, invalid UTF-8 replaced (JSON text is UTF-8: a raw
+ * byte 0xff makes the whole document unreadable); null for NULL. Every
+ * JSON writer takes its text through it: reports, build_meta.json.
+ */
+struct cJSON;
+struct cJSON *pd_json_text(const char *s);
+
 #endif

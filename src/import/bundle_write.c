@@ -52,25 +52,10 @@ static char *first_line(const char *prog, const char *arg1, const char *arg2)
 	return s;
 }
 
-/* A JSON string of s, its bytes that are not UTF-8 as U+FFFD. */
-static cJSON *json_text(const char *s)
-{
-	struct pd_buf b = PD_BUF_INIT;
-	cJSON *j;
-
-	if (!s)
-		return cJSON_CreateNull();
-	j = cJSON_CreateString(pd_utf8_valid(s, &b));
-	pd_buf_release(&b);
-	if (!j)
-		pd_die_oom(0);
-	return j;
-}
-
 static void add_str(cJSON *o, const char *k, const char *v)
 {
 	if (v)
-		cJSON_AddItemToObject(o, k, json_text(v));
+		cJSON_AddItemToObject(o, k, pd_json_text(v));
 }
 
 static char *cpu_model(void)
@@ -361,9 +346,9 @@ static int meta_build(cJSON *meta, const struct pd_bundle_spec *a,
 		s = flags_from_compdb(a->cflags_from, err);
 		if (!s)
 			return err->code;
-		cJSON_AddItemToObject(meta, "cflags", json_text(s));
+		cJSON_AddItemToObject(meta, "cflags", pd_json_text(s));
 		cJSON_AddItemToObject(meta, "cflags_from",
-				      json_text(a->cflags_from));
+				      pd_json_text(a->cflags_from));
 		free(s);
 	} else {
 		add_str(meta, "cflags", getenv("CFLAGS"));
@@ -398,12 +383,12 @@ static int meta_inputs(cJSON *meta, const struct pd_bundle_spec *a,
 		}
 		pd_sha256_hex(&h, hex);
 		d = cJSON_CreateObject();
-		cJSON_AddItemToObject(d, "path", json_text(a->datasets[i]));
-		cJSON_AddItemToObject(d, "sha256", json_text(hex));
+		cJSON_AddItemToObject(d, "path", pd_json_text(a->datasets[i]));
+		cJSON_AddItemToObject(d, "sha256", pd_json_text(hex));
 		cJSON_AddItemToArray(ds, d);
 		if (i == 0)
 			cJSON_AddItemToObject(meta, "dataset_hash",
-					      json_text(hex));
+					      pd_json_text(hex));
 	}
 	cJSON_AddItemToObject(meta, "datasets", ds);
 	s = cpu_model();
@@ -466,13 +451,13 @@ int pd_bundle_write(const char *dir, const struct pd_bundle_spec *spec,
 	struct tm tm;
 	int rc;
 
-	cJSON_AddItemToObject(meta, "git_sha", json_text(spec->sha));
-	cJSON_AddItemToObject(meta, "scenario", json_text(spec->scenario));
-	cJSON_AddItemToObject(meta, "cache", json_text(spec->cache));
+	cJSON_AddItemToObject(meta, "git_sha", pd_json_text(spec->sha));
+	cJSON_AddItemToObject(meta, "scenario", pd_json_text(spec->scenario));
+	cJSON_AddItemToObject(meta, "cache", pd_json_text(spec->cache));
 	add_str(meta, "commit_date", spec->commit_date);
 	gmtime_r(&now, &tm);
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	cJSON_AddItemToObject(meta, "date", json_text(date));
+	cJSON_AddItemToObject(meta, "date", pd_json_text(date));
 	rc = meta_build(meta, spec, err);
 	if (rc == 0)
 		rc = meta_inputs(meta, spec, err);

@@ -15,20 +15,6 @@
 #include "model/func.h"
 #include "report/report.h"
 
-cJSON *pd_json_text(const char *s)
-{
-	struct pd_buf b = PD_BUF_INIT;
-	cJSON *j;
-
-	if (!s)
-		return cJSON_CreateNull();
-	j = cJSON_CreateString(pd_utf8_valid(s, &b));
-	pd_buf_release(&b);
-	if (!j)
-		pd_die_oom(0);
-	return j;
-}
-
 /*
  * Members whose key outlives the tree (a literal, a table's measure
  * name) are added without a copy of the key: a large report adds

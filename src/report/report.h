@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "core/err.h"
+#include "core/utf8.h"
 #include "stats/diff.h"
 
 /* How the text report orders each table's rows (--sort). */
@@ -43,11 +44,6 @@ PD_NODISCARD int pd_report_html(FILE *f, const struct pd_diff *d,
 				const struct pd_profile *pa,
 				const struct pd_profile *pb,
 				struct pd_funcs *fn);
-/*
- * A JSON string of s, invalid UTF-8 replaced (JSON text is UTF-8: a raw
- * byte 0xff makes the whole document unreadable); null for NULL.
- */
-struct cJSON *pd_json_text(const char *s);
 
 /*
  * Writes root and a newline to f as cJSON_Print would, streamed; 0 or
