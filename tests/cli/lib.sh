@@ -93,6 +93,21 @@ measured() {
 	done
 }
 
+# llvm_bin TOOL...: L, the first llvm bin directory holding every TOOL
+# (Debian keeps the cross tools in llvm's own: clang-cl, lld-link, ...);
+# without one the test skips (exit 77).
+llvm_bin() {
+	L=
+	for lb_d in "$(llvm-config --bindir 2>/dev/null)" $(ls -d /usr/lib/llvm-*/bin 2>/dev/null | sort -t- -k2 -n -r); do
+		[ -n "$lb_d" ] || continue
+		lb_ok=1
+		for lb_t in "$@"; do [ -x "$lb_d/$lb_t" ] || lb_ok=0; done
+		[ $lb_ok = 1 ] && L=$lb_d && return 0
+	done
+	echo "skip: needs $* in one llvm bin directory (Debian packages clang, lld, llvm)"
+	exit 77
+}
+
 # have_corpus: the corpus is laid out (quietly true or false).
 have_corpus() {
 	[ -d "$PD_CORPUS/perf-script" ]

@@ -10,17 +10,7 @@
 
 # llvm's own bin directory has the cross tools (Debian: clang, lld, llvm).
 tools="clang clang-cl lld-link ld64.lld dsymutil llvm-readobj llvm-nm llvm-strip llvm-dwarfdump llvm-symbolizer"
-L=
-for d in "$(llvm-config --bindir 2>/dev/null)" $(ls -d /usr/lib/llvm-*/bin 2>/dev/null | sort -t- -k2 -n -r); do
-	[ -n "$d" ] || continue
-	okd=1
-	for t in $tools; do [ -x "$d/$t" ] || okd=0; done
-	[ $okd = 1 ] && L=$d && break
-done
-if [ -z "$L" ]; then
-	echo "skip: needs $tools in one llvm bin directory (Debian packages clang, lld, llvm)"
-	exit 77
-fi
+llvm_bin $tools
 SRC=$PD_ROOT/fixtures/symbols/app.c
 FUNCS="parse_record hash_key sort_bucket process_batch main"
 

@@ -9,17 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 tools="clang-cl lld-link llvm-readobj llvm-symbolizer"
-L=
-for d in "$(llvm-config --bindir 2>/dev/null)" $(ls -d /usr/lib/llvm-*/bin 2>/dev/null | sort -t- -k2 -n -r); do
-	[ -n "$d" ] || continue
-	okd=1
-	for t in $tools; do [ -x "$d/$t" ] || okd=0; done
-	[ $okd = 1 ] && L=$d && break
-done
-if [ -z "$L" ]; then
-	echo "skip: needs $tools in one llvm bin directory (Debian packages clang, lld, llvm)"
-	exit 77
-fi
+llvm_bin $tools
 W=$T/win
 mkdir -p "$W"
 "$L/clang-cl" --target=x86_64-pc-windows-msvc /c /O1 /Z7 /GS- \
