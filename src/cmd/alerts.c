@@ -89,41 +89,6 @@ int pd_trend_record_alerts(const char *path, struct pd_trend *t, size_t *fresh)
 	return 0;
 }
 
-struct alerts_args {
-	const char *db, *scenario, *since, *fmt, *note, *who;
-	unsigned states; /* 1 << state listed */
-	long long by;
-};
-
-/* The states --state lists (checked by the option table), as bits. */
-static unsigned states_of(const char *s)
-{
-	unsigned out = 0;
-	const char *p = s;
-
-	if (!s) /* every state but invalid */
-		return ~(1u << PD_ALERT_INVALID);
-	if (!strcmp(s, "all"))
-		return ~0u;
-	while (*p) {
-		size_t n = strcspn(p, ",");
-		char name[32];
-		int st;
-
-		if (n >= sizeof(name))
-			n = sizeof(name) - 1;
-		memcpy(name, p, n);
-		name[n] = '\0';
-		st = pd_alert_state_parse(name);
-		if (st > 0)
-			out |= 1u << st;
-		p += strcspn(p, ",");
-		if (*p == ',')
-			p++;
-	}
-	return out;
-}
-
 static const char alerts_usage[] =
     "usage: perfdiff alerts [--db FILE] [--scenario S] [--state LIST]\n"
     "                       [--since DATE] [-f FMT]\n"
@@ -149,7 +114,7 @@ static const char *who_default(const char *who)
 	return e && *e ? e : "unknown";
 }
 
-static int alerts_set(const struct alerts_args *a, int argc, char **argv)
+static int alerts_set(const struct pd_args *a, int argc, char **argv)
 {
 	struct pd_alert_change c;
 	struct pd_err err = PD_ERR_INIT;
@@ -182,7 +147,7 @@ static int alerts_set(const struct alerts_args *a, int argc, char **argv)
 			 argv[1], argv[2]);
 		return 2;
 	}
-	if (a->by && c.state != PD_ALERT_FIXED &&
+	if (a->alert_by && c.state != PD_ALERT_FIXED &&
 	    c.state != PD_ALERT_BACKED_OUT) {
 		pd_error("error: --by names the improvement that fixed or"
 			 " backed out a regression: only with fixed or"
@@ -191,7 +156,7 @@ static int alerts_set(const struct alerts_args *a, int argc, char **argv)
 	}
 	c.note = a->note;
 	c.who = who_default(a->who);
-	c.by = a->by;
+	c.by = (int64_t)a->alert_by;
 	if (!pd_db_is_server(a->db) && access(a->db, F_OK) != 0) {
 		pd_error("error: %s: no such database (perfdiff ingest creates"
 			 " it)",
@@ -214,14 +179,14 @@ static int alerts_set(const struct alerts_args *a, int argc, char **argv)
 }
 
 /* The rows [lo, hi) of one group that the filters keep. */
-static int group_shown(const struct alerts_args *a,
+static int group_shown(const struct pd_args *a, unsigned states,
 		       const struct pd_alert_row *r)
 {
-	if (!(a->states & (1u << r->state)))
+	if (!(states & (1u << r->state)))
 		return 0;
 	if (a->scenario && strcmp(a->scenario, r->scenario))
 		return 0;
-	return !a->since || strcmp(r->first_seen, a->since) >= 0;
+	return !a->q.since || strcmp(r->first_seen, a->q.since) >= 0;
 }
 
 /* The series (cache/tool) of rows [lo, hi), ", " between, into b. */
@@ -336,7 +301,7 @@ static cJSON *json_group(const struct pd_alert_rows *rows, size_t lo, size_t hi)
 	return o;
 }
 
-static int alerts_list(const struct alerts_args *a)
+static int alerts_list(const struct pd_args *a)
 {
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_alert_rows rows;
@@ -344,6 +309,7 @@ static int alerts_list(const struct alerts_args *a)
 	struct pd_buf b = PD_BUF_INIT;
 	cJSON *root = NULL, *arr = NULL;
 	size_t lo, hi, shown = 0;
+	unsigned states;
 	int rc;
 
 	if (pd_open_history(&db, a->db) < 0)
@@ -354,10 +320,13 @@ static int alerts_list(const struct alerts_args *a)
 		pd_error("%s", err.msg);
 		return 2;
 	}
-	if (!strcmp(a->fmt, "json")) {
+	/* by default every state but invalid (--state is checked already) */
+	if (!a->state || pd_alert_states_parse(a->state, &states) < 0)
+		states = ~(1u << PD_ALERT_INVALID);
+	if (a->fmt == PD_FMT_JSON) {
 		root = cJSON_CreateObject();
 		arr = cJSON_AddArrayToObject(root, "alerts");
-	} else if (!strcmp(a->fmt, "md"))
+	} else if (a->fmt == PD_FMT_MD)
 		pd_buf_adds(&b,
 			    "| alert | state | change | first bad |"
 			    " seen in | note |\n|---|---|---|---|---|---|\n");
@@ -366,12 +335,12 @@ static int alerts_list(const struct alerts_args *a)
 		     hi < rows.v.n && rows.v.v[hi].group == rows.v.v[lo].group;
 		     hi++)
 			;
-		if (!group_shown(a, &rows.v.v[lo]))
+		if (!group_shown(a, states, &rows.v.v[lo]))
 			continue;
 		shown++;
 		if (arr)
 			cJSON_AddItemToArray(arr, json_group(&rows, lo, hi));
-		else if (!strcmp(a->fmt, "md"))
+		else if (a->fmt == PD_FMT_MD)
 			md_group(&b, &rows, lo, hi);
 		else
 			text_group(&b, &rows, lo, hi);
@@ -380,7 +349,7 @@ static int alerts_list(const struct alerts_args *a)
 		rc = pd_jw_tree(stdout, root, NULL, 0);
 		cJSON_Delete(root);
 	} else {
-		if (!shown && !strcmp(a->fmt, "text"))
+		if (!shown && a->fmt == PD_FMT_TEXT)
 			pd_buf_adds(&b, "no alerts\n");
 		rc = fwrite(b.buf ? b.buf : "", 1, b.len, stdout) != b.len;
 	}
@@ -389,42 +358,33 @@ static int alerts_list(const struct alerts_args *a)
 	return rc || fflush(stdout) ? 2 : 0;
 }
 
-int pd_cmd_alerts(int argc, char **argv)
+/* alerts' operands: set ID STATE, or none for the list. */
+static int alerts_run(const struct pd_args *a)
 {
-	struct pd_args p;
-	struct alerts_args a;
-	char *op[3] = { NULL, NULL, NULL };
-	int rc = pd_parse("alerts", alerts_usage, argc, argv, &p), nops = 0;
-
-	if (rc < 0 && !pd_operands_ok("alerts", p.nops))
-		rc = 2;
-	if (rc < 0) {
-		memset(&a, 0, sizeof(a));
-		a.db = p.db;
-		a.scenario = p.scenario;
-		a.since = p.q.since;
-		a.fmt = pd_outfmt_name((enum pd_outfmt)p.fmt);
-		a.note = p.note;
-		a.who = p.who;
-		a.by = (long long)p.alert_by;
-		a.states = states_of(p.state);
-		nops = p.nops;
-		memcpy(op, p.ops, (size_t)nops * sizeof(*op));
-	}
-	pd_args_release(&p);
-	if (rc >= 0)
-		return rc;
-	if (nops && !strcmp(op[0], "set"))
-		return alerts_set(&a, nops, op);
-	if (nops) {
+	if (a->nops && !strcmp(a->ops[0], "set"))
+		return alerts_set(a, a->nops, a->ops);
+	if (a->nops) {
 		pd_error("error: alerts takes no operands but set ID STATE"
 			 " (got %s); see perfdiff help alerts",
-			 op[0]);
+			 a->ops[0]);
 		return 2;
 	}
-	if (a.note || a.who || a.by) {
+	if (a->note || a->who || a->alert_by) {
 		pd_error("error: --note, --who and --by go with alerts set");
 		return 2;
 	}
-	return alerts_list(&a);
+	return alerts_list(a);
+}
+
+int pd_cmd_alerts(int argc, char **argv)
+{
+	struct pd_args a;
+	int rc = pd_parse("alerts", alerts_usage, argc, argv, &a);
+
+	if (rc < 0 && !pd_operands_ok("alerts", a.nops))
+		rc = 2;
+	if (rc < 0)
+		rc = alerts_run(&a);
+	pd_args_release(&a);
+	return rc;
 }

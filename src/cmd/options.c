@@ -73,24 +73,10 @@ static const struct pd_choice colors[] = {
 /* alerts --state: states joined by commas, or all */
 static int check_states(const char *opt, const char **v, unsigned cmd)
 {
-	const char *p = *v;
+	unsigned bits;
 
 	(void)cmd;
-	if (!strcmp(p, "all"))
-		return 0;
-	while (*p) {
-		size_t n = strcspn(p, ",");
-		char name[32];
-
-		if (n >= sizeof(name) || !n)
-			break;
-		memcpy(name, p, n);
-		name[n] = '\0';
-		if (pd_alert_state_parse(name) < 0)
-			break;
-		p += n + (p[n] == ',');
-	}
-	if (!*p)
+	if (pd_alert_states_parse(*v, &bits) == 0)
 		return 0;
 	pd_error("error: %s %s: want new, acknowledged, expected, invalid,"
 		 " fixed, backed-out or all, joined by commas",

@@ -86,6 +86,11 @@ enum pd_alert_state {
 const char *pd_alert_state_name(int state);
 /* The state a name (or a unique prefix of one) says; -1 when none. */
 int pd_alert_state_parse(const char *name);
+/*
+ * States named by a list joined by commas ("new,expected"), or "all", as
+ * bits (1 << state) in *bits; -1 when a name is none of them.
+ */
+int pd_alert_states_parse(const char *list, unsigned *bits);
 /* Whether an alert in this state still asks for work (unstored too). */
 int pd_alert_state_open(int state);
 

@@ -33,6 +33,32 @@ int pd_alert_state_parse(const char *name)
 	return found == PD_ALERT_STATES ? -1 : found;
 }
 
+int pd_alert_states_parse(const char *list, unsigned *bits)
+{
+	const char *p = list;
+
+	*bits = 0;
+	if (!strcmp(list, "all")) {
+		*bits = ~0u;
+		return 0;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char name[32];
+		int st;
+
+		if (!n || n >= sizeof(name))
+			return -1;
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if ((st = pd_alert_state_parse(name)) < 0)
+			return -1;
+		*bits |= 1u << st;
+		p += n + (p[n] == ',');
+	}
+	return *bits ? 0 : -1;
+}
+
 int pd_alert_state_open(int state)
 {
 	return state == PD_ALERT_UNSTORED || state == PD_ALERT_NEW ||

@@ -106,6 +106,12 @@ expect_lines 2 "$T/out"
 expect_grep "^#5 new regression scan/cold: .* at 10aaaaaaaa, from read +40.0 %" "$T/out"
 expect_exit 0 pd culprit --scenario scan --cache warm --tool folded
 expect_grep "^first bad: $(sha 10)$" "$T/out"
+# acknowledged: someone is on it, and the trend still fails (a prefix
+# names the state)
+expect_exit 0 pd alerts set 6 ack
+expect_grep "^alert #6: acknowledged$" "$T/out"
+expect_exit 1 pd trend --scenario scan --cache warm --tool folded
+expect_grep "from read +40.0 % \[alert #5: acknowledged\]$" "$T/out"
 USER=bob expect_exit 0 pd alerts set 5 fixed
 while [ "$c" -le 21 ]; do
 	expect_exit 0 pd ingest "$(bundle $c scan)"
