@@ -107,6 +107,10 @@ static int docs_or_test(const char *path)
 	size_t i;
 
 	base = base ? base + 1 : path;
+	/* build files that end like prose */
+	if (!strcmp(base, "CMakeLists.txt") ||
+	    !strncmp(base, "requirements", 12))
+		return 0;
 	for (i = 0; i < PD_ARRAY_SIZE(dirs); i++) {
 		/* the folder at the top, or below another */
 		at = strstr(path, dirs[i]);
