@@ -10,7 +10,8 @@
 # id, which is the file's own (git hash-object) and must begin with the
 # abbreviated id the MANIFEST pins; a file that does not match, or is
 # missing, stops the script. Run it when the corpus grows, then
-# `scripts/fetch-corpus.sh --verify` on the corpus.
+# `scripts/fetch-corpus.sh --verify` on the corpus. Files the MANIFEST
+# does not list are kept by hand in scripts/corpus-more.tsv.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=${1:-$root/../shared/corpus}

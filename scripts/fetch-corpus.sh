@@ -5,6 +5,8 @@
 #
 #   scripts/fetch-corpus.sh [DIR]           lay the corpus out in DIR
 #   scripts/fetch-corpus.sh --verify [DIR]  check DIR against the table
+#   scripts/fetch-corpus.sh --verify-present [DIR]
+#                                           the same, for the files DIR has
 #
 # DIR defaults to .corpus in the source tree (ignored by git), where the
 # tests look when there is no ../shared/corpus beside the tree. Each
@@ -17,11 +19,17 @@
 # fetches only what is missing. Needs git and access to the repositories.
 # --verify fetches nothing: every file of the table must be in DIR with
 # its id, and every file in DIR (but a MANIFEST.md) in the table.
+# --verify-present is --verify for a corpus laid out before the table
+# grew (a shared copy kept elsewhere): a file of the table that DIR lacks
+# is counted and named, not a failure; a file DIR has must still be right.
 #
 # Exit status: 0 when every file is there and verified, 1 when one is
 # not, 2 for a bad table or usage.
 #
-# PD_CORPUS_TABLE: another table (lines of FOLDER/NAME, repository URL,
+# The table is scripts/corpus.tsv (written from the corpus's MANIFEST.md
+# by scripts/corpus-table.sh) followed by scripts/corpus-more.tsv (files
+# the MANIFEST does not list, kept by hand in the same form).
+# PD_CORPUS_TABLE: another table, alone (lines of FOLDER/NAME, repository URL,
 # commit, path, blob, by tabs; # starts a comment).
 # PD_CORPUS_GIT_BASE=BASE: https://github.com/OWNER/NAME is read from the
 # git repository BASE/OWNER/NAME (or BASE/OWNER/NAME.git) instead, as
@@ -29,20 +37,36 @@
 # allow the blob filter, uploadpack.allowFilter, sends whole commits).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
-table=${PD_CORPUS_TABLE:-$root/scripts/corpus.tsv}
+joined=
+if [ -n "${PD_CORPUS_TABLE:-}" ]; then
+	table=$PD_CORPUS_TABLE
+else
+	joined=$(mktemp "${TMPDIR:-/tmp}/corpus-table.XXXXXX") || exit 2
+	trap 'rm -f "$joined"' EXIT
+	cat "$root/scripts/corpus.tsv" "$root/scripts/corpus-more.tsv" >"$joined" || exit 2
+	table=$joined
+fi
 verify=0
-if [ "${1:-}" = --verify ]; then
+present=0
+case ${1:-} in
+--verify)
 	verify=1
 	shift
-fi
+	;;
+--verify-present)
+	verify=1
+	present=1
+	shift
+	;;
+esac
 case ${1:-} in
 -*)
-	echo "usage: scripts/fetch-corpus.sh [--verify] [DIR]" >&2
+	echo "usage: scripts/fetch-corpus.sh [--verify | --verify-present] [DIR]" >&2
 	exit 2
 	;;
 esac
 [ $# -le 1 ] || {
-	echo "usage: scripts/fetch-corpus.sh [--verify] [DIR]" >&2
+	echo "usage: scripts/fetch-corpus.sh [--verify | --verify-present] [DIR]" >&2
 	exit 2
 }
 dir=${1:-$root/.corpus}
@@ -86,12 +110,16 @@ if [ $verify = 1 ]; then
 	}
 	good=0
 	failed=0
+	absent=0
 	names=$(mktemp "${TMPDIR:-/tmp}/corpus-names.XXXXXX")
-	trap 'rm -f "$names" "$names.s" "$names.x"' EXIT
+	trap 'rm -f "$names" "$names.s" "$names.x" $joined' EXIT
 	while IFS=$tab read -r file url commit path blob extra; do
 		case $file in '' | '#'*) continue ;; esac
 		echo "$file" >>"$names"
-		if [ ! -f "$dir/$file" ]; then
+		if [ ! -f "$dir/$file" ] && [ $present = 1 ]; then
+			echo "fetch-corpus: $file: not in $dir (not checked)" >&2
+			absent=$((absent + 1))
+		elif [ ! -f "$dir/$file" ]; then
 			echo "fetch-corpus: $file: missing" >&2
 			failed=$((failed + 1))
 		elif [ "$(git hash-object "$dir/$file")" != "$blob" ]; then
@@ -109,7 +137,11 @@ if [ $verify = 1 ]; then
 		echo "fetch-corpus: $file: in $dir, not in the table" >&2
 		failed=$((failed + 1))
 	done <"$names.x"
-	echo "$good files verified, $failed failed ($dir)"
+	if [ $present = 1 ]; then
+		echo "$good files verified, $failed failed, $absent not there ($dir)"
+	else
+		echo "$good files verified, $failed failed ($dir)"
+	fi
 	[ $failed = 0 ]
 	exit
 fi
@@ -120,7 +152,7 @@ command -v git >/dev/null || {
 }
 mkdir -p "$dir" || exit 1
 work=$(mktemp -d "${TMPDIR:-/tmp}/corpus-git.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" $joined' EXIT
 
 # repo URL: the bare repository in $work that fetches from URL (made on
 # first use), on stdout.
