@@ -107,14 +107,19 @@
 #define PD_LIMIT_PPROF_FIELD ((size_t)1 << 30)
 #endif
 /*
- * An ETW trace's samples and stack events, kept until the trace ends
- * (its stacks, processes and images come in any order across the
- * processors' buffers): 40 bytes each, 2.7 GB at the cap, and a day of
- * sampling eight processors at 1 kHz is 690 million before the idle loop's
- * are dropped, most traces a few minutes.
+ * An ETW trace's samples, stack events, key references and definitions,
+ * kept until the trace ends (its stacks, processes and images come in any
+ * order across the processors' buffers): 24 to 40 bytes each, in memory
+ * up to PD_LIMIT_ETL_MEMORY bytes of each kind, then in sorted runs in
+ * temporary files. A day of sampling eight processors at 1 kHz is 690
+ * million samples before the idle loop's are dropped; most traces are a
+ * few minutes.
  */
 #ifndef PD_LIMIT_ETL_RECORDS
-#define PD_LIMIT_ETL_RECORDS ((size_t)1 << 26)
+#define PD_LIMIT_ETL_RECORDS (1ULL << 32)
+#endif
+#ifndef PD_LIMIT_ETL_MEMORY
+#define PD_LIMIT_ETL_MEMORY ((size_t)8 << 20)
 #endif
 /* One buffer of an ETW trace (ETW writes at most 1 MiB today). */
 #ifndef PD_LIMIT_ETL_BUFFER

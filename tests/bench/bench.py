@@ -3,7 +3,7 @@
 
 usage: tests/bench/bench.py [--perf-mb 100] [--speedscope-mb 1000] [--folded-mb 100]
                             [--cpuprofile-mb 100] [--pprof-mb 100] [--dhat-mb 100]
-                            [--callgrind-mb 100]
+                            [--callgrind-mb 100] [--etl-mb 1000]
                             [--firefox-mb 1000] [--long-string-mb 50]
                             [--sidecar-mb 150]
 Needs a built tree (build/perfdiff, build/tests/bench_gen,
@@ -13,6 +13,7 @@ fresh process, so peak RSS is that run's alone. Not part of the test suite.
 import argparse
 import os
 import resource
+import struct
 import subprocess
 import sys
 import tempfile
@@ -193,6 +194,84 @@ def gen_dhat(mb, seed, path):
         for k in range(2, 20000):
             f.write(' ,"0x%x: mod%d::fn%d (src/m%d.c:%d)"\n' % (k, k % 90, k, k % 90, k % 700))
         f.write(' ]\n}\n')
+
+
+def gen_etl(mb, seed, path):
+    """An ETW trace as a kernel logger writes one, in 64 KiB buffers: four
+    processes of 8 threads, their images, then CPU samples (80 % in the
+    first process), each with its user half and, for a third of the 5000
+    stacks (depth 8 to 40), a kernel half; a quarter of the user halves by
+    key (defined when the kernel drops the key: every 4096 references).
+    The program's stacks are fixed, so a longer trace is more samples of
+    the same model. Written as it goes, until mb megabytes."""
+    import random
+    sys.path.insert(0, os.path.join(ROOT, "tests", "tools"))
+    import etl_make as em
+    rnd = random.Random(seed)
+    spec = {"processes": [{"pid": 100 + i, "name": "app%d.exe" % i}
+                          for i in range(4)],
+            "threads": [{"pid": 100 + i, "tid": 1000 + 10 * i + k}
+                        for i in range(4) for k in range(8)],
+            "images": [{"pid": 100 + i, "base": 0x140000000, "size": 1 << 24,
+                        "path": "C:\\app\\app%d.exe" % i} for i in range(4)]
+            + [{"pid": 0, "base": 0xfffff80000000000, "size": 1 << 24,
+                "path": "C:\\Windows\\system32\\ntoskrnl.exe"}]}
+    stacks = [[0x140000000 + rnd.randrange(1 << 24)
+               for _ in range(rnd.randint(8, 40))] for _ in range(5000)]
+    kstacks = [[0xfffff80000000000 + rnd.randrange(1 << 24)
+                for _ in range(rnd.randint(4, 16))] for _ in range(200)]
+    target = int(mb * 1e6)
+    out = open(path, "wb")
+    cur, written = bytearray(), 0
+
+    def flush():
+        nonlocal cur, written
+        saved = 72 + len(cur)
+        head = struct.pack("<IIIiQQQIIIHH", em.BUF, saved, 0, 0, 0, 0, 0, 0,
+                           3, saved, 0, 0) + bytes(16)
+        out.write(head + cur + b"\xff" * (em.BUF - saved))
+        written += em.BUF
+        cur = bytearray()
+
+    def put(e):
+        e = e + bytes(-len(e) % 8)
+        if 72 + len(cur) + len(e) > em.BUF:
+            flush()
+        cur.extend(e)
+
+    for e in em.events(spec):
+        put(e)
+    ts, key, live = 1000, 0x5000, {}
+    while written < target:
+        ts += 10
+        proc = 0 if rnd.random() < 0.8 else rnd.randint(1, 3)
+        tid = 1000 + 10 * proc + rnd.randrange(8)
+        pick = rnd.randrange(len(stacks))
+        user = stacks[pick]
+        kernel = kstacks[pick % len(kstacks)] if pick % 3 == 0 else None
+        ip = (kernel or user)[0]
+        put(em.perfinfo(15, 46, struct.pack("<QIHH", ip, tid, 1, 0), ts))
+        head = struct.pack("<QII", ts, 100 + proc, tid)
+        if kernel:
+            put(em.system(0x18, 32, 2, head + b"".join(
+                struct.pack("<Q", a) for a in kernel)))
+        if rnd.random() < 0.25:
+            live[key] = user
+            put(em.system(0x18, 38, 2, head + struct.pack("<Q", key), ts=ts))
+            key += 1
+            if len(live) == 4096:
+                for k, fr in live.items():
+                    put(em.system(0x18, 35, 2, struct.pack("<Q", k) + b"".join(
+                        struct.pack("<Q", a) for a in fr), ts=ts))
+                live = {}
+        else:
+            put(em.system(0x18, 32, 2, head + b"".join(
+                struct.pack("<Q", a) for a in user)))
+    for k, fr in live.items():
+        put(em.system(0x18, 36, 2, struct.pack("<Q", k) + b"".join(
+            struct.pack("<Q", a) for a in fr), ts=ts + 1))
+    flush()
+    out.close()
 
 
 def gen_callgrind(mb, seed, path):
@@ -428,6 +507,8 @@ def gen(kind, mb, seed, path):
         gen_dhat(mb, seed, path)
     if kind == "callgrind" and not os.path.exists(path):
         gen_callgrind(mb, seed, path)
+    if kind == "etl" and not os.path.exists(path):
+        gen_etl(mb, seed, path)
     if kind == "firefox" and not os.path.exists(path):
         gen_firefox(mb, seed, path)
     if not os.path.exists(path):
@@ -446,6 +527,7 @@ def main():
     ap.add_argument("--pprof-mb", type=float, default=100)
     ap.add_argument("--dhat-mb", type=float, default=100)
     ap.add_argument("--callgrind-mb", type=float, default=100)
+    ap.add_argument("--etl-mb", type=float, default=1000)
     ap.add_argument("--firefox-mb", type=float, default=1000)
     ap.add_argument("--long-string-mb", type=float, default=50,
                     help="one JSON string (a frame name) this long")
@@ -465,6 +547,7 @@ def main():
                           ("pprof", a.pprof_mb, "pb"),
                           ("dhat", a.dhat_mb, "dhat.json"),
                           ("callgrind", a.callgrind_mb, "callgrind.out"),
+                          ("etl", a.etl_mb, "etl"),
                           ("firefox", a.firefox_mb, "json"),
                           ("long-string", a.long_string_mb, "speedscope.json"),
                           ("sidecar", a.sidecar_mb, "json")):

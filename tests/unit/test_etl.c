@@ -13,7 +13,10 @@
 
 #include <cmocka.h>
 
+#include "core/input.h"
 #include "import/etl/etl.h"
+#include "import/etl/etl_int.h"
+#include "model/profile.h"
 #include "testutil.h"
 
 /* Decompresses n bytes of src; returns the length, -1 on error. */
@@ -211,6 +214,176 @@ static void test_etl_stacks(void **state)
 	assert_true(counts[PD_ETL_STACK_KEYDEF] > 0);
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The sorted table gives back every record, in order, whether it held
+ * them all in memory or sorted them into runs in temporary files (here
+ * runs of 7 and 1 000 records, with equal keys across runs).
+ */
+static void test_etl_table(void **state)
+{
+	static const size_t caps[] = { 7, 1000, 100000 };
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < sizeof(caps) / sizeof(*caps); k++) {
+		struct etl_table t;
+		struct etl_cursor c;
+		struct pd_err err = PD_ERR_INIT;
+		uint64_t want[5000], x = 12345;
+		const void *r;
+		size_t i, n = 0;
+		int rc;
+
+		pd_etl_table_init(&t, sizeof(uint64_t), cmp_u64, caps[k]);
+		for (i = 0; i < 5000; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			want[i] = (x >> 33) % 2000; /* repeats */
+			assert_int_equal(
+			    pd_etl_table_push(&t, &want[i], "t", &err), 0);
+		}
+		assert_int_equal(pd_etl_table_sort(&t, "t", &err), 0);
+		assert_true(caps[k] >= 5000 ? t.nruns == 0 : t.nruns > 0);
+		qsort(want, 5000, sizeof(*want), cmp_u64);
+		pd_etl_cursor_open(&c, &t);
+		while ((rc = pd_etl_cursor_next(&c, &r, "t", &err)) > 0) {
+			assert_true(n < 5000);
+			assert_true(*(const uint64_t *)r == want[n]);
+			n++;
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(n, 5000);
+		pd_etl_cursor_close(&c);
+		/* a second reading gives the same (the build reads twice) */
+		pd_etl_cursor_open(&c, &t);
+		for (n = 0; pd_etl_cursor_next(&c, &r, "t", &err) > 0; n++)
+			assert_true(*(const uint64_t *)r == want[n]);
+		assert_int_equal(n, 5000);
+		pd_etl_cursor_close(&c);
+		pd_etl_table_release(&t);
+	}
+}
+
+/* A folder that cannot hold the runs: one error naming the input. */
+static void test_etl_table_no_tmp(void **state)
+{
+	struct etl_table t;
+	struct pd_err err = PD_ERR_INIT;
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL;
+	uint64_t x = 1;
+	int rc = 0, i;
+
+	(void)state;
+	setenv("TMPDIR", "/nonexistent/perfdiff-tmp", 1);
+	pd_etl_table_init(&t, sizeof(x), cmp_u64, 4);
+	for (i = 0; i < 5 && rc == 0; i++)
+		rc = pd_etl_table_push(&t, &x, "trace.etl", &err);
+	assert_int_equal(rc, PD_EIO);
+	assert_non_null(strstr(err.msg, "trace.etl: no temporary file"));
+	assert_non_null(strstr(err.msg, "/nonexistent/perfdiff-tmp"));
+	pd_etl_table_release(&t);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+}
+
+/* Each node of p as "frame;frame;...<TAB>weight<TAB>count", sorted. */
+static char **node_lines(const struct pd_profile *p)
+{
+	char **paths = calloc(p->nodes.n, sizeof(*paths));
+	char **lines = calloc(p->nodes.n + 1, sizeof(*lines));
+	size_t i;
+
+	assert_non_null(paths);
+	assert_non_null(lines);
+	for (i = 0; i < p->nodes.n; i++) {
+		const struct pd_node *nd = &p->nodes.v[i];
+		const char *up = i && nd->parent != i ? paths[nd->parent] : "";
+		const char *name =
+		    nd->frame == PD_NO_FRAME
+			? ""
+			: pd_intern_str(&p->strs, p->frames.v[nd->frame].name);
+		size_t len = strlen(up) + strlen(name) + 2;
+
+		/* parents come before their children */
+		assert_true(!i || nd->parent < i);
+		paths[i] = malloc(len);
+		assert_non_null(paths[i]);
+		snprintf(paths[i], len, "%s;%s", up, name);
+		lines[i] = malloc(len + 64);
+		assert_non_null(lines[i]);
+		snprintf(lines[i], len + 64, "%s\t%.17g\t%.17g", paths[i],
+			 nd->weight, nd->count);
+	}
+	for (i = 0; i < p->nodes.n; i++)
+		free(paths[i]);
+	free(paths);
+	qsort(lines, p->nodes.n, sizeof(*lines), cmp_str);
+	return lines;
+}
+
+/*
+ * The .NET trace read with its samples and stack events held in memory,
+ * and again with at most 500 of each held, the rest sorted into runs in
+ * temporary files: the same profile, node for node.
+ */
+static void test_etl_spilled(void **state)
+{
+	char trace[4096];
+	struct pd_profile a, b;
+	struct pd_import_opts o;
+	char **la, **lb;
+	size_t i;
+
+	(void)state;
+	if (corpus_file(trace, sizeof(trace),
+			"etl/perfview-net.4.5.2.x64.etl.zip") < 0) {
+		skip();
+		return;
+	}
+	memset(&o, 0, sizeof(o));
+	pd_profile_init(&a);
+	pd_profile_init(&b);
+	for (i = 0; i < 2; i++) {
+		struct pd_input in;
+		struct pd_err err = PD_ERR_INIT;
+
+		assert_int_equal(pd_input_open(&in, trace, &err), 0);
+		assert_int_equal(
+		    pd_etl_import_held(&in, i ? &b : &a, &o, i ? 500 : 0, &err),
+		    0);
+		pd_input_close(&in);
+	}
+	assert_true(a.nsamples == 5129);
+	assert_true(b.nsamples == a.nsamples);
+	assert_int_equal(b.nodes.n, a.nodes.n);
+	la = node_lines(&a);
+	lb = node_lines(&b);
+	for (i = 0; i < a.nodes.n; i++) {
+		assert_string_equal(la[i], lb[i]);
+		free(la[i]);
+		free(lb[i]);
+	}
+	free(la);
+	free(lb);
+	pd_profile_release(&a);
+	pd_profile_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +392,9 @@ int main(void)
 		cmocka_unit_test(test_xpress_damage),
 		cmocka_unit_test(test_etl_counts),
 		cmocka_unit_test(test_etl_stacks),
+		cmocka_unit_test(test_etl_table),
+		cmocka_unit_test(test_etl_table_no_tmp),
+		cmocka_unit_test(test_etl_spilled),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

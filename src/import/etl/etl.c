@@ -6,25 +6,76 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/limits.h"
 #include "import/etl/etl_int.h"
 
+/* Samples and stack events by thread, then time: how they are joined. */
+static int cmp_sample(const void *a, const void *b)
+{
+	const struct etl_sample *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+int pd_etl_cmp_sref(const void *a, const void *b)
+{
+	const struct etl_sref *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* Key references and definitions by key, then time: how keys resolve. */
+static int cmp_key(const void *a, const void *b)
+{
+	const struct etl_sref *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+static int cmp_kdef(const void *a, const void *b)
+{
+	const struct etl_kdef *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/* A table of records of size held up to PD_LIMIT_ETL_MEMORY (or n). */
+static void table(struct etl_table *t, size_t size,
+		  int (*cmp)(const void *, const void *), size_t n)
+{
+	pd_etl_table_init(t, size, cmp, n ? n : PD_LIMIT_ETL_MEMORY / size);
+}
+
 void pd_etl_state_init(struct etl_state *st, const char *path,
-		       const struct pd_import_opts *o)
+		       const struct pd_import_opts *o, size_t records)
 {
 	memset(st, 0, sizeof(*st));
 	st->path = path;
 	st->o = o;
 	pd_intern_init(&st->strs);
 	pd_intern_init(&st->stacks);
+	table(&st->samples, sizeof(struct etl_sample), cmp_sample, records);
+	table(&st->srefs, sizeof(struct etl_sref), pd_etl_cmp_sref, records);
+	table(&st->krefs, sizeof(struct etl_sref), cmp_key, records);
+	table(&st->kdefs, sizeof(struct etl_kdef), cmp_kdef, records);
 }
 
 void pd_etl_state_release(struct etl_state *st)
 {
 	pd_intern_release(&st->strs);
 	pd_intern_release(&st->stacks);
-	PD_VEC_FREE(&st->samples);
-	PD_VEC_FREE(&st->srefs);
-	PD_VEC_FREE(&st->kdefs);
+	pd_etl_table_release(&st->samples);
+	pd_etl_table_release(&st->srefs);
+	pd_etl_table_release(&st->krefs);
+	pd_etl_table_release(&st->kdefs);
 	PD_VEC_FREE(&st->ranges);
 	PD_VEC_FREE(&st->threads);
 	PD_VEC_FREE(&st->procs);
@@ -36,10 +87,17 @@ void pd_etl_state_release(struct etl_state *st)
 int pd_etl_import(struct pd_input *in, struct pd_profile *p,
 		  const struct pd_import_opts *o, struct pd_err *err)
 {
+	return pd_etl_import_held(in, p, o, 0, err);
+}
+
+int pd_etl_import_held(struct pd_input *in, struct pd_profile *p,
+		       const struct pd_import_opts *o, size_t records,
+		       struct pd_err *err)
+{
 	struct etl_state st;
 	int rc;
 
-	pd_etl_state_init(&st, in->path, o);
+	pd_etl_state_init(&st, in->path, o, records);
 	rc = pd_etl_walk(in, &st, err);
 	if (rc == 0)
 		rc = pd_etl_build(&st, p, err);
@@ -91,7 +149,7 @@ int pd_etl_count(const char *path, uint64_t *counts, struct pd_err *err)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	pd_etl_state_init(&st, path, &o);
+	pd_etl_state_init(&st, path, &o, 0);
 	rc = pd_input_open(&in, path, err);
 	if (rc == 0)
 		rc = pd_etl_walk(&in, &st, err);

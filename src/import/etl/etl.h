@@ -19,6 +19,14 @@ int pd_etl_sniff(const char *head, size_t len);
 PD_NODISCARD int pd_etl_import(struct pd_input *in, struct pd_profile *p,
 			       const struct pd_import_opts *o,
 			       struct pd_err *err);
+/*
+ * pd_etl_import holding at most `records` samples (and as many stack
+ * events) in memory before it sorts them into temporary files (0: the
+ * default, PD_LIMIT_ETL_MEMORY's worth); the profile is the same.
+ */
+PD_NODISCARD int pd_etl_import_held(struct pd_input *in, struct pd_profile *p,
+				    const struct pd_import_opts *o,
+				    size_t records, struct pd_err *err);
 
 /*
  * How many of each kernel and CLR event the reader decodes a trace held,

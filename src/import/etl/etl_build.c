@@ -24,31 +24,6 @@ static int cmp_thread(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-static int cmp_sref(const void *a, const void *b)
-{
-	const struct etl_sref *x = a, *y = b;
-
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-static int cmp_kdef(const void *a, const void *b)
-{
-	const struct etl_kdef *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
-static int cmp_ts(const void *a, const void *b)
-{
-	const struct etl_sample *x = a, *y = b;
-
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
 static int cmp_proc(const void *a, const void *b)
 {
 	const struct etl_process *x = a, *y = b;
@@ -109,70 +84,110 @@ static void unique_processes(struct etl_state *st)
 		st->procs.v[i].samples = 0;
 }
 
-/* The frames of key's definition for a reference at ts: the first one
- * made at or after it (a key is defined when the kernel drops it). */
-static uint32_t key_stack(const struct etl_state *st, uint64_t key, uint64_t ts)
+/*
+ * Gives each stack reference by key the frames of the key's definition:
+ * the first one made at or after the reference (the kernel defines a key
+ * when it drops it from its cache, and at the trace's end for those
+ * left), else the key's last. Both tables are in key and time order, so
+ * one pass over each serves; the references, resolved, join the stack
+ * events given whole. Counts the keys never defined into *unresolved.
+ */
+static int resolve_keys(struct etl_state *st, uint64_t *unresolved,
+			struct pd_err *err)
 {
-	size_t lo = 0, hi = st->kdefs.n;
-	uint32_t last = 0;
+	struct etl_cursor refs, dc;
+	const void *r, *d = NULL;
+	struct etl_kdef last; /* the last definition passed */
+	int more = 0, rc = 0, dmore;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	memset(&last, 0, sizeof(last));
+	pd_etl_cursor_open(&refs, &st->krefs);
+	pd_etl_cursor_open(&dc, &st->kdefs);
+	dmore = pd_etl_cursor_next(&dc, &d, st->path, err);
+	while (dmore >= 0 &&
+	       (more = pd_etl_cursor_next(&refs, &r, st->path, err)) > 0) {
+		struct etl_sref ref = *(const struct etl_sref *)r;
+		const struct etl_kdef *k;
 
-		if (st->kdefs.v[mid].key < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < st->kdefs.n && st->kdefs.v[lo].key == key; lo++) {
-		last = st->kdefs.v[lo].stack;
-		if (st->kdefs.v[lo].ts >= ts)
+		while (dmore > 0 &&
+		       (k = d, k->key < ref.key ||
+				   (k->key == ref.key && k->ts < ref.ts))) {
+			last = *k;
+			dmore = pd_etl_cursor_next(&dc, &d, st->path, err);
+		}
+		if (dmore < 0)
+			break;
+		if (dmore > 0 && ((const struct etl_kdef *)d)->key == ref.key)
+			ref.stack = ((const struct etl_kdef *)d)->stack;
+		else if (last.stack && last.key == ref.key)
+			ref.stack = last.stack;
+		if (!ref.stack) {
+			(*unresolved)++;
+			continue;
+		}
+		rc = pd_etl_table_push(&st->srefs, &ref, st->path, err);
+		if (rc)
 			break;
 	}
-	return last;
+	if (dmore < 0)
+		rc = dmore;
+	else if (!rc && more < 0)
+		rc = more;
+	pd_etl_cursor_close(&refs);
+	pd_etl_cursor_close(&dc);
+	return rc;
 }
 
-/* Gives each sample the stacks of its thread and time. */
-static void join_stacks(struct etl_state *st, uint64_t *unresolved)
+/*
+ * The stack events in thread and time order, read beside the samples: for
+ * each sample, the halves of its thread and time (given, or by key).
+ */
+struct join {
+	struct etl_cursor c;
+	const struct etl_sref *next; /* the first event not used yet */
+	struct etl_sref at;	     /* the thread and time of the halves */
+	uint32_t kstack, ustack;
+	int have; /* at holds a time */
+};
+
+/* Passes to the next stack event; 0, or an error. */
+static int join_step(struct etl_state *st, struct join *j, struct pd_err *err)
 {
-	size_t i;
+	const void *r;
+	int rc = pd_etl_cursor_next(&j->c, &r, st->path, err);
 
-	qsort(st->srefs.v, st->srefs.n, sizeof(*st->srefs.v), cmp_sref);
-	qsort(st->kdefs.v, st->kdefs.n, sizeof(*st->kdefs.v), cmp_kdef);
-	for (i = 0; i < st->srefs.n; i++) {
-		struct etl_sref *r = &st->srefs.v[i];
+	if (rc < 0)
+		return rc;
+	j->next = rc ? r : NULL;
+	return 0;
+}
 
-		if (!r->stack) {
-			r->stack = key_stack(st, r->key, r->ts);
-			if (!r->stack)
-				(*unresolved)++;
+/* Sets s's halves from the stack events of its thread and time. */
+static int join_sample(struct etl_state *st, struct join *j,
+		       struct etl_sample *s, struct pd_err *err)
+{
+	struct etl_sref key;
+	int rc = 0;
+
+	key.tid = s->tid;
+	key.ts = s->ts;
+	if (!j->have || pd_etl_cmp_sref(&j->at, &key)) {
+		j->kstack = j->ustack = 0;
+		j->at = key;
+		j->have = 1;
+		while (rc == 0 && j->next && pd_etl_cmp_sref(j->next, &key) < 0)
+			rc = join_step(st, j, err);
+		while (rc == 0 && j->next && !pd_etl_cmp_sref(j->next, &key)) {
+			if (j->next->user && !j->ustack)
+				j->ustack = j->next->stack;
+			else if (!j->next->user && !j->kstack)
+				j->kstack = j->next->stack;
+			rc = join_step(st, j, err);
 		}
 	}
-	for (i = 0; i < st->samples.n; i++) {
-		struct etl_sample *s = &st->samples.v[i];
-		struct etl_sref key;
-		size_t lo = 0, hi = st->srefs.n;
-
-		key.tid = s->tid;
-		key.ts = s->ts;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (cmp_sref(&st->srefs.v[mid], &key) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (; lo < st->srefs.n && !cmp_sref(&st->srefs.v[lo], &key);
-		     lo++) {
-			const struct etl_sref *r = &st->srefs.v[lo];
-
-			if (r->user && !s->ustack)
-				s->ustack = r->stack;
-			else if (!r->user && !s->kstack)
-				s->kstack = r->stack;
-		}
-	}
+	s->kstack = j->kstack;
+	s->ustack = j->ustack;
+	return rc;
 }
 
 /* Whether pr was asked for by the comma-separated list want. */
@@ -248,7 +263,7 @@ static int choose(struct etl_state *st, struct pd_profile *p,
 				st->path, proc_name(st, by[0]),
 				(long long)by[0]->pid,
 				(unsigned long long)by[0]->samples,
-				(unsigned long long)st->samples.n);
+				(unsigned long long)st->samples.total);
 	free(by);
 	pd_buf_release(&b);
 	if (!any && st->o->process)
@@ -259,33 +274,42 @@ static int choose(struct etl_state *st, struct pd_profile *p,
 	return 0;
 }
 
-/* Counts samples per process (adding processes only threads name). */
-static void count_processes(struct etl_state *st)
+/* The process of sample s (from its thread when its event has none). */
+static int64_t sample_pid(const struct etl_state *st,
+			  const struct etl_sample *s)
 {
-	size_t i;
+	return s->pid >= 0 ? s->pid : thread_pid(st, s->tid, s->ts);
+}
+
+/* Counts samples per process (adding processes only threads name). */
+static int count_processes(struct etl_state *st, struct pd_err *err)
+{
+	struct etl_cursor c;
+	const void *r;
+	int rc;
 
 	qsort(st->threads.v, st->threads.n, sizeof(*st->threads.v), cmp_thread);
 	unique_processes(st);
-	for (i = 0; i < st->samples.n; i++) {
-		struct etl_sample *s = &st->samples.v[i];
-		struct etl_process *pr;
+	pd_etl_cursor_open(&c, &st->samples);
+	while ((rc = pd_etl_cursor_next(&c, &r, st->path, err)) > 0) {
+		int64_t pid = sample_pid(st, r);
+		struct etl_process *pr = pd_etl_process_find(st, pid);
 
-		if (s->pid < 0)
-			s->pid = thread_pid(st, s->tid, s->ts);
-		pr = pd_etl_process_find(st, s->pid);
 		if (!pr) {
 			struct etl_process add;
 
-			add.pid = s->pid;
+			add.pid = pid;
 			add.name = 0;
 			add.samples = 0;
 			PD_VEC_PUSH(&st->procs, add);
 			qsort(st->procs.v, st->procs.n, sizeof(*st->procs.v),
 			      cmp_proc);
-			pr = pd_etl_process_find(st, s->pid);
+			pr = pd_etl_process_find(st, pid);
 		}
 		pr->samples++;
 	}
+	pd_etl_cursor_close(&c);
+	return rc;
 }
 
 /* The addresses of sample s, root first, into f (at most MAX_FRAMES). */
@@ -352,17 +376,54 @@ static int thread_wanted(const char *want, uint32_t tid)
 	return !want;
 }
 
+/* Adds the samples of the chosen processes and threads, with their
+ * stacks, to p; counts those without a stack into *stackless. */
+static int add_samples(struct etl_state *st, struct pd_profile *p,
+		       const unsigned char *pick, double w, uint64_t *stackless,
+		       struct pd_err *err)
+{
+	uint64_t *f = pd_xmalloc(MAX_FRAMES * sizeof(*f));
+	struct etl_cursor c;
+	struct join j;
+	const void *r;
+	int rc, more = 0;
+
+	memset(&j, 0, sizeof(j));
+	pd_etl_cursor_open(&j.c, &st->srefs);
+	pd_etl_cursor_open(&c, &st->samples);
+	rc = join_step(st, &j, err);
+	while (rc == 0 &&
+	       (more = pd_etl_cursor_next(&c, &r, st->path, err)) > 0) {
+		struct etl_sample s = *(const struct etl_sample *)r;
+		struct etl_process *pr;
+
+		s.pid = sample_pid(st, &s);
+		pr = pd_etl_process_find(st, s.pid);
+		if (!pr || !pick[pr - st->procs.v] ||
+		    !thread_wanted(st->o->thread, s.tid))
+			continue;
+		rc = join_sample(st, &j, &s, err);
+		if (rc == 0 && !s.kstack && !s.ustack)
+			(*stackless)++;
+		if (rc == 0)
+			add_sample(st, p, &s, f, w);
+	}
+	if (more < 0)
+		rc = more;
+	pd_etl_cursor_close(&j.c);
+	pd_etl_cursor_close(&c);
+	free(f);
+	return rc;
+}
+
 int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 {
-	uint64_t *f = pd_xmalloc(MAX_FRAMES * sizeof(*f)), unresolved = 0,
-		 stackless = 0;
+	uint64_t unresolved = 0, stackless = 0;
 	unsigned char *pick;
 	double w = (st->interval_100ns ? st->interval_100ns : 10000) * 100.0;
-	size_t i;
 	int rc;
 
-	if (!st->samples.n) {
-		free(f);
+	if (!st->samples.total)
 		return pd_err_set(err, PD_EEMPTY,
 				  "%s: the trace holds no CPU samples"
 				  " (PerfInfo/Sample events: record with"
@@ -370,25 +431,26 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 				  " -stackwalk Profile, or PerfView's"
 				  " defaults)",
 				  st->path);
-	}
-	count_processes(st);
-	join_stacks(st, &unresolved);
+	rc = pd_etl_table_sort(&st->krefs, st->path, err);
+	if (rc == 0)
+		rc = pd_etl_table_sort(&st->kdefs, st->path, err);
+	if (rc == 0)
+		rc = resolve_keys(st, &unresolved, err);
+	pd_etl_table_release(&st->krefs);
+	pd_etl_table_release(&st->kdefs);
+	if (rc == 0)
+		rc = pd_etl_table_sort(&st->srefs, st->path, err);
+	if (rc == 0)
+		rc = pd_etl_table_sort(&st->samples, st->path, err);
+	if (rc == 0)
+		rc = count_processes(st, err);
+	if (rc)
+		return rc;
 	pd_etl_ranges_sort(st);
-	/* in time order, as the time blocks fill best */
-	qsort(st->samples.v, st->samples.n, sizeof(*st->samples.v), cmp_ts);
 	pick = pd_xcalloc(st->procs.n + 1, 1);
 	rc = choose(st, p, pick, err);
-	for (i = 0; rc == 0 && i < st->samples.n; i++) {
-		const struct etl_sample *s = &st->samples.v[i];
-		struct etl_process *pr = pd_etl_process_find(st, s->pid);
-
-		if (!pr || !pick[pr - st->procs.v] ||
-		    !thread_wanted(st->o->thread, s->tid))
-			continue;
-		if (!s->kstack && !s->ustack)
-			stackless++;
-		add_sample(st, p, s, f, w);
-	}
+	if (rc == 0)
+		rc = add_samples(st, p, pick, w, &stackless, err);
 	if (rc == 0)
 		pd_etl_symbolicate(st, p);
 	p->unit = PD_UNIT_NS;
@@ -419,6 +481,5 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 				" IN.etl OUT.etl, or PerfView's merge or zip)",
 				st->path);
 	free(pick);
-	free(f);
 	return rc;
 }

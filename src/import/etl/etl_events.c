@@ -126,10 +126,9 @@ static int take_sample(struct etl_state *st, const struct etl_event *ev,
 		return 0;
 	}
 	st->counts[PD_ETL_SAMPLE]++;
-	if (st->samples.n >= PD_LIMIT_ETL_RECORDS)
+	if (st->samples.total >= PD_LIMIT_ETL_RECORDS)
 		return too_many(st, ev, err);
-	PD_VEC_PUSH(&st->samples, s);
-	return 0;
+	return pd_etl_table_push(&st->samples, &s, st->path, err);
 }
 
 /* The id of the frames at d (n addresses of p bytes), interned. */
@@ -164,13 +163,15 @@ static int take_stack(struct etl_state *st, const struct etl_event *ev,
 
 		if (ev->len < (size_t)p)
 			return bad(st, ev, err, "a stack key");
+		memset(&k, 0, sizeof(k)); /* its padding goes to a file too */
 		k.key = rd(ev->data, p);
 		k.ts = ev->ts;
 		k.stack = intern_frames(st, ev->data + p,
 					(ev->len - (size_t)p) / (size_t)p, p);
 		st->counts[PD_ETL_STACK_KEYDEF]++;
-		PD_VEC_PUSH(&st->kdefs, k);
-		return 0;
+		if (st->kdefs.total >= PD_LIMIT_ETL_RECORDS)
+			return too_many(st, ev, err);
+		return pd_etl_table_push(&st->kdefs, &k, st->path, err);
 	}
 	if (ev->len < 16 + (ev->opcode == 32 ? 0 : (size_t)p))
 		return bad(st, ev, err, "a stack");
@@ -189,10 +190,10 @@ static int take_stack(struct etl_state *st, const struct etl_event *ev,
 		r.user = ev->opcode == 38;
 		st->counts[PD_ETL_STACK_KEY]++;
 	}
-	if (st->srefs.n >= PD_LIMIT_ETL_RECORDS)
+	if (st->srefs.total + st->krefs.total >= PD_LIMIT_ETL_RECORDS)
 		return too_many(st, ev, err);
-	PD_VEC_PUSH(&st->srefs, r);
-	return 0;
+	return pd_etl_table_push(r.stack ? &st->srefs : &st->krefs, &r,
+				 st->path, err);
 }
 
 static int take_image(struct etl_state *st, const struct etl_event *ev,

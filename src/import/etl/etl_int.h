@@ -7,6 +7,7 @@
 #define PD_ETL_INT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/buf.h"
 #include "core/err.h"
@@ -105,14 +106,58 @@ struct etl_fslot {
 	int used;
 };
 
+/*
+ * Records of one size, sorted when read back (etl_table.c): in memory up
+ * to cap records, then in sorted runs in temporary files.
+ */
+struct etl_table {
+	size_t size, cap, n; /* record size; records held at most; held */
+	int (*cmp)(const void *, const void *);
+	unsigned char *mem;
+	struct etl_run {
+		FILE *f;
+		size_t n;
+	} * runs;
+	size_t nruns;
+	uint64_t total; /* records pushed */
+};
+
+/* Reads a sorted table in order (the runs merged). */
+struct etl_cursor {
+	struct etl_table *t;
+	size_t i; /* next record in memory */
+	struct etl_reader {
+		unsigned char *buf;
+		size_t pos, n, left;
+	} * runs;
+	unsigned char rec[64];
+};
+
+void pd_etl_table_init(struct etl_table *t, size_t size,
+		       int (*cmp)(const void *, const void *), size_t cap);
+void pd_etl_table_release(struct etl_table *t);
+/* Adds a record; a full batch is sorted into a run (errors name path). */
+PD_NODISCARD int pd_etl_table_push(struct etl_table *t, const void *rec,
+				   const char *path, struct pd_err *err);
+/* Sorts what is held (after the last push, before reading). */
+PD_NODISCARD int pd_etl_table_sort(struct etl_table *t, const char *path,
+				   struct pd_err *err);
+/* A cursor at the table's first record; close it after. */
+void pd_etl_cursor_open(struct etl_cursor *c, struct etl_table *t);
+void pd_etl_cursor_close(struct etl_cursor *c);
+/* The next record in *rec: 1, 0 at the end, or an error. */
+PD_NODISCARD int pd_etl_cursor_next(struct etl_cursor *c, const void **rec,
+				    const char *path, struct pd_err *err);
+
 struct etl_state {
 	const char *path;
 	const struct pd_import_opts *o;
-	struct pd_intern strs;	 /* process, image and method names */
-	struct pd_intern stacks; /* frame arrays (uint64_t each) */
-	PD_VEC(struct etl_sample) samples;
-	PD_VEC(struct etl_sref) srefs;
-	PD_VEC(struct etl_kdef) kdefs;
+	struct pd_intern strs;	  /* process, image and method names */
+	struct pd_intern stacks;  /* frame arrays (uint64_t each) */
+	struct etl_table samples; /* by thread and time */
+	struct etl_table srefs; /* stacks given or resolved: by thread, time */
+	struct etl_table krefs; /* stacks by key: by key, then time */
+	struct etl_table kdefs; /* key definitions: by key, then time */
 	PD_VEC(struct etl_range) ranges;
 	PD_VEC(struct etl_thread) threads;
 	PD_VEC(struct etl_process) procs;
@@ -127,6 +172,8 @@ struct etl_state {
 	size_t nfslots, nfused;
 };
 
+/* Stack events by thread, then time (as the samples are). */
+int pd_etl_cmp_sref(const void *a, const void *b);
 /* Reads every event of the trace in `in`, calling pd_etl_event_take. */
 PD_NODISCARD int pd_etl_walk(struct pd_input *in, struct etl_state *st,
 			     struct pd_err *err);
@@ -151,8 +198,10 @@ void pd_etl_symbolicate(struct etl_state *st, struct pd_profile *p);
 int pd_etl_is_kernel(const struct etl_state *st, uint64_t addr);
 /* The process pid, or NULL (processes sorted by pid). */
 struct etl_process *pd_etl_process_find(struct etl_state *st, int64_t pid);
+/* records: how many samples or stack events are held in memory at once
+ * (0: PD_LIMIT_ETL_MEMORY's worth) */
 void pd_etl_state_init(struct etl_state *st, const char *path,
-		       const struct pd_import_opts *o);
+		       const struct pd_import_opts *o, size_t records);
 void pd_etl_state_release(struct etl_state *st);
 
 #endif

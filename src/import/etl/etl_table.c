@@ -1,0 +1,217 @@
+/*
+ * Records of one size read back in sorted order, in bounded memory: up to
+ * a number of records are held and sorted in memory; past it, each full
+ * batch is sorted and written to a temporary file of its own as a run,
+ * and reading merges the runs (docs/formats.md, "Windows ETW traces": how
+ * a trace of any length is read).
+ */
+#include <assert.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "import/etl/etl_int.h"
+
+/* Records a run's reader holds at once. */
+#define RUN_BUF 1024
+
+void pd_etl_table_init(struct etl_table *t, size_t size,
+		       int (*cmp)(const void *, const void *), size_t cap)
+{
+	memset(t, 0, sizeof(*t));
+	t->size = size;
+	t->cmp = cmp;
+	t->cap = cap < 2 ? 2 : cap;
+}
+
+void pd_etl_table_release(struct etl_table *t)
+{
+	size_t i;
+
+	free(t->mem);
+	for (i = 0; i < t->nruns; i++)
+		fclose(t->runs[i].f);
+	free(t->runs);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Where the runs go: TMPDIR, else /tmp (on Windows the user's temporary
+ * folder, as tmpfile() there chooses it). */
+static const char *temp_dir(void)
+{
+#ifdef _WIN32
+	return "the temporary folder";
+#else
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+#endif
+}
+
+/* An anonymous file in temp_dir(), gone when closed; NULL with errno when
+ * it cannot be made. */
+static FILE *temp_file(void)
+{
+#ifdef _WIN32
+	return tmpfile();
+#else
+	struct pd_buf b = PD_BUF_INIT;
+	FILE *f = NULL;
+	int fd;
+
+	pd_buf_addf(&b, "%s/perfdiff-etl-XXXXXX", temp_dir());
+	fd = mkstemp(b.buf);
+	if (fd >= 0) {
+		unlink(b.buf);
+		f = fdopen(fd, "w+b");
+		if (!f)
+			close(fd);
+	}
+	pd_buf_release(&b);
+	return f;
+#endif
+}
+
+/* Sorts the records in memory and writes them as one more run. */
+static int spill(struct etl_table *t, const char *path, struct pd_err *err)
+{
+	FILE *f = temp_file();
+
+	if (!f)
+		return pd_err_set(err, PD_EIO,
+				  "%s: no temporary file for the trace's"
+				  " records in %s: %s",
+				  path, temp_dir(), strerror(errno));
+	qsort(t->mem, t->n, t->size, t->cmp);
+	if (fwrite(t->mem, t->size, t->n, f) != t->n || fflush(f) != 0) {
+		fclose(f);
+		return pd_err_set(err, PD_EIO,
+				  "%s: cannot write the trace's records to a"
+				  " temporary file (disk full?)",
+				  path);
+	}
+	t->runs = pd_xreallocarray(t->runs, t->nruns + 1, sizeof(*t->runs));
+	t->runs[t->nruns].f = f;
+	t->runs[t->nruns++].n = t->n;
+	t->n = 0;
+	return 0;
+}
+
+int pd_etl_table_push(struct etl_table *t, const void *rec, const char *path,
+		      struct pd_err *err)
+{
+	if (t->n == t->cap) {
+		int rc = spill(t, path, err);
+
+		if (rc)
+			return rc;
+	}
+	if (!t->mem)
+		t->mem = pd_xreallocarray(NULL, t->cap, t->size);
+	memcpy(t->mem + t->n * t->size, rec, t->size);
+	t->n++;
+	t->total++;
+	return 0;
+}
+
+int pd_etl_table_sort(struct etl_table *t, const char *path, struct pd_err *err)
+{
+	if (t->nruns && t->n) {
+		int rc = spill(t, path, err);
+
+		if (rc)
+			return rc;
+	}
+	if (!t->nruns)
+		qsort(t->mem, t->n, t->size, t->cmp);
+	else {
+		free(t->mem);
+		t->mem = NULL;
+	}
+	return 0;
+}
+
+void pd_etl_cursor_open(struct etl_cursor *c, struct etl_table *t)
+{
+	size_t i;
+
+	assert(t->size <= sizeof(c->rec));
+	memset(c, 0, sizeof(*c));
+	c->t = t;
+	if (!t->nruns)
+		return;
+	c->runs = pd_xcalloc(t->nruns, sizeof(*c->runs));
+	for (i = 0; i < t->nruns; i++) {
+		rewind(t->runs[i].f);
+		c->runs[i].left = t->runs[i].n;
+		c->runs[i].buf = pd_xreallocarray(NULL, RUN_BUF, t->size);
+	}
+}
+
+void pd_etl_cursor_close(struct etl_cursor *c)
+{
+	size_t i;
+
+	for (i = 0; c->runs && i < c->t->nruns; i++)
+		free(c->runs[i].buf);
+	free(c->runs);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Fills run r's buffer when it is used up; 0, or an error. */
+static int refill(struct etl_cursor *c, size_t i, const char *path,
+		  struct pd_err *err)
+{
+	const struct etl_table *t = c->t;
+	struct etl_reader *r = &c->runs[i];
+	size_t want;
+
+	if (r->pos < r->n || !r->left)
+		return 0;
+	want = r->left < RUN_BUF ? r->left : RUN_BUF;
+	if (fread(r->buf, t->size, want, t->runs[i].f) != want)
+		return pd_err_set(err, PD_EIO,
+				  "%s: cannot read the trace's records back"
+				  " from a temporary file",
+				  path);
+	r->left -= want;
+	r->pos = 0;
+	r->n = want;
+	return 0;
+}
+
+int pd_etl_cursor_next(struct etl_cursor *c, const void **rec, const char *path,
+		       struct pd_err *err)
+{
+	const struct etl_table *t = c->t;
+	struct etl_reader *best = NULL;
+	size_t i;
+
+	if (!t->nruns) {
+		if (c->i >= t->n)
+			return 0;
+		*rec = t->mem + c->i++ * t->size;
+		return 1;
+	}
+	/* the least head of the runs (a few dozen for a large trace) */
+	for (i = 0; i < t->nruns; i++) {
+		struct etl_reader *r = &c->runs[i];
+		int rc = refill(c, i, path, err);
+
+		if (rc)
+			return rc;
+		if (r->pos < r->n &&
+		    (!best || t->cmp(r->buf + r->pos * t->size,
+				     best->buf + best->pos * t->size) < 0))
+			best = r;
+	}
+	if (!best)
+		return 0;
+	memcpy(c->rec, best->buf + best->pos * t->size, t->size);
+	best->pos++;
+	*rec = c->rec;
+	return 1;
+}
