@@ -231,19 +231,32 @@ void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
 		double own[PD_BLOCKS];
 		const double *e = f->v.v[i].system ? all : steady;
 
-		if (out[i]) {
-			/*
-			 * a bursty function against the steady samples and
-			 * its own: in a thread it pushes the rest aside, and a
-			 * block all burst must still count
-			 */
-			for (j = 0; j < PD_BLOCKS; j++)
-				own[j] = steady[j] + self[i * PD_BLOCKS + j];
-			e = own;
-		}
 		for (k = 0; k < 2; k++)
 			dispersion((k ? tot : self) + i * PD_BLOCKS, e, used, 1,
 				   &a->bdisp[k][i], &a->bdf[k][i]);
+		if (!out[i])
+			continue;
+		/*
+		 * A bursty function against the steady samples counts its
+		 * bursts per unit of the steady work, which is how their number
+		 * varies from run to run; but a block all burst has no steady
+		 * samples and counts for nothing there. Against the steady
+		 * samples and its own (the block's time in a thread) such a
+		 * block counts, and bursts that take much of the time look
+		 * more even than they are. The larger of the two.
+		 */
+		for (j = 0; j < PD_BLOCKS; j++)
+			own[j] = steady[j] + self[i * PD_BLOCKS + j];
+		for (k = 0; k < 2; k++) {
+			double d, df;
+
+			dispersion((k ? tot : self) + i * PD_BLOCKS, own, used,
+				   1, &d, &df);
+			if (d > a->bdisp[k][i]) {
+				a->bdisp[k][i] = d;
+				a->bdf[k][i] = df;
+			}
+		}
 	}
 	free(c.sub);
 	free(out);

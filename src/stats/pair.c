@@ -35,8 +35,9 @@
 
 /*
  * Bursty: the time blocks' dispersion beyond sampling at this level,
- * moderated toward the profile's typical dispersion as BURST_PRIOR_DF
- * blocks' worth of it.
+ * moderated up toward the profile's typical dispersion as BURST_PRIOR_DF
+ * blocks' worth of it (never down: a few blocks' count of bursts is
+ * already an estimate on the low side).
  */
 #define BURST_P 0.01
 #define BURST_PRIOR_DF 8
@@ -84,7 +85,8 @@ static double burst_of(const struct pd_agg *aa, const struct pd_agg *ab,
 
 	if (!(df > 0) || pd_chi2_sf(disp * df, df) >= BURST_P)
 		return 0;
-	return (df * disp + BURST_PRIOR_DF * common) / (df + BURST_PRIOR_DF);
+	return fmax(disp, (df * disp + BURST_PRIOR_DF * common) /
+			      (df + BURST_PRIOR_DF));
 }
 
 struct bursty {
@@ -320,6 +322,41 @@ static void take_shift(struct pd_diff *d, const struct pd_agg *aa,
 		     d->shift_voters);
 }
 
+/*
+ * What the program's bursty functions add to its total's variance beyond
+ * sampling, in samples squared, per side: each one's self count times its
+ * dispersion beyond phi. The whole program's count is its steady work
+ * plus however many bursts came, so its variation is theirs too.
+ */
+static void burst_extra(const struct pd_diff *d, const struct pd_agg *aa,
+			const struct pd_agg *ab, double common, double *ea,
+			double *eb)
+{
+	size_t i;
+
+	*ea = *eb = 0;
+	if (!aa->bdf[0] && !ab->bdf[0])
+		return;
+	for (i = 0; i < d->fn->v.n; i++) {
+		double over;
+
+		if (d->fn->v.v[i].system)
+			continue;
+		over = burst_of(aa, ab, i, 0, common) - d->phi;
+		if (over > 0) {
+			*ea += over * aa->self_c[i];
+			*eb += over * ab->self_c[i];
+		}
+	}
+}
+
+/* The per-side variance on the log scale of counts a, b adding ea, eb. */
+static double extra_var(double ea, double eb, double a, double b)
+{
+	return (ea / ((a + 0.5) * (a + 0.5)) + eb / ((b + 0.5) * (b + 0.5))) /
+	       2;
+}
+
 /* One profile per side. */
 void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		    const struct pd_agg *ab, const struct pd_noise *noise)
@@ -329,6 +366,7 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	struct pd_expo xf;
 	size_t nf = d->fn->v.n, i, nz = 0, nlearned = 0;
 	double *z2, cv2 = d->set.run_cv * d->set.run_cv, common = 1, wcv2;
+	double ea, eb;
 	struct learned l;
 
 	d->method = PD_METHOD_QUASI_POISSON;
@@ -362,6 +400,7 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	free(z2);
 	if (aa->bdf[0] || ab->bdf[0])
 		common = common_burst(d, aa, ab);
+	burst_extra(d, aa, ab, common, &ea, &eb);
 
 	PD_VEC_RESERVE(&d->funcs, nf);
 	for (i = 0; i < nf; i++) {
@@ -388,12 +427,13 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 
 			l = learned_of(d, noise, all ? SIZE_MAX : i, k);
 			nlearned += l.df > 0;
-			measure_pair(d, m, all ? &x : &xf,
-				     k ? aa->total_w[i] : aa->self_w[i],
-				     k ? ab->total_w[i] : ab->self_w[i], a, b,
-				     &l,
-				     all ? 0 : burst_of(aa, ab, i, k, common),
-				     all ? 0 : d->shift_var, all ? wcv2 : cv2);
+			measure_pair(
+			    d, m, all ? &x : &xf,
+			    k ? aa->total_w[i] : aa->self_w[i],
+			    k ? ab->total_w[i] : ab->self_w[i], a, b, &l,
+			    all ? 0 : burst_of(aa, ab, i, k, common),
+			    all ? 0 : d->shift_var,
+			    all ? wcv2 + extra_var(ea, eb, a, b) : cv2);
 			if (!all)
 				beyond_shift(m, d->shift, x.ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, k);
@@ -409,7 +449,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	 * total row), else the floor; tested in the family below.
 	 */
 	l = learned_of(d, noise, SIZE_MAX, 1);
-	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0, 0, wcv2);
+	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0, 0,
+		     wcv2 + extra_var(ea, eb, x.ca, x.cb));
 	d->total.tau_pct = d->set.threshold_pct;
 	pd_diff_test_all(d, &x);
 	warn_bursty(d);

@@ -4,9 +4,10 @@ rule's (block_dispersion.py): for every function and metric, the value
 perfdiff raised the variance to, or none where the rule's value is not
 above the dispersion floor (docs/statistics.md, "Bursty functions").
 
-usage: compare_bursts.py WANT.json FORMAT DIFF.json[:REL_TOL] ...
+usage: compare_bursts.py [--collector NAME] WANT.json FORMAT DIFF.json[:REL_TOL] ...
 FORMAT is the format both sides of every DIFF must have been read as.
-Also requires gc_mark (the tests' collector) to be bursty beyond 20.
+Also requires the tests' collector (gc_mark, or NAME) to be bursty beyond
+20.
 """
 import json
 import math
@@ -14,9 +15,13 @@ import sys
 
 
 def main():
-    want = json.load(open(sys.argv[1]))
-    fmt = sys.argv[2]
-    for arg in sys.argv[3:]:
+    args = sys.argv[1:]
+    collector = "gc_mark"
+    if args[0] == "--collector":
+        collector, args = args[1], args[2:]
+    want = json.load(open(args[0]))
+    fmt = args[1]
+    for arg in args[2:]:
         path, _, tol = arg.partition(":")
         tol = float(tol or 1e-9)
         d = json.load(open(path))
@@ -33,7 +38,7 @@ def main():
                     (path, name, k, got, exp)
                 seen += exp is not None
         assert seen >= 2, (path, seen)
-        assert f["gc_mark"]["self"]["burst_dispersion"] > 20, (path, f["gc_mark"])
+        assert f[collector]["self"]["burst_dispersion"] > 20, (path, f[collector])
 
 
 main()

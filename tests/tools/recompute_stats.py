@@ -6,7 +6,8 @@ in the JSON and the formulas of statistics.md, the log ratio, its 95 % CI
 (sampling variance phi0 (1/a + 1/b) plus 2 cv^2 between runs, or lambda
 times both when that is larger; a bursty function's sampling part at its
 burst_dispersion; a function against the program's shift, with the
-shift's variance added; the whole program at its own cv), the p value (normal tail, or the exact
+shift's variance added; the whole program at its own cv, with its bursty
+functions' variance beyond phi), the p value (normal tail, or the exact
 conditional binomial with mid-p below 200 samples, summed term by term
 here when the scaled counts are whole), the p value against the
 threshold (the same tests at the band's nearer edge), the
@@ -82,6 +83,14 @@ def main():
     wcv2 = (d["dispersion"].get("whole_run_cv_pct") or 0) / 100
     wcv2 = wcv2 * wcv2 if wcv2 > 0 else cv2
     alpha, min_impact = d["settings"]["alpha"], d["settings"]["min_impact_pct"]
+    # the whole program's count holds the bursts of its bursty functions:
+    # their variance beyond phi, count times (burst - phi), per side
+    xa = xb = 0.0
+    for f in d["functions"]:
+        burst = f["self"].get("burst_dispersion")
+        if burst is not None and not f["system"]:
+            xa += (burst - d["dispersion"]["phi"]) * f["self"]["baseline_samples"]
+            xb += (burst - d["dispersion"]["phi"]) * f["self"]["candidate_samples"]
     notable = 0
     for name, m, system, dup, big in rows:
             # A row of the short tables: a change, or an appearance with
@@ -104,6 +113,8 @@ def main():
                 phi, sig2 = lam, lam * c2
             if not big:
                 sig2 += svar / 2
+            else:
+                sig2 += (xa / (a + 0.5) ** 2 + xb / (b + 0.5) ** 2) / 2
             # a bursty function: the sampling part raised, never lowered
             burst = m.get("burst_dispersion")
             if burst is not None:
