@@ -62,7 +62,7 @@ PY
 	# out on both sides)
 	for pid in $(printf '%s\n' "$top" | sed 's/--process //'); do
 		expect_exit 0 pd show -f json --process "$pid" "$E"
-		if python3 - "$T/a.json" "$T/out" "$pid" <<'PY'; then ok; else not_ok "$n: modules of process $pid"; fi
+		if python3 - "$T/a.json" "$T/out" "$pid" <<'PY'
 import json, sys
 mine = json.load(open(sys.argv[1]))["modules"][sys.argv[3]]
 pd = {}
@@ -73,6 +73,25 @@ top = sorted(mine, key=lambda m: -mine[m])[:5]
 diff = {m: (mine[m], pd.get(m, 0)) for m in top if mine[m] != pd.get(m, 0)}
 assert len(top) == 5 and not diff, "module: (etl_attrib.py, perfdiff): %s" % diff
 PY
+		then ok; else
+			not_ok "$n: modules of process $pid"
+			# where they part: leaf addresses by the samples' own against
+			# the leaf frames of perfdiff's stacks
+			pd show -f folded --counts --process "$pid" "$E" 2>/dev/null >"$T/f"
+			python3 - "$T/a.json" "$T/f" "$pid" <<'PY' >&2
+import json, sys
+mine = json.load(open(sys.argv[1]))["leaves"][sys.argv[3]]
+pd = {}
+for line in open(sys.argv[2]):
+    stack, n = line.rsplit(" ", 1)
+    leaf = stack.split(";")[-1]
+    if "!+0x" in leaf:
+        pd[leaf] = pd.get(leaf, 0) + int(n)
+for k in sorted(set(mine) | set(pd)):
+    if mine.get(k, 0) != pd.get(k, 0):
+        print("  leaf %s: %d by address, %d in perfdiff's stacks" % (k, mine.get(k, 0), pd.get(k, 0)))
+PY
+		fi
 	done
 done
 finish

@@ -13,6 +13,7 @@ TraceEvent does, and their instruction pointer to the image loaded there
 usage: etl_attrib.py TRACE [--process PID]... [--find PID:TID:IP]...
 prints JSON {"samples": N, "processes": {"name (pid)": count},
              "modules": {"PID": {"image file name": samples}},
+             "leaves": {"PID": {"name!+0xoffset": samples}},
              "unattributed": {"PID": samples in no image},
              "found": {"PID:TID:IP": samples}}
 (modules for each --process PID, of the sample's own instruction pointer;
@@ -248,7 +249,7 @@ class Images:
             if base <= ip < end and start <= time <= stop:
                 if best is None or base > best[0]:
                     best = (base, name)
-        return best[1] if best else None
+        return best
 
 
 def thread_pid(starts, ends, tid, time):
@@ -347,19 +348,22 @@ def main():
         procs[key] = procs.get(key, 0) + 1
     out = {"samples": len(samples), "processes": procs}
     if wants:
-        out["modules"], out["unattributed"] = {}, {}
+        out["modules"], out["leaves"], out["unattributed"] = {}, {}, {}
     for want in wants:
-        mods, none = {}, 0
+        mods, leaves, none = {}, {}, 0
         for spid, _tid, ip, t, kernel in samples:
             if spid != want:
                 continue
             owner = 0 if kernel else spid
-            name = images.get(owner, Images()).find(ip, t)
-            if name is None:
+            hit = images.get(owner, Images()).find(ip, t)
+            if hit is None:
                 none += 1
-            else:
-                mods[name] = mods.get(name, 0) + 1
+                continue
+            mods[hit[1]] = mods.get(hit[1], 0) + 1
+            leaf = "%s!+%#x" % (hit[1], ip - hit[0])
+            leaves[leaf] = leaves.get(leaf, 0) + 1
         out["modules"][str(want)] = mods
+        out["leaves"][str(want)] = leaves
         out["unattributed"][str(want)] = none
     if finds:
         got = {}
