@@ -28,14 +28,15 @@ int pd_etl_cmp_sref(const void *a, const void *b)
 	return x->ts < y->ts ? -1 : x->ts > y->ts;
 }
 
-/* Key references and definitions by key, then time: how keys resolve. */
+/* Key references (by their own time) and definitions by key, then time:
+ * how keys resolve. */
 static int cmp_key(const void *a, const void *b)
 {
 	const struct etl_sref *x = a, *y = b;
 
 	if (x->key != y->key)
 		return x->key < y->key ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	return x->kts < y->kts ? -1 : x->kts > y->kts;
 }
 
 static int cmp_kdef(const void *a, const void *b)

@@ -86,11 +86,13 @@ static void unique_processes(struct etl_state *st)
 
 /*
  * Gives each stack reference by key the frames of the key's definition:
- * the first one made at or after the reference (the kernel defines a key
- * when it drops it from its cache, and at the trace's end for those
- * left), else the key's last. Both tables are in key and time order, so
- * one pass over each serves; the references, resolved, join the stack
- * events given whole. Counts the keys never defined into *unresolved.
+ * the first one made at or after the reference event (its own time, not
+ * its sample's, which can be earlier than a definition of the key's
+ * previous use; the kernel defines a key when it drops it from its cache,
+ * and at the trace's end for those left), else the key's last. Both tables are
+ * in key and time order, so one pass over each serves; the references,
+ * resolved, join the stack events given whole. Counts the keys never defined
+ * into *unresolved.
  */
 static int resolve_keys(struct etl_state *st, uint64_t *unresolved,
 			struct pd_err *err)
@@ -111,7 +113,7 @@ static int resolve_keys(struct etl_state *st, uint64_t *unresolved,
 
 		while (dmore > 0 &&
 		       (k = d, k->key < ref.key ||
-				   (k->key == ref.key && k->ts < ref.ts))) {
+				   (k->key == ref.key && k->ts < ref.kts))) {
 			last = *k;
 			dmore = pd_etl_cursor_next(&dc, &d, st->path, err);
 		}

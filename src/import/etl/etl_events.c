@@ -187,6 +187,7 @@ static int take_stack(struct etl_state *st, const struct etl_event *ev,
 		st->counts[PD_ETL_STACKWALK]++;
 	} else {
 		r.key = rd(ev->data + 16, p);
+		r.kts = ev->ts;
 		r.user = ev->opcode == 38;
 		st->counts[PD_ETL_STACK_KEY]++;
 	}

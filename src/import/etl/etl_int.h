@@ -53,9 +53,14 @@ struct etl_sample {
 	uint32_t kstack, ustack; /* stack ids, 0 for none */
 };
 
-/* A stack event: frames given (stack) or by key (resolved later). */
+/*
+ * A stack event: frames given (stack) or by key (resolved later). ts is
+ * the time of the sample it belongs to; kts the event's own, when the
+ * kernel referred to the key (keys are used again once deleted, so a
+ * reference takes the definition in force after kts, not after ts).
+ */
 struct etl_sref {
-	uint64_t ts, key;
+	uint64_t ts, kts, key;
 	uint32_t tid;
 	uint32_t stack; /* frames' id, 0 while only a key */
 	int user;	/* the user half (else the kernel's) */
