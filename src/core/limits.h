@@ -109,7 +109,7 @@
 /*
  * An ETW trace's samples, stack events, key references and definitions,
  * kept until the trace ends (its stacks, processes and images come in any
- * order across the processors' buffers): 24 to 40 bytes each, in memory
+ * order across the processors' buffers): 24 to 48 bytes each, in memory
  * up to PD_LIMIT_ETL_MEMORY bytes of each kind, then in sorted runs in
  * temporary files. A day of sampling eight processors at 1 kHz is 690
  * million samples before the idle loop's are dropped; most traces are a

@@ -70,12 +70,29 @@ spec = {
         {"tid": 102, "ip": base + size - 0x80, "count": 10},
         {"tid": 201, "ip": 0x22345678, "count": 50},
     ],
+    # VirtualAlloc: commits of 64 KiB under parse_record and 4 KiB under
+    # hash_key, a reservation and a free (not commits), one commit for
+    # another process's memory, one without a stack
+    "vallocs": [
+        {"tid": 101, "size": 65536, "count": 3,
+         "user": [a("parse_record")] + top},
+        {"tid": 102, "size": 4096, "count": 2, "flags": 0x1000,
+         "kernel": [kern + 0x100], "user": [a("hash_key")] + top},
+        {"tid": 101, "size": 1 << 20, "flags": 0x2000,
+         "user": [a("sort_bucket")] + top},
+        {"tid": 101, "size": 8192, "free": True,
+         "user": [a("sort_bucket")] + top},
+        {"tid": 201, "size": 12288, "count": 4, "user": [0x22345678]},
+        {"tid": 102, "size": 1024, "owner": 100},
+    ],
 }
+if variant == "novalloc":
+    del spec["vallocs"]
 json.dump(spec, open("%s/%s.spec" % (d, variant), "w"))
 PY
 	python3 "$PD_ROOT/tests/tools/etl_make.py" "$W/$1.spec" "$W/$1.etl"
 }
-spec plain && spec compressed && spec unmerged || exit 1
+spec plain && spec compressed && spec unmerged && spec novalloc || exit 1
 
 # check FILE: the functions' samples are the spec's
 check() {
@@ -111,6 +128,34 @@ expect_exit 0 pd show -f json --process 200 "$W/plain.etl"
 expect_grep '"samples":.50,' "$T/out"
 expect_exit 0 pd show -f json --thread 102 "$W/plain.etl"
 expect_grep '"samples":.240,' "$T/out"
+# VirtualAlloc commits: bytes by function, exact, of the process with
+# the most commits (the reservation and the free are not commits)
+expect_exit 0 pd show -f json --symbols "$W" --event virtualalloc "$W/plain.etl"
+cp "$T/out" "$T/valloc.json"
+if python3 - "$T/valloc.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+assert d["profile"]["samples"] == 6, d["profile"]
+assert d["profile"]["unit"] == "bytes", d["profile"]
+assert f["parse_record"]["self"] == 3 * 65536, f["parse_record"]
+assert f["hash_key"]["total"] == 2 * 4096, f["hash_key"]
+assert f["main"]["total"] == 3 * 65536 + 2 * 4096, f["main"]
+assert f["[no stack]"]["self"] == 1024, f["[no stack]"]
+assert "sort_bucket" not in f, f["sort_bucket"]
+PY
+then ok; else not_ok "VirtualAlloc commits by function"; fi
+expect_grep "processes by VirtualAlloc commits: app.exe (100) 6, other.exe (200) 4" "$T/err"
+expect_exit 0 pd show -f json --event virtualalloc --process other "$W/plain.etl"
+expect_grep '"samples":.4,' "$T/out"
+# two traces' commits compared: exact counts, judged by the threshold
+expect_exit 0 pd -f json --symbols "$W" --event virtualalloc "$W/plain.etl" "$W/compressed.etl"
+expect_grep '"method":."exact"' "$T/out"
+expect_exit 2 pd show --event cycles "$W/plain.etl"
+expect_grep "an ETW trace gives 'cpu'.*or 'virtualalloc'" "$T/err"
+# a trace without VirtualAlloc events says how to record them
+expect_exit 2 pd show --event virtualalloc "$W/novalloc.etl"
+expect_grep "holds no VirtualAlloc commits.*-stackwalk VirtualAlloc" "$T/err"
 # without --symbols, and unmerged: what to do
 expect_exit 0 pd show "$W/plain.etl"
 expect_grep "the trace names the PDB of its images; --symbols DIR" "$T/err"

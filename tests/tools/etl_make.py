@@ -13,8 +13,13 @@ spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
        "methods": [{"pid", "start", "size", "namespace", "name"}],
        "samples": [{"tid", "ip", "user": [leaf first], "kernel": [...],
                     "user_key": true, "count": n}],
+       "vallocs": [{"tid", "owner": pid, "size", "flags", "free": false,
+                    "user": [...], "kernel": [...], "count": n}],
        "compress": false, "no_header": false}
-Kernel images are images of pid 0. A sample with user_key gives its user
+Kernel images are images of pid 0. A VirtualAlloc (PageFault group,
+type 98; 99 with "free") carries base, size, the owning process and the
+allocation type (flags, default MEM_COMMIT | MEM_RESERVE), its thread in
+its system header, its stacks after it as a sample's. A sample with user_key gives its user
 stack by key, defined after every sample (KeyRundown), as the kernel
 does for stacks it cached.
 """
@@ -103,6 +108,20 @@ def events(spec):
             elif s.get("user"):
                 frames = b"".join(struct.pack("<Q", a) for a in s["user"])
                 out.append(system(0x18, 32, 2, head + frames))
+    for v in spec.get("vallocs", []):
+        for _ in range(v.get("count", 1)):
+            ts += 10
+            tid = v["tid"]
+            pid = pid_of.get(tid, 0)
+            data = struct.pack("<QQII", 0x10000000 + ts * 0x1000, v["size"],
+                               v.get("owner", pid), v.get("flags", 0x3000))
+            out.append(system(0x02, 99 if v.get("free") else 98, 2, data,
+                              pid=pid, tid=tid, ts=ts))
+            head = struct.pack("<QII", ts, pid, tid)
+            for half in ("kernel", "user"):
+                if v.get(half):
+                    frames = b"".join(struct.pack("<Q", a) for a in v[half])
+                    out.append(system(0x18, 32, 2, head + frames))
     for key, frames in keys:
         data = struct.pack("<Q", key) + b"".join(struct.pack("<Q", a)
                                                  for a in frames)

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/limits.h"
 #include "import/etl/etl_int.h"
@@ -99,6 +100,17 @@ int pd_etl_import_held(struct pd_input *in, struct pd_profile *p,
 	int rc;
 
 	pd_etl_state_init(&st, in->path, o, records);
+	if (o->event && !strcasecmp(o->event, "virtualalloc"))
+		st.valloc = 1;
+	else if (o->event && strcasecmp(o->event, "cpu")) {
+		pd_etl_state_release(&st);
+		return pd_err_set(err, PD_EUSAGE,
+				  "%s: --event %s: an ETW trace gives 'cpu'"
+				  " (its CPU samples, the default) or"
+				  " 'virtualalloc' (bytes committed by"
+				  " VirtualAlloc)",
+				  in->path, o->event);
+	}
 	rc = pd_etl_walk(in, &st, err);
 	if (rc == 0)
 		rc = pd_etl_build(&st, p, err);
@@ -137,6 +149,9 @@ const char *pd_etl_kind_name(enum pd_etl_kind k)
 					  "wn/Method/DCStartVerbose",
 		[PD_ETL_METHOD_DCSTOP] = "Microsoft-Windows-DotNETRuntimeRundo"
 					 "wn/Method/DCStopVerbose",
+		[PD_ETL_VIRTUAL_ALLOC] =
+		    "Windows Kernel/PageFault/VirtualAlloc",
+		[PD_ETL_VIRTUAL_FREE] = "Windows Kernel/PageFault/VirtualFree",
 	};
 
 	return (unsigned)k < PD_ETL_KINDS ? names[k] : "?";

@@ -58,6 +58,8 @@ enum pd_etl_kind {
 	PD_ETL_METHOD_UNLOAD,
 	PD_ETL_METHOD_DCSTART,
 	PD_ETL_METHOD_DCSTOP,
+	PD_ETL_VIRTUAL_ALLOC,
+	PD_ETL_VIRTUAL_FREE,
 	PD_ETL_KINDS
 };
 /* PerfView's name of a kind ("Windows Kernel/PerfInfo/Sample"). */

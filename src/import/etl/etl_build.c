@@ -234,6 +234,12 @@ static int cmp_samples_desc(const void *a, const void *b)
 	return x->pid < y->pid ? -1 : x->pid > y->pid;
 }
 
+/* What the records are: CPU samples, or VirtualAlloc commits. */
+static const char *what(const struct etl_state *st)
+{
+	return st->valloc ? "VirtualAlloc commits" : "samples";
+}
+
 /* Notes the processes by samples; marks the chosen ones in *pick. */
 static int choose(struct etl_state *st, struct pd_profile *p,
 		  unsigned char *pick, struct pd_err *err)
@@ -245,7 +251,7 @@ static int choose(struct etl_state *st, struct pd_profile *p,
 	for (i = 0; i < st->procs.n; i++)
 		by[i] = &st->procs.v[i];
 	qsort(by, st->procs.n, sizeof(*by), cmp_samples_desc);
-	pd_buf_addf(&b, "%s: processes by samples:", st->path);
+	pd_buf_addf(&b, "%s: processes by %s:", st->path, what(st));
 	for (i = 0; i < st->procs.n && by[i]->samples; i++)
 		pd_buf_addf(&b, "%s %s (%lld) %llu", i ? "," : "",
 			    proc_name(st, by[i]), (long long)by[i]->pid,
@@ -261,9 +267,9 @@ static int choose(struct etl_state *st, struct pd_profile *p,
 	if (!st->o->process && st->procs.n && by[0]->samples)
 		pd_profile_note(p,
 				"%s: read process %s (%lld), the one with the"
-				" most samples (%llu of %llu)",
+				" most %s (%llu of %llu)",
 				st->path, proc_name(st, by[0]),
-				(long long)by[0]->pid,
+				(long long)by[0]->pid, what(st),
 				(unsigned long long)by[0]->samples,
 				(unsigned long long)st->samples.total);
 	free(by);
@@ -336,7 +342,7 @@ static size_t sample_frames(const struct etl_state *st,
 			memcpy(&f[n++], (const char *)a + (i - 1) * sizeof(*a),
 			       sizeof(*a));
 	}
-	if (!n)
+	if (!n && !st->valloc)
 		f[n++] = s->ip;
 	return n;
 }
@@ -357,6 +363,17 @@ static void add_sample(struct etl_state *st, struct pd_profile *p,
 	for (i = 0; i < n; i++)
 		node = pd_profile_child(p, node,
 					pd_etl_frame(st, p, s->pid, f[i]));
+	if (!n) /* a commit without a stack has no address to name */
+		node = pd_profile_child(
+		    p, node,
+		    pd_profile_frame(p, pd_intern_cstr(&p->strs, "[no stack]"),
+				     0));
+	if (st->valloc) {
+		/* every commit is logged: exact bytes, no time blocks */
+		pd_profile_add(p, node, (double)s->bytes, 1);
+		p->nsamples++;
+		return;
+	}
 	pd_profile_add(p, node, w, 1);
 	/* time stamps in the trace's clock: blocks take any unit */
 	pd_blocks_add(&p->blk, node, (double)s->ts, 1);
@@ -418,6 +435,26 @@ static int add_samples(struct etl_state *st, struct pd_profile *p,
 	return rc;
 }
 
+/* The profile's unit: ns of CPU a sample (w each), or bytes committed. */
+static void units(const struct etl_state *st, struct pd_profile *p, double w)
+{
+	free(p->event);
+	if (st->valloc) {
+		p->unit = PD_UNIT_BYTES;
+		p->interval = 1;
+		p->exact = 1;
+		p->event = pd_xstrdup("VirtualAlloc commits");
+		free(p->count_rule);
+		p->count_rule =
+		    pd_xstrdup("exact (ETW logs every VirtualAlloc); one"
+			       " count per commit");
+		return;
+	}
+	p->unit = PD_UNIT_NS;
+	p->interval = w;
+	p->event = pd_xstrdup("cpu samples");
+}
+
 int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 {
 	uint64_t unresolved = 0, stackless = 0;
@@ -425,6 +462,14 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	double w = (st->interval_100ns ? st->interval_100ns : 10000) * 100.0;
 	int rc;
 
+	if (!st->samples.total && st->valloc)
+		return pd_err_set(err, PD_EEMPTY,
+				  "%s: the trace holds no VirtualAlloc commits"
+				  " (PageFault/VirtualAlloc events: record with"
+				  " xperf -on PROC_THREAD+LOADER+VIRT_ALLOC"
+				  " -stackwalk VirtualAlloc, or WPR's"
+				  " VirtualAlloc profile)",
+				  st->path);
 	if (!st->samples.total)
 		return pd_err_set(err, PD_EEMPTY,
 				  "%s: the trace holds no CPU samples"
@@ -455,19 +500,19 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 		rc = add_samples(st, p, pick, w, &stackless, err);
 	if (rc == 0)
 		pd_etl_symbolicate(st, p);
-	p->unit = PD_UNIT_NS;
-	p->interval = w;
-	free(p->event);
-	p->event = pd_xstrdup("cpu samples");
+	units(st, p, w);
 	if (rc == 0 && stackless)
 		pd_profile_note(p,
-				"%s: %llu of %llu samples have no stack (the"
+				"%s: %llu of %llu %s have no stack (the"
 				" trace was recorded without stacks for"
-				" them: xperf -stackwalk Profile, PerfView's"
-				" default); their frame is the sampled"
-				" address",
+				" them: xperf -stackwalk %s); %s",
 				st->path, (unsigned long long)stackless,
-				(unsigned long long)p->nsamples);
+				(unsigned long long)p->nsamples, what(st),
+				st->valloc ? "VirtualAlloc"
+					   : "Profile, PerfView's default",
+				st->valloc ? "they are [no stack]"
+					   : "their frame is the sampled"
+					     " address");
 	if (rc == 0 && unresolved)
 		pd_profile_note(p,
 				"%s: %llu stack references name a key the"

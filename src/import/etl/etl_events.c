@@ -126,6 +126,8 @@ static int take_sample(struct etl_state *st, const struct etl_event *ev,
 		return 0;
 	}
 	st->counts[PD_ETL_SAMPLE]++;
+	if (st->valloc)
+		return 0;
 	if (st->samples.total >= PD_LIMIT_ETL_RECORDS)
 		return too_many(st, ev, err);
 	return pd_etl_table_push(&st->samples, &s, st->path, err);
@@ -372,6 +374,38 @@ static int take_manifest(struct etl_state *st, const struct etl_event *ev,
 	return take_method(st, ev, err);
 }
 
+/* MEM_COMMIT among a VirtualAlloc's allocation types. */
+#define MEM_COMMIT 0x1000
+
+/*
+ * PageFault/VirtualAlloc (98) and VirtualFree (99): base address and
+ * region size (pointers), the process that owns the memory, the
+ * allocation type. With --event virtualalloc each commit is a record of
+ * its bytes, by its thread's stack; frees and reservations are counted.
+ */
+static int take_valloc(struct etl_state *st, const struct etl_event *ev,
+		       struct pd_err *err)
+{
+	struct etl_sample s;
+	int p = ev->ptr;
+
+	if (ev->len < 2 * (size_t)p + 8)
+		return bad(st, ev, err, "a VirtualAlloc event");
+	st->counts[ev->opcode == 98 ? PD_ETL_VIRTUAL_ALLOC
+				    : PD_ETL_VIRTUAL_FREE]++;
+	if (!st->valloc || ev->opcode != 98 ||
+	    !(rd(ev->data + 2 * p + 4, 4) & MEM_COMMIT))
+		return 0;
+	memset(&s, 0, sizeof(s));
+	s.bytes = rd(ev->data + p, p);
+	s.tid = ev->tid >= 0 ? (uint32_t)ev->tid : 0;
+	s.pid = (int64_t)rd(ev->data + 2 * p, 4);
+	s.ts = ev->ts;
+	if (st->samples.total >= PD_LIMIT_ETL_RECORDS)
+		return too_many(st, ev, err);
+	return pd_etl_table_push(&st->samples, &s, st->path, err);
+}
+
 static void take_interval(struct etl_state *st, const struct etl_event *ev)
 {
 	/* source 0 is the timer; intervals are in 100 ns */
@@ -395,6 +429,10 @@ int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 			return take_sample(st, ev, err);
 		if (ev->opcode == 73 || ev->opcode == 74)
 			take_interval(st, ev);
+		return 0;
+	case ETL_G_MEMORY:
+		if (ev->opcode == 98 || ev->opcode == 99)
+			return take_valloc(st, ev, err);
 		return 0;
 	case ETL_G_STACKWALK:
 		if (ev->opcode >= 32 && ev->opcode <= 38 && ev->opcode != 33 &&

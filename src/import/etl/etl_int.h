@@ -21,6 +21,7 @@
 /* Kernel event groups of the system headers (the hook id's high byte). */
 enum {
 	ETL_G_HEADER = 0x00,
+	ETL_G_MEMORY = 0x02,
 	ETL_G_PROCESS = 0x03,
 	ETL_G_THREAD = 0x05,
 	ETL_G_PERFINFO = 0x0f,
@@ -45,9 +46,12 @@ struct etl_event {
 	uint64_t offset; /* of the event in the .etl stream */
 };
 
-/* A sampled instruction pointer (PerfInfo/SampledProfile). */
+/*
+ * A sampled instruction pointer (PerfInfo/SampledProfile), or with
+ * --event virtualalloc a VirtualAlloc commit of bytes (ip 0).
+ */
 struct etl_sample {
-	uint64_t ts, ip;
+	uint64_t ts, ip, bytes;
 	uint32_t tid;
 	int64_t pid;		 /* from the header, -1 when it has none */
 	uint32_t kstack, ustack; /* stack ids, 0 for none */
@@ -169,6 +173,7 @@ struct etl_state {
 	struct etl_range dbg; /* the PDB identity for the next image */
 	uint64_t idle_samples;
 	uint32_t interval_100ns; /* sampling interval, 0 unknown */
+	int valloc;		 /* the profile: VirtualAlloc commits */
 	int ptr;		 /* pointer size of the trace */
 	uint64_t events, buffers, compressed;
 	uint64_t counts[PD_ETL_KINDS];
