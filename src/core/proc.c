@@ -2,10 +2,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/file.h"
 #include "core/proc.h"
 
 static void child(char *const argv[], const char *cwd, const char *in_path,
@@ -77,4 +80,37 @@ int pd_proc_run(char *const argv[], const char *cwd, const char *in_path,
 	}
 	close(fd[0]);
 	return reap(pid);
+}
+
+int pd_proc_is_program(const char *path)
+{
+	return pd_is_file(path) && !access(path, X_OK);
+}
+
+int pd_proc_has_dir(const char *name)
+{
+	return strchr(name, '/') != NULL;
+}
+
+char *pd_proc_find(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *e;
+
+	if (!path || !*path)
+		path = "/usr/bin:/bin";
+	for (p = path; *p; p = *e ? e + 1 : e) {
+		struct pd_buf b = PD_BUF_INIT;
+
+		e = strchr(p, ':');
+		if (!e)
+			e = p + strlen(p);
+		if (e == p)
+			continue;
+		pd_buf_add(&b, p, (size_t)(e - p));
+		pd_buf_addf(&b, "/%s", name);
+		if (pd_proc_is_program(b.buf))
+			return pd_buf_detach(&b);
+		pd_buf_release(&b);
+	}
+	return NULL;
 }

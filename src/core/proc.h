@@ -23,5 +23,14 @@ PD_NODISCARD int pd_proc_run(char *const argv[], const char *cwd,
 /* The same with stdout written to the open file out_fd. */
 PD_NODISCARD int pd_proc_run_fd(char *const argv[], const char *cwd,
 				const char *in_path, int out_fd);
+/* Whether path is a program this process may run. */
+int pd_proc_is_program(const char *path);
+/*
+ * The program name on PATH (its list separator ':', on Windows ';', where
+ * name.exe is tried too), or NULL; the caller frees it.
+ */
+char *pd_proc_find(const char *name);
+/* Whether a program name is a path (has a directory separator). */
+int pd_proc_has_dir(const char *name);
 
 #endif

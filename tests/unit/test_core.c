@@ -1,6 +1,7 @@
 /* Unit tests for core/: buffers, interning, UTF-8, decoded input. */
 #include "testutil.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -11,6 +12,7 @@
 #include "core/input.h"
 #include "core/intern.h"
 #include "core/numfmt.h"
+#include "core/proc.h"
 #include "core/utf8.h"
 
 static void test_buf(void **state)
@@ -353,6 +355,54 @@ static void test_option_table(void **state)
 	}
 }
 
+/*
+ * A program is found on PATH: in its first folder that has it as a
+ * program, empty entries and a file that is not executable passed over;
+ * a name that is not there anywhere gives NULL.
+ */
+static void test_proc_find(void **state)
+{
+	char dir[] = "/tmp/pd-find-XXXXXX", a[64], b[64], path[200], *got;
+	const char *old = getenv("PATH");
+	char *saved = old ? strdup(old) : NULL;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(a, sizeof(a), "%s/a", dir);
+	snprintf(b, sizeof(b), "%s/b", dir);
+	assert_int_equal(mkdir(a, 0700), 0);
+	assert_int_equal(mkdir(b, 0700), 0);
+	snprintf(path, sizeof(path), "%s/tool", a); /* not executable */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/tool", b);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+	assert_int_equal(chmod(path, 0700), 0);
+	assert_true(pd_proc_is_program(path));
+	snprintf(path, sizeof(path), "::%s:%s:", a, b);
+	setenv("PATH", path, 1);
+	got = pd_proc_find("tool");
+	snprintf(path, sizeof(path), "%s/tool", b);
+	assert_non_null(got);
+	assert_string_equal(got, path);
+	free(got);
+	assert_null(pd_proc_find("no-such-tool"));
+	assert_true(pd_proc_has_dir("./tool") && !pd_proc_has_dir("tool"));
+	if (saved)
+		setenv("PATH", saved, 1);
+	free(saved);
+	remove(path);
+	snprintf(path, sizeof(path), "%s/tool", a);
+	remove(path);
+	rmdir(a);
+	rmdir(b);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_error_is_one_line),
 		cmocka_unit_test(test_command_table_sorted),
 		cmocka_unit_test(test_option_table),
+		cmocka_unit_test(test_proc_find),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

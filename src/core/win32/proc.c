@@ -5,6 +5,7 @@
  */
 #include <windows.h>
 
+#include "core/file.h"
 #include "core/proc.h"
 
 /* One argument, quoted when it must be: backslashes before a quote doubled. */
@@ -141,4 +142,52 @@ int pd_proc_run(char *const argv[], const char *cwd, const char *in_path,
 	}
 	CloseHandle(rd);
 	return reap(p);
+}
+
+int pd_proc_is_program(const char *path)
+{
+	/* no execute bit: a file is a program when it can be run by name */
+	return pd_is_file(path);
+}
+
+int pd_proc_has_dir(const char *name)
+{
+	return strpbrk(name, "/\\:") != NULL;
+}
+
+/* dir\name, then dir\name.exe when name has no extension of its own. */
+static char *in_dir(const char *dir, size_t n, const char *name)
+{
+	static const char *const ext[] = { "", ".exe" };
+	const char *dot = strrchr(name, '.');
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		struct pd_buf b = PD_BUF_INIT;
+
+		if (i && dot && !strpbrk(dot, "/\\"))
+			break;
+		pd_buf_add(&b, dir, n);
+		pd_buf_addf(&b, "\\%s%s", name, ext[i]);
+		if (pd_proc_is_program(b.buf))
+			return pd_buf_detach(&b);
+		pd_buf_release(&b);
+	}
+	return NULL;
+}
+
+char *pd_proc_find(const char *name)
+{
+	const char *path = getenv("PATH"), *p, *e;
+
+	for (p = path ? path : ""; *p; p = *e ? e + 1 : e) {
+		char *r;
+
+		e = strchr(p, ';');
+		if (!e)
+			e = p + strlen(p);
+		if (e != p && (r = in_dir(p, (size_t)(e - p), name)))
+			return r;
+	}
+	return NULL;
 }

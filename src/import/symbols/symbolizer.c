@@ -22,35 +22,6 @@
 #include "core/xalloc.h"
 #include "import/symbols/symbolizer.h"
 
-static int is_exec(const char *p)
-{
-	return pd_is_file(p) && !access(p, X_OK);
-}
-
-/* name on PATH, or NULL (owned). */
-static char *on_path(const char *name)
-{
-	const char *path = getenv("PATH"), *p, *e;
-
-	if (!path || !*path)
-		path = "/usr/bin:/bin";
-	for (p = path; *p; p = *e ? e + 1 : e) {
-		struct pd_buf b = PD_BUF_INIT;
-
-		e = strchr(p, ':');
-		if (!e)
-			e = p + strlen(p);
-		if (e == p)
-			continue;
-		pd_buf_add(&b, p, (size_t)(e - p));
-		pd_buf_addf(&b, "/%s", name);
-		if (is_exec(b.buf))
-			return pd_buf_detach(&b);
-		pd_buf_release(&b);
-	}
-	return NULL;
-}
-
 void pd_symtool_find(const char *forced, struct pd_symtool *tool)
 {
 	/* Homebrew installs llvm keg-only: not on PATH by default. */
@@ -66,18 +37,18 @@ void pd_symtool_find(const char *forced, struct pd_symtool *tool)
 	if (forced) {
 		const char *b = strrchr(forced, '/');
 
-		if (is_exec(forced))
+		if (pd_proc_is_program(forced))
 			tool->path = pd_xstrdup(forced);
-		else if (!strchr(forced, '/'))
-			tool->path = on_path(forced);
+		else if (!pd_proc_has_dir(forced))
+			tool->path = pd_proc_find(forced);
 		if (tool->path && !strcmp(b ? b + 1 : forced, "atos"))
 			tool->kind = PD_SYMTOOL_ATOS;
 		return;
 	}
-	if ((tool->path = on_path("llvm-symbolizer")))
+	if ((tool->path = pd_proc_find("llvm-symbolizer")))
 		return;
 	for (i = 0; i < sizeof(brew) / sizeof(*brew); i++)
-		if (is_exec(brew[i])) {
+		if (pd_proc_is_program(brew[i])) {
 			tool->path = pd_xstrdup(brew[i]);
 			return;
 		}
@@ -85,11 +56,11 @@ void pd_symtool_find(const char *forced, struct pd_symtool *tool)
 		char name[32];
 
 		snprintf(name, sizeof(name), "llvm-symbolizer-%d", v);
-		if ((tool->path = on_path(name)))
+		if ((tool->path = pd_proc_find(name)))
 			return;
 	}
 #ifdef __APPLE__
-	if (is_exec("/usr/bin/atos")) {
+	if (pd_proc_is_program("/usr/bin/atos")) {
 		tool->path = pd_xstrdup("/usr/bin/atos");
 		tool->kind = PD_SYMTOOL_ATOS;
 	}
