@@ -95,19 +95,22 @@ for k in sorted(set(mine) | set(pd)):
 PY
 		fi
 		# .NET methods: each of the top 5 JIT-compiled methods, named by
-		# the CLR's method events, holds as many samples by the address
-		# of the samples themselves as perfdiff's self samples of the
-		# function of that name in no module
+		# the CLR's method events, holds as many samples by the leaf of
+		# the samples' stacks, and by their own address, as perfdiff's
+		# self samples of the function of that name in no module
 		if python3 - "$T/a.json" "$T/out" "$pid" <<'PY'
 import json, sys
-mine = json.load(open(sys.argv[1]))["methods"][sys.argv[3]]
+a, pid = json.load(open(sys.argv[1])), sys.argv[3]
+by_leaf, by_ip = a["stack_methods"][pid], a["methods"][pid]
 pd = {}
 for f in json.load(open(sys.argv[2]))["functions"]:
     if not f.get("module"):
         pd[f["function"]] = pd.get(f["function"], 0) + f["self_samples"]
-top = sorted(mine, key=lambda m: (-mine[m], m))[:5]
-diff = {m: (mine[m], pd.get(m, 0)) for m in top if mine[m] != pd.get(m, 0)}
-assert len(top) == 5 and not diff, "method: (etl_attrib.py, perfdiff): %s (top %s)" % (diff, top)
+top = sorted(by_leaf, key=lambda m: (-by_leaf[m], m))[:5]
+diff = {m: (by_leaf[m], by_ip.get(m, 0), pd.get(m, 0)) for m in top
+        if not by_leaf[m] == by_ip.get(m, 0) == pd.get(m, 0)}
+assert len(top) == 5 and not diff, \
+    "method: (etl_attrib.py by stack leaf, by address, perfdiff): %s (top %s)" % (diff, top)
 PY
 		then ok; else not_ok "$n: .NET methods of process $pid"; fi
 	done

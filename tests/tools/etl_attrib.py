@@ -5,13 +5,14 @@ A second reading of an .etl (or PerfView's .etl.zip) that shares nothing
 with perfdiff's C reader, for the tests to compare against: it walks the
 trace's buffers (inflating the compressed ones with its own plain LZ77 of
 [MS-XCA]), decodes every event header form far enough to step over it, and
-keeps the kernel's PerfInfo SampledProfile, Thread, Process and Image
-events, and the CLR's method events (the runtime's loads and unloads, the
-rundown's at the trace's ends). Samples are given to processes through
-their thread, as PerfView's TraceEvent does, and their instruction pointer
-to the image loaded there (kernel addresses to the images reported for
-process 0), or, in no image, to the JIT-compiled method whose code holds
-it, named Namespace.Name as the method events spell them.
+keeps the kernel's PerfInfo SampledProfile, Thread, Process, Image and
+StackWalk events (stack keys resolved), and the CLR's method events (the
+runtime's loads and unloads, the rundown's at the trace's ends). Samples
+are given to processes through their thread, as PerfView's TraceEvent
+does, and their instruction pointer to the image loaded there (kernel
+addresses to the images reported for process 0), or, in no image, to the
+JIT-compiled method whose code holds it, named Namespace.Name as the
+method events spell them; the innermost frame of their stack likewise.
 
 usage: etl_attrib.py TRACE [--process PID]... [--find PID:TID:IP]...
 prints JSON {"samples": N, "processes": {"name (pid)": count},
@@ -19,8 +20,11 @@ prints JSON {"samples": N, "processes": {"name (pid)": count},
              "leaves": {"PID": {"name!+0xoffset": samples}},
              "unattributed": {"PID": samples in no image},
              "methods": {"PID": {"Namespace.Name": samples}},
+             "stack_methods": {"PID": {"Namespace.Name": samples}},
+             "no_stack": {"PID": samples}, "leaf_not_ip": {"PID": samples},
              "found": {"PID:TID:IP": samples}}
-(modules for each --process PID, of the sample's own instruction pointer;
+(modules and methods for each --process PID, of the sample's own
+instruction pointer, stack_methods of the innermost frame of its stack;
 idle-loop samples, those of thread 0 outside a DPC or an ISR, are left out
 as PerfView does.)
 """
@@ -36,12 +40,18 @@ FLAG_COMPRESSED = 0x0040
 # kernel event groups (the high byte of a system header's hook id) and the
 # classic class GUIDs the same events carry in the other header forms
 GROUP_PROCESS, GROUP_THREAD, GROUP_PERFINFO, GROUP_IMAGE = 0x03, 0x05, 0x0F, 0x14
+GROUP_STACK = 0x18
 GUID_GROUPS = {
     "3d6fa8d0-fe05-11d0-9dda-00c04fd7ba7c": GROUP_PROCESS,
     "3d6fa8d1-fe05-11d0-9dda-00c04fd7ba7c": GROUP_THREAD,
     "ce1dbfb4-137e-4da6-87b0-3f59aa102cbc": GROUP_PERFINFO,
     "2cb15d1d-5fc1-11d2-abe1-00a0c911f518": GROUP_IMAGE,
+    "def2fe46-7bd6-4b80-bd94-f57fe20d0ce3": GROUP_STACK,
 }
+# StackWalk: a stack of frames for an event (thread and time), or a
+# reference to a kernel or a user stack key, and a key's definition when
+# it leaves the cache or at the rundown
+OP_STACK, OP_KEY_KERNEL, OP_KEY_USER, OP_KEY_DELETE, OP_KEY_RUNDOWN = 32, 37, 38, 35, 36
 # the CLR's providers, whose method events name JIT-compiled code:
 # Microsoft-Windows-DotNETRuntime and Microsoft-Windows-DotNETRuntimeRundown
 GROUP_CLR, GROUP_CLR_RUNDOWN = "clr", "clr-rundown"
@@ -321,6 +331,54 @@ class Methods:
         return best
 
 
+class Stacks:
+    """The stack fragments of each event, by (thread, event's time): a
+    StackWalk event's frames at once; a key reference's when the key's
+    next definition comes (a key is reused once deleted, so a reference
+    takes the first definition after it, from the kernel's or the user's
+    keys as the definition's outermost frame lies)."""
+
+    def __init__(self):
+        self.frags = {}
+        self.pending = {OP_KEY_KERNEL: {}, OP_KEY_USER: {}}
+
+    def event(self, op, ptr, p):
+        fmt = "<Q" if ptr == 8 else "<I"
+        if op in (OP_STACK, OP_KEY_KERNEL, OP_KEY_USER):
+            if len(p) < 16 + (ptr if op != OP_STACK else 0):
+                return
+            when, _pid, tid = struct.unpack_from("<qII", p, 0)
+            if op == OP_STACK:
+                n = (len(p) - 16) // ptr
+                frames = [struct.unpack_from(fmt, p, 16 + i * ptr)[0] for i in range(n)]
+                if frames:
+                    self.frags.setdefault((tid, when), []).append(frames)
+            else:
+                key = struct.unpack_from(fmt, p, 16)[0]
+                self.pending[op].setdefault(key, []).append((tid, when))
+            return
+        n = len(p) // ptr - 1  # a definition: the key, then its frames
+        if n < 1:
+            return
+        key = struct.unpack_from(fmt, p, 0)[0]
+        frames = [struct.unpack_from(fmt, p, (i + 1) * ptr)[0] for i in range(n)]
+        side = OP_KEY_KERNEL if frames[-1] >= kernel_from(ptr) else OP_KEY_USER
+        for ev in self.pending[side].pop(key, []):
+            self.frags.setdefault(ev, []).append(frames)
+
+    def leaf(self, tid, time, ptr):
+        """The innermost frame of an event's stack: its kernel fragment's
+        first frame if it has one, else its user fragment's; None when no
+        stack came for it."""
+        frags = self.frags.get((tid, time), [])
+        kernel = [f for f in frags if f[0] >= kernel_from(ptr)]
+        return (kernel or frags or [[None]])[0][0]
+
+
+def kernel_from(ptr):
+    return KERNEL_FROM if ptr == 8 else 0x80000000
+
+
 def thread_pid(starts, ends, tid, time):
     """The process of a thread at a time: its last start (or start
     rundown) before then; else its first one after (a rundown logged once
@@ -342,6 +400,7 @@ def attribute(evs):
     images = {}
     open_img = {}
     methods = {}  # pid -> Methods
+    stacks = Stacks()
     samples = []
     for group, op, ver, tid, pid, time, ptr, p in evs:
         if group == GROUP_THREAD and op in (OP_START, OP_DCSTART, OP_END, OP_DCEND):
@@ -392,19 +451,54 @@ def attribute(evs):
                 table.load(start, size, full, float("-inf"))
             else:  # a rundown's end: still loaded when the trace stopped
                 table.unload(start, size, full, time, True)
+        elif group == GROUP_STACK and op in (OP_STACK, OP_KEY_KERNEL, OP_KEY_USER,
+                                             OP_KEY_DELETE, OP_KEY_RUNDOWN):
+            stacks.event(op, ptr, p)
         elif group == GROUP_PERFINFO and op == OP_SAMPLE:
             ip = struct.unpack_from("<Q" if ptr == 8 else "<I", p, 0)[0]
             stid = struct.unpack_from("<I", p, ptr)[0]
             bits = p[ptr + 6] if len(p) > ptr + 6 else 0
             if stid == 0 and not bits & 3:
                 continue  # the idle loop
-            kernel = ip >= (KERNEL_FROM if ptr == 8 else 0x80000000)
-            samples.append((pid if pid != NO_ID else None, stid, ip, time, kernel))
-    samples = [(spid if spid is not None else thread_pid(starts, ends, stid, t), stid, ip, t, k)
-               for spid, stid, ip, t, k in samples]
+            kernel = ip >= kernel_from(ptr)
+            samples.append((pid if pid != NO_ID else None, stid, ip, time, kernel, ptr))
+    samples = [(spid if spid is not None else thread_pid(starts, ends, stid, t), stid, ip, t,
+                k, stacks.leaf(stid, t, ptr)) for spid, stid, ip, t, k, ptr in samples]
     for (ipid, base), (size, name, start) in open_img.items():
         images.setdefault(ipid, Images()).add(base, size, name, start, float("inf"))
     return samples, names, images, methods
+
+
+def by_process(out, pid, samples, images, methods):
+    """One process's samples by the image, the leaf address and the JIT
+    method their own instruction pointer is in, and by the method their
+    stack's leaf is in."""
+    mods, leaves, none, jit, stack_jit = {}, {}, 0, {}, {}
+    no_stack, leaf_not_ip = 0, 0
+    for spid, _tid, ip, t, kernel, leaf in samples:
+        hit = images.get(0 if kernel else spid, Images()).find(ip, t)
+        if hit is None:
+            none += 1
+            m = None if kernel else methods.get(spid, Methods()).find(ip, t)
+            if m is not None:
+                jit[m[2]] = jit.get(m[2], 0) + 1
+        else:
+            mods[hit[1]] = mods.get(hit[1], 0) + 1
+            name = "%s!+%#x" % (hit[1], ip - hit[0])
+            leaves[name] = leaves.get(name, 0) + 1
+        if leaf is None:
+            no_stack += 1
+            continue
+        leaf_not_ip += leaf != ip
+        if leaf >= KERNEL_FROM or images.get(spid, Images()).find(leaf, t):
+            continue
+        m = methods.get(spid, Methods()).find(leaf, t)
+        if m is not None:
+            stack_jit[m[2]] = stack_jit.get(m[2], 0) + 1
+    for key, value in (("modules", mods), ("leaves", leaves), ("unattributed", none),
+                       ("methods", jit), ("stack_methods", stack_jit),
+                       ("no_stack", no_stack), ("leaf_not_ip", leaf_not_ip)):
+        out.setdefault(key, {})[pid] = value
 
 
 def main():
@@ -429,36 +523,15 @@ def main():
         sys.exit("%s: %s" % (path, e or "no .etl in the zip"))
     samples, names, images, methods = attribute(evs)
     procs = {}
-    for spid, _tid, _ip, _t, _k in samples:
+    for spid, _tid, _ip, _t, _k, _leaf in samples:
         key = "%s (%s)" % (names.get(spid, "?"), spid if spid is not None else "?")
         procs[key] = procs.get(key, 0) + 1
     out = {"samples": len(samples), "processes": procs}
-    if wants:
-        out["modules"], out["leaves"], out["unattributed"] = {}, {}, {}
-        out["methods"] = {}
     for want in wants:
-        mods, leaves, none, jit = {}, {}, 0, {}
-        for spid, _tid, ip, t, kernel in samples:
-            if spid != want:
-                continue
-            owner = 0 if kernel else spid
-            hit = images.get(owner, Images()).find(ip, t)
-            if hit is None:
-                none += 1
-                m = None if kernel else methods.get(spid, Methods()).find(ip, t)
-                if m is not None:
-                    jit[m[2]] = jit.get(m[2], 0) + 1
-                continue
-            mods[hit[1]] = mods.get(hit[1], 0) + 1
-            leaf = "%s!+%#x" % (hit[1], ip - hit[0])
-            leaves[leaf] = leaves.get(leaf, 0) + 1
-        out["modules"][str(want)] = mods
-        out["leaves"][str(want)] = leaves
-        out["unattributed"][str(want)] = none
-        out["methods"][str(want)] = jit
+        by_process(out, str(want), [s for s in samples if s[0] == want], images, methods)
     if finds:
         got = {}
-        for spid, stid, ip, _t, _k in samples:
+        for spid, stid, ip, _t, _k, _leaf in samples:
             k = "%s:%s:%#x" % (spid, stid, ip)
             got[k] = got.get(k, 0) + 1
         out["found"] = {f: got.get("%d:%d:%#x" % tuple(int(x, 0) for x in f.split(":")), 0)
