@@ -463,7 +463,7 @@ def attribute(evs):
             kernel = ip >= kernel_from(ptr)
             samples.append((pid if pid != NO_ID else None, stid, ip, time, kernel, ptr))
     samples = [(spid if spid is not None else thread_pid(starts, ends, stid, t), stid, ip, t,
-                k, stacks.leaf(stid, t, ptr)) for spid, stid, ip, t, k, ptr in samples]
+                k, stacks.leaf(stid, t, ptr), ptr) for spid, stid, ip, t, k, ptr in samples]
     for (ipid, base), (size, name, start) in open_img.items():
         images.setdefault(ipid, Images()).add(base, size, name, start, float("inf"))
     return samples, names, images, methods
@@ -475,7 +475,7 @@ def by_process(out, pid, samples, images, methods):
     stack's leaf is in."""
     mods, leaves, none, jit, stack_jit = {}, {}, 0, {}, {}
     no_stack, leaf_not_ip = 0, 0
-    for spid, _tid, ip, t, kernel, leaf in samples:
+    for spid, _tid, ip, t, kernel, leaf, ptr in samples:
         hit = images.get(0 if kernel else spid, Images()).find(ip, t)
         if hit is None:
             none += 1
@@ -490,7 +490,7 @@ def by_process(out, pid, samples, images, methods):
             no_stack += 1
             continue
         leaf_not_ip += leaf != ip
-        if leaf >= KERNEL_FROM or images.get(spid, Images()).find(leaf, t):
+        if leaf >= kernel_from(ptr) or images.get(spid, Images()).find(leaf, t):
             continue
         m = methods.get(spid, Methods()).find(leaf, t)
         if m is not None:
@@ -523,7 +523,7 @@ def main():
         sys.exit("%s: %s" % (path, e or "no .etl in the zip"))
     samples, names, images, methods = attribute(evs)
     procs = {}
-    for spid, _tid, _ip, _t, _k, _leaf in samples:
+    for spid, _tid, _ip, _t, _k, _leaf, _ptr in samples:
         key = "%s (%s)" % (names.get(spid, "?"), spid if spid is not None else "?")
         procs[key] = procs.get(key, 0) + 1
     out = {"samples": len(samples), "processes": procs}
@@ -531,7 +531,7 @@ def main():
         by_process(out, str(want), [s for s in samples if s[0] == want], images, methods)
     if finds:
         got = {}
-        for spid, stid, ip, _t, _k, _leaf in samples:
+        for spid, stid, ip, _t, _k, _leaf, _ptr in samples:
             k = "%s:%s:%#x" % (spid, stid, ip)
             got[k] = got.get(k, 0) + 1
         out["found"] = {f: got.get("%d:%d:%#x" % tuple(int(x, 0) for x in f.split(":")), 0)
