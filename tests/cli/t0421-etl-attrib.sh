@@ -4,8 +4,10 @@
 # (tests/tools/etl_attrib.py, written from the published layouts): its
 # sample count against PerfView's own, its samples by process against the
 # processes show lists, the sample events PerfView's baseline prints
-# found with the same process, thread and address, and each of the top
-# modules of two processes given the same samples whose leaf is in it.
+# found with the same process, thread and address, each of the top
+# modules of two processes given the same samples whose leaf is in it,
+# and each of their top JIT-compiled .NET methods (named by the CLR's
+# method events) given the same samples.
 . "$(dirname "$0")/lib.sh"
 attrib() {
 	python3 "$PD_ROOT/tests/tools/etl_attrib.py" "$@"
@@ -92,6 +94,25 @@ for k in sorted(set(mine) | set(pd)):
         print("  leaf %s: %d by address, %d in perfdiff's stacks" % (k, mine.get(k, 0), pd.get(k, 0)))
 PY
 		fi
+		# .NET methods: each of the top 5 JIT-compiled methods, named by
+		# the CLR's method events, holds as many samples by the leaf of
+		# the samples' stacks, and by their own address, as perfdiff's
+		# self samples of the function of that name in no module
+		if python3 - "$T/a.json" "$T/out" "$pid" <<'PY'
+import json, sys
+a, pid = json.load(open(sys.argv[1])), sys.argv[3]
+by_leaf, by_ip = a["stack_methods"][pid], a["methods"][pid]
+pd = {}
+for f in json.load(open(sys.argv[2]))["functions"]:
+    if not f.get("module"):
+        pd[f["function"]] = pd.get(f["function"], 0) + f["self_samples"]
+top = sorted(by_leaf, key=lambda m: (-by_leaf[m], m))[:5]
+diff = {m: (by_leaf[m], by_ip.get(m, 0), pd.get(m, 0)) for m in top
+        if not by_leaf[m] == by_ip.get(m, 0) == pd.get(m, 0)}
+assert len(top) == 5 and not diff, \
+    "method: (etl_attrib.py by stack leaf, by address, perfdiff): %s (top %s)" % (diff, top)
+PY
+		then ok; else not_ok "$n: .NET methods of process $pid"; fi
 	done
 done
 finish
