@@ -28,7 +28,6 @@ instruction pointer, stack_methods of the innermost frame of its stack;
 idle-loop samples, those of thread 0 outside a DPC or an ISR, are left out
 as PerfView does.)
 """
-import bisect
 import json
 import struct
 import sys
