@@ -149,6 +149,25 @@ same - bounds peek '^[a-z]{2,}_rec[a-z]{1,}$' base.folded cand.folded
 cp "$PD_ROOT/fixtures/dhat/ad-hoc.dhat.json" "$T/w/"
 same 0 dhat show ad-hoc.dhat.json
 
+# the importers on the corpus: the smallest file of each folder, read by
+# both builds the same
+if corpus_part "the importers on the corpus"; then
+	mkdir -p "$T/w/corpus"
+	for d in "$PD_CORPUS"/*/; do
+		f=$(ls -S "$d" | grep -v 'baseline\.txt$\|\.md$\|\.wpaProfile$' |
+			tail -n 1)
+		[ -n "$f" ] || continue
+		cp "$d$f" "$T/w/corpus/$f"
+		same - "corpus-json-$(basename "$d")" show -f json "corpus/$f"
+	done
+	# the ETW trace with samples, stacks by key and .NET methods
+	if have_extra etl/perfview-net.4.5.2.x64.etl.zip; then
+		cp "$PD_CORPUS/etl/perfview-net.4.5.2.x64.etl.zip" "$T/w/corpus/"
+		same 0 corpus-json-etl-net show -f json \
+			corpus/perfview-net.4.5.2.x64.etl.zip
+	fi
+fi
+
 # a history: eight commits of two runs each, parse slower from the fifth
 tail=bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb
 for c in 1 2 3 4 5 6 7 8; do
@@ -203,6 +222,77 @@ PY
 then ok; else
 	not_ok "the sites differ: $(head -c 400 "$T/site.diff")"
 fi
+# A symbolizer found on PATH as NAME.exe and run through CreateProcess:
+# a samply profile of a PE + PDB built here, symbolicated by a stand-in
+# llvm-symbolizer.exe (tests/tools/fake_symbolizer.c: each address named
+# fake_ADDR) on the Windows PATH (WINEPATH): stdin from a file, stdout
+# down a pipe, run in the folder of the links it is given.
+lb=
+for d in $(ls -d /usr/lib/llvm-*/bin 2>/dev/null | sort -t- -k2 -n -r); do
+	[ -x "$d/clang-cl" ] && [ -x "$d/lld-link" ] && [ -x "$d/llvm-readobj" ] &&
+		lb=$d && break
+done
+if [ -z "$lb" ] || ! command -v x86_64-w64-mingw32-gcc >/dev/null ||
+	! command -v winepath >/dev/null; then
+	echo "note: clang-cl, lld-link, llvm-readobj or winepath missing: the symbolizer check skipped"
+else
+	S=$T/w/sym
+	mkdir -p "$S/dist" "$S/bin"
+	"$lb/clang-cl" --target=x86_64-pc-windows-msvc /c /O1 /Z7 /GS- \
+		"/Fo$S/app.obj" -- "$PD_ROOT/fixtures/symbols/app.c" >/dev/null &&
+		"$lb/lld-link" /nologo /entry:main /subsystem:console \
+			/nodefaultlib /debug /timestamp:1593835520 \
+			"/pdb:$S/dist/app.pdb" "/map:$S/app.map" \
+			"/out:$S/dist/app.exe" "$S/app.obj" &&
+		"$lb/llvm-readobj" --file-headers --coff-debug-directory \
+			"$S/dist/app.exe" >"$S/ro.txt" &&
+		x86_64-w64-mingw32-gcc -O2 -o "$S/bin/llvm-symbolizer.exe" \
+			"$PD_ROOT/tests/tools/fake_symbolizer.c" ||
+		not_ok "the PE, its PDB or the stand-in symbolizer not built"
+	python3 - "$S" "$PD_ROOT/tests/tools/samply_make.py" <<'PY'
+import json, re, subprocess, sys
+d, make = sys.argv[1], sys.argv[2]
+ro = open(d + "/ro.txt").read()
+ts = int(re.search(r"TimeDateStamp: .*\(0x([0-9A-F]+)\)", ro).group(1), 16)
+size = int(re.search(r"SizeOfImage: (\d+)", ro).group(1))
+g = [int(x, 16) for x in re.search(r"PDBGUID: \(([0-9A-F ]+)\)", ro).group(1).split()]
+age = int(re.search(r"PDBAge: (\d+)", ro).group(1))
+guid = "%08X%04X%04X" % (g[0] | g[1] << 8 | g[2] << 16 | g[3] << 24,
+                          g[4] | g[5] << 8, g[6] | g[7] << 8)
+guid += "".join("%02X" % b for b in g[8:])
+frames, base = {}, None
+for line in open(d + "/app.map"):
+    m = re.match(r"\s*Preferred load address is ([0-9a-f]+)", line)
+    if m:
+        base = int(m.group(1), 16)
+    m = re.match(r"\s*0001:[0-9a-f]+\s+(\w+)\s+([0-9a-f]{16})\s", line)
+    if m:
+        frames[m.group(1)] = int(m.group(2), 16) - base
+lib = {"name": "app.exe", "path": "C:\\build\\app.exe", "debugName": "app.pdb",
+       "debugPath": "C:\\build\\app.pdb", "breakpadId": guid + "%X" % age,
+       "codeId": "%08X%x" % (ts, size), "arch": "x86_64"}
+top = ["main", "process_batch"]
+spec = {"lib": lib, "frames": frames,
+        "stacks": [[top + ["parse_record"], 400], [top + ["hash_key"], 200]]}
+json.dump(spec, open(d + "/app.spec", "w"))
+subprocess.check_call([sys.executable, make, d + "/app.spec", d + "/app.json"])
+# the addresses the symbolizer is asked for: rva + 2 from the image base
+open(d + "/want", "w").write("".join(
+    "fake_0x%x\n" % (base + frames[f] + 2)
+    for f in ("parse_record", "hash_key", "process_batch", "main")))
+PY
+	(cd "$S" && WINEPATH="$(winepath -w "$S/bin" 2>/dev/null)" \
+		"$WINE" "$exe" show -f json --symbols dist app.json \
+		>"$T/sym.win" 2>"$T/sym.win.err")
+	if python3 - "$T/sym.win" "$S/want" <<'PY'; then ok; else not_ok "symbolizer on Windows: $(head -c 300 "$T/sym.win.err")"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = sorted(x["function"] for x in d["functions"])
+assert got == sorted(open(sys.argv[2]).read().split()), got
+PY
+	expect_grep "symbols for app.exe: 4 of 4 addresses named; from dist.app.exe and dist.app.pdb" "$T/sym.win.err"
+fi
+
 # PostgreSQL is left out of the Windows build: one line says so
 (cd "$T/w" && "$WINE" "$exe" trend --db postgresql://localhost/none \
 	--scenario win >"$T/pg.out" 2>"$T/pg.err")
