@@ -126,6 +126,7 @@ struct etl_table {
 	struct etl_run {
 		FILE *f;
 		size_t n;
+		unsigned level; /* merged from FANIN^level batches */
 	} * runs;
 	size_t nruns;
 	uint64_t total; /* records pushed */
@@ -134,7 +135,8 @@ struct etl_table {
 /* Reads a sorted table in order (the runs merged). */
 struct etl_cursor {
 	struct etl_table *t;
-	size_t i; /* next record in memory */
+	size_t i;	     /* next record in memory */
+	size_t first, count; /* the runs read, when there are runs */
 	struct etl_reader {
 		unsigned char *buf;
 		size_t pos, n, left;
@@ -153,6 +155,9 @@ PD_NODISCARD int pd_etl_table_sort(struct etl_table *t, const char *path,
 				   struct pd_err *err);
 /* A cursor at the table's first record; close it after. */
 void pd_etl_cursor_open(struct etl_cursor *c, struct etl_table *t);
+/* A cursor over count runs from first only (the merges use it). */
+void pd_etl_cursor_open_runs(struct etl_cursor *c, struct etl_table *t,
+			     size_t first, size_t count);
 void pd_etl_cursor_close(struct etl_cursor *c);
 /* The next record in *rec: 1, 0 at the end, or an error. */
 PD_NODISCARD int pd_etl_cursor_next(struct etl_cursor *c, const void **rec,

@@ -18,6 +18,15 @@
 /* Records a run's reader holds at once. */
 #define RUN_BUF 1024
 
+/*
+ * Runs merged into one at a time: FANIN runs of one level become one run
+ * of the next, so a table holds at most FANIN - 1 runs a level (a few
+ * levels for the longest traces: open files stay few, 4 tables' worth
+ * well under a process's limit), and each record is rewritten once a
+ * level.
+ */
+#define FANIN 8
+
 void pd_etl_table_init(struct etl_table *t, size_t size,
 		       int (*cmp)(const void *, const void *), size_t cap)
 {
@@ -75,28 +84,87 @@ static FILE *temp_file(void)
 #endif
 }
 
-/* Sorts the records in memory and writes them as one more run. */
+static int no_file(const char *path, struct pd_err *err)
+{
+	return pd_err_set(err, PD_EIO,
+			  "%s: no temporary file for the trace's records in"
+			  " %s: %s",
+			  path, temp_dir(), strerror(errno));
+}
+
+static int write_failed(FILE *f, const char *path, struct pd_err *err)
+{
+	fclose(f);
+	return pd_err_set(err, PD_EIO,
+			  "%s: cannot write the trace's records to a"
+			  " temporary file (disk full?)",
+			  path);
+}
+
+/* Appends the run in f (n records, of level) to t. */
+static void add_run(struct etl_table *t, FILE *f, size_t n, unsigned level)
+{
+	t->runs = pd_xreallocarray(t->runs, t->nruns + 1, sizeof(*t->runs));
+	t->runs[t->nruns].f = f;
+	t->runs[t->nruns].n = n;
+	t->runs[t->nruns++].level = level;
+}
+
+/* Merges t's last k runs into one run of level. */
+static int merge_tail(struct etl_table *t, size_t k, unsigned level,
+		      const char *path, struct pd_err *err)
+{
+	struct etl_cursor c;
+	const void *r;
+	FILE *f = temp_file();
+	size_t n = 0, i;
+	int rc;
+
+	if (!f)
+		return no_file(path, err);
+	pd_etl_cursor_open_runs(&c, t, t->nruns - k, k);
+	while ((rc = pd_etl_cursor_next(&c, &r, path, err)) > 0) {
+		if (fwrite(r, t->size, 1, f) != 1) {
+			pd_etl_cursor_close(&c);
+			return write_failed(f, path, err);
+		}
+		n++;
+	}
+	pd_etl_cursor_close(&c);
+	if (rc < 0) {
+		fclose(f);
+		return rc;
+	}
+	if (fflush(f) != 0)
+		return write_failed(f, path, err);
+	for (i = t->nruns - k; i < t->nruns; i++)
+		fclose(t->runs[i].f);
+	t->nruns -= k;
+	add_run(t, f, n, level);
+	return 0;
+}
+
+/* Sorts the records in memory and writes them as one more run; FANIN runs
+ * of one level at the end are merged into one of the next. */
 static int spill(struct etl_table *t, const char *path, struct pd_err *err)
 {
 	FILE *f = temp_file();
 
 	if (!f)
-		return pd_err_set(err, PD_EIO,
-				  "%s: no temporary file for the trace's"
-				  " records in %s: %s",
-				  path, temp_dir(), strerror(errno));
+		return no_file(path, err);
 	qsort(t->mem, t->n, t->size, t->cmp);
-	if (fwrite(t->mem, t->size, t->n, f) != t->n || fflush(f) != 0) {
-		fclose(f);
-		return pd_err_set(err, PD_EIO,
-				  "%s: cannot write the trace's records to a"
-				  " temporary file (disk full?)",
-				  path);
-	}
-	t->runs = pd_xreallocarray(t->runs, t->nruns + 1, sizeof(*t->runs));
-	t->runs[t->nruns].f = f;
-	t->runs[t->nruns++].n = t->n;
+	if (fwrite(t->mem, t->size, t->n, f) != t->n || fflush(f) != 0)
+		return write_failed(f, path, err);
+	add_run(t, f, t->n, 0);
 	t->n = 0;
+	while (t->nruns >= FANIN &&
+	       t->runs[t->nruns - FANIN].level == t->runs[t->nruns - 1].level) {
+		int rc = merge_tail(t, FANIN, t->runs[t->nruns - 1].level + 1,
+				    path, err);
+
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -125,37 +193,53 @@ int pd_etl_table_sort(struct etl_table *t, const char *path, struct pd_err *err)
 		if (rc)
 			return rc;
 	}
-	if (!t->nruns)
+	if (!t->nruns) {
 		qsort(t->mem, t->n, t->size, t->cmp);
-	else {
-		free(t->mem);
-		t->mem = NULL;
+		return 0;
+	}
+	free(t->mem);
+	t->mem = NULL;
+	/* at most FANIN runs to read together */
+	while (t->nruns > FANIN) {
+		int rc = merge_tail(
+		    t, FANIN, t->runs[t->nruns - FANIN].level + 1, path, err);
+
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
 
-void pd_etl_cursor_open(struct etl_cursor *c, struct etl_table *t)
+void pd_etl_cursor_open_runs(struct etl_cursor *c, struct etl_table *t,
+			     size_t first, size_t count)
 {
 	size_t i;
 
-	assert(t->size <= sizeof(c->rec));
+	assert(t->size <= sizeof(c->rec) && first + count <= t->nruns);
 	memset(c, 0, sizeof(*c));
 	c->t = t;
-	if (!t->nruns)
+	c->first = first;
+	c->count = count;
+	if (!count)
 		return;
-	c->runs = pd_xcalloc(t->nruns, sizeof(*c->runs));
-	for (i = 0; i < t->nruns; i++) {
-		rewind(t->runs[i].f);
-		c->runs[i].left = t->runs[i].n;
+	c->runs = pd_xcalloc(count, sizeof(*c->runs));
+	for (i = 0; i < count; i++) {
+		rewind(t->runs[first + i].f);
+		c->runs[i].left = t->runs[first + i].n;
 		c->runs[i].buf = pd_xreallocarray(NULL, RUN_BUF, t->size);
 	}
+}
+
+void pd_etl_cursor_open(struct etl_cursor *c, struct etl_table *t)
+{
+	pd_etl_cursor_open_runs(c, t, 0, t->nruns);
 }
 
 void pd_etl_cursor_close(struct etl_cursor *c)
 {
 	size_t i;
 
-	for (i = 0; c->runs && i < c->t->nruns; i++)
+	for (i = 0; c->runs && i < c->count; i++)
 		free(c->runs[i].buf);
 	free(c->runs);
 	memset(c, 0, sizeof(*c));
@@ -172,7 +256,7 @@ static int refill(struct etl_cursor *c, size_t i, const char *path,
 	if (r->pos < r->n || !r->left)
 		return 0;
 	want = r->left < RUN_BUF ? r->left : RUN_BUF;
-	if (fread(r->buf, t->size, want, t->runs[i].f) != want)
+	if (fread(r->buf, t->size, want, t->runs[c->first + i].f) != want)
 		return pd_err_set(err, PD_EIO,
 				  "%s: cannot read the trace's records back"
 				  " from a temporary file",
@@ -190,14 +274,14 @@ int pd_etl_cursor_next(struct etl_cursor *c, const void **rec, const char *path,
 	struct etl_reader *best = NULL;
 	size_t i;
 
-	if (!t->nruns) {
+	if (!c->count) {
 		if (c->i >= t->n)
 			return 0;
 		*rec = t->mem + c->i++ * t->size;
 		return 1;
 	}
-	/* the least head of the runs (a few dozen for a large trace) */
-	for (i = 0; i < t->nruns; i++) {
+	/* the least head of the runs (at most FANIN) */
+	for (i = 0; i < c->count; i++) {
 		struct etl_reader *r = &c->runs[i];
 		int rc = refill(c, i, path, err);
 
