@@ -21,7 +21,8 @@
 # its id, and every file in DIR (but a MANIFEST.md) in the table.
 # --verify-present is --verify for a corpus laid out before the table
 # grew (a shared copy kept elsewhere): a file of the table that DIR lacks
-# is counted and named, not a failure; a file DIR has must still be right.
+# is counted and named, not a failure; a file DIR has must still be right,
+# and a DIR with none of them fails.
 #
 # Exit status: 0 when every file is there and verified, 1 when one is
 # not, 2 for a bad table or usage.
@@ -112,7 +113,7 @@ if [ $verify = 1 ]; then
 	failed=0
 	absent=0
 	names=$(mktemp "${TMPDIR:-/tmp}/corpus-names.XXXXXX")
-	trap 'rm -f "$names" "$names.s" "$names.x" $joined' EXIT
+	trap 'rm -f "$names" "$names.s" "$names.x" ${joined:+"$joined"}' EXIT
 	while IFS=$tab read -r file url commit path blob extra; do
 		case $file in '' | '#'*) continue ;; esac
 		echo "$file" >>"$names"
@@ -139,6 +140,11 @@ if [ $verify = 1 ]; then
 	done <"$names.x"
 	if [ $present = 1 ]; then
 		echo "$good files verified, $failed failed, $absent not there ($dir)"
+		# a folder with none of the table's files is not a corpus
+		if [ $good = 0 ]; then
+			echo "fetch-corpus: $dir: none of the table's files" >&2
+			exit 1
+		fi
 	else
 		echo "$good files verified, $failed failed ($dir)"
 	fi
@@ -152,7 +158,7 @@ command -v git >/dev/null || {
 }
 mkdir -p "$dir" || exit 1
 work=$(mktemp -d "${TMPDIR:-/tmp}/corpus-git.XXXXXX") || exit 1
-trap 'rm -rf "$work" $joined' EXIT
+trap 'rm -rf "$work" ${joined:+"$joined"}' EXIT
 
 # repo URL: the bare repository in $work that fetches from URL (made on
 # first use), on stdout.

@@ -75,6 +75,17 @@ printf 'main;parse 4\n' >"$T/c/folded/a.folded"
 PD_CORPUS_TABLE=$T/table expect_exit 1 sh "$F" --verify-present "$T/c"
 expect_grep "folded/a.folded: blob .*, the table pins" "$T/err"
 PD_CORPUS_TABLE=$T/table expect_exit 0 sh "$F" "$T/c"
+# a folder with none of the table's files is no corpus, even so
+mkdir -p "$T/empty"
+PD_CORPUS_TABLE=$T/table expect_exit 1 sh "$F" --verify-present "$T/empty"
+expect_grep "none of the table's files" "$T/err"
+# a temporary folder with a space: the project's own table is joined
+# there, and only that file is removed after (this folder is no corpus)
+mkdir -p "$T/tmp x"
+echo keep >"$T/tmp"
+TMPDIR="$T/tmp x" expect_exit 1 sh "$F" --verify-present "$T/c"
+[ -f "$T/tmp" ] && [ -z "$(ls "$T/tmp x")" ] && ok ||
+	not_ok "TMPDIR with a space: $(ls "$T") / $(ls "$T/tmp x")"
 
 # A pinned id that the file at that commit does not have (here the tip's
 # content): refused, exit 1, and no file, not even one that was there.
