@@ -350,11 +350,19 @@ static void burst_extra(const struct pd_diff *d, const struct pd_agg *aa,
 	}
 }
 
-/* The per-side variance on the log scale of counts a, b adding ea, eb. */
-static double extra_var(double ea, double eb, double a, double b)
+/*
+ * The variance on the log scale that ea and eb add to counts a and b of
+ * the whole program, the two sides together; passed beside the
+ * between-run part, so that lambda does not scale it again (the bursts'
+ * dispersion is already beyond phi). None with history: the learned
+ * variance holds the bursts.
+ */
+static double bursts_var(const struct learned *l, double ea, double eb,
+			 double a, double b)
 {
-	return (ea / ((a + 0.5) * (a + 0.5)) + eb / ((b + 0.5) * (b + 0.5))) /
-	       2;
+	if (l->df > 0)
+		return 0;
+	return ea / ((a + 0.5) * (a + 0.5)) + eb / ((b + 0.5) * (b + 0.5));
 }
 
 /* One profile per side. */
@@ -432,8 +440,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 			    k ? aa->total_w[i] : aa->self_w[i],
 			    k ? ab->total_w[i] : ab->self_w[i], a, b, &l,
 			    all ? 0 : burst_of(aa, ab, i, k, common),
-			    all ? 0 : d->shift_var,
-			    all ? wcv2 + extra_var(ea, eb, a, b) : cv2);
+			    all ? bursts_var(&l, ea, eb, a, b) : d->shift_var,
+			    all ? wcv2 : cv2);
 			if (!all)
 				beyond_shift(m, d->shift, x.ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, k);
@@ -449,8 +457,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	 * total row), else the floor; tested in the family below.
 	 */
 	l = learned_of(d, noise, SIZE_MAX, 1);
-	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0, 0,
-		     wcv2 + extra_var(ea, eb, x.ca, x.cb));
+	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0,
+		     bursts_var(&l, ea, eb, x.ca, x.cb), wcv2);
 	d->total.tau_pct = d->set.threshold_pct;
 	pd_diff_test_all(d, &x);
 	warn_bursty(d);

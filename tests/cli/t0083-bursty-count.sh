@@ -47,6 +47,33 @@ a, b = bursts(118), bursts(119)
 assert (len(a), len(b)) == (15, 7), (len(a), len(b))
 write("many.txt", a)
 write("few.txt", b)
+
+# The same with 40 steady functions whose shares differ between the two
+# runs by up to a third: lambda, the profile's own excess, is well above
+# phi and widens every function's variance; the bursts' variance in the
+# program's total is already beyond phi and must not be widened again.
+def write_wide(name, at, seed):
+    r = random.Random(seed)
+    w = [r.uniform(0.75, 1.25) for _ in range(40)]
+    i = 0
+    with open(f"{d}/{name}", "w") as f:
+        def sample(fn):
+            nonlocal i
+            us = i * 500 + 7
+            f.write("bursty  42 %d.%06d:     500000 cpu-clock:pppH: \n"
+                    % (100 + us // 1000000, us % 1000000))
+            f.write("\t            11fb %s+0x2b (/opt/app/bursty)\n" % fn)
+            f.write("\t            1092 main+0x32 (/opt/app/bursty)\n\n")
+            i += 1
+        for rnd in range(400):
+            for k in range(40):
+                if r.random() < 0.3 * w[k]:
+                    sample("work%02d" % k)
+            if rnd in at:
+                for _ in range(58):
+                    sample("collect")
+write_wide("many-wide.txt", a, 1)
+write_wide("few-wide.txt", b, 2)
 PY
 
 for pair in "many few" "few many"; do
@@ -72,4 +99,14 @@ PY
 	python3 "$PD_ROOT/tests/tools/block_dispersion.py" "$T/$1.txt" "$T/$2.txt" >"$T/want.json"
 	if python3 "$PD_ROOT/tests/tools/compare_bursts.py" --collector collect "$T/want.json" perf-script "$T/$1-$2.json"; then ok; else not_ok "$1 against $2: dispersions"; fi
 done
+# lambda estimated and above phi: the totals recomputed from the JSON
+pd -f json "$T/few-wide.txt" "$T/many-wide.txt" >"$T/wide.json" 2>/dev/null
+if python3 - "$T/wide.json" <<'PY'; then ok; else not_ok "wide: lambda"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["dispersion"]["lambda"] is not None and d["dispersion"]["lambda"] > 1.5, d["dispersion"]
+f = {x["function"]: x for x in d["functions"]}
+assert f["collect"]["self"]["burst_dispersion"] is not None, f["collect"]["self"]
+PY
+if python3 "$PD_ROOT/tests/tools/recompute_stats.py" "$T/wide.json"; then ok; else not_ok "wide: recomputed"; fi
 finish
