@@ -71,8 +71,8 @@ spec = {
         {"tid": 201, "ip": 0x22345678, "count": 50},
     ],
     # VirtualAlloc: commits of 64 KiB under parse_record and 4 KiB under
-    # hash_key, a reservation and a free (not commits), one commit for
-    # another process's memory, one without a stack
+    # hash_key, a reservation and a free (not commits), other.exe's own
+    # commits, one without a stack
     "vallocs": [
         {"tid": 101, "size": 65536, "count": 3,
          "user": [a("parse_record")] + top},
@@ -84,6 +84,8 @@ spec = {
          "user": [a("sort_bucket")] + top},
         {"tid": 201, "size": 12288, "count": 4, "user": [0x22345678]},
         {"tid": 102, "size": 1024, "owner": 100},
+        # into app.exe's memory from other.exe: the caller's commit
+        {"tid": 201, "size": 2048, "owner": 100, "user": [0x22345678]},
     ],
 }
 if variant == "novalloc":
@@ -145,9 +147,9 @@ assert f["[no stack]"]["self"] == 1024, f["[no stack]"]
 assert "sort_bucket" not in f, f["sort_bucket"]
 PY
 then ok; else not_ok "VirtualAlloc commits by function"; fi
-expect_grep "processes by VirtualAlloc commits: app.exe (100) 6, other.exe (200) 4" "$T/err"
+expect_grep "processes by VirtualAlloc commits: app.exe (100) 6, other.exe (200) 5" "$T/err"
 expect_exit 0 pd show -f json --event virtualalloc --process other "$W/plain.etl"
-expect_grep '"samples":.4,' "$T/out"
+expect_grep '"samples":.5,' "$T/out"
 # two traces' commits compared: exact counts, judged by the threshold
 expect_exit 0 pd -f json --symbols "$W" --event virtualalloc "$W/plain.etl" "$W/compressed.etl"
 expect_grep '"method":."exact"' "$T/out"

@@ -381,7 +381,8 @@ static int take_manifest(struct etl_state *st, const struct etl_event *ev,
  * PageFault/VirtualAlloc (98) and VirtualFree (99): base address and
  * region size (pointers), the process that owns the memory, the
  * allocation type. With --event virtualalloc each commit is a record of
- * its bytes, by its thread's stack; frees and reservations are counted.
+ * its bytes in the calling process, by its thread's stack; frees and
+ * reservations are counted.
  */
 static int take_valloc(struct etl_state *st, const struct etl_event *ev,
 		       struct pd_err *err)
@@ -399,7 +400,9 @@ static int take_valloc(struct etl_state *st, const struct etl_event *ev,
 	memset(&s, 0, sizeof(s));
 	s.bytes = rd(ev->data + p, p);
 	s.tid = ev->tid >= 0 ? (uint32_t)ev->tid : 0;
-	s.pid = (int64_t)rd(ev->data + 2 * p, 4);
+	/* the caller's process, whose stack this is; the memory's owner
+	 * (the payload's process) differs for VirtualAllocEx into another */
+	s.pid = ev->pid >= 0 ? ev->pid : (int64_t)rd(ev->data + 2 * p, 4);
 	s.ts = ev->ts;
 	if (st->samples.total >= PD_LIMIT_ETL_RECORDS)
 		return too_many(st, ev, err);
