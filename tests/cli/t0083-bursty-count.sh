@@ -24,37 +24,9 @@ def bursts(seed):
     r = random.Random(seed)
     return {k for k in range(400) if r.random() < 0.02}
 
-def write(name, at):
-    i = 0
-    with open(f"{d}/{name}", "w") as f:
-        def sample(fn):
-            nonlocal i
-            us = i * 500 + 7
-            f.write("bursty  42 %d.%06d:     500000 cpu-clock:pppH: \n"
-                    % (100 + us // 1000000, us % 1000000))
-            f.write("\t            11fb %s+0x2b (/opt/app/bursty)\n" % fn)
-            f.write("\t            1092 main+0x32 (/opt/app/bursty)\n\n")
-            i += 1
-        for r in range(400):
-            for _ in range(4 if r % 3 else 5):
-                sample("work")
-            if r in at:
-                for _ in range(58):
-                    sample("collect")
-
-# seeds 118 and 119 draw 15 and 7 bursts
-a, b = bursts(118), bursts(119)
-assert (len(a), len(b)) == (15, 7), (len(a), len(b))
-write("many.txt", a)
-write("few.txt", b)
-
-# The same with 40 steady functions whose shares differ between the two
-# runs by up to a third: lambda, the profile's own excess, is well above
-# phi and widens every function's variance; the bursts' variance in the
-# program's total is already beyond phi and must not be widened again.
-def write_wide(name, at, seed):
-    r = random.Random(seed)
-    w = [r.uniform(0.75, 1.25) for _ in range(40)]
+def write(name, at, steady):
+    """perf script text: each of 400 rounds the functions steady(round)
+    names, then 58 collector samples after a round in at; 0.5 ms apart."""
     i = 0
     with open(f"{d}/{name}", "w") as f:
         def sample(fn):
@@ -66,14 +38,30 @@ def write_wide(name, at, seed):
             f.write("\t            1092 main+0x32 (/opt/app/bursty)\n\n")
             i += 1
         for rnd in range(400):
-            for k in range(40):
-                if r.random() < 0.3 * w[k]:
-                    sample("work%02d" % k)
+            for fn in steady(rnd):
+                sample(fn)
             if rnd in at:
                 for _ in range(58):
                     sample("collect")
-write_wide("many-wide.txt", a, 1)
-write_wide("few-wide.txt", b, 2)
+
+# seeds 118 and 119 draw 15 and 7 bursts
+a, b = bursts(118), bursts(119)
+assert (len(a), len(b)) == (15, 7), (len(a), len(b))
+work = lambda rnd: ["work"] * (4 if rnd % 3 else 5)
+write("many.txt", a, work)
+write("few.txt", b, work)
+
+# The same with 40 steady functions whose shares differ between the two
+# runs by up to a third: lambda, the profile's own excess, is well above
+# phi and widens every function's variance; the bursts' variance in the
+# program's total is already beyond phi and must not be widened again.
+def wide(seed):
+    r = random.Random(seed)
+    w = [r.uniform(0.75, 1.25) for _ in range(40)]
+    return lambda rnd: ["work%02d" % k for k in range(40)
+                        if r.random() < 0.3 * w[k]]
+write("many-wide.txt", a, wide(1))
+write("few-wide.txt", b, wide(2))
 PY
 
 for pair in "many few" "few many"; do

@@ -30,33 +30,10 @@ win_build cand -DCAND 1593839120 || exit 1
 # Ids and function RVAs from llvm-readobj and the linker's map.
 win_spec() { # SIDE -> $T/win/SIDE.spec
 	"$L/llvm-readobj" --file-headers --coff-debug-directory "$T/win/$1/app.exe" >"$T/win/$1/ro.txt"
-	python3 - "$T/win/$1" "$1" <<'PY'
-import json, re, sys
-d, side = sys.argv[1], sys.argv[2]
-ro = open(d + "/ro.txt").read()
-ts = int(re.search(r"TimeDateStamp: .*\(0x([0-9A-F]+)\)", ro).group(1), 16)
-size = int(re.search(r"SizeOfImage: (\d+)", ro).group(1))
-g = [int(x, 16) for x in re.search(r"PDBGUID: \(([0-9A-F ]+)\)", ro).group(1).split()]
-age = int(re.search(r"PDBAge: (\d+)", ro).group(1))
-guid = "%08X%04X%04X" % (g[0] | g[1] << 8 | g[2] << 16 | g[3] << 24,
-                          g[4] | g[5] << 8, g[6] | g[7] << 8)
-guid += "".join("%02X" % b for b in g[8:])
-frames = {}
-base = None
-for line in open(d + "/app.map"):
-    m = re.match(r"\s*Preferred load address is ([0-9a-f]+)", line)
-    if m:
-        base = int(m.group(1), 16)
-    m = re.match(r"\s*0001:[0-9a-f]+\s+(\w+)\s+([0-9a-f]{16})\s", line)
-    if m:
-        frames[m.group(1)] = int(m.group(2), 16) - base
-lib = {"name": "app.exe", "path": "C:\\build\\app.exe", "debugName": "app.pdb",
-       "debugPath": "C:\\build\\app.pdb", "breakpadId": guid + "%X" % age,
-       "codeId": "%08X%x" % (ts, size), "arch": "x86_64"}
-json.dump({"lib": lib, "frames": frames}, open(d + "/ids.json", "w"))
-open(d + "/debugid", "w").write(lib["breakpadId"])
-open(d + "/codeid", "w").write(lib["codeId"])
-PY
+	python3 "$PD_ROOT/tests/tools/pe_ids.py" "$T/win/$1" &&
+		python3 -c 'import json, sys; i = json.load(open(sys.argv[1] + "/ids.json"))
+open(sys.argv[1] + "/debugid", "w").write(i["lib"]["breakpadId"])
+open(sys.argv[1] + "/codeid", "w").write(i["lib"]["codeId"])' "$T/win/$1"
 }
 win_spec base && win_spec cand || exit 1
 

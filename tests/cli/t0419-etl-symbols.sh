@@ -18,32 +18,22 @@ mkdir -p "$W"
 		/debug /timestamp:1593835520 "/pdb:$W/app.pdb" "/map:$W/app.map" \
 		"/out:$W/app.exe" "$W/app.obj" || exit 1
 "$L/llvm-readobj" --file-headers --coff-debug-directory "$W/app.exe" >"$W/ro.txt"
+python3 "$PD_ROOT/tests/tools/pe_ids.py" "$W" || exit 1
 
 # spec VARIANT: the trace's spec from the build's ids and map
 spec() {
 	python3 - "$W" "$1" <<'PY'
 import json, re, sys
 d, variant = sys.argv[1], sys.argv[2]
-ro = open(d + "/ro.txt").read()
-ts = int(re.search(r"TimeDateStamp: .*\(0x([0-9A-F]+)\)", ro).group(1), 16)
-size = int(re.search(r"SizeOfImage: (\d+)", ro).group(1))
-g = [int(x, 16) for x in re.search(r"PDBGUID: \(([0-9A-F ]+)\)", ro).group(1).split()]
-age = int(re.search(r"PDBAge: (\d+)", ro).group(1))
-rva, pref = {}, None
-for line in open(d + "/app.map"):
-    m = re.match(r"\s*Preferred load address is ([0-9a-f]+)", line)
-    if m:
-        pref = int(m.group(1), 16)
-    m = re.match(r"\s*0001:[0-9a-f]+\s+(\w+)\s+([0-9a-f]{16})\s", line)
-    if m:
-        rva[m.group(1)] = int(m.group(2), 16) - pref
+ids = json.load(open(d + "/ids.json"))
+ts, size, age, rva = ids["timestamp"], ids["size"], ids["age"], ids["frames"]
 base, kern, jit = 0x7FF6A0000000, 0xFFFFF80000000000, 0x7FF900001000
 a = lambda f, k=4: base + rva[f] + k
 top = [a("process_batch", 8), a("main", 8)]
 image = {"pid": 100, "base": base, "size": size, "path": "C:\\build\\app.exe",
          "timestamp": ts}
 if variant != "unmerged":
-    image["pdb"] = {"guid": "".join("%02x" % b for b in g), "age": age,
+    image["pdb"] = {"guid": ids["pdb_guid"], "age": age,
                     "name": "app.pdb"}
 spec = {
     "compress": variant == "compressed",

@@ -249,28 +249,12 @@ else
 		x86_64-w64-mingw32-gcc -O2 -o "$S/bin/llvm-symbolizer.exe" \
 			"$PD_ROOT/tests/tools/fake_symbolizer.c" ||
 		not_ok "the PE, its PDB or the stand-in symbolizer not built"
-	python3 - "$S" "$PD_ROOT/tests/tools/samply_make.py" <<'PY'
-import json, re, subprocess, sys
+	python3 "$PD_ROOT/tests/tools/pe_ids.py" "$S" &&
+		python3 - "$S" "$PD_ROOT/tests/tools/samply_make.py" <<'PY'
+import json, subprocess, sys
 d, make = sys.argv[1], sys.argv[2]
-ro = open(d + "/ro.txt").read()
-ts = int(re.search(r"TimeDateStamp: .*\(0x([0-9A-F]+)\)", ro).group(1), 16)
-size = int(re.search(r"SizeOfImage: (\d+)", ro).group(1))
-g = [int(x, 16) for x in re.search(r"PDBGUID: \(([0-9A-F ]+)\)", ro).group(1).split()]
-age = int(re.search(r"PDBAge: (\d+)", ro).group(1))
-guid = "%08X%04X%04X" % (g[0] | g[1] << 8 | g[2] << 16 | g[3] << 24,
-                          g[4] | g[5] << 8, g[6] | g[7] << 8)
-guid += "".join("%02X" % b for b in g[8:])
-frames, base = {}, None
-for line in open(d + "/app.map"):
-    m = re.match(r"\s*Preferred load address is ([0-9a-f]+)", line)
-    if m:
-        base = int(m.group(1), 16)
-    m = re.match(r"\s*0001:[0-9a-f]+\s+(\w+)\s+([0-9a-f]{16})\s", line)
-    if m:
-        frames[m.group(1)] = int(m.group(2), 16) - base
-lib = {"name": "app.exe", "path": "C:\\build\\app.exe", "debugName": "app.pdb",
-       "debugPath": "C:\\build\\app.pdb", "breakpadId": guid + "%X" % age,
-       "codeId": "%08X%x" % (ts, size), "arch": "x86_64"}
+ids = json.load(open(d + "/ids.json"))
+lib, frames, base = ids["lib"], ids["frames"], ids["base"]
 top = ["main", "process_batch"]
 spec = {"lib": lib, "frames": frames,
         "stacks": [[top + ["parse_record"], 400], [top + ["hash_key"], 200]]}
