@@ -15,18 +15,14 @@ static int cmp_sample(const void *a, const void *b)
 {
 	const struct etl_sample *x = a, *y = b;
 
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	return pd_etl_cmp2(x->tid, x->ts, y->tid, y->ts);
 }
 
 int pd_etl_cmp_sref(const void *a, const void *b)
 {
 	const struct etl_sref *x = a, *y = b;
 
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	return pd_etl_cmp2(x->tid, x->ts, y->tid, y->ts);
 }
 
 /* Key references (by their own time) and definitions by key, then time:
@@ -35,18 +31,14 @@ static int cmp_key(const void *a, const void *b)
 {
 	const struct etl_sref *x = a, *y = b;
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->kts < y->kts ? -1 : x->kts > y->kts;
+	return pd_etl_cmp2(x->key, x->kts, y->key, y->kts);
 }
 
 static int cmp_kdef(const void *a, const void *b)
 {
 	const struct etl_kdef *x = a, *y = b;
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	return pd_etl_cmp2(x->key, x->ts, y->key, y->ts);
 }
 
 /* A table of records of size held up to PD_LIMIT_ETL_MEMORY (or n). */
@@ -166,6 +158,7 @@ int pd_etl_count(const char *path, uint64_t *counts, struct pd_err *err)
 
 	memset(&o, 0, sizeof(o));
 	pd_etl_state_init(&st, path, &o, 0);
+	st.count_only = 1;
 	rc = pd_input_open(&in, path, err);
 	if (rc == 0)
 		rc = pd_etl_walk(&in, &st, err);

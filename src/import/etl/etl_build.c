@@ -19,9 +19,7 @@ static int cmp_thread(const void *a, const void *b)
 {
 	const struct etl_thread *x = a, *y = b;
 
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	return pd_etl_cmp2(x->tid, x->ts, y->tid, y->ts);
 }
 
 static int cmp_proc(const void *a, const void *b)

@@ -55,6 +55,17 @@ static int too_many(struct etl_state *st, const struct etl_event *ev,
 	return rc;
 }
 
+/* Keeps rec in table t until the trace ends (not when only counting). */
+static int keep(struct etl_state *st, struct etl_table *t, const void *rec,
+		const struct etl_event *ev, struct pd_err *err)
+{
+	if (st->count_only)
+		return 0;
+	if (t->total >= PD_LIMIT_ETL_RECORDS)
+		return too_many(st, ev, err);
+	return pd_etl_table_push(t, rec, st->path, err);
+}
+
 /* UTF-16LE text from off (to its NUL or len) as UTF-8 into b. */
 static void utf16z(const unsigned char *d, size_t len, size_t *off,
 		   struct pd_buf *b)
@@ -126,11 +137,7 @@ static int take_sample(struct etl_state *st, const struct etl_event *ev,
 		return 0;
 	}
 	st->counts[PD_ETL_SAMPLE]++;
-	if (st->valloc)
-		return 0;
-	if (st->samples.total >= PD_LIMIT_ETL_RECORDS)
-		return too_many(st, ev, err);
-	return pd_etl_table_push(&st->samples, &s, st->path, err);
+	return st->valloc ? 0 : keep(st, &st->samples, &s, ev, err);
 }
 
 /* The id of the frames at d (n addresses of p bytes), interned. */
@@ -171,9 +178,7 @@ static int take_stack(struct etl_state *st, const struct etl_event *ev,
 		k.stack = intern_frames(st, ev->data + p,
 					(ev->len - (size_t)p) / (size_t)p, p);
 		st->counts[PD_ETL_STACK_KEYDEF]++;
-		if (st->kdefs.total >= PD_LIMIT_ETL_RECORDS)
-			return too_many(st, ev, err);
-		return pd_etl_table_push(&st->kdefs, &k, st->path, err);
+		return keep(st, &st->kdefs, &k, ev, err);
 	}
 	if (ev->len < 16 + (ev->opcode == 32 ? 0 : (size_t)p))
 		return bad(st, ev, err, "a stack");
@@ -193,10 +198,7 @@ static int take_stack(struct etl_state *st, const struct etl_event *ev,
 		r.user = ev->opcode == 38;
 		st->counts[PD_ETL_STACK_KEY]++;
 	}
-	if (st->srefs.total + st->krefs.total >= PD_LIMIT_ETL_RECORDS)
-		return too_many(st, ev, err);
-	return pd_etl_table_push(r.stack ? &st->srefs : &st->krefs, &r,
-				 st->path, err);
+	return keep(st, r.stack ? &st->srefs : &st->krefs, &r, ev, err);
 }
 
 static int take_image(struct etl_state *st, const struct etl_event *ev,
@@ -404,9 +406,7 @@ static int take_valloc(struct etl_state *st, const struct etl_event *ev,
 	 * (the payload's process) differs for VirtualAllocEx into another */
 	s.pid = ev->pid >= 0 ? ev->pid : (int64_t)rd(ev->data + 2 * p, 4);
 	s.ts = ev->ts;
-	if (st->samples.total >= PD_LIMIT_ETL_RECORDS)
-		return too_many(st, ev, err);
-	return pd_etl_table_push(&st->samples, &s, st->path, err);
+	return keep(st, &st->samples, &s, ev, err);
 }
 
 static void take_interval(struct etl_state *st, const struct etl_event *ev)

@@ -179,6 +179,7 @@ struct etl_state {
 	uint64_t idle_samples;
 	uint32_t interval_100ns; /* sampling interval, 0 unknown */
 	int valloc;		 /* the profile: VirtualAlloc commits */
+	int count_only;		 /* counting events: no record kept */
 	int ptr;		 /* pointer size of the trace */
 	uint64_t events, buffers, compressed;
 	uint64_t counts[PD_ETL_KINDS];
@@ -186,6 +187,15 @@ struct etl_state {
 	struct etl_fslot *fslots; /* open addressing, a power of two */
 	size_t nfslots, nfused;
 };
+
+/* Orders records by a1 then a2 against b1 then b2: -1, 0 or 1. */
+static inline int pd_etl_cmp2(uint64_t a1, uint64_t a2, uint64_t b1,
+			      uint64_t b2)
+{
+	if (a1 != b1)
+		return a1 < b1 ? -1 : 1;
+	return a2 < b2 ? -1 : a2 > b2;
+}
 
 /* Stack events by thread, then time (as the samples are). */
 int pd_etl_cmp_sref(const void *a, const void *b);
