@@ -21,6 +21,7 @@
 #include "core/file.h"
 #include "core/hash.h"
 #include "core/limits.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "report/report.h"
 #include "report/site.h"
@@ -86,7 +87,7 @@ static void unique_slugs(struct pd_site *s, struct pd_buf *b)
 
 	for (i = 0; i < s->keys.n; i++)
 		by[i] = &s->keys.v[i];
-	qsort(by, s->keys.n, sizeof(*by), by_slug);
+	pd_sort(by, s->keys.n, sizeof(*by), by_slug);
 	for (i = 0; i + 1 < s->keys.n; i++)
 		if (!strcmp(by[i]->slug, by[i + 1]->slug))
 			same[i] = same[i + 1] = 1;
@@ -247,13 +248,13 @@ static void state_load(struct pd_site *s)
 	}
 	fclose(f);
 	if (s->old.n)
-		qsort(s->old.v, s->old.n, sizeof(*s->old.v), by_entry);
+		pd_sort(s->old.v, s->old.n, sizeof(*s->old.v), by_entry);
 }
 
 static int state_has(const struct pd_site *s, const char *entry)
 {
-	return s->old.n &&
-	       bsearch(&entry, s->old.v, s->old.n, sizeof(*s->old.v), by_entry);
+	return s->old.n && pd_bsearch(&entry, s->old.v, s->old.n,
+				      sizeof(*s->old.v), by_entry);
 }
 
 /* Comparison pages of the last build that this one no longer has. */
@@ -263,14 +264,14 @@ static void drop_stale(struct pd_site *s)
 	size_t i;
 
 	if (s->now.n)
-		qsort(s->now.v, s->now.n, sizeof(*s->now.v), by_entry);
+		pd_sort(s->now.v, s->now.n, sizeof(*s->now.v), by_entry);
 	for (i = 0; i < s->old.n; i++) {
 		const char *rel = s->old.v[i];
 		size_t n = strcspn(rel, "\t");
 
 		/* only pages under c/, as the state names them */
-		if ((s->now.n && bsearch(&rel, s->now.v, s->now.n,
-					 sizeof(*s->now.v), by_path)) ||
+		if ((s->now.n && pd_bsearch(&rel, s->now.v, s->now.n,
+					    sizeof(*s->now.v), by_path)) ||
 		    strncmp(rel, "c/", 2) || strstr(rel, ".."))
 			continue;
 		pd_buf_reset(&path);

@@ -24,6 +24,7 @@
 #include "core/buf.h"
 #include "core/file.h"
 #include "core/hash.h"
+#include "core/sort.h"
 #include "import/bundle.h"
 
 static int cmp_file(const void *a, const void *b)
@@ -409,7 +410,7 @@ static int list_profiles(struct pd_bundle *b, struct pd_err *err)
 	if (rc < 0)
 		return rc;
 	if (b->files.n > 1)
-		qsort(b->files.v, b->files.n, sizeof(*b->files.v), cmp_file);
+		pd_sort(b->files.v, b->files.n, sizeof(*b->files.v), cmp_file);
 	return 0;
 }
 

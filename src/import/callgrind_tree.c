@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/callgrind_int.h"
 
@@ -247,8 +248,8 @@ static void find_parts(struct tree *t)
 	}
 	t->next = at;
 	for (i = 0; i < t->nunits; i++) {
-		qsort(t->parts + t->part0[i], t->part0[i + 1] - t->part0[i],
-		      sizeof(*t->parts), by_cost);
+		pd_sort(t->parts + t->part0[i], t->part0[i + 1] - t->part0[i],
+			sizeof(*t->parts), by_cost);
 		t->next[i] = t->part0[i];
 	}
 	for (i = 0; i < n; i++)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "import/import.h"
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -44,7 +45,7 @@ static double median_weight(const struct pd_profile *p)
 	for (i = 0; i < p->nodes.n; i++)
 		if (p->nodes.v[i].weight > 0)
 			w[n++] = p->nodes.v[i].weight;
-	qsort(w, n, sizeof(*w), cmp_double);
+	pd_sort(w, n, sizeof(*w), cmp_double);
 	m = !n ? 0 : n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
 	free(w);
 	return m;

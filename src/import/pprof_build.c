@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/pprof_int.h"
 
@@ -372,7 +373,7 @@ static void build_nodes(struct pprof_state *s, struct pd_profile *p,
 	size_t pn = 0, r;
 
 	sort_state = s;
-	qsort(order, m, sizeof(*order), cmp_root_first);
+	pd_sort(order, m, sizeof(*order), cmp_root_first);
 	for (r = 0; r < m; r++) {
 		size_t nids, d = 0, k;
 		const unsigned char *ids = stack_ids(s, order[r], &nids);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/err.h"
+#include "core/sort.h"
 #include "report/report.h"
 
 const char *pd_unit_display(enum pd_unit u)
@@ -185,10 +186,10 @@ size_t pd_report_rows_by(const struct pd_diff *d, enum pd_status want,
 	size_t n = pd_report_rows(d, want, rows);
 
 	if (sort != PD_SORT_IMPACT)
-		qsort(*rows, n, sizeof(**rows),
-		      sort == PD_SORT_SELF    ? cmp_self
-		      : sort == PD_SORT_TOTAL ? cmp_total
-					      : cmp_cum);
+		pd_sort(*rows, n, sizeof(**rows),
+			sort == PD_SORT_SELF	? cmp_self
+			: sort == PD_SORT_TOTAL ? cmp_total
+						: cmp_cum);
 	return n;
 }
 
@@ -217,7 +218,7 @@ static size_t rows_of(const struct pd_diff *d, enum pd_status want, int system,
 			(*rows)[n++].metric = "total";
 		}
 	}
-	qsort(*rows, n, sizeof(**rows), cmp_row);
+	pd_sort(*rows, n, sizeof(**rows), cmp_row);
 	return n;
 }
 
@@ -248,7 +249,7 @@ size_t pd_report_undecided(const struct pd_diff *d, struct pd_row **rows)
 			(*rows)[n].m = &d->funcs.v[i].self;
 			(*rows)[n++].metric = "self";
 		}
-	qsort(*rows, n, sizeof(**rows), cmp_row);
+	pd_sort(*rows, n, sizeof(**rows), cmp_row);
 	return n;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/intern.h"
+#include "core/sort.h"
 #include "model/func.h"
 #include "core/utf8.h"
 #include "report/report.h"
@@ -169,7 +170,7 @@ static int write_stacks(FILE *f, struct stacks *s, int sides)
 	for (i = 1; i < n; i++)
 		ids[k++] = (uint32_t)i;
 	sort_ctx = s;
-	qsort(ids, k, sizeof(*ids), cmp_key);
+	pd_sort(ids, k, sizeof(*ids), cmp_key);
 	sort_ctx = NULL;
 	for (i = 0; i < k && !rc; i++) {
 		pd_buf_reset(&b);

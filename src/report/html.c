@@ -13,6 +13,7 @@
 
 #include "core/limits.h"
 #include "core/blob.h"
+#include "core/sort.h"
 #include "core/utf8.h"
 #include "report/report.h"
 #include "report/tpl_int.h"
@@ -190,7 +191,7 @@ static cJSON *where(const struct pd_diff *d, const struct pd_profile *pa,
 		free(fp);
 	}
 	if (e.n > 1)
-		qsort(e.v, e.n, sizeof(*e.v), cmp_edge_delta);
+		pd_sort(e.v, e.n, sizeof(*e.v), cmp_edge_delta);
 	for (i = 0; i < ntop; i++) {
 		cJSON *o = cJSON_CreateObject(), *cr = cJSON_CreateArray();
 		cJSON *ce = cJSON_CreateArray();

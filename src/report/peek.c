@@ -14,6 +14,7 @@
 #include <cJSON.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "report/report.h"
@@ -247,8 +248,8 @@ static void peek_one(const struct pd_peek_in *pk, uint32_t func,
 			add_profile(k ? pk->pb[i] : pk->pa[i], pk->fn, func,
 				    (int)k, 1.0 / (double)n, in, out);
 	}
-	qsort(in->v, in->n, sizeof(*in->v), by_change);
-	qsort(out->v, out->n, sizeof(*out->v), by_change);
+	pd_sort(in->v, in->n, sizeof(*in->v), by_change);
+	pd_sort(out->v, out->n, sizeof(*out->v), by_change);
 }
 
 int pd_report_peek(FILE *f, const struct pd_diff *d,

@@ -10,6 +10,7 @@
 
 #include "core/blob.h"
 #include "core/err.h"
+#include "core/sort.h"
 #include "core/vec.h"
 #include "report/report.h"
 #include "report/site.h"
@@ -243,7 +244,7 @@ static struct alert_ref *site_alerts(const struct pd_site_series *series,
 		}
 	}
 	if (refs.n)
-		qsort(refs.v, refs.n, sizeof(*refs.v), newest_first);
+		pd_sort(refs.v, refs.n, sizeof(*refs.v), newest_first);
 	for (i = 0; i < refs.n; i++)
 		refs.v[i].group = i;
 	/* linked alerts take the earlier change's number, until none moves */
@@ -262,7 +263,7 @@ static struct alert_ref *site_alerts(const struct pd_site_series *series,
 			}
 	} while (grew);
 	if (refs.n)
-		qsort(refs.v, refs.n, sizeof(*refs.v), by_group);
+		pd_sort(refs.v, refs.n, sizeof(*refs.v), by_group);
 	*changes = 0;
 	for (i = 0; i < refs.n; i++)
 		*changes += !i || refs.v[i].group != refs.v[i - 1].group;

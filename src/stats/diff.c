@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "stats/diff.h"
 #include "stats/diff_int.h"
 #include "stats/stats.h"
@@ -258,7 +259,7 @@ static void finish(struct pd_diff *d)
 	else
 		d->verdict = PD_INCONCLUSIVE;
 	if (d->funcs.n > 1)
-		qsort(d->funcs.v, d->funcs.n, sizeof(*d->funcs.v), cmp_fdiff);
+		pd_sort(d->funcs.v, d->funcs.n, sizeof(*d->funcs.v), cmp_fdiff);
 	/*
 	 * Too short: even the best-sampled function present on both sides
 	 * cannot show a change of the threshold.

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "stats/diff_int.h"
 #include "stats/stats.h"
@@ -124,7 +125,7 @@ static void warn_bursty(struct pd_diff *d)
 		free(v);
 		return;
 	}
-	qsort(v, n, sizeof(*v), cmp_bursty);
+	pd_sort(v, n, sizeof(*v), cmp_bursty);
 	for (i = 0; i < n && i < 5; i++)
 		pd_buf_addf(&b, "%s%s (%.1fx)", i ? ", " : "",
 			    pd_func_name(d->fn, v[i].func), v[i].v);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/intern.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "stats/diff_int.h"
 
@@ -112,7 +113,7 @@ static struct eix *group(const struct edges *e, int callee)
 		ix[i].key = callee ? e->v[i].callee : e->v[i].caller;
 		ix[i].i = i;
 	}
-	qsort(ix, e->n, sizeof(*ix), by_key);
+	pd_sort(ix, e->n, sizeof(*ix), by_key);
 	return ix;
 }
 

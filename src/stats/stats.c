@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/intern.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "stats/stats.h"
 
@@ -285,7 +286,7 @@ double pd_median(double *v, size_t n)
 			v[j] = x;
 		}
 	} else {
-		qsort(v, n, sizeof(*v), cmp_double);
+		pd_sort(v, n, sizeof(*v), cmp_double);
 	}
 	if (n % 2)
 		return v[n / 2];
@@ -321,7 +322,7 @@ void pd_bh(const double *p, size_t n, double *q)
 		s[k].p = p[k];
 		s[k].i = k;
 	}
-	qsort(s, n, sizeof(*s), cmp_pidx);
+	pd_sort(s, n, sizeof(*s), cmp_pidx);
 	/* q_(k) = min over j >= k of p_(j) * n / j, walking down. */
 	for (k = n; k-- > 0;) {
 		double v = s[k].p * (double)n / (double)(k + 1);

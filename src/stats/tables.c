@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "stats/diff_int.h"
 #include "stats/stats.h"
@@ -339,7 +340,7 @@ static void diff_table(struct pd_diff *d, const struct pd_mtable *ta,
 	}
 	decide_table(d, &c, &td);
 	if (td.rows.n > 1)
-		qsort(td.rows.v, td.rows.n, sizeof(*td.rows.v), cmp_trow);
+		pd_sort(td.rows.v, td.rows.n, sizeof(*td.rows.v), cmp_trow);
 	PD_VEC_PUSH(&d->tables, td);
 	pd_intern_release(&keys);
 	free(c.tot_a);

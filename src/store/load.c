@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "import/import.h"
 #include "stats/stats.h"
 #include "store/commit.h"
@@ -600,7 +601,7 @@ int pd_store_func_rows(struct pd_db *db, const char *scenario,
 		ix[i].id = ids[i];
 		ix[i].at = i;
 	}
-	qsort(ix, n, sizeof(*ix), by_id);
+	pd_sort(ix, n, sizeof(*ix), by_id);
 	pd_st_i64(st, 1, func);
 	pd_st_text(st, 2, scenario);
 	pd_st_text(st, 3, cache);
@@ -609,7 +610,7 @@ int pd_store_func_rows(struct pd_db *db, const char *scenario,
 	pd_st_i64(st, 6, ix[n - 1].id);
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		key.id = pd_st_col_i64(st, 0);
-		hit = bsearch(&key, ix, n, sizeof(*ix), by_id);
+		hit = pd_bsearch(&key, ix, n, sizeof(*ix), by_id);
 		if (!hit)
 			continue; /* a run of the key outside the window */
 		rows[hit->at].present = 1;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "store/packed.h"
 
@@ -65,7 +66,7 @@ void pd_packed_encode(struct pd_buf *out, struct pd_packed_row *rows, size_t n)
 	for (i = 1; i < n && rows[i - 1].fid < rows[i].fid; i++)
 		;
 	if (i < n) /* often in order already: ids are given in first use */
-		qsort(rows, n, sizeof(*rows), by_fid);
+		pd_sort(rows, n, sizeof(*rows), by_fid);
 	for (i = 0; i < n; i++) {
 		int tag = 0;
 

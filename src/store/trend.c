@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "core/intern.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/import.h"
 #include "model/profile.h"
@@ -185,7 +186,7 @@ static void regroup(struct tcommits *c, const struct truns *r,
 
 	for (i = 0; i < c->n; i++)
 		c->v[i].first_run = i; /* old index, for the remap below */
-	qsort(c->v, c->n, sizeof(*c->v), by_order);
+	pd_sort(c->v, c->n, sizeof(*c->v), by_order);
 	for (i = 0; i < c->n; i++) {
 		newidx[c->v[i].first_run] = i;
 		c->v[i].nruns = 0;
@@ -313,7 +314,7 @@ static struct run_at *runs_by_id(const struct trun *rs, size_t nrs)
 		ix[i].id = rs[i].id;
 		ix[i].at = i;
 	}
-	qsort(ix, nrs, sizeof(*ix), by_run_id);
+	pd_sort(ix, nrs, sizeof(*ix), by_run_id);
 	return ix;
 }
 
@@ -388,7 +389,7 @@ static int load_counters(struct pd_db *db, struct pd_trend *t,
 				per_run[i] = PD_NAN;
 		}
 		key.id = pd_st_col_i64(st, 0);
-		hit = bsearch(&key, ix, nrs, sizeof(*ix), by_run_id);
+		hit = pd_bsearch(&key, ix, nrs, sizeof(*ix), by_run_id);
 		if (hit) /* else a run outside the window */
 			per_run[hit->at] = pd_st_col_f64(st, 2);
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "store/load_int.h"
 #include "store/packed.h"
@@ -366,7 +367,7 @@ int pd_trend_rank(struct pd_db *db, const struct pd_trend_query *q,
 		(*sc)[i].id = i;
 		(*sc)[i].score = rk->mean[i] / (double)nrs + fabs(l - f);
 	}
-	qsort(*sc, rk->n, sizeof(**sc), by_score);
+	pd_sort(*sc, rk->n, sizeof(**sc), by_score);
 	*nsel = q->top < rk->n ? q->top : rk->n;
 	/* a function below half a percent of the run is not a trend */
 	while (*nsel && !((*sc)[*nsel - 1].score >= 0.005))

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/sort.h"
 #include "import/etl/etl_int.h"
 
 /* Frames of one stack kept at most (the kernel walks at most 192). */
@@ -57,7 +58,8 @@ struct etl_process *pd_etl_process_find(struct etl_state *st, int64_t pid)
 	struct etl_process key;
 
 	key.pid = pid;
-	return bsearch(&key, st->procs.v, st->procs.n, sizeof(key), cmp_proc);
+	return pd_bsearch(&key, st->procs.v, st->procs.n, sizeof(key),
+			  cmp_proc);
 }
 
 /* Processes sorted by pid, one each (its latest name). */
@@ -68,7 +70,7 @@ static void unique_processes(struct etl_state *st)
 	/* a stable order: the later event of a pid comes later */
 	for (i = 0; i < st->procs.n; i++)
 		st->procs.v[i].samples = i;
-	qsort(st->procs.v, st->procs.n, sizeof(*st->procs.v), cmp_proc);
+	pd_sort(st->procs.v, st->procs.n, sizeof(*st->procs.v), cmp_proc);
 	for (i = 0; i < st->procs.n; i++) {
 		if (n && st->procs.v[n - 1].pid == st->procs.v[i].pid) {
 			if (st->procs.v[i].samples > st->procs.v[n - 1].samples)
@@ -248,7 +250,7 @@ static int choose(struct etl_state *st, struct pd_profile *p,
 
 	for (i = 0; i < st->procs.n; i++)
 		by[i] = &st->procs.v[i];
-	qsort(by, st->procs.n, sizeof(*by), cmp_samples_desc);
+	pd_sort(by, st->procs.n, sizeof(*by), cmp_samples_desc);
 	pd_buf_addf(&b, "%s: processes by %s:", st->path, what(st));
 	for (i = 0; i < st->procs.n && by[i]->samples; i++)
 		pd_buf_addf(&b, "%s %s (%lld) %llu", i ? "," : "",
@@ -294,7 +296,8 @@ static int count_processes(struct etl_state *st, struct pd_err *err)
 	const void *r;
 	int rc;
 
-	qsort(st->threads.v, st->threads.n, sizeof(*st->threads.v), cmp_thread);
+	pd_sort(st->threads.v, st->threads.n, sizeof(*st->threads.v),
+		cmp_thread);
 	unique_processes(st);
 	pd_etl_cursor_open(&c, &st->samples);
 	while ((rc = pd_etl_cursor_next(&c, &r, st->path, err)) > 0) {
@@ -308,8 +311,8 @@ static int count_processes(struct etl_state *st, struct pd_err *err)
 			add.name = 0;
 			add.samples = 0;
 			PD_VEC_PUSH(&st->procs, add);
-			qsort(st->procs.v, st->procs.n, sizeof(*st->procs.v),
-			      cmp_proc);
+			pd_sort(st->procs.v, st->procs.n, sizeof(*st->procs.v),
+				cmp_proc);
 			pr = pd_etl_process_find(st, pid);
 		}
 		pr->samples++;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "import/etl/etl_int.h"
 
 /* Ranges of one process before an address that are looked at, at most. */
@@ -28,7 +29,7 @@ static int cmp_range(const void *a, const void *b)
 
 void pd_etl_ranges_sort(struct etl_state *st)
 {
-	qsort(st->ranges.v, st->ranges.n, sizeof(*st->ranges.v), cmp_range);
+	pd_sort(st->ranges.v, st->ranges.n, sizeof(*st->ranges.v), cmp_range);
 }
 
 /* The range of pid holding addr (the latest of those starting last);

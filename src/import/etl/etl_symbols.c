@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "import/etl/etl_int.h"
 #include "import/symbols/symfind.h"
 
@@ -101,7 +102,7 @@ void pd_etl_symbolicate(struct etl_state *st, struct pd_profile *p)
 		return;
 	}
 	note_lines(p, pd_symctx_notes(ctx));
-	qsort(st->pend.v, st->pend.n, sizeof(*st->pend.v), cmp_pend);
+	pd_sort(st->pend.v, st->pend.n, sizeof(*st->pend.v), cmp_pend);
 	for (i = 0; i < st->pend.n; i = j) {
 		for (j = i; j < st->pend.n &&
 			    st->pend.v[j].range == st->pend.v[i].range;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "import/etl/etl_int.h"
 
 /* Records a run's reader holds at once. */
@@ -152,7 +153,7 @@ static int spill(struct etl_table *t, const char *path, struct pd_err *err)
 
 	if (!f)
 		return no_file(path, err);
-	qsort(t->mem, t->n, t->size, t->cmp);
+	pd_sort(t->mem, t->n, t->size, t->cmp);
 	if (fwrite(t->mem, t->size, t->n, f) != t->n || fflush(f) != 0)
 		return write_failed(f, path, err);
 	add_run(t, f, t->n, 0);
@@ -194,7 +195,7 @@ int pd_etl_table_sort(struct etl_table *t, const char *path, struct pd_err *err)
 			return rc;
 	}
 	if (!t->nruns) {
-		qsort(t->mem, t->n, t->size, t->cmp);
+		pd_sort(t->mem, t->n, t->size, t->cmp);
 		return 0;
 	}
 	free(t->mem);

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/perf/perf_int.h"
 #include "import/perf/perfdata.h"
@@ -525,7 +526,7 @@ static int read_all(struct pdd *d, struct pd_profile *p,
 	if (rc)
 		return rc;
 	if (d->ids.n > 1)
-		qsort(d->ids.v, d->ids.n, sizeof(*d->ids.v), cmp_idmap);
+		pd_sort(d->ids.v, d->ids.n, sizeof(*d->ids.v), cmp_idmap);
 	d->buf = pd_xmalloc(BUF_SIZE);
 	rc = pd_pdd_pass_events(d, err);
 	if (!rc)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/file.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/perf/perfdata.h"
 #include "import/perf/perfdata_int.h"
@@ -585,10 +586,10 @@ int pd_pdd_pass_events(struct pdd *d, struct pd_err *err)
 	if (rc)
 		return rc;
 	if (d->maps.n > 1)
-		qsort(d->maps.v, d->maps.n, sizeof(*d->maps.v), cmp_map);
+		pd_sort(d->maps.v, d->maps.n, sizeof(*d->maps.v), cmp_map);
 	if (d->comms.n > 1)
-		qsort(d->comms.v, d->comms.n, sizeof(*d->comms.v), cmp_comm);
+		pd_sort(d->comms.v, d->comms.n, sizeof(*d->comms.v), cmp_comm);
 	if (d->forks.n > 1)
-		qsort(d->forks.v, d->forks.n, sizeof(*d->forks.v), cmp_fork);
+		pd_sort(d->forks.v, d->forks.n, sizeof(*d->forks.v), cmp_fork);
 	return 0;
 }

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/perf/perfdata_int.h"
 
@@ -94,7 +95,7 @@ static int read_map(const char *path, void *vv, struct pd_buf *names)
 	}
 	fclose(f);
 	if (v->n > 1)
-		qsort(v->v, v->n, sizeof(*v->v), cmp_jsym);
+		pd_sort(v->v, v->n, sizeof(*v->v), cmp_jsym);
 	return 0;
 }
 

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/symbols/objid.h"
 #include "import/perf/perfdata_int.h"
@@ -319,7 +320,7 @@ static int read_kallsyms(const char *path, struct ksyms *k)
 		return -1;
 	}
 	if (!sorted) /* /proc/kallsyms is, but for modules */
-		qsort(k->v.v, k->v.n, sizeof(*k->v.v), cmp_ksym);
+		pd_sort(k->v.v, k->v.n, sizeof(*k->v.v), cmp_ksym);
 	return 0;
 }
 
@@ -497,7 +498,7 @@ void pd_pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
 
 	for (i = 0; i < s->addrs.n; i++)
 		as[i] = &s->addrs.v[i];
-	qsort(as, s->addrs.n, sizeof(*as), cmp_addr_dso);
+	pd_sort(as, s->addrs.n, sizeof(*as), cmp_addr_dso);
 	for (i = 0; i < s->addrs.n; i = j) {
 		struct pdd_dso *x = &s->dsos.v[as[i]->dso];
 		size_t got;

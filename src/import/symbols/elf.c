@@ -18,6 +18,7 @@
 
 #include "core/file.h"
 #include "core/limits.h"
+#include "core/sort.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
 #include "import/symbols/elf_int.h"
@@ -96,7 +97,7 @@ static size_t lookup(struct esyms *syms, uint64_t base, struct pd_symreq *reqs,
 	if (syms->v.n > 1) {
 		size_t k, w = 1;
 
-		qsort(syms->v.v, syms->v.n, sizeof(*syms->v.v), cmp_esym);
+		pd_sort(syms->v.v, syms->v.n, sizeof(*syms->v.v), cmp_esym);
 		for (k = 1; k < syms->v.n; k++) /* one name per address */
 			if (syms->v.v[k].start != syms->v.v[w - 1].start)
 				syms->v.v[w++] = syms->v.v[k];

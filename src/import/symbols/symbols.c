@@ -21,6 +21,7 @@
 #include "core/buf.h"
 #include "core/file.h"
 #include "core/input.h"
+#include "core/sort.h"
 #include "core/vec.h"
 #include "import/json.h"
 #include "import/symbols/symbols.h"
@@ -192,7 +193,7 @@ static void lib_end(struct sc_reader *r)
 		l->pairs.v[2 * n + 1] = l->symtab.v[t];
 		n++;
 	}
-	qsort(l->pairs.v, n, 2 * sizeof(uint64_t), cmp_pair);
+	pd_sort(l->pairs.v, n, 2 * sizeof(uint64_t), cmp_pair);
 	out.addr = pd_xmalloc((n + 1) * sizeof(*out.addr));
 	out.sym = pd_xmalloc((n + 1) * sizeof(*out.sym));
 	for (i = 0; i < n; i++) {

@@ -15,6 +15,7 @@
 
 #include "core/limits.h"
 #include "core/file.h"
+#include "core/sort.h"
 #include "core/vec.h"
 #include "core/xalloc.h"
 #include "import/symbols/objid.h"
@@ -266,7 +267,7 @@ static void build_index(struct pd_symctx *c)
 		     " name narrower folders with --symbols",
 		     MAX_ENTRIES);
 	if (c->idx.n > 1)
-		qsort(c->idx.v, c->idx.n, sizeof(*c->idx.v), cmp_ient);
+		pd_sort(c->idx.v, c->idx.n, sizeof(*c->idx.v), cmp_ient);
 }
 
 /* The entry of dir named name without regard to case (owned), or NULL. */
