@@ -24,6 +24,7 @@
 
 #include "core/limits.h"
 #include "core/buf.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/import.h"
 #include "import/json.h"
@@ -405,7 +406,7 @@ static size_t find(const struct idx *t, size_t n, long long id)
 	struct idx key, *hit;
 
 	key.id = id;
-	hit = bsearch(&key, t, n, sizeof(*t), by_id);
+	hit = pd_bsearch(&key, t, n, sizeof(*t), by_id);
 	return hit ? hit->at : SIZE_MAX;
 }
 
@@ -496,7 +497,7 @@ static int link_nodes(struct cp *s, struct idx *ids, size_t n)
 		ids[i].id = s->nodes.v[i].id;
 		ids[i].at = i;
 	}
-	qsort(ids, n, sizeof(*ids), by_id);
+	pd_sort(ids, n, sizeof(*ids), by_id);
 	for (i = 1; i < n; i++)
 		if (ids[i].id == ids[i - 1].id)
 			return err_at(s, s->old ? "$.head" : "$.nodes",
