@@ -79,6 +79,18 @@ z.close()' "$T/net.etl" "$1"
 	zipped 1 | cat >"$T/stored.etl.zip"
 	expect_exit 2 pd show "$T/stored.etl.zip"
 	expect_grep "stored.etl.zip: byte [0-9]*: a stored zip member of unknown size before the .etl" "$T/err"
+	# cut at a buffer's end (212 of 360 buffers, as a copy made while
+	# the trace is written ends): the header's count of buffers tells
+	python3 -c '
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+at = 0
+for _ in range(212):
+    at += struct.unpack_from("<I", d, at)[0]
+open(sys.argv[2], "wb").write(d[:at])' "$T/net.etl" "$T/cut212.etl"
+	expect_exit 2 pd "$T/net.etl" "$T/cut212.etl"
+	expect_grep "cut212.etl: byte 2447413 of the .etl: the trace ends after 212 of the 360 buffers its header says were written" "$T/err"
+	if [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else not_ok "one line"; fi
 	# cut inside a buffer, and a damaged buffer header
 	head -c 100000 "$T/net.etl" >"$T/cut.etl"
 	expect_exit 2 pd show "$T/cut.etl"
@@ -103,6 +115,19 @@ open(sys.argv[2], "wb").write(d)' "$T/net.etl" "$T/bad.etl" "$1" "$2"
 	expect_grep "bad.etl: byte 72 of the .etl: not an event header" "$T/err"
 	if [ "$(wc -l <"$T/err")" -eq 1 ]; then ok; else not_ok "one line"; fi
 fi
+# A written trace whose header says more buffers were written than it
+# holds is refused; one that says as many is read.
+cat >"$T/w.spec" <<'EOF2'
+{"processes": [{"pid": 7, "name": "w.exe"}], "threads": [{"pid": 7, "tid": 8}],
+ "samples": [{"tid": 8, "ip": 4096, "count": 3}], "buffers_written": 9}
+EOF2
+python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/w.spec" "$T/w.etl"
+expect_exit 2 pd show "$T/w.etl"
+expect_grep "w.etl: byte [0-9]* of the .etl: the trace ends after 2 of the 9 buffers its header says were written" "$T/err"
+sed 's/"buffers_written": 9/"buffers_written": 2/' "$T/w.spec" >"$T/w2.spec"
+python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/w2.spec" "$T/w2.etl"
+expect_exit 0 pd show -f json "$T/w2.etl"
+expect_grep '"samples":.3,' "$T/out"
 # Not a trace: a zip without an .etl is named as such.
 printf 'PK\003\004' >"$T/x.zip"
 head -c 60 /dev/zero >>"$T/x.zip"

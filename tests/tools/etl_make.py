@@ -15,7 +15,7 @@ spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
                     "user_key": true, "count": n}],
        "vallocs": [{"tid", "owner": pid, "size", "flags", "free": false,
                     "user": [...], "kernel": [...], "count": n}],
-       "compress": false, "no_header": false}
+       "compress": false, "no_header": false, "buffers_written": n}
 Kernel images are images of pid 0. A VirtualAlloc (PageFault group,
 type 98; 99 with "free") carries base, size, the owning process and the
 allocation type (flags, default MEM_COMMIT | MEM_RESERVE), its thread in
@@ -137,9 +137,11 @@ def literal_lz77(b):
     return bytes(out)
 
 
-def buffers(evs, compress, header):
+def buffers(evs, compress, header, written=None):
     """The trace's header event alone in a first, plain buffer (as the
-    relogger writes it); the rest compressed or not."""
+    relogger writes it); the rest compressed or not. The header says how
+    many buffers were written (TRACE_LOGFILE_HEADER's BuffersWritten, 36
+    bytes into its data): all of them, or `written`."""
     bufs, cur = [], bytearray()
     if header:
         bufs.append(evs[0] + bytes(-len(evs[0]) % 8))
@@ -151,6 +153,11 @@ def buffers(evs, compress, header):
             cur = bytearray()
         cur += e
     bufs.append(bytes(cur))
+    if header:
+        n = len(bufs) if written is None else written
+        h = bytearray(bufs[0])
+        h[32 + 36:32 + 40] = struct.pack("<I", n)
+        bufs[0] = bytes(h)
     out = bytearray()
     for i, body in enumerate(bufs):
         saved = 72 + len(body)
@@ -170,7 +177,7 @@ def buffers(evs, compress, header):
 def main():
     spec = json.load(open(sys.argv[1]))
     data = buffers(events(spec), spec.get("compress", False),
-                   not spec.get("no_header"))
+                   not spec.get("no_header"), spec.get("buffers_written"))
     open(sys.argv[2], "wb").write(data)
 
 

@@ -416,6 +416,20 @@ static void take_interval(struct etl_state *st, const struct etl_event *ev)
 		st->interval_100ns = (uint32_t)rd(ev->data + 4, 4);
 }
 
+/*
+ * The trace's header event (EventTrace/Header, TRACE_LOGFILE_HEADER): its
+ * logging mode at byte 32, the buffers written at 36. The first one
+ * counts (a merged trace repeats it, with the same numbers).
+ */
+static void take_header(struct etl_state *st, const struct etl_event *ev)
+{
+	if (st->header_seen || ev->len < 40)
+		return;
+	st->header_seen = 1;
+	st->log_mode = (uint32_t)rd(ev->data + 32, 4);
+	st->buffers_written = (uint32_t)rd(ev->data + 36, 4);
+}
+
 int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 		      struct pd_err *err)
 {
@@ -427,6 +441,10 @@ int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 		return 0;
 	}
 	switch (ev->group) {
+	case ETL_G_HEADER:
+		if (ev->opcode == 0)
+			take_header(st, ev);
+		return 0;
 	case ETL_G_PERFINFO:
 		if (ev->opcode == 46)
 			return take_sample(st, ev, err);

@@ -182,6 +182,13 @@ struct etl_state {
 	int count_only;		 /* counting events: no record kept */
 	int ptr;		 /* pointer size of the trace */
 	uint64_t events, buffers, compressed;
+	/*
+	 * What the trace's header event says was written: its buffers (0
+	 * when unknown) and its logging mode (a circular or split file
+	 * holds fewer buffers than were written).
+	 */
+	uint32_t buffers_written, log_mode;
+	int header_seen;
 	uint64_t counts[PD_ETL_KINDS];
 	PD_VEC(struct etl_pend) pend;
 	struct etl_fslot *fslots; /* open addressing, a power of two */

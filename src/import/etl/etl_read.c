@@ -482,6 +482,30 @@ static int walk_buffers(struct src *s, struct etl_state *st, struct pd_err *err)
 	return rc;
 }
 
+/* Logging modes whose file holds fewer buffers than were written. */
+#define MODE_CIRCULAR 0x2
+#define MODE_NEWFILE 0x8
+
+/*
+ * A trace cut at a buffer's end reads as a shorter trace: the header's
+ * count of buffers written is what tells it (docs/formats.md, "Windows
+ * ETW traces").
+ */
+static int check_buffers(const struct src *s, const struct etl_state *st,
+			 struct pd_err *err)
+{
+	if (!st->buffers_written || st->buffers >= st->buffers_written ||
+	    (st->log_mode & (MODE_CIRCULAR | MODE_NEWFILE)))
+		return 0;
+	return pd_err_set(err, PD_EPARSE,
+			  "%s: byte %llu of the .etl: the trace ends after %llu"
+			  " of the %u buffers its header says were written"
+			  " (cut short, or copied while it was recorded)",
+			  st->path, (unsigned long long)s->pos,
+			  (unsigned long long)st->buffers,
+			  (unsigned)st->buffers_written);
+}
+
 int pd_etl_walk(struct pd_input *in, struct etl_state *st, struct pd_err *err)
 {
 	struct src *s = pd_xcalloc(1, sizeof(*s));
@@ -495,6 +519,8 @@ int pd_etl_walk(struct pd_input *in, struct etl_state *st, struct pd_err *err)
 	}
 	if (rc == 0)
 		rc = walk_buffers(s, st, err);
+	if (rc == 0)
+		rc = check_buffers(s, st, err);
 	if (rc == 0 && st->events == 0)
 		rc = pd_err_set(err, PD_EPARSE, "%s: an ETW trace of no events",
 				st->path);
