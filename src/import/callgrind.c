@@ -221,6 +221,7 @@ static int on_positions(struct cg_reader *s, const char *v)
 	const char *t = cg_blanks(v);
 
 	s->npos = 0;
+	s->positions_line = s->lines.lineno;
 	while (*t) {
 		size_t n = strcspn(t, " \t");
 
@@ -398,6 +399,31 @@ static void finish(struct cg_reader *s)
 	}
 }
 
+/*
+ * A file whose every cost reads as 0 is not a profile: most often its
+ * positions: line names more positions than its cost lines hold, so that
+ * the costs were taken for positions (docs/formats.md, "Callgrind and
+ * Cachegrind").
+ */
+static int check_costs(struct cg_reader *s)
+{
+	if (!s->cost_lines || s->nonzero_lines)
+		return 0;
+	if (!s->costed_lines && s->positions_line)
+		return pd_err_set(s->err, PD_EPARSE,
+				  "%s:%zu: positions: names %d positions, and"
+				  " no cost line holds a number past them:"
+				  " every cost would read as 0 (do the"
+				  " positions match the cost lines?)",
+				  s->in->path, s->positions_line, s->npos);
+	return pd_err_set(s->err, PD_EPARSE,
+			  "%s: every cost of event %s is 0 on all %zu cost"
+			  " lines: nothing to compare (--event to choose"
+			  " another of: %s)",
+			  s->in->path, s->p->event ? s->p->event : "?",
+			  s->cost_lines, s->events.buf);
+}
+
 static int read_file(struct cg_reader *s)
 {
 	char *line;
@@ -418,7 +444,7 @@ static int read_file(struct cg_reader *s)
 				  "%s: no events: line: not a callgrind or"
 				  " cachegrind file",
 				  s->in->path);
-	return 0;
+	return check_costs(s);
 }
 
 static int import(struct pd_input *in, struct pd_profile *p,

@@ -109,6 +109,8 @@ static int cost_line(struct cg_reader *s, const char *c, uint64_t *v)
 			    *c ? c : "(none)");
 		c = e;
 	}
+	if (*cg_blanks(c))
+		s->costed_lines++;
 	return pd_cg_costs(s, c, v);
 }
 
@@ -353,6 +355,7 @@ int pd_cg_cost(struct cg_reader *s, const char *line)
 	if (cost_line(s, line, &v) < 0 || current(s, &fn) < 0)
 		return s->err->code;
 	s->cost_lines++;
+	s->nonzero_lines += v != 0;
 	if (s->calling) {
 		s->calling = 0;
 		if (v)

@@ -86,6 +86,11 @@ struct cg_reader {
 	struct pd_buf derived; /* "event: X = ..." names, blank-separated */
 
 	size_t cost_lines, unknown, unknown_line, mismatch_line;
+	/*
+	 * Cost lines that hold a cost past their positions, and those whose
+	 * chosen event's cost is not 0; where positions: was (0: none).
+	 */
+	size_t costed_lines, nonzero_lines, positions_line;
 	unsigned mismatches;
 	int version;
 	int thread; /* thread: N (--separate-threads=yes), 0 none */

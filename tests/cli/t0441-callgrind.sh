@@ -188,6 +188,20 @@ n=$(awk 'NR > 2000 && /^[0-9]/ && prev !~ /^calls=/ { print NR; exit }
 head -n "$n" "$T/profile" >"$T/cut"
 expect_exit 0 pd show "$T/cut"
 expect_grep "no totals: line at the end, which callgrind writes last: the file may be cut short" "$T/err"
+# positions: naming one position more than the cost lines hold: every
+# cost would be taken for a position and read as 0, so the file is
+# refused at its positions: line, and a diff against it exits 2
+sed 's/^positions: line$/positions: line instr/' "$T/profile" >"$T/pos2"
+if grep -q '^positions: line instr$' "$T/pos2"; then ok; else not_ok "positions line rewritten"; fi
+expect_exit 2 pd show "$T/pos2"
+pline=$(grep -n '^positions:' "$T/pos2" | cut -d: -f1)
+expect_grep "pos2:$pline: positions: names 2 positions, and no cost line holds a number past them" "$T/err"
+expect_lines 1 "$T/err"
+expect_exit 2 pd "$T/profile" "$T/pos2"
+# every cost 0 (a cost line still holds a number): refused too
+sed 's/^\([-+0-9*]*\) [0-9][0-9]*$/\1 0/' "$T/profile" | grep -v '^calls=' >"$T/zero"
+expect_exit 2 pd show "$T/zero"
+expect_grep "zero: every cost of event Ir is 0 on all [0-9]* cost lines" "$T/err"
 expect_exit 2 pd show --event Dx "$T/profile"
 expect_grep "no event Dx on the events: line (Ir)" "$T/err"
 expect_lines 1 "$T/err"
