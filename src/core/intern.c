@@ -150,12 +150,42 @@ static size_t probe(const struct pd_intern *t, const char *s, size_t len,
 	return j;
 }
 
+/* s with each NUL byte written \x00 (a text table's form); owned. */
+static char *nul_escaped(const char *s, size_t len, size_t *out)
+{
+	size_t i, k = 0, nul = 0;
+	char *e;
+
+	for (i = 0; i < len; i++)
+		nul += !s[i];
+	e = pd_xmalloc(len + 3 * nul + 1);
+	for (i = 0; i < len; i++) {
+		if (s[i]) {
+			e[k++] = s[i];
+			continue;
+		}
+		memcpy(e + k, "\\x00", 4);
+		k += 4;
+	}
+	e[k] = '\0';
+	*out = k;
+	return e;
+}
+
 uint32_t pd_intern_find(const struct pd_intern *t, const char *s, size_t len)
 {
 	size_t j;
 
 	if (!t->nslots)
 		return UINT32_MAX;
+	if (t->text && len && memchr(s, 0, len)) {
+		size_t n;
+		char *e = nul_escaped(s, len, &n);
+		uint32_t id = pd_intern_find(t, e, n);
+
+		free(e);
+		return id;
+	}
 	j = probe(t, s, len, pd_hash_bytes(s, len));
 	return t->slots[j] ? t->slots[j] - 1 : UINT32_MAX;
 }
@@ -181,6 +211,15 @@ uint32_t pd_intern(struct pd_intern *t, const char *s, size_t len)
 {
 	uint32_t h;
 	size_t j;
+
+	if (t->text && len && memchr(s, 0, len)) {
+		size_t n;
+		char *e = nul_escaped(s, len, &n);
+		uint32_t id = pd_intern(t, e, n);
+
+		free(e);
+		return id;
+	}
 
 	/*
 	 * Id 0 is the empty string only when the table was initialised

@@ -29,6 +29,13 @@ struct pd_intern {
 	 */
 	size_t max_len, over_len;
 	char over_start[PD_INTERN_OVER_START + 1];
+	/*
+	 * A table of names (a profile's): a NUL byte inside a string is
+	 * stored as the four characters \x00, so that the name stays whole
+	 * wherever it is printed as a C string, and two names that differ
+	 * after a NUL stay two.
+	 */
+	int text;
 };
 
 void pd_intern_init(struct pd_intern *t);

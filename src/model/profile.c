@@ -24,6 +24,7 @@ void pd_profile_init(struct pd_profile *p)
 
 	memset(p, 0, sizeof(*p));
 	pd_intern_init(&p->strs);
+	p->strs.text = 1;
 	PD_VEC_PUSH(&p->nodes, root);
 	p->unit = PD_UNIT_SAMPLES;
 }

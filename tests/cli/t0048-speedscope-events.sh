@@ -131,4 +131,22 @@ d = json.load(open(sys.argv[1]))
 f = {x["function"]: (x["self"], x["total"]) for x in d["functions"]}
 assert f == {"work": (2, 2), "main": (1, 3)}, f
 PY
+# A NUL inside a name keeps the name whole (written \x00) and two names
+# that differ after it apart.
+cat >"$T/nul.json" <<'EOF'
+{"$schema": "https://www.speedscope.app/file-format-schema.json",
+ "shared": {"frames": [{"name": "nul\u0000x"}, {"name": "nul\u0000y"}]},
+ "profiles": [{"type": "sampled", "name": "p", "unit": "milliseconds",
+   "startValue": 0, "endValue": 3, "samples": [[0], [1], [1]],
+   "weights": [1, 1, 1]}]}
+EOF
+expect_exit 0 pd show -f json "$T/nul.json"
+if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x["self"] for x in d["functions"]}
+assert sorted(f) == ["nul\\x00x", "nul\\x00y"], f
+assert f["nul\\x00y"] == 2 * f["nul\\x00x"], f
+PY
+then ok; else not_ok "NUL in a speedscope name"; fi
 finish

@@ -123,6 +123,28 @@ static void test_fmt_double(void **state)
 	}
 }
 
+/*
+ * A names table keeps a name whole past a NUL byte inside it, and two
+ * names that differ after it apart ("nul\u0000x" in a speedscope file).
+ */
+static void test_intern_text_nul(void **state)
+{
+	struct pd_intern t;
+	uint32_t x, y;
+
+	(void)state;
+	pd_intern_init(&t);
+	t.text = 1;
+	x = pd_intern(&t, "nul\0x", 5);
+	y = pd_intern(&t, "nul\0y", 5);
+	assert_int_not_equal(x, y);
+	assert_string_equal(pd_intern_str(&t, x), "nul\\x00x");
+	assert_int_equal(pd_intern_len(&t, y), 8);
+	assert_int_equal(pd_intern_find(&t, "nul\0y", 5), y);
+	assert_int_equal(pd_intern_cstr(&t, "nul\\x00x"), x);
+	pd_intern_release(&t);
+}
+
 static void test_intern(void **state)
 {
 	struct pd_intern t;
@@ -409,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_fmt_double),
 		cmocka_unit_test(test_intern),
+		cmocka_unit_test(test_intern_text_nul),
 		cmocka_unit_test(test_utf8),
 		cmocka_unit_test(test_input_decoding),
 		cmocka_unit_test(test_lines),
