@@ -33,13 +33,29 @@ mkdir -p "$SRC" "$PREFIX/include" "$PREFIX/lib/pkgconfig"
 command -v "$CC" >/dev/null ||
 	{ echo "$0: $CC not found (apt-get install mingw-w64)" >&2; exit 2; }
 
+# fetch_source PKG: downloads PKG's source package into the current
+# folder. A mirror may list a version (a security update, say) whose
+# files it no longer serves: every version the sources list is tried,
+# newest first, before giving up.
+fetch_source()
+{
+	apt-get source --download-only "$1" >&2 2>/dev/null && return 0
+	for v in $(apt-cache showsrc "$1" 2>/dev/null |
+		sed -n 's/^Version: //p' | sort -u -r -V); do
+		rm -f "$1"_*
+		apt-get source --download-only "$1=$v" >&2 && return 0
+	done
+	echo "$0: no source package of $1 could be downloaded" >&2
+	return 1
+}
+
 # unpack PKG: the Debian source package, patched, in $SRC/PKG; prints
 # its folder
 unpack()
 {
 	if [ ! -f "$SRC/$1.dir" ]; then
 		(cd "$SRC" && ls "$1"_*.dsc >/dev/null 2>&1 ||
-			apt-get source --download-only "$1" >&2)
+			fetch_source "$1")
 		dsc=$(ls "$SRC/$1"_*.dsc | head -n 1)
 		rm -rf "${SRC:?}/$1"
 		dpkg-source -x "$dsc" "$SRC/$1" >&2
