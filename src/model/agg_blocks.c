@@ -1,6 +1,6 @@
 /*
  * Each function's dispersion over a profile's time blocks
- * (docs/statistics.md, "Bursty functions"): its self and total counts per
+ * (docs/statistics.md, "Time inside a run"): its self and total counts per
  * block against what an even rate would put there, the block's share of
  * the steady samples. Steady: the program's samples less the self
  * samples of functions that are plainly bursty by themselves (a burst
@@ -65,7 +65,7 @@ static void add_total(void *ctx, uint32_t node, uint32_t fn)
  * function that runs in one phase of the program (a start-up, the parse
  * before the index) is one stretch: concentrated in time like a burst,
  * but by the program's order, the same in every run (statistics.md,
- * "Bursty functions").
+ * "Time inside a run").
  */
 static unsigned stretches(const double *c, const double *e, unsigned used,
 			  double C, double E)

@@ -1,6 +1,6 @@
 /*
  * Time blocks of a profile's samples (blocks.h; docs/statistics.md,
- * "Bursty functions").
+ * "Time inside a run").
  */
 #include <math.h>
 #include <stdlib.h>

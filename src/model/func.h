@@ -111,7 +111,7 @@ struct pd_agg {
 	 * total [1] counts' dispersion over the blocks (Pearson's X^2 over
 	 * its degrees of freedom, 1 for counts as even as sampling makes
 	 * them) and those degrees of freedom, 0 where too few samples say
-	 * nothing (docs/statistics.md, "Bursty functions"). NULL without
+	 * nothing (docs/statistics.md, "Time inside a run"). NULL without
 	 * blocks.
 	 */
 	double *bdisp[2], *bdf[2];

@@ -106,24 +106,32 @@ void pd_fmt_method(struct pd_buf *b, const struct pd_diff *d)
 	default:
 		break;
 	}
-	pd_buf_addf(b, "quasi-Poisson test on sample counts; phi %.2f (%s",
-		    d->phi, d->phi_source);
-	if (!isnan(d->lambda))
-		pd_buf_addf(b, "; lambda %.2f from %zu functions", d->lambda,
-			    d->lambda_n);
+	if (!strcmp(d->phi_source, "history"))
+		pd_buf_adds(b, "quasi-Poisson test on sample counts,"
+			       " run-to-run variation learned from history");
+	else if (d->lambda_n)
+		pd_buf_addf(b,
+			    "quasi-Poisson test on sample counts, dispersion"
+			    " %.2f (%g assumed, moderated by how %zu"
+			    " well-sampled functions scatter), run-to-run"
+			    " variation %g %% a function",
+			    d->phi, d->set.dispersion, d->lambda_n,
+			    d->set.run_cv * 100);
 	else
 		pd_buf_addf(b,
-			    "; lambda not estimated, %zu well-sampled"
-			    " functions of 30 needed",
-			    d->lambda_n);
-	pd_buf_addf(b, "); run-to-run variation %s %g %%",
-		    strcmp(d->phi_source, "history")
-			? "assumed"
-			: "learned from history, else",
-		    d->set.run_cv * 100);
+			    "quasi-Poisson test on sample counts, dispersion"
+			    " %.2f assumed, run-to-run variation %g %% a"
+			    " function",
+			    d->phi, d->set.run_cv * 100);
 	if (d->whole_cv > d->set.run_cv)
-		pd_buf_addf(b, " a function, %g %% the whole program",
-			    d->whole_cv * 100);
+		pd_buf_addf(b, ", %g %% the whole program", d->whole_cv * 100);
+	if (d->shift_voters && !d->set.share)
+		pd_buf_addf(b,
+			    "; functions judged beyond the program's shift"
+			    " (%+.1f %%, %zu of %zu well-sampled functions"
+			    " alike)",
+			    (exp(d->shift) - 1) * 100, d->shift_alike,
+			    d->shift_voters);
 }
 
 static int cmp_row(const void *pa, const void *pb)
@@ -358,10 +366,16 @@ static void total_phrase(struct pd_buf *b, const struct pd_diff *d)
 	if (!isnan(t->ci_low))
 		pd_buf_addf(b, " (CI %+.1f … %+.1f %%)", (t->ci_low - 1) * 100,
 			    (t->ci_high - 1) * 100);
-	/* read first: the functions moved alike (statistics.md) */
-	if (d->shift_alike)
-		pd_buf_addf(b, ", %zu of %zu functions alike: machine-wide?",
-			    d->shift_alike, d->shift_voters);
+	/*
+	 * read first: the functions moved alike, a machine-wide shift or a
+	 * change of all the code (statistics.md, "Machine-wide shifts")
+	 */
+	if (pd_diff_shift_named(d))
+		pd_buf_addf(b,
+			    ", %zu of %zu functions moved %+.1f %% alike:"
+			    " machine-wide?",
+			    d->shift_alike, d->shift_voters,
+			    (exp(d->shift) - 1) * 100);
 }
 
 /*

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <cJSON.h>
 
+#include "core/buf.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "report/jsonw.h"
@@ -97,7 +98,6 @@ static void metric_fields(const struct fields *o, const struct pd_diff *d,
 	f_num(o, "ci_adjusted_low", m->ci_adj_low);
 	f_num(o, "ci_adjusted_high", m->ci_adj_high);
 	f_num(o, "mde_pct", m->mde_pct);
-	f_num(o, "burst_dispersion", m->burst > 0 ? m->burst : PD_NAN);
 	f_bool(o, "unstable", m->unstable);
 	f_bool(o, "notable", m->notable);
 	f_num(o, "threshold_pct", m->tau_pct);
@@ -107,6 +107,8 @@ static void metric_fields(const struct fields *o, const struct pd_diff *d,
 	f_num(o, "baseline_samples", m->base_n);
 	f_num(o, "candidate_samples", m->cand_n);
 	f_num(o, "impact_pct", m->impact_pct);
+	f_num(o, "shift_ratio",
+	      fabs(m->ref_shift) > 0 ? exp(m->ref_shift) : PD_NAN);
 	f_str(o, "cost_shift",
 	      m->shift >= 0 ? pd_func_name(d->fn, (uint32_t)m->shift) : NULL);
 }
@@ -392,6 +394,14 @@ int pd_report_json(FILE *f, const struct pd_diff *d,
 		cJSON_AddItemToArray(arr, pd_json_text(d->warnings.v[i]));
 	cJSON_AddItemToObject(root, "warnings", arr);
 	add_str(root, "verdict", pd_status_name(d->verdict));
+	{
+		/* the line a reader reads first, as the text report has it */
+		struct pd_buf h = PD_BUF_INIT;
+
+		pd_fmt_headline(&h, d, pd_fmt_func);
+		cJSON_AddItemToObject(root, "headline", pd_json_text(h.buf));
+		pd_buf_release(&h);
+	}
 	gens[0].at = x = cJSON_CreateObject();
 	gens[0].write = diff_total;
 	gens[0].ctx = (void *)(uintptr_t)d;

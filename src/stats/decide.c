@@ -119,6 +119,23 @@ void pd_diff_measure_v(struct pd_metric *m, const struct pd_expo *x, double wa,
 	m->ci90_high = exp(L + z90 * se);
 }
 
+int pd_diff_whole(double a, double b, const struct pd_expo *x)
+{
+	return a >= PD_WHOLE_SHARE * x->ca && b >= PD_WHOLE_SHARE * x->cb;
+}
+
+void pd_diff_beyond_shift(struct pd_metric *m, double shift, double ta)
+{
+	double wb = m->cand / exp(shift);
+
+	if (!(fabs(shift) > 0) || !(m->base > 0))
+		return;
+	m->ref_shift = shift;
+	m->delta = wb - m->base; /* cost shifts and sorting read it too */
+	m->delta_pct = (wb / m->base - 1) * 100;
+	m->impact_pct = ta > 0 ? fabs(wb - m->base) / ta * 100 : 0;
+}
+
 void pd_diff_set_test(struct pd_metric *m, double L, double se, double df)
 {
 	m->lr = L;

@@ -35,6 +35,13 @@ int pd_diff_several_runs(const struct pd_diff *d)
 	       d->method == PD_METHOD_PAIRED_T;
 }
 
+int pd_diff_shift_named(const struct pd_diff *d)
+{
+	return d->shift_alike >= PD_SHIFT_NAMED_ALIKE &&
+	       fabs(exp(d->shift) - 1) >= PD_SHIFT_NAMED &&
+	       fabs(d->shift) >= 2 * sqrt(d->shift_var);
+}
+
 const char *pd_method_name(enum pd_method m)
 {
 	switch (m) {
@@ -224,7 +231,7 @@ static void finish(struct pd_diff *d)
 {
 	int any_reg = d->total.status == PD_REGRESSED;
 	int any_imp = d->total.status == PD_IMPROVED;
-	double best = PD_NAN, noise, cv_mde;
+	double best = PD_NAN, noise, cv_mde, added = 0, run_part = 0;
 	size_t i;
 
 	d->total.notable = notable(&d->total, &d->set);
@@ -246,9 +253,30 @@ static void finish(struct pd_diff *d)
 			   f->total.status == PD_REGRESSED;
 		any_imp |= f->self.status == PD_IMPROVED ||
 			   f->total.status == PD_IMPROVED;
+		if (f->self.notable && f->self.status == PD_ADDED)
+			added += f->self.cand / exp(d->shift);
+		else if (f->self.notable && f->self.status == PD_REMOVED)
+			added -= f->self.base;
 		if (f->self.base > 0 && f->self.cand > 0 &&
-		    (isnan(best) || f->self.mde_pct < best))
+		    (isnan(best) || f->self.mde_pct < best)) {
+			double c = (f->self.base_n + f->self.cand_n) / 2;
+
 			best = f->self.mde_pct;
+			/* what its MDE's variance holds beyond sampling */
+			run_part = c > 0 ? f->self.mde_se * f->self.mde_se -
+					       2 * d->phi / c
+					 : 0;
+		}
+	}
+	/*
+	 * New work no machine made: functions added (or removed) beyond
+	 * chance whose time, net of the other side's, is at least the
+	 * minimum impact (a renamed function is added and removed at once).
+	 */
+	if (d->total.base > 0 &&
+	    fabs(added) / d->total.base * 100 >= d->set.min_impact_pct) {
+		any_reg |= added > 0;
+		any_imp |= added < 0;
 	}
 	if (any_reg)
 		d->verdict = PD_REGRESSED;
@@ -269,19 +297,20 @@ static void finish(struct pd_diff *d)
 	 * --run-cv floor's share of it no recording length removes.
 	 */
 	noise = (1 + best / 100) / (1 + d->set.threshold_pct / 100) * 100 - 100;
-	cv_mde = (exp(2.8 * sqrt(2.0) * d->set.run_cv) - 1) * 100;
+	run_part = sqrt(fmax(run_part, 0) / 2); /* a side's, as a cv */
+	cv_mde = (exp(2.8 * sqrt(2.0) * run_part) - 1) * 100;
 	if (!isnan(best) && noise > d->set.threshold_pct &&
 	    d->method == PD_METHOD_QUASI_POISSON &&
 	    strcmp(d->phi_source, "history") && noise < 1.5 * cv_mde)
 		/* no recording is long enough: the runs' own variation */
 		pd_diff_warn(d,
 			     "one run per side cannot show a %g %% change:"
-			     " runs of one build vary by about %g %% (--run-cv,"
-			     " assumed without history), so even the"
+			     " runs of one build vary by about %.0f %% (assumed"
+			     " without history), so even the"
 			     " best-sampled function can only show changes"
 			     " above %.0f %% (compare several runs per side,"
 			     " or keep a history: docs/statistics.md)",
-			     d->set.threshold_pct, d->set.run_cv * 100, best);
+			     d->set.threshold_pct, run_part * 100, best);
 	else if (!isnan(best) && noise > d->set.threshold_pct)
 		pd_diff_warn(
 		    d,

@@ -54,18 +54,18 @@ struct pd_metric {
 	double mde_se;
 	double mde_pct;
 	double impact_pct; /* |delta| as % of the baseline total */
-	double tau_pct;	   /* threshold used: the default or a learned one */
-	int tau_points;	   /* history points behind a learned threshold */
-	double mw_p;	   /* Mann-Whitney, several runs per side; else NAN */
+	/*
+	 * ln of the shift the metric was judged beyond (its reference: the
+	 * others' shift, statistics.md "Machine-wide shifts"), 0 for none;
+	 * delta, delta_pct and impact_pct are then beyond it
+	 */
+	double ref_shift;
+	double tau_pct; /* threshold used: the default or a learned one */
+	int tau_points; /* history points behind a learned threshold */
+	double mw_p;	/* Mann-Whitney, several runs per side; else NAN */
 	double suggested_runs; /* runs per side to resolve it; NAN if n/a */
 	enum pd_status status;
 	int tested, unstable;
-	/*
-	 * A bursty function's dispersion over time blocks, to which the
-	 * sampling part of this metric's variance was raised; 0 when it was
-	 * not (statistics.md, "Bursty functions").
-	 */
-	double burst;
 	/*
 	 * A change worth a row of the short tables: regressed or improved,
 	 * or added/removed with the impact and p of a real change.
@@ -171,11 +171,25 @@ enum pd_method {
 	PD_METHOD_EXACT		 /* exact counts: the threshold alone */
 };
 
+/*
+ * A program-wide shift is named when it moved the program this much and
+ * PD_SHIFT_NAMED_ALIKE functions or more moved with it: with two, each
+ * is judged against the other, not against the shift.
+ */
+#define PD_SHIFT_NAMED 0.05
+#define PD_SHIFT_NAMED_ALIKE 3
+
 struct pd_diff {
 	struct pd_settings set;
 	struct pd_side base, cand;
-	double phi, lambda; /* lambda NAN when not estimated */
-	size_t lambda_n;    /* functions behind lambda */
+	/*
+	 * phi: the dispersion every function was given (its counts'
+	 * variance over Poisson's); lambda: the pair's own, from how its
+	 * lambda_n well-sampled functions scatter about the shift (NAN when
+	 * not estimated), which phi is moderated with.
+	 */
+	double phi, lambda;
+	size_t lambda_n;
 	const char *phi_source;
 	/*
 	 * One profile a side: ln of the ratio most functions moved by
@@ -183,7 +197,7 @@ struct pd_diff {
 	 * taken out; its variance; the functions alike and those that voted.
 	 */
 	double shift, shift_var;
-	size_t shift_alike, shift_voters, shift_steady;
+	size_t shift_alike, shift_voters;
 	double whole_cv; /* the total's run-to-run variation assumed */
 	enum pd_method method;
 	/* moderated-t: "history", "functions" or the model (too few) */
@@ -216,6 +230,12 @@ void pd_diff_provenance(struct pd_diff *d, int cand, const char *fmt, ...)
 void pd_settings_default(struct pd_settings *s);
 /* Several runs per side: the moderated t-test, paired or not. */
 int pd_diff_several_runs(const struct pd_diff *d);
+/*
+ * Whether one pair's program shift is named (warned of, in the
+ * headline): PD_SHIFT_NAMED_ALIKE functions alike, at least
+ * PD_SHIFT_NAMED, and told from no shift (twice its standard error).
+ */
+int pd_diff_shift_named(const struct pd_diff *d);
 const char *pd_status_name(enum pd_status s);
 /* "quasi-poisson", "moderated-t", "paired-t", "exact" */
 const char *pd_method_name(enum pd_method m);

@@ -97,19 +97,124 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 		    const struct pd_agg *ab, const struct pd_noise *noise);
 
 /*
- * The program-wide shift of one pair (scale.c): ln of the ratio most of
- * the program's functions moved by together, 0 when there is none or too
- * few functions to tell; *var is its variance, *alike and *voters the
- * functions that moved with it and those well sampled enough to vote,
- * *steady the voters alike with no shift at all and sampled well enough
- * to have seen one of the whole program's size; *beyond the shift most
- * functions moved by when it is more than a machine gives (not taken
- * out), else 0.
+ * The program-wide shift of one pair (scale.c, statistics.md,
+ * "Machine-wide shifts"). Voters: the program's functions with
+ * PD_SHIFT_MIN_COUNT self samples or more on the two sides together.
+ * A function is judged against the shift of the others when at least
+ * PD_SHIFT_MIN_OTHERS of them moved alike; the pair's own dispersion is
+ * measured when PD_SHIFT_OWN_MIN voters or more tell it (fewer cannot
+ * tell a change from scatter) and counts as its voters' worth against
+ * PD_SHIFT_PRIOR_DF of the prior's.
  */
-double pd_diff_program_shift(const struct pd_diff *d, const struct pd_agg *aa,
-			     const struct pd_agg *ab, const struct pd_expo *x,
-			     double *var, size_t *alike, size_t *voters,
-			     size_t *steady, double *beyond);
+#define PD_SHIFT_MIN_COUNT 40
+#define PD_SHIFT_MIN_OTHERS 1
+#define PD_SHIFT_OWN_MIN 6
+#define PD_SHIFT_PRIOR_DF 8.0
+/*
+ * The location's weights: a voter's variance plus this, the spread of
+ * functions about a shift that more samples do not shrink (5 %).
+ */
+#define PD_SHIFT_TAU2 0.0025
+/* Up to this many voters, each function's reference is found without it. */
+#define PD_SHIFT_EXACT 64
+/* The pair's own dispersion is never taken below this. */
+#define PD_SHIFT_LAM_MIN 0.25
+/*
+ * One pair's test is Student's t on this many degrees of freedom, plus
+ * its voters': a function's own dispersion is not the pair's, and the
+ * tails of real programs' functions are heavier than normal.
+ */
+#define PD_PAIR_TAIL_DF 6.0
+/*
+ * A reference is one function when one of the others holds more than this
+ * part of their weight: then a function's change beyond it is a change
+ * against that one function, and counts only where the function's own
+ * time moved the same way (pair.c).
+ */
+#define PD_SHIFT_SINGLE 0.5
+/*
+ * The most a machine moves a whole run: past x2 (or /2) the functions
+ * moved together by the program's own work (a loop count, a larger
+ * input), and each is judged as it is. Measured here: up to +70 %.
+ */
+#define PD_SHIFT_MAX 2.0
+
+struct pd_shift_voter;
+
+struct pd_shift {
+	double s, var;	/* ln of the shift of all alike, its variance */
+	double beyond;	/* ln of a shift past PD_SHIFT_MAX, not taken */
+	double sw, swl; /* over the alike: sum of weights, of weight * L */
+	double *w, *L;	/* per function: its weight when alike (else 0), L */
+	size_t alike, voters;
+	/*
+	 * The pair's dispersion every function is given (its counts'
+	 * variance over Poisson's): the prior's moderated with the pair's
+	 * own (own_lam from own_n voters; NAN when too few to tell); and
+	 * the between-run variance per side (log scale) added to it.
+	 */
+	double lam, own_lam, t2;
+	size_t own_n;
+	/* the two largest weights among the alike, and whose is the first */
+	double wtop[2];
+	size_t ftop;
+	/* a small program's voters, for each function's own reference */
+	struct pd_shift_voter *v;
+	size_t nv;
+};
+
+/*
+ * The shift and the pair's dispersion; prior_lam: --dispersion, t2: the
+ * --run-cv floor squared.
+ */
+void pd_shift_estimate(struct pd_shift *sh, const struct pd_diff *d,
+		       const struct pd_agg *aa, const struct pd_agg *ab,
+		       const struct pd_expo *x, double prior_lam, double t2);
+/*
+ * The shift without function f's own vote, and its variance: 1, or 0 when
+ * too few others moved alike to show one. *single: one of the others
+ * holds most of their weight (PD_SHIFT_SINGLE); *top: that one's id
+ * (SIZE_MAX when not known).
+ */
+int pd_shift_without(const struct pd_shift *sh, size_t f, double *s,
+		     double *var, int *single, size_t *top);
+void pd_shift_release(struct pd_shift *sh);
+
+/*
+ * The whole program's run-to-run variation without history: the work of
+ * a run of one build took this much more or less CPU from run to run, all
+ * functions together, on the benchmark's real programs (statistics.md,
+ * "Machine-wide shifts"; --run-cv when that is larger). One run a side
+ * cannot see it, so a total is judged against it; several runs a side
+ * moderate their own spread toward it as PD_WHOLE_PRIOR_DF runs' worth.
+ */
+#define PD_WHOLE_RUN_CV 0.20
+#define PD_WHOLE_PRIOR_DF 2.0
+/*
+ * A metric is the whole program's when it holds at least PD_WHOLE_SHARE
+ * of each side's samples: main's or a start routine's total (the rest is
+ * the kernel's or the loader's). Its variation is the program's.
+ */
+#define PD_WHOLE_SHARE 0.95
+/*
+ * Several runs a side: a function's prior spread comes from the trend
+ * of spread against count over all functions of these runs; it weighs
+ * as PD_RUNS_PRIOR_DF runs at most and is PD_RUNS_PRIOR_SCALE times the
+ * trend, which the tune half of the real programs needed to keep
+ * identical builds quiet in 3-run comparisons (statistics.md, "Runs a
+ * side").
+ */
+#define PD_RUNS_PRIOR_DF 4.0
+#define PD_RUNS_PRIOR_SCALE 2.0
+
+/* Counts a and b are the whole program's (mean counts of runs). */
+int pd_diff_whole(double a, double b, const struct pd_expo *x);
+/*
+ * A metric judged against the program's shift (ln, 0 for none): its
+ * change (in weight and per cent) and impact become what it moved beyond
+ * the shift, as its ratio is.
+ */
+void pd_diff_beyond_shift(struct pd_metric *m, double shift, double ta);
 
 /* Several runs per side (runs.c): the moderated t-test. */
 void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,

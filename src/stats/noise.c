@@ -119,7 +119,8 @@ static void trim_setup(struct learn_ctx *c)
 /*
  * One function's (or, for f == nfun, the profile total's) run-to-run
  * noise over the window (statistics.md, "the noise model"): the pooled
- * variance of ln(weight) within commits (repeats), the variance of
+ * variance of ln(weight) (a function's relative to its run's total)
+ * within commits (repeats), the variance of
  * commit means from one commit to the next (night-to-night, from the
  * median of squared successive differences, which a few real steps do
  * not move), the single-run variance they imply, and the threshold from
@@ -132,11 +133,18 @@ static void learn_one(struct learn_ctx *c, size_t f, int k,
 	size_t n = c->n, nfun = c->nfun, ng = 0, i, j;
 	double pooled = 0, df = 0, cbar = 0, s2w, v, d0;
 
+	/*
+	 * A function's log weight is taken relative to its run's total, as
+	 * a comparison takes it beyond the program's shift (its share); the
+	 * total varies with the machine and is learned as it is.
+	 */
 	for (i = 0; i < n; i++) {
 		const struct pd_agg *a = runs[i];
 		double eps = a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
 
 		c->y[i] = log(run_w(a, f, nfun, k) + eps);
+		if (f < nfun && a->all_w > 0)
+			c->y[i] -= log(a->all_w);
 	}
 	for (i = 0; i < n;) {
 		double m = 0, vv = 0, mw = 0;

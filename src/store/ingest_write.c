@@ -248,7 +248,7 @@ static void burst_pair(double *v, const struct pd_agg *a, int k, size_t i)
 }
 
 /*
- * The run's time-block dispersions (statistics.md, "Bursty functions")
+ * The run's time-block dispersions (statistics.md, "Time inside a run")
  * into run_bursts, for the functions that have one; the run's rows have
  * given each of them its history id already.
  */

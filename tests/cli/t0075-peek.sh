@@ -4,32 +4,35 @@
 # here by hand from the stacks; recursion counts the outermost call once;
 # JSON has the same numbers; no match and bad patterns are errors.
 . "$(dirname "$0")/lib.sh"
+# Counts large enough that parse's own +83.3 % is shown (600 -> 1100
+# samples); hash and idle did not move, so the program's shift that parse
+# is judged beyond is none, and walk (10 -> 11) is too small to vote.
 cat >"$T/a.folded" <<'X'
-main;parse;hash 30
-main;parse 50
-main;load;parse;hash 10
-main;load;parse 10
-main;walk;walk;walk 40
-main;idle 100
+main;parse;hash 300
+main;parse 500
+main;load;parse;hash 100
+main;load;parse 100
+main;walk;walk;walk 10
+main;idle 1000
 X
 cat >"$T/b.folded" <<'X'
-main;parse;hash 30
-main;parse 90
-main;load;parse;hash 10
-main;load;parse 20
-main;walk;walk;walk 44
-main;idle 100
+main;parse;hash 300
+main;parse 900
+main;load;parse;hash 100
+main;load;parse 200
+main;walk;walk;walk 11
+main;idle 1000
 X
 expect_exit 0 pd peek --sample-weight 1 '^parse$' "$T/a.folded" "$T/b.folded"
-# parse under main: 30 + 50 -> 30 + 90; under load: 10 + 10 -> 10 + 20
-expect_grep '^ *80 *120 *+50.0 %  main$' "$T/out"
-expect_grep '^ *20 *30 *+50.0 %  load$' "$T/out"
-# its own time 50 + 10 -> 90 + 20; hash under it 30 + 10 both sides
-expect_grep '^ *60 *110 *+83.3 %  (its own time)$' "$T/out"
-expect_grep '^ *40 *40 *+0.0 %  hash$' "$T/out"
+# parse under main: 300 + 500 -> 300 + 900; under load: 100 + 100 -> 100 + 200
+expect_grep '^ *800 *1200 *+50.0 %  main$' "$T/out"
+expect_grep '^ *200 *300 *+50.0 %  load$' "$T/out"
+# its own time 500 + 100 -> 900 + 200; hash under it 300 + 100 both sides
+expect_grep '^ *600 *1100 *+83.3 %  (its own time)$' "$T/out"
+expect_grep '^ *400 *400 *+0.0 %  hash$' "$T/out"
 expect_grep '^peek parse: self +83.3 % regressed' "$T/out"
 expect_no_grep 'idle' "$T/out"
-# recursion: walk's total under main is each stack once (40 -> 44), and
+# recursion: walk's total under main is each stack once (10 -> 11), and
 # its callees are itself only through its own time
 expect_exit 0 pd peek --sample-weight 1 -f json '^walk' "$T/a.folded" "$T/b.folded"
 if python3 - "$T/out" <<'PY'; then ok; else not_ok "peek JSON and recursion"; fi
@@ -37,13 +40,13 @@ import json, sys
 d = json.load(open(sys.argv[1]))["peek"]
 assert [x["function"] for x in d] == ["walk"], d
 w = d[0]
-assert [(c["function"], c["baseline"], c["candidate"]) for c in w["callers"]] == [("main", 40, 44)], w["callers"]
-assert [(c.get("kind"), c["baseline"], c["candidate"]) for c in w["callees"]] == [("self", 40, 44)], w["callees"]
-assert w["callees"][0]["baseline_samples"] == 40
+assert [(c["function"], c["baseline"], c["candidate"]) for c in w["callers"]] == [("main", 10, 11)], w["callers"]
+assert [(c.get("kind"), c["baseline"], c["candidate"]) for c in w["callees"]] == [("self", 10, 11)], w["callees"]
+assert w["callees"][0]["baseline_samples"] == 10
 PY
 # several runs a side: the mean of the runs (-b a -b a against -c b -c a)
 expect_exit 0 pd peek --sample-weight 1 -b "$T/a.folded" -b "$T/a.folded" -c "$T/b.folded" -c "$T/a.folded" '^parse$'
-expect_grep '^ *80 *100 *+25.0 %  main$' "$T/out"
+expect_grep '^ *800 *1000 *+25.0 %  main$' "$T/out"
 expect_exit 2 pd peek 'nosuchfunction' "$T/a.folded" "$T/b.folded"
 expect_grep 'no function matches nosuchfunction' "$T/err"
 expect_exit 2 pd peek '(' "$T/a.folded" "$T/b.folded"

@@ -62,8 +62,8 @@ assert abs(sum(r["measures"]["Size (B)"]["baseline"] for r in t["rows"]) - size)
 assert abs(sum(r["measures"]["IO Time (µs)"]["baseline"] for r in t["rows"]) - io) < 1e-3 * io
 assert sum(r["measures"]["Count"]["baseline"] for r in t["rows"]) == len(rows) == 172630
 # one pair with no function to show the machine steady: the whole is
-# judged at 8 % between runs, which a self-diff cannot show to be within 5 %
-assert d["verdict"] == "inconclusive" and d["dispersion"]["whole_run_cv_pct"] == 8, d["verdict"]
+# judged at 20 % between runs, which a self-diff cannot show to be within 5 %
+assert d["verdict"] == "inconclusive" and d["dispersion"]["whole_run_cv_pct"] == 20, (d["verdict"], d["dispersion"])
 ' "$T/disk.json"; then ok; else not_ok "Disk Usage totals"; fi
 	# A candidate with System reads doubled: found, in the table section.
 	bzcat "$D" | awk -F';' 'BEGIN { OFS = ";" } NR > 1 && $1 == "Read" && $3 == "System" { print } { print }' >"$T/disk2.csv"

@@ -17,7 +17,12 @@ Counts in a single stretch of the run (a phase of the program: active
 blocks, those with at least half of the function's even share, all
 together) have a dispersion of at most 1, sampling's.
 
+With --run, the dispersions of one run as a history stores them
+(docs/history.md, "Tables", run_bursts): {function: {"self": [x, df],
+"total": [y, df]}}, x the run's X^2 / df (null where too few samples).
+
 usage: block_dispersion.py [--spans] BASE.txt CAND.txt
+       block_dispersion.py --run [--spans] FILE.txt
 """
 import json
 import math
@@ -197,9 +202,18 @@ def chi2_sf(x, df):
 
 def main():
     args = sys.argv[1:]
+    run = args[0] == "--run"
+    if run:
+        args = args[1:]
     spans = args[0] == "--spans"
     if spans:
         args = args[1:]
+    if run:
+        res, _ = side(args[0], spans)
+        out = {f: {k: None if not r.get(k) else [r[k][0] / r[k][1], r[k][1]]
+                   for k in ("self", "total")} for f, r in res.items()}
+        json.dump(out, sys.stdout, indent=1, sort_keys=True)
+        return
     a, sysa = side(args[0], spans)
     b, sysb = side(args[1], spans)
     system = {**sysa, **sysb}
