@@ -3,11 +3,17 @@
  * each function's log weight, its variance shrunk toward a prior (from
  * history, else from the functions of similar counts) and floored by the
  * Poisson variance; Mann-Whitney as a check, suggested runs, bimodality.
+ * A function's log weight in a run is taken relative to the run's level,
+ * the shift the run's other functions show against all runs' means (a
+ * loaded machine slows a whole run), so that what is compared is the
+ * function beyond the machine; the total and the functions on every
+ * stack are the whole program and keep their level.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "stats/diff_int.h"
 #include "stats/stats.h"
@@ -18,10 +24,289 @@ struct series {
 	double wa, wb, ca, cb; /* means of weights and counts */
 };
 
+/*
+ * Each run's level (statistics.md, "Several runs per side"): over the
+ * program's well-sampled functions, the biweight location of how far
+ * each one's log weight lies from its mean over all runs; and the sums
+ * that give it without one function (leave one out).
+ */
+struct levels {
+	size_t nruns, nf;
+	double *ybar;	      /* per function: mean log weight over all runs */
+	double *w;	      /* per function: weight of a voter (0: none) */
+	double *m;	      /* per run: the level */
+	double *sw, *swe;     /* per run: sums over its alike voters */
+	unsigned char *alike; /* per run and function (run-major) */
+	size_t *nalike;	      /* per run */
+	double *wtop;	      /* per run: the two largest alike weights */
+	size_t *ftop;	      /* per run: the function of the largest */
+};
+
 static double run_eps(const struct pd_agg *r)
 {
 	/* Half a sample's weight keeps ln() finite for an absent function. */
 	return r->all_c > 0 ? 0.5 * r->all_w / r->all_c : 0.5;
+}
+
+static const struct pd_agg *run_of(const struct pd_agg *a, size_t na,
+				   const struct pd_agg *b, size_t i)
+{
+	return i < na ? &a[i] : &b[i - na];
+}
+
+/* Residuals past this many standard errors weigh nothing (biweight). */
+#define LEVEL_C 4.685
+/* A voter: this many self samples a run on average, on both sides. */
+#define LEVEL_MIN_COUNT 20.0
+
+static void levels_release(struct levels *lv)
+{
+	free(lv->ybar);
+	free(lv->w);
+	free(lv->m);
+	free(lv->sw);
+	free(lv->swe);
+	free(lv->alike);
+	free(lv->nalike);
+	free(lv->wtop);
+	free(lv->ftop);
+	memset(lv, 0, sizeof(*lv));
+}
+
+/*
+ * The median of the voters' residuals e in one run: where the biweight
+ * starts, so that a run the machine moved by more than the biweight's
+ * reach still finds its voters.
+ */
+static double median_residual(const struct levels *lv, const double *e)
+{
+	double *v = pd_xmalloc((lv->nf + 1) * sizeof(*v)), m = 0;
+	size_t i, n = 0;
+
+	for (i = 0; i < lv->nf; i++)
+		if (lv->w[i] > 0)
+			v[n++] = e[i];
+	if (n)
+		m = pd_median(v, n);
+	free(v);
+	return m;
+}
+
+/* Notes voter i's weight among run r's two largest. */
+static void note_top(struct levels *lv, size_t r, size_t i)
+{
+	double w = lv->w[i], *t = &lv->wtop[2 * r];
+
+	if (w > t[0]) {
+		t[1] = t[0];
+		t[0] = w;
+		lv->ftop[r] = i;
+	} else if (w > t[1]) {
+		t[1] = w;
+	}
+}
+
+/* One run's level: the biweight location of its voters' residuals. */
+static void run_level(struct levels *lv, const double *e, size_t r)
+{
+	double m = median_residual(lv, e), num, den;
+	size_t i, it;
+
+	for (it = 0; it < 12; it++) {
+		num = den = 0;
+		for (i = 0; i < lv->nf; i++) {
+			double u;
+
+			if (!(lv->w[i] > 0))
+				continue;
+			u = (e[i] - m) * sqrt(lv->w[i]) / LEVEL_C;
+			if (fabs(u) < 1) {
+				num +=
+				    lv->w[i] * (1 - u * u) * (1 - u * u) * e[i];
+				den += lv->w[i] * (1 - u * u) * (1 - u * u);
+			}
+		}
+		if (!(den > 0))
+			break;
+		m = num / den;
+	}
+	lv->m[r] = m;
+	lv->sw[r] = lv->swe[r] = 0;
+	lv->nalike[r] = 0;
+	for (i = 0; i < lv->nf; i++) {
+		unsigned char *al = &lv->alike[r * lv->nf + i];
+
+		*al = lv->w[i] > 0 && fabs(e[i] - m) * sqrt(lv->w[i]) <= 3;
+		if (*al) {
+			lv->sw[r] += lv->w[i];
+			lv->swe[r] += lv->w[i] * e[i];
+			lv->nalike[r]++;
+			note_top(lv, r, i);
+		}
+	}
+}
+
+struct side_diff {
+	double D, w;
+};
+
+static int cmp_side_diff(const void *x, const void *y)
+{
+	const struct side_diff *a = x, *b = y;
+
+	return (a->D > b->D) - (a->D < b->D);
+}
+
+/*
+ * A voter whose runs moved between the sides beyond the program's own
+ * move (the voters' weighted median difference) by more than 3 standard
+ * errors changed: it does not vote for the levels, which would
+ * otherwise carry its change into every other function's (statistics.md,
+ * "Several runs per side").
+ */
+static void drop_changed(struct levels *lv, const struct pd_agg *a, size_t na,
+			 const struct pd_agg *b, size_t nb)
+{
+	struct side_diff *v = pd_xmalloc((lv->nf + 1) * sizeof(*v));
+	double *D = pd_xcalloc(lv->nf + 1, sizeof(*D)), sw = 0, half, S = 0;
+	size_t i, r, n = 0;
+
+	for (i = 0; i < lv->nf; i++) {
+		if (!(lv->w[i] > 0))
+			continue;
+		for (r = 0; r < na + nb; r++) {
+			const struct pd_agg *x = run_of(a, na, b, r);
+			double y = log(x->self_w[i] + run_eps(x));
+
+			D[i] += r < na ? -y / (double)na : y / (double)nb;
+		}
+		v[n].D = D[i];
+		v[n++].w = lv->w[i];
+		sw += lv->w[i];
+	}
+	pd_sort(v, n, sizeof(*v), cmp_side_diff);
+	for (i = 0, half = 0; i < n; i++) {
+		half += v[i].w;
+		if (half >= sw / 2) {
+			S = v[i].D;
+			break;
+		}
+	}
+	for (i = 0; i < lv->nf; i++) {
+		double se = sqrt((1 / (double)na + 1 / (double)nb) / lv->w[i]);
+
+		if (lv->w[i] > 0 && fabs(D[i] - S) > 3 * se)
+			lv->w[i] = 0;
+	}
+	free(v);
+	free(D);
+}
+
+/*
+ * The levels of all runs. A voter's weight is 1 / (phi / c + cv^2), c
+ * its mean count a run; share mode and exact counts have no machine
+ * behind them and no levels.
+ */
+static void levels_compute(struct levels *lv, const struct pd_diff *d,
+			   const struct pd_agg *a, size_t na,
+			   const struct pd_agg *b, size_t nb)
+{
+	size_t n = na + nb, nf = d->fn->v.n, i, r;
+	double cv2 = d->set.run_cv * d->set.run_cv, *e;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->nruns = n;
+	lv->nf = nf;
+	lv->ybar = pd_xcalloc(nf + 1, sizeof(double));
+	lv->w = pd_xcalloc(nf + 1, sizeof(double));
+	lv->m = pd_xcalloc(n + 1, sizeof(double));
+	lv->sw = pd_xcalloc(n + 1, sizeof(double));
+	lv->swe = pd_xcalloc(n + 1, sizeof(double));
+	lv->alike = pd_xcalloc(n * nf + 1, 1);
+	lv->nalike = pd_xcalloc(n + 1, sizeof(size_t));
+	lv->wtop = pd_xcalloc(2 * n + 2, sizeof(double));
+	lv->ftop = pd_xcalloc(n + 1, sizeof(size_t));
+	if (d->set.share || d->base.exact || d->cand.exact)
+		return;
+	for (i = 0; i < nf; i++) {
+		double ca = 0, cb = 0, y = 0;
+
+		if (d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM))
+			continue;
+		for (r = 0; r < n; r++) {
+			const struct pd_agg *x = run_of(a, na, b, r);
+
+			if (r < na)
+				ca += x->self_c[i] / (double)na;
+			else
+				cb += x->self_c[i] / (double)nb;
+			y += log(x->self_w[i] + run_eps(x)) / (double)n;
+		}
+		if (ca < LEVEL_MIN_COUNT || cb < LEVEL_MIN_COUNT)
+			continue;
+		lv->ybar[i] = y;
+		lv->w[i] = 1 / (d->set.dispersion / ((ca + cb) / 2) + cv2);
+	}
+	drop_changed(lv, a, na, b, nb);
+	e = pd_xmalloc((nf + 1) * sizeof(*e));
+	for (r = 0; r < n; r++) {
+		const struct pd_agg *x = run_of(a, na, b, r);
+
+		for (i = 0; i < nf; i++)
+			e[i] = lv->w[i] > 0 ? log(x->self_w[i] + run_eps(x)) -
+						  lv->ybar[i]
+					    : 0;
+		run_level(lv, e, r);
+	}
+	free(e);
+}
+
+/*
+ * Run r's level without function f's own vote, into *m; 0 when fewer
+ * than PD_SHIFT_MIN_OTHERS others moved alike in that run.
+ */
+static int level_without(const struct levels *lv, const struct pd_agg *x,
+			 size_t r, size_t f, double *m, int *single)
+{
+	double sw = lv->sw[r], swe = lv->swe[r], top = lv->wtop[2 * r];
+	size_t k = lv->nalike[r];
+
+	if (lv->alike[r * lv->nf + f]) {
+		double e = log(x->self_w[f] + run_eps(x)) - lv->ybar[f];
+
+		sw -= lv->w[f];
+		swe -= lv->w[f] * e;
+		k--;
+		if (lv->ftop[r] == f)
+			top = lv->wtop[2 * r + 1];
+	}
+	if (k < PD_SHIFT_MIN_OTHERS || !(sw > 0))
+		return 0;
+	*m = swe / sw;
+	*single |= top > PD_SHIFT_SINGLE * sw;
+	return 1;
+}
+
+/*
+ * Every run's level for function f (each without f's own vote), in
+ * lvl; 0 when some run has too few other functions to show one: then
+ * f keeps its runs' own levels, as the whole program does. *single: in
+ * some run one other function holds most of the level's weight.
+ */
+static int levels_for(const struct levels *lv, const struct pd_agg *a,
+		      size_t na, const struct pd_agg *b, size_t f, double *lvl,
+		      int *single)
+{
+	size_t r;
+
+	*single = 0;
+	if (!lv->nf || f >= lv->nf)
+		return 0;
+	for (r = 0; r < lv->nruns; r++)
+		if (!level_without(lv, run_of(a, na, b, r), r, f, &lvl[r],
+				   single))
+			return 0;
+	return 1;
 }
 
 static void fill_series(struct series *s, const struct pd_agg *a, size_t na,
@@ -246,33 +531,89 @@ struct runs_in {
 	size_t na, nb;
 	int paired;
 	struct series s; /* scratch: one row's values over the runs */
+	struct levels lv;
+	double *lvl; /* scratch: one function's levels, a run each */
 };
+
+/*
+ * Function f's metric k over the runs in in->s, each run's value taken
+ * beyond its level without f when the others show one (else as it is);
+ * *shift is then how far the candidate's levels lie above the
+ * baseline's (0 when not taken). all: the whole program's metric, as it
+ * is.
+ */
+static int fill_beyond(struct pd_diff *d, struct runs_in *in, size_t f, int k,
+		       int all, double *shift)
+{
+	size_t r, na = in->na, nb = in->nb;
+	double la = 0, lb = 0, ma = 0, mb = 0, raw;
+	int single;
+
+	fill_series(&in->s, in->a, na, in->b, nb, f, k, d->set.share);
+	*shift = 0;
+	if (all || !levels_for(&in->lv, in->a, na, in->b, f, in->lvl, &single))
+		return 0;
+	for (r = 0; r < na + nb; r++) {
+		if (r < na) {
+			la += in->lvl[r] / (double)na;
+			ma += in->s.ya[r] / (double)na;
+		} else {
+			lb += in->lvl[r] / (double)nb;
+			mb += in->s.yb[r - na] / (double)nb;
+		}
+	}
+	/*
+	 * Levels that are mostly one other function's: the two moved
+	 * against each other, and f's change beyond them stands only where
+	 * its own time moved the same way (as for one pair, statistics.md
+	 * "Machine-wide shifts"); else f is judged as it is.
+	 */
+	raw = mb - ma;
+	if (single && (raw * (raw - (lb - la)) < 0 ||
+		       (fabs(raw) < 1e-12 && fabs(lb - la) > 1e-12)))
+		return 0;
+	for (r = 0; r < na + nb; r++) {
+		if (r < na)
+			in->s.ya[r] -= in->lvl[r];
+		else
+			in->s.yb[r - na] -= in->lvl[r];
+	}
+	*shift = lb - la;
+	return 1;
+}
+
+/* Whether function f's metric k is the whole program's (mean counts). */
+static int whole_metric(const struct pd_diff *d, const struct series *s,
+			const struct pd_expo *x, size_t f, int k)
+{
+	return k && !d->set.share && pd_diff_whole(s->ca, s->cb, x) &&
+	       !(d->fn->v.v[f].system && !(d->fn->flags & PD_FUNCS_SYSTEM));
+}
 
 /*
  * The prior without history (k 0: self, 1: total): the mean-variance
  * trend over the well-sampled functions and the profile total.
  */
 static void fit_prior(struct pd_diff *d, struct runs_in *in, int k,
-		      struct pd_vtrend *pr)
+		      const struct pd_expo *x, struct pd_vtrend *pr)
 {
 	size_t nf = d->fn->v.n, na = in->na, nb = in->nb, nr = 0, i;
 	struct pd_vrow *rows = pd_xmalloc((nf + 2) * sizeof(*rows));
 	struct series *s = &in->s;
 
-	for (i = 0; i <= nf && na + nb >= 3; i++) {
-		double ma, va, mb, vb;
+	/*
+	 * The functions beyond their runs' levels; the whole program (the
+	 * total, main) varies with the machine and has its own prior.
+	 */
+	for (i = 0; i < nf && na + nb >= 3; i++) {
+		double ma, va, mb, vb, shift;
 
-		if (i == nf) { /* the profile total */
-			total_series(s, in->a, na, in->b, nb);
-			if (d->set.share)
-				continue;
-		} else {
-			fill_series(s, in->a, na, in->b, nb, i, k,
-				    d->set.share);
-			if (d->fn->v.v[i].system &&
-			    !(d->fn->flags & PD_FUNCS_SYSTEM))
-				continue;
-		}
+		if (d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM))
+			continue;
+		fill_series(s, in->a, na, in->b, nb, i, k, d->set.share);
+		if (whole_metric(d, s, x, i, k))
+			continue;
+		fill_beyond(d, in, i, k, 0, &shift);
 		/* Few samples: the Poisson floor rules, not the prior */
 		if (s->ca < 10 || s->cb < 10)
 			continue;
@@ -296,6 +637,14 @@ static void fit_prior(struct pd_diff *d, struct runs_in *in, int k,
 	pd_vtrend_fit(rows, nr, fmax(d->set.dispersion, 0.01),
 		      d->set.run_cv * d->set.run_cv, pr);
 	free(rows);
+}
+
+/* The whole program's prior without history: its variation, 2 runs' worth. */
+static double whole_s0(const struct pd_diff *d)
+{
+	double cv = fmax(d->set.run_cv, PD_WHOLE_RUN_CV);
+
+	return cv * cv;
 }
 
 /* One metric over the runs in s, with prior variance s0 on d0 df. */
@@ -359,18 +708,41 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 		f.func = (uint32_t)i;
 		for (k = 0; k < 2; k++) {
 			struct pd_metric *m = k ? &f.total : &f.self;
-			double s0, d0;
+			double s0, d0, shift;
+			int all;
 
 			fill_series(&in->s, in->a, in->na, in->b, in->nb, i,
 				    (int)k, d->set.share);
+			all = whole_metric(d, &in->s, x, i, (int)k);
+			fill_beyond(d, in, i, (int)k, all, &shift);
 			s0 = pd_vtrend_at(&pr[k], (in->s.ca + in->s.cb) / 2);
+			/*
+			 * a trend fitted to these runs is tempered: it weighs
+			 * as PD_RUNS_PRIOR_DF runs at most, at
+			 * PD_RUNS_PRIOR_SCALE times its variance; the model's
+			 * own prior (too few functions for a trend) is kept
+			 * (docs/statistics.md, "Several runs per side")
+			 */
 			d0 = pr[k].d0;
-			if (noise && i < noise->n && noise->d0[k][i] > 0) {
+			if (pr[k].fitted) {
+				d0 = fmin(d0, PD_RUNS_PRIOR_DF);
+				s0 *= PD_RUNS_PRIOR_SCALE;
+			}
+			if (all) {
+				s0 = whole_s0(d);
+				d0 = PD_WHOLE_PRIOR_DF;
+			}
+			if (noise && i < noise->n && noise->d0[k][i] > 0 &&
+			    !all) {
 				s0 = noise->s0[k][i];
 				d0 = noise->d0[k][i];
 				d->prior_source = "history";
+			} else if (all && noise && noise->d0[1][noise->n] > 0) {
+				s0 = noise->s0[1][noise->n];
+				d0 = noise->d0[1][noise->n];
 			}
 			measure(d, in, x, m, s0, d0);
+			pd_diff_beyond_shift(m, shift, x->ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);
 			rank_p_tau(m, in);
 		}
@@ -412,8 +784,10 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	x = pd_diff_exposure(d, ta, ca, tb, cb);
 	in.s.ya = pd_xmalloc((na + 1) * sizeof(double));
 	in.s.yb = pd_xmalloc((nb + 1) * sizeof(double));
-	fit_prior(d, &in, 0, &pr[0]);
-	fit_prior(d, &in, 1, &pr[1]);
+	in.lvl = pd_xmalloc((na + nb + 1) * sizeof(double));
+	levels_compute(&in.lv, d, a, na, b, nb);
+	fit_prior(d, &in, 0, &x, &pr[0]);
+	fit_prior(d, &in, 1, &x, &pr[1]);
 	if (!pr[0].fitted)
 		d->prior_source = "the model, too few functions for a trend";
 	measure_functions(d, &in, &x, pr, noise);
@@ -425,14 +799,14 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 		measure(d, &in, &x, &d->total, noise->s0[1][noise->n],
 			noise->d0[1][noise->n]);
 	} else {
-		measure(d, &in, &x, &d->total,
-			pd_vtrend_at(&pr[1], (in.s.ca + in.s.cb) / 2),
-			pr[1].d0);
+		measure(d, &in, &x, &d->total, whole_s0(d), PD_WHOLE_PRIOR_DF);
 	}
 	d->total.tau_pct = d->set.threshold_pct;
 	if (!d->set.share)
 		rank_p_tau(&d->total, &in);
 	pd_diff_test_all(d, &x);
+	levels_release(&in.lv);
+	free(in.lvl);
 	free(in.s.ya);
 	free(in.s.yb);
 }

@@ -638,6 +638,43 @@ static void impact_filter(struct pd_tseries *s, const struct pd_tseries *s0,
 		memset(&s->pending, 0, sizeof(s->pending));
 }
 
+/*
+ * Each series' change points: a function's beyond the machine's level
+ * when the history shows one (trend_level.c), else its values as they
+ * are; exact runs by their own rule.
+ */
+static void analyse_all(struct pd_trend *t, const struct trend_opts *o,
+			size_t persist)
+{
+	struct pd_tseries *beyond = pd_trend_beyond_level(t);
+	size_t i;
+
+	for (i = 0; i < t->series.n; i++) {
+		struct pd_tseries *s = &t->series.v[i];
+
+		/* counters (perf stat) are measured, exact runs or not */
+		if (t->exact && !s->counter) {
+			pd_trend_exact_series(s, persist);
+			continue;
+		}
+		if (beyond && beyond[i].pts.n) {
+			struct pd_tseries *b = &beyond[i];
+
+			analyse_series(b, o);
+			watch_newest(b, t->pmax, persist);
+			PD_VEC_FREE(&s->changes);
+			s->changes = b->changes;
+			memset(&b->changes, 0, sizeof(b->changes));
+			s->watch = b->watch;
+			s->pending = b->pending;
+			continue;
+		}
+		analyse_series(s, o);
+		watch_newest(s, t->pmax, persist);
+	}
+	pd_trend_level_release(beyond, t->series.n);
+}
+
 size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 {
 	struct trend_opts o;
@@ -650,15 +687,7 @@ size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 	o.persist = persist;
 	o.floor = 0;
 	t->persist = persist;
-	for (i = 0; i < t->series.n; i++) {
-		/* counters (perf stat) are measured, exact runs or not */
-		if (t->exact && !t->series.v[i].counter) {
-			pd_trend_exact_series(&t->series.v[i], persist);
-			continue;
-		}
-		analyse_series(&t->series.v[i], &o);
-		watch_newest(&t->series.v[i], t->pmax, persist);
-	}
+	analyse_all(t, &o, persist);
 	/*
 	 * A function's change point counts when its move is a visible part
 	 * of the total: min_impact of the total's mean before it.

@@ -177,6 +177,14 @@ size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist);
  * newest commits that has not held yet is pending; nothing is watched.
  */
 void pd_trend_exact_series(struct pd_tseries *s, size_t persist);
+/*
+ * The trend's function series beyond their runs' levels (trend_level.c):
+ * t->series.n entries, those with no points left as they are (the total,
+ * counters, a series of another layout); NULL when fewer than three
+ * series vote. Release with pd_trend_level_release.
+ */
+struct pd_tseries *pd_trend_beyond_level(const struct pd_trend *t);
+void pd_trend_level_release(struct pd_tseries *s, size_t n);
 /* Commits before the newest ones that a watch needs (statistics.md). */
 #define PD_TREND_WATCH_MIN 8
 

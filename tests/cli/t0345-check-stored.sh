@@ -77,20 +77,31 @@ PY
 # kernel's 600 its own) and the kernel time is reported apart.
 check_stored 3000 'assert d["candidate"]["system_set_apart"] == 600 * 1e6, d["candidate"]' \
 	"kernel time set apart on both sides"
-# A stored run keeps its time blocks' dispersions (history.md, "Tables"):
-# stored, "burst" has its 400 samples in two bursts, in the first and
-# the fourth tenth of the run (one stretch would be a phase, no burst);
-# the candidate spreads them evenly. As files, the pair pools both
-# sides' dispersions; from the history the stored side's must count the
-# same (to the 1/1000 it is stored at), not vanish.
-bursty() { # BURST-FIRST: perf text of 2000 steady + 400 burst samples
+# A stored run keeps its time blocks' dispersions (history.md, "Tables"),
+# but they no longer weigh in a verdict: how a run's samples scatter over
+# its time blocks did not predict how counts vary between runs. Stored,
+# "burst" has its 400 samples in two bursts, in the first and the fourth
+# tenth of the run; "even.txt" spreads the same 400 evenly (every sixth
+# sample of 2400). The candidate "grown.txt" has work's 2000 samples and
+# burst doubled to 800, spread evenly (two of every seven of 2800): burst
+# +100 % against work's 0 %. Bursty or even, stored or a file, the
+# baseline gives burst the same verdict and the same interval, and no
+# burst dispersion.
+bursty() { # MODE: perf text of 2000 steady samples and burst's: 400 in
+	# two bursts (1), 400 evenly (0), or 800 evenly (2)
 	python3 - "$1" <<'PY'
 import sys
-first = sys.argv[1] == "1"
+mode = sys.argv[1]
+n = 2800 if mode == "2" else 2400
 t = 1.0
-for i in range(2400):
+for i in range(n):
     t += 0.001
-    burst = ((i < 240 or 720 <= i < 960) and i % 6 < 5) if first else i % 6 == 5
+    if mode == "1":
+        burst = (i < 240 or 720 <= i < 960) and i % 6 < 5
+    elif mode == "0":
+        burst = i % 6 == 5
+    else:
+        burst = i % 7 >= 5
     print("app 100 [000] %.6f: 1000000 cpu-clock:" % t)
     print("\t%16x %s+0x10 (/usr/bin/app)" % ((0x3010, "burst") if burst else (0x1010, "work")))
     print("\t%16x main+0x10 (/usr/bin/app)\n" % 0x1000)
@@ -102,19 +113,26 @@ printf '{"git_sha": "07%s", "scenario": "s", "cache": "warm", "commit_date": "20
 	"$tail" >"$b/build_meta.json"
 bursty 1 >"$b/profiles/run.1.perf.txt"
 bursty 0 >"$T/even.txt"
+bursty 2 >"$T/grown.txt"
 expect_exit 0 pd ingest "$b"
-pd -f json "$b/profiles/run.1.perf.txt" "$T/even.txt" >"$T/files.json" 2>/dev/null
-pd check -f json "db:07$tail:s:warm" "$T/even.txt" >"$T/stored.json" 2>/dev/null
-if python3 - "$T/files.json" "$T/stored.json" <<'PY'
+pd -f json "$b/profiles/run.1.perf.txt" "$T/grown.txt" >"$T/files.json" 2>/dev/null
+pd -f json "$T/even.txt" "$T/grown.txt" >"$T/even.json" 2>/dev/null
+pd check -f json "db:07$tail:s:warm" "$T/grown.txt" >"$T/stored.json" 2>/dev/null
+if python3 - "$T/files.json" "$T/stored.json" "$T/even.json" <<'PY'
 import json, sys
 def burst(path):
     d = json.load(open(path))
-    return [f["self"]["burst_dispersion"] for f in d["functions"] if f["function"] == "burst"][0]
-a, b = burst(sys.argv[1]), burst(sys.argv[2])
-assert a is not None and a > 2, a
-assert b is not None and abs(a - b) < 0.01, (a, b)
+    f = [f["self"] for f in d["functions"] if f["function"] == "burst"][0]
+    assert f["baseline_samples"] == 400 and f["candidate_samples"] == 800, f
+    assert f.get("burst_dispersion") is None, f
+    return f["status"], f["ci_low"], f["ci_high"]
+got = [burst(p) for p in sys.argv[1:]]
+assert got[0][0] == "regressed", got
+for g in got[1:]:
+    assert g[0] == got[0][0], got
+    assert abs(g[1] - got[0][1]) < 1e-9 and abs(g[2] - got[0][2]) < 1e-9, got
 PY
-then ok; else not_ok "stored run's dispersion: $(head -c 300 "$T/stored.json")"; fi
+then ok; else not_ok "bursts change no verdict: $(head -c 300 "$T/stored.json")"; fi
 # A damaged dispersion blob: one line naming the run, and the error
 # status (check's is 128, which stops a bisect; compare's 2).
 run7=$(history_sql "SELECT id FROM runs WHERE git_sha LIKE '07%'")
