@@ -32,8 +32,11 @@ expect_grep "unknown option -x (perfdiff help runs)" "$T/err"
 
 # Output formats: one list, the other names (markdown, collapsed) taken
 # wherever the format is, and a refusal naming what the command writes.
+# (8699 of the baseline's 11879 samples have exactly the stack
+# __libc_start_call_main > main > parse_record: counted on the text with
+# zcat and awk, a sample's frames joined root first)
 expect_exit 0 pd show -f collapsed "$A"
-expect_grep "^__libc_start_call_main;main;parse_record 470$" "$T/out"
+expect_grep "^__libc_start_call_main;main;parse_record 8699$" "$T/out"
 expect_exit 1 pd diff -f collapsed "$A" "$B"
 expect_exit 0 pd convert -f collapsed "$A"
 expect_exit 2 pd show -f pdf "$A"

@@ -11,7 +11,7 @@ if python3 - "$T/diff.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 keys = ["perfdiff", "baseline", "candidate", "settings", "dispersion",
-        "warnings", "verdict", "total", "functions"]
+        "warnings", "verdict", "headline", "total", "functions"]
 assert list(d)[:len(keys)] == keys, list(d)
 for side in ("baseline", "candidate"):
     for k in ("source", "format", "unit", "total", "samples", "runs"):
@@ -30,14 +30,22 @@ assert f0["self"]["status"] == "regressed"
 for f in d["functions"]:
     assert metric <= set(f["self"]) and metric <= set(f["total"])
     assert f["self"]["status"] in ("regressed", "improved", "same",
-                                   "inconclusive", "added", "removed")
+                                   "inconclusive", "negligible", "added",
+                                   "removed")
 # sorted by self delta, largest regression first
 deltas = [f["self"]["delta"] for f in d["functions"]]
 assert deltas == sorted(deltas, reverse=True)
-# numbers agree with themselves: delta = cand - base
+# numbers agree with themselves: delta = cand - base, beyond the shift
+# the metric was judged against when there was one
+shifted = 0
 for f in d["functions"]:
     m = f["self"]
-    assert abs(m["candidate"] - m["baseline"] - m["delta"]) < 1e-6
+    r = m["shift_ratio"] if m["shift_ratio"] is not None else 1
+    shifted += m["shift_ratio"] is not None
+    assert abs(m["candidate"] / r - m["baseline"] - m["delta"]) < 1e-3, m
+    if m["baseline"] > 0 and m["candidate"] > 0:
+        assert abs((m["candidate"] / r / m["baseline"] - 1) * 100 - m["delta_pct"]) < 1e-9, m
+assert shifted > 0
 PY
 then ok; else not_ok "JSON contract"; fi
 
