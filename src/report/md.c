@@ -68,8 +68,13 @@ void pd_md_text(struct pd_buf *b, const char *s, size_t max)
 #define NAME_BREAK_AFTER ":,"
 /* ... and before these. */
 #define NAME_BREAK_BEFORE "(<"
-/* Names shorter than this are never broken. */
-#define NAME_BREAK_FROM 40
+/*
+ * Names shorter than this are never broken (a kernel's 28-character
+ * sched_balance_find_src_group is broken at its underscores).
+ */
+#define NAME_BREAK_FROM 24
+/* ... and at an underscore only after this many characters of a piece. */
+#define NAME_WORDS 12
 
 /* Characters of s, as pd_md_text counts them (lead bytes). */
 static size_t chars_of(const char *s)
@@ -83,8 +88,9 @@ static size_t chars_of(const char *s)
 
 /*
  * A name in a table cell, able to wrap where a C++, Rust or Java name has
- * seams (after "::" and ",", before "(" and "<"): unbroken, a long
- * template name would push the table past a pull request's width.
+ * seams (after "::" and ",", before "(" and "<") and a C name has words
+ * (after "_"): unbroken, a long name would push the table past a pull
+ * request's width.
  */
 static void md_name(struct pd_buf *b, const char *s, size_t max)
 {
@@ -102,7 +108,10 @@ static void md_name(struct pd_buf *b, const char *s, size_t max)
 		int brk = i == n ||
 			  (strchr(NAME_BREAK_AFTER, s[i - 1]) &&
 			   s[i] != s[i - 1] && s[i] != '/') ||
-			  (strchr(NAME_BREAK_BEFORE, s[i]) && i - start > 1);
+			  (strchr(NAME_BREAK_BEFORE, s[i]) && i - start > 1) ||
+			  /* a C name's words, in pieces of a dozen or more */
+			  (s[i - 1] == '_' && s[i] != '_' &&
+			   i - start >= NAME_WORDS && n - i >= 4);
 		size_t chars;
 
 		if (!brk)
