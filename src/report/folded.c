@@ -95,11 +95,17 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p,
 			size_t len = pd_intern_len(&p->strs, fr->name);
 			/* folded has no modules: "[lib+0x1f0]" keeps the
 			 * offset of an unsymbolicated frame when read back */
-			int wrap =
-			    fr->module &&
-			    pd_frame_is_module_offset(
-				nm, len, pd_intern_str(&p->strs, fr->module),
-				pd_intern_len(&p->strs, fr->module));
+			const char *mod =
+			    fr->module ? pd_intern_str(&p->strs, fr->module)
+				       : "";
+			size_t mlen = fr->module
+					  ? pd_intern_len(&p->strs, fr->module)
+					  : 0;
+			int wrap = fr->module && pd_frame_is_module_offset(
+						     nm, len, mod, mlen);
+			/* nor kernels: the collapsers' mark keeps it one */
+			int kmark =
+			    mlen && pd_frame_is_system(nm, len, mod, mlen);
 
 			if (path.len)
 				pd_buf_addch(&path, ';');
@@ -108,6 +114,8 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p,
 			put_name(&path, nm, len, &tmp);
 			if (wrap)
 				pd_buf_addch(&path, ']');
+			if (kmark)
+				pd_buf_adds(&path, "_[k]");
 		}
 		add_stack(s, side, path.buf, path.len,
 			  by_count ? nd->count : nd->weight);
