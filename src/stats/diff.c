@@ -37,7 +37,7 @@ int pd_diff_several_runs(const struct pd_diff *d)
 
 int pd_diff_shift_named(const struct pd_diff *d)
 {
-	return d->shift_alike >= PD_SHIFT_NAMED_ALIKE &&
+	return d->shift_alike >= PD_SHIFT_NAMED_ALIKE && d->shift_broad &&
 	       fabs(exp(d->shift) - 1) >= PD_SHIFT_NAMED &&
 	       fabs(d->shift) >= 2 * sqrt(d->shift_var);
 }

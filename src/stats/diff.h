@@ -198,6 +198,11 @@ struct pd_diff {
 	 */
 	double shift, shift_var;
 	size_t shift_alike, shift_voters;
+	/*
+	 * The shift is the program's, not one function's: it stands
+	 * without the function that weighs most in it (pair.c)
+	 */
+	int shift_broad;
 	double whole_cv; /* the total's run-to-run variation assumed */
 	enum pd_method method;
 	/* moderated-t: "history", "functions" or the model (too few) */
@@ -233,7 +238,8 @@ int pd_diff_several_runs(const struct pd_diff *d);
 /*
  * Whether one pair's program shift is named (warned of, in the
  * headline): PD_SHIFT_NAMED_ALIKE functions alike, at least
- * PD_SHIFT_NAMED, and told from no shift (twice its standard error).
+ * PD_SHIFT_NAMED, and told from no shift (twice its standard error),
+ * and so without the function that weighs most in it.
  */
 int pd_diff_shift_named(const struct pd_diff *d);
 const char *pd_status_name(enum pd_status s);

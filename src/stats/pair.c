@@ -106,6 +106,26 @@ static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 }
 
 /*
+ * Whether the shift stands without the voter that weighs most in it: a
+ * shift as large, the same way and told from none (with few samples
+ * every function is alike with one that is most of the program, and the
+ * "shift" is that function's own change).
+ */
+static int broad(const struct pd_shift *sh)
+{
+	double s, var;
+	int single;
+	size_t top;
+
+	if (sh->ftop == SIZE_MAX)
+		return 1;
+	if (!pd_shift_without(sh, sh->ftop, &s, &var, &single, &top))
+		return 0;
+	return s * sh->s > 0 && fabs(exp(s) - 1) >= PD_SHIFT_NAMED &&
+	       fabs(s) >= 2 * sqrt(var);
+}
+
+/*
  * The program's shift and the pair's variation (scale.c); names the
  * shift when it is one. Exact counts (allocations) and shares have no
  * machine behind them to shift.
@@ -132,6 +152,7 @@ static void take_shift(struct pd_diff *d, struct pd_shift *sh,
 	}
 	d->shift = sh->s;
 	d->shift_var = sh->var;
+	d->shift_broad = broad(sh);
 	if (fabs(sh->beyond) > 0)
 		pd_diff_warn(
 		    d,

@@ -3,7 +3,10 @@
 # doing 40 % more work in the candidate, each build profiled three times
 # with `perf record -g`. The slowed function must be the top regression in
 # every base/candidate pair, and runs of the same build must show no
-# regressed or improved function. Skipped only when perf cannot record;
+# regressed or improved function. 6000 iterations (about 3 s and 5 000
+# samples a run): the function the +40 % is judged against, hash_key, must
+# hold a thousand samples or more for one pair to tell +40 % beyond it
+# (statistics.md, "A worked example"). Skipped only when perf cannot record;
 # recorded once more when the first recording fails (lib.sh, measured).
 . "$(dirname "$0")/lib.sh"
 if ! perf record -q -o "$T/probe.data" true >/dev/null 2>&1; then
@@ -12,7 +15,7 @@ if ! perf record -q -o "$T/probe.data" true >/dev/null 2>&1; then
 fi
 
 run() {
-	if ! "$PD_ROOT/scripts/record-workload.sh" "$T/w" 3 1500 1999 2>"$T/rec.err"; then
+	if ! "$PD_ROOT/scripts/record-workload.sh" "$T/w" 3 6000 1999 2>"$T/rec.err"; then
 		not_ok "recording: $(cat "$T/rec.err")"
 		return
 	fi
