@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Trends on the real-program benchmark (tests/bench/real/README.md).
+
+Histories made of the recordings record.sh wrote: N commits (default 8)
+of R runs each (default 3), every run drawn (seeded) from the program's
+rounds of every machine state, as nights differ:
+  step     commits 0 .. K-1 of the base build, K .. N-1 of the planted
+           one (p20, p35: +20 %, +35 %; m25: pad, then a: -25 %); K = N - 5
+           by default, a change held five commits
+  null     every commit of the unchanged builds (a and rb)
+Each history is ingested into its own SQLite file and `perfdiff trend
+--scenario s -f json` judges it: a step is found when the planted
+function's series has a change point at commit K in the right
+direction; a change point anywhere else, or a function other than the
+planted one with a change point (when only the total, not the planted
+function, moved, that is said apart), counts against it. A null history
+is quiet when no series has a change point.
+
+usage: trend_real.py PERFDIFF WORK [--programs a,b] [--half H]
+                     [--histories N] [--commits N] [--runs R] [--jobs J]
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, ".."))
+import programs  # noqa: E402
+import score  # noqa: E402
+
+
+def runs_of(work, prog):
+    """build -> every recorded run of it, all states."""
+    out = {}
+    for s in ("quiet", "load", "heavy"):
+        cs = score.cells(work, [prog], [s])
+        for b, rs in cs.get((prog, s), {}).items():
+            out.setdefault(b, []).extend(rs[r] for r in sorted(rs))
+    return out
+
+
+def history(pd, commits, tmp):
+    """commits: [[run paths]] oldest first; returns the db path."""
+    db = os.path.join(tmp, "h.db")
+    bundles = []
+    for i, runs in enumerate(commits):
+        b = os.path.join(tmp, "c%03d" % i)
+        os.makedirs(os.path.join(b, "profiles"))
+        with open(os.path.join(b, "build_meta.json"), "w") as f:
+            json.dump({"git_sha": "%040x" % (0xbeef0000 + i),
+                       "scenario": "s", "cache": "warm",
+                       "commit_date": "2026-01-%02dT00:00:00Z" % (i + 1)}, f)
+        for k, r in enumerate(runs):
+            shutil.copy(r, os.path.join(b, "profiles",
+                                        "run.%d.perf.txt.gz" % (k + 1)))
+        bundles.append(b)
+    subprocess.run([pd, "ingest", "--db", db] + bundles, check=True,
+                   capture_output=True)
+    return db
+
+
+def judge(pd, db):
+    r = subprocess.run([pd, "trend", "--db", db, "--scenario", "s", "-f",
+                        "json"], capture_output=True, text=True)
+    if r.returncode > 1:
+        sys.exit("trend failed: " + r.stderr)
+    return json.loads(r.stdout)
+
+
+def changes(d):
+    """series name -> [(commit index, change)] of its change points."""
+    out = {}
+    for s in d.get("series", []):
+        name = "total" if s["kind"] == "total" else \
+            score.norm(s["name"].split(" [")[0])
+        out[name] = [(c["index"], c["change_pct"])
+                     for c in s.get("change_points", [])]
+    return out
+
+
+def one(pd, work, prog, kind, seed, n, k, reps):
+    rng = random.Random("%s-%s-%d" % (prog, kind, seed))
+    runs = runs_of(work, prog)
+    if kind == "null":
+        pool = runs.get("a", []) + runs.get("rb", [])
+        rng.shuffle(pool)
+        commits = [pool[i * reps:(i + 1) * reps] for i in range(n)]
+    else:
+        base, cand, _, _ = programs.PAIRS[kind]
+        b = list(runs.get(base, []))
+        c = list(runs.get(cand, []))
+        if base == "a":
+            b += runs.get("rb", [])
+        if cand == "a":
+            c += runs.get("rb", [])
+        rng.shuffle(b)
+        rng.shuffle(c)
+        commits = [b[i * reps:(i + 1) * reps] for i in range(k)] + \
+            [c[i * reps:(i + 1) * reps] for i in range(n - k)]
+    if any(len(x) < reps for x in commits):
+        return None
+    tmp = tempfile.mkdtemp(prefix="pdtrend.")
+    try:
+        d = judge(pd, history(pd, commits, tmp))
+    finally:
+        shutil.rmtree(tmp)
+    ch = changes(d)
+    if kind == "null":
+        return {"quiet": not any(ch.values()),
+                "points": sum(len(v) for v in ch.values())}
+    fn = score.planted_fn(prog, kind)
+    want = 1 if programs.PAIRS[kind][3] > 0 else -1
+    hit = any(at == k and (c > 0) == (want > 0) for at, c in ch.get(fn, []))
+    wrong = sum(1 for name, v in ch.items() for at, c in v
+                if name not in (fn, "total") or at != k
+                or (name == fn and (c > 0) != (want > 0)))
+    return {"found": hit, "wrong": wrong,
+            "total_only": not hit and any(at == k for at, _ in
+                                          ch.get("total", []))}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("pd")
+    ap.add_argument("work")
+    ap.add_argument("--programs")
+    ap.add_argument("--half", default="all")
+    ap.add_argument("--histories", type=int, default=4)
+    ap.add_argument("--commits", type=int, default=8)
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=2)
+    o = ap.parse_args()
+    progs = o.programs.split(",") if o.programs else [
+        p for p, x in programs.PROGRAMS.items()
+        if o.half == "all" or x["half"] == o.half]
+    k = o.commits - 5
+    jobs = [(p, kind, s) for p in progs
+            for kind in ("null", "p35", "p20", "m25")
+            for s in range(o.histories)]
+    res = {}
+    with concurrent.futures.ThreadPoolExecutor(o.jobs) as ex:
+        futs = {ex.submit(one, o.pd, o.work, p, kind, s, o.commits, k,
+                          o.runs): (p, kind, s) for p, kind, s in jobs}
+        for f in concurrent.futures.as_completed(futs):
+            res[futs[f]] = f.result()
+    print("| program | null quiet | +35 % found | +20 % found | -25 % found"
+          " | change points elsewhere | only the total |")
+    print("|---|---|---|---|---|---|---|")
+    for half in ("tune", "held"):
+        tot = {}
+        for p in progs:
+            if programs.PROGRAMS[p]["half"] != half:
+                continue
+            row = [p]
+            for kind in ("null", "p35", "p20", "m25"):
+                rs = [res[(p, kind, s)] for s in range(o.histories)
+                      if res.get((p, kind, s))]
+                key = "quiet" if kind == "null" else "found"
+                hit = sum(r[key] for r in rs)
+                row.append("%d/%d" % (hit, len(rs)))
+                t = tot.setdefault(kind, [0, 0])
+                t[0] += hit
+                t[1] += len(rs)
+            wr = sum(res[(p, kind, s)]["wrong"] for kind in ("p35", "p20",
+                                                               "m25")
+                     for s in range(o.histories) if res.get((p, kind, s)))
+            to = sum(res[(p, kind, s)]["total_only"] for kind in
+                     ("p35", "p20", "m25") for s in range(o.histories)
+                     if res.get((p, kind, s)))
+            row += [str(wr), str(to)]
+            print("| " + " | ".join(row) + " |")
+        if tot:
+            print("| **%s half** | " % half + " | ".join(
+                "%d/%d" % tuple(tot[k]) for k in ("null", "p35", "p20",
+                                                   "m25")) + " | | |")
+
+
+if __name__ == "__main__":
+    main()
