@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -28,6 +29,17 @@ static int render_xlsx(struct pd_diff *d, const char *output)
 	return d->verdict == PD_REGRESSED ? 1 : 0;
 }
 
+/* Whether stdout and stderr are one terminal, pipe or file. */
+static int same_sink(void)
+{
+	struct stat o, e;
+
+	if (isatty(1) && isatty(2))
+		return 1;
+	return !fstat(1, &o) && !fstat(2, &e) && o.st_dev == e.st_dev &&
+	       o.st_ino == e.st_ino;
+}
+
 void pd_render_warnings(const struct pd_diff *d, struct pd_args *r,
 			const char *series)
 {
@@ -35,10 +47,10 @@ void pd_render_warnings(const struct pd_diff *d, struct pd_args *r,
 
 	/*
 	 * Warnings go to stderr; the text report repeats them, unless stdout
-	 * and stderr are the same terminal, where they would show twice.
+	 * and stderr are the same terminal, pipe or file (2>&1), where they
+	 * would show twice.
 	 */
-	r->ro.warnings =
-	    !(r->fmt == PD_FMT_TEXT && !r->output && isatty(1) && isatty(2));
+	r->ro.warnings = !(r->fmt == PD_FMT_TEXT && !r->output && same_sink());
 	for (i = 0; i < d->warnings.n; i++)
 		if (r->ro.warnings)
 			pd_error("warning: %s%s%s", series ? series : "",

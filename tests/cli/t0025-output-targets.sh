@@ -56,4 +56,17 @@ while [ $i -lt 3 ]; do
 done
 left=$(ls "$T" | grep -c '\.tmp\.')
 [ "$left" -eq 0 ] && ok || not_ok "$left temporary files left after SIGTERM"
+# Warnings go to stderr and into the text report; when both are one
+# pipe or file (2>&1) a warning shows once, not twice.
+printf 'main;a 1000\n' >"$T/w1.folded"
+printf 'main;a 1000\nmain;b 300\n' >"$T/w2.folded"
+$PD_WRAP "$PERFDIFF" --sample-weight 1 "$T/w1.folded" "$T/w2.folded" >"$T/both" 2>&1
+n=$(grep -c "warning: one run per side" "$T/both")
+[ "$n" -eq 1 ] && ok || not_ok "2>&1: the warning shows $n times"
+$PD_WRAP "$PERFDIFF" --sample-weight 1 "$T/w1.folded" "$T/w2.folded" 2>&1 | grep -c "warning: one run per side" >"$T/n"
+[ "$(cat "$T/n")" -eq 1 ] && ok || not_ok "a pipe: the warning shows $(cat "$T/n") times"
+$PD_WRAP "$PERFDIFF" --sample-weight 1 "$T/w1.folded" "$T/w2.folded" >"$T/o" 2>"$T/e"
+[ "$(grep -c "warning: one run per side" "$T/o")" -eq 1 ] &&
+	[ "$(grep -c "warning: one run per side" "$T/e")" -eq 1 ] && ok ||
+	not_ok "apart: the warning not in both"
 finish
