@@ -186,8 +186,9 @@ struct against {
  * shift at the whole program's variation. When the others' shift is one
  * function's (two functions that are most of the program, one of them
  * changed), each of them moved against the other: a function's change
- * beyond it stands only where its own time moved the same way, else it
- * is judged as it is, against no shift; and so is a total with callees
+ * beyond it stands only where its own time moved more than the other's
+ * (by twice the noise), else it is judged as it is, against no shift;
+ * and so is a total with callees
  * (k 1) when the one function must lie partly under it (more of its self
  * samples than the profile has outside the total): else it would be
  * judged against itself (statistics.md, "Machine-wide shifts").
@@ -198,7 +199,7 @@ static void against_of(const struct pd_diff *d, const struct pd_shift *sh,
 		       const struct pd_expo *x, struct pd_expo *xf,
 		       struct against *g)
 {
-	double s, vs, wcv = d->whole_cv, L;
+	double s, vs, wcv = d->whole_cv, L, noise;
 	int single, under;
 	size_t top;
 
@@ -212,8 +213,18 @@ static void against_of(const struct pd_diff *d, const struct pd_shift *sh,
 	L = log((b + 0.5) / x->eb) - log((a + 0.5) / x->ea);
 	under = k && (top == SIZE_MAX || aa->self_c[top] > aa->all_c - a ||
 		      ab->self_c[top] > ab->all_c - b);
+	/*
+	 * Two functions that moved against each other: a change beyond the
+	 * other stands only where the function's own time moved the same
+	 * way, and, when they moved apart by more than twice the noise of
+	 * the difference, only for the one that moved more by as much (the
+	 * machine's likelier move is the smaller); else it is judged as it
+	 * is.
+	 */
+	noise = 2 * sqrt(d->phi * (1 / (a + 0.5) + 1 / (b + 0.5)) + vs);
 	if (single && (under || (L - s) * L < 0 ||
-		       (fabs(L) < 1e-12 && fabs(L - s) > 1e-12)))
+		       (fabs(L) < 1e-12 && fabs(L - s) > 1e-12) ||
+		       (fabs(L - s) > noise && !(fabs(L) - fabs(s) > noise))))
 		return;
 	*xf = *x;
 	xf->eb = x->eb * exp(s);

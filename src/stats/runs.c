@@ -565,12 +565,14 @@ static int fill_beyond(struct pd_diff *d, struct runs_in *in, size_t f, int k,
 	/*
 	 * Levels that are mostly one other function's: the two moved
 	 * against each other, and f's change beyond them stands only where
-	 * its own time moved the same way (as for one pair, statistics.md
-	 * "Machine-wide shifts"); else f is judged as it is.
+	 * its own time moved the same way and more than the levels did (as
+	 * for one pair, statistics.md "Machine-wide shifts"); else f is
+	 * judged as it is.
 	 */
 	raw = mb - ma;
 	if (single && (raw * (raw - (lb - la)) < 0 ||
-		       (fabs(raw) < 1e-12 && fabs(lb - la) > 1e-12)))
+		       (fabs(raw) < 1e-12 && fabs(lb - la) > 1e-12) ||
+		       fabs(raw) < fabs(lb - la)))
 		return 0;
 	for (r = 0; r < na + nb; r++) {
 		if (r < na)

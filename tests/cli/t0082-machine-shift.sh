@@ -83,6 +83,22 @@ assert 1.70 < f0["ci_low"] < 1.74, f0
 assert d["total"]["status"] == "regressed" and abs(d["total"]["ratio"] - 3) < 1e-3, d["total"]
 assert any(w.startswith("most of the program's functions moved together, by +200 %") for w in d["warnings"]), d["warnings"]
 PY
+# Two hot functions, one of them changed: parse +40 % (4000 -> 5600),
+# hash steady (1400 -> 1390). Each is the other's reference; hash's own
+# time did not move, so it is judged as it is, not "improved -29 %"
+# beyond parse (the one that moved more, by more than
+# twice the noise of the difference, changed).
+printf 'main;parse 4000\nmain;hash 1400\nmain;sort 60\n' >"$T/h1.folded"
+printf 'main;parse 5600\nmain;hash 1390\nmain;sort 58\n' >"$T/h2.folded"
+expect_exit 1 pd --sample-weight 1 -f json "$T/h1.folded" "$T/h2.folded"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "two functions: the steady one called changed"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x["self"] for x in d["functions"]}
+assert f["parse"]["status"] == "regressed", f["parse"]
+assert f["hash"]["status"] not in ("regressed", "improved"), f["hash"]
+assert f["hash"]["shift_ratio"] is None, f["hash"]
+PY
 # The text report names the shift and both variations assumed.
 expect_exit 0 pd --sample-weight 1 "$T/a.folded" "$T/loaded.folded"
 expect_grep "^warning: the whole program moved +28.0 % (10 of 10 well-sampled functions alike): a machine-wide shift" "$T/out"

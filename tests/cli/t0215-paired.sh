@@ -39,4 +39,24 @@ then ok; else not_ok "unpaired: runs varying by 25 % should not resolve 10 %"; f
 expect_exit 0 pd --sample-weight 1 --paired -b "$T/a1.folded" -b "$T/a2.folded" \
 	-c "$T/b1.folded" -c "$T/b2.folded" -c "$T/b3.folded"
 expect_grep "paired needs as many runs on each side (2 and 3)" "$T/err"
+# Three runs a side, two functions: work +20 % in every run (runs at
+# x1, x1.05, x0.97), other the same samples on both sides. other's level
+# is work's; its own time did not move, so it is judged as it is, not
+# "improved -16.7 %" beyond work.
+i=1
+for f in 100 105 97; do
+	printf 'main;work %d\nmain;other %d\n' $((100 * f)) $((50 * f)) >"$T/ra$i.folded"
+	printf 'main;work %d\nmain;other %d\n' $((120 * f)) $((50 * f)) >"$T/rb$i.folded"
+	i=$((i + 1))
+done
+expect_exit 1 pd --sample-weight 1 -f json -b "$T/ra1.folded" -b "$T/ra2.folded" -b "$T/ra3.folded" \
+	-c "$T/rb1.folded" -c "$T/rb2.folded" -c "$T/rb3.folded"
+if python3 - "$T/out" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x["self"] for x in d["functions"]}
+assert f["work"]["status"] == "regressed" and abs(f["work"]["ratio"] - 1.2) < 0.01, f["work"]
+assert f["other"]["status"] not in ("regressed", "improved"), f["other"]
+PY
+then ok; else not_ok "runs, two functions: the steady one called changed"; fi
 finish

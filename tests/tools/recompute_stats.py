@@ -21,14 +21,14 @@ differ:
   precision-weighted mean of the voters alike with the location - checked
   against "phi", "lambda", "functions" and "program_shift";
 - each function's reference, the shift of the *other* voters (found anew
-  without it up to 64 voters, else its vote subtracted), the sign rule
+  without it up to 64 voters, else its vote subtracted), the rule for two
   when one of the others holds most of their weight (a total with more
   samples than its self is then judged as it is when that function must
   lie partly under it: more of its self samples than the profile has
   outside the total), and so what each
   metric is judged against: the shift, with variance
   phi S + 2 t2 + var(shift) and a t tail on 6 degrees of freedom; or no
-  shift (no reference, the sign rule, the whole program: the profile
+  shift (no reference, two functions moved apart, the whole program: the profile
   total and a non-leaf function holding 95 % of each side's samples)
   with phi S + 2 wcv^2 and the normal tail, or below 200 samples the
   conditional binomial mid-p on counts divided by the variance's ratio
@@ -413,9 +413,13 @@ def main():
                 under = callees and (top_i is None or (
                     selfs[top_i]["baseline_samples"] > tot["baseline_samples"] - a
                     or selfs[top_i]["candidate_samples"] > tot["candidate_samples"] - b))
-                against = not (single and (under or (
-                    L0 - s) * L0 < 0 or (
-                    abs(L0) < 1e-12 and abs(L0 - s) > 1e-12)))
+                # two functions moved against each other (beyond twice
+                # the noise): the one that moved more, by as much, changed
+                S0 = 1 / (a + 0.5) + 1 / (b + 0.5)
+                noise = 2 * math.sqrt(lam * S0 + vs)
+                against = not (single and (under or (L0 - s) * L0 < 0 or (
+                    abs(L0) < 1e-12 and abs(L0 - s) > 1e-12) or (
+                    abs(L0 - s) > noise and not abs(L0) - abs(s) > noise)))
                 if against:
                     shift, vshift, sig2, df = s, vs, t2, TAIL_DF
                     judged += 1
