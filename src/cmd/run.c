@@ -36,8 +36,9 @@ static int same_sink(void)
 
 	if (isatty(1) && isatty(2))
 		return 1;
-	return !fstat(1, &o) && !fstat(2, &e) && o.st_dev == e.st_dev &&
-	       o.st_ino == e.st_ino;
+	/* Windows' C library gives every file inode 0: nothing to tell */
+	return !fstat(1, &o) && !fstat(2, &e) && o.st_ino != 0 &&
+	       o.st_dev == e.st_dev && o.st_ino == e.st_ino;
 }
 
 void pd_render_warnings(const struct pd_diff *d, struct pd_args *r,
