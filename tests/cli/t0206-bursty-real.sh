@@ -5,8 +5,10 @@
 # whatever else the machine runs: collect()'s count moves by a third from
 # run to run. The importer puts each sample in its time block, and a
 # history stores each run's dispersions over them (docs/history.md,
-# "Tables", run_bursts): collect()'s far beyond sampling's 1, as
-# tests/tools/block_dispersion.py computes it from the same text. The
+# "Tables", run_bursts) as tests/tools/block_dispersion.py computes them
+# from the same text (collect()'s mostly far beyond sampling's 1, but a
+# run whose bursts came short and often reads near 1, so no floor is
+# asserted). The
 # verdict no longer looks at them: each pair's report is the same with
 # the sample times taken out of the text.
 . "$(dirname "$0")/lib.sh"
@@ -43,7 +45,7 @@ for i in 1 2 3; do
 	done
 	# the rule's steady samples leave the kernel's out, a stored run's
 	# hold them: within 10 %
-	if python3 "$PD_ROOT/tests/tools/compare_bursts.py" --self-only --only collect --collector collect --min 5 \
+	if python3 "$PD_ROOT/tests/tools/compare_bursts.py" --self-only --only collect --collector collect --min 0 \
 		"$PERFDIFF_DB" perf-script "$(printf 'a%039d' "$i")=$T/wa$i.json:0.1" \
 		"$(printf 'b%039d' "$i")=$T/wb$i.json:0.1"; then ok; else not_ok "pair $i: bursts"; fi
 	cd "$T/t$i" && pd -f json a.txt b.txt >"$T/d$i.json" 2>/dev/null
