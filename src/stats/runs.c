@@ -16,6 +16,7 @@
 #include "core/sort.h"
 #include "core/xalloc.h"
 #include "stats/diff_int.h"
+#include "stats/run_levels.h"
 #include "stats/stats.h"
 
 /* Per-run values of one function and metric, on the log scale. */
@@ -23,291 +24,6 @@ struct series {
 	double *ya, *yb;
 	double wa, wb, ca, cb; /* means of weights and counts */
 };
-
-/*
- * Each run's level (statistics.md, "Several runs per side"): over the
- * program's well-sampled functions, the biweight location of how far
- * each one's log weight lies from its mean over all runs; and the sums
- * that give it without one function (leave one out).
- */
-struct levels {
-	size_t nruns, nf;
-	double *ybar;	      /* per function: mean log weight over all runs */
-	double *w;	      /* per function: weight of a voter (0: none) */
-	double *m;	      /* per run: the level */
-	double *sw, *swe;     /* per run: sums over its alike voters */
-	unsigned char *alike; /* per run and function (run-major) */
-	size_t *nalike;	      /* per run */
-	double *wtop;	      /* per run: the two largest alike weights */
-	size_t *ftop;	      /* per run: the function of the largest */
-};
-
-static double run_eps(const struct pd_agg *r)
-{
-	/* Half a sample's weight keeps ln() finite for an absent function. */
-	return r->all_c > 0 ? 0.5 * r->all_w / r->all_c : 0.5;
-}
-
-static const struct pd_agg *run_of(const struct pd_agg *a, size_t na,
-				   const struct pd_agg *b, size_t i)
-{
-	return i < na ? &a[i] : &b[i - na];
-}
-
-/* Residuals past this many standard errors weigh nothing (biweight). */
-#define LEVEL_C 4.685
-/* A voter: this many self samples a run on average, on both sides. */
-#define LEVEL_MIN_COUNT 20.0
-
-static void levels_release(struct levels *lv)
-{
-	free(lv->ybar);
-	free(lv->w);
-	free(lv->m);
-	free(lv->sw);
-	free(lv->swe);
-	free(lv->alike);
-	free(lv->nalike);
-	free(lv->wtop);
-	free(lv->ftop);
-	memset(lv, 0, sizeof(*lv));
-}
-
-/*
- * The median of the voters' residuals e in one run: where the biweight
- * starts, so that a run the machine moved by more than the biweight's
- * reach still finds its voters.
- */
-static double median_residual(const struct levels *lv, const double *e)
-{
-	double *v = pd_xmalloc((lv->nf + 1) * sizeof(*v)), m = 0;
-	size_t i, n = 0;
-
-	for (i = 0; i < lv->nf; i++)
-		if (lv->w[i] > 0)
-			v[n++] = e[i];
-	if (n)
-		m = pd_median(v, n);
-	free(v);
-	return m;
-}
-
-/* Notes voter i's weight among run r's two largest. */
-static void note_top(struct levels *lv, size_t r, size_t i)
-{
-	double w = lv->w[i], *t = &lv->wtop[2 * r];
-
-	if (w > t[0]) {
-		t[1] = t[0];
-		t[0] = w;
-		lv->ftop[r] = i;
-	} else if (w > t[1]) {
-		t[1] = w;
-	}
-}
-
-/* One run's level: the biweight location of its voters' residuals. */
-static void run_level(struct levels *lv, const double *e, size_t r)
-{
-	double m = median_residual(lv, e), num, den;
-	size_t i, it;
-
-	for (it = 0; it < 12; it++) {
-		num = den = 0;
-		for (i = 0; i < lv->nf; i++) {
-			double u;
-
-			if (!(lv->w[i] > 0))
-				continue;
-			u = (e[i] - m) * sqrt(lv->w[i]) / LEVEL_C;
-			if (fabs(u) < 1) {
-				num +=
-				    lv->w[i] * (1 - u * u) * (1 - u * u) * e[i];
-				den += lv->w[i] * (1 - u * u) * (1 - u * u);
-			}
-		}
-		if (!(den > 0))
-			break;
-		m = num / den;
-	}
-	lv->m[r] = m;
-	lv->sw[r] = lv->swe[r] = 0;
-	lv->nalike[r] = 0;
-	for (i = 0; i < lv->nf; i++) {
-		unsigned char *al = &lv->alike[r * lv->nf + i];
-
-		*al = lv->w[i] > 0 && fabs(e[i] - m) * sqrt(lv->w[i]) <= 3;
-		if (*al) {
-			lv->sw[r] += lv->w[i];
-			lv->swe[r] += lv->w[i] * e[i];
-			lv->nalike[r]++;
-			note_top(lv, r, i);
-		}
-	}
-}
-
-struct side_diff {
-	double D, w;
-};
-
-static int cmp_side_diff(const void *x, const void *y)
-{
-	const struct side_diff *a = x, *b = y;
-
-	return (a->D > b->D) - (a->D < b->D);
-}
-
-/*
- * A voter whose runs moved between the sides beyond the program's own
- * move (the voters' weighted median difference) by more than 3 standard
- * errors changed: it does not vote for the levels, which would
- * otherwise carry its change into every other function's (statistics.md,
- * "Several runs per side").
- */
-static void drop_changed(struct levels *lv, const struct pd_agg *a, size_t na,
-			 const struct pd_agg *b, size_t nb)
-{
-	struct side_diff *v = pd_xmalloc((lv->nf + 1) * sizeof(*v));
-	double *D = pd_xcalloc(lv->nf + 1, sizeof(*D)), sw = 0, half, S = 0;
-	size_t i, r, n = 0;
-
-	for (i = 0; i < lv->nf; i++) {
-		if (!(lv->w[i] > 0))
-			continue;
-		for (r = 0; r < na + nb; r++) {
-			const struct pd_agg *x = run_of(a, na, b, r);
-			double y = log(x->self_w[i] + run_eps(x));
-
-			D[i] += r < na ? -y / (double)na : y / (double)nb;
-		}
-		v[n].D = D[i];
-		v[n++].w = lv->w[i];
-		sw += lv->w[i];
-	}
-	pd_sort(v, n, sizeof(*v), cmp_side_diff);
-	for (i = 0, half = 0; i < n; i++) {
-		half += v[i].w;
-		if (half >= sw / 2) {
-			S = v[i].D;
-			break;
-		}
-	}
-	for (i = 0; i < lv->nf; i++) {
-		double se = sqrt((1 / (double)na + 1 / (double)nb) / lv->w[i]);
-
-		if (lv->w[i] > 0 && fabs(D[i] - S) > 3 * se)
-			lv->w[i] = 0;
-	}
-	free(v);
-	free(D);
-}
-
-/*
- * The levels of all runs. A voter's weight is 1 / (phi / c + cv^2), c
- * its mean count a run; share mode and exact counts have no machine
- * behind them and no levels.
- */
-static void levels_compute(struct levels *lv, const struct pd_diff *d,
-			   const struct pd_agg *a, size_t na,
-			   const struct pd_agg *b, size_t nb)
-{
-	size_t n = na + nb, nf = d->fn->v.n, i, r;
-	double cv2 = d->set.run_cv * d->set.run_cv, *e;
-
-	memset(lv, 0, sizeof(*lv));
-	lv->nruns = n;
-	lv->nf = nf;
-	lv->ybar = pd_xcalloc(nf + 1, sizeof(double));
-	lv->w = pd_xcalloc(nf + 1, sizeof(double));
-	lv->m = pd_xcalloc(n + 1, sizeof(double));
-	lv->sw = pd_xcalloc(n + 1, sizeof(double));
-	lv->swe = pd_xcalloc(n + 1, sizeof(double));
-	lv->alike = pd_xcalloc(n * nf + 1, 1);
-	lv->nalike = pd_xcalloc(n + 1, sizeof(size_t));
-	lv->wtop = pd_xcalloc(2 * n + 2, sizeof(double));
-	lv->ftop = pd_xcalloc(n + 1, sizeof(size_t));
-	if (d->set.share || d->base.exact || d->cand.exact)
-		return;
-	for (i = 0; i < nf; i++) {
-		double ca = 0, cb = 0, y = 0;
-
-		if (d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM))
-			continue;
-		for (r = 0; r < n; r++) {
-			const struct pd_agg *x = run_of(a, na, b, r);
-
-			if (r < na)
-				ca += x->self_c[i] / (double)na;
-			else
-				cb += x->self_c[i] / (double)nb;
-			y += log(x->self_w[i] + run_eps(x)) / (double)n;
-		}
-		if (ca < LEVEL_MIN_COUNT || cb < LEVEL_MIN_COUNT)
-			continue;
-		lv->ybar[i] = y;
-		lv->w[i] = 1 / (d->set.dispersion / ((ca + cb) / 2) + cv2);
-	}
-	drop_changed(lv, a, na, b, nb);
-	e = pd_xmalloc((nf + 1) * sizeof(*e));
-	for (r = 0; r < n; r++) {
-		const struct pd_agg *x = run_of(a, na, b, r);
-
-		for (i = 0; i < nf; i++)
-			e[i] = lv->w[i] > 0 ? log(x->self_w[i] + run_eps(x)) -
-						  lv->ybar[i]
-					    : 0;
-		run_level(lv, e, r);
-	}
-	free(e);
-}
-
-/*
- * Run r's level without function f's own vote, into *m; 0 when fewer
- * than PD_SHIFT_MIN_OTHERS others moved alike in that run.
- */
-static int level_without(const struct levels *lv, const struct pd_agg *x,
-			 size_t r, size_t f, double *m, int *single)
-{
-	double sw = lv->sw[r], swe = lv->swe[r], top = lv->wtop[2 * r];
-	size_t k = lv->nalike[r];
-
-	if (lv->alike[r * lv->nf + f]) {
-		double e = log(x->self_w[f] + run_eps(x)) - lv->ybar[f];
-
-		sw -= lv->w[f];
-		swe -= lv->w[f] * e;
-		k--;
-		if (lv->ftop[r] == f)
-			top = lv->wtop[2 * r + 1];
-	}
-	if (k < PD_SHIFT_MIN_OTHERS || !(sw > 0))
-		return 0;
-	*m = swe / sw;
-	*single |= top > PD_SHIFT_SINGLE * sw;
-	return 1;
-}
-
-/*
- * Every run's level for function f (each without f's own vote), in
- * lvl; 0 when some run has too few other functions to show one: then
- * f keeps its runs' own levels, as the whole program does. *single: in
- * some run one other function holds most of the level's weight.
- */
-static int levels_for(const struct levels *lv, const struct pd_agg *a,
-		      size_t na, const struct pd_agg *b, size_t f, double *lvl,
-		      int *single)
-{
-	size_t r;
-
-	*single = 0;
-	if (!lv->nf || f >= lv->nf)
-		return 0;
-	for (r = 0; r < lv->nruns; r++)
-		if (!level_without(lv, run_of(a, na, b, r), r, f, &lvl[r],
-				   single))
-			return 0;
-	return 1;
-}
 
 static void fill_series(struct series *s, const struct pd_agg *a, size_t na,
 			const struct pd_agg *b, size_t nb, size_t f, int total,
@@ -322,7 +38,7 @@ static void fill_series(struct series *s, const struct pd_agg *a, size_t na,
 		double c = total ? r->total_c[f] : r->self_c[f];
 		double y = share
 			       ? log((c + 0.5) / (r->all_c > 0 ? r->all_c : 1))
-			       : log(w + run_eps(r));
+			       : log(w + pd_run_eps(r));
 
 		if (i < na) {
 			s->ya[i] = y;
@@ -531,7 +247,7 @@ struct runs_in {
 	size_t na, nb;
 	int paired;
 	struct series s; /* scratch: one row's values over the runs */
-	struct levels lv;
+	struct pd_levels lv;
 	double *lvl; /* scratch: one function's levels, a run each */
 };
 
@@ -551,7 +267,8 @@ static int fill_beyond(struct pd_diff *d, struct runs_in *in, size_t f, int k,
 
 	fill_series(&in->s, in->a, na, in->b, nb, f, k, d->set.share);
 	*shift = 0;
-	if (all || !levels_for(&in->lv, in->a, na, in->b, f, in->lvl, &single))
+	if (all ||
+	    !pd_levels_for(&in->lv, in->a, na, in->b, f, in->lvl, &single))
 		return 0;
 	for (r = 0; r < na + nb; r++) {
 		if (r < na) {
@@ -787,7 +504,7 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	in.s.ya = pd_xmalloc((na + 1) * sizeof(double));
 	in.s.yb = pd_xmalloc((nb + 1) * sizeof(double));
 	in.lvl = pd_xmalloc((na + nb + 1) * sizeof(double));
-	levels_compute(&in.lv, d, a, na, b, nb);
+	pd_levels_compute(&in.lv, d, a, na, b, nb);
 	fit_prior(d, &in, 0, &x, &pr[0]);
 	fit_prior(d, &in, 1, &x, &pr[1]);
 	if (!pr[0].fitted)
@@ -807,7 +524,7 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	if (!d->set.share)
 		rank_p_tau(&d->total, &in);
 	pd_diff_test_all(d, &x);
-	levels_release(&in.lv);
+	pd_levels_release(&in.lv);
 	free(in.lvl);
 	free(in.s.ya);
 	free(in.s.yb);
