@@ -27,6 +27,7 @@ int pd_err_set(struct pd_err *err, int code, const char *fmt, ...)
 
 /* ---- limits (core/limits.h) ---- */
 
+#include <errno.h>
 #include <stdlib.h>
 
 #include "core/limits.h"
@@ -47,6 +48,25 @@ int pd_err_limit(struct pd_err *err, const char *where, unsigned long long n,
 
 	return pd_err_set(err, PD_ETOOBIG, "%s: %s", where,
 			  pd_limit_text(t, sizeof(t), n, what, name));
+}
+
+int pd_limit_env(const char *env, unsigned long long dflt,
+		 unsigned long long *n, struct pd_err *err)
+{
+	const char *v = getenv(env);
+	char *end;
+
+	*n = dflt;
+	if (!v || !*v)
+		return 0;
+	errno = 0;
+	*n = strtoull(v, &end, 10);
+	if (*v < '0' || *v > '9' || *end || errno || *n == 0) {
+		*n = dflt;
+		return pd_err_set(err, PD_EUSAGE,
+				  "%s=%s: not a whole number from 1", env, v);
+	}
+	return 0;
 }
 
 void pd_die_limit(unsigned long long n, const char *what, const char *name)

@@ -12,6 +12,7 @@
 #define PD_LIMITS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/err.h"
 
@@ -121,6 +122,37 @@
 #ifndef PD_LIMIT_ETL_MEMORY
 #define PD_LIMIT_ETL_MEMORY ((size_t)8 << 20)
 #endif
+/*
+ * What an ETW trace's compressed buffers may expand to, in all: the
+ * events' bytes at most PD_LIMIT_ETL_INFLATE times the bytes read from
+ * the file by then, plus PD_LIMIT_ETL_INFLATE_FLOOR. Real traces expand
+ * 4.7 times (a buffer at most 13.4: the .NET trace of PerfView's tests),
+ * while a few bytes of LZ77 can claim a buffer of 64 MiB, millions of
+ * samples each. Checked before a buffer is expanded; the environment's
+ * PERFDIFF_LIMIT_ETL_INFLATE (a ratio) raises it without a rebuild.
+ */
+#ifndef PD_LIMIT_ETL_INFLATE
+#define PD_LIMIT_ETL_INFLATE 32
+#endif
+#ifndef PD_LIMIT_ETL_INFLATE_FLOOR
+#define PD_LIMIT_ETL_INFLATE_FLOOR ((uint64_t)16 << 20)
+#endif
+/*
+ * Bytes of an ETW trace's records in temporary files at once: at most
+ * PD_LIMIT_ETL_SPILL times the bytes read from the file, plus 256 MiB,
+ * and never more than half the space free in the temporary folder when
+ * the first run was written (a full disk is an error before it is a full
+ * disk). A record is 24 to 48 bytes and an event at least 24, so a real
+ * trace's records stay within a few times its bytes.
+ * PERFDIFF_LIMIT_ETL_SPILL (a ratio) raises the first bound; TMPDIR
+ * chooses the folder.
+ */
+#ifndef PD_LIMIT_ETL_SPILL
+#define PD_LIMIT_ETL_SPILL 16
+#endif
+#ifndef PD_LIMIT_ETL_SPILL_FLOOR
+#define PD_LIMIT_ETL_SPILL_FLOOR ((uint64_t)256 << 20)
+#endif
 /* One buffer of an ETW trace (ETW writes at most 1 MiB today). */
 #ifndef PD_LIMIT_ETL_BUFFER
 #define PD_LIMIT_ETL_BUFFER ((uint32_t)64 << 20)
@@ -155,6 +187,13 @@ int pd_err_limit(struct pd_err *err, const char *where, unsigned long long n,
 /* The same text for readers whose error path takes a message. */
 const char *pd_limit_text(char *buf, size_t size, unsigned long long n,
 			  const char *what, const char *name);
+/*
+ * A cap the environment may raise: the value of the variable env (a
+ * whole number from 1) in *n, else dflt. Anything else there is an
+ * error naming the variable (PD_EUSAGE).
+ */
+PD_NODISCARD int pd_limit_env(const char *env, unsigned long long dflt,
+			      unsigned long long *n, struct pd_err *err);
 /* For a cap no error record reaches: prints the message and exits 2. */
 PD_NORETURN void pd_die_limit(unsigned long long n, const char *what,
 			      const char *name);

@@ -136,6 +136,24 @@ sed 's/"buffers_written": 9/"buffers_written": 2/' "$T/w.spec" >"$T/w2.spec"
 python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/w2.spec" "$T/w2.etl"
 expect_exit 0 pd show -f json "$T/w2.etl"
 expect_grep '"samples":.3,' "$T/out"
+# Four buffers of 40 bytes of LZ77 that claim 8 MiB of samples each: past
+# 32 times the bytes read (plus 16 MiB) the trace is refused before the
+# buffer is expanded, quickly, in little memory, and nothing is left in
+# TMPDIR; raised from the environment, the samples are all counted
+# (4 x 8388608 / 32 bytes a sample, plus the trace's own 3).
+sed 's/"buffers_written": 9/"repeat": {"buffers": 4, "bytes": 8388608}/' \
+	"$T/w.spec" >"$T/bomb.spec"
+python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/bomb.spec" "$T/bomb.etl"
+mkdir "$T/tmp"
+TMPDIR=$T/tmp expect_exit 2 pd show "$T/bomb.etl"
+expect_grep "bomb.etl: byte [0-9]* of the .etl: a compressed buffer that expands to 8388680 bytes: over perfdiff's limit of [0-9]* bytes of events by then (32 times the [0-9]* bytes read, plus 16777216: PD_LIMIT_ETL_INFLATE in src/core/limits.h; PERFDIFF_LIMIT_ETL_INFLATE=RATIO raises it)" "$T/err"
+expect_lines 1 "$T/err"
+if [ -z "$(ls -A "$T/tmp")" ]; then ok; else not_ok "left in TMPDIR: $(ls "$T/tmp")"; fi
+PERFDIFF_LIMIT_ETL_INFLATE=1000 TMPDIR=$T/tmp expect_exit 0 pd show -f json "$T/bomb.etl"
+expect_grep '"samples":.1048579,' "$T/out"
+PERFDIFF_LIMIT_ETL_INFLATE=2x expect_exit 2 pd show "$T/bomb.etl"
+expect_grep "PERFDIFF_LIMIT_ETL_INFLATE=2x: not a whole number from 1" "$T/err"
+if [ -z "$(ls -A "$T/tmp")" ]; then ok; else not_ok "left in TMPDIR: $(ls "$T/tmp")"; fi
 # Not a trace: a zip without an .etl is named as such.
 printf 'PK\003\004' >"$T/x.zip"
 head -c 60 /dev/zero >>"$T/x.zip"

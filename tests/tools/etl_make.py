@@ -15,7 +15,11 @@ spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
                     "user_key": true, "count": n}],
        "vallocs": [{"tid", "owner": pid, "size", "flags", "free": false,
                     "user": [...], "kernel": [...], "count": n}],
-       "compress": false, "no_header": false, "buffers_written": n}
+       "compress": false, "no_header": false, "buffers_written": n,
+       "repeat": {"buffers": n, "bytes": b}}
+"repeat" appends n compressed buffers, each a few dozen bytes of LZ77
+that expand to b bytes of the trace's last sample, over and over: what
+a hostile trace does to claim millions of samples in a kilobyte.
 Kernel images are images of pid 0. A VirtualAlloc (PageFault group,
 type 98; 99 with "free") carries base, size, the owning process and the
 allocation type (flags, default MEM_COMMIT | MEM_RESERVE), its thread in
@@ -137,6 +141,30 @@ def literal_lz77(b):
     return bytes(out)
 
 
+def repeat_lz77(unit, total):
+    """Plain LZ77 of `total` bytes: `unit` (32 bytes) as literals, then one
+    match at distance 32 of the rest, its length in the long form: 7 in
+    the token, 15 in a half byte, 255 in a byte, 0 in 16 bits, then the
+    length less 3 in 32 bits ([MS-XCA] 2.3.4)."""
+    assert len(unit) == 32 and total > 64
+    flags = struct.pack("<I", 1 << 31)  # 32 literals, then a match
+    match = struct.pack("<H", (31 << 3) | 7) + bytes([15, 255])
+    match += struct.pack("<HI", 0, total - 32 - 3)
+    return struct.pack("<I", 0) + unit + flags + match
+
+
+def repeat_buffers(sample, count, total):
+    """count compressed buffers, each `sample` (an event of 32 bytes)
+    repeated to about total bytes."""
+    unit = sample + bytes(-len(sample) % 8)
+    assert len(unit) == 32
+    body = total - total % 32
+    z = repeat_lz77(unit, body)
+    head = struct.pack("<IIIiQQQIIIHH", 72 + len(z), 72 + body, 0, 0, 0, 0,
+                       0, 0, 3, 72 + body, 0x40, 0) + bytes(16)
+    return (head + z) * count
+
+
 def buffers(evs, compress, header, written=None):
     """The trace's header event alone in a first, plain buffer (as the
     relogger writes it); the rest compressed or not. The header says how
@@ -176,8 +204,15 @@ def buffers(evs, compress, header, written=None):
 
 def main():
     spec = json.load(open(sys.argv[1]))
-    data = buffers(events(spec), spec.get("compress", False),
+    evs = events(spec)
+    data = buffers(evs, spec.get("compress", False),
                    not spec.get("no_header"), spec.get("buffers_written"))
+    rep = spec.get("repeat")
+    if rep:
+        s0 = spec["samples"][-1]
+        ev = perfinfo(15, 46, struct.pack("<QIHH", s0["ip"], s0["tid"], 1, 0),
+                      5000)
+        data += repeat_buffers(ev, rep["buffers"], rep["bytes"])
     open(sys.argv[2], "wb").write(data)
 
 

@@ -339,6 +339,51 @@ static char **node_lines(const struct pd_profile *p)
 }
 
 /*
+ * Records past memory go to temporary files up to the trace's cap: the
+ * ratio times the bytes read plus the floor, and half the space free in
+ * the folder; past either the push is refused, naming the cap, and the
+ * runs written are let go with the table.
+ */
+static void test_etl_spill_cap(void **state)
+{
+	int byfree;
+
+	(void)state;
+	for (byfree = 0; byfree < 2; byfree++) {
+		struct etl_table t;
+		struct etl_spill b;
+		struct pd_err err = PD_ERR_INIT;
+		uint64_t read = 10, x;
+		int rc = 0;
+
+		memset(&b, 0, sizeof(b));
+		b.read = &read;
+		b.ratio = 8;
+		b.floor = 100; /* 180 bytes: 2 runs of 8 records of 8 bytes */
+		if (byfree) {
+			b.capped = 1;
+			b.cap = 70; /* 1 run */
+		}
+		pd_etl_table_init(&t, sizeof(uint64_t), cmp_u64, 8);
+		t.spill = &b;
+		for (x = 0; x < 100 && rc == 0; x++)
+			rc = pd_etl_table_push(&t, &x, "t.etl", &err);
+		assert_int_equal(rc, PD_ETOOBIG);
+		/* pushed: 8 held, then 8 each run written, then the refusal */
+		assert_int_equal(x, byfree ? 17 : 25);
+		assert_int_equal(b.bytes, byfree ? 64 : 128);
+		assert_non_null(
+		    strstr(err.msg, byfree ? "half of the 140 bytes"
+					   : "limit of 180 bytes of the trace's"
+					     " records in temporary files (8"
+					     " times the 10 bytes read, plus"
+					     " 100: PERFDIFF_LIMIT_ETL_SPILL"));
+		pd_etl_table_release(&t);
+		assert_int_equal(b.bytes, 0);
+	}
+}
+
+/*
  * The .NET trace read with its samples and stack events held in memory,
  * and again with at most 10 of each held, the rest sorted into runs in
  * temporary files (hundreds, merged 8 at a time as they come, so that few
@@ -399,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_etl_table),
 		cmocka_unit_test(test_etl_table_no_tmp),
 		cmocka_unit_test(test_etl_spilled),
+		cmocka_unit_test(test_etl_spill_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -60,6 +60,11 @@ void pd_etl_state_init(struct etl_state *st, const char *path,
 	table(&st->srefs, sizeof(struct etl_sref), pd_etl_cmp_sref, records);
 	table(&st->krefs, sizeof(struct etl_sref), cmp_key, records);
 	table(&st->kdefs, sizeof(struct etl_kdef), cmp_kdef, records);
+	st->samples.spill = st->srefs.spill = &st->spill;
+	st->krefs.spill = st->kdefs.spill = &st->spill;
+	st->inflate = PD_LIMIT_ETL_INFLATE;
+	st->spill.ratio = PD_LIMIT_ETL_SPILL;
+	st->spill.floor = PD_LIMIT_ETL_SPILL_FLOOR;
 }
 
 void pd_etl_state_release(struct etl_state *st)

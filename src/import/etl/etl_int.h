@@ -119,8 +119,23 @@ struct etl_fslot {
  * Records of one size, sorted when read back (etl_table.c): in memory up
  * to cap records, then in sorted runs in temporary files.
  */
+/*
+ * The bytes a trace's tables hold in temporary files, shared by its
+ * tables, and their caps (core/limits.h, PD_LIMIT_ETL_SPILL): ratio times
+ * the bytes read so far (*read), and half the space free in the folder
+ * when the first run was written (cap).
+ */
+struct etl_spill {
+	uint64_t bytes, cap;
+	const uint64_t *read; /* the input's bytes read from its file */
+	unsigned long long ratio;
+	uint64_t floor; /* PD_LIMIT_ETL_SPILL_FLOOR */
+	int capped;	/* cap set */
+};
+
 struct etl_table {
-	size_t size, cap, n; /* record size; records held at most; held */
+	size_t size, cap, n;	 /* record size; records held at most; held */
+	struct etl_spill *spill; /* NULL: no cap */
 	int (*cmp)(const void *, const void *);
 	unsigned char *mem;
 	struct etl_run {
@@ -182,6 +197,9 @@ struct etl_state {
 	int count_only;		 /* counting events: no record kept */
 	int ptr;		 /* pointer size of the trace */
 	uint64_t events, buffers, compressed;
+	uint64_t expanded; /* events' bytes, compressed buffers expanded */
+	unsigned long long inflate; /* PD_LIMIT_ETL_INFLATE, or raised */
+	struct etl_spill spill;
 	/*
 	 * What the trace's header event says was written: its buffers (0
 	 * when unknown) and its logging mode (a circular or split file

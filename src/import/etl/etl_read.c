@@ -378,6 +378,36 @@ static int walk_events(struct etl_state *st, const unsigned char *d, size_t len,
 	return 0;
 }
 
+/*
+ * What the trace's events may come to by now: PD_LIMIT_ETL_INFLATE (or
+ * PERFDIFF_LIMIT_ETL_INFLATE) times the bytes read from the file, plus
+ * the floor (core/limits.h).
+ */
+static uint64_t inflate_cap(const struct etl_state *st)
+{
+	uint64_t in = *st->spill.read;
+
+	if (in && st->inflate > (UINT64_MAX - PD_LIMIT_ETL_INFLATE_FLOOR) / in)
+		return UINT64_MAX;
+	return PD_LIMIT_ETL_INFLATE_FLOOR + st->inflate * in;
+}
+
+static int too_expanded(const struct etl_state *st, uint64_t base,
+			uint32_t saved, struct pd_err *err)
+{
+	return pd_err_set(
+	    err, PD_ETOOBIG,
+	    "%s: byte %llu of the .etl: a compressed buffer that expands to"
+	    " %u bytes: over perfdiff's limit of %llu bytes of events by"
+	    " then (%llu times the %llu bytes read, plus %llu:"
+	    " PD_LIMIT_ETL_INFLATE in src/core/limits.h;"
+	    " PERFDIFF_LIMIT_ETL_INFLATE=RATIO raises it)",
+	    st->path, (unsigned long long)base, saved,
+	    (unsigned long long)inflate_cap(st), st->inflate,
+	    (unsigned long long)*st->spill.read,
+	    (unsigned long long)PD_LIMIT_ETL_INFLATE_FLOOR);
+}
+
 /* One buffer whose header is h, its bsize - 72 bytes after it in body. */
 static int take_buffer(struct etl_state *st, const unsigned char *h,
 		       unsigned char *body, unsigned char **plain,
@@ -394,6 +424,7 @@ static int take_buffer(struct etl_state *st, const unsigned char *h,
 			saved = rd32(h + 0x30);
 		if (saved < BUF_HEADER || saved > bsize)
 			saved = bsize;
+		st->expanded += saved;
 		return walk_events(st, body, saved - BUF_HEADER,
 				   base + BUF_HEADER, err);
 	}
@@ -403,6 +434,9 @@ static int take_buffer(struct etl_state *st, const unsigned char *h,
 				  "%s: byte %llu of the .etl: a compressed"
 				  " buffer of %u bytes",
 				  st->path, (unsigned long long)base, saved);
+	st->expanded += saved;
+	if (st->expanded > inflate_cap(st))
+		return too_expanded(st, base, saved, err);
 	*plain = pd_xrealloc(*plain, saved);
 	n = pd_xpress_lz77(body, bsize - BUF_HEADER, *plain, saved - BUF_HEADER,
 			   &bad);
@@ -513,6 +547,16 @@ int pd_etl_walk(struct pd_input *in, struct etl_state *st, struct pd_err *err)
 
 	s->in = in;
 	s->path = st->path;
+	st->spill.read = &in->rtotal;
+	rc = pd_limit_env("PERFDIFF_LIMIT_ETL_INFLATE", PD_LIMIT_ETL_INFLATE,
+			  &st->inflate, err);
+	if (rc == 0)
+		rc = pd_limit_env("PERFDIFF_LIMIT_ETL_SPILL",
+				  PD_LIMIT_ETL_SPILL, &st->spill.ratio, err);
+	if (rc) {
+		free(s);
+		return rc;
+	}
 	if (in->head_len >= 4 && !memcmp(in->head, "PK\x03\x04", 4)) {
 		s->zip = 1;
 		rc = zip_open(s, err);

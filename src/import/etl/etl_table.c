@@ -11,8 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifndef _WIN32
+#include <sys/statvfs.h>
+#endif
 
 #include "core/buf.h"
+#include "core/limits.h"
 #include "core/sort.h"
 #include "import/etl/etl_int.h"
 
@@ -42,8 +46,11 @@ void pd_etl_table_release(struct etl_table *t)
 	size_t i;
 
 	free(t->mem);
-	for (i = 0; i < t->nruns; i++)
+	for (i = 0; i < t->nruns; i++) {
 		fclose(t->runs[i].f);
+		if (t->spill)
+			t->spill->bytes -= (uint64_t)t->runs[i].n * t->size;
+	}
 	free(t->runs);
 	memset(t, 0, sizeof(*t));
 }
@@ -102,6 +109,64 @@ static int write_failed(FILE *f, const char *path, struct pd_err *err)
 			  path);
 }
 
+/* Bytes free in temp_dir() for this user, or UINT64_MAX unknown. */
+static uint64_t temp_free(void)
+{
+#ifdef _WIN32
+	return UINT64_MAX;
+#else
+	struct statvfs v;
+
+	if (statvfs(temp_dir(), &v) != 0)
+		return UINT64_MAX;
+	return (uint64_t)v.f_bavail * v.f_frsize;
+#endif
+}
+
+/*
+ * Whether n more bytes of runs fit the trace's cap (core/limits.h,
+ * PD_LIMIT_ETL_SPILL), which the first run sets; an error when not.
+ */
+static int spill_room(struct etl_table *t, uint64_t n, const char *path,
+		      struct pd_err *err)
+{
+	struct etl_spill *b = t->spill;
+	uint64_t in, cap;
+	char lim[256];
+
+	if (!b)
+		return 0;
+	if (!b->capped) {
+		b->cap = temp_free() / 2;
+		b->capped = 1;
+	}
+	in = b->read ? *b->read : 0;
+	cap = b->floor;
+	if (in && b->ratio > (UINT64_MAX - cap) / in)
+		cap = UINT64_MAX;
+	else
+		cap += b->ratio * in;
+	if (b->bytes + n <= cap && b->bytes + n <= b->cap)
+		return 0;
+	if (b->cap < cap)
+		return pd_err_set(err, PD_ETOOBIG,
+				  "%s: the trace's records would take more"
+				  " than half of the %llu bytes that were free"
+				  " in %s (set TMPDIR to a folder with room)",
+				  path, (unsigned long long)b->cap * 2,
+				  temp_dir());
+	snprintf(lim, sizeof(lim),
+		 "%llu times the %llu bytes read, plus %llu: "
+		 "PERFDIFF_LIMIT_ETL_SPILL=RATIO raises it",
+		 b->ratio, (unsigned long long)in,
+		 (unsigned long long)b->floor);
+	return pd_err_set(err, PD_ETOOBIG,
+			  "%s: over perfdiff's limit of %llu bytes of the"
+			  " trace's records in temporary files (%s;"
+			  " PD_LIMIT_ETL_SPILL in src/core/limits.h)",
+			  path, (unsigned long long)cap, lim);
+}
+
 /* Appends the run in f (n records, of level) to t. */
 static void add_run(struct etl_table *t, FILE *f, size_t n, unsigned level)
 {
@@ -119,8 +184,18 @@ static int merge_tail(struct etl_table *t, size_t k, unsigned level,
 	const void *r;
 	FILE *f = temp_file();
 	size_t n = 0, i;
+	uint64_t merged = 0;
 	int rc;
 
+	for (i = t->nruns - k; i < t->nruns; i++)
+		merged += (uint64_t)t->runs[i].n * t->size;
+	/* the merged run is written before the k runs are let go */
+	rc = spill_room(t, merged, path, err);
+	if (rc) {
+		if (f)
+			fclose(f);
+		return rc;
+	}
 	if (!f)
 		return no_file(path, err);
 	pd_etl_cursor_open_runs(&c, t, t->nruns - k, k);
@@ -142,6 +217,7 @@ static int merge_tail(struct etl_table *t, size_t k, unsigned level,
 		fclose(t->runs[i].f);
 	t->nruns -= k;
 	add_run(t, f, n, level);
+	/* the k runs' bytes are the merged run's now */
 	return 0;
 }
 
@@ -149,10 +225,16 @@ static int merge_tail(struct etl_table *t, size_t k, unsigned level,
  * of one level at the end are merged into one of the next. */
 static int spill(struct etl_table *t, const char *path, struct pd_err *err)
 {
-	FILE *f = temp_file();
+	FILE *f;
+	int rc = spill_room(t, (uint64_t)t->n * t->size, path, err);
 
+	if (rc)
+		return rc;
+	f = temp_file();
 	if (!f)
 		return no_file(path, err);
+	if (t->spill)
+		t->spill->bytes += (uint64_t)t->n * t->size;
 	pd_sort(t->mem, t->n, t->size, t->cmp);
 	if (fwrite(t->mem, t->size, t->n, f) != t->n || fflush(f) != 0)
 		return write_failed(f, path, err);
@@ -160,9 +242,8 @@ static int spill(struct etl_table *t, const char *path, struct pd_err *err)
 	t->n = 0;
 	while (t->nruns >= FANIN &&
 	       t->runs[t->nruns - FANIN].level == t->runs[t->nruns - 1].level) {
-		int rc = merge_tail(t, FANIN, t->runs[t->nruns - 1].level + 1,
-				    path, err);
-
+		rc = merge_tail(t, FANIN, t->runs[t->nruns - 1].level + 1, path,
+				err);
 		if (rc)
 			return rc;
 	}
