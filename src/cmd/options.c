@@ -285,13 +285,14 @@ static const struct pd_optdef table[] = {
 	  JUDGE, "match functions by name alone, ignoring modules", NULL },
 	{ "system", 0, CHOICE(system, PD_NUM_INT, systems), "include",
 	  "Matching", RUN,
-	  "judge kernel, interrupt and driver frames like the program's\n"
-	  "(default: reported apart, their time outside the program's\n"
-	  "totals)",
-	  "kernel, interrupt and driver frames: set apart (default: reported "
-	  "in their own section, their time outside the program's totals and "
-	  "the verdict) or judged like the program's (statistics.md, \"System "
-	  "frames\"); `exclude` is the default" },
+	  "judge kernel, interrupt and driver frames, and unnamed frames\n"
+	  "of shared libraries, like the program's (default: reported\n"
+	  "apart, the kernel's time outside the program's totals)",
+	  "kernel, interrupt and driver frames, and unnamed frames of shared "
+	  "libraries (`libc.so.6+0x9d4c0`): set apart (default: reported in "
+	  "their own section and never the verdict; the kernel's time is also "
+	  "kept outside the program's totals) or judged like the program's "
+	  "(statistics.md, \"System frames\"); `exclude` is the default" },
 	/* Statistics */
 	{ "threshold", 0, NUM(set.threshold_pct, PD_NUM_DOUBLE, 0, 1000), "PCT",
 	  "Statistics", JUDGE, "smallest ratio change that counts (default 5)",

@@ -164,8 +164,10 @@ static uint32_t address_frame(struct pd_profile *p, const struct ff_lib *l,
 	 * the same offset in another build is other code.
 	 */
 	pd_buf_reset(&b);
-	pd_buf_addf(&b, "%s%s%s", module, l->breakpad_id ? "@" : "",
-		    l->breakpad_id ? l->breakpad_id : "");
+	if (l->breakpad_id && *l->breakpad_id)
+		pd_buf_addf(&b, "%s@%s", module, l->breakpad_id);
+	else
+		pd_buf_adds(&b, module);
 	id = pd_profile_frame(p, name_id, pd_intern(&p->strs, b.buf, b.len));
 	pd_buf_release(&b);
 	while (pend->of_frame.n <= id)

@@ -422,7 +422,13 @@ int pd_frame_is_system(const char *name, size_t nlen, const char *module,
 	size_t b, k, n;
 
 	if (mlen) {
+		const char *at;
+
 		b = pd_module_basename(module, mlen);
+		/* samply names a library with its debug id: "lib@ID" */
+		at = memchr(module + b, '@', mlen - b);
+		if (at)
+			mlen = (size_t)(at - module);
 		n = mlen - b;
 		for (k = 0; k < sizeof(kernel) / sizeof(*kernel); k++)
 			if (n == strlen(kernel[k]) &&
@@ -434,6 +440,37 @@ int pd_frame_is_system(const char *name, size_t nlen, const char *module,
 		return linux_module(module + b, n);
 	}
 	return nlen > 4 && !memcmp(name + nlen - 4, "_[k]", 4);
+}
+
+static int ends_ci(const char *s, size_t n, const char *end)
+{
+	size_t k = strlen(end);
+
+	return n >= k && !strncasecmp(s + n - k, end, k);
+}
+
+int pd_frame_is_unnamed_lib(const char *name, size_t nlen, const char *module,
+			    size_t mlen)
+{
+	size_t b, n, i;
+	const char *m, *at;
+
+	if (!mlen || !pd_frame_is_module_offset(name, nlen, module, mlen))
+		return 0;
+	b = pd_module_basename(module, mlen);
+	m = module + b;
+	at = memchr(m, '@', mlen - b);
+	n = at ? (size_t)(at - m) : mlen - b;
+	if (ends_ci(m, n, ".dll") || ends_ci(m, n, ".dylib"))
+		return 1;
+	for (i = 0; i + 11 <= b; i++)
+		if (!memcmp(module + i, ".framework/", 11))
+			return 1;
+	/* lib.so, lib.so.6, lib.so.1.2.3 */
+	for (i = 0; i + 3 <= n; i++)
+		if (!memcmp(m + i, ".so", 3) && (i + 3 == n || m[i + 3] == '.'))
+			return 1;
+	return 0;
 }
 
 /*
@@ -509,7 +546,11 @@ uint32_t pd_funcs_get(struct pd_funcs *f, const char *name, size_t nlen,
 		memset(&fn, 0, sizeof(fn));
 		fn.name = nid;
 		fn.module = mid;
-		fn.system = pd_frame_is_system(name, nlen, module, mlen);
+		fn.system = pd_frame_is_system(name, nlen, module, mlen)
+				? PD_SYSTEM_KERNEL
+			    : pd_frame_is_unnamed_lib(name, nlen, module, mlen)
+				? PD_SYSTEM_UNNAMED_LIB
+				: 0;
 		PD_VEC_PUSH(&f->v, fn);
 		id = (uint32_t)f->v.n - 1;
 		f->slots[j] = id + 1;
@@ -585,9 +626,10 @@ int pd_agg_sets_apart(const struct pd_agg *a, const struct pd_profile *p,
 	const struct pd_node *nd = &p->nodes.v[node];
 
 	return !(f->flags & PD_FUNCS_SYSTEM) &&
-	       f->v.v[a->frame_func[nd->frame]].system &&
+	       f->v.v[a->frame_func[nd->frame]].system == PD_SYSTEM_KERNEL &&
 	       (nd->parent == PD_ROOT ||
-		!f->v.v[a->frame_func[p->nodes.v[nd->parent].frame]].system);
+		f->v.v[a->frame_func[p->nodes.v[nd->parent].frame]].system !=
+		    PD_SYSTEM_KERNEL);
 }
 
 void pd_tree_lists(const struct pd_profile *p, uint32_t *first, uint32_t *next)

@@ -49,8 +49,18 @@ struct pd_func {
 	uint32_t module;      /* module basename, 0 when none or ignored */
 	PD_VEC(uint32_t) raw; /* distinct raw names seen, at most a few */
 	size_t nraw_total;    /* how many distinct raw names there were */
-	int system;	      /* a kernel, interrupt or driver frame */
+	int system;	      /* PD_SYSTEM_*: judged apart, 0 when not */
 };
+
+/*
+ * Frames judged apart from the program's (docs/statistics.md, "System
+ * frames"): a kernel, interrupt or driver frame, whose time is also kept
+ * out of the program's totals; and an unnamed frame ("libc.so.6+0x1b2")
+ * of a shared library, whose time stays in its callers' totals but which
+ * is never a verdict, a headline or one of the program's tests, since
+ * its name is an address that a rebuild or another machine moves.
+ */
+enum { PD_SYSTEM_KERNEL = 1, PD_SYSTEM_UNNAMED_LIB = 2 };
 
 struct pd_funcs {
 	struct pd_intern strs;
@@ -88,6 +98,14 @@ static inline const char *pd_func_module(const struct pd_funcs *f, uint32_t id)
  */
 int pd_frame_is_system(const char *name, size_t nlen, const char *module,
 		       size_t mlen);
+
+/*
+ * Whether a raw frame is an unnamed frame of a shared library: its name
+ * the library's plus an offset, the library a .so (.so.N), .dll, .dylib
+ * or a framework's binary.
+ */
+int pd_frame_is_unnamed_lib(const char *name, size_t nlen, const char *module,
+			    size_t mlen);
 
 /* Treats module basename `from` as `to` in later lookups. */
 void pd_funcs_alias(struct pd_funcs *f, const char *from, const char *to);

@@ -465,9 +465,9 @@ int pd_report_md(FILE *f, const struct pd_diff *d,
 		free(both);
 	}
 	if (nsys)
-		md_details(&b, d, "System frames, set apart",
-			   "; not in the verdict", sys, nsys, budget / 4,
-			   &budget);
+		md_details(
+		    &b, d, "System and unnamed library frames, set apart",
+		    "; not in the verdict", sys, nsys, budget / 4, &budget);
 	for (i = 0; i < d->tables.n; i++)
 		md_mtable(&b, &d->tables.v[i], tail.len);
 	if (nrest)

@@ -262,7 +262,8 @@ static void system_rows(struct pd_buf *b, const struct pd_diff *d,
 	size_t ns = pd_report_system_rows(d, &sys), i;
 
 	if (ns)
-		pd_buf_adds(b, "system frames, set apart (not in the verdict;"
+		pd_buf_adds(b, "system and unnamed library frames, set apart "
+			       "(not in the verdict;"
 			       " --system include judges them):\n");
 	for (i = 0; i < ns && (int)i < o->top; i++)
 		row(b, d, &sys[i], o->color);

@@ -168,7 +168,7 @@ static double system_self(const struct pd_diff *d, const struct pd_agg *r,
 
 	for (k = 0; k < n; k++)
 		for (i = 0; i < r[k].n && i < d->fn->v.n; i++)
-			if (d->fn->v.v[i].system)
+			if (d->fn->v.v[i].system == PD_SYSTEM_KERNEL)
 				s += r[k].self_w[i] / (double)n;
 	return s;
 }

@@ -71,10 +71,10 @@ assert d["candidate"]["system_set_apart"] == 600e6, d["candidate"]
 PY
 expect_exit 0 pd "$T/base.perf.txt" "$T/cand.perf.txt"
 expect_grep "4 system frames changed (set apart)" "$T/out"
-expect_grep "system frames, set apart (not in the verdict" "$T/out"
+expect_grep "system and unnamed library frames, set apart (not in the verdict" "$T/out"
 expect_grep "regressed.*clear_page_erms" "$T/out"
 expect_exit 0 pd -f md "$T/base.perf.txt" "$T/cand.perf.txt"
-expect_grep "System frames, set apart (4; not in the verdict)" "$T/out"
+expect_grep "System and unnamed library frames, set apart (4; not in the verdict)" "$T/out"
 
 # Asked to, perfdiff judges them like the program's: exit 1.
 expect_exit 1 pd --system include -f json "$T/base.perf.txt" "$T/cand.perf.txt"

@@ -5,7 +5,9 @@ native frames are addresses only, as samply saves them.
 usage: samply_make.py SPEC OUT
 
 SPEC is a JSON file: {"lib": {name, path, debugName, debugPath, breakpadId,
-codeId, arch}, "frames": {function: rva}, "stacks": [[[f1, f2, ...], count],
+codeId, arch}, "more_libs": optional [lib, ...], "frames": {function: rva,
+or [rva, lib index] for a frame of more_libs (1 the first)}, "stacks":
+[[[f1, f2, ...], count],
 ...], "cpu": optional µs per sample (adds threadCPUDelta), "extra_threads":
 optional [[name, samples, has_cpu], ...]}. Every stack is a path from the
 root; each sample of a stack lands on its last frame. Frame addresses are
@@ -17,9 +19,12 @@ import sys
 
 
 def thread(name, tid, spec, counts_by_stack, cpu):
-    frames = spec["frames"]
+    frames = {f: (v if isinstance(v, list) else [v, 0])
+              for f, v in spec["frames"].items()}
+    libs = [spec["lib"]] + spec.get("more_libs", [])
     order = list(frames)
-    strings = ["0x%x" % (frames[f] + 2) for f in order] + [spec["lib"]["name"]]
+    strings = ["0x%x" % (frames[f][0] + 2) for f in order]
+    strings += [lib["name"] for lib in libs]
     stack_frame, stack_prefix, index = [], [], {}
     for path, _ in counts_by_stack:
         prefix = None
@@ -49,13 +54,16 @@ def thread(name, tid, spec, counts_by_stack, cpu):
         "stackTable": {"length": len(stack_frame), "frame": stack_frame,
                        "prefix": stack_prefix},
         "frameTable": {"length": n,
-                       "address": [frames[f] + 2 for f in order],
+                       "address": [frames[f][0] + 2 for f in order],
                        "func": list(range(n)), "nativeSymbol": [None] * n,
                        "inlineDepth": [0] * n, "category": [0] * n},
         "funcTable": {"length": n, "name": list(range(n)),
-                      "resource": [0] * n, "isJS": [False] * n,
-                      "fileName": [None] * n},
-        "resourceTable": {"length": 1, "lib": [0], "name": [n], "type": [1]},
+                      "resource": [frames[f][1] for f in order],
+                      "isJS": [False] * n, "fileName": [None] * n},
+        "resourceTable": {"length": len(libs),
+                          "lib": list(range(len(libs))),
+                          "name": [n + i for i in range(len(libs))],
+                          "type": [1] * len(libs)},
         "nativeSymbols": {"length": 0, "libIndex": [], "address": [],
                           "name": []},
         "stringArray": strings,
@@ -75,7 +83,7 @@ def main():
                  "version": 24, "symbolicated": False, "startTime": 0,
                  "sampleUnits": {"time": "ms", "eventDelay": "ms",
                                  "threadCPUDelta": "µs"}},
-        "libs": [spec["lib"]],
+        "libs": [spec["lib"]] + spec.get("more_libs", []),
         "threads": threads,
     }
     json.dump(profile, open(sys.argv[2], "w"))
