@@ -23,7 +23,9 @@
 #include "store/store.h"
 
 static const char ingest_usage[] =
-    "usage: perfdiff ingest [--db FILE] [--repo DIR] [--rekey] PATH...\n"
+    "usage: perfdiff ingest [--db FILE] [--repo DIR] [--rekey] [--symbols "
+    "DIR]\n"
+    "                       PATH...\n"
     "\n"
     "Stores bundles (folders with profiles/ and build_meta.json) or single\n"
     "profiles in the history. Each bundle is one transaction. A profile\n"
@@ -32,6 +34,8 @@ static const char ingest_usage[] =
     "with --rekey its sha and scenario too; unchanged, nothing is written.\n"
     "--repo (default: the repository holding the bundle, else the current\n"
     "folder's) resolves each sha to its full id and commit date.\n"
+    "Frames with addresses only are named from --symbols folders, then from\n"
+    "the bundle's own dist/.\n"
     "\n";
 
 int pd_cmd_ingest(int argc, char **argv)
@@ -66,7 +70,7 @@ int pd_cmd_ingest(int argc, char **argv)
 			fprintf(stderr, "\rperfdiff: ingesting %d/%d", i + 1,
 				a.nops);
 		if (pd_store_ingest(&db, a.ops[i], &key,
-				    a.rekey ? PD_INGEST_REKEY : 0, &res,
+				    a.rekey ? PD_INGEST_REKEY : 0, &a.io, &res,
 				    &err) < 0) {
 			if (tty && time(NULL) - start >= 1)
 				fputc('\n', stderr);

@@ -198,7 +198,7 @@ static const struct pd_optdef table[] = {
 	  "explicitly is an error when a thread has none. The rule is printed "
 	  "as the profile's `counts:` line, and a diff of two profiles "
 	  "weighed by different rules warns" },
-	{ "symbols", 0, LIST(symbols), "PATH", "Inputs", IN,
+	{ "symbols", 0, LIST(symbols), "PATH", "Inputs", IN | PD_C_INGEST,
 	  "folders or a symbol path (DIR;srv*DIR*URL) with the profiled\n"
 	  "build's binaries and symbols (repeatable; default\n"
 	  "$PERFDIFF_SYMBOL_PATH)",
@@ -207,10 +207,10 @@ static const struct pd_optdef table[] = {
 	  "`.app`/`.dSYM` bundles, a SymStore tree, a `.build-id` tree) or a "
 	  "symbol path in Windows syntax (`DIR;srv*DIR*URL;cache*DIR`, local "
 	  "folders only). Repeatable; files are used only when their build "
-	  "ids equal the profile's. Default: `$PERFDIFF_SYMBOL_PATH`. See "
-	  "symbols.md" },
-	{ "symbolizer", 0, TEXT(io.symbolizer, NULL), "PATH", "Inputs", IN,
-	  "llvm-symbolizer (or atos) to use",
+	  "ids equal the profile's. Default: `$PERFDIFF_SYMBOL_PATH`. A "
+	  "bundle's own `dist/` is looked in after these. See symbols.md" },
+	{ "symbolizer", 0, TEXT(io.symbolizer, NULL), "PATH", "Inputs",
+	  IN | PD_C_INGEST, "llvm-symbolizer (or atos) to use",
 	  "the symbolizer for PE/PDB and Mach-O files: an `llvm-symbolizer` "
 	  "or macOS `atos`; default `llvm-symbolizer` on PATH, in Homebrew's "
 	  "llvm, or `llvm-symbolizer-N`, then `atos` on macOS" },

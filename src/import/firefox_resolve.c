@@ -325,7 +325,7 @@ static void symbolicate(struct ff_state *s, struct pendings *pend)
 	side = pd_sidecar_load(s->in->path, &side_path, &serr);
 	if (serr.code)
 		pd_profile_note(p, "%s", serr.msg);
-	ctx = pd_symctx_new(s->o->symbol_dirs, s->o->symbolizer);
+	ctx = pd_symctx_new(s->o->symbol_dirs, s->o->symbolizer, s->in->path);
 	if (ctx && *pd_symctx_notes(ctx)) {
 		const char *n = pd_symctx_notes(ctx), *e;
 

@@ -274,7 +274,8 @@ static int single_v1(const char *path, const struct pd_bundle_key *fallback,
  * tool counted over pv[0 .. np)): 1, or 0 when it is skipped with a note,
  * or the error code.
  */
-static int read_run(const struct pd_bundle_file *f, struct pd_funcs *fn,
+static int read_run(const struct pd_bundle_file *f,
+		    const struct pd_import_opts *o, struct pd_funcs *fn,
 		    struct pending *pv, size_t np, struct pd_ingest_result *res,
 		    struct pd_err *err)
 {
@@ -287,6 +288,10 @@ static int read_run(const struct pd_bundle_file *f, struct pd_funcs *fn,
 	int rc;
 
 	memset(&io, 0, sizeof(io));
+	if (o) {
+		io.symbol_dirs = o->symbol_dirs;
+		io.symbolizer = o->symbolizer;
+	}
 	if (f->skip) {
 		pd_ingest_note(res, "skipped %s: %s", f->path, f->skip);
 		return 0;
@@ -404,7 +409,8 @@ static void note_copies(const char *path, const struct match *m,
 
 /* The bundle's files not stored yet, imported into pv[0 .. *np). */
 static int read_new(const struct pd_bundle *b, const struct match *m,
-		    struct pd_funcs *fn, struct pending *pv, size_t *np,
+		    const struct pd_import_opts *o, struct pd_funcs *fn,
+		    struct pending *pv, size_t *np,
 		    struct pd_ingest_result *res, struct pd_err *err)
 {
 	size_t i;
@@ -413,7 +419,7 @@ static int read_new(const struct pd_bundle *b, const struct match *m,
 	for (i = 0; i < b->files.n; i++) {
 		if (m->run[i])
 			continue;
-		rc = read_run(&b->files.v[i], fn, pv, *np, res, err);
+		rc = read_run(&b->files.v[i], o, fn, pv, *np, res, err);
 		if (rc < 0)
 			return rc;
 		if (rc) {
@@ -427,6 +433,7 @@ static int read_new(const struct pd_bundle *b, const struct match *m,
 
 int pd_store_ingest(struct pd_db *db, const char *path,
 		    const struct pd_bundle_key *fallback, unsigned flags,
+		    const struct pd_import_opts *io,
 		    struct pd_ingest_result *res, struct pd_err *err)
 {
 	struct pd_bundle b;
@@ -468,7 +475,7 @@ int pd_store_ingest(struct pd_db *db, const char *path,
 	/* what a bundle stored already says again is not said again */
 	keep = res->notes.n;
 	pv = pd_xcalloc(b.files.n + 1, sizeof(*pv));
-	rc = read_new(&b, &m, &fn, pv, &np, res, err);
+	rc = read_new(&b, &m, io, &fn, pv, &np, res, err);
 	if (rc < 0)
 		goto out;
 	np = join_counters(pv, np);

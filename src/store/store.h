@@ -11,6 +11,8 @@
 #include "model/func.h"
 #include "store/db.h"
 
+struct pd_import_opts;
+
 struct pd_ingest_result {
 	int skipped;	      /* already stored, unchanged: nothing written */
 	size_t runs;	      /* runs written */
@@ -42,11 +44,15 @@ void pd_ingest_result_release(struct pd_ingest_result *r);
  * A file whose bytes were stored from this folder is that run, which
  * takes the key and metadata the bundle gives now (res->changes says
  * so); one stored from another folder under the same key is not stored
- * again (docs/history.md, "Ingest"). flags: PD_INGEST_REKEY or 0.
+ * again (docs/history.md, "Ingest"). flags: PD_INGEST_REKEY or 0. io:
+ * NULL, or the --symbols folders and --symbolizer to name frames with
+ * (a bundle's own dist/ is looked in after them).
  */
 PD_NODISCARD int pd_store_ingest(struct pd_db *db, const char *path,
 				 const struct pd_bundle_key *fallback,
-				 unsigned flags, struct pd_ingest_result *res,
+				 unsigned flags,
+				 const struct pd_import_opts *io,
+				 struct pd_ingest_result *res,
 				 struct pd_err *err);
 
 /* The tool that wrote a profile, from its file name, format and exporter. */

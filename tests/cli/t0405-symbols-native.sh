@@ -102,6 +102,40 @@ expect_grep "candidate: symbols for app.exe: 6 of 6 addresses named; from $W/can
 expect_exit 1 pd -f json --symbols "$W/cand" --symbols "$W/base" "$W/base.json" "$W/cand.json"
 check_diff "PE: --symbols cand then base"
 
+# Bundles: each side's own dist/ names its frames without --symbols, in
+# diff and in ingest (the history keeps the names, not the addresses).
+for s in base cand; do
+	mkdir -p "$T/bun/$s/dist" "$T/bun/$s/profiles"
+	cp "$W/$s/app.exe" "$W/$s/app.pdb" "$T/bun/$s/dist/"
+	cp "$W/$s.json" "$T/bun/$s/profiles/samply.profile.json"
+	printf '{"git_sha": "%s", "scenario": "load"}\n' \
+		"$(printf %s "$s" | sha1sum | cut -c1-40)" >"$T/bun/$s/build_meta.json"
+done
+expect_exit 1 pd -f json "$T/bun/base" "$T/bun/cand"
+check_diff "PE: each bundle's dist/"
+expect_grep "symbols for app.exe: 5 of 5 addresses named; from $T/bun/base/dist/app.exe" "$T/err"
+history_db bun
+expect_exit 0 pd ingest "$T/bun/base"
+expect_exit 0 pd ingest "$T/bun/cand"
+if [ "$(history_sql "select count(*) from functions where name like 'app.exe+%'")" = 0 ] &&
+	[ "$(history_sql "select count(*) from functions where name = 'parse_record'")" -ge 1 ]; then
+	ok
+else
+	not_ok "ingest kept addresses: $(history_sql 'select name from functions' | head -20 | tr '\n' ' ')"
+fi
+# Without dist/, ingest --symbols names them.
+mkdir -p "$T/bun/nodist"
+cp -r "$T/bun/base/profiles" "$T/bun/nodist/"
+printf '{"git_sha": "%040d", "scenario": "load"}\n' 7 >"$T/bun/nodist/build_meta.json"
+history_db nodist
+expect_exit 0 pd ingest --symbols "$W/base" "$T/bun/nodist"
+if [ "$(history_sql "select count(*) from functions where name like 'app.exe+%'")" = 0 ] &&
+	[ "$(history_sql "select count(*) from functions where name = 'parse_record'")" = 1 ]; then
+	ok
+else
+	not_ok "ingest --symbols: $(history_sql 'select name from functions' | tr '\n' ' ')"
+fi
+
 # A SymStore tree holding both builds: NAME/ID/NAME.
 for s in base cand; do
 	for f in app.exe:codeid app.pdb:debugid; do

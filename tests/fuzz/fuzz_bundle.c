@@ -111,7 +111,7 @@ static void read_and_ingest(const char *dir)
 		return;
 	memset(&res, 0, sizeof(res));
 	err = (struct pd_err)PD_ERR_INIT;
-	if (pd_store_ingest(h, dir, &fallback, 0, &res, &err) < 0)
+	if (pd_store_ingest(h, dir, &fallback, 0, NULL, &res, &err) < 0)
 		one_line(&err);
 	for (i = 0; i < res.notes.n; i++)
 		if (strchr(res.notes.v[i], '\n'))

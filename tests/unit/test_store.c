@@ -97,12 +97,14 @@ static void test_ingest_roundtrip(void **state)
 	snprintf(fixture, sizeof(fixture), "%s/fixtures/perf/small.perf.txt",
 		 PD_SOURCE_DIR);
 	assert_int_equal(pd_db_open(&db, path, PD_DB_WRITE, &err), 0);
-	assert_int_equal(pd_store_ingest(&db, fixture, &key, 0, &res, &err), 0);
+	assert_int_equal(
+	    pd_store_ingest(&db, fixture, &key, 0, NULL, &res, &err), 0);
 	assert_false(res.skipped);
 	assert_int_equal(res.runs, 1);
 	pd_ingest_result_release(&res);
 	/* Again: already stored. */
-	assert_int_equal(pd_store_ingest(&db, fixture, &key, 0, &res, &err), 0);
+	assert_int_equal(
+	    pd_store_ingest(&db, fixture, &key, 0, NULL, &res, &err), 0);
 	assert_true(res.skipped);
 	pd_ingest_result_release(&res);
 	assert_int_equal(count(&db, "SELECT count(*) FROM runs"), 1);
@@ -231,7 +233,7 @@ static void test_bundle_refused_whole(void **state)
 	/* No cache state anywhere: stored as unspecified (its own history). */
 	path_in(f, sizeof(f), "b0.db");
 	assert_int_equal(pd_db_open(&db, f, PD_DB_WRITE, &err), 0);
-	assert_int_equal(pd_store_ingest(&db, b, NULL, 0, &res, &err), 0);
+	assert_int_equal(pd_store_ingest(&db, b, NULL, 0, NULL, &res, &err), 0);
 	assert_int_equal(res.runs, 1);
 	pd_ingest_result_release(&res);
 	assert_int_equal(count(&db, "SELECT count(*) FROM runs WHERE"
@@ -246,7 +248,7 @@ static void test_bundle_refused_whole(void **state)
 	write_file(f, "{\"$schema\": \"https://www.speedscope.app/file-format-"
 		      "schema.json\", \"profiles\": [");
 	memset(&err, 0, sizeof(err));
-	assert_true(pd_store_ingest(&db, b, NULL, 0, &res, &err) < 0);
+	assert_true(pd_store_ingest(&db, b, NULL, 0, NULL, &res, &err) < 0);
 	assert_non_null(strstr(err.msg, "run2.speedscope.json"));
 	pd_ingest_result_release(&res);
 	assert_int_equal(count(&db, "SELECT count(*) FROM runs"), 0);
@@ -254,7 +256,7 @@ static void test_bundle_refused_whole(void **state)
 	/* Fixed: stored, with the key from build_meta and the folder name. */
 	unlink(f);
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(pd_store_ingest(&db, b, NULL, 0, &res, &err), 0);
+	assert_int_equal(pd_store_ingest(&db, b, NULL, 0, NULL, &res, &err), 0);
 	assert_int_equal(res.runs, 1);
 	assert_int_equal(res.notes.n, 1); /* README.txt passed over */
 	pd_ingest_result_release(&res);
@@ -495,7 +497,8 @@ static void test_packed_matches_rows(void **state)
 		snprintf(fixture, sizeof(fixture), "%s/fixtures/%s",
 			 PD_SOURCE_DIR, files[f]);
 		assert_int_equal(
-		    pd_store_ingest(&db, fixture, &key, 0, &res, &err), 0);
+		    pd_store_ingest(&db, fixture, &key, 0, NULL, &res, &err),
+		    0);
 		pd_ingest_result_release(&res);
 	}
 	assert_int_equal(count(&db, "SELECT count(*) FROM run_packed"), 4);

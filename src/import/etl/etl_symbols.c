@@ -92,7 +92,7 @@ void pd_etl_symbolicate(struct etl_state *st, struct pd_profile *p)
 
 	if (!st->pend.n)
 		return;
-	ctx = pd_symctx_new(st->o->symbol_dirs, st->o->symbolizer);
+	ctx = pd_symctx_new(st->o->symbol_dirs, st->o->symbolizer, st->path);
 	if (!ctx) {
 		pd_profile_note(p,
 				"%s: the trace names the PDB of its images;"

@@ -489,7 +489,7 @@ void pd_pdd_symbolize(struct pdd_syms *s, struct pd_profile *p,
 {
 	struct pdd_addr **as = pd_xcalloc(s->addrs.n + 1, sizeof(*as));
 	struct pd_symctx *ctx =
-	    o->symbol_dirs ? pd_symctx_new(o->symbol_dirs, o->symbolizer)
+	    o->symbol_dirs ? pd_symctx_new(o->symbol_dirs, o->symbolizer, path)
 			   : NULL;
 	struct ksyms k = { PD_VEC_INIT, PD_BUF_INIT, NULL };
 	struct pd_buf why = PD_BUF_INIT, kwhy = PD_BUF_INIT;

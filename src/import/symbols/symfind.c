@@ -161,11 +161,49 @@ static void add_path(struct pd_symctx *c, const char *path)
 	}
 }
 
+/*
+ * The dist/ folder of the bundle holding the profile at path, when it is
+ * one of a bundle's profiles (BUNDLE/profiles/.../FILE, with BUNDLE/dist
+ * a folder: docs/history.md, "Bundles"), into out; 0 when not.
+ */
+static int bundle_dist(const char *path, struct pd_buf *out)
+{
+	size_t n = strlen(path);
+
+	while (n > 0) {
+		size_t end, start;
+
+		/* the parent folder of path[0, n) */
+		while (n > 0 && path[n - 1] != '/' && path[n - 1] != '\\')
+			n--;
+		while (n > 1 && (path[n - 1] == '/' || path[n - 1] == '\\'))
+			n--;
+		if (n <= 1)
+			return 0;
+		end = n;
+		start = end;
+		while (start > 0 && path[start - 1] != '/' &&
+		       path[start - 1] != '\\')
+			start--;
+		if (end - start == 8 && !memcmp(path + start, "profiles", 8)) {
+			pd_buf_reset(out);
+			pd_buf_addf(out, "%.*sdist", (int)start, path);
+			if (!start)
+				pd_buf_reset(out), pd_buf_adds(out, "dist");
+			if (pd_is_dir(out->buf))
+				return 1;
+		}
+		n = start;
+	}
+	return 0;
+}
+
 struct pd_symctx *pd_symctx_new(const char *const *paths,
-				const char *symbolizer)
+				const char *symbolizer, const char *profile)
 {
 	struct pd_symctx *c = pd_xcalloc(1, sizeof(*c));
 	const char *env = getenv("PERFDIFF_SYMBOL_PATH");
+	struct pd_buf dist = PD_BUF_INIT;
 	size_t i;
 
 	pd_buf_init(&c->notes);
@@ -173,6 +211,10 @@ struct pd_symctx *pd_symctx_new(const char *const *paths,
 		add_path(c, paths[i]);
 	if ((!paths || !paths[0]) && env && *env)
 		add_path(c, env);
+	/* a bundle's own build, after what the user named */
+	if (profile && bundle_dist(profile, &dist))
+		add_dir(c, dist.buf, dist.len);
+	pd_buf_release(&dist);
 	c->forced_tool = symbolizer;
 	if (!c->dirs.n && !c->notes.len) {
 		pd_symctx_free(c);

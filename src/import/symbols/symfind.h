@@ -21,10 +21,12 @@ struct pd_symctx;
  * paths: the --symbols values (NULL-terminated, or NULL), each a folder or
  * a symbol path ("DIR;srv*DIR*URL;cache*DIR"); with none,
  * PERFDIFF_SYMBOL_PATH. symbolizer: --symbolizer, or NULL to search.
- * Returns NULL when there is no folder to look in.
+ * profile: the profile's path; when it is one of a bundle's profiles,
+ * the bundle's dist/ is looked in after the others. Returns NULL when
+ * there is no folder to look in.
  */
 struct pd_symctx *pd_symctx_new(const char *const *paths,
-				const char *symbolizer);
+				const char *symbolizer, const char *profile);
 void pd_symctx_free(struct pd_symctx *c);
 /* Lines about the path itself ('\n'-separated, "" when none). */
 const char *pd_symctx_notes(const struct pd_symctx *c);
