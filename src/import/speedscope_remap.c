@@ -177,10 +177,28 @@ struct ctx {
 	size_t prof;
 };
 
-/* TraceEvent (PerfView, dotnet-trace) names its process frames so. */
+/* "Thread (5678)": TraceEvent's thread pseudo-frame. */
+static int thread_frame(const char *n)
+{
+	if (!starts(n, "Thread ("))
+		return 0;
+	n += 8;
+	if (*n < '0' || *n > '9')
+		return 0;
+	while (*n >= '0' && *n <= '9')
+		n++;
+	return n[0] == ')' && !n[1];
+}
+
+/*
+ * TraceEvent (PerfView, dotnet-trace) names its process frames so, and
+ * its threads "Thread (ID)" under a "Threads" frame: either is enough
+ * (an export of one process's threads has no process frame).
+ */
 static int is_traceevent(const struct ss_state *s)
 {
 	const struct pd_profile *p = s->p;
+	int threads = 0, thread = 0;
 	size_t i;
 
 	if (p->exporter &&
@@ -192,8 +210,10 @@ static int is_traceevent(const struct ss_state *s)
 
 		if (starts(n, "Process64 ") || starts(n, "Process32 "))
 			return 1;
+		threads |= !strcmp(n, "Threads");
+		thread |= thread_frame(n);
 	}
-	return 0;
+	return threads && thread;
 }
 
 /*
@@ -376,6 +396,18 @@ static void set_count_rule(struct ss_state *s, enum pd_unit unit,
 			    o->interval_ms > 0 ? " (--interval)"
 			    : traceevent ? " (PerfView/TraceEvent default)"
 					 : " (assumed; --interval to set)");
+		/* the interval sets every noise threshold: say it was guessed
+		 */
+		if (!(o->interval_ms > 0))
+			pd_profile_note(p,
+					"%s: an evented profile says nothing of"
+					" its sampling rate: its durations are"
+					" counted as samples of 1 ms%s; if it"
+					" was recorded at another rate, pass"
+					" --interval MS",
+					s->in->path,
+					traceevent ? " (PerfView's default)"
+						   : "");
 	}
 	if (any_sampled)
 		pd_buf_addf(&rule,

@@ -90,11 +90,13 @@ expect_exit 0 pd show -f json "$T/mixed.json.gz"
 check_times "$T/out" "mixed events, gzip: times differ from the replay"
 
 # the same events written plainly and oddly: the same profile
-# (but for the file's name on the first line)
+# (but for the file's name on the first line and in the warning that the
+# sampling rate is assumed)
 expect_exit 0 pd show "$T/plain.json"
-tail -n +2 "$T/out" >"$T/plain.txt"
+tail -n +2 "$T/out" | grep -v '^warning: .*: an evented profile says nothing of its sampling rate' >"$T/plain.txt"
+expect_grep "^warning: .*plain.json: an evented profile says nothing of its sampling rate: its durations are counted as samples of 1 ms; if it was recorded at another rate, pass --interval MS" "$T/out"
 expect_exit 0 pd show "$T/mixed.json"
-if tail -n +2 "$T/out" | cmp -s - "$T/plain.txt"; then ok; else
+if tail -n +2 "$T/out" | grep -v '^warning: .*: an evented profile says nothing' | cmp -s - "$T/plain.txt"; then ok; else
 	not_ok "mixed and plain events read differently"
 fi
 
@@ -149,4 +151,32 @@ assert sorted(f) == ["nul\\x00x", "nul\\x00y"], f
 assert f["nul\\x00y"] == 2 * f["nul\\x00x"], f
 PY
 then ok; else not_ok "NUL in a speedscope name"; fi
+# TraceEvent's thread frames without a process frame (an export of one
+# process): still TraceEvent's, so "Threads" and "Thread (5678)" are no
+# functions and "wl!tokenize_line" is tokenize_line of module wl; 10
+# events of 3 ms, 2 of them in tokenize_line.
+python3 - "$T/te.json" <<'PY'
+import json, sys
+frames = [{"name": n} for n in ("Threads", "Thread (5678)", "wl!main", "wl!tokenize_line")]
+ev, t = [], 0
+for i in range(10):
+    ev += [{"type": "O", "frame": f, "at": t} for f in range(4)]
+    ev += [{"type": "C", "frame": 3, "at": t + 2}]
+    ev += [{"type": "C", "frame": f, "at": t + 3} for f in (2, 1, 0)]
+    t += 3
+json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json",
+           "exporter": "wl-export", "shared": {"frames": frames},
+           "profiles": [{"type": "evented", "name": "wl.exe", "unit": "milliseconds",
+                         "startValue": 0, "endValue": t, "events": ev}]},
+          open(sys.argv[1], "w"))
+PY
+expect_exit 0 pd show -f json "$T/te.json"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "TraceEvent thread frames: $(head -c 400 "$T/out")"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {(x["function"], x["module"]): x for x in d["functions"]}
+assert set(f) == {("main", "wl"), ("tokenize_line", "wl")}, sorted(f)
+assert f[("tokenize_line", "wl")]["self"] == 20e6, f[("tokenize_line", "wl")]
+assert f[("main", "wl")]["self"] == 10e6 and f[("main", "wl")]["total"] == 30e6
+PY
 finish
