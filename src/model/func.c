@@ -110,13 +110,17 @@ static void normalize(const char *s, size_t n, struct pd_buf *out)
 	/*
 	 * "[module+0xRVA]": an unsymbolicated frame as perfdiff writes it in
 	 * folded stacks, which carry no modules; its offset is its identity.
+	 * A kernel's has the collapsers' mark after it ("[...]_[k]").
 	 */
-	if (n > 6 && s[0] == '[' && s[n - 1] == ']') {
-		for (m = n - 1; m > 1 && is_hex(s[m - 1]); m--)
+	i = n;
+	if (i > 4 && !memcmp(s + i - 4, "_[k]", 4))
+		i -= 4;
+	if (i > 6 && s[0] == '[' && s[i - 1] == ']') {
+		for (m = i - 1; m > 1 && is_hex(s[m - 1]); m--)
 			;
-		if (m < n - 1 && m >= 4 && !memcmp(s + m - 3, "+0x", 3) &&
+		if (m < i - 1 && m >= 4 && !memcmp(s + m - 3, "+0x", 3) &&
 		    m - 3 > 1) {
-			pd_buf_add(out, s + 1, n - 2);
+			pd_buf_add(out, s + 1, i - 2);
 			return;
 		}
 	}
