@@ -8,6 +8,7 @@
 #include "cmd/parse.h"
 #include "core/compat.h"
 #include "import/bundle.h"
+#include "import/formats.h"
 #include "import/import.h"
 #include "model/func.h"
 

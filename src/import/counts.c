@@ -13,7 +13,7 @@
 
 #include "core/buf.h"
 #include "core/sort.h"
-#include "import/import.h"
+#include "import/formats.h"
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {

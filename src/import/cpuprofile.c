@@ -26,7 +26,7 @@
 #include "core/buf.h"
 #include "core/sort.h"
 #include "core/xalloc.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "import/json.h"
 
 #define MAX_DEPTH PD_LIMIT_CALL_DEPTH

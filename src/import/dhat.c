@@ -23,7 +23,7 @@
 #include "core/limits.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "import/json.h"
 
 #define MAX_DEPTH PD_LIMIT_JSON_DEPTH

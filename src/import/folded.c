@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "import/import.h"
+#include "import/formats.h"
 
 /* Returns the offset of the count token, or 0 when the line has none. */
 static size_t count_at(const char *s, size_t n, double *val)

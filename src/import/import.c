@@ -17,6 +17,7 @@
 #include "core/limits.h"
 #include "core/proc.h"
 #include "import/etl/etl.h"
+#include "import/formats.h"
 #include "import/import.h"
 #include "import/json.h"
 #include "import/perf/perfdata.h"
@@ -94,28 +95,6 @@ const struct pd_format *pd_format_find(const char *name)
 	if (!strcmp(name, "pb") || !strcmp(name, "proto"))
 		return pd_format_find("pprof");
 	return NULL;
-}
-
-const char *pd_format_list(void)
-{
-	return "speedscope, firefox (samply), cpuprofile, wpa (CSV),"
-	       " instruments, xctrace, perf-script, perf-stat, folded, pprof,"
-	       " dhat, callgrind, cachegrind, etl";
-}
-
-int pd_filter_match(const char *needle, const char *name, size_t len)
-{
-	size_t k, i;
-
-	if (!needle)
-		return 1;
-	k = strlen(needle);
-	if (k > len)
-		return 0;
-	for (i = 0; i + k <= len; i++)
-		if (!memcmp(name + i, needle, k))
-			return 1;
-	return 0;
 }
 
 static const char *skip_ws(const char *s, const char *end)

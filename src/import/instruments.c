@@ -18,7 +18,7 @@
 
 #include "core/buf.h"
 #include "core/vec.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "import/rowtree.h"
 
 enum ins_kind { INS_TIME, INS_ALLOC };

@@ -18,7 +18,7 @@
 #include "core/limits.h"
 #include "core/buf.h"
 #include "core/vec.h"
-#include "import/import.h"
+#include "import/formats.h"
 
 #define XC_NONE UINT32_MAX
 #define XC_MAX_DEPTH PD_LIMIT_JSON_DEPTH

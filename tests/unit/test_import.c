@@ -3,8 +3,9 @@
  * numbers counted by hand (see each test), and malformed inputs.
  */
 #include "testutil.h"
+#include "import/formats.h"
 #include "import/json.h"
-#include "import/protobuf.h"
+#include "import/pprof/protobuf.h"
 
 #include <regex.h>
 #include <unistd.h>
@@ -247,8 +248,10 @@ static void test_speedscope_perfview(void **state)
 	assert_near(r.self, 2.5e6, 1e-6);
 	assert_string_equal(r.module, "System.Private.CoreLib");
 	assert_int_equal(p.threads.n, 2);
-	assert_int_equal(p.notes.n, 1);
-	assert_non_null(strstr(p.notes.v[0], "2 close events"));
+	/* the repair, and the 1 ms rate the evented durations are read at */
+	assert_int_equal(p.notes.n, 2);
+	assert_non_null(strstr(p.notes.v[0], "says nothing of its sampling rate"));
+	assert_non_null(strstr(p.notes.v[1], "2 close events"));
 	pd_profile_release(&p);
 
 	memset(&o, 0, sizeof(o));

@@ -19,8 +19,8 @@
 #include "core/buf.h"
 #include "core/intern.h"
 #include "core/xalloc.h"
-#include "import/callgrind_int.h"
-#include "import/import.h"
+#include "import/callgrind/callgrind_int.h"
+#include "import/formats.h"
 
 int pd_cg_fail(struct cg_reader *s, const char *fmt, ...)
 {

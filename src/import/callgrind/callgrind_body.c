@@ -7,7 +7,7 @@
 #include <ctype.h>
 
 #include "core/xalloc.h"
-#include "import/callgrind_int.h"
+#include "import/callgrind/callgrind_int.h"
 
 /* Numbers and positions. */
 

@@ -16,7 +16,7 @@
 #include "core/input.h"
 #include "core/intern.h"
 #include "core/vec.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "model/profile.h"
 
 /*

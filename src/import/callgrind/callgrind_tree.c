@@ -33,7 +33,7 @@
 
 #include "core/sort.h"
 #include "core/xalloc.h"
-#include "import/callgrind_int.h"
+#include "import/callgrind/callgrind_int.h"
 
 /* Paths longer than this end there (no real call chain is that deep). */
 #define MAX_DEPTH 1024

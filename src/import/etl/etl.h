@@ -11,7 +11,7 @@
 
 #include "core/err.h"
 #include "core/input.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "model/profile.h"
 
 /* Nonzero when head starts an ETW trace or a zip whose first member is. */

@@ -19,8 +19,8 @@
 #include <cJSON.h>
 
 #include "core/buf.h"
-#include "import/firefox_int.h"
-#include "import/import.h"
+#include "import/firefox/firefox_int.h"
+#include "import/formats.h"
 #include "import/json.h"
 
 static int fail(struct ff_state *s, const char *what)

@@ -12,7 +12,7 @@
 #include "core/buf.h"
 #include "core/limits.h"
 #include "core/xalloc.h"
-#include "import/firefox_int.h"
+#include "import/firefox/firefox_int.h"
 
 void pd_ff_col_push(struct ff_col *c, double d)
 {

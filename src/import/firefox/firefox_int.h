@@ -9,7 +9,7 @@
 
 #include "core/compat.h"
 #include "core/limits.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "import/json.h"
 
 #define FF_MAXCOL 24

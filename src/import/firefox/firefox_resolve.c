@@ -12,7 +12,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "import/firefox_int.h"
+#include "import/firefox/firefox_int.h"
 #include "import/symbols/symfind.h"
 #include "import/symbols/symbols.h"
 

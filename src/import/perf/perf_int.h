@@ -12,7 +12,7 @@
 #include "core/buf.h"
 #include "core/intern.h"
 #include "core/vec.h"
-#include "import/import.h"
+#include "import/formats.h"
 
 struct perf_hdr {
 	const char *comm;

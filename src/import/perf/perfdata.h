@@ -6,7 +6,7 @@
 
 #include "core/buf.h"
 #include "core/err.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "model/profile.h"
 
 /* pd_perfdata_import's answer for what perf script must read instead. */

@@ -15,7 +15,7 @@
 #include "core/err.h"
 #include "core/intern.h"
 #include "core/vec.h"
-#include "import/import.h"
+#include "import/formats.h"
 
 /* DSO 0 stands for addresses no mapping covers. */
 #define PDD_NO_DSO 0

@@ -19,7 +19,7 @@
 #include "core/buf.h"
 #include "core/intern.h"
 #include "core/xalloc.h"
-#include "import/import.h"
+#include "import/formats.h"
 
 enum shape { S_TABLE, S_CSV, S_JSON };
 

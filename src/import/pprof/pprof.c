@@ -24,8 +24,8 @@
 #include "core/limits.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "import/import.h"
-#include "import/pprof_int.h"
+#include "import/formats.h"
+#include "import/pprof/pprof_int.h"
 
 #define MAX_FIELD PD_LIMIT_PPROF_FIELD
 #define CHUNK (256u * 1024u)

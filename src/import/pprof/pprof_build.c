@@ -13,7 +13,7 @@
 #include "core/buf.h"
 #include "core/sort.h"
 #include "core/xalloc.h"
-#include "import/pprof_int.h"
+#include "import/pprof/pprof_int.h"
 
 struct idmap {
 	uint64_t *keys;

@@ -10,8 +10,8 @@
 
 #include "core/compat.h"
 #include "core/vec.h"
-#include "import/import.h"
-#include "import/protobuf.h"
+#include "import/formats.h"
+#include "import/pprof/protobuf.h"
 
 struct pprof_type {
 	int64_t type, unit; /* string indices */

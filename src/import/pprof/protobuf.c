@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/vec.h"
-#include "import/protobuf.h"
+#include "import/pprof/protobuf.h"
 
 void pd_pb_init(struct pd_pb *r, const void *data, size_t len, uint64_t base)
 {

@@ -16,8 +16,8 @@
 #include <yajl_parse.h>
 
 #include "core/buf.h"
-#include "import/import.h"
-#include "import/speedscope_int.h"
+#include "import/formats.h"
+#include "import/speedscope/speedscope_int.h"
 #include "import/json.h"
 
 static int fail(struct ss_state *s, const char *what)

@@ -7,7 +7,7 @@
 
 #include "core/compat.h"
 #include "core/limits.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "import/json.h"
 
 #define SS_PROFILE_ROOT 0x80000000u

@@ -10,7 +10,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
-#include "import/speedscope_int.h"
+#include "import/speedscope/speedscope_int.h"
 
 /* speedscope's units: time, bytes, or "none" (and "") for counts. */
 static int unit_scale(const char *u, enum pd_unit *unit, double *scale)

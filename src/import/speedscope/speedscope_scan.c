@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "import/json.h"
-#include "import/speedscope_int.h"
+#include "import/speedscope/speedscope_int.h"
 
 #define SKIP_SPACE(p, end) ((p) = pd_json_skip_space((p), (end)))
 

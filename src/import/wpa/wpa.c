@@ -22,8 +22,8 @@
 
 #include "core/buf.h"
 #include "core/file.h"
-#include "import/import.h"
-#include "import/wpa_int.h"
+#include "import/formats.h"
+#include "import/wpa/wpa_int.h"
 
 static void split_unit(struct wpa_column *c)
 {

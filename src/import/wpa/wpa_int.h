@@ -9,7 +9,7 @@
 
 #include "core/buf.h"
 #include "core/compat.h"
-#include "import/import.h"
+#include "import/formats.h"
 #include "import/rowtree.h"
 
 #define WPA_LOOKAHEAD 2000

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "import/wpa_int.h"
+#include "import/wpa/wpa_int.h"
 
 /* "module.dll!Function" -> frame; a frame with no '!' has no module. */
 static uint32_t frame_for(struct wpa *w, const char *s, size_t n)
