@@ -22,18 +22,6 @@
 #include "import/callgrind/callgrind_int.h"
 #include "import/formats.h"
 
-int pd_cg_fail(struct cg_reader *s, const char *fmt, ...)
-{
-	char what[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return pd_err_set(s->err, PD_EPARSE, "%s:%zu: %s", s->in->path,
-			  s->lines.lineno, what);
-}
-
 /* Sniffing (docs/formats.md, "recognised by"). */
 
 /* The length of a leading lowercase key followed by c ('=' or ':'), or 0. */

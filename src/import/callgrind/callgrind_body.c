@@ -4,10 +4,24 @@
  * functions with their ids, and calls; they build the call graph
  * (callgrind_int.h). callgrind.c reads the file and its header lines.
  */
+#include <stdio.h>
+#include <stdarg.h>
 #include <ctype.h>
 
 #include "core/xalloc.h"
 #include "import/callgrind/callgrind_int.h"
+
+int pd_cg_fail(struct cg_reader *s, const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	return pd_err_set(s->err, PD_EPARSE, "%s:%zu: %s", s->in->path,
+			  s->lines.lineno, what);
+}
 
 /* Numbers and positions. */
 

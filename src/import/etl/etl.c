@@ -18,13 +18,6 @@ static int cmp_sample(const void *a, const void *b)
 	return pd_etl_cmp2(x->tid, x->ts, y->tid, y->ts);
 }
 
-int pd_etl_cmp_sref(const void *a, const void *b)
-{
-	const struct etl_sref *x = a, *y = b;
-
-	return pd_etl_cmp2(x->tid, x->ts, y->tid, y->ts);
-}
-
 /* Key references (by their own time) and definitions by key, then time:
  * how keys resolve. */
 static int cmp_key(const void *a, const void *b)

@@ -13,6 +13,13 @@
 #include "core/sort.h"
 #include "import/etl/etl_int.h"
 
+int pd_etl_cmp_sref(const void *a, const void *b)
+{
+	const struct etl_sref *x = a, *y = b;
+
+	return pd_etl_cmp2(x->tid, x->ts, y->tid, y->ts);
+}
+
 /* Frames of one stack kept at most (the kernel walks at most 192). */
 #define MAX_FRAMES 1024
 

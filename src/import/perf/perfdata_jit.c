@@ -15,6 +15,7 @@
  * recording in a --symbols folder is read as it is. Otherwise the
  * addresses stay unnamed, with a note that says why.
  */
+#include <unistd.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,16 @@
 #include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/perf/perfdata_int.h"
+
+int pd_pdd_same_host(const struct pdd_syms *s)
+{
+	char here[256];
+
+	if (!s->hostname || gethostname(here, sizeof(here)))
+		return 0;
+	here[sizeof(here) - 1] = 0;
+	return !strcmp(here, s->hostname);
+}
 
 /* How much later than the recording a map may have been written. */
 #define JIT_MAP_SLACK 5

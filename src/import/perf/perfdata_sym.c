@@ -65,16 +65,6 @@ static int is_build(const char *path, const char *bid, struct pd_objid *id)
 	       !strcasecmp(id->code_id, bid);
 }
 
-int pd_pdd_same_host(const struct pdd_syms *s)
-{
-	char here[256];
-
-	if (!s->hostname || gethostname(here, sizeof(here)))
-		return 0;
-	here[sizeof(here) - 1] = 0;
-	return !strcmp(here, s->hostname);
-}
-
 /*
  * The build id of a DSO recorded without one: that of the file at its
  * path when it is the file that was mapped; "" otherwise, with why.

@@ -49,18 +49,6 @@ static const char *const top_names[] = {
 	"doc_url",
 };
 
-int pd_pprof_fail(struct pprof_state *s, uint64_t off, const char *fmt, ...)
-{
-	char what[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	return pd_err_set(s->err, PD_EPARSE, "%s: byte %" PRIu64 ": pprof: %s",
-			  s->path, off, what);
-}
-
 static int bad_wire(struct pprof_state *s, const char *msg,
 		    const struct pd_pb_field *f, const char *name, int want)
 {
@@ -74,38 +62,6 @@ static int bad_msg(struct pprof_state *s, const char *msg,
 {
 	return pd_pprof_fail(s, r->base + (uint64_t)(r->p - r->start),
 			     "in %s: %s", msg, why);
-}
-
-static size_t nstrings(const struct pprof_state *s)
-{
-	return s->stroff.n ? s->stroff.n - 1 : 0;
-}
-
-/* String idx, or NULL (with the error set) when out of range. */
-const char *pd_pprof_str(struct pprof_state *s, int64_t idx, size_t *len,
-			 uint64_t off, const char *what)
-{
-	if (idx < 0 || (uint64_t)idx >= nstrings(s)) {
-		pd_pprof_fail(s, off,
-			      "%s: string index %" PRId64
-			      " out of range (the string"
-			      " table has %zu entries)",
-			      what, idx, nstrings(s));
-		return NULL;
-	}
-	*len = s->stroff.v[idx + 1] - s->stroff.v[idx];
-	return s->strs.v + s->stroff.v[idx];
-}
-
-int pd_pprof_str_is(struct pprof_state *s, int64_t idx, const char *want)
-{
-	size_t len;
-
-	if (idx < 0 || (uint64_t)idx >= nstrings(s))
-		return 0;
-	len = s->stroff.v[idx + 1] - s->stroff.v[idx];
-	return len == strlen(want) &&
-	       !memcmp(s->strs.v + s->stroff.v[idx], want, len);
 }
 
 /* --- messages ---------------------------------------------------------- */
