@@ -7,7 +7,6 @@
  */
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -20,24 +19,6 @@
 #include "store/commit.h"
 #include "store/ingest_int.h"
 #include "store/store.h"
-
-void pd_ingest_note(struct pd_ingest_result *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	PD_VEC_PUSH(&r->notes, pd_vstrf(fmt, ap));
-	va_end(ap);
-}
-
-void pd_ingest_change(struct pd_ingest_result *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	PD_VEC_PUSH(&r->changes, pd_vstrf(fmt, ap));
-	va_end(ap);
-}
 
 /*
  * The bundle's commit as the history keys it: resolved through git to
@@ -99,18 +80,6 @@ hex:
 	for (i = 0; b->sha[i]; i++)
 		b->sha[i] = (char)tolower((unsigned char)b->sha[i]);
 	return 0;
-}
-
-void pd_ingest_result_release(struct pd_ingest_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->notes.n; i++)
-		free(r->notes.v[i]);
-	PD_VEC_FREE(&r->notes);
-	for (i = 0; i < r->changes.n; i++)
-		free(r->changes.v[i]);
-	PD_VEC_FREE(&r->changes);
 }
 
 static int contains_ci(const char *s, const char *needle)
