@@ -14,10 +14,6 @@
 #include "stats/trend.h"
 #include "store/db.h"
 
-/* Trend analysis as `perfdiff trend` runs it. */
-#define PD_TREND_REPS 1999
-#define PD_TREND_PERSIST 3
-
 struct pd_site {
 	const char *dir, *db, *commit_url;
 	size_t last;  /* commits per series; 0 all */

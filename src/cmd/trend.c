@@ -13,13 +13,13 @@
 #include "cmd/cmd.h"
 #include "cmd/culprit.h"
 #include "cmd/parse.h"
-#include "cmd/site.h"
 #include "core/buf.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "import/bundle.h"
 #include "report/report.h"
 #include "store/commit.h"
+#include "stats/trend.h"
 #include "store/trend.h"
 
 /*

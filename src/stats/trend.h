@@ -171,6 +171,13 @@ int pd_trend_blind(const struct pd_trend *t, struct pd_trend_need *nd);
  */
 size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist);
 /*
+ * Trend analysis as `perfdiff trend` and the site run it: permutations
+ * of the E-Divisive test, and commits a change must hold for
+ * (docs/statistics.md, "Trends: change points over the history").
+ */
+#define PD_TREND_REPS 1999
+#define PD_TREND_PERSIST 3
+/*
  * A series of exact counts (pd_trend.exact): a change point is a commit
  * whose value is off the level before it by the series' threshold (tau)
  * and stays off for persist commits with runs; p is 0. A step on the
