@@ -11,7 +11,6 @@
 
 #include "cmd/alerts.h"
 #include "cmd/cmd.h"
-#include "cmd/culprit.h"
 #include "cmd/parse.h"
 #include "core/buf.h"
 #include "core/utf8.h"
@@ -19,6 +18,7 @@
 #include "import/bundle.h"
 #include "report/report.h"
 #include "store/commit.h"
+#include "series/culprit.h"
 #include "stats/trend.h"
 #include "store/trend.h"
 
@@ -61,8 +61,10 @@ static long git_lines(const char *repo, const char *const *args, char ***out)
 	struct pd_buf o = PD_BUF_INIT;
 	PD_VEC(char *) v = PD_VEC_INIT;
 	char *line, *next;
+	struct pd_err err = PD_ERR_INIT;
 
-	if (pd_git_out(repo, args, &o) < 0) {
+	if (pd_git_out(repo, args, &o, &err) < 0) {
+		pd_error("error: %s", err.msg);
 		pd_buf_release(&o);
 		return -1;
 	}
@@ -448,6 +450,8 @@ int pd_cmd_culprit(int argc, char **argv)
 		const char *args[] = { "rev-list", "--count", NULL, NULL };
 		struct pd_buf range = PD_BUF_INIT;
 		char **lines = NULL;
+		struct pd_buf text = PD_BUF_INIT;
+		struct pd_err err = PD_ERR_INIT;
 		long n;
 
 		pd_buf_addf(&range, "%s..%s", good, bad);
@@ -468,11 +472,16 @@ int pd_cmd_culprit(int argc, char **argv)
 		if (n >= 1)
 			printf("%s commits to test between them\n", lines[0]);
 		free_lines(lines, (size_t)n);
-		if (pd_culprit_rank(a.repo, &t, al, good, bad, likely) < 0 ||
-		    pd_culprit_merge(a.repo, bad) < 0) {
+		if (pd_culprit_rank(a.repo, &t, al, good, bad, likely, &text,
+				    &err) < 0 ||
+		    pd_culprit_merge(a.repo, bad, &text, &err) < 0) {
+			pd_error("error: %s", err.msg);
+			pd_buf_release(&text);
 			status = 2;
 			goto out;
 		}
+		fputs(text.buf ? text.buf : "", stdout);
+		pd_buf_release(&text);
 	}
 	printf("git bisect start %s %s\n", safe[1], safe[0]);
 	if (*likely)

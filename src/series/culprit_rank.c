@@ -11,18 +11,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd/cmd.h"
-#include "cmd/culprit.h"
 #include "core/buf.h"
+#include "core/err.h"
 #include "core/limits.h"
 #include "core/proc.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
+#include "series/culprit.h"
 
 /* What git prints for one command, at most (a large range's diffs). */
 #define GIT_OUT_MAX ((size_t)256 << 20)
 
-int pd_git_out(const char *repo, const char *const *args, struct pd_buf *out)
+int pd_git_out(const char *repo, const char *const *args, struct pd_buf *out,
+	       struct pd_err *err)
 {
 	const char *argv[24];
 	int n = 0, i, rc;
@@ -36,11 +37,10 @@ int pd_git_out(const char *repo, const char *const *args, struct pd_buf *out)
 	pd_buf_reset(out);
 	rc = pd_proc_run((char *const *)(uintptr_t)argv, NULL, NULL, out,
 			 GIT_OUT_MAX);
-	if (rc != 0) {
-		pd_error("error: %s: git %s failed (is it a git repository?)",
-			 repo, args[0]);
-		return -1;
-	}
+	if (rc != 0)
+		return pd_err_set(err, PD_EIO,
+				  "%s: git %s failed (is it a git repository?)",
+				  repo, args[0]);
 	return 0;
 }
 
@@ -295,7 +295,7 @@ static void funcs_of(const struct pd_trend *t, const struct pd_alert *al,
 
 /* The commits of good..bad, oldest first, with their subjects. */
 static int range_commits(const char *repo, const char *good, const char *bad,
-			 struct rank_commits *out)
+			 struct rank_commits *out, struct pd_err *err)
 {
 	struct pd_buf range = PD_BUF_INIT, o = PD_BUF_INIT;
 	const char *args[] = { "log", "--reverse", "--format=%H %s", NULL,
@@ -305,7 +305,7 @@ static int range_commits(const char *repo, const char *good, const char *bad,
 
 	pd_buf_addf(&range, "%s..%s", good, bad);
 	args[3] = range.buf;
-	rc = pd_git_out(repo, args, &o);
+	rc = pd_git_out(repo, args, &o, err);
 	for (line = o.buf; rc == 0 && line && *line; line = next) {
 		struct rank_commit c;
 
@@ -326,7 +326,8 @@ static int range_commits(const char *repo, const char *good, const char *bad,
 
 int pd_culprit_rank(const char *repo, const struct pd_trend *t,
 		    const struct pd_alert *al, const char *good,
-		    const char *bad, char likeliest[41])
+		    const char *bad, char likeliest[41], struct pd_buf *text,
+		    struct pd_err *err)
 {
 	struct rank_commits cs;
 	struct rank_funcs f;
@@ -338,7 +339,7 @@ int pd_culprit_rank(const char *repo, const struct pd_trend *t,
 	memset(&cs, 0, sizeof(cs));
 	likeliest[0] = '\0';
 	funcs_of(t, al, &f);
-	rc = range_commits(repo, good, bad, &cs);
+	rc = range_commits(repo, good, bad, &cs, err);
 	for (i = 0; rc == 0 && i < cs.v.n; i++) {
 		const char *args[] = {
 			"show",		 "--format=",
@@ -347,7 +348,7 @@ int pd_culprit_rank(const char *repo, const struct pd_trend *t,
 			cs.v.v[i].sha,	 NULL
 		};
 
-		rc = pd_git_out(repo, args, &d);
+		rc = pd_git_out(repo, args, &d, err);
 		if (rc == 0 && d.buf)
 			classify(d.buf, &f, &cs.v.v[i]);
 		else if (rc == 0)
@@ -367,7 +368,8 @@ int pd_culprit_rank(const char *repo, const struct pd_trend *t,
 				j--;
 			}
 		}
-		printf("ranked by what they changed, likeliest first:\n");
+		pd_buf_adds(text,
+			    "ranked by what they changed, likeliest first:\n");
 		for (i = 0; i < cs.v.n; i++) {
 			struct pd_buf line = PD_BUF_INIT;
 
@@ -379,7 +381,7 @@ int pd_culprit_rank(const char *repo, const struct pd_trend *t,
 					     cs.v.v[i].kind == EV_FUNCTION
 						 ? cs.v.v[i].why.buf
 						 : kind_text[cs.v.v[i].kind]);
-			printf("%s\n", line.buf);
+			pd_buf_addf(text, "%s\n", line.buf);
 			pd_buf_release(&line);
 		}
 		memcpy(likeliest, cs.v.v[0].sha, 41);
@@ -399,14 +401,15 @@ int pd_culprit_rank(const char *repo, const struct pd_trend *t,
 	return rc;
 }
 
-int pd_culprit_merge(const char *repo, const char *bad)
+int pd_culprit_merge(const char *repo, const char *bad, struct pd_buf *text,
+		     struct pd_err *err)
 {
 	const char *chain[] = { "rev-list", "--first-parent", "HEAD", NULL };
 	struct pd_buf o = PD_BUF_INIT, one = PD_BUF_INIT;
 	PD_VEC(char *) fp = PD_VEC_INIT;
 	char *line, *next;
 	size_t lo, hi;
-	int rc = pd_git_out(repo, chain, &o);
+	int rc = pd_git_out(repo, chain, &o, err);
 
 	for (line = o.buf; rc == 0 && line && *line; line = next) {
 		next = strchr(line, '\n');
@@ -447,7 +450,7 @@ int pd_culprit_merge(const char *repo, const char *bad)
 		const char *args[] = { "log", "-1", "--format=%P%n%s",
 				       fp.v[lo - 1], NULL };
 
-		rc = pd_git_out(repo, args, &one);
+		rc = pd_git_out(repo, args, &one, err);
 		if (rc == 0 && one.len) {
 			struct pd_buf l = PD_BUF_INIT;
 			size_t parents = strcspn(one.buf, "\n");
@@ -467,7 +470,7 @@ int pd_culprit_merge(const char *repo, const char *bad)
 					line++;
 				line[strcspn(line, "\n")] = '\0';
 				pd_buf_add_term_line(&l, line);
-				printf("%s\n", l.buf);
+				pd_buf_addf(text, "%s\n", l.buf);
 			}
 			pd_buf_release(&l);
 		}
