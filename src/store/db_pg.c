@@ -654,9 +654,12 @@ int pd_pg_open(struct pd_db *db, const char *target, int write,
 	db->pg->secrets = pd_pg_words(target);
 	db->pg->conn = PQconnectdb(target);
 	if (PQstatus(db->pg->conn) != CONNECTION_OK) {
+		const char *hint = pd_pg_hint(target);
+
 		keep_message(db->pg, PQerrorMessage(db->pg->conn));
-		return pd_err_set(err, PD_EIO, "%s: cannot connect: %s",
-				  db->path, db->pg->msg);
+		return pd_err_set(err, PD_EIO, "%s: cannot connect: %s%s%s",
+				  db->path, db->pg->msg, hint ? "; " : "",
+				  hint ? hint : "");
 	}
 	PQsetNoticeProcessor(db->pg->conn, quiet, NULL);
 	rc = schema_version(db, &v, err);

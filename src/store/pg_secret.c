@@ -139,7 +139,8 @@ static int url_secrets(const char *s, const char *u, struct pd_pg_secret *out,
 				    .len = (size_t)(at - colon - 1),
 				    .cut = (size_t)(colon - s),
 				    .cut_len = (size_t)(at - colon),
-				    .url = 1 });
+				    .url = 1,
+				    .userinfo = 1 });
 	}
 	q = strchr(at ? at + 1 : u, '?');
 	return q ? query_secrets(s, q, out, n, max) : n;
@@ -237,6 +238,26 @@ char *pd_pg_display(const char *target)
 		memmove(c, c + sp[n].cut_len, strlen(c + sp[n].cut_len) + 1);
 	}
 	return s;
+}
+
+const char *pd_pg_hint(const char *target)
+{
+	struct pd_pg_secret sp[PD_PG_SECRETS_MAX];
+	int n = pd_pg_secrets(target, sp, PD_PG_SECRETS_MAX), i;
+
+	for (i = 0; i < n; i++) {
+		const char *p = target + sp[i].at;
+		int slash = memchr(p, '/', sp[i].len) != NULL;
+		int at = memchr(p, '@', sp[i].len) != NULL;
+
+		if (!sp[i].userinfo || !(slash || at))
+			continue;
+		return slash && at ? "write '/' and '@' in the URL's password"
+				     " as %2F and %40"
+		       : slash	   ? "write '/' in the URL's password as %2F"
+				   : "write '@' in the URL's password as %40";
+	}
+	return NULL;
 }
 
 /*

@@ -14,6 +14,7 @@ struct pd_pg_secret {
 	size_t at, len;	     /* the password as written in the string */
 	size_t cut, cut_len; /* ":password" or "password=...&" */
 	int url;	     /* 1: percent-encoded, 0: key=value quoting */
+	int userinfo;	     /* 1: a URL's user:password@, 0: a parameter */
 };
 
 #define PD_PG_SECRETS_MAX 8
@@ -33,6 +34,12 @@ size_t pd_pg_mask(char *arg);
 
 /* target without its passwords, for messages; the caller frees it. */
 char *pd_pg_display(const char *target);
+
+/*
+ * What to tell the user when the URL's password holds a raw '/' or '@',
+ * which libpq cannot read as part of it (a static string), else NULL.
+ */
+const char *pd_pg_hint(const char *target);
 
 /*
  * Every password of target as written and as libpq decodes it (percent

@@ -762,6 +762,20 @@ static void test_pg_scrub(void **state)
 	}
 }
 
+/* The user is told to percent-encode what libpq cannot read raw. */
+static void test_pg_hint(void **state)
+{
+	const char *h = pd_pg_hint("postgresql://user:pa/ss@host/db");
+
+	(void)state;
+	assert_non_null(h);
+	assert_non_null(strstr(h, "%2F"));
+	assert_non_null(strstr(pd_pg_hint("postgresql://u:p@ss@h/db"), "%40"));
+	assert_null(pd_pg_hint("postgresql://u:p%2Fss@h/db"));
+	assert_null(pd_pg_hint("postgresql://h/db?password=pa/ss"));
+	assert_null(pd_pg_hint("host=h password=pa/ss"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -775,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_run_rows_batches),
 		cmocka_unit_test(test_pg_password),
 		cmocka_unit_test(test_pg_scrub),
+		cmocka_unit_test(test_pg_hint),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
