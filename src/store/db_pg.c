@@ -72,31 +72,30 @@ struct pd_pg_st {
 /*
  * The server's message on one line, without libpq's trailing newline and
  * without the password, which libpq quotes back in some of its messages
- * (a percent escape it cannot decode, a port it cannot read).
+ * (a percent escape it cannot decode, a port or a host it cannot read):
+ * scrubbed as libpq wrote it, and again once its spaces are folded.
  */
 static void keep_message(struct pd_pg *pg, const char *m)
 {
+	char *s = pd_pg_scrubbed(m, pg->secrets), *shown;
 	size_t i, o = 0;
-	char *copy = m ? pd_xstrdup(m) : NULL;
 
-	pd_pg_scrub(copy, pg->secrets);
-	m = copy;
-
-	for (i = 0; m && m[i] && o + 1 < sizeof(pg->msg); i++) {
+	for (i = 0; s[i]; i++) {
 		char c =
-		    m[i] == '\n' || m[i] == '\r' || m[i] == '\t' ? ' ' : m[i];
+		    s[i] == '\n' || s[i] == '\r' || s[i] == '\t' ? ' ' : s[i];
 
-		if (c == ' ' && (o == 0 || pg->msg[o - 1] == ' '))
+		if (c == ' ' && (o == 0 || s[o - 1] == ' '))
 			continue;
-		pg->msg[o++] = c;
+		s[o++] = c;
 	}
-	while (o > 0 && pg->msg[o - 1] == ' ')
+	while (o > 0 && s[o - 1] == ' ')
 		o--;
-	pg->msg[o] = 0;
-	free(copy);
-	pd_pg_scrub(pg->msg, pg->secrets);
-	if (!o)
-		snprintf(pg->msg, sizeof(pg->msg), "the server did not answer");
+	s[o] = 0;
+	shown = pd_pg_scrubbed(s, pg->secrets);
+	snprintf(pg->msg, sizeof(pg->msg), "%s",
+		 *shown ? shown : "the server did not answer");
+	free(shown);
+	free(s);
 }
 
 const char *pd_pg_message(struct pd_pg *pg)
@@ -655,9 +654,12 @@ int pd_pg_open(struct pd_db *db, const char *target, int write,
 	db->pg->secrets = pd_pg_words(target);
 	db->pg->conn = PQconnectdb(target);
 	if (PQstatus(db->pg->conn) != CONNECTION_OK) {
+		const char *hint = pd_pg_hint(target);
+
 		keep_message(db->pg, PQerrorMessage(db->pg->conn));
-		return pd_err_set(err, PD_EIO, "%s: cannot connect: %s",
-				  db->path, db->pg->msg);
+		return pd_err_set(err, PD_EIO, "%s: cannot connect: %s%s%s",
+				  db->path, db->pg->msg, hint ? "; " : "",
+				  hint ? hint : "");
 	}
 	PQsetNoticeProcessor(db->pg->conn, quiet, NULL);
 	rc = schema_version(db, &v, err);

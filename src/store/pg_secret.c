@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/xalloc.h"
 #include "store/pg_secret.h"
 
@@ -55,16 +56,12 @@ static char *unescaped(const char *s, size_t n)
 	return out;
 }
 
-static int add(struct pd_pg_secret *out, int n, int max, size_t at, size_t len,
-	       size_t cut, size_t cut_len, int url)
+static int add(struct pd_pg_secret *out, int n, int max,
+	       struct pd_pg_secret one)
 {
 	if (n >= max)
 		return n;
-	out[n].at = at;
-	out[n].len = len;
-	out[n].cut = cut;
-	out[n].cut_len = cut_len;
-	out[n].url = url;
+	out[n] = one;
 	return n + 1;
 }
 
@@ -85,11 +82,14 @@ static int query_secrets(const char *s, const char *q, struct pd_pg_secret *out,
 
 			if (!strcmp(key, "password"))
 				/* the parameter, and one separator of it */
-				n = p[plen] == '&'
-					? add(out, n, max, at, len,
-					      (size_t)(p - s), plen + 1, 1)
-					: add(out, n, max, at, len,
-					      (size_t)(p - 1 - s), plen + 1, 1);
+				n = add(out, n, max,
+					(struct pd_pg_secret){
+					    .at = at,
+					    .len = len,
+					    .cut = (size_t)(p - s) -
+						   (p[plen] != '&'),
+					    .cut_len = plen + 1,
+					    .url = 1 });
 			free(key);
 		}
 		p += plen;
@@ -99,36 +99,51 @@ static int query_secrets(const char *s, const char *q, struct pd_pg_secret *out,
 	return n;
 }
 
+/* Whether the '?' at q opens a query: a key (perhaps encoded), then '='. */
+static int opens_query(const char *q)
+{
+	size_t k = strspn(q + 1, "abcdefghijklmnopqrstuvwxyz"
+				 "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_%");
+
+	return k > 0 && q[1 + k] == '=';
+}
+
 /*
  * libpq reads the user information up to the first '@' met before any
  * '/' (a '?' does not end it), the user up to its first ':', the password
  * after it. What a person meant can be longer: user:pa@ss@host (libpq
  * reads a host "ss@host") or user:pa/ss@host (libpq reads no password
- * at all, port "pa"); so the password hidden runs to the last '@' before
- * the first '/', or when there is none, to the last '@' of all.
+ * at all, host "user", port "pa"); so the password hidden runs to the
+ * last '@' before the query (a '?' then a key and '=', after libpq's
+ * user information), whose values may hold an '@' of their own
+ * (user=me@corp).
  */
 static int url_secrets(const char *s, const char *u, struct pd_pg_secret *out,
 		       int max)
 {
-	const char *slash = u + strcspn(u, "/"), *at = NULL, *p, *colon;
-	const char *rest = u;
+	const char *first = memchr(u, '@', strcspn(u, "/"));
+	const char *q = first ? first : u, *at = NULL, *p, *colon;
 	int n = 0;
 
-	for (p = u; p < slash; p++)
+	while ((q = strchr(q, '?')) && !opens_query(q))
+		q++;
+	for (p = u; *p && p != q; p++)
 		if (*p == '@')
 			at = p;
-	if (!at)
-		at = strrchr(slash, '@');
 	if (at) {
-		colon = memchr(u, ':', (size_t)((at < slash ? at : slash) - u));
+		colon = memchr(u, ':', (size_t)(at - u));
 		if (colon)
-			n = add(out, n, max, (size_t)(colon + 1 - s),
-				(size_t)(at - colon - 1), (size_t)(colon - s),
-				(size_t)(at - colon), 1);
-		rest = at + 1;
+			n = add(out, n, max,
+				(struct pd_pg_secret){
+				    .at = (size_t)(colon + 1 - s),
+				    .len = (size_t)(at - colon - 1),
+				    .cut = (size_t)(colon - s),
+				    .cut_len = (size_t)(at - colon),
+				    .url = 1,
+				    .userinfo = 1 });
 	}
-	rest = strchr(rest, '?');
-	return rest ? query_secrets(s, rest, out, n, max) : n;
+	q = strchr(at ? at + 1 : u, '?');
+	return q ? query_secrets(s, q, out, n, max) : n;
 }
 
 /* libpq's key=value list: key = value, the value bare or in '...'. */
@@ -172,9 +187,12 @@ static int kv_secrets(const char *s, struct pd_pg_secret *out, int max)
 
 			while (isspace((unsigned char)*c))
 				c++;
-			n = add(out, n, max, (size_t)(val - s),
-				(size_t)(end - val), (size_t)(key - s),
-				(size_t)(c - key), 0);
+			n = add(out, n, max,
+				(struct pd_pg_secret){
+				    .at = (size_t)(val - s),
+				    .len = (size_t)(end - val),
+				    .cut = (size_t)(key - s),
+				    .cut_len = (size_t)(c - key) });
 		}
 	}
 	return n;
@@ -222,11 +240,38 @@ char *pd_pg_display(const char *target)
 	return s;
 }
 
+const char *pd_pg_hint(const char *target)
+{
+	struct pd_pg_secret sp[PD_PG_SECRETS_MAX];
+	int n = pd_pg_secrets(target, sp, PD_PG_SECRETS_MAX), i;
+
+	for (i = 0; i < n; i++) {
+		const char *p = target + sp[i].at;
+		int slash = memchr(p, '/', sp[i].len) != NULL;
+		int at = memchr(p, '@', sp[i].len) != NULL;
+
+		if (!sp[i].userinfo || !(slash || at))
+			continue;
+		return slash && at ? "write '/' and '@' in the URL's password"
+				     " as %2F and %40"
+		       : slash	   ? "write '/' in the URL's password as %2F"
+				   : "write '@' in the URL's password as %40";
+	}
+	return NULL;
+}
+
+/*
+ * Where libpq's URI reader cuts a string into a user, hosts, ports, a
+ * database and parameters: a password holding one of these comes out in
+ * pieces, each of which a message may quote alone.
+ */
+#define CUTS "/?#@:,&=[]"
+
 static void add_word(char ***w, size_t *n, const char *p, size_t len)
 {
 	size_t i;
 
-	if (len < 3)
+	if (!len)
 		return;
 	for (i = 0; i < *n; i++)
 		if (strlen((*w)[i]) == len && !memcmp((*w)[i], p, len))
@@ -234,6 +279,37 @@ static void add_word(char ***w, size_t *n, const char *p, size_t len)
 	*w = pd_xrealloc(*w, (*n + 2) * sizeof(**w));
 	(*w)[(*n)++] = pd_xstrndup(p, len);
 	(*w)[*n] = NULL;
+}
+
+static int is_cut(char c)
+{
+	return c && strchr(CUTS, c) != NULL;
+}
+
+/*
+ * Every span of p[0..len) that starts at its start or after a cut and
+ * ends at a cut or its end: "ab:cd/ef" gives "ab", "ab:cd", "cd/ef"...,
+ * each as libpq may read it into one value.
+ */
+static void add_spans(char ***w, size_t *n, const char *p, size_t len)
+{
+	size_t i, j;
+
+	for (i = 0; i < len; i++) {
+		if (i && !is_cut(p[i - 1]))
+			continue;
+		for (j = i; j <= len; j++)
+			if (j == len || is_cut(p[j]))
+				add_word(w, n, p + i, j - i);
+	}
+}
+
+/* Longest first, so that a piece never splits a longer word's copy. */
+static int longer_first(const void *a, const void *b)
+{
+	size_t la = strlen(*(char *const *)a), lb = strlen(*(char *const *)b);
+
+	return la > lb ? -1 : la < lb;
 }
 
 char **pd_pg_words(const char *target)
@@ -244,24 +320,15 @@ char **pd_pg_words(const char *target)
 	size_t n = 0;
 
 	for (i = 0; i < k; i++) {
-		const char *raw = target + sp[i].at, *p = raw;
+		const char *raw = target + sp[i].at;
 		char *dec = sp[i].url ? percent_decoded(raw, sp[i].len)
 				      : unescaped(raw, sp[i].len);
 
-		add_word(&w, &n, raw, sp[i].len);
-		add_word(&w, &n, dec, strlen(dec));
+		add_spans(&w, &n, raw, sp[i].len);
+		add_spans(&w, &n, dec, strlen(dec));
 		free(dec);
-		/* the pieces libpq reads as a port, a host or a name */
-		while (sp[i].url && p < raw + sp[i].len) {
-			size_t l = strcspn(p, "/?@");
-
-			if (l > sp[i].len - (size_t)(p - raw))
-				l = sp[i].len - (size_t)(p - raw);
-			if (l < sp[i].len)
-				add_word(&w, &n, p, l);
-			p += l + 1;
-		}
 	}
+	qsort(w, n, sizeof(*w), longer_first);
 	return w;
 }
 
@@ -274,17 +341,46 @@ void pd_pg_words_free(char **words)
 	free(words);
 }
 
-void pd_pg_scrub(char *msg, char *const *words)
+/*
+ * A word this short is hidden only where it stands alone: inside a longer
+ * run of letters and digits ("on" in "option") it is the message's own.
+ */
+#define SHORT_WORD 3
+
+static int alone(const char *s, const char *p, size_t len)
 {
+	return (p == s || !isalnum((unsigned char)p[-1])) &&
+	       !isalnum((unsigned char)p[len]);
+}
+
+/* s with every copy of word replaced; s is freed, the result malloc'd. */
+static char *replaced(char *s, const char *word)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t len = strlen(word);
+	const char *from = s, *p = s;
+
+	while ((p = strstr(p, word))) {
+		if (len < SHORT_WORD && !alone(s, p, len)) {
+			p++;
+			continue;
+		}
+		pd_buf_add(&b, from, (size_t)(p - from));
+		pd_buf_adds(&b, PD_PG_HIDDEN);
+		p += len;
+		from = p;
+	}
+	pd_buf_adds(&b, from);
+	free(s);
+	return pd_buf_detach(&b);
+}
+
+char *pd_pg_scrubbed(const char *msg, char *const *words)
+{
+	char *s = pd_xstrdup(msg ? msg : "");
 	size_t i;
 
-	for (i = 0; msg && words && words[i]; i++) {
-		size_t len = strlen(words[i]);
-		char *p = msg;
-
-		while ((p = strstr(p, words[i]))) {
-			memset(p, 'x', len);
-			p += len;
-		}
-	}
+	for (i = 0; words && words[i]; i++)
+		s = replaced(s, words[i]);
+	return s;
 }

@@ -182,6 +182,15 @@ for pw in 's3cr?t-pw' 's3cr/et-pw' 's3cr%zzet-pw' 's3cr%2Fet%20pw'; do
 	expect_no_grep "s3cr\|et-pw\|et pw" "$T/err"
 	expect_grep "postgresql://postgres@/nosuchdb" "$T/err"
 done
+# ... nor in pieces: an '@' then a '/' make libpq read the password "Pf"
+# and ask the server for a database "Jr5@/nosuchdb", which the server
+# names back; a short piece before a '/' is the port libpq cannot read.
+for pw in 'Pf@/Jr5' 'Zq/Kx7w'; do
+	expect_exit 2 pd runs --db "postgresql://postgres:$pw@/nosuchdb?host=$PG_DIR&port=$PG_PORT"
+	expect_lines 1 "$T/err"
+	expect_no_grep "Pf\|Jr5\|Zq\|Kx7w" "$T/err"
+	expect_grep "postgresql://postgres@/nosuchdb.*as %2F" "$T/err"
+done
 
 # 4b. TLS where the URL asks for it: the loopback port refuses plain
 #     connections, so reading there proves the session was encrypted.

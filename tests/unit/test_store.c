@@ -600,7 +600,7 @@ static void test_run_rows_batches(void **state)
 
 /* A connection string, as masked, as displayed, and a word scrubbed. */
 struct pw_case {
-	const char *in, *masked, *shown, *words[4];
+	const char *in, *masked, *shown, *words[6];
 };
 
 static int has_word(char **w, const char *word)
@@ -656,6 +656,26 @@ static void test_pg_password(void **state)
 		  "dbname=x password = xxxxxx",
 		  "dbname=x ",
 		  { "s3cret" } },
+		{ "postgresql://user:pa/ss@host/db",
+		  "postgresql://user:xxxxx@host/db",
+		  "postgresql://user@host/db",
+		  { "pa/ss", "pa", "ss" } },
+		{ "postgresql://u:p@s/s@h/db",
+		  "postgresql://u:xxxxx@h/db",
+		  "postgresql://u@h/db",
+		  { "p@s/s", "p@s", "s/s", "p", "s" } },
+		{ "postgresql://u:ab:c/d=e@h/db",
+		  "postgresql://u:xxxxxxxx@h/db",
+		  "postgresql://u@h/db",
+		  { "ab:c", "ab:c/d", "c/d=e", "d", "e" } },
+		{ "postgresql://u:p?x=1@h/db?user=a@b",
+		  "postgresql://u:xxxxx@h/db?user=a@b",
+		  "postgresql://u@h/db?user=a@b",
+		  { "p?x=1", "x=1", "1" } },
+		{ "postgresql://h:5432/db?user=me@corp&application_name=a@b",
+		  "postgresql://h:5432/db?user=me@corp&application_name=a@b",
+		  "postgresql://h:5432/db?user=me@corp&application_name=a@b",
+		  { NULL } },
 		{ "postgresql://u@h/db",
 		  "postgresql://u@h/db",
 		  "postgresql://u@h/db",
@@ -682,21 +702,81 @@ static void test_pg_password(void **state)
 	}
 }
 
-/* libpq's messages that quote a password back lose it. */
+struct scrub_case {
+	const char *target, *msg, *shown;
+};
+
+/*
+ * libpq's messages that quote a password back, or a piece of one, lose
+ * it; the messages are libpq 15's for these URLs (fe-connect.c).
+ */
 static void test_pg_scrub(void **state)
 {
-	char **w = pd_pg_words("postgresql://u:p%zzword@h/db");
-	char **w2 = pd_pg_words("postgresql://u:8x/secretdb@h/db");
-	char m[] = "invalid percent-encoded token: \"p%zzword\"";
-	char m2[] = "FATAL: database \"secretdb@h/db\" does not exist";
+	static const struct scrub_case cases[] = {
+		{ "postgresql://u:p%zzword@h/db",
+		  "invalid percent-encoded token: \"p%zzword\"",
+		  "invalid percent-encoded token: \"***\"" },
+		{ "postgresql://u:8x/secretdb@h/db",
+		  "FATAL: database \"secretdb@h/db\" does not exist",
+		  "FATAL: database \"***@h/db\" does not exist" },
+		{ "postgresql://user:pa/ss@host/db",
+		  "invalid integer value \"pa\" for connection option \"port\"",
+		  "invalid integer value \"***\" for connection option "
+		  "\"port\"" },
+		{ "postgresql://user:p/ss@host/db",
+		  "invalid integer value \"p\" for connection option \"port\"",
+		  "invalid integer value \"***\" for connection option "
+		  "\"port\"" },
+		{ "postgresql://user:on/ss@host/db",
+		  "invalid integer value \"on\" for connection option \"port\"",
+		  "invalid integer value \"***\" for connection option "
+		  "\"port\"" },
+		{ "postgresql://user:ab:cd/ef@host/db",
+		  "invalid integer value \"ab:cd\" for connection option "
+		  "\"port\"",
+		  "invalid integer value \"***\" for connection option "
+		  "\"port\"" },
+		{ "postgresql://user:ab?cd/ef@host/db",
+		  "missing key/value separator \"=\" in URI query parameter: "
+		  "\"cd/ef@host/db\"",
+		  "missing key/value separator \"=\" in URI query parameter: "
+		  "\"***@host/db\"" },
+		{ "postgresql://user:ab/%zzcd@host/db",
+		  "invalid percent-encoded token: \"%zzcd@host/db\"",
+		  "invalid percent-encoded token: \"***@host/db\"" },
+		{ "postgresql://u:p@s/s@h/db",
+		  "could not translate host name \"s\" to address: Name or "
+		  "service not known",
+		  "could not translate host name \"***\" to address: Name or "
+		  "service not known" },
+		{ "host=h password=ab/cd", "database \"ab/cd\"",
+		  "database \"***\"" },
+	};
+	size_t i;
 
 	(void)state;
-	pd_pg_scrub(m, w);
-	assert_string_equal(m, "invalid percent-encoded token: \"xxxxxxxx\"");
-	pd_pg_scrub(m2, w2);
-	assert_null(strstr(m2, "secret"));
-	pd_pg_words_free(w);
-	pd_pg_words_free(w2);
+	for (i = 0; i < PD_ARRAY_SIZE(cases); i++) {
+		char **w = pd_pg_words(cases[i].target);
+		char *m = pd_pg_scrubbed(cases[i].msg, w);
+
+		assert_string_equal(m, cases[i].shown);
+		free(m);
+		pd_pg_words_free(w);
+	}
+}
+
+/* The user is told to percent-encode what libpq cannot read raw. */
+static void test_pg_hint(void **state)
+{
+	const char *h = pd_pg_hint("postgresql://user:pa/ss@host/db");
+
+	(void)state;
+	assert_non_null(h);
+	assert_non_null(strstr(h, "%2F"));
+	assert_non_null(strstr(pd_pg_hint("postgresql://u:p@ss@h/db"), "%40"));
+	assert_null(pd_pg_hint("postgresql://u:p%2Fss@h/db"));
+	assert_null(pd_pg_hint("postgresql://h/db?password=pa/ss"));
+	assert_null(pd_pg_hint("host=h password=pa/ss"));
 }
 
 int main(void)
@@ -712,6 +792,7 @@ int main(void)
 		cmocka_unit_test(test_run_rows_batches),
 		cmocka_unit_test(test_pg_password),
 		cmocka_unit_test(test_pg_scrub),
+		cmocka_unit_test(test_pg_hint),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
