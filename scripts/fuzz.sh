@@ -5,8 +5,9 @@
 # (found as the tests find it: PD_CORPUS, ../shared/corpus, .corpus; see
 # tests/README.md, "The corpus"; scripts/fetch-corpus.sh lays it out).
 # After each run the inputs that add coverage and are at most 2 KiB are
-# merged into fixtures/fuzz/TARGET (16 files a target at most): commit
-# them, and the fuzz corpus grows. A file of the corpus of real profiles
+# merged into fixtures/fuzz/TARGET (16 new files a target at most; a file
+# that was there before the run, committed seeds above all, is never
+# removed): commit them, and the fuzz corpus grows. A file of the corpus of real profiles
 # is a seed only and never merged: the tree keeps what the fuzzer made,
 # not files of other repositories. history and bundle, which read no
 # profile, start from their own seeds in fixtures/fuzz/TARGET alone.
@@ -153,19 +154,29 @@ for name in $all; do
 		echo "FAILED: fuzz_$name exited $st without an artifact (build-fuzz/log-$name.txt)"
 		failures=$((failures + 1))
 	fi
-	# keep what adds coverage and is at most 2 KiB, up to 16 files a
-	# target: the corpus grows with the runs and stays small in git
+	# keep what adds coverage and is at most 2 KiB, up to 16 new files a
+	# target: the corpus grows with the runs and stays small in git. Only
+	# the files this merge adds are pruned: a file already in $kept (a
+	# committed seed, made by hand or by scripts/fuzz-seeds.sh, or one
+	# not yet committed) is never removed, whatever its size.
 	small=build-fuzz/small-$name
 	rm -rf "$small" && mkdir -p "$small"
-	find "$seeds" -type f -size -2k -exec cp {} "$small"/ \; 2>/dev/null || true
+	find "$seeds" -type f -size -2049c -exec cp {} "$small"/ \; 2>/dev/null || true
 	for f in "$small"/*; do
 		[ -f "$f" ] || continue
 		if grep -qx "$(git hash-object "$f")" "$ids"; then
 			rm -f "$f"
 		fi
 	done
+	had=build-fuzz/had-$name
+	ls -A "$kept" >"$had"
 	build-fuzz/tests/fuzz_$name -merge=1 -max_len=2048 "$kept" "$small" >/dev/null 2>&1 || true
-	ls -Sr "$kept" 2>/dev/null | tail -n +17 | while read -r f; do rm -f "$kept/$f"; done
+	for f in "$kept"/*; do
+		[ -f "$f" ] && ! grep -qxF "${f##*/}" "$had" &&
+			echo "$(wc -c <"$f") $f"
+	done | sort -n | tail -n +17 | while read -r _ f; do
+		git ls-files --error-unmatch "$f" >/dev/null 2>&1 || rm -f "$f"
+	done
 done
 if [ "$failures" -gt 0 ]; then
 	echo "$failures failing inputs: build-fuzz/artifacts/; once fixed each belongs in fixtures/regress/ with a line in t0050" >&2

@@ -356,6 +356,7 @@ static int agg_from_stacks(struct pd_db *db, int64_t run, struct pd_idmap *ids,
 {
 	struct pd_st *st = pd_db_stmt(db, "q_run_stacks", err);
 	struct pd_buf raw = PD_BUF_INIT;
+	struct pd_err bad = PD_ERR_INIT;
 	struct pd_profile p;
 	struct pd_agg t;
 	uint32_t *map = NULL, *fmap = NULL;
@@ -375,12 +376,15 @@ static int agg_from_stacks(struct pd_db *db, int64_t run, struct pd_idmap *ids,
 		return pd_db_fail(db, err, "loading a stack tree");
 	}
 	nodes = (size_t)pd_st_col_i64(st, 0);
-	rc = pd_stacks_decode(pd_st_col_blob(st, 1),
-			      (size_t)pd_st_col_bytes(st, 1), nodes, &raw, err);
+	/* the decoder's finding names neither: the message here does */
+	rc =
+	    pd_stacks_decode(pd_st_col_blob(st, 1),
+			     (size_t)pd_st_col_bytes(st, 1), nodes, &raw, &bad);
 	pd_st_reset(st);
 	if (rc < 0) {
 		pd_buf_release(&raw);
-		return rc;
+		return pd_err_set(err, rc, "%s: corrupt stack tree of run %lld",
+				  db->path, (long long)run);
 	}
 	pd_profile_init(&p);
 	map = pd_xmalloc((nodes + 1) * sizeof(*map));

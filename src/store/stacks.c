@@ -7,6 +7,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "core/limits.h"
 #include "core/xalloc.h"
 #include "store/store.h"
 
@@ -85,11 +86,25 @@ void pd_stacks_encode(const struct pd_profile *p, const uint32_t *node_func,
 	pd_buf_release(&raw);
 }
 
+/*
+ * Deflate gives at most 1032 bytes for one (a run of one byte value), so
+ * a node count whose records could not come out of the blob is a damaged
+ * row: refused before room for them is allocated, and before the count
+ * times RECORD can wrap (a negative count read as a size) or outgrow
+ * zlib's uLong, 32 bits on 64-bit Windows.
+ */
+#define MAX_INFLATE 1032
+
 int pd_stacks_decode(const void *blob, size_t n, size_t nodes,
 		     struct pd_buf *raw, struct pd_err *err)
 {
-	uLongf want = (uLongf)(nodes * RECORD);
+	uint64_t bytes = (uint64_t)nodes * RECORD;
+	uLongf want;
 
+	if (nodes > PD_LIMIT_IDS || bytes / MAX_INFLATE > n ||
+	    bytes > (uLongf)-1)
+		return pd_err_set(err, PD_EPARSE, "corrupt stack tree blob");
+	want = (uLongf)bytes;
 	pd_buf_reset(raw);
 	pd_buf_grow(raw, want);
 	if (uncompress((Bytef *)raw->buf, &want, blob, (uLong)n) != Z_OK ||
