@@ -277,7 +277,9 @@ int pd_fmt_undecided(struct pd_buf *b, const struct pd_diff *d,
 		name(b, d, rows[i].f->func);
 		pd_buf_adds(b, " ");
 		pd_fmt_pct(b, rows[i].m->delta_pct);
-		if (!isnan(rows[i].m->mde_pct))
+		if (rows[i].m->mde_pct >= 1e4)
+			pd_buf_adds(b, " (MDE over 10000 %)");
+		else if (!isnan(rows[i].m->mde_pct))
 			pd_buf_addf(b, " (MDE %.0f %%)", rows[i].m->mde_pct);
 	}
 	if (said && n > UNDECIDED_NAMED)

@@ -6,6 +6,7 @@
  * across builds is profiles.c; metric tables are tables.c.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,8 +228,23 @@ static int notable(const struct pd_metric *m, const struct pd_settings *s)
 	}
 }
 
+/*
+ * A percentage for a message: past 10 000 % a figure says nothing a
+ * reader can use ("above 6294248230 %"), so it reads 10000: the
+ * messages say "above".
+ */
+static const char *big_pct(char *buf, size_t n, double v)
+{
+	if (v >= 1e4)
+		snprintf(buf, n, "10000");
+	else
+		snprintf(buf, n, "%.0f", v);
+	return buf;
+}
+
 static void finish(struct pd_diff *d)
 {
+	char pct[32];
 	int any_reg = d->total.status == PD_REGRESSED;
 	int any_imp = d->total.status == PD_IMPROVED;
 	double best = PD_NAN, noise, cv_mde, added = 0, run_part = 0;
@@ -308,18 +324,19 @@ static void finish(struct pd_diff *d)
 			     " runs of one build vary by about %.0f %% (assumed"
 			     " without history), so even the"
 			     " best-sampled function can only show changes"
-			     " above %.0f %% (compare several runs per side,"
+			     " above %s %% (compare several runs per side,"
 			     " or keep a history: docs/statistics.md)",
-			     d->set.threshold_pct, run_part * 100, best);
+			     d->set.threshold_pct, run_part * 100,
+			     big_pct(pct, sizeof(pct), best));
 	else if (!isnan(best) && noise > d->set.threshold_pct)
 		pd_diff_warn(
 		    d,
 		    "%s for a %g %% threshold: even the best-sampled"
-		    " function can only show changes above %.0f %%"
+		    " function can only show changes above %s %%"
 		    " (record longer, at a higher frequency, or %s)",
 		    pd_diff_several_runs(d) ? "too few or too noisy runs"
 					    : "profiles too short",
-		    d->set.threshold_pct, best,
+		    d->set.threshold_pct, big_pct(pct, sizeof(pct), best),
 		    pd_diff_several_runs(d) ? "add runs" : "repeat runs");
 }
 
