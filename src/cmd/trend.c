@@ -443,7 +443,11 @@ int pd_cmd_culprit(int argc, char **argv)
 	pd_fmt_alert(&b, &t, (size_t)(al - t.alerts.v), 5);
 	pd_fmt_alert_state(&b, &t, (size_t)(al - t.alerts.v));
 	printf("change: %s\n", b.buf);
-	printf("last good: %s\nfirst bad: %s\n", safe[0], safe[1]);
+	if (pd_alert_improves(&t, (size_t)(al - t.alerts.v)))
+		printf("last before: %s\nfirst improved: %s\n", safe[0],
+		       safe[1]);
+	else
+		printf("last good: %s\nfirst bad: %s\n", safe[0], safe[1]);
 	status = 0;
 	/* stored shas as build_meta.json gave them: git gets hex alone */
 	if (a.repo && pd_sha_is_hex(good) && pd_sha_is_hex(bad)) {

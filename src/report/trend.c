@@ -378,9 +378,11 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 			    up ? "IMPROVEMENT" : "ALERT", off);
 		pd_fmt_alert(&b, t, i, 3);
 		pd_fmt_alert_state(&b, t, i);
-		pd_buf_adds(&b, "\n  last good ");
+		/* an improvement has no bad commit: the one before, the first
+		 */
+		pd_buf_adds(&b, up ? "\n  last before " : "\n  last good ");
 		pd_trend_short_sha(&b, t->series.v[0].pts.v[al->at - 1].sha);
-		pd_buf_adds(&b, ", first bad ");
+		pd_buf_adds(&b, up ? ", first improved " : ", first bad ");
 		pd_trend_short_sha(&b, t->series.v[0].pts.v[al->at].sha);
 		pd_buf_addch(&b, '\n');
 	}
@@ -488,9 +490,11 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 				    ? "- \xf0\x9f\x94\xb5 improvement: **"
 				    : "- \xf0\x9f\x94\xb4 **");
 		pd_md_text(&b, line.buf, 2000);
-		pd_buf_adds(&b, "** (last good ");
+		pd_buf_adds(&b, pd_alert_improves(t, i) ? "** (last before "
+							: "** (last good ");
 		md_commit(&b, t, t->series.v[0].pts.v[al->at - 1].sha);
-		pd_buf_adds(&b, ", first bad ");
+		pd_buf_adds(&b, pd_alert_improves(t, i) ? ", first improved "
+							: ", first bad ");
 		md_commit(&b, t, t->series.v[0].pts.v[al->at].sha);
 		pd_buf_adds(&b, ")\n");
 	}

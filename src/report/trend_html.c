@@ -256,9 +256,11 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 				    ? "<p class=\"improvement\">improvement: "
 				    : "<p class=\"alert\">");
 		pd_html_text(&b, line.buf);
-		pd_buf_adds(&b, " (last good ");
+		pd_buf_adds(&b, pd_alert_improves(t, i) ? " (last before "
+							: " (last good ");
 		html_commit(&b, t, t->series.v[0].pts.v[al->at - 1].sha);
-		pd_buf_adds(&b, ", first bad ");
+		pd_buf_adds(&b, pd_alert_improves(t, i) ? ", first improved "
+							: ", first bad ");
 		html_commit(&b, t, t->series.v[0].pts.v[al->at].sha);
 		pd_buf_reset(&line);
 		if (pd_trend_page_url(&line, t, al->at)) {

@@ -214,7 +214,12 @@ expect_grep "$(printf '\360\237\224\265') improvement" "$T/out"
 expect_no_grep ":[a-z_]*circle:" "$T/out"
 expect_exit 1 pd culprit --scenario imp
 expect_exit 0 pd culprit --scenario imp --improvements
-expect_grep "first bad: 06bbbbbbbb" "$T/out"
+# an improvement has no bad commit: the last one before it and the first
+expect_grep "^last before: 05" "$T/out"
+expect_grep "^first improved: 06bbbbbbbb" "$T/out"
+expect_no_grep "first bad\|last good" "$T/out"
+expect_exit 0 pd trend --scenario imp
+expect_grep "last before [0-9a-f]*, first improved 06bbbbbbbb" "$T/out"
 # A function name with bytes that are no UTF-8 and a terminal escape: the
 # JSON stays UTF-8 (it was written raw, and no JSON reader could open it),
 # the other outputs show neither the raw byte nor the escape.
