@@ -44,7 +44,8 @@ int pd_cmd_ingest(int argc, char **argv)
 	struct pd_bundle_key key;
 	struct pd_db db;
 	struct pd_err err = PD_ERR_INIT;
-	int i, r, status = 0, tty = isatty(2);
+	int i, r, status = 0, tty = isatty(2), fresh, stored = 0;
+	const char *dbpath;
 	time_t start = time(NULL);
 	size_t skipped = 0, k;
 
@@ -57,6 +58,10 @@ int pd_cmd_ingest(int argc, char **argv)
 	key.scenario = a.scenario;
 	key.cache = a.cache;
 	key.repo = a.repo;
+	/* a history this ingest makes and then stores nothing in is removed:
+	 * a failed command leaves no file behind */
+	dbpath = a.db ? a.db : pd_db_default_path();
+	fresh = !pd_db_is_server(dbpath) && access(dbpath, F_OK) != 0;
 	if (pd_db_open(&db, a.db, PD_DB_WRITE, &err) < 0) {
 		pd_error("%s", err.msg);
 		pd_args_release(&a);
@@ -92,6 +97,7 @@ int pd_cmd_ingest(int argc, char **argv)
 		} else if (res.runs) {
 			char *path = pd_term_dup(a.ops[i]);
 
+			stored = 1;
 			printf("%s: %zu run%s, %zu function rows\n", path,
 			       res.runs, res.runs == 1 ? "" : "s", res.rows);
 			free(path);
@@ -105,6 +111,19 @@ int pd_cmd_ingest(int argc, char **argv)
 			"perfdiff: %zu of %d bundles already stored, skipped\n",
 			skipped, a.nops);
 	pd_db_close(&db);
+	if (fresh && !stored && status) {
+		struct pd_buf side = PD_BUF_INIT;
+		static const char *const ext[] = { "", "-wal", "-shm",
+						   "-journal" };
+		size_t e;
+
+		for (e = 0; e < PD_ARRAY_SIZE(ext); e++) {
+			pd_buf_reset(&side);
+			pd_buf_addf(&side, "%s%s", dbpath, ext[e]);
+			remove(side.buf);
+		}
+		pd_buf_release(&side);
+	}
 	pd_args_release(&a);
 	if (fflush(stdout) || ferror(stdout))
 		status = 2;

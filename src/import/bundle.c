@@ -390,15 +390,49 @@ static void key_from_name(struct pd_bundle *b, const char *name,
 	take(&b->run_date, &(const char *){ NULL }, date, "");
 }
 
+/*
+ * How many folders right below dir are bundles (have a profiles/), the
+ * first one's name in first: a folder of bundles given for one.
+ */
+static size_t bundles_below(const char *dir, struct pd_buf *first)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct pd_buf p = PD_BUF_INIT;
+	size_t n = 0;
+
+	while (d && (e = readdir(d)) != NULL && n < 1000) {
+		if (e->d_name[0] == '.')
+			continue;
+		pd_buf_reset(&p);
+		pd_buf_addf(&p, "%s/%s/profiles", dir, e->d_name);
+		if (pd_is_dir(p.buf) && !n++)
+			pd_buf_adds(first, e->d_name);
+	}
+	if (d)
+		closedir(d);
+	pd_buf_release(&p);
+	return n;
+}
+
 /* The files under profiles/, sorted by path. */
 static int list_profiles(struct pd_bundle *b, struct pd_err *err)
 {
-	struct pd_buf path = PD_BUF_INIT;
+	struct pd_buf path = PD_BUF_INIT, first = PD_BUF_INIT;
 	char root[PATH_MAX];
+	size_t below;
 	int rc;
 
 	pd_buf_addf(&path, "%s/profiles", b->dir);
-	if (!pd_is_dir(path.buf))
+	if (!pd_is_dir(path.buf) && (below = bundles_below(b->dir, &first)) > 0)
+		rc = pd_err_set(err, PD_EFORMAT,
+				"%s: not a bundle but a folder of %zu%s (%s/%s"
+				"%s): name the bundles themselves (perfdiff"
+				" ingest %s/*)",
+				b->dir, below,
+				below == 1 ? " bundle" : " bundles", b->dir,
+				first.buf, below > 1 ? ", ..." : "", b->dir);
+	else if (!pd_is_dir(path.buf))
 		rc =
 		    pd_err_set(err, PD_EFORMAT,
 			       "%s: not a bundle: no profiles/ folder", b->dir);
@@ -407,6 +441,7 @@ static int list_profiles(struct pd_bundle *b, struct pd_err *err)
 	else
 		rc = walk(b, root, path.buf, "", 0, err);
 	pd_buf_release(&path);
+	pd_buf_release(&first);
 	if (rc < 0)
 		return rc;
 	if (b->files.n > 1)
