@@ -45,6 +45,11 @@ while [ "$1" != --end ]; do
 	esac
 done
 shift # --end
+# perfdiff itself: on PATH, or where --perfdiff (or $PERFDIFF) says
+if ! command -v "$pd" >/dev/null 2>&1; then
+	echo "nightly: perfdiff not found ('$pd'): put it on PATH, or pass --perfdiff BIN (or set PERFDIFF)" >&2
+	exit 2
+fi
 mkdir -p "$out" || exit 2
 if [ $# -gt 0 ]; then
 	"$pd" ingest --db "$db" "$@" || exit 2

@@ -194,4 +194,10 @@ expect_no_grep "rustc 1.80.0" "$T/out"
 expect_exit 2 nightly --out "$T/night" --tool nosuchtool
 expect_grep "no runs stored in .* for tool nosuchtool" "$T/err"
 expect_exit 2 nightly --out "$T/night" --bogus 1
+# perfdiff not found (not on PATH, or not where --perfdiff says): one
+# line that says so and how to name it, before anything is made
+expect_exit 2 sh "$PD_ROOT/scripts/nightly.sh" --db "$PERFDIFF_DB" --out "$T/nopd" --perfdiff "$T/no/perfdiff"
+expect_grep "^nightly: perfdiff not found ('$T/no/perfdiff'): put it on PATH, or pass --perfdiff BIN (or set PERFDIFF)" "$T/err"
+expect_lines 1 "$T/err"
+if [ ! -e "$T/nopd" ]; then ok; else not_ok "nightly made its folder"; fi
 finish
