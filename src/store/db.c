@@ -191,6 +191,44 @@ static int newer(struct pd_db *db, int v, int latest, struct pd_err *err)
 			  db->path, v, latest);
 }
 
+/* Tables of the file that are not SQLite's own (0 when none can be read). */
+static int foreign_tables(struct pd_db *db)
+{
+	sqlite3_stmt *st = NULL;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(db->h,
+			       "SELECT count(*) FROM sqlite_master WHERE"
+			       " type = 'table' AND name NOT LIKE 'sqlite_%'",
+			       -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Another program's database: perfdiff's tables go elsewhere. */
+static int refuse_foreign(struct pd_db *db, struct pd_err *err)
+{
+	/*
+	 * The tables first, then the version: an ingest that migrates the
+	 * file meanwhile commits both at once, so tables seen mean their
+	 * version is seen too.
+	 */
+	int n = foreign_tables(db), v = 0, rc;
+
+	if (n == 0)
+		return 0;
+	rc = user_version(db, &v, err);
+	if (rc < 0 || v != 0)
+		return rc;
+	return pd_err_set(err, PD_EFORMAT,
+			  "%s: not a perfdiff history: an SQLite file of"
+			  " another program (%d table%s); name a file of"
+			  " perfdiff's own, or a new one, with --db",
+			  db->path, n, n == 1 ? "" : "s");
+}
+
 static int migrate(struct pd_db *db, struct pd_err *err)
 {
 	int latest = pd_db_schema_latest(), v, next, rc;
@@ -487,14 +525,20 @@ static int open_read(struct pd_db *db, const char *path, int check,
 		return rc;
 	if (v > latest)
 		return newer(db, v, latest, err);
+	if (v == 0 && refuse_foreign(db, err) < 0)
+		return PD_EFORMAT;
+	if (v == 0)
+		return pd_err_set(
+		    err, PD_EFORMAT,
+		    "%s: an empty SQLite file, no perfdiff history"
+		    " yet; perfdiff ingest makes one",
+		    path);
 	if (v < latest)
-		return pd_err_set(err, PD_EFORMAT,
-				  "%s: %s (schema %d < %d); perfdiff ingest"
-				  " migrates it in place",
-				  path,
-				  v ? "written by an older perfdiff"
-				    : "not a perfdiff history",
-				  v, latest);
+		return pd_err_set(
+		    err, PD_EFORMAT,
+		    "%s: written by an older perfdiff (schema %d <"
+		    " %d); perfdiff ingest migrates it in place",
+		    path, v, latest);
 	db->version = v;
 	rc = pd_db_exec(db,
 			"PRAGMA query_only = ON;"
@@ -557,7 +601,11 @@ int pd_db_open(struct pd_db *db, const char *path, enum pd_db_mode mode,
 	 * for the many small run_functions rows); it only takes effect
 	 * before the first table and before WAL.
 	 */
-	rc = pd_db_exec(db, "PRAGMA page_size = 16384;", err);
+	/* before any PRAGMA writes to it: another program's file is left
+	 * exactly as it was */
+	rc = refuse_foreign(db, err);
+	if (rc == 0)
+		rc = pd_db_exec(db, "PRAGMA page_size = 16384;", err);
 	if (rc == 0)
 		rc = exec_when_free(db,
 				    "PRAGMA journal_mode = WAL;"

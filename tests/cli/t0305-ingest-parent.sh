@@ -22,4 +22,14 @@ expect_exit 0 pd ingest --db "$T/h.db" --sha 1111111 --scenario s "$T/bundles/b1
 cp "$T/h.db" "$T/before.db"
 expect_exit 2 pd ingest --db "$T/h.db" "$T/bundles"
 if cmp -s "$T/h.db" "$T/before.db"; then ok; else not_ok "the history changed"; fi
+# Another program's SQLite file is not migrated into a history: ingest
+# refuses it and leaves it as it was, and the read commands say what it is
+sqlite3 "$T/other.db" "CREATE TABLE notes (x); INSERT INTO notes VALUES (1);"
+cp "$T/other.db" "$T/other0.db"
+expect_exit 2 pd ingest --db "$T/other.db" --sha 1111111 --scenario s "$T/bundles/b1"
+expect_grep "other.db: not a perfdiff history: an SQLite file of another program (1 table); name a file of perfdiff's own, or a new one, with --db" "$T/err"
+if cmp -s "$T/other.db" "$T/other0.db"; then ok; else not_ok "ingest changed another program's file"; fi
+expect_exit 2 pd runs --db "$T/other.db"
+expect_grep "other.db: not a perfdiff history: an SQLite file of another program (1 table)" "$T/err"
+expect_no_grep "migrates" "$T/err"
 finish
