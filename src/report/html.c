@@ -18,6 +18,9 @@
 #include "report/report.h"
 #include "report/tpl_int.h"
 
+/* Warnings shown before the rest fold into a <details> (see "warnings"). */
+#define HTML_WARNINGS_SHOWN 5
+
 #define MAX_FLAME_NODES PD_LIMIT_FLAME_NODES
 
 void pd_html_text(struct pd_buf *b, const char *s)
@@ -397,11 +400,25 @@ static int html_slot(struct pd_buf *b, const char *name, size_t k, void *arg)
 		pd_html_text(b, x.buf);
 		pd_buf_adds(b, "</td></tr>\n");
 	} else if (pd_tpl_is(name, k, "warnings")) {
+		/*
+		 * A bundle of several series can bring tens of warnings (one
+		 * per library without symbols, per run): the first few show,
+		 * the rest fold away so that the flame graph stays in view.
+		 */
 		for (i = 0; i < d->warnings.n; i++) {
+			if (i == HTML_WARNINGS_SHOWN &&
+			    d->warnings.n > HTML_WARNINGS_SHOWN + 1)
+				pd_buf_addf(b,
+					    "<li class=\"more\"><details>"
+					    "<summary>%zu more warnings"
+					    "</summary><ul>\n",
+					    d->warnings.n - i);
 			pd_buf_adds(b, "<li>");
 			pd_html_text(b, d->warnings.v[i]);
 			pd_buf_adds(b, "</li>\n");
 		}
+		if (d->warnings.n > HTML_WARNINGS_SHOWN + 1)
+			pd_buf_adds(b, "</ul></details></li>\n");
 	} else if (pd_tpl_is(name, k, "footer")) {
 		pd_buf_addf(b, "perfdiff %s", PD_VERSION);
 	} else if (pd_tpl_is(name, k, "style")) {

@@ -124,4 +124,32 @@ with_timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-backg
 	--hide-scrollbars --window-size=1400,1500 --virtual-time-budget=5000 \
 	--screenshot="$shots/report-html.png" "file://$T/demo.html" >/dev/null 2>&1
 [ -s "$shots/report-html.png" ] && ok || not_ok "no screenshot"
+# Tens of warnings (a bundle's libraries without symbols, run by run)
+# would push the flame graph below the fold: past the first five they
+# fold into one <details>, every one still in the page. Four evented
+# speedscope runs a side: the assumed rate is said for each of the 8.
+python3 - "$T" <<'PY'
+import json, sys
+ev = []
+for i in range(10):
+    ev += [{"type": "O", "frame": 0, "at": 3 * i}, {"type": "O", "frame": 1, "at": 3 * i},
+           {"type": "C", "frame": 1, "at": 3 * i + 2}, {"type": "C", "frame": 0, "at": 3 * i + 3}]
+for k in range(4):
+    json.dump({"$schema": "https://www.speedscope.app/file-format-schema.json",
+               "shared": {"frames": [{"name": "main"}, {"name": "work"}]},
+               "profiles": [{"type": "evented", "name": "p", "unit": "milliseconds",
+                             "startValue": 0, "endValue": 30, "events": ev}]},
+              open("%s/ev%d.json" % (sys.argv[1], k), "w"))
+PY
+expect_exit 0 pd -f html -o "$T/w.html" -b "$T/ev0.json" -b "$T/ev1.json" -b "$T/ev2.json" -b "$T/ev3.json" \
+	-c "$T/ev0.json" -c "$T/ev1.json" -c "$T/ev2.json" -c "$T/ev3.json"
+n=$(grep -c "says nothing of its sampling rate" "$T/w.html")
+if [ "$n" -ge 7 ]; then ok; else not_ok "warnings in the page: $n"; fi
+# every warning is a <li>, and the fold's own one
+all=$(awk '/<ul class="warnings">/,/<\/section>/' "$T/w.html" | grep -c "^<li")
+folded=$((all - 1 - 5))
+expect_grep "<li class=\"more\"><details><summary>$folded more warnings</summary><ul>" "$T/w.html"
+if awk '/<ul class="warnings">/,/<\/section>/' "$T/w.html" | sed -n '1,7p' | grep -q "<details>"; then ok; else
+	not_ok "the fold is not after the fifth warning"
+fi
 finish
