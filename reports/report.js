@@ -330,12 +330,15 @@
     out.push("<h3>" + esc(F[w.f][0]) + ' <span class="regressed">' + pct(F[w.f][6]) + "</span></h3>");
     ["callers", "callees"].forEach(function (kind) {
       if (!w[kind].length) return;
+      // a caller's time holds the callee's: its total says what moved;
+      // a callee's own (self) time is its own
+      var vi = kind === "callers" ? 12 : 2;
       out.push("<table><tr><th>" + kind + "</th><th class=n>baseline " + unitName + "</th><th class=n>candidate " +
-        unitName + "</th><th class=n>Δ</th><th>self verdict</th></tr>");
+        unitName + "</th><th class=n>Δ</th><th>" + (vi === 12 ? "total" : "self") + " verdict</th></tr>");
       w[kind].forEach(function (e) {
         var g = F[e[0]];
         out.push("<tr><td>" + esc(g[0]) + "</td><td class=n>" + num(e[1]) + "</td><td class=n>" + num(e[2]) +
-          "</td><td class=n>" + num(e[2] - e[1]) + "</td><td class=" + g[2] + ">" + g[2] + "</td></tr>");
+          "</td><td class=n>" + num(e[2] - e[1]) + "</td><td class=" + g[vi] + ">" + g[vi] + "</td></tr>");
       });
       out.push("</table>");
     });
@@ -353,6 +356,10 @@
     res.ascending = after.slice().sort().join("|") === after.join("|");
     res.rects = document.querySelectorAll("#flame rect").length;
     res.where = document.querySelectorAll("#where table").length;
+    // the verdict column of each table: callers' totals, callees' selves
+    res.where_verdicts = Array.prototype.map.call(document.querySelectorAll("#where table"), function (t) {
+      return t.rows[0].cells[0].textContent + ":" + t.rows[0].cells[4].textContent;
+    });
     // the inverted view: its top frames are the frames with own time
     var inv = document.getElementById("flame-invert");
     if (inv && T0 && T0.nodes.length && T0.nodes.length <= 1000) {

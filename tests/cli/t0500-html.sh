@@ -68,6 +68,11 @@ assert r["rects"] > 3, r
 assert r["rows"] == (200 if sys.argv[2] == "big" else r["rows"]), r
 if sys.argv[2] == "demo":
     assert r["where"] >= 1, r
+    # a caller of the regression is judged by its total (its self time
+    # read "same" beside a +40 % callee)
+    assert all(v in ("callers:total verdict", "callees:self verdict")
+               for v in r["where_verdicts"]), r["where_verdicts"]
+    assert "callers:total verdict" in r["where_verdicts"], r["where_verdicts"]
 # filtered to one name: the counter still counts every function
 assert re.match(r"\d+ of %d functions \(\d+ match\)$" % r["total"], r["count"]), r
 assert r["total"] > 1, r
