@@ -37,10 +37,14 @@ import urllib.parse
 import urllib.request
 
 # GitHub holds 65 536 characters a comment (perfdiff's Markdown stays under
-# 60 000: docs/reports.md, "Markdown"); a report read back from another
-# job's artifact is cut to this, whoever wrote it.
+# 60 000, several series too: docs/reports.md, "Markdown"); a report read
+# back from another job's artifact is cut to this, whoever wrote it.
 MAX_BODY = 65000
 PAGE_LIMIT = 200
+# Where a report may be cut: before a series' heading, a table's heading or
+# a collapsed section, all at the top level of perfdiff's Markdown; never
+# inside a table or a <details>.
+SECTION = re.compile(r"^(?:### |#### |<details)", re.M)
 
 
 class Failure(Exception):
@@ -474,13 +478,21 @@ def footer(meta, report_url):
 
 
 def comment_body(marker, md, foot):
-    body = f"{marker}\n{md}\n"
-    if foot:
-        body += f"\n{foot}\n"
-    if len(body) > MAX_BODY:
-        cut = "\n\n*(cut: the report is longer than a comment holds)*\n"
-        body = body[:MAX_BODY - len(cut)] + cut
-    return body
+    """The marker, the report and the footer. A report longer than a
+    comment holds keeps its first sections whole: it is cut before the
+    last section that fits (at a line, when none does), says so, and
+    keeps the footer's link to the whole."""
+    tail = f"\n{foot}\n" if foot else ""
+    if len(marker) + len(md) + 2 + len(tail) <= MAX_BODY:
+        return f"{marker}\n{md}\n{tail}"
+    cut = ("\n*(the rest is left out: the report is longer than a comment "
+           "holds; perf.md in the report folder has all of it)*\n")
+    room = MAX_BODY - len(marker) - 2 - len(cut) - len(tail)
+    starts = [m.start() for m in SECTION.finditer(md, 0, max(room, 0))]
+    at = starts[-1] if starts and starts[-1] > 0 else md.rfind("\n", 0, room)
+    if at <= 0:
+        at = max(room, 0)
+    return f"{marker}\n{md[:at].rstrip()}\n{cut}{tail}"
 
 
 # --- where the CI shows things ----------------------------------------------

@@ -117,24 +117,33 @@ static int render_sides(struct pd_diff *d, struct pd_args *r,
 	return status;
 }
 
-/* Several series in one report: the heading of one in text and Markdown. */
-static void section_heading(FILE *f, const struct pd_section *x,
-			    const struct pd_args *r, size_t i, size_t n)
+/*
+ * Several series in Markdown, one comment that fits (docs/reports.md,
+ * "Several series"): the report layer orders and shortens them.
+ */
+static int render_md_sections(FILE *f, const struct pd_section *x, size_t n,
+			      const char *only)
 {
-	if (r->fmt == PD_FMT_MD)
-		fprintf(f, "%s### %s, %s\n\n", i ? "\n" : "", x->key.cache,
-			x->key.tool);
-	else
-		fprintf(f, "%s== %zu of %zu: cache %s, tool %s ==\n",
-			i ? "\n" : "", i + 1, n, x->key.cache, x->key.tool);
+	struct pd_md_series *s = pd_xmalloc((n + 1) * sizeof(*s));
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		s[i].cache = x[i].key.cache;
+		s[i].tool = x[i].key.tool;
+		s[i].d = &x[i].d;
+	}
+	rc = pd_report_md_series(f, s, n, only);
+	free(s);
+	return rc;
 }
 
 /*
- * The report of several series: text and Markdown one after the other
- * under a heading each, after a line naming each verdict; JSON an object
- * {"series": [{"cache", "tool", "report"}], "not_compared", "verdict"}.
- * The exit status is the worst: 1 when any regressed (check: then 125
- * when any could not tell).
+ * The report of several series: text one after the other under a heading
+ * each, after a line naming each verdict; Markdown as render_md_sections
+ * writes it; JSON an object {"series": [{"cache", "tool", "report"}],
+ * "not_compared", "verdict"}. The exit status is the worst: 1 when any
+ * regressed (check: then 125 when any could not tell).
  */
 static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 			   const char *only)
@@ -172,20 +181,22 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 		fprintf(out.f,
 			"],\n\"not_compared\": %s,\n\"verdict\": \"%s\"\n}\n",
 			*only ? b.buf : "null", pd_status_name(worst));
+	} else if (r->fmt == PD_FMT_MD) {
+		rc = render_md_sections(out.f, x, n, only);
 	} else {
-		fprintf(out.f, "%s%zu series compared (cache, tool):",
-			r->fmt == PD_FMT_MD ? "**" : "", n);
+		fprintf(out.f, "%zu series compared (cache, tool):", n);
 		for (i = 0; i < n; i++)
 			fprintf(out.f, "%s %s %s %s", i ? "," : "",
 				x[i].key.cache, x[i].key.tool,
 				pd_status_name(x[i].d.verdict));
-		fprintf(out.f, "%s%s%s\n", r->fmt == PD_FMT_MD ? "**" : "",
+		fprintf(out.f, "%s%s\n",
 			*only ? "; not compared, one side has no such runs: "
 			      : "",
 			only);
 		for (i = 0; i < n && rc == 0; i++) {
-			fputs(i ? "" : "\n", out.f);
-			section_heading(out.f, &x[i], r, i, n);
+			fputs("\n", out.f);
+			fprintf(out.f, "== %zu of %zu: cache %s, tool %s ==\n",
+				i + 1, n, x[i].key.cache, x[i].key.tool);
 			rc = pd_render_body(out.f, &x[i].d, r, NULL, NULL,
 					    &x[i].fn);
 		}

@@ -164,8 +164,9 @@
 /*
  * Reports: the HTML flame graph's nodes (more would stall a browser; the
  * smallest are merged and the page says how many), and the Markdown
- * report's bytes (a GitHub comment holds 65 536; the table is cut and
- * the cut is said).
+ * report's bytes, all its series together (a GitHub comment holds 65 536
+ * characters; tables are cut, parts left out, and each cut is said:
+ * docs/reports.md, "Several series").
  */
 #ifndef PD_LIMIT_FLAME_NODES
 #define PD_LIMIT_FLAME_NODES 300000

@@ -3,7 +3,8 @@
  * the verdict and the number that matters; regressions and improvements
  * follow, the rest sits in collapsed <details>, provenance last. The whole
  * comment stays under PD_MD_LIMIT characters: the longest tables are cut
- * first and say how many rows were left out.
+ * first and say how many rows were left out. Several series in one
+ * comment are md_series.c's.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "core/limits.h"
 #include "core/blob.h"
 #include "core/utf8.h"
+#include "report/md_int.h"
 #include "report/report.h"
 
 #define PD_MD_LIMIT PD_LIMIT_MARKDOWN_BYTES
@@ -134,14 +136,14 @@ static void md_name(struct pd_buf *b, const char *s, size_t max)
 	free(piece);
 }
 
-/* The name and, after sep, its module, small. */
+/* The name (at most max characters) and, after sep, its module, small. */
 static void md_func_sep(struct pd_buf *b, const struct pd_diff *d,
-			uint32_t func, const char *sep)
+			uint32_t func, const char *sep, size_t max)
 {
 	const char *mod = pd_func_module(d->fn, func);
 
 	pd_buf_adds(b, "<code>");
-	md_name(b, pd_func_name(d->fn, func), NAME_MAX_CHARS);
+	md_name(b, pd_func_name(d->fn, func), max);
 	pd_buf_adds(b, "</code>");
 	if (*mod) {
 		pd_buf_addf(b, "%s<sub>", sep);
@@ -150,9 +152,15 @@ static void md_func_sep(struct pd_buf *b, const struct pd_diff *d,
 	}
 }
 
+void pd_md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func,
+		size_t max)
+{
+	md_func_sep(b, d, func, " ", max);
+}
+
 static void md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 {
-	md_func_sep(b, d, func, " ");
+	md_func_sep(b, d, func, " ", NAME_MAX_CHARS);
 }
 
 void pd_md_nobreak(struct pd_buf *b, struct pd_buf *cell)
@@ -191,7 +199,7 @@ static void md_row(struct pd_buf *b, const struct pd_diff *d,
 
 	pd_buf_adds(b, "| ");
 	/* the module under the name: the column as narrow as its name */
-	md_func_sep(b, d, f->func, "<br>");
+	md_func_sep(b, d, f->func, "<br>", NAME_MAX_CHARS);
 	pd_buf_addf(b, " | %s %s | ", pd_status_name(m->status), metric);
 	/* two lines a cell: each never breaks, the cell stays narrow */
 	pd_fmt_pct(&cell, m->delta_pct);
@@ -230,18 +238,22 @@ static void md_head(struct pd_buf *b, const struct pd_diff *d)
 		    pd_unit_display(d->base.unit));
 }
 
-/* Appends rows while the budget allows; returns how many were left out. */
+/*
+ * Appends rows while the budget allows, then a note ending with how
+ * (within the budget too); returns how many were shown.
+ */
 static size_t md_table(struct pd_buf *b, const struct pd_diff *d,
-		       const struct pd_row *rows, size_t n, size_t budget)
+		       const struct pd_row *rows, size_t n, size_t budget,
+		       const char *how)
 {
 	struct pd_buf one = PD_BUF_INIT;
-	size_t i, start = b->len;
+	size_t i, start = b->len, note = strlen(how) + 70;
 
 	md_head(b, d);
 	for (i = 0; i < n; i++) {
 		pd_buf_reset(&one);
 		md_row(&one, d, rows[i].f, rows[i].m, rows[i].metric);
-		if (b->len - start + one.len + 80 > budget)
+		if (b->len - start + one.len + note > budget)
 			break;
 		pd_buf_add(b, one.buf, one.len);
 	}
@@ -249,9 +261,9 @@ static size_t md_table(struct pd_buf *b, const struct pd_diff *d,
 	if (i < n)
 		pd_buf_addf(b,
 			    "\n_%zu more rows left out to fit a comment;"
-			    " see the JSON or HTML report._\n",
-			    n - i);
-	return n - i;
+			    " %s._\n",
+			    n - i, how);
+	return i;
 }
 
 static void md_side(struct pd_buf *b, const char *label,
@@ -291,9 +303,10 @@ static void md_side(struct pd_buf *b, const char *label,
 	pd_buf_addch(b, '\n');
 }
 
-static void provenance(struct pd_buf *b, const struct pd_diff *d)
+/* Settings and provenance; with legend, the legend and the version last. */
+static void provenance(struct pd_buf *b, const struct pd_diff *d, int legend)
 {
-	const struct pd_blob *legend = pd_blob_get("reports/legend.md");
+	const struct pd_blob *text = pd_blob_get("reports/legend.md");
 	size_t i;
 
 	pd_buf_adds(
@@ -328,14 +341,32 @@ static void provenance(struct pd_buf *b, const struct pd_diff *d)
 		pd_md_text(b, d->warnings.v[i], 500);
 		pd_buf_addch(b, '\n');
 	}
-	if (legend)
-		pd_buf_addf(b, "\n%s", legend->data);
+	if (!legend) {
+		pd_buf_adds(b, "\n</details>\n");
+		return;
+	}
+	if (text)
+		pd_buf_addf(b, "\n%s", text->data);
 	pd_buf_addf(b, "\n<sub>perfdiff %s</sub>\n</details>\n", PD_VERSION);
 }
 
-/* A metric table's changes, at most 50 rows, open when it moved. */
-static void md_mtable(struct pd_buf *b, const struct pd_tdiff *t,
-		      size_t tail_len)
+/* Whether a metric table's measure is shown: it changed, or may have. */
+static int mtable_shown(const struct pd_metric *m)
+{
+	return m->status != PD_SAME &&
+	       (m->status != PD_INCONCLUSIVE || pd_metric_beyond(m));
+}
+
+/* Rows of a metric table shown at most. */
+#define MTABLE_ROWS 50
+
+/*
+ * A metric table's changes, at most MTABLE_ROWS rows while the part stays
+ * 2000 bytes under limit (counted from start), open when it moved.
+ * Returns the rows shown; *left counts those left out.
+ */
+static size_t md_mtable(struct pd_buf *b, const struct pd_tdiff *t,
+			size_t start, size_t limit, size_t *left)
 {
 	size_t r, k, shown = 0;
 
@@ -351,12 +382,13 @@ static void md_mtable(struct pd_buf *b, const struct pd_tdiff *t,
 			const struct pd_metric *m = &t->rows.v[r].m[k];
 			struct pd_buf key = PD_BUF_INIT;
 
-			if (m->status == PD_SAME ||
-			    (m->status == PD_INCONCLUSIVE &&
-			     !pd_metric_beyond(m)) ||
-			    shown >= 50 ||
-			    b->len + 2000 > PD_MD_LIMIT - tail_len)
+			if (!mtable_shown(m))
 				continue;
+			if (shown >= MTABLE_ROWS ||
+			    b->len - start + 2000 > limit) {
+				*left += shown < MTABLE_ROWS;
+				continue;
+			}
 			shown++;
 			pd_mtable_key_text(&key, t->rows.v[r].key);
 			pd_buf_adds(b, "| ");
@@ -373,35 +405,23 @@ static void md_mtable(struct pd_buf *b, const struct pd_tdiff *t,
 			pd_buf_release(&key);
 		}
 	pd_buf_adds(b, "\n</details>\n");
+	return shown;
 }
 
-/*
- * A section of rows in a collapsed <details>, "TITLE (N NOTE)", using at
- * most limit characters; the space used is taken off *budget.
- */
-static void md_details(struct pd_buf *b, const struct pd_diff *d,
-		       const char *title, const char *note, struct pd_row *rows,
-		       size_t n, size_t limit, size_t *budget)
+/* The measures of d's metric tables that md_mtable would show. */
+static size_t mtable_rows(const struct pd_diff *d)
 {
-	size_t start = b->len;
+	size_t i, r, k, n = 0, one;
 
-	pd_buf_addf(b, "\n<details><summary>%s (%zu%s)</summary>\n\n", title, n,
-		    note);
-	md_table(b, d, rows, n, limit);
-	pd_buf_adds(b, "\n</details>\n");
-	*budget -= b->len - start;
-}
+	for (i = 0; i < d->tables.n; i++) {
+		const struct pd_tdiff *t = &d->tables.v[i];
 
-/* An open section of rows under a heading; the space used off *budget. */
-static void md_section(struct pd_buf *b, const struct pd_diff *d,
-		       const char *title, struct pd_row *rows, size_t n,
-		       size_t limit, size_t *budget)
-{
-	size_t start = b->len;
-
-	pd_buf_addf(b, "\n#### %s\n\n", title);
-	md_table(b, d, rows, n, limit);
-	*budget -= b->len - start;
+		for (r = 0, one = 0; r < t->rows.n; r++)
+			for (k = 0; k < t->nmeasures; k++)
+				one += mtable_shown(&t->rows.v[r].m[k]);
+		n += one < MTABLE_ROWS ? one : MTABLE_ROWS;
+	}
+	return n;
 }
 
 /* As the text report: what moved past the threshold, undecided. */
@@ -417,70 +437,151 @@ static void undecided_line(struct pd_buf *b, const struct pd_diff *d)
 		pd_buf_setlen(b, at);
 }
 
-int pd_report_md(FILE *f, const struct pd_diff *d,
-		 const struct pd_report_opts *o)
+void pd_md_report_init(struct md_report *r, const struct pd_diff *d,
+		       const char *how, int legend)
 {
-	struct pd_buf b = PD_BUF_INIT, tail = PD_BUF_INIT;
-	struct pd_row *reg, *imp, *add, *rem, *rest, *sys;
-	size_t nreg, nimp, nadd, nrem, nsys, nrest = 0, i, budget;
-	int rc;
+	struct pd_row *add, *rem, *all;
+	size_t nadd, nrem, i, n = 0;
 
-	(void)o;
-	pd_buf_addf(&b, "**perfdiff: %s** — ", pd_status_name(d->verdict));
-	pd_fmt_headline(&b, d, md_func);
-	pd_buf_adds(&b, "\n");
-	undecided_line(&b, d);
-	provenance(&tail, d);
-	nreg = pd_report_rows(d, PD_REGRESSED, &reg);
-	nimp = pd_report_rows(d, PD_IMPROVED, &imp);
+	memset(r, 0, sizeof(*r));
+	r->d = d;
+	r->how = how;
+	r->legend = legend;
+	r->nrows[MD_REGRESSED] =
+	    pd_report_rows(d, PD_REGRESSED, &r->rows[MD_REGRESSED]);
+	r->nrows[MD_IMPROVED] =
+	    pd_report_rows(d, PD_IMPROVED, &r->rows[MD_IMPROVED]);
 	nadd = pd_report_rows(d, PD_ADDED, &add);
 	nrem = pd_report_rows(d, PD_REMOVED, &rem);
-	nsys = pd_report_system_rows(d, &sys);
-	rest = pd_xmalloc((d->funcs.n + 1) * sizeof(*rest));
+	r->rows[MD_ONE_SIDED] =
+	    pd_xmalloc((nadd + nrem + 1) * sizeof(*r->rows[MD_ONE_SIDED]));
+	memcpy(r->rows[MD_ONE_SIDED], add, nadd * sizeof(*add));
+	memcpy(r->rows[MD_ONE_SIDED] + nadd, rem, nrem * sizeof(*rem));
+	r->nrows[MD_ONE_SIDED] = nadd + nrem;
+	free(add);
+	free(rem);
+	r->nrows[MD_SYSTEM] = pd_report_system_rows(d, &r->rows[MD_SYSTEM]);
+	r->nrows[MD_TABLES] = mtable_rows(d);
+	all = pd_xmalloc((d->funcs.n + 1) * sizeof(*all));
 	for (i = 0; i < d->funcs.n; i++) {
 		const struct pd_fdiff *fd = &d->funcs.v[i];
 
 		if (fd->self.base <= 0 && fd->self.cand <= 0)
 			continue;
-		rest[nrest].f = fd;
-		rest[nrest].m = &fd->self;
-		rest[nrest++].metric = "self";
+		all[n].f = fd;
+		all[n].m = &fd->self;
+		all[n++].metric = "self";
 	}
-	/* Space left for tables: the limit less head, tail and slack. */
-	budget = PD_MD_LIMIT - b.len - tail.len - 600;
-	if (nreg)
-		md_section(&b, d, "Regressions", reg, nreg, budget * 2 / 5,
-			   &budget);
-	if (nimp)
-		md_section(&b, d, "Improvements", imp, nimp, budget / 2,
-			   &budget);
-	if (nadd + nrem) {
-		struct pd_row *both =
-		    pd_xmalloc((nadd + nrem + 1) * sizeof(*both));
+	r->rows[MD_ALL] = all;
+	r->nrows[MD_ALL] = n;
+}
 
-		memcpy(both, add, nadd * sizeof(*both));
-		memcpy(both + nadd, rem, nrem * sizeof(*both));
-		md_details(&b, d, "Added and removed functions", "", both,
-			   nadd + nrem, budget / 3, &budget);
-		free(both);
+void pd_md_report_release(struct md_report *r)
+{
+	size_t k;
+
+	for (k = 0; k < MD_NPARTS; k++)
+		free(r->rows[k]);
+	memset(r, 0, sizeof(*r));
+}
+
+/* budget less used, never below 0. */
+static size_t less(size_t budget, size_t used)
+{
+	return used < budget ? budget - used : 0;
+}
+
+/* Bytes of "\n</details>\n". */
+#define DETAILS_END 12
+
+/* The title of each part's table, and what its summary adds. */
+static const char *const part_title[MD_NPARTS] = {
+	[MD_REGRESSED] = "Regressions",
+	[MD_IMPROVED] = "Improvements",
+	[MD_ONE_SIDED] = "Added and removed functions",
+	[MD_SYSTEM] = "System and unnamed library frames, set apart",
+	[MD_ALL] = "All functions by self change",
+};
+
+size_t pd_md_part(struct pd_buf *b, const struct md_report *r, enum md_part k,
+		  size_t limit, size_t *left)
+{
+	const struct pd_diff *d = r->d;
+	size_t n = r->nrows[k], start = b->len, shown = 0, i;
+
+	*left = 0;
+	switch (k) {
+	case MD_HEAD:
+		pd_buf_addf(b, "**perfdiff: %s** — ",
+			    pd_status_name(d->verdict));
+		pd_fmt_headline(b, d, md_func);
+		pd_buf_adds(b, "\n");
+		undecided_line(b, d);
+		return 0;
+	case MD_TAIL:
+		provenance(b, d, r->legend);
+		return 0;
+	case MD_TABLES:
+		for (i = 0; i < d->tables.n; i++)
+			shown +=
+			    md_mtable(b, &d->tables.v[i], start, limit, left);
+		return shown;
+	case MD_REGRESSED:
+	case MD_IMPROVED:
+		if (!n)
+			return 0;
+		pd_buf_addf(b, "\n#### %s\n\n", part_title[k]);
+		break;
+	default:
+		if (!n)
+			return 0;
+		pd_buf_addf(b, "\n<details><summary>%s (%zu%s)</summary>\n\n",
+			    part_title[k], n,
+			    k == MD_SYSTEM ? "; not in the verdict" : "");
 	}
-	if (nsys)
-		md_details(
-		    &b, d, "System and unnamed library frames, set apart",
-		    "; not in the verdict", sys, nsys, budget / 4, &budget);
-	for (i = 0; i < d->tables.n; i++)
-		md_mtable(&b, &d->tables.v[i], tail.len);
-	if (nrest)
-		md_details(&b, d, "All functions by self change", "", rest,
-			   nrest, budget > 200 ? budget - 200 : 0, &budget);
+	/* the table's room: the limit less the heading and </details> */
+	shown = md_table(b, d, r->rows[k], n,
+			 less(limit, b->len - start + DETAILS_END), r->how);
+	if (k != MD_REGRESSED && k != MD_IMPROVED)
+		pd_buf_adds(b, "\n</details>\n");
+	*left = n - shown;
+	return shown;
+}
+
+/* Part k of r appended within limit; returns the bytes it took. */
+static size_t put(struct pd_buf *b, const struct md_report *r, enum md_part k,
+		  size_t limit)
+{
+	size_t start = b->len, left;
+
+	(void)pd_md_part(b, r, k, limit, &left);
+	return b->len - start;
+}
+
+int pd_report_md(FILE *f, const struct pd_diff *d,
+		 const struct pd_report_opts *o)
+{
+	struct pd_buf b = PD_BUF_INIT, tail = PD_BUF_INIT;
+	struct md_report r;
+	size_t budget;
+	int rc;
+
+	(void)o;
+	pd_md_report_init(&r, d, "see the JSON or HTML report", 1);
+	put(&b, &r, MD_HEAD, SIZE_MAX);
+	put(&tail, &r, MD_TAIL, SIZE_MAX);
+	/* Space left for tables: the limit less head, tail and slack. */
+	budget = less(PD_MD_LIMIT, b.len + tail.len + 600);
+	budget = less(budget, put(&b, &r, MD_REGRESSED, budget * 2 / 5));
+	budget = less(budget, put(&b, &r, MD_IMPROVED, budget / 2));
+	budget = less(budget, put(&b, &r, MD_ONE_SIDED, budget / 3));
+	budget = less(budget, put(&b, &r, MD_SYSTEM, budget / 4));
+	budget = less(budget, put(&b, &r, MD_TABLES,
+				  less(PD_MD_LIMIT, tail.len + b.len)));
+	put(&b, &r, MD_ALL, less(budget, 200));
 	pd_buf_add(&b, tail.buf, tail.len);
 	rc = pd_report_put(f, &b);
-	free(reg);
-	free(imp);
-	free(add);
-	free(rem);
-	free(sys);
-	free(rest);
+	pd_md_report_release(&r);
 	pd_buf_release(&b);
 	pd_buf_release(&tail);
 	return rc;

@@ -33,6 +33,20 @@ PD_NODISCARD int pd_report_text(FILE *f, const struct pd_diff *d,
 				const struct pd_report_opts *o);
 PD_NODISCARD int pd_report_md(FILE *f, const struct pd_diff *d,
 			      const struct pd_report_opts *o);
+/* One series of a bundle diff (docs/cli.md, "Bundles"), for Markdown. */
+struct pd_md_series {
+	const char *cache, *tool;
+	const struct pd_diff *d;
+};
+/*
+ * The Markdown of n series in one comment, under PD_LIMIT_MARKDOWN_BYTES
+ * (docs/reports.md, "Markdown"): a first line naming each series' verdict
+ * and each regressed function, then the regressed series, the improved
+ * and the rest, each as pd_report_md shows one; the regressions whole,
+ * what did not fit left out and said. only: what one side lacks, or "".
+ */
+PD_NODISCARD int pd_report_md_series(FILE *f, const struct pd_md_series *s,
+				     size_t n, const char *only);
 PD_NODISCARD int pd_report_json(FILE *f, const struct pd_diff *d,
 				const struct pd_report_opts *o);
 /*

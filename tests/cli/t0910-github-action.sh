@@ -189,6 +189,30 @@ expect_grep '^::warning::no comment: the report is for ffffffffff' "$T/out"
 printf '{"pr": "12; rm -rf /", "status": 1}\n' >"$T/artifact/meta.json"
 expect_exit 2 action "$T/o7" mode=comment report-dir="$T/artifact"
 expect_grep 'is no pull request number' "$T/out"
+# an artifact's report longer than a comment holds (perfdiff's own stays
+# under 60 000 characters) is cut before the last section that fits: the
+# first sections whole, a line saying so, the footer's link kept
+mkdir -p "$T/long"
+printf '{"pr": 12, "head_sha": "%s", "status": 1}\n' "$HEAD" >"$T/long/meta.json"
+python3 - "$T/long/perf.md" <<'PY'
+import sys
+with open(sys.argv[1], "w", encoding="utf-8") as f:
+    f.write("**perfdiff: regressed** — three series\n")
+    for s in ("one", "two", "three"):
+        f.write("\n### %s\n\n| Function | Verdict |\n|---|---|\n" % s)
+        for i in range(600):
+            f.write("| <code>f&#95;%s&#95;%d</code> | regressed self |\n" % (s, i))
+PY
+expect_exit 0 action "$T/o7b" mode=comment report-dir="$T/long"
+has "$T/o7b" comment=updated
+forge_check gh "a report too long for a comment is cut at a section" <<'PY'
+body = [r for r in R if r["method"] == "PATCH"][-1]["body"]["body"]
+assert len(body) <= 65000, len(body)
+assert "| <code>f&#95;two&#95;599</code> | regressed self |\n" in body, "section two not whole"
+assert "### three" not in body and "f&#95;three" not in body, "cut inside section three"
+assert "*(the rest is left out: the report is longer than a comment holds;" in body, body[-400:]
+assert body.rstrip().endswith("<code>0123456789</code></sub>"), body[-300:]
+PY
 
 # --- two stored commits: perfdiff compare
 export PERFDIFF_DB="$T/h.db"
