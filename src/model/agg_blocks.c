@@ -7,6 +7,7 @@
  * pushes the rest of a thread aside, so every other function would look
  * bursty against the whole); a system frame's against all samples.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,9 @@ void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
 	struct chunk c;
 	int k;
 
+	/* chunks of CHUNK blocks read up to used, within a row's PD_BLOCKS */
+	assert(used <= PD_BLOCKS && PD_BLOCKS % CHUNK == 0);
+	assert(a->nframes == p->frames.n && nf <= f->v.n);
 	c.sub = pd_xmalloc(nn * CHUNK * sizeof(*c.sub));
 	c.tot = tot;
 	for (c.at = 0; c.at < used; c.at += CHUNK) {

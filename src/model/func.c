@@ -629,6 +629,8 @@ int pd_agg_sets_apart(const struct pd_agg *a, const struct pd_profile *p,
 {
 	const struct pd_node *nd = &p->nodes.v[node];
 
+	/* not the root, which has no frame; frame_func is p's */
+	assert(node > 0 && node < p->nodes.n && nd->frame < a->nframes);
 	return !(f->flags & PD_FUNCS_SYSTEM) &&
 	       f->v.v[a->frame_func[nd->frame]].system == PD_SYSTEM_KERNEL &&
 	       (nd->parent == PD_ROOT ||
@@ -643,6 +645,8 @@ void pd_tree_lists(const struct pd_profile *p, uint32_t *first, uint32_t *next)
 	for (i = 0; i < p->nodes.n; i++)
 		first[i] = UINT32_MAX;
 	for (i = p->nodes.n; i-- > 1;) {
+		/* parents first: a tree the walk's stack holds */
+		assert(p->nodes.v[i].parent < i);
 		next[i] = first[p->nodes.v[i].parent];
 		first[p->nodes.v[i].parent] = (uint32_t)i;
 	}
@@ -662,6 +666,7 @@ void pd_tree_walk(const struct pd_profile *p, const uint32_t *frame_func,
 	for (i = first[PD_ROOT]; i != UINT32_MAX; i = next[i]) {
 		stack[sp++] = i;
 		fn = frame_func[p->nodes.v[i].frame];
+		assert(fn < nfuncs);
 		if (onpath[fn]++ == 0)
 			visit(ctx, i, fn);
 		while (sp) {
@@ -673,6 +678,7 @@ void pd_tree_walk(const struct pd_profile *p, const uint32_t *frame_func,
 				first[top] = next[c];
 				stack[sp++] = c;
 				fn = frame_func[p->nodes.v[c].frame];
+				assert(fn < nfuncs);
 				if (onpath[fn]++ == 0)
 					visit(ctx, c, fn);
 			} else {

@@ -374,6 +374,7 @@ void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
 	size_t i;
 
 	assert(src->nodes.n > 0 && dst->nodes.n > 0); /* both have a root */
+	assert(scale > 0); /* a mean's share: a NaN would pass every weight */
 	if (!dst->format) {
 		dst->format = src->format;
 		dst->unit = src->unit;

@@ -4,6 +4,7 @@
  * the Benjamini-Hochberg families and the decision rule. The methods
  * (pair.c, runs.c, tables.c) call in here; nothing here calls them.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -94,6 +95,8 @@ void pd_diff_measure_v(struct pd_metric *m, const struct pd_expo *x, double wa,
 {
 	double L, se, abar = (a + b) / 2, z95 = Z95, z90 = Z90, v;
 
+	/* a variance below 0 or a NaN one makes every interval NaN */
+	assert(x->ea > 0 && x->eb > 0 && phi >= 0 && sig2 >= 0);
 	pd_diff_measure_common(m, x, wa, wb, a, b, share);
 	if (a + b <= 0)
 		return;
@@ -191,6 +194,11 @@ void pd_diff_decide(struct pd_metric *m, const struct pd_expo *x,
 	double tau = m->tau_pct / 100, mi = set->min_impact_pct;
 	double base_ref, worst, lo, hi;
 
+	/* NaN: no q (a table's cell whose test gave no p), else in [0, 1] */
+	assert(!(m->q < 0) && !(m->q > 1));
+	assert(!(m->ci_low > m->ci_high) && !(m->ci90_low > m->ci90_high) &&
+	       !(m->ci_adj_low > m->ci_adj_high));
+	assert(m->tau_pct >= 0);
 	if (m->base <= 0 && m->cand <= 0) {
 		m->status = PD_SAME;
 		return;
@@ -230,6 +238,7 @@ void pd_diff_decide(struct pd_metric *m, const struct pd_expo *x,
 void pd_diff_set_tau(struct pd_metric *m, const struct pd_settings *set,
 		     const struct pd_noise *noise, uint32_t f, int k)
 {
+	assert(k == 0 || k == 1); /* self or total: noise has two tables */
 	m->tau_pct = set->threshold_pct;
 	m->tau_points = 0;
 	if (noise && f < noise->n && noise->tau_points[k][f] > 0 &&
@@ -302,6 +311,7 @@ void pd_diff_family(struct pd_metric **ms, size_t n,
 	double alpha = set->alpha;
 	size_t i, r = 0;
 
+	assert(alpha > 0 && alpha < 1 && (ms || !n));
 	for (i = 0; i < n; i++) {
 		if (isnan(ms[i]->p_tau))
 			ms[i]->p_tau = pd_diff_p_tau(ms[i]);
@@ -406,6 +416,9 @@ void pd_diff_test_all(struct pd_diff *d, const struct pd_expo *x)
 			m->ci_adj_low = of->ci_adj_low;
 			m->ci_adj_high = of->ci_adj_high;
 		}
+		/* tested here means with a p: a NaN q would pass as "not below
+		 * alpha", a change unseen */
+		assert(!m->tested || (m->q >= 0 && m->q <= 1));
 		pd_diff_mde(m, n[(size_t)pd_diff_set_apart(d, f)], &d->set);
 		pd_diff_decide(m, x, &d->set);
 		if (i % 2 == 0)

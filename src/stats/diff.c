@@ -5,6 +5,7 @@
  * measures and decides each metric with decide.c; matching functions
  * across builds is profiles.c; metric tables are tables.c.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -426,6 +427,7 @@ int pd_diff_aggs(struct pd_diff *d, const struct pd_side *sa, struct pd_agg *a,
 {
 	size_t i;
 
+	assert(na > 0 && nb > 0); /* a side of no runs has no mean */
 	pd_diff_begin(d, fn, set);
 	d->base = *sa;
 	d->cand = *sb;

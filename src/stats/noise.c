@@ -6,6 +6,7 @@
  * (night to night) -- and per-function thresholds. The store loads the
  * runs (store/noise.c); the arithmetic is here.
  */
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -52,6 +53,7 @@ static double quantile(const double *v, size_t n, double q)
 	double pos = q * (double)(n - 1);
 	size_t lo = (size_t)floor(pos);
 
+	assert(n > 0 && q >= 0 && q <= 1);
 	if (lo + 1 >= n)
 		return v[n - 1];
 	return v[lo] + (pos - (double)lo) * (v[lo + 1] - v[lo]);
@@ -174,6 +176,8 @@ static void learn_one(struct learn_ctx *c, size_t f, int k,
 	if (ng >= 5) { /* night to night (trim_setup) */
 		double vcm = 0, nbar = (double)n / (double)ng;
 
+		/* the trim was set up for these commits: it keeps some */
+		assert(ng == c->groups && c->keep > 0);
 		for (j = 1; j < ng; j++)
 			c->d[j - 1] = (c->lmeans[j] - c->lmeans[j - 1]) *
 				      (c->lmeans[j] - c->lmeans[j - 1]);
@@ -260,7 +264,12 @@ void pd_noise_learn(struct pd_noise *noise, const struct pd_agg *const *runs,
 	struct learn_half h[2];
 	pthread_t th;
 	int k, threaded;
+	size_t i;
 
+	/* tables for nfun functions and the total, read from every run */
+	assert(noise->n == nfun);
+	for (i = 0; i < n; i++)
+		assert(runs[i]->n >= nfun);
 	/* self (k 0) and total (k 1) are learned apart: on two threads */
 	for (k = 0; k < 2; k++) {
 		ctx_init(&h[k].c, runs, commit, n, nfun);

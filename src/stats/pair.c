@@ -245,6 +245,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	size_t nf = d->fn->v.n, i, nlearned = 0;
 	struct learned l;
 
+	/* both aggregates span the function table (pd_diff_aggs) */
+	assert(aa->n >= nf && ab->n >= nf);
 	d->method = PD_METHOD_QUASI_POISSON;
 	d->phi = d->set.dispersion > 0 ? d->set.dispersion : 1;
 	d->phi_source = "default";

@@ -3,6 +3,7 @@
  * renamed binaries), sides from profiles, cost-shift labels, and the
  * entry points that import nothing but compare what was imported.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +307,7 @@ void pd_side_of_profiles(struct pd_side *s, const struct pd_profile *const *p,
 {
 	size_t i;
 
+	assert(n > 0 && p); /* the side is the mean of its runs */
 	side_from(s, p[0]);
 	s->runs = (int)n;
 	for (i = 1; i < n; i++) {
@@ -473,6 +475,7 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 	struct pd_side sa, sb;
 	size_t i;
 
+	assert(na > 0 && nb > 0);
 	/* Warnings from matching are collected first, then carried over. */
 	pd_diff_begin(&pre, fn, set);
 	prepare(&pre, a, na, b, nb, fn);

@@ -5,6 +5,7 @@
  * that changed between the sides left out; and the sums that give it
  * without one function (leave one out).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,10 @@ void pd_levels_compute(struct pd_levels *lv, const struct pd_diff *d,
 	size_t n = na + nb, nf = d->fn->v.n, i, r;
 	double cv2 = d->set.run_cv * d->set.run_cv, *e;
 
+	/* means over each side's runs; every run spans the functions */
+	assert(na > 0 && nb > 0);
+	for (r = 0; r < n; r++)
+		assert(pd_run_of(a, na, b, r)->n >= nf);
 	memset(lv, 0, sizeof(*lv));
 	lv->nruns = n;
 	lv->nf = nf;

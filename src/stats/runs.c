@@ -9,6 +9,7 @@
  * function beyond the machine; the total and the functions on every
  * stack are the whole program and keep their level.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +111,8 @@ static void interval(struct pd_metric *m, double L, double se2, double df,
 	double t95 = pd_t_quantile(0.975, df), t90 = pd_t_quantile(0.95, df);
 	double delta = log(1 + set->threshold_pct / 100);
 
+	/* the floors above keep the variance and df from going below 0 */
+	assert(!(se2 < 0) && !(df <= 0));
 	pd_diff_set_test(m, L, sqrt(se2), df);
 	m->ratio = exp(L);
 	m->ci_low = exp(L - t95 * sqrt(se2));
@@ -478,6 +481,7 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	struct pd_expo x;
 	size_t i;
 
+	assert(na > 0 && nb > 0); /* every mean below divides by them */
 	in.a = a;
 	in.b = b;
 	in.na = na;

@@ -4,6 +4,7 @@
  * by a similar amount: the work moved, it did not grow. Found from the
  * call edges of both profiles.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,8 +72,11 @@ static void add_edges(struct edges *e, const struct pd_profile *p,
 
 	for (i = 0; i < nn; i++)
 		sub[i] = p->nodes.v[i].weight;
-	for (i = nn; i-- > 1;)
+	for (i = nn; i-- > 1;) {
+		/* parents first: one backward pass sums the subtrees */
+		assert(p->nodes.v[i].parent < i);
 		sub[p->nodes.v[i].parent] += sub[i];
+	}
 	for (i = 1; i < nn; i++) {
 		const struct pd_node *nd = &p->nodes.v[i];
 		uint32_t callee, caller;

@@ -7,6 +7,7 @@
  * the fraction converges quickly. Binomial tails follow from
  * P(X >= k) = I_p(k, n-k+1), which also holds for fractional k and n.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include "core/compat.h"
@@ -111,6 +112,7 @@ double pd_binom_two_sided(double k, double n, double p0)
 {
 	double upper, lower, p;
 
+	assert(p0 >= 0 && p0 <= 1);
 	if (n <= 0)
 		return 1;
 	if (k < 0)
@@ -254,6 +256,7 @@ double pd_binom_mid_p(double k, double n, double p0)
 {
 	double upper, lower, p;
 
+	assert(p0 >= 0 && p0 <= 1);
 	if (n <= 0)
 		return 1;
 	k = k < 0 ? 0 : k > n ? n : k;
@@ -319,6 +322,8 @@ void pd_bh(const double *p, size_t n, double *q)
 		return;
 	s = pd_xmalloc(n * sizeof(*s));
 	for (k = 0; k < n; k++) {
+		/* a NaN would sort anywhere and take another p's q */
+		assert(p[k] >= 0 && p[k] <= 1);
 		s[k].p = p[k];
 		s[k].i = k;
 	}
@@ -563,6 +568,9 @@ void pd_vtrend_fit(const struct pd_vrow *r, size_t n, double A0, double B0,
 		for (i = 0; i < n; i++) {
 			double u = 1 / r[i].c, f = A * u + B;
 			double w = r[i].d / (f * f > 1e-300 ? f * f : 1e-300);
+
+			/* the logs and the digamma below need all three > 0 */
+			assert(r[i].c > 0 && r[i].s2 > 0 && r[i].d > 0);
 
 			s00 += w * u * u;
 			s01 += w * u;

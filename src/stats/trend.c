@@ -10,6 +10,7 @@
  * recursively; pairwise distances make a segment O(n^2), which is small for
  * nightly histories (hundreds of points).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,8 @@ size_t pd_edivisive(const double *x, size_t n, double pmax, int reps,
 		q = best_split(x + s.lo, len, min_size, &at);
 		if (q <= 0 || !at)
 			continue;
+		/* both halves hold min_size values: the split is inside */
+		assert(at >= min_size && len - at >= min_size);
 		for (r = 0; r < reps; r++) {
 			size_t a;
 
@@ -144,6 +147,7 @@ size_t pd_edivisive(const double *x, size_t n, double pmax, int reps,
 				break;
 		}
 		p = (double)(ge + 1) / (double)(reps + 1);
+		assert(p > 0 && p <= 1);
 		if (p > pmax)
 			continue;
 		cps[found] = s.lo + at;
@@ -426,6 +430,8 @@ static enum verdict judge(const struct pd_tseries *s, struct cand *cv,
 		if (cv[k].at > c && cv[k].at < next_c)
 			next_c = cv[k].at;
 	}
+	/* candidates are distinct commits inside the series */
+	assert(prev_c < c && c < next_c && next_c <= s->pts.n);
 	before = mean_of(s, prev_c, c);
 	after = mean_of(s, c, next_c);
 	ch->at = c;
@@ -702,6 +708,10 @@ size_t pd_trend_analyse(struct pd_trend *t, int reps, size_t persist)
 
 		for (k = 0; k < s->changes.n; k++) {
 			struct pd_alert al;
+
+			/* the commit before an alert is the last good one */
+			assert(s->changes.v[k].at > 0 &&
+			       s->changes.v[k].at < s->pts.n);
 
 			for (a = 0; a < t->alerts.n; a++)
 				if (t->alerts.v[a].at == s->changes.v[k].at)

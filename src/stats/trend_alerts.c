@@ -3,6 +3,7 @@
  * is an improvement, the names of the states a team gives alerts, and
  * what a history too short to show any change point would need.
  */
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -69,6 +70,8 @@ int pd_alert_improves(const struct pd_trend *t, size_t alert)
 {
 	const struct pd_alert *al = &t->alerts.v[alert];
 	size_t k, worse = 0, better = 0;
+
+	assert(alert < t->alerts.n && al->moved.n == al->series.n);
 
 	if (!isnan(al->total))
 		return al->total < 0;

@@ -1,6 +1,7 @@
 /*
  * Alerts in the history (store/alerts.h, docs/history.md, "Alerts").
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@ static int stored_state(const char *s)
 
 static const char *alert_sha(const struct pd_trend *t, size_t i)
 {
+	assert(i < t->alerts.n && t->series.n &&
+	       t->alerts.v[i].at < t->series.v[0].pts.n);
 	return t->series.v[0].pts.v[t->alerts.v[i].at].sha;
 }
 
@@ -86,6 +89,7 @@ static void moved_names(struct pd_buf *b, const struct pd_trend *t, size_t i)
 
 	pd_buf_reset(b);
 	for (k = 0; k < al->series.n; k++) {
+		assert(al->series.v[k] < t->series.n);
 		pd_buf_adds(b, t->series.v[al->series.v[k]].name);
 		pd_buf_addch(b, '\n');
 	}
@@ -197,6 +201,8 @@ static int record_one(struct pd_db *db, const struct pd_trend *t, size_t i,
 
 	if (!st)
 		return PD_EIO;
+	/* a change point has the commit before it: the last good one */
+	assert(al->at > 0);
 	moved_names(&names, t, i);
 	if (al->group)
 		pd_st_i64(st, 1, al->group);
@@ -362,6 +368,8 @@ int pd_alerts_set(struct pd_db *db, const struct pd_alert_change *c,
 	int improves = 0, by_improves = 0, rc;
 	char now[32];
 
+	/* a state a team gives: stored under its name, never "" */
+	assert(c->state > PD_ALERT_UNSTORED && c->state < PD_ALERT_STATES);
 	pd_store_now(now);
 	rc = pd_db_begin_write(db, err);
 	if (rc == 0)

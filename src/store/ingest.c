@@ -5,6 +5,7 @@
  * bundle in one transaction or none of it, even when the process is
  * killed (SQLite's journal).
  */
+#include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
@@ -326,6 +327,7 @@ static size_t join_counters(struct pending *pv, size_t np)
 			pv[i] = t;
 		}
 	/* pv[0] is now the first run with stacks */
+	assert(out > 0 && !pv[0].table_only);
 	for (i = out; i < np; i++) {
 		for (k = 0; k < pv[i].metrics.n; k++)
 			PD_VEC_PUSH(&pv[0].metrics, pv[i].metrics.v[k]);

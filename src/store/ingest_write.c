@@ -288,6 +288,8 @@ static int insert_rows(struct pd_db *db, const struct pending *p, int64_t run,
 	size_t i;
 	int rc;
 
+	/* dbid has an entry a function of fn, the aggregate no more */
+	assert(p->agg.n <= fn->v.n);
 	pk->rows.n = 0;
 	for (i = 0; i < p->agg.n; i++) {
 		double sw = p->agg.self_w[i], tw = p->agg.total_w[i];
@@ -356,6 +358,7 @@ static int settle_pending(struct pd_db *db, const struct pd_bundle *b,
 	for (k = 0; rc == 0 && k < np; k++) {
 		int64_t run = 0;
 
+		assert(pv[k].file < b->files.n); /* m->run has one a file */
 		if (!m->run[pv[k].file] && legacy)
 			rc = pd_match_legacy_run(db, path, &pv[k], &run, err);
 		if (rc == 0 && run)
@@ -390,6 +393,8 @@ static int join_stored(struct pd_db *db, const struct pd_bundle *b,
 		run = m->kind[i] == MATCH_OWN ? m->run[i] : 0;
 	for (i = 0; i < b->files.n && !run; i++)
 		run = m->run[i];
+	/* m->files > 0: a file is a stored run, or the counters go nowhere */
+	assert(run != 0);
 	for (k = 0; rc == 0 && k < n; k++) {
 		struct pd_st *st = pd_db_stmt(db, "q_metric_sources", err);
 		int has = 0;

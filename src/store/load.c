@@ -228,6 +228,7 @@ static int add_row(struct pd_db *db, struct pd_idmap *ids, int64_t run,
 	pd_store_row_fill(v, interval);
 	if (f >= a->n)
 		pd_agg_resize(a, ids ? ids->fn->v.n + 64 : (size_t)f * 2 + 64);
+	assert(f < a->n); /* an id map's functions are all in its table */
 	a->self_c[f] += v[0];
 	a->total_c[f] += v[1];
 	a->self_w[f] += v[2];

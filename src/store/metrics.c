@@ -4,6 +4,7 @@
  * rows come sorted by run, source, key and measure, so each run, table
  * and table row is a run of consecutive rows.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,10 +48,12 @@ static size_t measure_index(const struct pd_mtable *t, const char *name)
 static void build_table(struct pd_profile *p, const struct mrow *r, size_t from,
 			size_t to)
 {
-	struct pd_mtable *t = new_table(p, r[from].source);
+	struct pd_mtable *t;
 	double *val, *rse;
 	size_t i, j, k;
 
+	assert(from < to); /* a table of one source has its rows */
+	t = new_table(p, r[from].source);
 	for (i = from; i < to; i++)
 		if (!r[i].is_rse &&
 		    measure_index(t, r[i].measure) == SIZE_MAX) {

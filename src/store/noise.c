@@ -3,6 +3,7 @@
  * stats/noise.c): the last PD_NOISE_WINDOW commits of a scenario, read on
  * a second thread while the sides load.
  */
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -337,6 +338,8 @@ int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
 static void copy_noise(struct pd_noise *to, size_t t,
 		       const struct pd_noise *from, size_t f, int k)
 {
+	/* n + 1 entries a table: the functions, then the total */
+	assert(t <= to->n && f <= from->n && (k == 0 || k == 1));
 	to->s0[k][t] = from->s0[k][f];
 	to->d0[k][t] = from->d0[k][f];
 	to->tau[k][t] = from->tau[k][f];

@@ -3,6 +3,7 @@
  * the root, little-endian u32 parent, u32 function, f64 weight, f64 count
  * (24 bytes), parents before children; zlib-compressed in the database.
  */
+#include <assert.h>
 #include <stdint.h>
 #include <string.h>
 #include <zlib.h>
@@ -57,6 +58,8 @@ void pd_stacks_records(const struct pd_profile *p, const uint32_t *node_func,
 	for (i = 1; i < p->nodes.n; i++) {
 		unsigned char c[RECORD];
 
+		/* parents first: readers take a later parent for corruption */
+		assert(p->nodes.v[i].parent < i);
 		put_u32(c, p->nodes.v[i].parent);
 		put_u32(c + 4, node_func[i]);
 		put_f64(c + 8, p->nodes.v[i].weight);
@@ -119,6 +122,7 @@ void pd_stacks_node(const struct pd_buf *raw, size_t i,
 {
 	const unsigned char *c = (const unsigned char *)raw->buf + i * RECORD;
 
+	assert((i + 1) * RECORD <= raw->len);
 	nd->parent = get_u32(c);
 	nd->func = get_u32(c + 4);
 	nd->weight = get_f64(c + 8);
@@ -127,5 +131,6 @@ void pd_stacks_node(const struct pd_buf *raw, size_t i,
 
 void pd_stacks_set_func(struct pd_buf *raw, size_t i, uint32_t func)
 {
+	assert((i + 1) * RECORD <= raw->len);
 	put_u32((unsigned char *)raw->buf + i * RECORD + 4, func);
 }

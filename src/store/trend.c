@@ -2,6 +2,7 @@
  * Trend loading: runs grouped into commits, ordered by commit date or by
  * git, windowed, and the per-run weights of the chosen functions.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -205,6 +206,9 @@ static void regroup(struct tcommits *c, const struct truns *r,
 		x.commit = ci;
 		sorted->v[at[ci]++] = x;
 	}
+	/* each commit's slot filled exactly: its runs are first_run on */
+	for (i = 0; i < c->n; i++)
+		assert(at[i] == c->v[i].first_run + c->v[i].nruns);
 	free(at);
 	free(newidx);
 }
@@ -256,8 +260,12 @@ static int read_runs(struct pd_db *db, const struct pd_trend_query *q,
 		c.v[i].first_run -= k;
 	memmove(sorted.v, sorted.v + k, (sorted.n - k) * sizeof(*sorted.v));
 	sorted.n -= k;
-	for (i = 0; i < sorted.n; i++)
+	for (i = 0; i < sorted.n; i++) {
+		/* the runs left are the window's commits' own */
+		assert(sorted.v[i].commit >= first &&
+		       sorted.v[i].commit - first < c.n);
 		sorted.v[i].commit -= first;
+	}
 	PD_VEC_FREE(&r);
 	*cs = c.v;
 	*ncs = c.n;
@@ -513,6 +521,8 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 		for (k = 0; k < ncs; k++) {
 			struct pd_tpoint pt;
 
+			/* the commit's runs lie in the series' row of vals */
+			assert(cs[k].first_run + cs[k].nruns <= nrs);
 			memset(&pt, 0, sizeof(pt));
 			fill_point(&pt, &cs[k],
 				   vals + j * nrs + cs[k].first_run,

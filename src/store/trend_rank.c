@@ -4,6 +4,7 @@
  * over the window, read from every run's rows; and one function's series
  * read through the table's key.
  */
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <regex.h>
@@ -90,6 +91,7 @@ static void rank_row(void *arg, int64_t id, double w)
 
 	if (id < 0 || (k->allow && (i >= k->nallow || !k->allow[i])))
 		return;
+	assert(k->n == k->n1 && k->n1 == k->n2); /* one length, grown alike */
 	share = k->run_total > 0 ? w / k->run_total : 0;
 	n = k->n;
 	grow(&k->mean, &n, i);
@@ -223,6 +225,7 @@ static int scan_range(struct pd_db *db, const struct trun *rs, size_t nrs,
 	int rc = 0;
 
 	for (i = 0; i < nrs && rc == 0; i++) {
+		assert(rs[i].commit < ncs); /* else in no commit's sum */
 		rk->run_total = rs[i].total;
 		rk->in_first = rs[i].commit == 0;
 		rk->in_last = rs[i].commit == ncs - 1;
@@ -359,6 +362,8 @@ int pd_trend_rank(struct pd_db *db, const struct pd_trend_query *q,
 	if (q->top && !q->function &&
 	    (rc = scan_window(db, rs, nrs, ncs, rk, err)))
 		return rc;
+	/* the window has commits and each has runs: the means divide by them */
+	assert(ncs > 0 && nrs > 0 && cs[0].nruns > 0 && cs[ncs - 1].nruns > 0);
 	*sc = pd_xmalloc((rk->n + 1) * sizeof(**sc));
 	for (i = 0; i < rk->n; i++) {
 		double f = rk->first[i] / (double)cs[0].nruns;
