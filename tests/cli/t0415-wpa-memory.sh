@@ -127,4 +127,23 @@ expect_grep "WPA memory table has --metric bytes or blocks" "$T/err"
 expect_exit 2 pd convert -f folded "$T/base.csv"
 expect_exit 0 pd convert "$T/base.csv" -o "$T/base.speedscope.json"
 expect_exit 1 pd "$T/base.speedscope.json" "$T/cand.csv"
+# A File I/O table has a Stack and a Size, but its time is the waiting:
+# the same bytes read in four times the reads and twice the time is a
+# regression of LoadIndex (20 000 -> 40 000 µs, by hand), not "same"
+# bytes; the note names the column read.
+F=$PD_ROOT/fixtures/wpa
+expect_exit 0 pd show -f json "$F/file-io.csv"
+expect_grep "a table of waits or I/O: its weight is the time in \"Duration (µs)\", not the bytes" "$T/err"
+expect_grep '"total":.40000000,' "$T/out"
+expect_exit 1 pd "$F/file-io.csv" "$F/file-io-cand.csv"
+expect_grep "^regressed: LoadIndex \[app.exe\] +100.0 % (total)" "$T/out"
+expect_exit 1 pd -f json "$F/file-io.csv" "$F/file-io-cand.csv"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "file I/O weights: $(head -c 300 "$T/out")"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+t = f["LoadIndex"]["total"]
+assert (t["baseline"], t["candidate"]) == (20e6, 40e6), t
+assert f["LoadConfig"]["total"]["baseline"] == f["LoadConfig"]["total"]["candidate"] == 20e6
+PY
 finish
