@@ -214,9 +214,10 @@ const char pd_wpa_alloc_default[] =
  * "Duration (µs)", "I/O Time", "Service Time", CPU Usage (Precise)'s
  * "Waits (µs)". Its time is the profile's weight, not its bytes: four
  * times the reads of the same bytes is four times the waiting. The
- * column, or -1 when the table has none with a unit of time.
+ * column (said in a note), or -1 when the table has none with a unit of
+ * time.
  */
-static int io_time_col(const struct wpa *w)
+static int io_time_col(struct wpa *w)
 {
 	static const char *const names[] = { "Duration",     "I/O Time",
 					     "Service Time", "Elapsed Time",
@@ -227,9 +228,14 @@ static int io_time_col(const struct wpa *w)
 		int c = col_named(w, names[i]);
 		const char *u = c >= 0 ? w->cols.v[c].unit : "";
 
-		if (!strcmp(u, "ms") || !strcmp(u, "s") || !strcmp(u, "µs") ||
-		    !strcmp(u, "us") || !strcmp(u, "ns"))
-			return c;
+		if (strcmp(u, "ms") && strcmp(u, "s") && strcmp(u, "µs") &&
+		    strcmp(u, "us") && strcmp(u, "ns"))
+			continue;
+		pd_profile_note(w->p,
+				"%s: a table of waits or I/O: its weight is"
+				" the time in \"%s\", not the bytes",
+				w->in->path, w->cols.v[c].name);
+		return c;
 	}
 	return -1;
 }
@@ -327,15 +333,8 @@ static int decide(struct wpa *w)
 
 	w->c_stack = stack_col(w);
 	w->c_weight = col_named(w, "Weight");
-	if (w->c_weight < 0 && w->c_stack >= 0) {
+	if (w->c_weight < 0 && w->c_stack >= 0)
 		w->c_weight = io_time_col(w);
-		if (w->c_weight >= 0)
-			pd_profile_note(
-			    w->p,
-			    "%s: a table of waits or I/O: its weight"
-			    " is the time in \"%s\", not the bytes",
-			    w->in->path, w->cols.v[w->c_weight].name);
-	}
 	w->c_count = col_named(w, "Count");
 	w->c_process = col_named(w, "Process");
 	w->c_thread = col_named(w, "Thread ID");
