@@ -154,6 +154,27 @@ expect_grep '"samples":.1048579,' "$T/out"
 PERFDIFF_LIMIT_ETL_INFLATE=2x expect_exit 2 pd show "$T/bomb.etl"
 expect_grep "PERFDIFF_LIMIT_ETL_INFLATE=2x: not a whole number from 1" "$T/err"
 if [ -z "$(ls -A "$T/tmp")" ]; then ok; else not_ok "left in TMPDIR: $(ls "$T/tmp")"; fi
+# A compressed buffer whose header says it holds 32 bytes more than its
+# LZ77 expands to is refused where it starts (it was read short).
+sed 's/"buffers_written": 9/"repeat": {"buffers": 1, "bytes": 4096}/' \
+	"$T/w.spec" >"$T/short.spec"
+python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/short.spec" "$T/short.etl"
+at=$(python3 - "$T/short.etl" <<'PY'
+import struct, sys
+d = bytearray(open(sys.argv[1], "rb").read())
+at = 0
+while at < len(d):
+    size, saved = struct.unpack_from("<II", d, at)
+    if struct.unpack_from("<H", d, at + 0x34)[0] & 0x40:
+        struct.pack_into("<I", d, at + 4, saved + 32)
+        break
+    at += size
+open(sys.argv[1], "wb").write(d)
+print(at)
+PY
+)
+expect_exit 2 pd show "$T/short.etl"
+expect_grep "short.etl: byte $at of the .etl: a compressed buffer that expands to 4096 bytes where its header says 4128" "$T/err"
 # Not a trace: a zip without an .etl is named as such.
 printf 'PK\003\004' >"$T/x.zip"
 head -c 60 /dev/zero >>"$T/x.zip"

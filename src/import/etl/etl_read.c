@@ -446,6 +446,14 @@ static int take_buffer(struct etl_state *st, const unsigned char *h,
 		    "%s: byte %llu of the .etl: damaged"
 		    " compressed data",
 		    st->path, (unsigned long long)(base + BUF_HEADER + bad));
+	/* the header says what the buffer holds once expanded */
+	if ((size_t)n != saved - BUF_HEADER)
+		return pd_err_set(err, PD_EPARSE,
+				  "%s: byte %llu of the .etl: a compressed"
+				  " buffer that expands to %ld bytes where its"
+				  " header says %u",
+				  st->path, (unsigned long long)base, n,
+				  saved - BUF_HEADER);
 	/* offsets inside decompressed events are the buffer's */
 	return walk_events(st, *plain, (size_t)n, base, err);
 }
