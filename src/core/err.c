@@ -69,6 +69,13 @@ int pd_limit_env(const char *env, unsigned long long dflt,
 	return 0;
 }
 
+uint64_t pd_limit_scaled(uint64_t floor, unsigned long long ratio, uint64_t n)
+{
+	if (n && ratio > (UINT64_MAX - floor) / n)
+		return UINT64_MAX;
+	return floor + ratio * n;
+}
+
 void pd_die_limit(unsigned long long n, const char *what, const char *name)
 {
 	char t[256];

@@ -195,6 +195,11 @@ const char *pd_limit_text(char *buf, size_t size, unsigned long long n,
  */
 PD_NODISCARD int pd_limit_env(const char *env, unsigned long long dflt,
 			      unsigned long long *n, struct pd_err *err);
+/*
+ * A cap that grows with the input: floor + ratio * n, or UINT64_MAX
+ * where that overflows (PD_LIMIT_ETL_INFLATE, PD_LIMIT_ETL_SPILL).
+ */
+uint64_t pd_limit_scaled(uint64_t floor, unsigned long long ratio, uint64_t n);
 /* For a cap no error record reaches: prints the message and exits 2. */
 PD_NORETURN void pd_die_limit(unsigned long long n, const char *what,
 			      const char *name);

@@ -9,6 +9,7 @@
 #include "cmd/options.h"
 #include "cmd/parse.h"
 #include "core/buf.h"
+#include "core/limits.h"
 #include "core/input.h"
 #include "core/intern.h"
 #include "core/numfmt.h"
@@ -425,10 +426,41 @@ static void test_proc_find(void **state)
 	rmdir(dir);
 }
 
+/*
+ * The caps that grow with the input: floor + ratio * n, saturating; and
+ * the environment's value, a whole number from 1, else an error naming
+ * the variable with the default kept.
+ */
+static void test_limit_scaled(void **state)
+{
+	struct pd_err err = PD_ERR_INIT;
+	unsigned long long v;
+
+	(void)state;
+	assert_true(pd_limit_scaled(16, 32, 0) == 16);
+	assert_true(pd_limit_scaled(16, 32, 1000) == 32016);
+	assert_true(pd_limit_scaled(1, 2, UINT64_MAX / 2) == UINT64_MAX);
+	assert_true(pd_limit_scaled(UINT64_MAX, 1, 1) == UINT64_MAX);
+	unsetenv("PD_TEST_LIMIT");
+	assert_int_equal(pd_limit_env("PD_TEST_LIMIT", 32, &v, &err), 0);
+	assert_true(v == 32);
+	setenv("PD_TEST_LIMIT", "1000", 1);
+	assert_int_equal(pd_limit_env("PD_TEST_LIMIT", 32, &v, &err), 0);
+	assert_true(v == 1000);
+	setenv("PD_TEST_LIMIT", "0", 1);
+	assert_int_equal(pd_limit_env("PD_TEST_LIMIT", 32, &v, &err),
+			 PD_EUSAGE);
+	assert_true(v == 32);
+	assert_string_equal(err.msg,
+			    "PD_TEST_LIMIT=0: not a whole number from 1");
+	unsetenv("PD_TEST_LIMIT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_buf),
+		cmocka_unit_test(test_limit_scaled),
 		cmocka_unit_test(test_fmt_double),
 		cmocka_unit_test(test_intern),
 		cmocka_unit_test(test_intern_text_nul),

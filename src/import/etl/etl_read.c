@@ -385,11 +385,8 @@ static int walk_events(struct etl_state *st, const unsigned char *d, size_t len,
  */
 static uint64_t inflate_cap(const struct etl_state *st)
 {
-	uint64_t in = *st->spill.read;
-
-	if (in && st->inflate > (UINT64_MAX - PD_LIMIT_ETL_INFLATE_FLOOR) / in)
-		return UINT64_MAX;
-	return PD_LIMIT_ETL_INFLATE_FLOOR + st->inflate * in;
+	return pd_limit_scaled(PD_LIMIT_ETL_INFLATE_FLOOR, st->inflate,
+			       *st->spill.read);
 }
 
 static int too_expanded(const struct etl_state *st, uint64_t base,

@@ -141,11 +141,7 @@ static int spill_room(struct etl_table *t, uint64_t n, const char *path,
 		b->capped = 1;
 	}
 	in = b->read ? *b->read : 0;
-	cap = b->floor;
-	if (in && b->ratio > (UINT64_MAX - cap) / in)
-		cap = UINT64_MAX;
-	else
-		cap += b->ratio * in;
+	cap = pd_limit_scaled(b->floor, b->ratio, in);
 	if (b->bytes + n <= cap && b->bytes + n <= b->cap)
 		return 0;
 	if (b->cap < cap)
