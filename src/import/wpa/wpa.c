@@ -160,7 +160,8 @@ int pd_wpa_parse_num(struct wpa *w, const char *s, double *out)
 	return *end == '\0' && end != w->tmp.buf && isfinite(*out);
 }
 
-static double weight_scale(const char *unit)
+/* ns per unit of a time column's unit; 0 when it is no unit of time. */
+static double time_scale(const char *unit)
 {
 	if (!strcmp(unit, "ms"))
 		return 1e6;
@@ -168,7 +169,14 @@ static double weight_scale(const char *unit)
 		return 1e9;
 	if (!strcmp(unit, "µs") || !strcmp(unit, "us"))
 		return 1e3;
-	return 1; /* ns or none */
+	return !strcmp(unit, "ns");
+}
+
+static double weight_scale(const char *unit)
+{
+	double sc = time_scale(unit);
+
+	return sc > 0 ? sc : 1; /* ns or none */
 }
 
 static int is_timestamp(const char *name)
@@ -228,8 +236,7 @@ static int io_time_col(struct wpa *w)
 		int c = col_named(w, names[i]);
 		const char *u = c >= 0 ? w->cols.v[c].unit : "";
 
-		if (strcmp(u, "ms") && strcmp(u, "s") && strcmp(u, "µs") &&
-		    strcmp(u, "us") && strcmp(u, "ns"))
+		if (!(time_scale(u) > 0))
 			continue;
 		pd_profile_note(w->p,
 				"%s: a table of waits or I/O: its weight is"
