@@ -52,4 +52,17 @@ PY
 expect_exit 1 pd --system include "$T/base.json" "$T/cand.json"
 expect_grep "1 function regressed, 2 functions improved" "$T/out"
 expect_no_grep "set apart" "$T/out"
+# Written as folded stacks, the kernel's unnamed frame keeps its offset
+# in brackets and the collapsers' kernel mark after them; read back, it is
+# the same frame, and still the system's.
+expect_exit 0 pd convert -f folded "$T/base.json" -o "$T/base.folded"
+expect_grep "\[\[kernel.kallsyms\]+0x[0-9a-f]*\]_\[k\] 1000" "$T/base.folded"
+expect_exit 0 pd -f json "$T/base.folded" "$T/base.folded"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "folded kernel frame: $(head -c 300 "$T/out")"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+k = [f for f in d["functions"] if f["function"].startswith("[kernel.kallsyms]+0x")]
+assert len(k) == 1 and k[0]["system"], [f["function"] for f in d["functions"]]
+assert d["baseline"]["system_set_apart"] == 1000, d["baseline"]["system_set_apart"]
+PY
 finish
