@@ -16,6 +16,16 @@ planted one with a change point (when only the total, not the planted
 function, moved, that is said apart), counts against it. A null history
 is quiet when no series has a change point.
 
+The same histories are bisected twice: `perfdiff culprit` names the first
+bad (or first improved) commit of the latest change point, right when it
+is commit K; and a git bisect run of `perfdiff check` against commit 0
+(commit 0 good, the last commit bad; 125 skips a commit) ends on commit
+K, right, or elsewhere, wrong, or among commits every one of which
+checked inconclusive (skipped: git bisect cannot name one). On a null
+history both should find
+nothing: culprit no change point, and check not calling the last commit
+bad.
+
 usage: trend_real.py PERFDIFF WORK [--programs a,b] [--half H]
                      [--histories N] [--commits N] [--runs R] [--jobs J]
 """
@@ -54,7 +64,7 @@ def history(pd, commits, tmp):
         b = os.path.join(tmp, "c%03d" % i)
         os.makedirs(os.path.join(b, "profiles"))
         with open(os.path.join(b, "build_meta.json"), "w") as f:
-            json.dump({"git_sha": "%040x" % (0xbeef0000 + i),
+            json.dump({"git_sha": sha(i),
                        "scenario": "s", "cache": "warm",
                        "commit_date": "2026-01-%02dT00:00:00Z" % (i + 1)}, f)
         for k, r in enumerate(runs):
@@ -72,6 +82,57 @@ def judge(pd, db):
     if r.returncode > 1:
         sys.exit("trend failed: " + r.stderr)
     return json.loads(r.stdout)
+
+
+def sha(i):
+    return "%040x" % (0xbeef0000 + i)
+
+
+def culprit(pd, db, improvement):
+    """The first bad (or first improved) commit culprit names, or None."""
+    r = subprocess.run([pd, "culprit", "--db", db, "--scenario", "s"] +
+                       (["--improvements"] if improvement else []),
+                       capture_output=True, text=True)
+    for line in r.stdout.splitlines():
+        for lead in ("first bad: ", "first improved: "):
+            if line.startswith(lead):
+                return line[len(lead):].strip()
+    return None
+
+
+def check(pd, db, good, cand):
+    """perfdiff check of stored commit cand against good: its exit."""
+    return subprocess.run([pd, "check", "--db", db,
+                           "db:%s:s:warm" % sha(good),
+                           "db:%s:s:warm" % sha(cand)],
+                          capture_output=True).returncode
+
+
+def bisect(pd, db, n):
+    """git bisect run with perfdiff check as its test, commit 0 good and
+    commit n - 1 bad: the first bad commit it ends on, "not bad" when
+    the last commit does not check bad against the first, or None when
+    every commit left to test was skipped (125, inconclusive). A skipped
+    commit is passed over as git bisect skip does: the nearest other one
+    between the bounds is tested instead."""
+    if check(pd, db, 0, n - 1) != 1:
+        return "not bad"
+    lo, hi = 0, n - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        order = sorted(range(lo + 1, hi), key=lambda c: (abs(c - mid), c))
+        for c in order:
+            rc = check(pd, db, 0, c)
+            if rc == 125:
+                continue
+            if rc == 1:
+                hi = c
+            else:
+                lo = c
+            break
+        else:
+            return None
+    return hi
 
 
 def changes(d):
@@ -108,13 +169,19 @@ def one(pd, work, prog, kind, seed, n, k, reps):
         return None
     tmp = tempfile.mkdtemp(prefix="pdtrend.")
     try:
-        d = judge(pd, history(pd, commits, tmp))
+        db = history(pd, commits, tmp)
+        d = judge(pd, db)
+        down = kind != "null" and programs.PAIRS[kind][3] < 0
+        named = culprit(pd, db, down)
+        bis = bisect(pd, db, n) if not down else None
     finally:
         shutil.rmtree(tmp)
     ch = changes(d)
     if kind == "null":
         return {"quiet": not any(ch.values()),
-                "points": sum(len(v) for v in ch.values())}
+                "points": sum(len(v) for v in ch.values()),
+                "culprit_quiet": named is None,
+                "bisect_quiet": bis == "not bad"}
     fn = score.planted_fn(prog, kind)
     want = 1 if programs.PAIRS[kind][3] > 0 else -1
     hit = any(at == k and (c > 0) == (want > 0) for at, c in ch.get(fn, []))
@@ -123,7 +190,13 @@ def one(pd, work, prog, kind, seed, n, k, reps):
                 or (name == fn and (c > 0) != (want > 0)))
     return {"found": hit, "wrong": wrong,
             "total_only": not hit and any(at == k for at, _ in
-                                          ch.get("total", []))}
+                                          ch.get("total", [])),
+            "culprit": named == sha(k),
+            "culprit_wrong": named is not None and named != sha(k),
+            "bisect": None if down else bis == k,
+            "bisect_wrong": None if down else
+            (bis not in (k, "not bad", None)),
+            "bisect_skipped": not down and bis is None}
 
 
 def main():
@@ -180,6 +253,52 @@ def main():
             print("| **%s half** | " % half + " | ".join(
                 "%d/%d" % tuple(tot[k]) for k in ("null", "p35", "p20",
                                                    "m25")) + " | | |")
+    bisect_table(res, progs, o.histories)
+
+
+def bisect_table(res, progs, histories):
+    """culprit's first bad commit and a git bisect run of perfdiff check,
+    per program: right / histories, and wrong commits named."""
+    print()
+    print("| program | culprit quiet on null | culprit right: +35 % | +20 %"
+          " | -25 % | culprit wrong | bisect quiet on null | bisect right:"
+          " +35 % | +20 % | bisect wrong | bisect left to skipped commits |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for half in ("tune", "held"):
+        tot = {}
+        for p in progs:
+            if programs.PROGRAMS[p]["half"] != half:
+                continue
+            got = {kind: [res[(p, kind, s)] for s in range(histories)
+                          if res.get((p, kind, s))]
+                   for kind in ("null", "p35", "p20", "m25")}
+            cells = [("null", "culprit_quiet"), ("p35", "culprit"),
+                     ("p20", "culprit"), ("m25", "culprit")]
+            row = [p]
+            for kind, key in cells:
+                hit = sum(r[key] for r in got[kind])
+                row.append("%d/%d" % (hit, len(got[kind])))
+                t = tot.setdefault(key + kind, [0, 0])
+                t[0] += hit
+                t[1] += len(got[kind])
+            row.append(str(sum(r["culprit_wrong"] for kind in
+                               ("p35", "p20", "m25") for r in got[kind])))
+            for kind, key in (("null", "bisect_quiet"), ("p35", "bisect"),
+                              ("p20", "bisect")):
+                hit = sum(bool(r[key]) for r in got[kind])
+                row.append("%d/%d" % (hit, len(got[kind])))
+                t = tot.setdefault(key + kind, [0, 0])
+                t[0] += hit
+                t[1] += len(got[kind])
+            row.append(str(sum(bool(r["bisect_wrong"]) for kind in
+                               ("p35", "p20") for r in got[kind])))
+            row.append(str(sum(bool(r["bisect_skipped"]) for kind in
+                               ("p35", "p20") for r in got[kind])))
+            print("| " + " | ".join(row) + " |")
+        if tot:
+            v = ["%d/%d" % tuple(x) for x in tot.values()]
+            print("| **%s half** | " % half +
+                  " | ".join(v[:4] + [""] + v[4:] + ["", ""]) + " |")
 
 
 if __name__ == "__main__":
