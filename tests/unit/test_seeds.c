@@ -23,18 +23,13 @@ static char tmp[64];
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(tmp, "/tmp/pdseedsXXXXXX");
-	assert_non_null(mkdtemp(tmp));
-	return 0;
+	return pd_test_scratch(tmp, "/tmp/pdseedsXXXXXX");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmp);
-	return system(cmd);
+	return pd_test_scratch_remove(tmp);
 }
 
 /*

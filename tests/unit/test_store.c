@@ -20,18 +20,13 @@ static void path_in(char *out, size_t n, const char *rel)
 static int setup(void **state)
 {
 	(void)state;
-	strcpy(dir, "/tmp/pdstoreXXXXXX");
-	assert_non_null(mkdtemp(dir));
-	return 0;
+	return pd_test_scratch(dir, "/tmp/pdstoreXXXXXX");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return pd_test_scratch_remove(dir);
 }
 
 static void write_file(const char *path, const char *text)

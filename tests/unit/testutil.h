@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "import/import.h"
 #include "model/func.h"
@@ -25,6 +26,26 @@
 			fail();                                                \
 		}                                                              \
 	} while (0)
+
+/*
+ * A scratch folder for a group of tests: made in the group's setup from
+ * a mkdtemp template such as "/tmp/pdstoreXXXXXX" (dir holds it, 64
+ * bytes), removed with what it holds in the teardown.
+ */
+static inline int pd_test_scratch(char *dir, const char *templ)
+{
+	snprintf(dir, 64, "%s", templ);
+	assert_non_null(mkdtemp(dir));
+	return 0;
+}
+
+static inline int pd_test_scratch_remove(const char *dir)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
 
 /* Imports a fixture (relative to the source tree); fails the test on error. */
 static inline void load(struct pd_profile *p, const char *rel,
