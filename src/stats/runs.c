@@ -255,6 +255,30 @@ struct runs_in {
 };
 
 /*
+ * Whether function f's total must hold part of the one function its runs'
+ * levels mostly are (more of that one's self samples, in some run, than
+ * the run has outside f's total): judged beyond it, f's total would be
+ * judged against itself (a Go program whose every function calls one
+ * inlined spin loop). A level whose largest voter is f itself does not
+ * keep the second: taken as under, as for one pair.
+ */
+static int level_under(const struct runs_in *in, size_t f)
+{
+	size_t r;
+
+	for (r = 0; r < in->na + in->nb; r++) {
+		const struct pd_agg *x = pd_run_of(in->a, in->na, in->b, r);
+		size_t t = in->lv.ftop[r];
+
+		if (x->total_c[f] <= x->self_c[f])
+			continue;
+		if (t == f || x->self_c[t] > x->all_c - x->total_c[f])
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Function f's metric k over the runs in in->s, each run's value taken
  * beyond its level without f when the others show one (else as it is);
  * *shift is then how far the candidate's levels lie above the
@@ -286,13 +310,15 @@ static int fill_beyond(struct pd_diff *d, struct runs_in *in, size_t f, int k,
 	 * Levels that are mostly one other function's: the two moved
 	 * against each other, and f's change beyond them stands only where
 	 * its own time moved the same way and more than the levels did (as
-	 * for one pair, statistics.md "Machine-wide shifts"); else f is
+	 * for one pair, statistics.md "Machine-wide shifts"), and, for a
+	 * total, only when that function is not partly under it; else f is
 	 * judged as it is.
 	 */
 	raw = mb - ma;
-	if (single && (raw * (raw - (lb - la)) < 0 ||
-		       (fabs(raw) < 1e-12 && fabs(lb - la) > 1e-12) ||
-		       fabs(raw) < fabs(lb - la)))
+	if (single &&
+	    ((k && level_under(in, f)) || raw * (raw - (lb - la)) < 0 ||
+	     (fabs(raw) < 1e-12 && fabs(lb - la) > 1e-12) ||
+	     fabs(raw) < fabs(lb - la)))
 		return 0;
 	for (r = 0; r < na + nb; r++) {
 		if (r < na)

@@ -137,41 +137,46 @@ expect_grep "^perfdiff: $T/novalues.pb: byte 2: pprof: Sample has locations but 
 head -c 7 "$PP/speedscope-simple.prof" >"$T/cut.gz" 2>/dev/null &&
 	expect_exit 2 pd show "$T/cut.gz"
 
-# A Go program built twice, parse made 2x slower in the second build.
+# A Go program built twice, parse made 2x slower in the second build,
+# three runs a side, interleaved (a1 b1 a2 b2 a3 b3).
 if [ $have_go = 1 ]; then
 	cp "$PD_ROOT/fixtures/pprof/work.go" "$T/"
 	go_run() {
 		if (cd "$T" && go build -o w1 work.go &&
 			go build -ldflags "-X main.slow=2" -o w2 work.go &&
-			./w1 a.pprof && ./w2 b.pprof) >"$T/go.log" 2>&1; then
+			for r in 1 2 3; do ./w1 a$r.pprof && ./w2 b$r.pprof || exit 1; done) >"$T/go.log" 2>&1; then
 			# Every function here spends its time in one inlined
-			# spin loop, the only well-sampled self: no other
-			# function shows what the machine did, so parse's
-			# total is judged as it is, at the whole program's
-			# 20 % run-to-run variation (statistics.md,
-			# "Machine-wide shifts"). One pair of 650 samples
-			# cannot call x2 at that (q about 0.15), but its
-			# interval is above 1 and its siblings are steady.
-			pd -f json "$T/a.pprof" "$T/b.pprof" >"$T/d.json"
+			# spin loop, the only well-sampled self: each run's
+			# level is that loop's, which lies under parse's total,
+			# so parse's total is judged as it is (statistics.md,
+			# "Machine-wide shifts"), not beyond itself at 1.5x.
+			# The split of the loop's samples between parse and
+			# render scatters by some 15 % a run (Go's own
+			# attribution; their sum holds to 1 %), which three
+			# runs measure.
+			pd -f json -b "$T/a1.pprof" -b "$T/a2.pprof" -b "$T/a3.pprof" \
+				-c "$T/b1.pprof" -c "$T/b2.pprof" -c "$T/b3.pprof" >"$T/d.json"
 			if python3 - "$T/d.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 f = {x["function"]: x for x in d["functions"]}
 p = f["main.parse"]["total"]
-assert 1.6 < p["ratio"] < 2.5 and p["ci_low"] > 1, p
-assert p["status"] in ("regressed", "inconclusive"), p
+assert 1.6 < p["ratio"] < 2.5 and p["ci_low"] > 1.3, p
+assert p["status"] == "regressed" and p["shift_ratio"] is None, p
 for n in ("main.compute", "main.render"):
     m = f[n]["total"]
     assert m["status"] not in ("regressed", "improved"), (n, m)
-    assert 0.85 < m["ratio"] < 1.15, (n, m)
+    assert 0.8 < m["ratio"] < 1.25, (n, m)
+    assert m["ci_low"] < 1 < m["ci_high"], (n, m)
 PY
 			then ok; else not_ok "planted x2 in main.parse's total"; fi
-			$TOP "$T/b.pprof" -- "$T/a.pprof" >"$T/r.json"
-			if same_funcs "$T/d.json" "$T/r.json"; then ok; else
+			pd -f json "$T/a1.pprof" "$T/b1.pprof" >"$T/d1.json"
+			$TOP "$T/b1.pprof" -- "$T/a1.pprof" >"$T/r.json"
+			if same_funcs "$T/d1.json" "$T/r.json"; then ok; else
 				not_ok "diff disagrees with go tool pprof -diff_base"
 			fi
 			# the inlined frames are functions of their own
-			expect_grep '"function":	"main.spin"' "$T/d.json"
+			expect_grep '"function":	"main.spin"' "$T/d1.json"
 		else
 			not_ok "building the Go workload: $(head -c 300 "$T/go.log")"
 		fi
