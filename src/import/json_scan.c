@@ -248,7 +248,9 @@ static const char *read_scalar(void *arg, const char *p, const char *end)
 	int open;
 
 	c->p = p;
-	c->lit = literal(p, end, &c->len);
+	/* a number, by far the most common element, starts so */
+	c->lit = (*p >= '0' && *p <= '9') || *p == '-' ? 2
+						       : literal(p, end, &c->len);
 	if (c->lit == 3)
 		return NULL;
 	if (c->lit == 2) {

@@ -75,6 +75,24 @@ static struct ff_col *new_col(struct ff_table *t, const char *name, int pos)
 	return c;
 }
 
+/*
+ * What a value of table's column col must be (FF_CHECK_*): a stack,
+ * prefix, prefix offset or frame is an index (an integer from 0) or
+ * null, a sample's weight a number from 0 or null. Decided once a
+ * column: it was a fifth of a large profile's reading a value at a time.
+ */
+static int value_check(int table, const char *col)
+{
+	if ((table == T_SAMPLES && !strcmp(col, "stack")) ||
+	    (table == T_STACK &&
+	     (!strcmp(col, "prefix") || !strcmp(col, "prefixOffset") ||
+	      !strcmp(col, "frame"))))
+		return FF_CHECK_INDEX;
+	if (table == T_SAMPLES && !strcmp(col, "weight"))
+		return FF_CHECK_WEIGHT;
+	return FF_CHECK_NONE;
+}
+
 static struct ff_col *col_at(struct ff_table *t, int pos)
 {
 	int i;
@@ -268,6 +286,7 @@ static int open_container(void *arg, int is_map)
 		if (!c)
 			return fail(s, "too many columns");
 		TOP(s)->col = c;
+		c->check = value_check(TOP(s)->table, c->name);
 		st = ff_get_col(TOP(s)->tab, "stack");
 		if (TOP(s)->table == T_SAMPLES && st && st != c) {
 			/* the stacks are known: sum, not store */
@@ -422,22 +441,15 @@ static const char *schema_name_at(const struct ff_table *t, long pos)
 }
 
 /*
- * Why a value of a column that indexes or weighs is wrong, or NULL: a
- * stack, prefix, prefix offset or frame is an index (an integer from 0)
- * or null, a sample's weight a number from 0 or null. A string, a
- * fraction or a negative number is refused where it is, not taken as
+ * Why a value of a column checked as check is wrong, or NULL: a string,
+ * a fraction or a negative number is refused where it is, not taken as
  * null or as the index it rounds to.
  */
-static const char *bad_value(int table, const char *col, const char *str,
-			     double d)
+static const char *bad_value(int check, const char *str, double d)
 {
-	int index = (table == T_SAMPLES && !strcmp(col, "stack")) ||
-		    (table == T_STACK &&
-		     (!strcmp(col, "prefix") || !strcmp(col, "prefixOffset") ||
-		      !strcmp(col, "frame")));
-	int weight = table == T_SAMPLES && !strcmp(col, "weight");
+	int index = check == FF_CHECK_INDEX;
 
-	if (!index && !weight)
+	if (check == FF_CHECK_NONE)
 		return NULL;
 	if (str)
 		return index ? "an index is a number, not a string"
@@ -446,9 +458,9 @@ static const char *bad_value(int table, const char *col, const char *str,
 		return NULL; /* null */
 	if (index && (d < 0 || d - floor(d) > 0 || isinf(d)))
 		return "not an index (an integer from 0, or null)";
-	if (weight && d < 0)
+	if (!index && d < 0)
 		return "a negative weight";
-	if (weight && isinf(d))
+	if (!index && isinf(d))
 		return "a weight too large";
 	return NULL;
 }
@@ -458,6 +470,15 @@ static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 	enum ff_role r = TOP(s)->r;
 	const char *k = TOP(s)->j.key;
 
+	/* a column's value: nearly every value of a large profile */
+	if (r == R_COL) {
+		const char *why = bad_value(TOP(s)->col->check, str, d);
+
+		if (why)
+			return fail(s, why);
+		table_value(s, r, str ? PD_NAN : d);
+		return 1;
+	}
 	switch (r) {
 	case R_META: {
 		struct ff_ctx *c = &s->ctxs.v[TOP(s)->ctx];
@@ -539,12 +560,10 @@ static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 		}
 		return 1;
 	}
-	case R_COL:
 	case R_ROW: {
 		const char *why = bad_value(
-		    TOP(s)->table,
-		    r == R_COL ? TOP(s)->col->name
-			       : schema_name_at(TOP(s)->tab, TOP(s)->j.idx),
+		    value_check(TOP(s)->table,
+				schema_name_at(TOP(s)->tab, TOP(s)->j.idx)),
 		    str, d);
 
 		if (why)

@@ -55,7 +55,10 @@ struct ff_col {
 	 */
 	int fold;
 	const struct ff_col *fold_stack; /* the stack column then */
+	int check; /* FF_CHECK_*: what each value must be */
 };
+
+enum { FF_CHECK_NONE, FF_CHECK_INDEX, FF_CHECK_WEIGHT };
 
 struct ff_table {
 	struct ff_col c[FF_MAXCOL];
