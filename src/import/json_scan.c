@@ -54,6 +54,29 @@ size_t pd_json_scan_cut(const char *buf, size_t cut)
 }
 
 /*
+ * The digits from q, the first 15 of all *nd so far into *m (more do not
+ * fit a double exactly); where they end.
+ */
+static const char *digits_at(const char *q, const char *end, uint64_t *m,
+			     int *nd)
+{
+	uint64_t x = *m;
+	int n = *nd;
+
+	for (; q < end; q++, n++) {
+		unsigned d = (unsigned char)(*q - '0');
+
+		if (d > 9)
+			break;
+		if (n < 15)
+			x = x * 10 + d;
+	}
+	*m = x;
+	*nd = n;
+	return q;
+}
+
+/*
  * The JSON number at p and its value (v may be NULL): its length, or 0
  * when none is there. whole: the number ends at end (a token yajl
  * gave); else it may go on past end, which *open says.
@@ -71,31 +94,25 @@ static size_t number_at(const char *p, const char *end, double *v, int *open,
 	size_t len;
 	char tmp[64];
 
-#define DIGIT(q) ((q) < end && *(q) >= '0' && *(q) <= '9')
-#define TAKE(q)                                                                \
-	do {                                                                   \
-		if (++digits <= 15)                                            \
-			m = m * 10 + (uint64_t)(*(q) - '0');                   \
-		(q)++;                                                         \
-	} while (0)
+#define DIGIT(q) ((q) < end && (unsigned char)(*(q) - '0') < 10)
 	*open = 0;
 	if (q < end && *q == '-')
 		q++;
-	if (q < end && *q == '0')
-		TAKE(q);
-	else if (DIGIT(q))
-		while (DIGIT(q))
-			TAKE(q);
-	else
-		goto none;
-	if (q < end && *q == '.') {
+	if (q < end && *q == '0') {
 		q++;
+		digits = 1;
+	} else if (DIGIT(q)) {
+		q = digits_at(q, end, &m, &digits);
+	} else {
+		goto none;
+	}
+	if (q < end && *q == '.') {
+		const char *f = ++q;
+
 		if (!DIGIT(q))
 			goto none;
-		while (DIGIT(q)) {
-			TAKE(q);
-			frac++;
-		}
+		q = digits_at(q, end, &m, &digits);
+		frac = (int)(q - f);
 	}
 	if (q < end && (*q == 'e' || *q == 'E')) {
 		exact = 0;
@@ -129,7 +146,6 @@ none:
 	*open = !whole && q >= end;
 	return 0;
 #undef DIGIT
-#undef TAKE
 }
 
 size_t pd_json_number_scan(const char *p, const char *end, double *v, int *open)
