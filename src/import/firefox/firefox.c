@@ -465,6 +465,66 @@ static const char *bad_value(int check, const char *str, double d)
 	return NULL;
 }
 
+/* A scalar of meta: the interval, the versions, whether symbolicated. */
+static int meta_scalar(struct ff_state *s, const char *k, double d,
+		       const char *str)
+{
+	struct ff_ctx *c = &s->ctxs.v[TOP(s)->ctx];
+
+	s->saw_meta = 1;
+	if (!strcmp(k, "interval") && !str && d > 0)
+		c->interval = d;
+	else if (!strcmp(k, "version") && !str)
+		c->version = d;
+	else if (!strcmp(k, "preprocessedProfileVersion") && !str)
+		c->processed_version = d;
+	else if (!strcmp(k, "symbolicated") && !str)
+		c->symbolicated = d > 0;
+	return 1;
+}
+
+/* A scalar of one library: its names and its address range. */
+static int lib_scalar(struct ff_state *s, const char *k, double d,
+		      const char *str, size_t n)
+{
+	struct ff_lib *l = cur_lib(s);
+	char **dst = lib_field(l, k);
+
+	if (dst && str && !*dst)
+		*dst = pd_xstrndup(str, n);
+	else if (!str && !strcmp(k, "start"))
+		l->start = d;
+	else if (!str && !strcmp(k, "end"))
+		l->end = d;
+	else if (!str && !strcmp(k, "offset"))
+		l->offset = d;
+	return 1;
+}
+
+/* A scalar of a thread: its name, process, pid and tid, the first seen. */
+static int thread_scalar(struct ff_state *s, const char *k, double d,
+			 const char *str, size_t n)
+{
+	struct ff_thread *t = cur_thread(s);
+	char **dst = !strcmp(k, "name")		 ? &t->name
+		     : !strcmp(k, "processName") ? &t->process
+		     : !strcmp(k, "pid")	 ? &t->pid
+		     : !strcmp(k, "tid")	 ? &t->tid
+						 : NULL;
+	struct pd_buf b = PD_BUF_INIT;
+
+	if (!dst || *dst)
+		return 1;
+	if (str)
+		pd_buf_add(&b, str, n);
+	else if (!isnan(d))
+		pd_buf_addf(&b, "%.0f", d);
+	else
+		return 1;
+	*dst = pd_buf_detach(&b);
+	return 1;
+}
+
 static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 {
 	enum ff_role r = TOP(s)->r;
@@ -480,20 +540,8 @@ static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 		return 1;
 	}
 	switch (r) {
-	case R_META: {
-		struct ff_ctx *c = &s->ctxs.v[TOP(s)->ctx];
-
-		s->saw_meta = 1;
-		if (!strcmp(k, "interval") && !str && d > 0)
-			c->interval = d;
-		else if (!strcmp(k, "version") && !str)
-			c->version = d;
-		else if (!strcmp(k, "preprocessedProfileVersion") && !str)
-			c->processed_version = d;
-		else if (!strcmp(k, "symbolicated") && !str)
-			c->symbolicated = d > 0;
-		return 1;
-	}
+	case R_META:
+		return meta_scalar(s, k, d, str);
 	case R_UNITS:
 		if (!strcmp(k, "threadCPUDelta") && str) {
 			struct ff_ctx *c = &s->ctxs.v[TOP(s)->ctx];
@@ -506,40 +554,10 @@ static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 		if (!strcmp(k, "libs") && str)
 			return libs_from_string(s, str, n);
 		return 1;
-	case R_LIB: {
-		struct ff_lib *l = cur_lib(s);
-		char **dst = lib_field(l, k);
-
-		if (dst && str && !*dst)
-			*dst = pd_xstrndup(str, n);
-		else if (!str && !strcmp(k, "start"))
-			l->start = d;
-		else if (!str && !strcmp(k, "end"))
-			l->end = d;
-		else if (!str && !strcmp(k, "offset"))
-			l->offset = d;
-		return 1;
-	}
-	case R_THREAD: {
-		struct ff_thread *t = cur_thread(s);
-		char **dst = !strcmp(k, "name")		 ? &t->name
-			     : !strcmp(k, "processName") ? &t->process
-			     : !strcmp(k, "pid")	 ? &t->pid
-			     : !strcmp(k, "tid")	 ? &t->tid
-							 : NULL;
-		struct pd_buf b = PD_BUF_INIT;
-
-		if (!dst || *dst)
-			return 1;
-		if (str)
-			pd_buf_add(&b, str, n);
-		else if (!isnan(d))
-			pd_buf_addf(&b, "%.0f", d);
-		else
-			return 1;
-		*dst = pd_buf_detach(&b);
-		return 1;
-	}
+	case R_LIB:
+		return lib_scalar(s, k, d, str, n);
+	case R_THREAD:
+		return thread_scalar(s, k, d, str, n);
 	case R_TABLE:
 		if (!strcmp(k, "weightType") && str)
 			snprintf(TOP(s)->tab->weight_type,
