@@ -440,30 +440,32 @@ static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 /*
  * Two profiles whose common functions hold little of either's time are
  * hardly of one program (or one side lacks symbols): every function then
- * looks added or removed, and that is no finding. Say so.
+ * looks added or removed, and that is no finding. Say so, first: 1 when
+ * they are such (the verdict is then none, docs/cli.md "no_verdict").
  */
-static void shared_warning(struct pd_diff *d, const struct pd_agg *a,
-			   const struct pd_agg *b)
+static int shared_warning(struct pd_diff *d, const struct pd_agg *a,
+			  const struct pd_agg *b)
 {
 	double sa = 0, sb = 0;
 	size_t i, n = a->n < b->n ? a->n : b->n;
 
 	if (!(a->all_w > 0) || !(b->all_w > 0))
-		return;
+		return 0;
 	for (i = 0; i < n; i++)
 		if (a->total_w[i] > 0 && b->total_w[i] > 0) {
 			sa += a->self_w[i];
 			sb += b->self_w[i];
 		}
-	if (sa < 0.5 * a->all_w && sb < 0.5 * b->all_w)
-		pd_diff_warn(
-		    d,
-		    "the functions both profiles have hold only %.0f %%"
-		    " of the baseline's time and %.0f %% of the"
-		    " candidate's: are they of one program, with"
-		    " symbols on both sides? (other module names: try"
-		    " --no-module)",
-		    sa / a->all_w * 100, sb / b->all_w * 100);
+	if (!(sa < 0.5 * a->all_w && sb < 0.5 * b->all_w))
+		return 0;
+	pd_diff_warn(d,
+		     "the functions both profiles have hold only %.0f %%"
+		     " of the baseline's time and %.0f %% of the"
+		     " candidate's: are they of one program, with"
+		     " symbols on both sides? (other module names: try"
+		     " --no-module)",
+		     sa / a->all_w * 100, sb / b->all_w * 100);
+	return 1;
 }
 
 int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
@@ -474,6 +476,7 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 	struct pd_diff pre;
 	struct pd_side sa, sb;
 	size_t i;
+	int apart;
 
 	assert(na > 0 && nb > 0);
 	/* Warnings from matching are collected first, then carried over. */
@@ -489,12 +492,15 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 		(i < na ? &sa : &sb)->system +=
 		    aa[i].sys_w / (double)(i < na ? na : nb);
 	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
-	shared_warning(d, &aa[0], &aa[na]);
+	apart = shared_warning(d, &aa[0], &aa[na]);
 	if (na == 1 && nb == 1)
 		pd_label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);
 	pd_diff_add_tables(d, a, na, b, nb);
 	d->name_only = pre.name_only;
 	d->no_verdict = pre.no_verdict;
+	if (apart && !d->no_verdict)
+		d->no_verdict = "the profiles have little of their time in"
+				" common functions: are they of one program?";
 	if (d->no_verdict)
 		d->verdict = PD_INCONCLUSIVE;
 	/* Matching notes first, in the order they arose. */
