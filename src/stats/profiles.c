@@ -446,16 +446,26 @@ static void prepare(struct pd_diff *d, const struct pd_profile *const *a,
 static int shared_warning(struct pd_diff *d, const struct pd_agg *a,
 			  const struct pd_agg *b)
 {
-	double sa = 0, sb = 0;
+	double sa = 0, sb = 0, fa = 0, fb = 0;
 	size_t i, n = a->n < b->n ? a->n : b->n;
 
 	if (!(a->all_w > 0) || !(b->all_w > 0))
 		return 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		fa += a->self_w[i];
+		fb += b->self_w[i];
 		if (a->total_w[i] > 0 && b->total_w[i] > 0) {
 			sa += a->self_w[i];
 			sb += b->self_w[i];
 		}
+	}
+	for (; i < a->n; i++)
+		fa += a->self_w[i];
+	for (; i < b->n; i++)
+		fb += b->self_w[i];
+	/* Tables alone (a WPA disk table, perf stat): no function to match. */
+	if (!(fa > 0) || !(fb > 0))
+		return 0;
 	if (!(sa < 0.5 * a->all_w && sb < 0.5 * b->all_w))
 		return 0;
 	pd_diff_warn(d,
