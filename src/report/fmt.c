@@ -477,6 +477,13 @@ void pd_fmt_headline(struct pd_buf *b, const struct pd_diff *d,
 			    "no change shown beyond the threshold (%zu"
 			    " function%s moved past it, undecided)",
 			    und, und == 1 ? "" : "s");
+	else if (reg + imp + add + rem == 0 && d->best_mde_pct > 100)
+		/* a doubling would not show: "no change" would say too much */
+		pd_buf_adds(b, "too few samples to show a change: not even"
+			       " a doubling of the best-sampled function");
+	else if (reg + imp + add + rem == 0 && d->identical)
+		pd_buf_adds(b, "the two profiles are identical, function by"
+			       " function");
 	else if (reg + imp + add + rem == 0)
 		pd_buf_adds(b, "no function changed beyond the threshold");
 	if (regt || impt) {

@@ -313,6 +313,7 @@ static void finish(struct pd_diff *d)
 	 * The MDE beyond the threshold's own part is the noise's; the
 	 * --run-cv floor's share of it no recording length removes.
 	 */
+	d->best_mde_pct = best;
 	noise = (1 + best / 100) / (1 + d->set.threshold_pct / 100) * 100 - 100;
 	run_part = sqrt(fmax(run_part, 0) / 2); /* a side's, as a cv */
 	cv_mde = (exp(2.8 * sqrt(2.0) * run_part) - 1) * 100;

@@ -226,6 +226,10 @@ struct pd_diff {
 	 * NULL: rows are still shown, the verdict is inconclusive.
 	 */
 	const char *no_verdict;
+	/* the smallest MDE of a function on both sides (%), or NaN */
+	double best_mde_pct;
+	/* one profile a side, alike in every function's weights */
+	int identical;
 };
 
 /* Sets the provenance line of the baseline (cand 0) or candidate side. */

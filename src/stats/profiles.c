@@ -478,6 +478,32 @@ static int shared_warning(struct pd_diff *d, const struct pd_agg *a,
 	return 1;
 }
 
+/* x and y differ (exact weights are compared, not estimates) */
+static int differ(double x, double y)
+{
+	return x < y || x > y;
+}
+
+/* Whether two aggregates hold the same weights, function by function. */
+static int same_weights(const struct pd_agg *a, const struct pd_agg *b)
+{
+	size_t i, n = a->n > b->n ? a->n : b->n;
+
+	if (differ(a->all_w, b->all_w) || differ(a->all_c, b->all_c) ||
+	    differ(a->sys_w, b->sys_w))
+		return 0;
+	for (i = 0; i < n; i++) {
+		double sa = i < a->n ? a->self_w[i] : 0;
+		double sb = i < b->n ? b->self_w[i] : 0;
+		double ta = i < a->n ? a->total_w[i] : 0;
+		double tb = i < b->n ? b->total_w[i] : 0;
+
+		if (differ(sa, sb) || differ(ta, tb))
+			return 0;
+	}
+	return 1;
+}
+
 int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 		     size_t na, const struct pd_profile *const *b, size_t nb,
 		     struct pd_funcs *fn, const struct pd_settings *set)
@@ -503,6 +529,8 @@ int pd_diff_profiles(struct pd_diff *d, const struct pd_profile *const *a,
 		    aa[i].sys_w / (double)(i < na ? na : nb);
 	pd_diff_aggs(d, &sa, aa, na, &sb, aa + na, nb, fn, set, NULL);
 	apart = shared_warning(d, &aa[0], &aa[na]);
+	d->identical = na == 1 && nb == 1 && aa[0].all_w > 0 &&
+		       same_weights(&aa[0], &aa[1]);
 	if (na == 1 && nb == 1)
 		pd_label_cost_shifts(d, a[0], &aa[0], b[0], &aa[1]);
 	pd_diff_add_tables(d, a, na, b, nb);

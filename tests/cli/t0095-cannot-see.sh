@@ -64,8 +64,22 @@ expect_grep "^improved: b removed, total -23.1 % (CI .*); 1 function removed$" "
 printf 'main;a 1000\nmain;x 300\n' >"$T/o3.folded"
 expect_exit 0 pd --sample-weight 1 "$T/o2.folded" "$T/o3.folded"
 expect_grep "^inconclusive: 1 function added, 1 function removed; total +0.0 %" "$T/out"
-# Nothing moved past the threshold: said as before.
+# Nothing moved past the threshold, but hot (1000 samples, 90 % of the
+# program, judged beyond the program's shift) can only show a change
+# above 125 %: that is said, not "no function changed".
 expect_exit 0 pd --sample-weight 1 "$T/u1.folded" "$T/u1.folded"
+expect_grep "^inconclusive: too few samples to show a change: not even a doubling" "$T/out"
+# One sample a side: the same, where "same" or "no change" misled.
+printf 'main;foo 1\n' >"$T/one.folded"
+expect_exit 0 pd "$T/one.folded" "$T/one.folded"
+expect_grep "^inconclusive: too few samples to show a change" "$T/out"
+# A profile against itself, well sampled (MDE 8 %): identical, said so.
+printf 'main;a 40000\nmain;b 40000\nmain;c 40000\nmain;d 40000\n' >"$T/id.folded"
+expect_exit 0 pd --sample-weight 1 "$T/id.folded" "$T/id.folded"
+expect_grep "^inconclusive: the two profiles are identical, function by function; total +0.0 %" "$T/out"
+# Nothing moved past the threshold between two profiles: as before.
+printf 'main;a 40000\nmain;b 40100\nmain;c 39900\nmain;d 40000\n' >"$T/id2.folded"
+expect_exit 0 pd --sample-weight 1 "$T/id.folded" "$T/id2.folded"
 expect_grep "no function changed beyond the threshold" "$T/out"
 expect_no_grep "undecided" "$T/out"
 finish
