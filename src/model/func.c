@@ -335,15 +335,84 @@ int pd_name_is_java_l(const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * C++'s integer types spelled as GCC's debug information and older
+ * demanglers spell them ("long int", "long unsigned int") and as the
+ * Itanium demangler does ("long", "unsigned long"): one function's two
+ * names otherwise. Longest first; whole words only.
+ */
+static const struct {
+	const char *from, *to;
+} int_spellings[] = {
+	{ "long long unsigned int", "unsigned long long" },
+	{ "long unsigned int", "unsigned long" },
+	{ "short unsigned int", "unsigned short" },
+	{ "long long int", "long long" },
+	{ "long int", "long" },
+	{ "short int", "short" },
+};
+
+static int is_word(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       is_digit(c) || c == '_';
+}
+
+/* 1 and the canonical spelling of s in out when s held another. */
+static int cxx_int_spellings(const char *s, size_t n, struct pd_buf *out)
+{
+	size_t i = 0, k, from = 0;
+	int any = 0;
+
+	/* only where a C++ name can hold types: arguments or templates */
+	if (!memchr(s, '(', n) && !memchr(s, '<', n))
+		return 0;
+	while (i < n) {
+		size_t len = 0;
+
+		if (s[i] == 'l' || s[i] == 's')
+			for (k = 0; k < PD_ARRAY_SIZE(int_spellings); k++) {
+				len = strlen(int_spellings[k].from);
+				if (len <= n - i &&
+				    !memcmp(s + i, int_spellings[k].from,
+					    len) &&
+				    (i == 0 || !is_word(s[i - 1])) &&
+				    (i + len == n || !is_word(s[i + len])))
+					break;
+			}
+		if (!(s[i] == 'l' || s[i] == 's') ||
+		    k == PD_ARRAY_SIZE(int_spellings)) {
+			i++;
+			continue;
+		}
+		if (!any)
+			pd_buf_reset(out);
+		pd_buf_add(out, s + from, i - from);
+		pd_buf_adds(out, int_spellings[k].to);
+		i += len;
+		from = i;
+		any = 1;
+	}
+	if (any)
+		pd_buf_add(out, s + from, n - from);
+	return any;
+}
+
 void pd_normalize_name(const char *s, size_t n, struct pd_buf *out)
 {
-	struct pd_buf tmp = PD_BUF_INIT;
+	struct pd_buf tmp = PD_BUF_INIT, ints = PD_BUF_INIT;
 
-	if (rust_legacy(s, n, &tmp) || rust_unescape(s, n, &tmp))
-		normalize(tmp.buf, tmp.len, out);
-	else
-		normalize(s, n, out);
+	if (rust_legacy(s, n, &tmp) || rust_unescape(s, n, &tmp)) {
+		s = tmp.buf;
+		n = tmp.len;
+	}
+	if (cxx_int_spellings(s, n, &ints)) {
+		s = ints.buf;
+		n = ints.len;
+	}
+	normalize(s, n, out);
 	pd_buf_release(&tmp);
+	pd_buf_release(&ints);
 }
 
 size_t pd_module_basename(const char *s, size_t n)

@@ -36,6 +36,18 @@ static void test_normalize(void **state)
 		"System.String.Concat(string,string)");
 	norm_is("std::vector<int>::push_back", "std::vector<int>::push_back");
 	norm_is("a.b.part", "a.b.part"); /* .part wants a number */
+	/* C++ integer types as GCC's debug names and c++filt spell them */
+	norm_is("f(long int, short unsigned int)", "f(long, unsigned short)");
+	norm_is("std::vector<long unsigned int>::at(long unsigned int) const",
+		"std::vector<unsigned long>::at(unsigned long) const");
+	norm_is("g(long long int, long long unsigned int*)",
+		"g(long long, unsigned long long*)");
+	norm_is("h(short int&)", "h(short&)");
+	norm_is("k(long double, unsigned int)", "k(long double, unsigned int)");
+	norm_is("along_int(int)", "along_int(int)"); /* words only */
+	norm_is("f(my_long int)", "f(my_long int)");
+	norm_is("long int", "long int"); /* no argument list: not C++ */
+	norm_is("f(long int).constprop.0", "f(long)");
 	assert_int_equal(pd_module_basename("/usr/lib/libc.so.6", 18), 9);
 	assert_int_equal(pd_module_basename("C:\\app\\x.dll", 12), 7);
 	assert_int_equal(pd_module_basename("[kernel.kallsyms]", 17), 0);
