@@ -374,8 +374,9 @@ static const struct pd_optdef table[] = {
 	  "`--alert-after` take any revision git does (`HEAD~1`, a branch, a "
 	  "tag, a short sha, `A...B` for the merge base of A and B; without "
 	  "it a revision is a stored sha prefix); trend and culprit order "
-	  "commits as `git rev-list --topo-order HEAD` does, leaving out "
-	  "stored commits git does not know, with a note" },
+	  "commits as `git rev-list --topo-order HEAD` does (during a git "
+	  "bisect, the branch the bisect started from rather than HEAD), "
+	  "leaving out stored commits git does not know, with a note" },
 	{ "base-of", 0, TEXT(base_of, NULL), "REF", "History", PD_C_COMPARE,
 	  "one operand, CAND_REV; the baseline is its merge base with REF,\n"
 	  "or that commit's nearest stored first-parent ancestor (--repo)",

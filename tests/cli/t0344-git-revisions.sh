@@ -109,4 +109,16 @@ expect_exit 1 pd trend --scenario syn --repo "$R" --alert-after HEAD~5
 expect_exit 0 pd trend --scenario syn --repo "$R" --alert-after HEAD~4
 expect_exit 2 pd trend --scenario syn --alert-after HEAD~4
 expect_grep "alert-after HEAD~4: not a stored sha prefix; a name such as HEAD~1 needs --repo DIR" "$T/err"
+
+# During a git bisect HEAD is an old commit: trend and culprit still
+# order the history by the branch the bisect started from (main), not
+# by HEAD's ancestry, which would leave out the five commits after c05.
+git -C "$R" bisect start -q main "$(c 2)" >/dev/null 2>&1 ||
+	git -C "$R" bisect start main "$(c 2)" >/dev/null
+git -C "$R" checkout -q "$(c 5)"
+expect_exit 1 pd trend --scenario syn --repo "$R"
+expect_grep "^perfdiff trend: scenario syn, .*: 10 commits" "$T/out"
+expect_exit 0 pd culprit --scenario syn --repo "$R"
+expect_grep "^first bad: $(c 6)$" "$T/out"
+git -C "$R" bisect reset -q >/dev/null 2>&1 || git -C "$R" bisect reset >/dev/null
 finish
