@@ -8,6 +8,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
+#include "cmd/parse.h"
 #include "core/buf.h"
 #include "core/compat.h"
 #include "import/import.h"
@@ -277,12 +278,41 @@ static void long_list(FILE *f, unsigned cmd)
 	}
 }
 
+/*
+ * The values option d takes, space-separated, into b (empty for any):
+ * a choice's names (the formats command bit writes, for -f), the input
+ * formats for --from, the usual cache states for --cache.
+ */
+static void option_values(struct pd_buf *b, const struct pd_optdef *d)
+{
+	size_t i;
+
+	pd_buf_reset(b);
+	if (d->kind == PD_OPT_CHOICE && d->choices) {
+		for (i = 0; d->choices[i].name; i++) {
+			const struct pd_choice *c = &d->choices[i];
+
+			if (c->alias || (d->choices == pd_outfmt_choices &&
+					 !(d->bits & PD_FMT(c->value))))
+				continue;
+			pd_buf_addf(b, "%s%s", b->len ? " " : "", c->name);
+		}
+	} else if (!strcmp(d->name, "from")) {
+		const char *n;
+
+		for (i = 0; (n = pd_format_name(i)); i++)
+			pd_buf_addf(b, "%s%s", b->len ? " " : "", n);
+	} else if (!strcmp(d->name, "cache")) {
+		pd_buf_adds(b, "warm cold");
+	}
+}
+
 /* The fish lines of command c's options. */
 static void fish_options(FILE *f, const struct pd_cmd *c)
 {
 	size_t nt, i, j;
 	const struct pd_optdef *table = pd_opts_table(&nt);
-	struct pd_buf h = PD_BUF_INIT;
+	struct pd_buf h = PD_BUF_INIT, v = PD_BUF_INIT;
 
 	for (i = 0; i < nt; i++) {
 		const struct pd_optdef *d = &table[i];
@@ -293,13 +323,42 @@ static void fish_options(FILE *f, const struct pd_cmd *c)
 		for (j = 0; j < h.len; j++)
 			if (h.buf[j] == '\n' || h.buf[j] == '\'')
 				h.buf[j] = ' ';
+		option_values(&v, d);
 		fprintf(f,
 			"complete -c perfdiff -n"
 			" '__fish_seen_subcommand_from %s'"
-			" -l %s%s -d '%.60s'\n",
-			c->name, d->name, d->arg ? " -r" : "", h.buf);
+			" -l %s%s%s%s%s -d '%.60s'\n",
+			c->name, d->name, d->arg ? " -r" : "",
+			v.len ? " -x -a '" : "", v.len ? v.buf : "",
+			v.len ? "'" : "", h.buf);
 	}
 	pd_buf_release(&h);
+	pd_buf_release(&v);
+}
+
+/* bash: a case on the word before the cursor, for command bit's values */
+static void bash_values(FILE *f, unsigned bit)
+{
+	size_t nt, i;
+	const struct pd_optdef *table = pd_opts_table(&nt);
+	struct pd_buf v = PD_BUF_INIT;
+
+	fputs("    case $prev in\n", f);
+	for (i = 0; i < nt; i++) {
+		const struct pd_optdef *d = &table[i];
+
+		if (!(d->cmds & bit) || !d->help)
+			continue;
+		option_values(&v, d);
+		if (!v.len)
+			continue;
+		fprintf(f, "    --%s", d->name);
+		if (d->letter)
+			fprintf(f, "|-%c", d->letter);
+		fprintf(f, ") vals=\"%s\";;\n", v.buf);
+	}
+	fputs("    esac;;\n", f);
+	pd_buf_release(&v);
 }
 
 int pd_opts_completion(FILE *f, const char *shell)
@@ -316,6 +375,7 @@ int pd_opts_completion(FILE *f, const char *shell)
 		for (c = 0; c < n; c++)
 			fprintf(f, "%s%s", c ? " " : "", cmds[c].name);
 		fputs("\"\n"
+		      "  local prev=${COMP_WORDS[COMP_CWORD-1]} vals=\n"
 		      "  if [ \"$COMP_CWORD\" -gt 1 ]; then\n"
 		      "    case \" $cmds \" in *\" ${COMP_WORDS[1]} \"*)"
 		      " cmd=${COMP_WORDS[1]};; esac\n  fi\n"
@@ -326,10 +386,13 @@ int pd_opts_completion(FILE *f, const char *shell)
 				continue;
 			fprintf(f, "  %s) opts=\"", cmds[c].name);
 			long_list(f, cmds[c].bit);
-			fputs("\";;\n", f);
+			fputs("\"\n", f);
+			bash_values(f, cmds[c].bit);
 		}
 		fputs("  *) opts=\"\";;\n  esac\n"
-		      "  if [ \"$COMP_CWORD\" -eq 1 ] && [ \"${cur#-}\" = "
+		      "  if [ -n \"$vals\" ]; then\n"
+		      "    COMPREPLY=($(compgen -W \"$vals\" -- \"$cur\"))\n"
+		      "  elif [ \"$COMP_CWORD\" -eq 1 ] && [ \"${cur#-}\" = "
 		      "\"$cur\" ]; then\n"
 		      "    COMPREPLY=($(compgen -W \"$cmds\" -- \"$cur\"))\n"
 		      "    compopt -o default 2>/dev/null\n"

@@ -73,6 +73,11 @@ unsigned pd_format_traits(const char *name)
 	return 0;
 }
 
+const char *pd_format_name(size_t i)
+{
+	return i < PD_ARRAY_SIZE(formats) ? formats[i].name : NULL;
+}
+
 const struct pd_format *pd_format_find(const char *name)
 {
 	size_t i;

@@ -41,9 +41,21 @@ if command -v bash >/dev/null; then
 	[ "$out" = "--alert-after
 --threshold
 convert" ] && ok || not_ok "bash completion: $out"
+	# values: the formats each command writes, input formats, choices
+	out=$(bash -c '. "$1"; COMP_WORDS=(perfdiff diff -f ""); COMP_CWORD=3; _perfdiff; echo "${COMPREPLY[@]}"
+		COMP_WORDS=(perfdiff trend --format ""); COMP_CWORD=3; _perfdiff; echo "${COMPREPLY[@]}"
+		COMP_WORDS=(perfdiff show --from perf); COMP_CWORD=3; _perfdiff; echo "${COMPREPLY[@]}"
+		COMP_WORDS=(perfdiff a.txt --weight w); COMP_CWORD=3; _perfdiff; echo "${COMPREPLY[@]}"
+		COMP_WORDS=(perfdiff ingest --cache c); COMP_CWORD=3; _perfdiff; echo "${COMPREPLY[@]}"' _ "$T/comp.bash")
+	[ "$out" = "text md json folded html xlsx
+text md json html xlsx
+perf-stat perf-script
+wall
+cold" ] && ok || not_ok "bash value completion: $out"
 fi
 expect_exit 0 pd completion fish
 expect_grep "__fish_seen_subcommand_from trend' -l alert-after -r" "$T/out"
+expect_grep "__fish_seen_subcommand_from diff' -l weight -r -x -a 'cpu wall'" "$T/out"
 expect_exit 0 pd completion zsh
 expect_grep '^#compdef perfdiff' "$T/out"
 expect_exit 2 pd completion tcsh
