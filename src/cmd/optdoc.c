@@ -180,14 +180,22 @@ void pd_opts_markdown(FILE *f, unsigned cmd)
 	pd_buf_release(&h);
 }
 
-/* roff text: a leading '.' or '\'' and backslashes made literal. */
+/*
+ * roff text: a leading '.' or '\'' and backslashes made literal; a
+ * `code` span of the docs' text in bold, as man pages show literals.
+ */
 static void roff(FILE *f, const char *s, int line_start)
 {
+	int code = 0;
+
 	for (; *s; s++) {
 		if (line_start && (*s == '.' || *s == '\''))
 			fputs("\\&", f);
 		line_start = *s == '\n';
-		if (*s == '\\')
+		if (*s == '`') {
+			fputs(code ? "\\fR" : "\\fB", f);
+			code = !code;
+		} else if (*s == '\\')
 			fputs("\\e", f);
 		else if (*s == '-')
 			fputs("\\-", f);
@@ -196,6 +204,8 @@ static void roff(FILE *f, const char *s, int line_start)
 		else
 			fputc(*s, f);
 	}
+	if (code) /* an unclosed span ends with the text */
+		fputs("\\fR", f);
 }
 
 void pd_opts_man(FILE *f)
@@ -252,7 +262,36 @@ void pd_opts_man(FILE *f)
 	fputs(".SH ENVIRONMENT\n.TP\n.B PERFDIFF_DB\nthe history database"
 	      " (default ./perfdiff.db)\n.TP\n.B PERFDIFF_SYMBOL_PATH\n"
 	      "where symbols are looked for when \\-\\-symbols is not given\n"
-	      ".TP\n.B NO_COLOR\nno colour in text output\n",
+	      ".TP\n.B NO_COLOR\nno colour in text output\n"
+	      ".SH EXAMPLES\n"
+	      "Two profiles, a table on the terminal; exit 1 if a function"
+	      " regressed:\n.PP\n.RS\n.nf\n"
+	      "perfdiff base.perf.txt cand.perf.txt\n.fi\n.RE\n.PP\n"
+	      "A pull request's comment, and an HTML report with the"
+	      " differential flame graph:\n.PP\n.RS\n.nf\n"
+	      "perfdiff \\-f md base.speedscope.json cand.speedscope.json"
+	      " > comment.md\n"
+	      "perfdiff \\-f html \\-o diff.html base/ cand/\n"
+	      ".fi\n.RE\n.PP\n"
+	      "Several runs a side, judged by their spread:\n.PP\n.RS\n.nf\n"
+	      "perfdiff \\-b b1.perf.txt \\-b b2.perf.txt \\-c c1.perf.txt"
+	      " \\-c c2.perf.txt\n.fi\n.RE\n.PP\n"
+	      "A history: store nightly bundles, compare two commits, follow"
+	      " the trend, find the commit that changed it:\n.PP\n.RS\n.nf\n"
+	      "perfdiff ingest bundles/*\n"
+	      "perfdiff compare a1b2c3d e4f5a6b \\-\\-scenario parse\n"
+	      "perfdiff trend \\-\\-scenario parse \\-f html \\-o trend.html\n"
+	      "perfdiff culprit \\-\\-scenario parse \\-\\-repo .\n"
+	      ".fi\n.RE\n"
+	      ".SH SEE ALSO\n"
+	      ".BR perf (1),\n"
+	      ".BR valgrind (1),\n"
+	      ".BR git-bisect (1);\n"
+	      "docs/cli.md (every option), docs/formats.md (the formats read),"
+	      " docs/statistics.md (how a change is judged real),"
+	      " docs/history.md (the history and its commands),"
+	      " docs/reports.md (the report formats), in perfdiff's"
+	      " source and its installed documentation.\n",
 	      f);
 	pd_buf_release(&flag);
 	pd_buf_release(&h);

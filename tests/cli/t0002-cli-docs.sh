@@ -53,6 +53,12 @@ perf-stat perf-script
 wall
 cold" ] && ok || not_ok "bash value completion: $out"
 fi
+# the man page: literals in bold, not markdown's backticks; examples
+expect_exit 0 pd help --man
+[ "$(grep -v '^\.\\"' "$T/out" | grep -c '`')" = 0 ] && ok || not_ok "backticks in the man page"
+expect_grep '^\.SH EXAMPLES$' "$T/out"
+expect_grep '^\.SH SEE ALSO$' "$T/out"
+expect_grep 'as \\fBgit rev\\-list \\-\\-topo\\-order HEAD\\fR does' "$T/out"
 expect_exit 0 pd completion fish
 expect_grep "__fish_seen_subcommand_from trend' -l alert-after -r" "$T/out"
 expect_grep "__fish_seen_subcommand_from diff' -l weight -r -x -a 'cpu wall'" "$T/out"
