@@ -663,6 +663,9 @@ void pd_agg_release(struct pd_agg *a)
 	free(a->bdisp[1]);
 	free(a->bdf[0]);
 	free(a->bdf[1]);
+	free(a->self_waits);
+	free(a->total_waits);
+	free(a->total_wait_c);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -682,6 +685,11 @@ void pd_agg_resize(struct pd_agg *a, size_t n)
 	a->total_w = grow0(a->total_w, a->n, n);
 	a->self_c = grow0(a->self_c, a->n, n);
 	a->total_c = grow0(a->total_c, a->n, n);
+	if (a->self_waits) {
+		a->self_waits = grow0(a->self_waits, a->n, n);
+		a->total_waits = grow0(a->total_waits, a->n, n);
+		a->total_wait_c = grow0(a->total_wait_c, a->n, n);
+	}
 	if (a->bdf[0]) {
 		int k;
 
@@ -773,6 +781,65 @@ static void add_total(void *ctx, uint32_t node, uint32_t fn)
 	t->a->total_c[fn] += t->sub_c[node];
 }
 
+static void add_total_waits(void *ctx, uint32_t node, uint32_t fn)
+{
+	struct totals_ctx *t = ctx;
+
+	t->a->total_waits[fn] += t->sub_w[node];
+	t->a->total_wait_c[fn] += t->sub_c[node];
+}
+
+/*
+ * The waits behind each function's self and total time: a frame's waits
+ * shared among its nodes by their samples, summed up the tree as the
+ * totals are (first and next are rebuilt: the walk used them up).
+ */
+static void agg_waits(struct pd_agg *a, const struct pd_profile *p,
+		      struct pd_funcs *f, uint32_t *first, uint32_t *next)
+{
+	size_t nn = p->nodes.n, nw = p->frame_waits_n, i;
+	double *fc = pd_xcalloc(nw ? nw : 1, sizeof(*fc));
+	double *sub_n = pd_xcalloc(nn, sizeof(*sub_n));
+	double *sub_k = pd_xcalloc(nn, sizeof(*sub_k));
+	struct totals_ctx tc;
+
+	if (!a->self_waits) {
+		a->self_waits = grow0(NULL, 0, a->n);
+		a->total_waits = grow0(NULL, 0, a->n);
+		a->total_wait_c = grow0(NULL, 0, a->n);
+	}
+	for (i = 0; i < nw && i < a->nframes; i++)
+		a->self_waits[a->frame_func[i]] += p->frame_waits[i];
+	for (i = 1; i < nn; i++) {
+		uint32_t fr = p->nodes.v[i].frame;
+
+		if (fr < nw && p->frame_waits[fr] > 0)
+			fc[fr] += p->nodes.v[i].count;
+	}
+	for (i = nn; i-- > 1;) {
+		const struct pd_node *nd = &p->nodes.v[i];
+
+		if (nd->frame < nw && fc[nd->frame] > 0) {
+			sub_n[i] += p->frame_waits[nd->frame] * nd->count /
+				    fc[nd->frame];
+			sub_k[i] += nd->count;
+		}
+		if (pd_agg_sets_apart(a, p, f, i))
+			continue;
+		sub_n[nd->parent] += sub_n[i];
+		sub_k[nd->parent] += sub_k[i];
+	}
+	pd_tree_lists(p, first, next);
+	tc.a = a;
+	tc.sub_w = sub_n;
+	tc.sub_c = sub_k;
+	pd_tree_walk(p, a->frame_func, f->v.n, first, next, add_total_waits,
+		     &tc);
+	free(fc);
+	free(sub_n);
+	free(sub_k);
+}
+
 void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 		    struct pd_funcs *f)
 {
@@ -834,6 +901,8 @@ void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 	tc.sub_w = sub_w;
 	tc.sub_c = sub_c;
 	pd_tree_walk(p, a->frame_func, f->v.n, first, next, add_total, &tc);
+	if (p->frame_waits)
+		agg_waits(a, p, f, first, next);
 	free(sub_w);
 	free(sub_c);
 	free(first);

@@ -133,6 +133,12 @@ struct pd_agg {
 	 * blocks.
 	 */
 	double *bdisp[2], *bdf[2];
+	/*
+	 * Waits behind each function's self time (functions that are time
+	 * waited, pd_profile.frame_waits), and behind its total: how many
+	 * waits and the samples they hold. NULL when the profile has none.
+	 */
+	double *self_waits, *total_waits, *total_wait_c;
 };
 
 void pd_agg_init(struct pd_agg *a);

@@ -29,6 +29,21 @@ void pd_profile_init(struct pd_profile *p)
 	p->unit = PD_UNIT_SAMPLES;
 }
 
+void pd_profile_add_waits(struct pd_profile *p, uint32_t frame, double n)
+{
+	size_t have = p->frame_waits ? p->frame_waits_n : 0, i;
+
+	assert(frame < p->frames.n);
+	if (frame >= have) {
+		p->frame_waits = pd_xreallocarray(p->frame_waits, p->frames.n,
+						  sizeof(*p->frame_waits));
+		for (i = have; i < p->frames.n; i++)
+			p->frame_waits[i] = 0;
+		p->frame_waits_n = p->frames.n;
+	}
+	p->frame_waits[frame] += n;
+}
+
 void pd_profile_release(struct pd_profile *p)
 {
 	size_t i;
@@ -44,6 +59,7 @@ void pd_profile_release(struct pd_profile *p)
 	free(p->exporter);
 	free(p->event);
 	free(p->count_rule);
+	free(p->frame_waits);
 	PD_VEC_FREE(&p->threads);
 	for (i = 0; i < p->notes.n; i++)
 		free(p->notes.v[i]);
@@ -390,6 +406,10 @@ void pd_profile_merge(struct pd_profile *dst, const struct pd_profile *src,
 	for (i = 0; i < src->frames.n; i++)
 		fmap[i] = pd_profile_frame(dst, smap[src->frames.v[i].name],
 					   smap[src->frames.v[i].module]);
+	for (i = 0; i < src->frame_waits_n; i++) /* as the counts, scaled */
+		if (src->frame_waits[i] > 0)
+			pd_profile_add_waits(dst, fmap[i],
+					     src->frame_waits[i] * scale);
 	to[0] = PD_ROOT;
 	pd_profile_add(dst, PD_ROOT, src->nodes.v[0].weight * scale,
 		       src->nodes.v[0].count * scale);

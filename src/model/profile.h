@@ -100,6 +100,14 @@ struct pd_profile {
 	 * of runs do not.
 	 */
 	struct pd_blocks blk;
+	/*
+	 * Frames that are time waited, not run (a PerfView Thread Time
+	 * BLOCKED_TIME under its caller): how many waits each holds, per
+	 * frame; NULL when none, else frame_waits_n long, 0 for a frame
+	 * that runs (docs/statistics.md, "Waiting time").
+	 */
+	double *frame_waits;
+	size_t frame_waits_n; /* frames frame_waits covers; 0 past them */
 };
 
 void pd_profile_init(struct pd_profile *p);
@@ -114,6 +122,8 @@ static inline void pd_profile_add(struct pd_profile *p, uint32_t node,
 	p->nodes.v[node].weight += weight;
 	p->nodes.v[node].count += count;
 }
+/* Adds n waits to frame f (a frame of waited time). */
+void pd_profile_add_waits(struct pd_profile *p, uint32_t frame, double n);
 void pd_profile_note(struct pd_profile *p, const char *fmt, ...)
     PD_PRINTF(2, 3);
 void pd_profile_thread(struct pd_profile *p, const char *name, size_t len,

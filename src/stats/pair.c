@@ -91,7 +91,7 @@ static double learned_var(const struct learned *l, double c)
 static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 			 const struct pd_expo *x, double wa, double wb,
 			 double a, double b, const struct learned *l,
-			 double vshift, double sig2, double df)
+			 double vshift, double sig2, double df, double per_wait)
 {
 	assert(sig2 >= 0 && vshift >= 0 && a >= 0 && b >= 0);
 	if (l->df > 0) {
@@ -101,8 +101,41 @@ static void measure_pair(struct pd_diff *d, struct pd_metric *m,
 				  l->df, d->set.share);
 		return;
 	}
-	pd_diff_measure_v(m, x, wa, wb, a, b, d->phi, sig2 + vshift / 2, df,
-			  d->set.share);
+	pd_diff_measure_v(m, x, wa, wb, a, b, d->phi * per_wait,
+			  sig2 + vshift / 2, df, d->set.share);
+}
+
+/*
+ * Time waited comes in waits, not samples: a wait of 40 ms is one event
+ * counted as 40 samples, so its count varies as the number of waits
+ * does. Of a metric's T samples (both sides), W are waited in N waits:
+ * the variance of its count is that of T - W samples and N waits of
+ * W / N samples each, (T - W) + W^2 / N, where Poisson's is T. The
+ * dispersion is raised by that ratio; 1 for a metric with no waits
+ * (docs/statistics.md, "Waiting time").
+ */
+static double per_wait(const struct pd_agg *aa, const struct pd_agg *ab,
+		       size_t i, int k)
+{
+	double n, w, t;
+
+	if (!aa->self_waits && !ab->self_waits)
+		return 1;
+	t = k ? aa->total_c[i] + ab->total_c[i] : aa->self_c[i] + ab->self_c[i];
+	n = w = 0;
+	if (aa->self_waits) {
+		n += k ? aa->total_waits[i] : aa->self_waits[i];
+		w += k ? aa->total_wait_c[i]
+		       : (aa->self_waits[i] > 0 ? aa->self_c[i] : 0);
+	}
+	if (ab->self_waits) {
+		n += k ? ab->total_waits[i] : ab->self_waits[i];
+		w += k ? ab->total_wait_c[i]
+		       : (ab->self_waits[i] > 0 ? ab->self_c[i] : 0);
+	}
+	if (!(n > 0) || !(t > 0))
+		return 1;
+	return fmax(1, ((t - w) + w * w / n) / t);
 }
 
 /*
@@ -289,7 +322,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 			measure_pair(d, m, g.x,
 				     k ? aa->total_w[i] : aa->self_w[i],
 				     k ? ab->total_w[i] : ab->self_w[i], a, b,
-				     &l, g.vshift, g.sig2, g.df);
+				     &l, g.vshift, g.sig2, g.df,
+				     per_wait(aa, ab, i, k));
 			pd_diff_beyond_shift(m, g.shift, x.ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, k);
 		}
@@ -306,7 +340,7 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 	 */
 	l = learned_of(d, noise, SIZE_MAX, 1);
 	measure_pair(d, &d->total, &x, x.ta, x.tb, x.ca, x.cb, &l, 0,
-		     d->whole_cv * d->whole_cv, 0);
+		     d->whole_cv * d->whole_cv, 0, 1);
 	d->total.tau_pct = d->set.threshold_pct;
 	pd_diff_test_all(d, &x);
 }

@@ -261,6 +261,10 @@ void pd_shift_estimate(struct pd_shift *sh, const struct pd_diff *d,
 		if (a + b < PD_SHIFT_MIN_COUNT || a <= 0 || b <= 0 ||
 		    (d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM)))
 			continue;
+		/* waiting does not move with the machine's speed */
+		if ((aa->self_waits && aa->self_waits[i] > 0) ||
+		    (ab->self_waits && ab->self_waits[i] > 0))
+			continue;
 		w[n].L = log((b + 0.5) / x->eb) - log((a + 0.5) / x->ea);
 		w[n].S = 1 / (a + 0.5) + 1 / (b + 0.5);
 		w[n].f = (uint32_t)i;

@@ -223,7 +223,9 @@ static void test_speedscope_perfview(void **state)
 	/*
 	 * Thread 7: [0,2) Main>Work>CPU_TIME, [2,3) Main>Work>UNMANAGED,
 	 * [3,4) Main>CPU_TIME; Thread 9: [5,7.5) Monitor.Wait>CPU_TIME.
-	 * CPU_TIME charges its parent; pseudo-frames are not functions.
+	 * CPU_TIME charges its parent; pseudo-frames are not functions;
+	 * UNMANAGED_CODE_TIME is its caller's, of its kind ("(unmanaged
+	 * code)"), one wait.
 	 */
 	load(&p, "fixtures/speedscope/perfview-evented.speedscope.json", NULL);
 	assert_int_equal(p.unit, PD_UNIT_NS);
@@ -236,8 +238,19 @@ static void test_speedscope_perfview(void **state)
 	r = func_of(&p, "App.Main(string[])");
 	assert_near(r.self, 1e6, 1e-6);
 	assert_near(r.total, 4e6, 1e-6);
-	r = func_of(&p, "UNMANAGED_CODE_TIME");
+	assert_int_equal(func_of(&p, "UNMANAGED_CODE_TIME").found, 0);
+	r = func_of(&p, "App.Work(int32) (unmanaged code)");
 	assert_near(r.self, 1e6, 1e-6);
+	assert_string_equal(r.module, "app");
+	assert_non_null(p.frame_waits);
+	{
+		size_t f;
+		double waits = 0;
+
+		for (f = 0; f < p.frame_waits_n; f++)
+			waits += p.frame_waits[f];
+		assert_near(waits, 1, 0);
+	}
 	assert_int_equal(func_of(&p, "CPU_TIME").found, 0);
 	assert_int_equal(func_of(&p, "Threads").found, 0);
 	assert_int_equal(func_of(&p, "Thread (7) CPU=4ms").found, 0);

@@ -271,6 +271,8 @@ int pd_ss_close_event(struct ss_state *s)
 		node = s->open.n ? s->open.v[s->open.n - 1].node : sp->root;
 		of.frame = (uint32_t)s->ev_frame;
 		of.node = pd_profile_child(&s->prov, node, of.frame);
+		/* an evented node's count is its opens (waits: remap) */
+		s->prov.nodes.v[of.node].count += 1;
 		PD_VEC_PUSH(&s->open, of);
 		return 1;
 	}

@@ -54,7 +54,18 @@ enum ss_key {
 	K_INTERVAL,
 };
 
-enum ss_kind { KIND_REAL, KIND_PROCESS, KIND_THREAD, KIND_SKIP, KIND_CPU };
+/*
+ * What a frame is; KIND_WAIT + j is time waited of the j-th kind of
+ * TraceEvent's Thread Time (speedscope_remap.c, wait_kinds).
+ */
+enum ss_kind {
+	KIND_REAL,
+	KIND_PROCESS,
+	KIND_THREAD,
+	KIND_SKIP,
+	KIND_CPU,
+	KIND_WAIT
+};
 
 struct ss_level {
 	struct pd_json_step j; /* first: the walk reads it */

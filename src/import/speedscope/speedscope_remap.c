@@ -217,9 +217,83 @@ static int is_traceevent(const struct ss_state *s)
 }
 
 /*
+ * TraceEvent's Thread Time leaves that are time waited, not run, and the
+ * kind each is named by under its caller ("ReadFile (disk)"): PerfView's
+ * ThreadTimeComputer and the EventPipe one (UNMANAGED_CODE_TIME, a thread
+ * outside managed code) write them as the last frame of a stack
+ * (docs/formats.md, "speedscope").
+ */
+static const struct {
+	const char *name;
+	int prefix; /* name is a prefix ("BLOCKED_FOR <= 10 msec") */
+	const char *kind;
+} wait_kinds[] = {
+	{ "BLOCKED_TIME", 0, "blocked" },
+	{ "BLOCKED_FOR <= ", 1, "blocked" },
+	{ "DISK_TIME", 0, "disk" },
+	{ "HARD_FAULT", 0, "hard fault" },
+	{ "NETWORK_TIME (probably)", 0, "network" },
+	{ "READIED_TIME (waiting for cpu)", 0, "ready" },
+	{ "AWAIT_TIME", 0, "await" },
+	{ "UNMANAGED_CODE_TIME", 0, "unmanaged code" },
+};
+
+/*
+ * Thread Time's frames between a waiting function and its wait: the
+ * disk file, the network peer, the CPUs it blocked and woke on, and the
+ * stack of the thread that readied it ("... (READIED_BY)"). They name no
+ * function of the waiting thread.
+ */
+static int wait_detail(const char *n, size_t len)
+{
+	return starts(n, "DiskFile: ") ||
+	       starts(n, "NETWORK (probably) From: ") ||
+	       starts(n, "BLOCKED on CPU ") || starts(n, "READIED BY TID(") ||
+	       (len >= 12 && !memcmp(n + len - 12, "(READIED_BY)", 12)) ||
+	       (starts(n, "File ") && !memchr(n, '!', len));
+}
+
+static int wait_kind(const char *n)
+{
+	size_t j;
+
+	for (j = 0; j < PD_ARRAY_SIZE(wait_kinds); j++)
+		if (wait_kinds[j].prefix ? starts(n, wait_kinds[j].name)
+					 : !strcmp(n, wait_kinds[j].name))
+			return (int)j;
+	return -1;
+}
+
+/*
+ * The frame of time waited of kind j under the node at: its function's
+ * name with the kind after it, in its module ("ReadFile (disk)").
+ */
+static uint32_t wait_frame(struct ss_state *s, uint32_t at, int j)
+{
+	struct pd_profile *p = s->p;
+	struct pd_buf b = PD_BUF_INIT;
+	uint32_t mod = 0, f;
+
+	if (at != PD_ROOT &&
+	    !pd_profile_is_thread_frame(p, p->nodes.v[at].frame)) {
+		const struct pd_frame *fr = &p->frames.v[p->nodes.v[at].frame];
+
+		pd_buf_add(&b, pd_intern_str(&p->strs, fr->name),
+			   pd_intern_len(&p->strs, fr->name));
+		pd_buf_adds(&b, " ");
+		mod = fr->module;
+	}
+	pd_buf_addf(&b, "(%s)", wait_kinds[j].kind);
+	f = pd_profile_frame(p, pd_intern(&p->strs, b.buf, b.len), mod);
+	pd_buf_release(&b);
+	return f;
+}
+
+/*
  * What each speedscope frame is (kind) and, for a real one, the profile's
  * frame (real): TraceEvent's process, thread and CPU_TIME pseudo-frames
- * are no functions, and its "module!method" names are split.
+ * are no functions, its waits are time of their caller, and its
+ * "module!method" names are split.
  */
 static void classify_frames(struct ss_state *s, int traceevent,
 			    unsigned char *kind, uint32_t *real)
@@ -245,6 +319,11 @@ static void classify_frames(struct ss_state *s, int traceevent,
 				kind[i] = KIND_SKIP;
 			else if (!strcmp(n, "CPU_TIME"))
 				kind[i] = KIND_CPU;
+			else if (wait_kind(n) >= 0)
+				kind[i] = (unsigned char)(KIND_WAIT +
+							  wait_kind(n));
+			else if (wait_detail(n, len))
+				kind[i] = KIND_SKIP;
 		}
 		real[i] = UINT32_MAX;
 		if (kind[i] != KIND_REAL)
@@ -362,8 +441,12 @@ static int place_node(struct ss_state *s, struct ctx *cx, size_t i,
 	case KIND_SKIP:
 	case KIND_CPU:
 		break;
-	default:
+	case KIND_REAL:
 		c->real = pd_profile_child(p, c->real, real[f]);
+		break;
+	default: /* time waited: its caller's, of its kind */
+		c->real = pd_profile_child(
+		    p, c->real, wait_frame(s, c->real, kind[f] - KIND_WAIT));
 	}
 	return 1;
 }
@@ -483,6 +566,11 @@ int pd_speedscope_remap(struct ss_state *s)
 		else
 			cnt = w;
 		pd_profile_add(p, c->real, w, cnt);
+		/* an evented wait's opens are its waits */
+		if (nd->frame < nf && kind[nd->frame] >= KIND_WAIT &&
+		    s->profs.v[c->prof].type == 1)
+			pd_profile_add_waits(p, p->nodes.v[c->real].frame,
+					     nd->count);
 		if (p->blk.used)
 			pd_blocks_carry_count(&p->blk, &v->blk, (uint32_t)i,
 					      c->real, cnt);

@@ -1,0 +1,52 @@
+#!/bin/sh
+# PerfView's Thread Time export (speedscope, evented): the time a function
+# waited is its own, of its kind, beside the time it ran: BLOCKED_TIME
+# under app!ReadMft() is "ReadMft() (blocked)", DISK_TIME "ReadMft()
+# (disk)"; the frames between a function and its wait (the disk file, the
+# thread that readied it) are no functions. Waits are judged as waits
+# (docs/statistics.md, "Waiting time"). The profiles are written by
+# tests/tools/threadtime_make.py from PerfView's layout; the expected
+# figures are its arguments: 10 waits of 20 ms, 5 disk reads of 8 ms, 1000
+# ms of CPU in app!Parse().
+. "$(dirname "$0")/lib.sh"
+mk() { python3 "$PD_ROOT/tests/tools/threadtime_make.py" "$@" || exit 1; }
+mk "$T/a.json" 10 20 1000 5 8
+expect_exit 0 pd show -f json "$T/a.json"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "kinds of time: $(head -c 400 "$T/out")"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+ms = lambda name, k: f[name][k] / 1e6
+assert abs(ms("ReadMft() (blocked)", "self") - 200) < 1e-6, f["ReadMft() (blocked)"]
+assert abs(ms("ReadMft() (disk)", "self") - 40) < 1e-6
+assert abs(ms("Parse()", "self") - 1000) < 1e-6
+assert ms("ReadMft()", "self") == 0 and abs(ms("ReadMft()", "total") - 240) < 1e-6
+assert abs(ms("Main()", "total") - 1240) < 1e-6
+for name in f:
+    assert "_TIME" not in name and "READIED" not in name and \
+        not name.startswith("DiskFile"), name
+PY
+# A real wait regression: 100 waits of 2 ms become 100 of 4 ms. Named, by
+# its kind, exit 1.
+mk "$T/c1.json" 100 2 1000
+mk "$T/c2.json" 100 4 1000
+expect_exit 1 pd "$T/c1.json" "$T/c2.json"
+expect_grep "^regressed: ReadMft() (blocked) \[app\] +100.0 % (self)" "$T/out"
+# Five waits of 400 ms become five of 560 ms: +40 %, 2 000 -> 2 800 ms
+# counted as samples, which as samples would be a certain regression; as
+# five waits a side, a fifth of a wait's spread, it is undecided, and so
+# is ReadMft()'s total, which is those waits alone.
+mk "$T/v1.json" 5 400 20000
+mk "$T/v2.json" 5 560 20000
+expect_exit 0 pd -f json "$T/v1.json" "$T/v2.json"
+if python3 - "$T/out" <<'PY'; then ok; else not_ok "five waits: $(head -c 400 "$T/out")"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["function"]: x for x in d["functions"]}
+for name in ("ReadMft() (blocked)", "ReadMft()"):
+    for k in ("self", "total"):
+        m = f[name][k]
+        assert m["status"] not in ("regressed", "improved"), (name, k, m)
+assert abs(f["ReadMft() (blocked)"]["self"]["delta_pct"] - 40) < 1e-6
+PY
+finish
