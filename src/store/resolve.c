@@ -140,6 +140,23 @@ int pd_store_has_runs(struct pd_db *db, const char *full, const char *scenario,
 	return rc < 0 ? rc : found;
 }
 
+/* Whether name is one of list's ", "-separated names. */
+static int listed(const struct pd_buf *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list->len ? list->buf : NULL;
+
+	while (p) {
+		const char *end = strstr(p, ", ");
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+
+		if (len == n && !memcmp(p, name, n))
+			return 1;
+		p = end ? end + 2 : NULL;
+	}
+	return 0;
+}
+
 int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
 		    const char **cache, const char **tool, char **cache_out,
 		    char **tool_out, struct pd_err *err)
@@ -157,15 +174,14 @@ int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
 		const char *c = pd_st_col_text(st, 0);
 		const char *t = pd_st_col_text(st, 1);
 
-		if ((!*cache || !strcmp(*cache, c)) && (!c1 || strcmp(c1, c))) {
+		if ((!*cache || !strcmp(*cache, c)) && !listed(&caches, c)) {
 			if (!c1)
 				c1 = pd_xstrdup(c);
 			pd_buf_addf(&caches, "%s%s", caches.len ? ", " : "", c);
 			nc++;
 		}
 		if ((!*cache || !strcmp(*cache, c)) &&
-		    (!*tool || !strcmp(*tool, t)) && (!t1 || strcmp(t1, t)) &&
-		    !strstr(tools.buf, t)) {
+		    (!*tool || !strcmp(*tool, t)) && !listed(&tools, t)) {
 			if (!t1)
 				t1 = pd_xstrdup(t);
 			pd_buf_addf(&tools, "%s%s", tools.len ? ", " : "", t);

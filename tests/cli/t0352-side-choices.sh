@@ -1,0 +1,24 @@
+#!/bin/sh
+# A commit stored with runs of several cache states and tools: compare
+# names each state and tool once ("has cold, warm runs", not "cold, warm,
+# warm" when warm has two tools) and asks for the one to take.
+. "$(dirname "$0")/lib.sh"
+history_db h
+for s in 1 2; do
+	b=$T/b$s
+	mkdir -p "$b/profiles"
+	printf '{"git_sha": "%040d", "scenario": "x", "commit_date": "2026-01-0%dT00:00:00Z"}\n' \
+		"$s" "$s" >"$b/build_meta.json"
+	for f in perf-cold perf-warm perfview-warm perfview-cold; do
+		printf 'main;parse 1000\nmain;read 500\n' >"$b/profiles/$f.folded"
+	done
+done
+expect_exit 0 pd ingest "$T/b1" "$T/b2"
+one=0000000000000000000000000000000000000001
+two=0000000000000000000000000000000000000002
+expect_exit 2 pd compare $one $two --scenario x
+expect_grep "^perfdiff: commit 000000000000 has cold, warm runs; pass --cache$" "$T/err"
+expect_exit 2 pd compare $one $two --scenario x --cache warm
+expect_grep "^perfdiff: commit 000000000000 has runs of several tools (folded, perfview); pass --tool$" "$T/err"
+expect_exit 0 pd compare $one $two --scenario x --cache warm --tool perfview
+finish
