@@ -347,6 +347,16 @@ static void notes(const struct perf_state *st, struct pd_profile *p,
 		    " --call-graph dwarf, or build with"
 		    " -fno-omit-frame-pointer (docs/formats.md)",
 		    st->cut_weight / p->total_weight * 100);
+	if (!strncmp(p->event, "sched:", 6))
+		pd_profile_note(p,
+				"%s: event %s counts scheduler events, not"
+				" time: each sample is one %s, weighed 1"
+				" (off-CPU time is not measured from it;"
+				" docs/formats.md, \"Linux perf\")",
+				path, p->event,
+				!strcmp(p->event, "sched:sched_switch")
+				    ? "context switch"
+				    : "event");
 	if (st->events.n > 2) {
 		struct pd_buf others = PD_BUF_INIT;
 
