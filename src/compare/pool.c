@@ -2,6 +2,7 @@
  * The import pool (pool.h): the files of a comparison are independent,
  * so they are read two at a time.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -43,14 +44,18 @@ int pd_import_pool(const char *const *paths, size_t n,
 		memset(&jobs[i].err, 0, sizeof(jobs[i].err));
 		pd_profile_init(&jobs[i].p);
 	}
+	assert(n == 0 || (paths && jobs && io));
 	threaded = n > 1 && !pthread_create(&th, NULL, pool_odd, &pool);
 	for (i = 0; i < n; i += threaded ? 2 : 1)
 		import_job(&jobs[i]);
 	if (threaded)
 		pthread_join(th, NULL);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
+		/* an importer returns 0 or a (negative) error code */
+		assert(jobs[i].rc <= 0);
 		if (jobs[i].rc < 0)
 			return pd_err_set(err, jobs[i].rc, "%s",
 					  jobs[i].err.msg);
+	}
 	return 0;
 }

@@ -1,4 +1,5 @@
 /* The comparisons of diff, one per series (section.h). */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,9 @@ void pd_section_runs(struct pd_section *x, const struct pd_run_side *s, int i)
 {
 	size_t k;
 
+	assert(i == 0 || i == 1);
+	/* a bundle's keys run beside its files, one each */
+	assert(!s[i].keys.n || s[i].keys.n == s[i].files.n);
 	for (k = 0; k < s[i].files.n; k++)
 		if (!x->key.cache || !s[i].keys.n ||
 		    (!strcmp(s[i].keys.v[k].cache, x->key.cache) &&
@@ -28,11 +32,15 @@ void pd_section_diff(struct pd_section *x, unsigned flags,
 	const char **paths;
 	int j;
 
+	/* a series compared has runs on both sides (else it is "only") */
+	assert(na > 0 && nb > 0);
 	for (j = 0; j < 2; j++)
 		x->p[j] = pd_xmalloc(x->at[j].n * sizeof(*x->p[j]));
 	for (i = 0; i < na + nb; i++) {
 		j = i >= na;
 		k = x->at[j].v[j ? i - na : i] + (j ? s[0].files.n : 0);
+		/* the jobs are the baseline's files, then the candidate's */
+		assert(k < s[0].files.n + s[1].files.n);
 		all[i] = &jobs[k].p;
 		x->p[j][j ? i - na : i] = &jobs[k].p;
 	}

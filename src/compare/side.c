@@ -2,6 +2,7 @@
  * The sides of a comparison (side.h): files, bundles and stored commits
  * assembled, loaded and described once for diff, compare and check.
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +33,7 @@ size_t pd_run_side_keep(struct pd_run_side *s, const char *cache,
 
 	if (!s->keys.n)
 		return s->files.n;
+	assert(s->keys.n == s->files.n);
 	for (i = 0; i < s->files.n; i++)
 		if (matches(cache, s->keys.v[i].cache) &&
 		    matches(tool, s->keys.v[i].tool)) {
@@ -446,6 +448,10 @@ int pd_compare_sides(struct pd_run_side *s, struct pd_db *db,
 			pd_agg_resize(&pd_run_side_aggs(&s[i])[j], fn->v.n);
 	rc = settle_totals(db, s, &k, o->set, fn, &ids, err);
 	if (rc == 0) {
+		/* both sides loaded, each run's table as long as fn's */
+		assert(pd_run_side_n(&s[0]) > 0 && pd_run_side_n(&s[1]) > 0);
+		assert(pd_run_side_aggs(&s[0])[0].n >= fn->v.n &&
+		       pd_run_side_aggs(&s[1])[0].n >= fn->v.n);
 		pd_diff_aggs(d, &s[0].side, pd_run_side_aggs(&s[0]),
 			     pd_run_side_n(&s[0]), &s[1].side,
 			     pd_run_side_aggs(&s[1]), pd_run_side_n(&s[1]), fn,

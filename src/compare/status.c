@@ -1,4 +1,6 @@
 /* The verdict → exit status rule of the comparison commands (status.h). */
+#include <assert.h>
+
 #include "compare/status.h"
 #include "core/buf.h"
 #include "report/report.h"
@@ -15,6 +17,7 @@ static int check_status(const struct pd_diff *d, const char *function,
 	size_t i, matched = 0;
 	int bad = 0, unsure = 0;
 
+	assert(!function || fre); /* the pattern compiled with it */
 	if (!function) {
 		if (d->verdict == PD_REGRESSED)
 			return 1;
@@ -45,6 +48,8 @@ static int check_status(const struct pd_diff *d, const char *function,
 int pd_compare_status(const struct pd_diff *d, int check, const char *function,
 		      const regex_t *fre, int *unmatched)
 {
+	assert(d->verdict == PD_REGRESSED || d->verdict == PD_IMPROVED ||
+	       d->verdict == PD_SAME || d->verdict == PD_INCONCLUSIVE);
 	*unmatched = 0;
 	if (check)
 		return check_status(d, function, fre, unmatched);

@@ -6,6 +6,7 @@
  * alone. And the merge that brought the first bad commit into the first-
  * parent line. Git runs through core/proc.c, its output read whole.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,7 @@ int pd_git_out(const char *repo, const char *const *args, struct pd_buf *out,
 	argv[n++] = repo;
 	for (i = 0; args[i] && n < 23; i++)
 		argv[n++] = args[i];
+	assert(!args[i]); /* every argument fits: none dropped */
 	argv[n] = NULL;
 	pd_buf_reset(out);
 	rc = pd_proc_run((char *const *)(uintptr_t)argv, NULL, NULL, out,
@@ -257,6 +259,9 @@ static int by_kind(const void *a, const void *b)
 {
 	const struct rank_commit *x = a, *y = b;
 
+	assert(x->kind >= 0 && y->kind >= 0 &&
+	       (size_t)x->kind < PD_ARRAY_SIZE(kind_text) &&
+	       (size_t)y->kind < PD_ARRAY_SIZE(kind_text));
 	return x->kind - y->kind;
 }
 
@@ -444,6 +449,7 @@ int pd_culprit_merge(const char *repo, const char *bad, struct pd_buf *text,
 			hi = mid;
 		else
 			rc = -1;
+		assert(lo <= hi && hi <= fp.n); /* the search narrows */
 	}
 	/* fp[lo - 1] is the oldest with bad in it: a merge, or bad itself */
 	if (rc == 0 && lo > 0) {
