@@ -364,10 +364,11 @@ static const struct pd_optdef table[] = {
 	  "its runs; bundle: default HEAD)",
 	  NULL },
 	{ "repo", 0, TEXT(repo, NULL), "DIR", "History",
-	  PD_C_INGEST | PD_C_BUNDLE | SERIES | PD_C_COMPARE | PD_C_CHECK,
+	  PD_C_INGEST | PD_C_BUNDLE | SERIES | PD_C_SITE | PD_C_COMPARE |
+	      PD_C_CHECK,
 	  "git repository: resolves shas to full ids and commit dates,\n"
 	  "and revisions (HEAD~1, a branch, A...B) for compare, check and\n"
-	  "--alert-after; trend and culprit order commits as git does",
+	  "--alert-after; trend, culprit and site order commits as git does",
 	  "the git repository: ingest and bundle resolve each sha to its full "
 	  "id and commit date (default: the repository holding the bundle, "
 	  "else the current folder's); compare, check (`db:REV`) and "
@@ -376,7 +377,8 @@ static const struct pd_optdef table[] = {
 	  "it a revision is a stored sha prefix); trend and culprit order "
 	  "commits as `git rev-list --topo-order HEAD` does (during a git "
 	  "bisect, the branch the bisect started from rather than HEAD), "
-	  "leaving out stored commits git does not know, with a note" },
+	  "leaving out stored commits git does not know, with a note; so "
+	  "do site's trend pages" },
 	{ "base-of", 0, TEXT(base_of, NULL), "REF", "History", PD_C_COMPARE,
 	  "one operand, CAND_REV; the baseline is its merge base with REF,\n"
 	  "or that commit's nearest stored first-parent ancestor (--repo)",

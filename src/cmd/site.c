@@ -25,6 +25,7 @@
 #include "core/xalloc.h"
 #include "report/report.h"
 #include "report/site.h"
+#include "series/culprit.h"
 #include "store/trend.h"
 
 /* Bytes safe in a file name and a URL; others become _XX. */
@@ -161,6 +162,9 @@ void pd_site_release(struct pd_site *s)
 {
 	size_t i;
 
+	pd_git_lines_free(s->order, s->norder);
+	s->order = NULL;
+	s->norder = 0;
 	for (i = 0; i < s->keys.n; i++) {
 		free(s->keys.v[i].scenario);
 		free(s->keys.v[i].cache);
@@ -514,6 +518,8 @@ static int one_series(struct pd_site *s, struct pd_db *db,
 	q.last = s->last;
 	q.top = 10;
 	q.threshold_pct = 5;
+	q.order = s->order;
+	q.norder = s->norder;
 	if (pd_store_trend(db, &q, &ss->t, &err) < 0) {
 		pd_error("%s", err.msg);
 		return -1;
@@ -536,6 +542,16 @@ int pd_site_build(struct pd_site *s)
 	size_t i;
 	int rc = 0;
 
+	if (s->repo) {
+		struct pd_err err = PD_ERR_INIT;
+		long n = pd_git_order(s->repo, &s->order, &err);
+
+		if (n < 0) {
+			pd_error("error: %s", err.msg);
+			return -1;
+		}
+		s->norder = (size_t)n;
+	}
 	if (pd_open_history(&db, s->db) < 0)
 		return -1;
 	if (pd_site_keys(&db, s) < 0) {
@@ -588,6 +604,7 @@ static int site_args(int argc, char **argv, struct pd_site *s)
 		s->dir = a.ops[0];
 		s->db = a.db;
 		s->commit_url = a.commit_url;
+		s->repo = a.repo;
 		s->last = a.q.last;
 		s->pages = a.pages;
 		s->rebuild = a.rebuild;

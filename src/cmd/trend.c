@@ -96,56 +96,6 @@ static void args_release(struct pd_args *a)
 	pd_args_release(a);
 }
 
-/*
- * The commit whose ancestry orders the history: HEAD, or during a git
- * bisect the branch it started from (HEAD is then an old commit, whose
- * ancestry would leave out every stored commit after it). NULL after an
- * error (printed); free() the result.
- */
-static char *order_tip(const char *repo)
-{
-	static const char *const where[] = { "rev-parse", "--git-path",
-					     "BISECT_START", NULL };
-	char **lines = NULL, *tip = NULL;
-	long n = git_lines(repo, where, &lines);
-	struct pd_buf path = PD_BUF_INIT;
-	FILE *f;
-
-	if (n < 0)
-		return NULL;
-	if (n > 0) {
-		if (lines[0][0] != '/')
-			pd_buf_addf(&path, "%s/", repo);
-		pd_buf_adds(&path, lines[0]);
-	}
-	free_lines(lines, (size_t)n);
-	f = path.len ? fopen(path.buf, "r") : NULL;
-	if (f) {
-		char ref[512];
-
-		if (fgets(ref, sizeof(ref), f)) {
-			ref[strcspn(ref, "\r\n")] = '\0';
-			if (*ref && *ref != '-')
-				tip = pd_xstrdup(ref);
-		}
-		fclose(f);
-	}
-	pd_buf_release(&path);
-	if (tip) { /* a branch since deleted: HEAD after all */
-		const char *verify[] = { "rev-parse", "--verify", "-q", tip,
-					 NULL };
-		struct pd_buf o = PD_BUF_INIT;
-		struct pd_err err = PD_ERR_INIT;
-
-		if (pd_git_out(repo, verify, &o, &err) < 0) {
-			free(tip);
-			tip = NULL;
-		}
-		pd_buf_release(&o);
-	}
-	return tip ? tip : pd_xstrdup("HEAD");
-}
-
 /* Loads and analyses; 0 or 2 (message printed). */
 static int load_trend(struct pd_args *a, struct pd_trend *t)
 {
@@ -154,16 +104,13 @@ static int load_trend(struct pd_args *a, struct pd_trend *t)
 	int rc;
 
 	if (a->repo) {
-		char *tip = order_tip(a->repo);
-		const char *rl[] = { "rev-list", "--topo-order", "--reverse",
-				     tip, NULL };
 		char **lines = NULL;
-		long n = tip ? git_lines(a->repo, rl, &lines) : -1;
+		long n = pd_git_order(a->repo, &lines, &err);
 
-		free(tip);
-
-		if (n < 0)
+		if (n < 0) {
+			pd_error("error: %s", err.msg);
 			return 2;
+		}
 		a->q.order = lines;
 		a->q.norder = (size_t)n;
 	}

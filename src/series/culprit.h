@@ -18,6 +18,16 @@
 PD_NODISCARD int pd_git_out(const char *repo, const char *const *args,
 			    struct pd_buf *out, struct pd_err *err);
 /*
+ * The repository's commits in the order trend, culprit and site give a
+ * history (docs/cli.md, --repo): `git rev-list --topo-order` of HEAD, or
+ * during a git bisect of the branch it started from, oldest first, into
+ * *out (each line and the array malloc'ed; pd_git_lines_free). Their
+ * number, or -1 with err set.
+ */
+PD_NODISCARD long pd_git_order(const char *repo, char ***out,
+			       struct pd_err *err);
+void pd_git_lines_free(char **v, size_t n);
+/*
  * The commits of good..bad ranked by their evidence for alert al of t,
  * likeliest first, each with what it changed ("changed parse
  * (app.c:40-58)", "docs and tests only"), as lines appended to text;

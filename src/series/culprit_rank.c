@@ -46,6 +46,101 @@ int pd_git_out(const char *repo, const char *const *args, struct pd_buf *out,
 	return 0;
 }
 
+/* out's non-empty lines into *v, each its own string; their number. */
+static size_t split_lines(struct pd_buf *o, char ***v)
+{
+	PD_VEC(char *) l = PD_VEC_INIT;
+	char *line, *next;
+
+	for (line = o->len ? o->buf : NULL; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		line[strcspn(line, "\r")] = '\0';
+		if (*line)
+			PD_VEC_PUSH(&l, pd_xstrdup(line));
+	}
+	*v = l.v;
+	return l.n;
+}
+
+void pd_git_lines_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * The commit whose ancestry orders the history: HEAD, or during a git
+ * bisect the branch it started from (HEAD is then an old commit, whose
+ * ancestry would leave out every stored commit after it); NULL after an
+ * error.
+ */
+static char *order_tip(const char *repo, struct pd_err *err)
+{
+	static const char *const where[] = { "rev-parse", "--git-path",
+					     "BISECT_START", NULL };
+	struct pd_buf o = PD_BUF_INIT, path = PD_BUF_INIT;
+	char **lines = NULL, *tip = NULL;
+	size_t n;
+	FILE *f;
+
+	if (pd_git_out(repo, where, &o, err) < 0) {
+		pd_buf_release(&o);
+		return NULL;
+	}
+	n = split_lines(&o, &lines);
+	if (n > 0) {
+		if (lines[0][0] != '/')
+			pd_buf_addf(&path, "%s/", repo);
+		pd_buf_adds(&path, lines[0]);
+	}
+	pd_git_lines_free(lines, n);
+	f = path.len ? fopen(path.buf, "r") : NULL;
+	if (f) {
+		char ref[512];
+
+		if (fgets(ref, sizeof(ref), f)) {
+			ref[strcspn(ref, "\r\n")] = '\0';
+			if (*ref && *ref != '-')
+				tip = pd_xstrdup(ref);
+		}
+		fclose(f);
+	}
+	pd_buf_release(&path);
+	if (tip) { /* a branch since deleted: HEAD after all */
+		const char *verify[] = { "rev-parse", "--verify", "-q", tip,
+					 NULL };
+		struct pd_err quiet = PD_ERR_INIT;
+
+		if (pd_git_out(repo, verify, &o, &quiet) < 0) {
+			free(tip);
+			tip = NULL;
+		}
+	}
+	pd_buf_release(&o);
+	return tip ? tip : pd_xstrdup("HEAD");
+}
+
+long pd_git_order(const char *repo, char ***out, struct pd_err *err)
+{
+	char *tip = order_tip(repo, err);
+	const char *rl[] = { "rev-list", "--topo-order", "--reverse", tip,
+			     NULL };
+	struct pd_buf o = PD_BUF_INIT;
+	long n = -1;
+
+	*out = NULL;
+	if (tip && pd_git_out(repo, rl, &o, err) == 0)
+		n = (long)split_lines(&o, out);
+	free(tip);
+	pd_buf_release(&o);
+	return n;
+}
+
 /* Evidence kinds, strongest first. */
 enum {
 	EV_FUNCTION,

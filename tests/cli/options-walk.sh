@@ -157,7 +157,7 @@ compare series|--cache|-||--cache cold|err
 compare series|--tool|-||--tool samply|err
 diff peek|--cache|$T/walk/h1 $T/walk/h5||--cache cold|err
 diff peek|--tool|$T/walk/h1 $T/walk/h5||--tool samply|err
-compare ingest bundle series|--repo|-||--repo $T/walk/git|err
+compare ingest bundle series site|--repo|-||--repo $T/walk/git|err
 compare|--base-of|-||--base-of HEAD|err
 ingest|--scenario|-|noops $T/walk/bare --sha 1234567|--scenario z|err
 ingest|--cache|-|noops $T/walk/bare --sha 1234567 --scenario z|--cache cold|

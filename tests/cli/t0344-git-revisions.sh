@@ -114,11 +114,21 @@ expect_grep "alert-after HEAD~4: not a stored sha prefix; a name such as HEAD~1 
 # order the history by the branch the bisect started from (main), not
 # by HEAD's ancestry, which would leave out the five commits after c05.
 git -C "$R" bisect start -q main "$(c 2)" >/dev/null 2>&1 ||
-	git -C "$R" bisect start main "$(c 2)" >/dev/null
+	git -C "$R" bisect start main "$(c 2)" >/dev/null 2>&1
 git -C "$R" checkout -q "$(c 5)"
 expect_exit 1 pd trend --scenario syn --repo "$R"
 expect_grep "^perfdiff trend: scenario syn, .*: 10 commits" "$T/out"
 expect_exit 0 pd culprit --scenario syn --repo "$R"
 expect_grep "^first bad: $(c 6)$" "$T/out"
-git -C "$R" bisect reset -q >/dev/null 2>&1 || git -C "$R" bisect reset >/dev/null
+git -C "$R" bisect reset -q >/dev/null 2>&1 || git -C "$R" bisect reset >/dev/null 2>&1
+
+# site --repo: its trend pages in git's order too. HEAD is main: the
+# feature branch's stored commit f2 is not on its line and is left out,
+# where the commit-date order of a site without --repo shows it.
+expect_exit 0 pd site "$T/site-git" --repo "$R"
+expect_exit 0 pd site "$T/site-date"
+short_f2=$(f 2 | cut -c1-12)
+grep -rq "$short_f2" "$T/site-date/s" && ok || not_ok "f2 missing from the commit-date site"
+grep -rq "$short_f2" "$T/site-git/s" && not_ok "f2 on the git-ordered site" || ok
+grep -rq "$(c 10 | cut -c1-12)" "$T/site-git/s" && ok || not_ok "c10 missing from the git-ordered site"
 finish
