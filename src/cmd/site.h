@@ -19,7 +19,7 @@ struct pd_site {
 	const char *repo; /* --repo: series in git's order, or NULL */
 	char **order;	  /* that order's shas, oldest first */
 	size_t norder;
-	size_t last; /* commits per series; 0 all */
+	size_t last;  /* commits per series; 0 all */
 	size_t pages; /* latest commits with a comparison page; 0 all */
 	int rebuild;  /* make every comparison page again */
 	PD_VEC(struct pd_site_key) keys;

@@ -319,11 +319,10 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 				   all, a, b, &x, &xf, &g);
 			l = learned_of(d, noise, all ? SIZE_MAX : i, k);
 			nlearned += l.df > 0;
-			measure_pair(d, m, g.x,
-				     k ? aa->total_w[i] : aa->self_w[i],
-				     k ? ab->total_w[i] : ab->self_w[i], a, b,
-				     &l, g.vshift, g.sig2, g.df,
-				     per_wait(aa, ab, i, k));
+			measure_pair(
+			    d, m, g.x, k ? aa->total_w[i] : aa->self_w[i],
+			    k ? ab->total_w[i] : ab->self_w[i], a, b, &l,
+			    g.vshift, g.sig2, g.df, per_wait(aa, ab, i, k));
 			pd_diff_beyond_shift(m, g.shift, x.ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, k);
 		}

@@ -320,8 +320,8 @@ static void classify_frames(struct ss_state *s, int traceevent,
 			else if (!strcmp(n, "CPU_TIME"))
 				kind[i] = KIND_CPU;
 			else if (wait_kind(n) >= 0)
-				kind[i] = (unsigned char)(KIND_WAIT +
-							  wait_kind(n));
+				kind[i] =
+				    (unsigned char)(KIND_WAIT + wait_kind(n));
 			else if (wait_detail(n, len))
 				kind[i] = KIND_SKIP;
 		}
