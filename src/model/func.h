@@ -40,6 +40,8 @@ enum {
 	PD_FUNCS_NO_JAVA_L = 1 << 5,
 };
 
+/* Where the argument list of a C++/C# name opens; n when it has none. */
+size_t pd_name_args_start(const char *s, size_t n);
 /* Whether a name has an argument list, "f(int)"; a Java "Lpkg/..." name. */
 int pd_name_has_args(const char *s, size_t n);
 int pd_name_is_java_l(const char *s, size_t n);
