@@ -52,47 +52,9 @@ static int parse(int argc, char **argv, struct pd_args *a, const char *usage,
 	return -1;
 }
 
-/*
- * Output lines of `git -C repo args...`, run without a shell. Returns the
- * number of lines, or -1 with a message printed.
- */
-static long git_lines(const char *repo, const char *const *args, char ***out)
-{
-	struct pd_buf o = PD_BUF_INIT;
-	PD_VEC(char *) v = PD_VEC_INIT;
-	char *line, *next;
-	struct pd_err err = PD_ERR_INIT;
-
-	if (pd_git_out(repo, args, &o, &err) < 0) {
-		pd_error("error: %s", err.msg);
-		pd_buf_release(&o);
-		return -1;
-	}
-	for (line = o.buf; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		line[strcspn(line, "\r")] = '\0';
-		if (*line)
-			PD_VEC_PUSH(&v, pd_xstrdup(line));
-	}
-	pd_buf_release(&o);
-	*out = v.v;
-	return (long)v.n;
-}
-
-static void free_lines(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 static void args_release(struct pd_args *a)
 {
-	free_lines((char **)(uintptr_t)a->q.order, a->q.norder);
+	pd_git_lines_free((char **)(uintptr_t)a->q.order, a->q.norder);
 	pd_args_release(a);
 }
 
@@ -460,9 +422,10 @@ int pd_cmd_culprit(int argc, char **argv)
 
 		pd_buf_addf(&range, "%s..%s", good, bad);
 		args[2] = range.buf;
-		n = git_lines(a.repo, args, &lines);
+		n = pd_git_lines(a.repo, args, &lines, &err);
 		pd_buf_release(&range);
 		if (n < 0) {
+			pd_error("error: %s", err.msg);
 			status = 2;
 			goto out;
 		}
@@ -470,12 +433,12 @@ int pd_cmd_culprit(int argc, char **argv)
 			printf("adjacent: %s is the first bad commit; no bisect"
 			       " needed\n",
 			       safe[1]);
-			free_lines(lines, (size_t)n);
+			pd_git_lines_free(lines, (size_t)n);
 			goto out;
 		}
 		if (n >= 1)
 			printf("%s commits to test between them\n", lines[0]);
-		free_lines(lines, (size_t)n);
+		pd_git_lines_free(lines, (size_t)n);
 		if (pd_culprit_rank(a.repo, &t, al, good, bad, likely, &text,
 				    &err) < 0 ||
 		    pd_culprit_merge(a.repo, bad, &text, &err) < 0) {

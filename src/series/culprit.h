@@ -26,6 +26,9 @@ PD_NODISCARD int pd_git_out(const char *repo, const char *const *args,
  */
 PD_NODISCARD long pd_git_order(const char *repo, char ***out,
 			       struct pd_err *err);
+/* git -C repo args...'s non-empty output lines, as pd_git_order gives. */
+PD_NODISCARD long pd_git_lines(const char *repo, const char *const *args,
+			       char ***out, struct pd_err *err);
 void pd_git_lines_free(char **v, size_t n);
 /*
  * The commits of good..bad ranked by their evidence for alert al of t,

@@ -64,6 +64,19 @@ static size_t split_lines(struct pd_buf *o, char ***v)
 	return l.n;
 }
 
+long pd_git_lines(const char *repo, const char *const *args, char ***out,
+		  struct pd_err *err)
+{
+	struct pd_buf o = PD_BUF_INIT;
+	long n = -1;
+
+	*out = NULL;
+	if (pd_git_out(repo, args, &o, err) == 0)
+		n = (long)split_lines(&o, out);
+	pd_buf_release(&o);
+	return n;
+}
+
 void pd_git_lines_free(char **v, size_t n)
 {
 	size_t i;
@@ -85,20 +98,17 @@ static char *order_tip(const char *repo, struct pd_err *err)
 					     "BISECT_START", NULL };
 	struct pd_buf o = PD_BUF_INIT, path = PD_BUF_INIT;
 	char **lines = NULL, *tip = NULL;
-	size_t n;
+	long n = pd_git_lines(repo, where, &lines, err);
 	FILE *f;
 
-	if (pd_git_out(repo, where, &o, err) < 0) {
-		pd_buf_release(&o);
+	if (n < 0)
 		return NULL;
-	}
-	n = split_lines(&o, &lines);
 	if (n > 0) {
 		if (lines[0][0] != '/')
 			pd_buf_addf(&path, "%s/", repo);
 		pd_buf_adds(&path, lines[0]);
 	}
-	pd_git_lines_free(lines, n);
+	pd_git_lines_free(lines, (size_t)n);
 	f = path.len ? fopen(path.buf, "r") : NULL;
 	if (f) {
 		char ref[512];
@@ -130,14 +140,12 @@ long pd_git_order(const char *repo, char ***out, struct pd_err *err)
 	char *tip = order_tip(repo, err);
 	const char *rl[] = { "rev-list", "--topo-order", "--reverse", tip,
 			     NULL };
-	struct pd_buf o = PD_BUF_INIT;
 	long n = -1;
 
 	*out = NULL;
-	if (tip && pd_git_out(repo, rl, &o, err) == 0)
-		n = (long)split_lines(&o, out);
+	if (tip)
+		n = pd_git_lines(repo, rl, out, err);
 	free(tip);
-	pd_buf_release(&o);
 	return n;
 }
 
