@@ -11,6 +11,7 @@
 
 #include "cmd/cmdlist.h"
 #include "core/compat.h"
+#include "core/out.h"
 #include "store/db.h"
 
 struct pd_cmd {
@@ -52,40 +53,22 @@ const struct pd_cmd *pd_cmd_find(const char *name);
 int pd_operands_ok(const char *cmd, int n);
 void pd_error(const char *fmt, ...) PD_PRINTF(1, 2);
 
-/* Output file written to a temporary name and renamed on success. */
-struct pd_out {
-	FILE *f;
-	char *path, *tmp;
-};
-
-PD_NODISCARD int pd_out_open(struct pd_out *o, const char *path);
 /*
- * Whether -o path may be written: "-" (not for a file-only format), a new
- * name or a regular file; 0, or -1 after a message.
+ * The output files of core/out.h with their errors said (pd_error): the
+ * same returns.
  */
-PD_NODISCARD int pd_out_check(const char *path, int file_only);
-/* Gives a temporary file the permissions a new file would get (umask). */
-void pd_tmp_perms(int fd);
-/*
- * Commits (rc == 0) or discards the file; returns 0 or -1 with a message.
- * A write that failed on the stream (a full disk) is said in one line with
- * the file and the reason, whatever rc.
- */
-PD_NODISCARD int pd_out_close(struct pd_out *o, int rc);
-
+PD_NODISCARD int pd_out_open_say(struct pd_out *o, const char *path);
+PD_NODISCARD int pd_out_close_say(struct pd_out *o, int rc);
+PD_NODISCARD int pd_out_check_say(const char *path, int file_only);
+PD_NODISCARD int pd_write_by_name_say(const char *output,
+				      int (*write)(const char *tmp,
+						   const void *arg,
+						   struct pd_err *err),
+				      const void *arg);
 /* Whether --commit-url is an http(s) address with {sha}; else says why. */
 int pd_commit_url_ok(const char *url);
 /* Opens an existing history database; prints the error, -1. */
 PD_NODISCARD int pd_open_history(struct pd_db *db, const char *path);
-/*
- * For writers that take a file name (libxlsxwriter): write() fills a
- * temporary file next to output, renamed into place on success. Prints
- * the error, -1.
- */
-PD_NODISCARD int pd_write_by_name(const char *output,
-				  int (*write)(const char *tmp, const void *arg,
-					       struct pd_err *err),
-				  const void *arg);
 /* Compiles an extended regular expression; prints the error, -1. */
 PD_NODISCARD int pd_parse_regex(const char *opt, const char *pattern,
 				regex_t *re);

@@ -66,7 +66,7 @@ static int copy(struct pd_db *src, const char *to, struct copy_job *j)
 	j->src = src;
 	snprintf(j->shown, sizeof(j->shown), "%s", to);
 	if (!pd_db_is_server(to) && stat(to, &st) && errno == ENOENT)
-		return pd_write_by_name(to, copy_into, j);
+		return pd_write_by_name_say(to, copy_into, j);
 	if (pd_db_open(&dst, to, PD_DB_WRITE, &err) < 0) {
 		pd_error("%s", err.msg);
 		return -1;

@@ -161,7 +161,7 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 		     worst != PD_REGRESSED))
 			worst = x[i].d.verdict;
 	}
-	if (pd_out_open(&out, r->output) != 0)
+	if (pd_out_open_say(&out, r->output) != 0)
 		return 2;
 	if (r->fmt == PD_FMT_JSON) {
 		fputs("{\n\"series\": [", out.f);
@@ -204,7 +204,7 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 	pd_buf_release(&b);
 	if (rc < 0 && r->output && !ferror(out.f))
 		pd_error("error: %s: write failed", r->output);
-	if (pd_out_close(&out, rc) != 0 || rc != 0)
+	if (pd_out_close_say(&out, rc) != 0 || rc != 0)
 		return 2;
 	for (i = 0; i < n; i++) {
 		st = pd_render_status(&x[i].d, r);

@@ -363,7 +363,7 @@ static int finish(struct pd_args *a)
 		return 2;
 	}
 	/* A bad -o is said before any work, not after it. */
-	if (a->output && pd_out_check(a->output, a->fmt == PD_FMT_XLSX))
+	if (a->output && pd_out_check_say(a->output, a->fmt == PD_FMT_XLSX))
 		return 2;
 	return -1;
 }

@@ -60,13 +60,14 @@ static int peek_sides(struct pd_args *r, const regex_t *re,
 		pk.pb = all + na;
 		pk.nb = n - na;
 		pk.fn = &fn;
-		if (pd_out_open(&out, r->output) == 0) {
+		if (pd_out_open_say(&out, r->output) == 0) {
 			rc = pd_report_peek(out.f, &d, &pk,
 					    r->fmt == PD_FMT_JSON);
 			if (rc == 0)
 				pd_error("error: no function matches %s",
 					 r->function);
-			if (pd_out_close(&out, rc > 0 ? 0 : -1) == 0 && rc > 0)
+			if (pd_out_close_say(&out, rc > 0 ? 0 : -1) == 0 &&
+			    rc > 0)
 				status = 0;
 		}
 		pd_diff_release(&d);

@@ -24,7 +24,7 @@ static int write_xlsx(const char *tmp, const void *d, struct pd_err *err)
 
 static int render_xlsx(struct pd_diff *d, const char *output)
 {
-	if (pd_write_by_name(output, write_xlsx, d) < 0)
+	if (pd_write_by_name_say(output, write_xlsx, d) < 0)
 		return 2;
 	return d->verdict == PD_REGRESSED ? 1 : 0;
 }
@@ -108,12 +108,12 @@ int pd_render(struct pd_diff *d, struct pd_args *r, const struct pd_profile *pa,
 		}
 		return render_xlsx(d, r->output);
 	}
-	if (pd_out_open(&out, r->output) != 0)
+	if (pd_out_open_say(&out, r->output) != 0)
 		return 2;
 	rc = pd_render_body(out.f, d, r, pa, pb, fn);
 	if (rc < 0 && r->output && !ferror(out.f))
 		pd_error("error: %s: write failed", r->output);
-	if (pd_out_close(&out, rc) == 0 && rc == 0)
+	if (pd_out_close_say(&out, rc) == 0 && rc == 0)
 		status = pd_render_status(d, r);
 	return status;
 }
@@ -185,7 +185,7 @@ int pd_write_one(const char *path, const struct pd_import_opts *io,
 	if (o->fmt == PD_FMT_FOLDED &&
 	    (plan = pd_folded_plan_say(&p, o->counts)) < 0)
 		goto out;
-	if (pd_out_open(&out, o->output) == 0) {
+	if (pd_out_open_say(&out, o->output) == 0) {
 		if (o->fmt == PD_FMT_JSON)
 			rc = pd_report_profile_json(out.f, &p);
 		else if (o->fmt == PD_FMT_FOLDED)
@@ -197,7 +197,7 @@ int pd_write_one(const char *path, const struct pd_import_opts *io,
 		else
 			rc = pd_report_profile_text(out.f, &p, o->top,
 						    o->text_notes);
-		if (pd_out_close(&out, rc) == 0 && rc == 0)
+		if (pd_out_close_say(&out, rc) == 0 && rc == 0)
 			status = 0;
 	}
 out:

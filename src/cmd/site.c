@@ -204,11 +204,11 @@ static int write_page(const struct pd_site *s, const char *name,
 
 	pd_buf_addf(&path, "%s/%s", s->dir, name);
 	if (rc == 0)
-		rc = pd_out_open(&out, path.buf);
+		rc = pd_out_open_say(&out, path.buf);
 	else
 		pd_error("error: %s: the page's template is missing", path.buf);
 	if (rc == 0)
-		rc = pd_out_close(&out, pd_report_put(out.f, &b));
+		rc = pd_out_close_say(&out, pd_report_put(out.f, &b));
 	pd_buf_release(&path);
 	pd_buf_release(&b);
 	return rc ? -1 : 0;
@@ -294,13 +294,13 @@ static int state_write(struct pd_site *s)
 
 	drop_stale(s);
 	pd_buf_addf(&path, "%s/.perfdiff-site", s->dir);
-	rc = pd_out_open(&out, path.buf);
+	rc = pd_out_open_say(&out, path.buf);
 	pd_buf_release(&path);
 	if (rc)
 		return -1;
 	for (i = 0; i < s->now.n; i++)
 		fprintf(out.f, "%s\n", s->now.v[i]);
-	return pd_out_close(&out, ferror(out.f) ? -1 : 0);
+	return pd_out_close_say(&out, ferror(out.f) ? -1 : 0);
 }
 
 /*
@@ -387,10 +387,10 @@ static int add_nav(const char *path, const char *slug)
 		pd_buf_release(&out);
 		return rc;
 	}
-	rc = pd_out_open(&o, path);
+	rc = pd_out_open_say(&o, path);
 	if (rc == 0) {
 		rc = fwrite(out.buf, 1, out.len, o.f) == out.len ? 0 : -1;
-		rc = pd_out_close(&o, rc);
+		rc = pd_out_close_say(&o, rc);
 	}
 	pd_buf_release(&out);
 	return rc;
@@ -493,7 +493,7 @@ static int trend_page(const struct pd_site *s, struct pd_site_series *ss)
 	int rc;
 
 	pd_buf_addf(&path, "%s/s/%s.html", s->dir, ss->key->slug);
-	rc = pd_out_open(&out, path.buf);
+	rc = pd_out_open_say(&out, path.buf);
 	pd_buf_release(&path);
 	if (rc)
 		return -1;
@@ -501,7 +501,7 @@ static int trend_page(const struct pd_site *s, struct pd_site_series *ss)
 	ss->t.page_link = series_link;
 	ss->t.page_arg = ss;
 	rc = pd_site_trend_html(out.f, &ss->t);
-	return pd_out_close(&out, rc);
+	return pd_out_close_say(&out, rc);
 }
 
 /* One scenario x cache x tool: its trend, pages and index entry. */

@@ -210,14 +210,14 @@ static int state_update(const char *path, const struct pd_trend *t,
 	}
 	if (added) {
 		status = fresh > 0;
-		if (pd_out_open(&out, path) != 0) {
+		if (pd_out_open_say(&out, path) != 0) {
 			status = 2;
 		} else {
 			int rc = 0;
 
 			for (k = 0; k < seen.n; k++)
 				rc |= fprintf(out.f, "%s\n", seen.v[k]) < 0;
-			if (pd_out_close(&out, rc ? PD_EIO : 0) != 0)
+			if (pd_out_close_say(&out, rc ? PD_EIO : 0) != 0)
 				status = 2;
 		}
 	}
@@ -265,10 +265,10 @@ int pd_cmd_trend(int argc, char **argv)
 	if (a.record && pd_trend_record_alerts(a.db, &t, &fresh))
 		goto out;
 	if (a.fmt == PD_FMT_XLSX) {
-		if (pd_write_by_name(a.output, write_xlsx, &t) < 0)
+		if (pd_write_by_name_say(a.output, write_xlsx, &t) < 0)
 			goto out;
 	} else {
-		if (pd_out_open(&out, a.output) != 0)
+		if (pd_out_open_say(&out, a.output) != 0)
 			goto out;
 		t.commit_url = a.commit_url;
 		if (a.fmt == PD_FMT_MD)
@@ -281,7 +281,7 @@ int pd_cmd_trend(int argc, char **argv)
 			rc = pd_trend_text(out.f, &t, a.ro.color);
 		if (rc && a.output && !ferror(out.f))
 			pd_error("error: %s: write failed", a.output);
-		if (pd_out_close(&out, rc) != 0 || rc)
+		if (pd_out_close_say(&out, rc) != 0 || rc)
 			goto out;
 	}
 	status = 0;

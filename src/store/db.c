@@ -625,6 +625,18 @@ fail:
 	return rc;
 }
 
+int pd_db_open_history(struct pd_db *db, const char *path, struct pd_err *err)
+{
+	if (!pd_db_is_server(path) && access(path, F_OK) != 0) {
+		memset(db, 0, sizeof(*db));
+		return pd_err_set(err, PD_EIO,
+				  "error: %s: no such database (perfdiff ingest"
+				  " creates it)",
+				  path);
+	}
+	return pd_db_open(db, path, PD_DB_READ, err);
+}
+
 void pd_db_close(struct pd_db *db)
 {
 	int i;

@@ -106,6 +106,13 @@ int pd_db_threads(void);
 PD_NODISCARD int pd_db_open(struct pd_db *db, const char *path,
 			    enum pd_db_mode mode, struct pd_err *err);
 void pd_db_close(struct pd_db *db);
+/*
+ * A history that must exist already (every command but ingest): a file
+ * not there is "no such database (perfdiff ingest creates it)", not a
+ * new empty one; opened as PD_DB_READ.
+ */
+PD_NODISCARD int pd_db_open_history(struct pd_db *db, const char *path,
+				    struct pd_err *err);
 /* The statement of sql/<name>.sql, reset and with bindings cleared. */
 PD_NODISCARD struct pd_st *pd_db_stmt(struct pd_db *db, const char *name,
 				      struct pd_err *err);
