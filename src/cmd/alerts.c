@@ -1,7 +1,6 @@
 /*
  * `perfdiff alerts`: the alerts stored by trend --record, by group, with
- * their states; `perfdiff alerts set ID STATE` triages one. Also the
- * marking of trends with the stored states (cmd/alerts.h).
+ * their states; `perfdiff alerts set ID STATE` triages one.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -14,7 +13,6 @@
 
 #include <cJSON.h>
 
-#include "cmd/alerts.h"
 #include "cmd/cmd.h"
 #include "cmd/parse.h"
 #include "core/buf.h"
@@ -23,71 +21,6 @@
 #include "report/jsonw.h"
 #include "report/report.h"
 #include "store/alerts.h"
-
-int pd_trend_mark_alerts(struct pd_db *db, struct pd_trend *t)
-{
-	struct pd_err err = PD_ERR_INIT;
-	size_t i, w = 0, hidden = 0;
-
-	if (pd_alerts_mark(db, t, &err) < 0) {
-		pd_error("%s", err.msg);
-		return 2;
-	}
-	for (i = 0; i < t->alerts.n; i++) {
-		struct pd_alert *al = &t->alerts.v[i];
-
-		if (al->state == PD_ALERT_INVALID) {
-			PD_VEC_FREE(&al->series);
-			PD_VEC_FREE(&al->moved);
-			PD_VEC_FREE(&al->delta);
-			hidden++;
-			continue;
-		}
-		t->alerts.v[w++] = *al;
-	}
-	t->alerts.n = w;
-	if (hidden) {
-		struct pd_buf b = PD_BUF_INIT;
-
-		pd_buf_addf(&b,
-			    "%zu change point%s marked invalid %s not shown"
-			    " (perfdiff alerts --state invalid lists %s)",
-			    hidden, hidden == 1 ? "" : "s",
-			    hidden == 1 ? "is" : "are",
-			    hidden == 1 ? "it" : "them");
-		PD_VEC_PUSH(&t->notes, pd_buf_detach(&b));
-	}
-	return 0;
-}
-
-int pd_trend_record_alerts(const char *path, struct pd_trend *t, size_t *fresh)
-{
-	struct pd_err err = PD_ERR_INIT;
-	struct pd_db db;
-	char **what = pd_xcalloc(t->alerts.n + 1, sizeof(*what));
-	size_t i;
-	int rc;
-
-	for (i = 0; i < t->alerts.n; i++) {
-		struct pd_buf b = PD_BUF_INIT;
-
-		pd_fmt_alert(&b, t, i, 5);
-		what[i] = pd_buf_detach(&b);
-	}
-	rc = pd_db_open(&db, path, PD_DB_WRITE, &err);
-	if (rc == 0) {
-		rc = pd_alerts_record(&db, t, what, fresh, &err);
-		pd_db_close(&db);
-	}
-	for (i = 0; i < t->alerts.n; i++)
-		free(what[i]);
-	free(what);
-	if (rc < 0) {
-		pd_error("%s", err.msg);
-		return 2;
-	}
-	return 0;
-}
 
 static const char alerts_usage[] =
     "usage: perfdiff alerts [--db FILE] [--scenario S] [--state LIST]\n"

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/alerts.h"
 #include "cmd/cmd.h"
 #include "cmd/parse.h"
 #include "core/buf.h"
@@ -19,6 +18,7 @@
 #include "report/report.h"
 #include "store/commit.h"
 #include "series/culprit.h"
+#include "series/trend.h"
 #include "stats/trend.h"
 #include "store/trend.h"
 
@@ -78,21 +78,13 @@ static int load_trend(struct pd_args *a, struct pd_trend *t)
 	}
 	if (pd_open_history(&db, a->db) < 0)
 		return 2;
-	rc = pd_store_trend(&db, &a->q, t, &err);
+	rc = pd_series_trend(&db, &a->q, a->pmax, t, &err);
+	pd_db_close(&db);
 	if (rc) {
-		pd_db_close(&db);
 		pd_error("%s", err.msg);
-		pd_trend_release(t);
 		return 2;
 	}
-	t->pmax = a->pmax;
-	pd_trend_analyse(t, PD_TREND_REPS, PD_TREND_PERSIST);
-	/* the states a team gave them (docs/history.md, "Alerts") */
-	rc = pd_trend_mark_alerts(&db, t);
-	pd_db_close(&db);
-	if (rc)
-		pd_trend_release(t);
-	return rc;
+	return 0;
 }
 
 /*
@@ -112,119 +104,27 @@ static int start(int argc, char **argv, struct pd_args *a, struct pd_trend *t,
 	return status;
 }
 
-/*
- * Index of the commit whose sha starts with rev (or is a prefix of it);
- * -1 (printed, naming the revision as given) if none.
- */
-static long find_commit(const struct pd_trend *t, const char *rev,
-			const char *given)
-{
-	const struct pd_tseries *s = &t->series.v[0];
-	size_t i, n = strlen(rev);
-	long found = -1;
-
-	for (i = 0; i < s->pts.n; i++)
-		if (!strncmp(s->pts.v[i].sha, rev, n) ||
-		    !strncmp(rev, s->pts.v[i].sha, strlen(s->pts.v[i].sha))) {
-			if (found >= 0) {
-				pd_error("error: %s is ambiguous in the series",
-					 given);
-				return -1;
-			}
-			found = (long)i;
-		}
-	if (found < 0)
-		pd_error("error: %s is not among the series' commits", given);
-	return found;
-}
-
-/*
- * --alert-after REV's index in the series: REV resolved by git in --repo
- * when given, else a stored sha prefix; -1 (printed) when not found.
- */
+/* --alert-after's index in the series; -1 (printed) when not found. */
 static long after_index(const struct pd_args *a, const struct pd_trend *t)
 {
 	struct pd_err err = PD_ERR_INIT;
-	const char *rev = a->alert_after;
-	char full[41];
+	long at = pd_series_commit(t, a->repo, a->alert_after, &err);
 
-	if (a->repo) {
-		if (pd_git_rev(a->repo, rev, full, &err) < 0) {
-			pd_error("error: --alert-after: %s", err.msg);
-			return -1;
-		}
-		return find_commit(t, full, rev);
-	}
-	if (strspn(rev, "0123456789abcdefABCDEF") != strlen(rev)) {
-		pd_error("error: --alert-after %s: not a stored sha prefix; a"
-			 " name such as HEAD~1 needs --repo DIR",
-			 rev);
-		return -1;
-	}
-	return find_commit(t, rev, rev);
+	if (at < 0)
+		pd_error("%s", err.msg);
+	return at;
 }
 
-/*
- * --state: the alerts already reported, by first bad sha. Returns 1 when
- * the trend has others (and records them, atomically), 0 when not, 2 on
- * error. recorded: --record stored the alerts too, and only those it
- * stored as news count (a change the history knows, or one a team
- * triaged, is not news to a file that missed it).
- */
+/* --state FILE (pd_series_state_update): the exit status. */
 static int state_update(const char *path, const struct pd_trend *t,
 			int recorded)
 {
-	PD_VEC(char *) seen = PD_VEC_INIT;
-	struct pd_out out;
-	char line[512];
-	FILE *f = fopen(path, "r");
-	size_t i, k, fresh = 0, added = 0;
-	int status = 0;
+	struct pd_err err = PD_ERR_INIT;
+	int rc = pd_series_state_update(path, t, recorded, &err);
 
-	if (!f && errno != ENOENT) {
-		pd_error("error: %s: %s", path, strerror(errno));
-		return 2;
-	}
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (*line)
-			PD_VEC_PUSH(&seen, pd_xstrdup(line));
-	}
-	if (f)
-		fclose(f);
-	for (i = 0; i < t->alerts.n; i++) {
-		const char *sha = t->series.v[0].pts.v[t->alerts.v[i].at].sha;
-
-		if (pd_alert_improves(t, i))
-			continue; /* remembered and reported as regressions only
-				   */
-		for (k = 0; k < seen.n; k++)
-			if (!strcmp(seen.v[k], sha))
-				break;
-		if (k == seen.n) {
-			PD_VEC_PUSH(&seen, pd_xstrdup(sha));
-			/* with --record, news only if the history had none */
-			fresh += !recorded || t->alerts.v[i].fresh;
-			added++;
-		}
-	}
-	if (added) {
-		status = fresh > 0;
-		if (pd_out_open_say(&out, path) != 0) {
-			status = 2;
-		} else {
-			int rc = 0;
-
-			for (k = 0; k < seen.n; k++)
-				rc |= fprintf(out.f, "%s\n", seen.v[k]) < 0;
-			if (pd_out_close_say(&out, rc ? PD_EIO : 0) != 0)
-				status = 2;
-		}
-	}
-	for (k = 0; k < seen.n; k++)
-		free(seen.v[k]);
-	PD_VEC_FREE(&seen);
-	return status;
+	if (err.msg[0])
+		pd_error("%s", err.msg);
+	return rc < 0 ? 2 : rc;
 }
 
 static int write_xlsx(const char *tmp, const void *t, struct pd_err *err)
@@ -251,6 +151,7 @@ int pd_cmd_trend(int argc, char **argv)
 	struct pd_args a;
 	struct pd_trend t;
 	struct pd_out out;
+	struct pd_err err = PD_ERR_INIT;
 	long after = -1;
 	size_t fresh = 0;
 	int rc, status;
@@ -262,8 +163,10 @@ int pd_cmd_trend(int argc, char **argv)
 	if (a.alert_after && (after = after_index(&a, &t)) < 0)
 		goto out;
 	/* stored first, so that the reports show the new alerts' numbers */
-	if (a.record && pd_trend_record_alerts(a.db, &t, &fresh))
+	if (a.record && pd_series_record_alerts(a.db, &t, &fresh, &err) < 0) {
+		pd_error("%s", err.msg);
 		goto out;
+	}
 	if (a.fmt == PD_FMT_XLSX) {
 		if (pd_write_by_name_say(a.output, write_xlsx, &t) < 0)
 			goto out;
@@ -289,18 +192,8 @@ int pd_cmd_trend(int argc, char **argv)
 		status = state_update(a.state, &t, a.record);
 	else if (a.record)
 		status = fresh > 0;
-	else {
-		size_t i;
-
-		/*
-		 * an improvement is news, not a failure; a change marked
-		 * expected, fixed or backed out is settled
-		 */
-		for (i = t.alerts.n; i-- > 0 && !status;)
-			status = (long)t.alerts.v[i].at > after &&
-				 !pd_alert_improves(&t, i) &&
-				 pd_alert_state_open(t.alerts.v[i].state);
-	}
+	else
+		status = pd_series_alerting(&t, after);
 out:
 	pd_trend_release(&t);
 	args_release(&a);
@@ -322,34 +215,6 @@ static const char culprit_usage[] =
     "change was found, 1 when none, 2 on error.\n"
     "\n";
 
-/*
- * The latest alert after commit index after (-1: any) of a regression
- * (or, with --improvements, of any change) that involves a function
- * matching --function when given (the total does not decide then), or
- * NULL.
- */
-static const struct pd_alert *latest_alert(const struct pd_args *a,
-					   const struct pd_trend *t, long after)
-{
-	size_t i, k;
-
-	for (i = t->alerts.n; i-- > 0;) {
-		const struct pd_alert *x = &t->alerts.v[i];
-
-		if ((long)x->at <= after)
-			continue;
-		if (!a->improvements && pd_alert_improves(t, i))
-			continue;
-		/* an intended shift has nothing to bisect */
-		if (x->state == PD_ALERT_EXPECTED)
-			continue;
-		for (k = 0; k < x->series.n; k++)
-			if (!a->function || x->series.v[k] != 0)
-				return x;
-	}
-	return NULL;
-}
-
 int pd_cmd_culprit(int argc, char **argv)
 {
 	struct pd_args a;
@@ -370,7 +235,7 @@ int pd_cmd_culprit(int argc, char **argv)
 		status = 2;
 		goto out;
 	}
-	al = latest_alert(&a, &t, after);
+	al = pd_series_latest(&t, after, a.improvements, a.function != NULL);
 	for (i = 0; i < t.notes.n; i++)
 		pd_error("note: %s", t.notes.v[i]);
 	if (!al) {

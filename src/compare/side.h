@@ -70,13 +70,6 @@ struct pd_buf;
 void pd_run_side_series(const struct pd_run_side *s, struct pd_buf *b);
 
 /*
- * Appends the side's series to b as "warm perfview (3 runs), cold samply
- * (1 run)", in the order they first occur.
- */
-struct pd_buf;
-void pd_run_side_series(const struct pd_run_side *s, struct pd_buf *b);
-
-/*
  * The series both sides have (docs/cli.md, "Bundles"), kept to those of
  * cache and tool when given, in the order they first occur, into common;
  * a side of plain files goes with every series of the other. What only

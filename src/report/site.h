@@ -2,7 +2,7 @@
  * The pages of perfdiff site (docs/cli.md, "perfdiff site"), from the
  * templates reports/site-*.html: the index of series, the page of alerts,
  * each series' trend page and the way back put into a comparison page.
- * Every name is HTML-escaped. cmd/site.c decides what is made and writes
+ * Every name is HTML-escaped. series/site.c decides what is made and writes
  * the files.
  */
 #ifndef PD_REPORT_SITE_H

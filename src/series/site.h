@@ -1,14 +1,16 @@
 /*
- * perfdiff site: the history as a static site (site.c; its pages are
- * rendered by report/site.c).
+ * The history as a static site (site.c; its pages are rendered by
+ * report/site.c, its comparisons made by compare/). Nothing here prints:
+ * errors come back in struct pd_err.
  */
-#ifndef PD_CMD_SITE_H
-#define PD_CMD_SITE_H
+#ifndef PD_SERIES_SITE_H
+#define PD_SERIES_SITE_H
 
 #include <stdio.h>
 
 #include "core/buf.h"
 #include "core/compat.h"
+#include "core/err.h"
 #include "core/vec.h"
 #include "report/site.h"
 #include "stats/trend.h"
@@ -46,9 +48,14 @@ void pd_site_slug(struct pd_buf *b, const char *s);
  */
 void pd_site_slug_bound(struct pd_buf *b, size_t from, const void *whole,
 			size_t n, int force);
-PD_NODISCARD int pd_site_build(struct pd_site *s);
+/*
+ * Writes the site into s->dir (made when missing): 0, or -1 with err set.
+ * s->made and s->kept count the comparison pages made and kept.
+ */
+PD_NODISCARD int pd_site_build(struct pd_site *s, struct pd_err *err);
 void pd_site_release(struct pd_site *s);
 /* The series of the history into s->keys and s->series; 0 or -1. */
-PD_NODISCARD int pd_site_keys(struct pd_db *db, struct pd_site *s);
+PD_NODISCARD int pd_site_keys(struct pd_db *db, struct pd_site *s,
+			      struct pd_err *err);
 
 #endif
