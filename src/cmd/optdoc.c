@@ -8,7 +8,6 @@
 
 #include "cmd/cmd.h"
 #include "cmd/options.h"
-#include "cmd/parse.h"
 #include "core/buf.h"
 #include "core/compat.h"
 #include "import/import.h"

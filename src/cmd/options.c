@@ -50,6 +50,16 @@ const struct pd_choice pd_outfmt_choices[] = {
 	{ NULL, 0, 0 },
 };
 
+const char *pd_outfmt_name(enum pd_outfmt f)
+{
+	const struct pd_choice *c;
+
+	for (c = pd_outfmt_choices; c->name; c++)
+		if (c->value == (int)f && !c->alias)
+			return c->name;
+	return "?";
+}
+
 /* In the order messages list them ("--weight wants cpu or wall"). */
 static const struct pd_choice weights[] = { { "cpu", 2, 0 },
 					    { "wall", 1, 0 },

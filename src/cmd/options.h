@@ -66,6 +66,25 @@ struct pd_optdef {
 	const char *doc;
 };
 
+/*
+ * Output formats: one list for every command's -f. Which a command
+ * writes is its -f row's set of PD_FMT bits (options.c).
+ */
+enum pd_outfmt {
+	PD_FMT_TEXT,
+	PD_FMT_MD,
+	PD_FMT_JSON,
+	PD_FMT_FOLDED,
+	PD_FMT_HTML,
+	PD_FMT_XLSX,
+	PD_FMT_SPEEDSCOPE,
+	PD_FMT_TSV,
+};
+#define PD_FMT(f) (1u << (f))
+
+/* The name -f gives a format ("md"). */
+const char *pd_outfmt_name(enum pd_outfmt f);
+
 /* The option table. */
 const struct pd_optdef *pd_opts_table(size_t *n);
 /* The command's bit by name (0 for none, or one without options). */

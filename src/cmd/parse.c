@@ -17,16 +17,6 @@
 #include "core/vec.h"
 #include "core/xalloc.h"
 
-const char *pd_outfmt_name(enum pd_outfmt f)
-{
-	const struct pd_choice *c;
-
-	for (c = pd_outfmt_choices; c->name; c++)
-		if (c->value == (int)f && !c->alias)
-			return c->name;
-	return "?";
-}
-
 static const char *cmd_name(unsigned cmd)
 {
 	size_t i, n;

@@ -9,6 +9,7 @@
 #include <regex.h>
 #include <stddef.h>
 
+#include "cmd/options.h"
 #include "core/compat.h"
 #include "import/import.h"
 #include "report/report.h"
@@ -20,25 +21,6 @@ struct pd_strlist {
 	const char **v;
 	size_t n, cap;
 };
-
-/*
- * Output formats: one list for every command's -f. Which a command
- * writes is its -f row's set of PD_FMT bits (options.c).
- */
-enum pd_outfmt {
-	PD_FMT_TEXT,
-	PD_FMT_MD,
-	PD_FMT_JSON,
-	PD_FMT_FOLDED,
-	PD_FMT_HTML,
-	PD_FMT_XLSX,
-	PD_FMT_SPEEDSCOPE,
-	PD_FMT_TSV,
-};
-#define PD_FMT(f) (1u << (f))
-
-/* The name -f gives a format ("md"). */
-const char *pd_outfmt_name(enum pd_outfmt f);
 
 /*
  * Every option's value, for every command: a row of the option table
