@@ -70,28 +70,6 @@ static int stack_col(const struct wpa *w)
 	return c;
 }
 
-/* Strips spaces, no-break spaces (U+00A0, U+202F) and quotes into out. */
-static void clean_number(const char *s, struct pd_buf *out)
-{
-	pd_buf_reset(out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == ' ' || c == '"' || c == '\'')
-			continue;
-		if (c == 0xc2 && (unsigned char)s[1] == 0xa0) {
-			s++;
-			continue;
-		}
-		if (c == 0xe2 && (unsigned char)s[1] == 0x80 &&
-		    (unsigned char)s[2] == 0xaf) {
-			s += 2;
-			continue;
-		}
-		pd_buf_addch(out, c);
-	}
-}
-
 static int looks_numeric(const char *s)
 {
 	int digits = 0;
@@ -136,30 +114,6 @@ static void observe(struct wpa *w, const char *s, int *dot, int *comma)
 		w->ambiguous++;
 }
 
-int pd_wpa_parse_num(struct wpa *w, const char *s, double *out)
-{
-	char *end;
-	size_t i;
-
-	clean_number(s, &w->tmp);
-	if (!w->tmp.len)
-		return 0;
-	for (i = 0; i < w->tmp.len; i++) {
-		char ch = w->tmp.buf[i];
-
-		if (ch == w->thousands) {
-			memmove(w->tmp.buf + i, w->tmp.buf + i + 1,
-				w->tmp.len - i);
-			w->tmp.len--;
-			i--;
-		} else if (ch == w->decimal) {
-			w->tmp.buf[i] = '.';
-		}
-	}
-	*out = strtod(w->tmp.buf, &end);
-	return *end == '\0' && end != w->tmp.buf && isfinite(*out);
-}
-
 /* ns per unit of a time column's unit; 0 when it is no unit of time. */
 static double time_scale(const char *unit)
 {
@@ -172,7 +126,7 @@ static double time_scale(const char *unit)
 	return !strcmp(unit, "ns");
 }
 
-static double weight_scale(const char *unit)
+static double ns_or_one(const char *unit)
 {
 	double sc = time_scale(unit);
 
@@ -191,18 +145,6 @@ static int is_timestamp(const char *name)
 		if (strstr(name, t[i]))
 			return 1;
 	return 0;
-}
-
-int pd_wpa_fail_at(struct wpa *w, size_t line, int col, const char *what)
-{
-	if (col >= 0 && (size_t)col < w->cols.n)
-		pd_err_set(w->err, PD_EPARSE, "%s: row %zu, column \"%s\": %s",
-			   w->in->path, line, w->cols.v[col].name, what);
-	else
-		pd_err_set(w->err, PD_EPARSE, "%s: row %zu: %s", w->in->path,
-			   line, what);
-	w->failed = 1;
-	return PD_EPARSE;
 }
 
 const char pd_wpa_alloc_default[] =
@@ -303,7 +245,7 @@ static int decide(struct wpa *w)
 		for (i = 0; i < row->n && i < w->cols.n; i++) {
 			struct wpa_column *c = &w->cols.v[i];
 
-			clean_number(row->f[i], &w->tmp);
+			pd_wpa_clean_number(row->f[i], &w->tmp);
 			if (!w->tmp.len || !strcmp(w->tmp.buf, "n/a"))
 				continue;
 			if (looks_numeric(w->tmp.buf)) {
@@ -348,7 +290,7 @@ static int decide(struct wpa *w)
 	w->c_module = col_named(w, "Module");
 	w->c_function = col_named(w, "Function");
 	if (w->c_weight >= 0)
-		w->weight_scale = weight_scale(w->cols.v[w->c_weight].unit);
+		w->weight_scale = ns_or_one(w->cols.v[w->c_weight].unit);
 	if (w->c_stack >= 0 && w->c_weight < 0 && memory_columns(w) < 0)
 		return PD_EUSAGE;
 	if (w->c_stack >= 0)

@@ -78,6 +78,8 @@ static const char *const units[] = { "ms", "s",	 "µs",	  "us", "ns", "B", "KB",
 /* The allocator frames WPA memory stacks end in (module!function). */
 extern const char pd_wpa_alloc_default[];
 
+/* Strips spaces, no-break spaces (U+00A0, U+202F) and quotes into out. */
+void pd_wpa_clean_number(const char *s, struct pd_buf *out);
 /* 1 with *out set when s is a number in the file's format, else 0. */
 int pd_wpa_parse_num(struct wpa *w, const char *s, double *out);
 /* Records "FILE: row N, column C: what"; returns PD_EPARSE. */

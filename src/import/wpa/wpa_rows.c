@@ -1,6 +1,7 @@
 /*
  * WPA rows (docs/formats.md, WPA): whole stacks, tree-view nodes,
- * flat module/function rows, or rows of a metric table.
+ * flat module/function rows, or rows of a metric table; the numbers
+ * of a cell as the file writes them, and a row's error.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +9,64 @@
 
 #include "core/buf.h"
 #include "import/wpa/wpa_int.h"
+
+/* Strips spaces, no-break spaces (U+00A0, U+202F) and quotes into out. */
+void pd_wpa_clean_number(const char *s, struct pd_buf *out)
+{
+	pd_buf_reset(out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == ' ' || c == '"' || c == '\'')
+			continue;
+		if (c == 0xc2 && (unsigned char)s[1] == 0xa0) {
+			s++;
+			continue;
+		}
+		if (c == 0xe2 && (unsigned char)s[1] == 0x80 &&
+		    (unsigned char)s[2] == 0xaf) {
+			s += 2;
+			continue;
+		}
+		pd_buf_addch(out, c);
+	}
+}
+
+int pd_wpa_parse_num(struct wpa *w, const char *s, double *out)
+{
+	char *end;
+	size_t i;
+
+	pd_wpa_clean_number(s, &w->tmp);
+	if (!w->tmp.len)
+		return 0;
+	for (i = 0; i < w->tmp.len; i++) {
+		char ch = w->tmp.buf[i];
+
+		if (ch == w->thousands) {
+			memmove(w->tmp.buf + i, w->tmp.buf + i + 1,
+				w->tmp.len - i);
+			w->tmp.len--;
+			i--;
+		} else if (ch == w->decimal) {
+			w->tmp.buf[i] = '.';
+		}
+	}
+	*out = strtod(w->tmp.buf, &end);
+	return *end == '\0' && end != w->tmp.buf && isfinite(*out);
+}
+
+int pd_wpa_fail_at(struct wpa *w, size_t line, int col, const char *what)
+{
+	if (col >= 0 && (size_t)col < w->cols.n)
+		pd_err_set(w->err, PD_EPARSE, "%s: row %zu, column \"%s\": %s",
+			   w->in->path, line, w->cols.v[col].name, what);
+	else
+		pd_err_set(w->err, PD_EPARSE, "%s: row %zu: %s", w->in->path,
+			   line, what);
+	w->failed = 1;
+	return PD_EPARSE;
+}
 
 /* "module.dll!Function" -> frame; a frame with no '!' has no module. */
 static uint32_t frame_for(struct wpa *w, const char *s, size_t n)
