@@ -1,5 +1,6 @@
 /*
- * `perf script` text (docs/formats.md, "Linux perf"). A sample is a header line
+ * `perf script` text (docs/formats.md, "Linux perf"), its lines read (the
+ * entry, whole or in pieces, is perf_split.c). A sample is a header line
  *   comm [pid/]tid [cpu] time: [period] event[:mods]: [ip sym (dso)]
  * followed by call-chain lines "ip sym[+off] (dso)", leaf first, up to an
  * empty line. comm may contain spaces, so the header is read by finding the
@@ -592,33 +593,5 @@ int pd_perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 	}
 	if (rc == 0)
 		pd_perf_sample_end(st);
-	return rc;
-}
-
-int pd_perf_import(struct pd_input *in, struct pd_profile *p,
-		   const struct pd_import_opts *o, struct pd_err *err)
-{
-	struct perf_state st;
-	int rc;
-
-	pd_perf_state_init(&st, p, o);
-	rc = pd_perf_import_split(in, &st, 0, PERF_PIECE_MIN, PERF_PIECE_MAX,
-				  err);
-	if (rc == 0) {
-		struct pd_lines lines;
-
-		pd_lines_init(&lines, in);
-		rc = pd_perf_read_lines(&st, &lines, err);
-		pd_lines_release(&lines);
-	}
-	if (rc >= 0)
-		rc = pd_perf_finish(&st, in->path, err);
-	if (rc == 0 && st.skipped_lines)
-		pd_profile_note(p,
-				"%s: skipped %llu unrecognised lines,"
-				" first at %s:%zu",
-				in->path, (unsigned long long)st.skipped_lines,
-				in->path, st.first_skipped);
-	pd_perf_state_release(&st);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /*
- * perf script text read in pieces on threads (docs/performance.md, "perf
- * script text"). A large plain file is cut at sample headers into pieces
+ * perf script text read whole, or in pieces on threads (docs/performance.md,
+ * "perf script text"). A large plain file is cut at sample headers into pieces
  * of about equal size; each piece is read by the one reader (perf.c) into
  * a profile of its own, and the pieces are then added to the first in
  * file order, so that strings, frames and stack nodes get the ids one
@@ -326,5 +326,34 @@ int pd_perf_import_split(struct pd_input *in, struct perf_state *st,
 	in->limited = 0;
 	free(cut);
 	free(event);
+	return rc;
+}
+
+/* The format's entry: in pieces where the file can be cut, else whole. */
+int pd_perf_import(struct pd_input *in, struct pd_profile *p,
+		   const struct pd_import_opts *o, struct pd_err *err)
+{
+	struct perf_state st;
+	int rc;
+
+	pd_perf_state_init(&st, p, o);
+	rc = pd_perf_import_split(in, &st, 0, PERF_PIECE_MIN, PERF_PIECE_MAX,
+				  err);
+	if (rc == 0) {
+		struct pd_lines lines;
+
+		pd_lines_init(&lines, in);
+		rc = pd_perf_read_lines(&st, &lines, err);
+		pd_lines_release(&lines);
+	}
+	if (rc >= 0)
+		rc = pd_perf_finish(&st, in->path, err);
+	if (rc == 0 && st.skipped_lines)
+		pd_profile_note(p,
+				"%s: skipped %llu unrecognised lines,"
+				" first at %s:%zu",
+				in->path, (unsigned long long)st.skipped_lines,
+				in->path, st.first_skipped);
+	pd_perf_state_release(&st);
 	return rc;
 }
