@@ -6,6 +6,7 @@
  * samples of functions that are plainly bursty by themselves (a burst
  * pushes the rest of a thread aside, so every other function would look
  * bursty against the whole); a system frame's against all samples.
+ * pd_agg_compute is here: the stack tree's sums (func.c), then these.
  */
 #include <assert.h>
 #include <math.h>
@@ -175,8 +176,9 @@ static void steady_blocks(const struct pd_agg *a, const struct pd_funcs *f,
 	}
 }
 
-void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
-		   const struct pd_funcs *f)
+/* Fills a->bdisp and a->bdf from p's time blocks. */
+static void agg_blocks(struct pd_agg *a, const struct pd_profile *p,
+		       const struct pd_funcs *f)
 {
 	size_t nn = p->nodes.n, nf = a->n, i;
 	unsigned used = p->blk.used, j;
@@ -268,4 +270,12 @@ void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
 	free(tot);
 	free(first);
 	free(next);
+}
+
+void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
+		    struct pd_funcs *f)
+{
+	pd_agg_stacks(a, p, f);
+	if (p->blk.nrows)
+		agg_blocks(a, p, f);
 }

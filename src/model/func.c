@@ -468,8 +468,8 @@ static void agg_waits(struct pd_agg *a, const struct pd_profile *p,
 	free(sub_k);
 }
 
-void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
-		    struct pd_funcs *f)
+void pd_agg_stacks(struct pd_agg *a, const struct pd_profile *p,
+		   struct pd_funcs *f)
 {
 	size_t nn = p->nodes.n, i;
 	double *sub_w, *sub_c;
@@ -535,6 +535,4 @@ void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 	free(sub_c);
 	free(first);
 	free(next);
-	if (p->blk.nrows)
-		pd_agg_blocks(a, p, f);
 }

@@ -150,15 +150,16 @@ void pd_agg_release(struct pd_agg *a);
  * function however often the function recurses in its stack. Without
  * PD_FUNCS_SYSTEM, the time of system frames called from the program's
  * frames counts for the system functions alone: not in their callers'
- * totals, not in all_w (it is sys_w).
+ * totals, not in all_w (it is sys_w). Where p has time blocks, each
+ * function's dispersion over them too (a->bdisp, a->bdf: agg_blocks.c).
  */
 void pd_agg_compute(struct pd_agg *a, const struct pd_profile *p,
 		    struct pd_funcs *f);
+/* pd_agg_compute's half that reads the stack tree alone, not the blocks. */
+void pd_agg_stacks(struct pd_agg *a, const struct pd_profile *p,
+		   struct pd_funcs *f);
 /* Extends the arrays with zeros to n functions (after f grew). */
 void pd_agg_resize(struct pd_agg *a, size_t n);
-/* Fills a->bdisp and a->bdf from p's time blocks (pd_agg_compute calls it). */
-void pd_agg_blocks(struct pd_agg *a, const struct pd_profile *p,
-		   const struct pd_funcs *f);
 /*
  * Whether node's subtree is system time set apart: a system frame under
  * the program's frames or the root, without PD_FUNCS_SYSTEM.
