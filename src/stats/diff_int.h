@@ -30,7 +30,7 @@ void pd_label_cost_shifts(struct pd_diff *d, const struct pd_profile *pa,
 /*
  * Renamed binaries among per-run aggregates (stored runs have no
  * profiles): candidate functions of a candidate-only module move to the
- * baseline-only module that shares most of their names (profiles.c).
+ * baseline-only module that shares most of their names (modules.c).
  */
 void pd_diff_pair_modules(struct pd_diff *d, struct pd_agg *a, size_t na,
 			  struct pd_agg *b, size_t nb);
