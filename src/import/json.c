@@ -227,6 +227,47 @@ static void sbuf_drop(struct sbuf *b, size_t n)
 }
 
 /*
+ * The end of the string whose opening quote is at q (the position of its
+ * closing quote), or NULL when it runs past end.
+ */
+static const char *string_end(const char *q, const char *end)
+{
+	const char *c = q + 1, *k;
+
+	for (;;) {
+		c = memchr(c, '"', (size_t)(end - c));
+		if (!c)
+			return NULL;
+		for (k = c; k > q + 1 && k[-1] == '\\'; k--)
+			;
+		if ((c - k) % 2 == 0)
+			return c;
+		c++;
+	}
+}
+
+size_t pd_json_scan_cut(const char *buf, size_t cut)
+{
+	const char *p = buf, *end = buf + cut, *q;
+
+	/* buf[0] is outside any string: the stream cuts nowhere else */
+	for (;;) {
+		q = memchr(p, '"', (size_t)(end - p));
+		if (!q)
+			return 0;
+		q = string_end(q, end);
+		if (!q)
+			return 0;
+		p = pd_json_skip_space(q + 1, end);
+		if (p >= end || *p != ':')
+			continue;
+		p = pd_json_skip_space(p + 1, end);
+		if (p < end && *p == '[')
+			return (size_t)(p - buf) + 1;
+	}
+}
+
+/*
  * The importer's scanner takes what it can of b; 1 when it wants more
  * input to go on, 0 when yajl goes on, -1 on an error it reported.
  */

@@ -220,6 +220,13 @@ void pd_json_stream_events(struct pd_json_stream *js,
 PD_NODISCARD int pd_json_stream_run(struct pd_json_stream *js,
 				    struct pd_input *in, struct pd_err *err);
 
+/*
+ * In buf[0..cut), which begins outside any string, the position just
+ * after the "[" of the first `"key" : [`, or 0 (json.c: where the
+ * stream may hand a large array to a scanner).
+ */
+size_t pd_json_scan_cut(const char *buf, size_t cut);
+
 /* ---- the scanners' parts (import/json_scan.c) ---- */
 
 /* The first byte at or after p that is not JSON white space. */
@@ -229,12 +236,6 @@ static inline const char *pd_json_skip_space(const char *p, const char *end)
 		p++;
 	return p;
 }
-
-/*
- * In buf[0..cut), which begins outside any string, the position just
- * after the "[" of the first `"key" : [`, or 0.
- */
-size_t pd_json_scan_cut(const char *buf, size_t cut);
 
 /*
  * The JSON number at p (RFC 8259) and its value as strtod rounds it

@@ -13,47 +13,6 @@
 #include "import/json.h"
 
 /*
- * The end of the string whose opening quote is at q (the position of its
- * closing quote), or NULL when it runs past end.
- */
-static const char *string_end(const char *q, const char *end)
-{
-	const char *c = q + 1, *k;
-
-	for (;;) {
-		c = memchr(c, '"', (size_t)(end - c));
-		if (!c)
-			return NULL;
-		for (k = c; k > q + 1 && k[-1] == '\\'; k--)
-			;
-		if ((c - k) % 2 == 0)
-			return c;
-		c++;
-	}
-}
-
-size_t pd_json_scan_cut(const char *buf, size_t cut)
-{
-	const char *p = buf, *end = buf + cut, *q;
-
-	/* buf[0] is outside any string: the stream cuts nowhere else */
-	for (;;) {
-		q = memchr(p, '"', (size_t)(end - p));
-		if (!q)
-			return 0;
-		q = string_end(q, end);
-		if (!q)
-			return 0;
-		p = pd_json_skip_space(q + 1, end);
-		if (p >= end || *p != ':')
-			continue;
-		p = pd_json_skip_space(p + 1, end);
-		if (p < end && *p == '[')
-			return (size_t)(p - buf) + 1;
-	}
-}
-
-/*
  * The digits from q, the first 15 of all *nd so far into *m (more do not
  * fit a double exactly); where they end.
  */
@@ -187,7 +146,7 @@ static int scan_comma(struct pd_json_walk *w, const char *buf, const char *p,
 }
 
 /* null, false or true at p: -1, 0 or 1; 2 when none, 3 when cut short. */
-static int literal(const char *p, const char *end, size_t *len)
+static int word_at(const char *p, const char *end, size_t *len)
 {
 	static const char *const names[] = { "null", "false", "true" };
 	int i;
@@ -265,8 +224,9 @@ static const char *read_scalar(void *arg, const char *p, const char *end)
 
 	c->p = p;
 	/* a number, by far the most common element, starts so */
-	c->lit = (*p >= '0' && *p <= '9') || *p == '-' ? 2
-						       : literal(p, end, &c->len);
+	c->lit = (*p >= '0' && *p <= '9') || *p == '-'
+		     ? 2
+		     : word_at(p, end, &c->len);
 	if (c->lit == 3)
 		return NULL;
 	if (c->lit == 2) {
