@@ -56,8 +56,10 @@ static long first_stored(char **shas, size_t n, const struct pd_args *r,
 	if (pd_open_history(&db, r->db) < 0)
 		return -2;
 	for (i = 0; i < n && found < 0 && rc >= 0; i++) {
-		rc = pd_store_has_runs(&db, shas[i], r->scenario, r->cache,
-				       r->tool, sha, &err);
+		const struct pd_hkey k = { shas[i], r->scenario, r->cache,
+					   r->tool };
+
+		rc = pd_store_has_runs(&db, &k, sha, &err);
 		if (rc > 0)
 			found = (long)i;
 	}

@@ -276,6 +276,7 @@ int pd_cmd_runs(int argc, char **argv)
 {
 	struct pd_args a;
 	struct pd_db db;
+	struct pd_hkey key = { NULL, NULL, NULL, NULL };
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_st *st;
 	cJSON *root = NULL, *arr = NULL;
@@ -291,8 +292,9 @@ int pd_cmd_runs(int argc, char **argv)
 	if (pd_open_history(&db, a.db) < 0)
 		return 2;
 	/* a scenario or cache state that is not stored is a typo: say so */
-	if (pd_store_check_key(&db, NULL, a.scenario, a.cache, NULL, &err) <
-		0 ||
+	key.scenario = a.scenario;
+	key.cache = a.cache;
+	if (pd_store_check_key(&db, &key, &err) < 0 ||
 	    !(st = pd_db_stmt(&db, "q_runs_list", &err))) {
 		pd_error("%s", err.msg);
 		pd_db_close(&db);

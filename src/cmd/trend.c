@@ -40,9 +40,9 @@ static int parse(int argc, char **argv, struct pd_args *a, const char *usage,
 			 " them)");
 		return 2;
 	}
-	a->q.scenario = a->scenario;
-	a->q.cache = a->cache;
-	a->q.tool = a->tool;
+	a->q.key.scenario = a->scenario;
+	a->q.key.cache = a->cache;
+	a->q.key.tool = a->tool;
 	if (a->function) {
 		if (pd_parse_regex("--function", a->function, &a->fre))
 			return 2;

@@ -277,15 +277,15 @@ struct store_key {
 static int resolve(struct pd_db *db, struct pd_run_side *s, struct store_key *k,
 		   struct pd_err *err)
 {
+	struct pd_hkey key = { NULL, s->scenario, s->cache, NULL };
 	char *co = NULL, *to = NULL;
 
-	if (pd_store_resolve(db, s->rev, s->scenario, s->cache, &s->sha, err) <
-	    0)
+	if (pd_store_resolve(db, s->rev, &key, &s->sha, err) < 0)
 		return -1;
-	if (!k->cache_own)
-		k->cache = s->cache;
-	if (pd_store_caches(db, s->sha, s->scenario, &k->cache, &k->tool, &co,
-			    &to, err) < 0)
+	key.sha = s->sha;
+	key.cache = k->cache_own ? k->cache : s->cache;
+	key.tool = k->tool;
+	if (pd_store_settle(db, &key, &co, &to, err) < 0)
 		return -1;
 	if (!k->cache_own) {
 		k->cache_own = co;
@@ -307,14 +307,16 @@ static int resolve(struct pd_db *db, struct pd_run_side *s, struct store_key *k,
 }
 
 static int load(struct pd_db *db, struct pd_run_side *s,
-		const struct store_key *k, struct pd_idmap *ids, int whole,
-		int want_mean, struct pd_err *err)
+		const struct store_key *k, struct pd_idmap *ids, unsigned how,
+		struct pd_err *err)
 {
+	const struct pd_hkey key = { s->sha, s->scenario, k->cache_own,
+				     k->tool_own };
+
 	if (s->loaded)
 		pd_loaded_release(&s->l);
 	s->loaded = 0;
-	if (pd_store_load(db, s->sha, s->scenario, k->cache_own, k->tool_own,
-			  ids, whole, want_mean, &s->l, err) < 0)
+	if (pd_store_load(db, &key, ids, how, &s->l, err) < 0)
 		return -1;
 	s->loaded = 1;
 	s->side = s->l.side;
@@ -340,7 +342,7 @@ static int settle_totals(struct pd_db *db, struct pd_run_side *s,
 		if (!s[i].loaded)
 			files_whole(&s[i], fn);
 		else if (s[i].l.set_apart &&
-			 load(db, &s[i], k, ids, 1, 0, err) < 0)
+			 load(db, &s[i], k, ids, PD_LOAD_WHOLE, err) < 0)
 			return -1;
 	}
 	return 0;
@@ -353,10 +355,14 @@ static int add_counters(struct pd_db *db, struct pd_diff *d,
 {
 	int i;
 
-	for (i = 0; i < 2; i++)
-		if (pd_store_metrics(db, s[i].sha, s[i].scenario, k->cache_own,
-				     &s[i].counters, &s[i].ncounters, err) < 0)
+	for (i = 0; i < 2; i++) {
+		const struct pd_hkey key = { s[i].sha, s[i].scenario,
+					     k->cache_own, k->tool_own };
+
+		if (pd_store_metrics(db, &key, &s[i].counters, &s[i].ncounters,
+				     err) < 0)
 			return -1;
+	}
 	if (s[0].ncounters && s[1].ncounters)
 		pd_diff_add_tables(
 		    d, (const struct pd_profile *const *)s[0].counters,
@@ -376,6 +382,7 @@ static int load_sides(struct pd_db *db, struct pd_run_side *s,
 		      struct pd_noise *noise, struct pd_err *err)
 {
 	const char *scen = NULL, *ex[3] = { NULL, NULL, NULL };
+	struct pd_hkey series = { NULL, NULL, NULL, NULL };
 	struct pd_noise_task task;
 	struct pd_err ignored = PD_ERR_INIT;
 	int i, n = 0, rc = 0, rc2;
@@ -411,10 +418,14 @@ static int load_sides(struct pd_db *db, struct pd_run_side *s,
 		pd_buf_release(&have);
 	}
 	/* noise learned without the commits compared */
-	pd_store_noise_start(&task, o->db, scen, k->cache_own, k->tool_own, ex);
+	series.scenario = scen;
+	series.cache = k->cache_own;
+	series.tool = k->tool_own;
+	pd_store_noise_start(&task, o->db, &series, ex);
 	for (i = 0; i < 2 && rc == 0; i++) {
 		if (s[i].spec)
-			rc = load(db, &s[i], k, ids, 0, o->want_mean, err);
+			rc = load(db, &s[i], k, ids,
+				  o->want_mean ? PD_LOAD_MEAN : 0, err);
 		else if (side_profiles(&s[i], o->io, fn, err) < 0)
 			rc = -1;
 	}

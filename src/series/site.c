@@ -541,9 +541,9 @@ static int one_series(struct pd_site *s, struct pd_db *db,
 	struct pd_trend_query q;
 
 	memset(&q, 0, sizeof(q));
-	q.scenario = ss->key->scenario;
-	q.cache = ss->key->cache;
-	q.tool = ss->key->tool;
+	q.key.scenario = ss->key->scenario;
+	q.key.cache = ss->key->cache;
+	q.key.tool = ss->key->tool;
 	q.last = s->last;
 	q.top = 10;
 	q.threshold_pct = 5;

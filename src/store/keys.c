@@ -136,10 +136,11 @@ static int missing(struct pd_db *db, const char *sha, const key_vec *k,
 	return rc;
 }
 
-int pd_store_check_key(struct pd_db *db, const char *sha, const char *scenario,
-		       const char *cache, const char *tool, struct pd_err *err)
+int pd_store_check_key(struct pd_db *db, const struct pd_hkey *key,
+		       struct pd_err *err)
 {
-	const char *const want[3] = { scenario, cache, tool };
+	const char *sha = key->sha;
+	const char *const want[3] = { key->scenario, key->cache, key->tool };
 	key_vec k = PD_VEC_INIT;
 	int rc = 0, level, f;
 

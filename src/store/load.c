@@ -453,9 +453,25 @@ out:
 	return rc;
 }
 
-int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
-		  const char *cache, const char *tool, struct pd_idmap *idmap,
-		  int whole, int want_mean, struct pd_loaded *out,
+/* The columns of sql/q_side_runs.sql, by name. */
+enum side_run_col {
+	SR_ID,
+	SR_CACHE,
+	SR_TOOL,
+	SR_FORMAT,
+	SR_UNIT,
+	SR_INTERVAL,
+	SR_EVENT,
+	SR_TOTAL_WEIGHT,
+	SR_TOTAL_SAMPLES,
+	SR_SOURCE,
+	SR_HOST,
+	SR_BUILD_META,
+	SR_COMMIT_DATE,
+};
+
+int pd_store_load(struct pd_db *db, const struct pd_hkey *key,
+		  struct pd_idmap *idmap, unsigned how, struct pd_loaded *out,
 		  struct pd_err *err)
 {
 	struct pd_st *st;
@@ -466,34 +482,37 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 	int rc;
 
 	/* a NULL key binds NULL, which matches no run: "no runs", silently */
-	assert(sha && pd_sha_is_hex(sha) && scenario);
+	assert(key->sha && pd_sha_is_hex(key->sha) && key->scenario);
+	assert(!(how & ~(unsigned)(PD_LOAD_WHOLE | PD_LOAD_MEAN)));
 	memset(out, 0, sizeof(*out));
 	st = pd_db_stmt(db, "q_side_runs", err);
 	if (!st)
 		return PD_EIO;
-	pd_st_text(st, 1, sha);
-	pd_st_text(st, 2, scenario);
-	pd_st_text(st, 3, cache);
-	pd_st_text(st, 4, tool);
+	pd_st_text(st, 1, key->sha);
+	pd_st_text(st, 2, key->scenario);
+	pd_st_text(st, 3, key->cache);
+	pd_st_text(st, 4, key->tool);
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
-		PD_VEC_PUSH(&ids, pd_st_col_i64(st, 0));
-		PD_VEC_PUSH(&tw, pd_st_col_f64(st, 7));
-		PD_VEC_PUSH(&tn, pd_st_col_f64(st, 8));
-		PD_VEC_PUSH(&iv, pd_st_col_f64(st, 5));
+		PD_VEC_PUSH(&ids, pd_st_col_i64(st, SR_ID));
+		PD_VEC_PUSH(&tw, pd_st_col_f64(st, SR_TOTAL_WEIGHT));
+		PD_VEC_PUSH(&tn, pd_st_col_f64(st, SR_TOTAL_SAMPLES));
+		PD_VEC_PUSH(&iv, pd_st_col_f64(st, SR_INTERVAL));
 		if (ids.n == 1) {
-			out->format = pd_xstrdup(pd_st_col_text(st, 3));
-			out->side.unit = unit_of(pd_st_col_text(st, 4));
-			out->side.interval = pd_st_col_f64(st, 5);
-			if (!pd_st_isnull(st, 6))
-				out->event = pd_xstrdup(pd_st_col_text(st, 6));
-			if (!pd_st_isnull(st, 10))
-				out->host = pd_xstrdup(pd_st_col_text(st, 10));
-			if (!pd_st_isnull(st, 11))
-				out->build_meta =
-				    pd_xstrdup(pd_st_col_text(st, 11));
-			if (!pd_st_isnull(st, 12))
-				out->commit_date =
-				    pd_xstrdup(pd_st_col_text(st, 12));
+			out->format = pd_xstrdup(pd_st_col_text(st, SR_FORMAT));
+			out->side.unit = unit_of(pd_st_col_text(st, SR_UNIT));
+			out->side.interval = pd_st_col_f64(st, SR_INTERVAL);
+			if (!pd_st_isnull(st, SR_EVENT))
+				out->event =
+				    pd_xstrdup(pd_st_col_text(st, SR_EVENT));
+			if (!pd_st_isnull(st, SR_HOST))
+				out->host =
+				    pd_xstrdup(pd_st_col_text(st, SR_HOST));
+			if (!pd_st_isnull(st, SR_BUILD_META))
+				out->build_meta = pd_xstrdup(
+				    pd_st_col_text(st, SR_BUILD_META));
+			if (!pd_st_isnull(st, SR_COMMIT_DATE))
+				out->commit_date = pd_xstrdup(
+				    pd_st_col_text(st, SR_COMMIT_DATE));
 		}
 	}
 	pd_st_reset(st);
@@ -503,13 +522,13 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 	}
 	if (!ids.n) {
 		rc = pd_err_set(err, PD_EINVAL, "no runs of %.12s %s/%s (%s)",
-				sha, scenario, cache, tool);
+				key->sha, key->scenario, key->cache, key->tool);
 		goto out;
 	}
 	out->runs = pd_xcalloc(ids.n, sizeof(*out->runs));
 	out->n = ids.n;
-	out->set_apart = idmap != NULL && !whole;
-	if (want_mean && out->set_apart) {
+	out->set_apart = idmap != NULL && !(how & PD_LOAD_WHOLE);
+	if ((how & PD_LOAD_MEAN) && out->set_apart) {
 		out->mean = pd_xmalloc(sizeof(*out->mean));
 		pd_profile_init(out->mean);
 	}
@@ -547,8 +566,8 @@ int pd_store_load(struct pd_db *db, const char *sha, const char *scenario,
 		out->side.total += tw.v[i] / (double)ids.n;
 		out->side.samples += tn.v[i] / (double)ids.n;
 	}
-	pd_buf_addf(&src, "%.12s %s/%s, %s, %zu run%s", sha, scenario, cache,
-		    tool, ids.n, ids.n == 1 ? "" : "s");
+	pd_buf_addf(&src, "%.12s %s/%s, %s, %zu run%s", key->sha, key->scenario,
+		    key->cache, key->tool, ids.n, ids.n == 1 ? "" : "s");
 	out->source = pd_buf_detach(&src);
 	out->side.source = out->source;
 	out->side.format = out->format;
@@ -585,10 +604,9 @@ static int by_id(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-int pd_store_func_rows(struct pd_db *db, const char *scenario,
-		       const char *cache, const char *tool, const int64_t *ids,
-		       size_t n, int64_t func, struct pd_func_row *rows,
-		       struct pd_err *err)
+int pd_store_func_rows(struct pd_db *db, const struct pd_hkey *series,
+		       const int64_t *ids, size_t n, int64_t func,
+		       struct pd_func_row *rows, struct pd_err *err)
 {
 	struct id_at *ix, key, *hit;
 	struct pd_st *st;
@@ -608,9 +626,9 @@ int pd_store_func_rows(struct pd_db *db, const char *scenario,
 	}
 	pd_sort(ix, n, sizeof(*ix), by_id);
 	pd_st_i64(st, 1, func);
-	pd_st_text(st, 2, scenario);
-	pd_st_text(st, 3, cache);
-	pd_st_text(st, 4, tool);
+	pd_st_text(st, 2, series->scenario);
+	pd_st_text(st, 3, series->cache);
+	pd_st_text(st, 4, series->tool);
 	pd_st_i64(st, 5, ix[0].id);
 	pd_st_i64(st, 6, ix[n - 1].id);
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {

@@ -12,6 +12,7 @@
 #include "core/buf.h"
 #include "model/profile.h"
 #include "store/db.h"
+#include "store/key.h"
 
 /* Maps database function ids to a pd_funcs table, filled as rows arrive. */
 struct pd_idmap_name {
@@ -56,48 +57,48 @@ struct pd_loaded {
 };
 
 void pd_loaded_release(struct pd_loaded *l);
-/* The one full sha starting with prefix; ambiguity lists the candidates. */
+/*
+ * The one full sha starting with prefix among the runs of the series'
+ * scenario (and cache state when given); ambiguity lists the candidates.
+ */
 PD_NODISCARD int pd_store_resolve(struct pd_db *db, const char *prefix,
-				  const char *scenario, const char *cache,
-				  char **sha, struct pd_err *err);
+				  const struct pd_hkey *series, char **sha,
+				  struct pd_err *err);
 /*
  * Whether the commit full (a 40-digit id git gave) has stored runs of
  * scenario, and of cache and tool when not NULL: 1 with the sha it is
  * stored under in *sha (owned; a prefix of full when stored so), 0 when
  * it has none, or a negative PD_E* code.
  */
-PD_NODISCARD int pd_store_has_runs(struct pd_db *db, const char *full,
-				   const char *scenario, const char *cache,
-				   const char *tool, char **sha,
-				   struct pd_err *err);
+PD_NODISCARD int pd_store_has_runs(struct pd_db *db, const struct pd_hkey *k,
+				   char **sha, struct pd_err *err);
 /*
- * Settles the cache state and tool of a commit when not given (*cache or
- * *tool NULL): exactly one must exist. Owned copies go to *_out.
+ * Settles k's cache state and tool when not given (k->cache or k->tool
+ * NULL) from the runs of commit k->sha in k->scenario: exactly one must
+ * exist. Owned copies go to *_out, and k's parts point at them.
  */
-PD_NODISCARD int pd_store_caches(struct pd_db *db, const char *sha,
-				 const char *scenario, const char **cache,
-				 const char **tool, char **cache_out,
-				 char **tool_out, struct pd_err *err);
+PD_NODISCARD int pd_store_settle(struct pd_db *db, struct pd_hkey *k,
+				 char **cache_out, char **tool_out,
+				 struct pd_err *err);
 /*
- * The runs of one commit, aggregated from their stack trees (system
- * frames set apart, out->set_apart) when every run has one the reader can
- * resolve and whole is 0; else from their function rows, whole totals.
- * want_mean keeps the side's mean run as a profile too (out->mean).
- * On an error out holds nothing (it is released here).
+ * The runs of commit k (every part given), aggregated from their stack
+ * trees (system frames set apart, out->set_apart) when every run has one
+ * the reader can resolve and how has no PD_LOAD_WHOLE; else from their
+ * function rows, whole totals. PD_LOAD_MEAN keeps the side's mean run as
+ * a profile too (out->mean). On an error out holds nothing (it is
+ * released here).
  */
-PD_NODISCARD int pd_store_load(struct pd_db *db, const char *sha,
-			       const char *scenario, const char *cache,
-			       const char *tool, struct pd_idmap *ids,
-			       int whole, int want_mean, struct pd_loaded *out,
-			       struct pd_err *err);
+PD_NODISCARD int pd_store_load(struct pd_db *db, const struct pd_hkey *k,
+			       struct pd_idmap *ids, unsigned how,
+			       struct pd_loaded *out, struct pd_err *err);
 /*
- * Learns noise from the last 30 commits of scenario/cache/tool, leaving
+ * Learns noise from the last 30 commits of the series (its sha unused;
+ * scenario, cache and tool all given), leaving
  * out the shas in exclude (NULL-terminated): priors for the t-test from
  * repeats, phi from A/A pairs, per-function thresholds from neighbours.
  * With ids NULL the result is indexed by database function id.
  */
-PD_NODISCARD int pd_store_noise(struct pd_db *db, const char *scenario,
-				const char *cache, const char *tool,
+PD_NODISCARD int pd_store_noise(struct pd_db *db, const struct pd_hkey *series,
 				const char *const *exclude,
 				struct pd_idmap *ids, struct pd_noise *noise,
 				struct pd_err *err);
@@ -107,8 +108,8 @@ PD_NODISCARD int pd_store_noise(struct pd_db *db, const char *scenario,
  * just their rows: what a trend of a few series needs. Indexed by
  * database id; the numbers are those pd_store_noise gives them.
  */
-PD_NODISCARD int pd_store_noise_only(struct pd_db *db, const char *scenario,
-				     const char *cache, const char *tool,
+PD_NODISCARD int pd_store_noise_only(struct pd_db *db,
+				     const struct pd_hkey *series,
 				     const int64_t *only, size_t n,
 				     struct pd_noise *noise,
 				     struct pd_err *err);
@@ -127,8 +128,8 @@ struct pd_noise_task {
 
 /* Returns 0: what fails is reported by finish(). */
 int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
-			 const char *scenario, const char *cache,
-			 const char *tool, const char *const *exclude);
+			 const struct pd_hkey *series,
+			 const char *const *exclude);
 PD_NODISCARD int pd_store_noise_finish(struct pd_noise_task *t,
 				       struct pd_idmap *ids,
 				       struct pd_noise *out,
@@ -139,8 +140,7 @@ PD_NODISCARD int pd_store_noise_finish(struct pd_noise_task *t,
  * per run that has them, holding only tables. The caller releases and
  * frees each profile and the array.
  */
-PD_NODISCARD int pd_store_metrics(struct pd_db *db, const char *sha,
-				  const char *scenario, const char *cache,
+PD_NODISCARD int pd_store_metrics(struct pd_db *db, const struct pd_hkey *k,
 				  struct pd_profile ***out, size_t *n,
 				  struct pd_err *err);
 

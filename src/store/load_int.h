@@ -25,11 +25,11 @@ struct pd_func_row {
 };
 
 /*
- * Function func's rows in the runs ids[0 .. n) of one key, into rows[i]
- * for ids[i] (present 0 where the run has none): one query.
+ * Function func's rows in the runs ids[0 .. n) of one series, into
+ * rows[i] for ids[i] (present 0 where the run has none): one query.
  */
-PD_NODISCARD int pd_store_func_rows(struct pd_db *db, const char *scenario,
-				    const char *cache, const char *tool,
+PD_NODISCARD int pd_store_func_rows(struct pd_db *db,
+				    const struct pd_hkey *series,
 				    const int64_t *ids, size_t n, int64_t func,
 				    struct pd_func_row *rows,
 				    struct pd_err *err);

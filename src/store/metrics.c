@@ -87,10 +87,11 @@ static void build_table(struct pd_profile *p, const struct mrow *r, size_t from,
 	free(rse);
 }
 
-int pd_store_metrics(struct pd_db *db, const char *sha, const char *scenario,
-		     const char *cache, struct pd_profile ***out, size_t *n,
-		     struct pd_err *err)
+int pd_store_metrics(struct pd_db *db, const struct pd_hkey *key,
+		     struct pd_profile ***out, size_t *n, struct pd_err *err)
 {
+	const char *sha = key->sha, *scenario = key->scenario,
+		   *cache = key->cache;
 	struct pd_st *st = pd_db_stmt(db, "q_side_metrics", err);
 	PD_VEC(struct mrow) rows = PD_VEC_INIT;
 	PD_VEC(struct pd_profile *) v = PD_VEC_INIT;

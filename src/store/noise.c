@@ -168,11 +168,13 @@ static void free_runs(struct hrun *v, size_t n)
 	free(v);
 }
 
-int pd_store_noise(struct pd_db *db, const char *scenario, const char *cache,
-		   const char *tool, const char *const *exclude,
-		   struct pd_idmap *ids, struct pd_noise *noise,
-		   struct pd_err *err)
+int pd_store_noise(struct pd_db *db, const struct pd_hkey *series,
+		   const char *const *exclude, struct pd_idmap *ids,
+		   struct pd_noise *noise, struct pd_err *err)
 {
+	const char *scenario = series->scenario, *cache = series->cache,
+		   *tool = series->tool;
+
 	PD_VEC(struct hrun) runs = PD_VEC_INIT;
 	size_t i, first, nshas, nfun = 0;
 	int rc;
@@ -209,9 +211,9 @@ out:
  * The rows of the functions only[] in runs[0 .. nr), as functions 0 ..
  * n - 1 of each run's aggregate: one query per function.
  */
-static int load_only(struct pd_db *db, const char *scenario, const char *cache,
-		     const char *tool, struct hrun *runs, size_t nr,
-		     const int64_t *only, size_t n, struct pd_err *err)
+static int load_only(struct pd_db *db, const struct pd_hkey *series,
+		     struct hrun *runs, size_t nr, const int64_t *only,
+		     size_t n, struct pd_err *err)
 {
 	int64_t *ids = pd_xmalloc((nr + 1) * sizeof(*ids));
 	struct pd_func_row *rows = pd_xmalloc((nr + 1) * sizeof(*rows));
@@ -226,8 +228,8 @@ static int load_only(struct pd_db *db, const char *scenario, const char *cache,
 		runs[i].agg.all_c = runs[i].tn;
 	}
 	for (j = 0; j < n && rc == 0; j++) {
-		rc = pd_store_func_rows(db, scenario, cache, tool, ids, nr,
-					only[j], rows, err);
+		rc =
+		    pd_store_func_rows(db, series, ids, nr, only[j], rows, err);
 		for (i = 0; i < nr && rc == 0; i++) {
 			struct pd_agg *a = &runs[i].agg;
 			double *v = rows[i].v;
@@ -246,11 +248,12 @@ static int load_only(struct pd_db *db, const char *scenario, const char *cache,
 	return rc;
 }
 
-int pd_store_noise_only(struct pd_db *db, const char *scenario,
-			const char *cache, const char *tool,
+int pd_store_noise_only(struct pd_db *db, const struct pd_hkey *series,
 			const int64_t *only, size_t n, struct pd_noise *noise,
 			struct pd_err *err)
 {
+	const char *scenario = series->scenario, *cache = series->cache,
+		   *tool = series->tool;
 	PD_VEC(struct hrun) runs = PD_VEC_INIT;
 	struct pd_noise c; /* functions 0 .. n - 1, then the total */
 	size_t i, first, nshas, max = 0;
@@ -260,8 +263,8 @@ int pd_store_noise_only(struct pd_db *db, const char *scenario,
 	rc = window_runs(db, scenario, cache, tool, NULL, &runs, &first, &nshas,
 			 err);
 	if (rc == 0)
-		rc = load_only(db, scenario, cache, tool, runs.v + first,
-			       runs.n - first, only, n, err);
+		rc = load_only(db, series, runs.v + first, runs.n - first, only,
+			       n, err);
 	if (rc < 0) {
 		free_runs(runs.v, runs.n);
 		return rc;
@@ -294,7 +297,8 @@ int pd_store_noise_only(struct pd_db *db, const char *scenario,
 }
 
 struct noise_job {
-	const char *path, *scenario, *cache, *tool;
+	const char *path;
+	struct pd_hkey series;
 	const char *const *exclude;
 	struct pd_noise noise;
 	struct pd_err err;
@@ -310,22 +314,20 @@ static void *noise_thread(void *arg)
 	if (j->rc < 0)
 		return NULL;
 	/* In database function ids: no names to look up on this thread. */
-	j->rc = pd_store_noise(&db, j->scenario, j->cache, j->tool, j->exclude,
-			       NULL, &j->noise, &j->err);
+	j->rc = pd_store_noise(&db, &j->series, j->exclude, NULL, &j->noise,
+			       &j->err);
 	pd_db_close(&db);
 	return NULL;
 }
 
 int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
-			 const char *scenario, const char *cache,
-			 const char *tool, const char *const *exclude)
+			 const struct pd_hkey *series,
+			 const char *const *exclude)
 {
 	struct noise_job *j = pd_xcalloc(1, sizeof(*j));
 
 	j->path = db_path;
-	j->scenario = scenario;
-	j->cache = cache;
-	j->tool = tool;
+	j->series = *series;
 	j->exclude = exclude;
 	t->job = j;
 	t->threaded =

@@ -57,7 +57,8 @@ static int revs(struct pd_db *db, const char *q, const char *prefix,
 static int no_commit(struct pd_db *db, const char *prefix, const char *scenario,
 		     const char *cache, struct pd_err *err)
 {
-	int rc = pd_store_check_key(db, NULL, scenario, cache, NULL, err);
+	const struct pd_hkey k = { NULL, scenario, cache, NULL };
+	int rc = pd_store_check_key(db, &k, err);
 
 	if (rc < 0)
 		return rc;
@@ -73,9 +74,11 @@ static int no_commit(struct pd_db *db, const char *prefix, const char *scenario,
 	    prefix, scenario, cache ? "/" : "", cache ? cache : "");
 }
 
-int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
-		     const char *cache, char **sha, struct pd_err *err)
+int pd_store_resolve(struct pd_db *db, const char *prefix,
+		     const struct pd_hkey *series, char **sha,
+		     struct pd_err *err)
 {
+	const char *scenario = series->scenario, *cache = series->cache;
 	struct pd_buf list = PD_BUF_INIT;
 	int rc, n = 0;
 
@@ -101,10 +104,11 @@ int pd_store_resolve(struct pd_db *db, const char *prefix, const char *scenario,
 	return rc;
 }
 
-int pd_store_has_runs(struct pd_db *db, const char *full, const char *scenario,
-		      const char *cache, const char *tool, char **sha,
+int pd_store_has_runs(struct pd_db *db, const struct pd_hkey *k, char **sha,
 		      struct pd_err *err)
 {
+	const char *full = k->sha, *scenario = k->scenario, *cache = k->cache,
+		   *tool = k->tool;
 	struct pd_buf list = PD_BUF_INIT;
 	struct pd_st *st;
 	int rc, n = 0, found = 0;
@@ -157,10 +161,11 @@ static int listed(const struct pd_buf *list, const char *name)
 	return 0;
 }
 
-int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
-		    const char **cache, const char **tool, char **cache_out,
+int pd_store_settle(struct pd_db *db, struct pd_hkey *key, char **cache_out,
 		    char **tool_out, struct pd_err *err)
 {
+	const char *sha = key->sha, *scenario = key->scenario;
+	const char **cache = &key->cache, **tool = &key->tool;
 	struct pd_st *st = pd_db_stmt(db, "q_caches", err);
 	struct pd_buf caches = PD_BUF_INIT, tools = PD_BUF_INIT;
 	char *c1 = NULL, *t1 = NULL;
@@ -200,8 +205,11 @@ int pd_store_caches(struct pd_db *db, const char *sha, const char *scenario,
 				" pass --tool",
 				sha, tools.buf);
 	/* a tool (or cache state) that is not stored, or not for sha */
-	if (!rc && (!nc || !nt))
-		rc = pd_store_check_key(db, sha, scenario, *cache, *tool, err);
+	if (!rc && (!nc || !nt)) {
+		const struct pd_hkey k = { sha, scenario, *cache, *tool };
+
+		rc = pd_store_check_key(db, &k, err);
+	}
 	if (!rc && (!nc || !nt))
 		rc = pd_err_set(
 		    err, PD_EINVAL, "commit %.12s has no runs of %s%s%s%s", sha,

@@ -25,16 +25,18 @@ static int settle_key(struct pd_db *db, const struct pd_trend_query *q,
 		      struct pd_trend *t, struct pd_err *err)
 {
 	struct pd_st *st = pd_db_stmt(db, "q_trend_keys", err);
+	const struct pd_hkey k = { NULL, q->key.scenario, q->key.cache,
+				   q->key.tool };
 	struct pd_buf all = PD_BUF_INIT;
 	int rc, n = 0;
 
 	if (!st)
 		return PD_EIO;
-	pd_st_text(st, 1, q->scenario);
-	if (q->cache)
-		pd_st_text(st, 2, q->cache);
-	if (q->tool)
-		pd_st_text(st, 3, q->tool);
+	pd_st_text(st, 1, q->key.scenario);
+	if (q->key.cache)
+		pd_st_text(st, 2, q->key.cache);
+	if (q->key.tool)
+		pd_st_text(st, 3, q->key.tool);
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
 		const char *c = pd_st_col_text(st, 0);
 		const char *tl = pd_st_col_text(st, 1);
@@ -56,18 +58,19 @@ static int settle_key(struct pd_db *db, const struct pd_trend_query *q,
 		return 0;
 	}
 	/* a scenario, cache state or tool that is not stored: say so */
-	if (!n && pd_store_check_key(db, NULL, q->scenario, q->cache, q->tool,
-				     err) == 0)
+	if (!n && pd_store_check_key(db, &k, err) == 0)
 		pd_err_set(err, PD_EINVAL,
 			   "%s: no runs stored for scenario %s%s%s%s%s",
-			   db->path, q->scenario, q->cache ? ", cache " : "",
-			   q->cache ? q->cache : "", q->tool ? ", tool " : "",
-			   q->tool ? q->tool : "");
+			   db->path, q->key.scenario,
+			   q->key.cache ? ", cache " : "",
+			   q->key.cache ? q->key.cache : "",
+			   q->key.tool ? ", tool " : "",
+			   q->key.tool ? q->key.tool : "");
 	else if (n)
 		pd_err_set(err, PD_EINVAL,
 			   "%s: scenario %s has several cache states or tools"
 			   " (%s): choose with --cache and --tool",
-			   db->path, q->scenario, all.buf);
+			   db->path, q->key.scenario, all.buf);
 	pd_buf_release(&all);
 	return err->code < 0 ? err->code : PD_EINVAL;
 }
@@ -124,7 +127,7 @@ static int scan_runs(struct pd_db *db, const struct pd_trend_query *q,
 
 	if (!st)
 		return PD_EIO;
-	pd_st_text(st, 1, q->scenario);
+	pd_st_text(st, 1, q->key.scenario);
 	pd_st_text(st, 2, t->cache);
 	pd_st_text(st, 3, t->tool);
 	pd_intern_init(&seen);
@@ -251,7 +254,7 @@ static int read_runs(struct pd_db *db, const struct pd_trend_query *q,
 	if (!c.n) {
 		rc = pd_err_set(err, PD_EINVAL,
 				"%s: no stored commits of %s/%s in the window",
-				db->path, q->scenario, t->cache);
+				db->path, q->key.scenario, t->cache);
 		goto fail;
 	}
 	/* runs of the window only, commit indices from 0 */
@@ -381,7 +384,7 @@ static int load_counters(struct pd_db *db, struct pd_trend *t,
 		return PD_EIO;
 	ix = runs_by_id(rs, nrs);
 	per_run = pd_xmalloc((nrs + 1) * sizeof(*per_run));
-	pd_st_text(st, 1, q->scenario);
+	pd_st_text(st, 1, q->key.scenario);
 	pd_st_text(st, 2, t->cache);
 	pd_st_text(st, 3, t->tool);
 	while ((rc = pd_st_step(st)) == PD_ST_ROW) {
@@ -475,7 +478,7 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 
 	memset(t, 0, sizeof(*t));
 	memset(&rk, 0, sizeof(rk));
-	t->scenario = pd_xstrdup(q->scenario);
+	t->scenario = pd_xstrdup(q->key.scenario);
 	t->threshold_pct = q->threshold_pct;
 	rc = settle_key(db, q, t, err);
 	if (rc == 0)
@@ -489,11 +492,12 @@ int pd_store_trend(struct pd_db *db, const struct pd_trend_query *q,
 	/* Learned thresholds of the chosen functions, by database id. */
 	{
 		int64_t *only = pd_xcalloc(nsel + 1, sizeof(*only));
+		const struct pd_hkey series = { NULL, q->key.scenario, t->cache,
+						t->tool };
 
 		for (i = 0; i < nsel; i++)
 			only[i] = (int64_t)sc[i].id;
-		rc = pd_store_noise_only(db, q->scenario, t->cache, t->tool,
-					 only, nsel, &noise, err);
+		rc = pd_store_noise_only(db, &series, only, nsel, &noise, err);
 		free(only);
 	}
 	if (rc)

@@ -9,9 +9,10 @@
 
 #include "stats/trend.h"
 #include "store/db.h"
+#include "store/key.h"
 
 struct pd_trend_query {
-	const char *scenario, *cache, *tool; /* cache, tool: NULL to settle */
+	struct pd_hkey key;		     /* cache, tool: NULL to settle */
 	const char *since;		     /* ISO date; NULL for all */
 	size_t last;			     /* last N commits; 0 for all */
 	size_t top;			     /* function series wanted */

@@ -163,13 +163,14 @@ int pd_trend_series(struct pd_db *db, const struct pd_trend_query *q,
 {
 	int64_t *ids = pd_xmalloc((nrs + 1) * sizeof(*ids));
 	struct pd_func_row *rows = pd_xmalloc((nrs + 1) * sizeof(*rows));
+	const struct pd_hkey series = { NULL, q->key.scenario, t->cache,
+					t->tool };
 	size_t i;
 	int rc;
 
 	for (i = 0; i < nrs; i++)
 		ids[i] = rs[i].id;
-	rc = pd_store_func_rows(db, q->scenario, t->cache, t->tool, ids, nrs,
-				id, rows, err);
+	rc = pd_store_func_rows(db, &series, ids, nrs, id, rows, err);
 	for (i = 0; i < nrs && rc == 0; i++) {
 		const double *v = rows[i].v;
 

@@ -103,7 +103,8 @@ static int counters(struct pd_db *db, const char *sha, const char *scen,
 {
 	struct pd_profile **p = NULL;
 	size_t n = 0, i;
-	int rc = pd_store_metrics(db, sha, scen, cache, &p, &n, err);
+	const struct pd_hkey k = { sha, scen, cache, NULL };
+	int rc = pd_store_metrics(db, &k, &p, &n, err);
 
 	for (i = 0; i < n; i++) {
 		pd_profile_release(p[i]);
@@ -119,15 +120,21 @@ static int side(struct pd_db *db, const struct commit *c, char **sha,
 		struct pd_loaded *l, struct pd_err *err)
 {
 	const char *ca = *cache, *to = *tool;
+	struct pd_hkey key = { NULL, NULL, NULL, NULL };
 	char *co = NULL, *tw = NULL, prefix[8];
 	int rc;
 
 	/* a short prefix, as typed, to reach the resolver's search */
 	snprintf(prefix, sizeof(prefix), "%s", c->sha);
-	rc = pd_store_resolve(db, prefix, c->scenario, NULL, sha, err);
+	key.scenario = c->scenario;
+	key.cache = NULL;
+	rc = pd_store_resolve(db, prefix, &key, sha, err);
 	if (rc < 0)
 		return rc;
-	rc = pd_store_caches(db, *sha, c->scenario, &ca, &to, &co, &tw, err);
+	key.sha = *sha;
+	key.cache = ca;
+	key.tool = to;
+	rc = pd_store_settle(db, &key, &co, &tw, err);
 	if (rc < 0)
 		return rc;
 	if (!*cache) {
@@ -137,8 +144,9 @@ static int side(struct pd_db *db, const struct commit *c, char **sha,
 		free(co);
 		free(tw);
 	}
-	rc = pd_store_load(db, *sha, c->scenario, *cache, *tool, ids, 0, 1, l,
-			   err);
+	key.cache = *cache;
+	key.tool = *tool;
+	rc = pd_store_load(db, &key, ids, PD_LOAD_MEAN, l, err);
 	if (rc < 0)
 		return rc;
 	return counters(db, *sha, c->scenario, *cache, err);
@@ -170,8 +178,10 @@ static void compare(struct pd_db *db, const struct commit *c, int n)
 		one_line(&err);
 	/* the noise of the rest, on its own thread and connection */
 	if (rc == 0 && n == 2) {
-		pd_store_noise_start(&task, path, c[0].scenario, cache, tool,
-				     ex);
+		const struct pd_hkey series = { NULL, c[0].scenario, cache,
+						tool };
+
+		pd_store_noise_start(&task, path, &series, ex);
 		if (pd_store_noise_finish(&task, &ids, &noise, &err) < 0) {
 			one_line(&err);
 		} else {

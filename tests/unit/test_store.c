@@ -85,6 +85,8 @@ static void test_ingest_roundtrip(void **state)
 	struct pd_idmap ids;
 	struct pd_loaded l;
 	char path[128], fixture[512], *sha = NULL;
+	struct pd_hkey side;
+	const struct pd_hkey demo = { NULL, "demo", NULL, NULL };
 	size_t i;
 
 	(void)state;
@@ -113,9 +115,12 @@ static void test_ingest_roundtrip(void **state)
 				    " WHERE name = 'work'"),
 			 750000);
 
-	assert_int_equal(pd_store_resolve(&db, "abc", "demo", NULL, &sha, &err),
-			 0);
+	assert_int_equal(pd_store_resolve(&db, "abc", &demo, &sha, &err), 0);
 	assert_string_equal(sha, "abc1234def");
+	side.sha = sha;
+	side.scenario = "demo";
+	side.cache = "warm";
+	side.tool = "perf";
 	pd_funcs_init(&fn, 0);
 	pd_idmap_init(&ids, &fn);
 	/*
@@ -124,9 +129,8 @@ static void test_ingest_roundtrip(void **state)
 	 * kernel (do_syscall_64 under [unknown] under main), so the run's
 	 * total is 750000 and main's is 2 samples, 500000.
 	 */
-	assert_int_equal(pd_store_load(&db, sha, "demo", "warm", "perf", &ids,
-				       0, 1, &l, &err),
-			 0);
+	assert_int_equal(
+	    pd_store_load(&db, &side, &ids, PD_LOAD_MEAN, &l, &err), 0);
 	assert_int_equal(l.n, 1);
 	assert_true(l.set_apart);
 	/* the mean run's tree, for the HTML flame graph: every sample */
@@ -155,8 +159,8 @@ static void test_ingest_roundtrip(void **state)
 	}
 	pd_loaded_release(&l);
 	/* Whole, from the function rows: 1000000, main 3 samples. */
-	assert_int_equal(pd_store_load(&db, sha, "demo", "warm", "perf", &ids,
-				       1, 1, &l, &err),
+	assert_int_equal(pd_store_load(&db, &side, &ids,
+				       PD_LOAD_WHOLE | PD_LOAD_MEAN, &l, &err),
 			 0);
 	assert_false(l.set_apart);
 	assert_null(l.mean); /* whole totals: no tree read */
@@ -171,7 +175,7 @@ static void test_ingest_roundtrip(void **state)
 	pd_idmap_release(&ids);
 	pd_funcs_release(&fn);
 	free(sha);
-	assert_int_equal(pd_store_resolve(&db, "fff", "demo", NULL, &sha, &err),
+	assert_int_equal(pd_store_resolve(&db, "fff", &demo, &sha, &err),
 			 PD_EINVAL);
 	assert_non_null(strstr(err.msg, "no stored runs"));
 	pd_db_close(&db);
@@ -325,6 +329,7 @@ static void test_noise_only(void **state)
 	struct pd_db db;
 	struct pd_err err = PD_ERR_INIT;
 	struct pd_noise all, few;
+	const struct pd_hkey series = { NULL, "s", "warm", "perf" };
 	const int64_t only[3] = { 2, 7, 11 };
 	int c, f, k;
 	size_t j;
@@ -347,12 +352,10 @@ static void test_noise_only(void **state)
 	assert_int_equal(pd_db_exec(&db, "COMMIT", &err), 0);
 	pd_db_close(&db);
 	assert_int_equal(pd_db_open(&db, path, PD_DB_READ, &err), 0);
-	assert_int_equal(
-	    pd_store_noise(&db, "s", "warm", "perf", NULL, NULL, &all, &err),
-	    0);
-	assert_int_equal(
-	    pd_store_noise_only(&db, "s", "warm", "perf", only, 3, &few, &err),
-	    0);
+	assert_int_equal(pd_store_noise(&db, &series, NULL, NULL, &all, &err),
+			 0);
+	assert_int_equal(pd_store_noise_only(&db, &series, only, 3, &few, &err),
+			 0);
 	assert_int_equal(few.runs, all.runs);
 	assert_int_equal(few.shas, all.shas);
 	assert_int_equal(all.runs, 60); /* the last 30 commits */
