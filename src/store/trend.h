@@ -12,14 +12,14 @@
 #include "store/key.h"
 
 struct pd_trend_query {
-	struct pd_hkey key;		     /* cache, tool: NULL to settle */
-	const char *since;		     /* ISO date; NULL for all */
-	size_t last;			     /* last N commits; 0 for all */
-	size_t top;			     /* function series wanted */
-	const regex_t *function;	     /* only names matching; or NULL */
-	char *const *order;		     /* git order, oldest first */
-	size_t norder;			     /* 0: commit-date order */
-	double threshold_pct;		     /* where nothing is learned */
+	struct pd_hkey key;	 /* cache, tool: NULL to settle */
+	const char *since;	 /* ISO date; NULL for all */
+	size_t last;		 /* last N commits; 0 for all */
+	size_t top;		 /* function series wanted */
+	const regex_t *function; /* only names matching; or NULL */
+	char *const *order;	 /* git order, oldest first */
+	size_t norder;		 /* 0: commit-date order */
+	double threshold_pct;	 /* where nothing is learned */
 };
 
 /*
