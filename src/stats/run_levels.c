@@ -121,7 +121,7 @@ static void run_level(struct pd_levels *lv, const double *e, size_t r)
 }
 
 struct side_diff {
-	double D, w;
+	double D, se;
 };
 
 static int cmp_side_diff(const void *x, const void *y)
@@ -131,18 +131,62 @@ static int cmp_side_diff(const void *x, const void *y)
 	return (a->D > b->D) - (a->D < b->D);
 }
 
+/* How many of the n voters lie within 3 standard errors of S. */
+static size_t near_count(const struct side_diff *v, size_t n, double S)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += fabs(v[i].D - S) <= 3 * v[i].se;
+	return k;
+}
+
+/*
+ * Where the voters' side differences agree by number, not by weight: a
+ * function that is most of the program would otherwise be the program's
+ * move, and every unchanged function would read as changed beside it
+ * (one pair's shift is found the same way, scale.c). Many voters: their
+ * median. Few: the voter's difference most others lie near, of equals
+ * the nearer to no move; then the precision-weighted mean of those near
+ * it.
+ */
+static double program_move(struct side_diff *v, size_t n)
+{
+	double best = 0, sw = 0, swd = 0;
+	size_t i, most = 0;
+
+	if (!n)
+		return 0;
+	pd_sort(v, n, sizeof(*v), cmp_side_diff);
+	if (n > PD_SHIFT_EXACT)
+		return n % 2 ? v[n / 2].D : (v[n / 2 - 1].D + v[n / 2].D) / 2;
+	for (i = 0; i < n; i++) {
+		size_t k = near_count(v, n, v[i].D);
+
+		if (k > most || (k == most && fabs(v[i].D) < fabs(best))) {
+			most = k;
+			best = v[i].D;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (fabs(v[i].D - best) <= 3 * v[i].se) {
+			sw += 1 / (v[i].se * v[i].se);
+			swd += v[i].D / (v[i].se * v[i].se);
+		}
+	return sw > 0 ? swd / sw : best;
+}
+
 /*
  * A voter whose runs moved between the sides beyond the program's own
- * move (the voters' weighted median difference) by more than 3 standard
- * errors changed: it does not vote for the levels, which would
- * otherwise carry its change into every other function's (statistics.md,
- * "Several runs per side").
+ * move (program_move) by more than 3 standard errors changed: it does
+ * not vote for the levels, which would otherwise carry its change into
+ * every other function's (statistics.md, "Several runs per side").
  */
 static void drop_changed(struct pd_levels *lv, const struct pd_agg *a,
 			 size_t na, const struct pd_agg *b, size_t nb)
 {
 	struct side_diff *v = pd_xmalloc((lv->nf + 1) * sizeof(*v));
-	double *D = pd_xcalloc(lv->nf + 1, sizeof(*D)), sw = 0, half, S = 0;
+	double *D = pd_xcalloc(lv->nf + 1, sizeof(*D)), S;
 	size_t i, r, n = 0;
 
 	for (i = 0; i < lv->nf; i++) {
@@ -155,17 +199,9 @@ static void drop_changed(struct pd_levels *lv, const struct pd_agg *a,
 			D[i] += r < na ? -y / (double)na : y / (double)nb;
 		}
 		v[n].D = D[i];
-		v[n++].w = lv->w[i];
-		sw += lv->w[i];
+		v[n++].se = sqrt((1 / (double)na + 1 / (double)nb) / lv->w[i]);
 	}
-	pd_sort(v, n, sizeof(*v), cmp_side_diff);
-	for (i = 0, half = 0; i < n; i++) {
-		half += v[i].w;
-		if (half >= sw / 2) {
-			S = v[i].D;
-			break;
-		}
-	}
+	S = program_move(v, n);
 	for (i = 0; i < lv->nf; i++) {
 		double se = sqrt((1 / (double)na + 1 / (double)nb) / lv->w[i]);
 
@@ -174,6 +210,65 @@ static void drop_changed(struct pd_levels *lv, const struct pd_agg *a,
 	}
 	free(v);
 	free(D);
+}
+
+static int level_without(const struct pd_levels *lv, const struct pd_agg *x,
+			 size_t r, size_t f, double *m, int *single);
+
+/* Sum of squares of y[0..n) about their mean. */
+static double sum_sq(const double *y, size_t n)
+{
+	double m = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += y[i] / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (y[i] - m) * (y[i] - m);
+	return ss;
+}
+
+/*
+ * Whether the levels explain the runs' variation: over the voters, each
+ * in units of its own variance, the scatter of their runs about each
+ * side's mean once taken beyond the levels of the others, against the
+ * scatter as they are. A machine that moved whole runs moves every
+ * function with it, and the levels take most of the scatter away; where
+ * the functions of a run moved each its own way (two functions that
+ * trade a busy core's cycles, a program of two or three well-sampled
+ * functions), a function beyond the others' levels carries their scatter
+ * on top of its own, and a change as clear as +40 % over runs that agree
+ * within 1 % read as undecided (statistics.md, "Several runs per side").
+ */
+static int levels_help(const struct pd_levels *lv, const struct pd_agg *a,
+		       size_t na, const struct pd_agg *b, size_t nb)
+{
+	size_t n = na + nb, i, r;
+	double *raw = pd_xmalloc((n + 1) * sizeof(*raw));
+	double *adj = pd_xmalloc((n + 1) * sizeof(*adj));
+	double ss_raw = 0, ss_adj = 0;
+	int any = 0;
+
+	for (i = 0; i < lv->nf; i++) {
+		int single = 0, ok = lv->w[i] > 0;
+
+		for (r = 0; r < n && ok; r++) {
+			const struct pd_agg *x = pd_run_of(a, na, b, r);
+			double m;
+
+			raw[r] = log(x->self_w[i] + pd_run_eps(x));
+			ok = level_without(lv, x, r, i, &m, &single);
+			adj[r] = raw[r] - m;
+		}
+		if (!ok)
+			continue;
+		any = 1;
+		ss_raw += lv->w[i] * (sum_sq(raw, na) + sum_sq(raw + na, nb));
+		ss_adj += lv->w[i] * (sum_sq(adj, na) + sum_sq(adj + na, nb));
+	}
+	free(raw);
+	free(adj);
+	return any && ss_adj < ss_raw;
 }
 
 /*
@@ -238,6 +333,7 @@ void pd_levels_compute(struct pd_levels *lv, const struct pd_diff *d,
 		run_level(lv, e, r);
 	}
 	free(e);
+	lv->off = !levels_help(lv, a, na, b, nb);
 }
 
 /*
@@ -278,7 +374,7 @@ int pd_levels_for(const struct pd_levels *lv, const struct pd_agg *a, size_t na,
 	size_t r;
 
 	*single = 0;
-	if (!lv->nf || f >= lv->nf)
+	if (!lv->nf || lv->off || f >= lv->nf)
 		return 0;
 	for (r = 0; r < lv->nruns; r++)
 		if (!level_without(lv, pd_run_of(a, na, b, r), r, f, &lvl[r],

@@ -27,6 +27,7 @@ struct pd_levels {
 	size_t *nalike;	      /* per run */
 	double *wtop;	      /* per run: the two largest alike weights */
 	size_t *ftop;	      /* per run: the function of the largest */
+	int off;	      /* the levels do not explain the runs' scatter */
 };
 
 /* Half a sample's weight of run r: keeps ln() finite for an absent function. */
@@ -44,7 +45,8 @@ void pd_levels_compute(struct pd_levels *lv, const struct pd_diff *d,
 void pd_levels_release(struct pd_levels *lv);
 /*
  * Every run's level for function f (each without f's own vote), in lvl;
- * 0 when some run has too few other functions to show one. *single: in
+ * 0 when some run has too few other functions to show one, or when the
+ * levels explain none of the runs' scatter (off). *single: in
  * some run one other function holds most of the level's weight.
  */
 int pd_levels_for(const struct pd_levels *lv, const struct pd_agg *a, size_t na,
