@@ -254,7 +254,7 @@ static int levels_help(const struct pd_levels *lv, const struct pd_agg *a,
 
 		for (r = 0; r < n && ok; r++) {
 			const struct pd_agg *x = pd_run_of(a, na, b, r);
-			double m;
+			double m = 0;
 
 			raw[r] = log(x->self_w[i] + pd_run_eps(x));
 			ok = level_without(lv, x, r, i, &m, &single);
