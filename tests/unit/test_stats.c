@@ -3,9 +3,8 @@
  * binomial tails summed by hand from the binomial formula, normal tails from
  * standard tables, BH from its definition on a small example.
  */
-#include "testutil.h"
+#include "stats_util.h"
 
-#include "stats/diff.h"
 #include "stats/stats.h"
 
 static double binom_cdf_exact(int k, int n, double p)
@@ -161,48 +160,6 @@ static void test_bh_and_median(void **state)
 	assert_near(q[3], 0.5, 1e-12);
 	assert_near(pd_median(v, 5), 3, 0);
 	assert_near(pd_median(v, 4), 2.5, 0);
-}
-
-/* Builds a flat profile: function i gets counts[i] samples of weight w. */
-static void flat(struct pd_profile *p, const double *counts, size_t n, double w,
-		 const char *extra)
-{
-	char name[32];
-	size_t i;
-
-	pd_profile_init(p);
-	p->unit = PD_UNIT_NS;
-	p->format = "folded";
-	p->interval = w;
-	p->source = strdup("synthetic");
-	for (i = 0; i < n; i++) {
-		uint32_t f, node;
-
-		if (counts[i] <= 0)
-			continue;
-		snprintf(name, sizeof(name), "f%zu", i);
-		f = pd_profile_frame(p, pd_intern_cstr(&p->strs, name), 0);
-		node = pd_profile_child(p, PD_ROOT, f);
-		pd_profile_add(p, node, counts[i] * w, counts[i]);
-	}
-	if (extra) {
-		uint32_t f =
-		    pd_profile_frame(p, pd_intern_cstr(&p->strs, extra), 0);
-
-		pd_profile_add(p, pd_profile_child(p, PD_ROOT, f), 500 * w,
-			       500);
-	}
-	pd_profile_finish(p);
-}
-
-static const struct pd_fdiff *find(const struct pd_diff *d, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < d->funcs.n; i++)
-		if (!strcmp(pd_func_name(d->fn, d->funcs.v[i].func), name))
-			return &d->funcs.v[i];
-	return NULL;
 }
 
 static void test_planted_change(void **state)
@@ -778,115 +735,6 @@ static void test_runs_noisy_function_not_shrunk(void **state)
 		pd_profile_release(&p[r]);
 }
 
-/*
- * Three runs a side of a program that is two functions (the test
- * workload on a busy machine, perf record, counts as recorded): f0 does
- * 40 % more work in the candidate and its baseline runs agree within
- * 0.4 %; f1 does the same work, but on a loaded core its runs took 542
- * to 710 samples' time while f0's moved the other way. Before, f0, most
- * of the weight, was taken for the program's own move between the sides,
- * f1 then read as changed and dropped from the levels, and f0 was judged
- * beyond the levels of f2's 20-odd samples a run: +73 %, MDE 144 %,
- * undecided. Located by number the program did not move (f1, f2); and
- * beyond f1's levels f0's runs scatter far more than as they are, so the
- * levels are not taken out: +40 %, regressed.
- */
-static void test_runs_levels_two_functions(void **state)
-{
-	static const double c0[6] = { 3455, 3446, 3459, 4935, 4577, 4966 };
-	static const double c1[6] = { 1202, 1205, 1182, 1088, 1420, 1084 };
-	static const double c2[6] = { 28, 22, 32, 18, 22, 26 };
-	struct pd_profile p[6];
-	const struct pd_profile *a[3], *b[3];
-	struct pd_settings set;
-	struct pd_funcs fn;
-	struct pd_diff d;
-	const struct pd_fdiff *f;
-	size_t r;
-
-	(void)state;
-	for (r = 0; r < 6; r++) {
-		double c[3] = { c0[r], c1[r], c2[r] };
-
-		flat(&p[r], c, 3, 500250, NULL);
-		if (r < 3)
-			a[r] = &p[r];
-		else
-			b[r - 3] = &p[r];
-	}
-	pd_settings_default(&set);
-	pd_funcs_init(&fn, 0);
-	pd_diff_profiles(&d, a, 3, b, 3, &fn, &set);
-	f = find(&d, "f0");
-	assert_non_null(f);
-	assert_int_equal(f->self.status, PD_REGRESSED);
-	assert_true(f->self.ci_low < 1.40 && 1.40 < f->self.ci_high);
-	assert_near(f->self.ratio, 14478.0 / 10360.0, 0.01);
-	f = find(&d, "f1");
-	assert_non_null(f);
-	assert_int_not_equal(f->self.status, PD_REGRESSED);
-	assert_int_not_equal(f->self.status, PD_IMPROVED);
-	assert_int_equal(d.verdict, PD_REGRESSED);
-	pd_diff_release(&d);
-	pd_funcs_release(&fn);
-	for (r = 0; r < 6; r++)
-		pd_profile_release(&p[r]);
-}
-
-/*
- * The levels still do their work where the machine moved whole runs:
- * ten functions, each run 0.80 to 1.25 times as fast as another, every
- * function alike, f0 15 % slower in the candidate. As they are, f0's
- * runs scatter by 20 % and +15 % cannot be told; beyond each run's
- * level (the other nine) they agree within their sampling and f0 is
- * regressed, the other nine not.
- */
-static void test_runs_levels_machine_moves(void **state)
-{
-	static const double run[6] = { 1.0, 1.25, 0.8, 1.2, 0.85, 1.05 };
-	struct pd_profile p[6];
-	const struct pd_profile *a[3], *b[3];
-	struct pd_settings set;
-	struct pd_funcs fn;
-	struct pd_diff d;
-	const struct pd_fdiff *f;
-	size_t r, i;
-
-	(void)state;
-	for (r = 0; r < 6; r++) {
-		double c[10];
-
-		for (i = 0; i < 10; i++)
-			c[i] = floor((double)(3000 + 400 * i) * run[r] *
-				     (r >= 3 && i == 0 ? 1.15 : 1));
-		flat(&p[r], c, 10, 1e6, NULL);
-		if (r < 3)
-			a[r] = &p[r];
-		else
-			b[r - 3] = &p[r];
-	}
-	pd_settings_default(&set);
-	pd_funcs_init(&fn, 0);
-	pd_diff_profiles(&d, a, 3, b, 3, &fn, &set);
-	f = find(&d, "f0");
-	assert_non_null(f);
-	assert_int_equal(f->self.status, PD_REGRESSED);
-	assert_near(f->self.ratio, 1.15, 0.02);
-	for (i = 1; i < 10; i++) {
-		char name[8];
-
-		snprintf(name, sizeof(name), "f%zu", i);
-		f = find(&d, name);
-		assert_non_null(f);
-		assert_int_not_equal(f->self.status, PD_REGRESSED);
-		assert_int_not_equal(f->self.status, PD_IMPROVED);
-	}
-	pd_diff_release(&d);
-	pd_funcs_release(&fn);
-	for (r = 0; r < 6; r++)
-		pd_profile_release(&p[r]);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -906,8 +754,6 @@ int main(void)
 		cmocka_unit_test(test_rank_threshold),
 		cmocka_unit_test(test_history_noise_per_function),
 		cmocka_unit_test(test_runs_noisy_function_not_shrunk),
-		cmocka_unit_test(test_runs_levels_two_functions),
-		cmocka_unit_test(test_runs_levels_machine_moves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
