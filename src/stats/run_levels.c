@@ -176,6 +176,13 @@ static double program_move(struct side_diff *v, size_t n)
 	return sw > 0 ? swd / sw : best;
 }
 
+/* The standard error of voter i's difference of the sides' means. */
+static double side_se(const struct pd_levels *lv, size_t i, size_t na,
+		      size_t nb)
+{
+	return sqrt((1 / (double)na + 1 / (double)nb) / lv->w[i]);
+}
+
 /*
  * A voter whose runs moved between the sides beyond the program's own
  * move (program_move) by more than 3 standard errors changed: it does
@@ -199,15 +206,12 @@ static void drop_changed(struct pd_levels *lv, const struct pd_agg *a,
 			D[i] += r < na ? -y / (double)na : y / (double)nb;
 		}
 		v[n].D = D[i];
-		v[n++].se = sqrt((1 / (double)na + 1 / (double)nb) / lv->w[i]);
+		v[n++].se = side_se(lv, i, na, nb);
 	}
 	S = program_move(v, n);
-	for (i = 0; i < lv->nf; i++) {
-		double se = sqrt((1 / (double)na + 1 / (double)nb) / lv->w[i]);
-
-		if (lv->w[i] > 0 && fabs(D[i] - S) > 3 * se)
+	for (i = 0; i < lv->nf; i++)
+		if (lv->w[i] > 0 && fabs(D[i] - S) > 3 * side_se(lv, i, na, nb))
 			lv->w[i] = 0;
-	}
 	free(v);
 	free(D);
 }
