@@ -57,7 +57,7 @@ static void assert_rest_unmoved(const struct pd_diff *d, size_t n)
 	size_t i;
 
 	for (i = 1; i < n; i++) {
-		char name[16];
+		char name[32];
 		const struct pd_fdiff *f;
 
 		snprintf(name, sizeof(name), "f%zu", i);
