@@ -9,6 +9,7 @@
 #include "import/perf/perf_int.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -256,12 +257,91 @@ static void test_split_made(void **state)
 	pd_buf_release(&b);
 }
 
+/*
+ * Off-CPU time (perf_wait.c): cpu-clock samples of two threads, each
+ * third followed by a switch-out with its stack and, 1.5 ms later, the
+ * thread's switch-in line; every eleventh switch-out is a preemption
+ * whose next_pid is the other thread (a system-wide recording's
+ * switch-in). The waits are paired after the pieces are put together:
+ * one profile.
+ */
+static void made_switch_text(struct pd_buf *b, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int tid = 11 + i % 2, us = 1000000 + 2000 * i;
+
+		pd_buf_addf(b,
+			    "prog %d [000] %d.%06d: 1000000 cpu-clock:\n"
+			    "\t 400 work%d+0x1 (/bin/prog)\n"
+			    "\t 600 main (/bin/prog)\n\n",
+			    tid, us / 1000000, us % 1000000, i % 3);
+		if (i % 3)
+			continue;
+		us += 100;
+		pd_buf_addf(b,
+			    "prog %d [000] %d.%06d: sched:sched_switch:"
+			    " prev_comm=prog prev_pid=%d prev_prio=120"
+			    " prev_state=%s ==> next_comm=prog next_pid=%d"
+			    " next_prio=120\n"
+			    "\tffffffff81000010 __schedule+0x10"
+			    " ([kernel.kallsyms])\n"
+			    "\t 700 %s+0x2 (/lib/libc.so.6)\n"
+			    "\t 600 main (/bin/prog)\n\n",
+			    tid, us / 1000000, us % 1000000, tid,
+			    i % 11 == 0 ? "R+"
+			    : i % 2	? "D"
+					: "S",
+			    i % 11 == 0 ? 23 - tid : 0,
+			    i % 2 ? "read" : "futex_wait");
+		pd_buf_addf(b, "prog %d %d.%06d: PERF_RECORD_SWITCH OUT\n", tid,
+			    us / 1000000, us % 1000000 + 10);
+		us += 1500;
+		pd_buf_addf(b, "prog %d %d.%06d: PERF_RECORD_SWITCH IN\n", tid,
+			    us / 1000000, us % 1000000);
+	}
+}
+
+static void test_split_switches(void **state)
+{
+	char path[] = "/tmp/pdsplitXXXXXX";
+	struct pd_buf b = PD_BUF_INIT;
+	struct pd_import_opts o;
+	struct pd_profile p;
+	int fd;
+
+	(void)state;
+	made_switch_text(&b, 3000);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b.buf, b.len), (ssize_t)b.len);
+	close(fd);
+	memset(&o, 0, sizeof(o));
+	check_file(path, &o);
+	/* 1000 waits of 1.5 ms beside 3000 ms of CPU, none unpaired */
+	assert_int_equal(read_perf(&p, path, &o, 3, 0), 0);
+	assert_non_null(p.frame_waits);
+	assert_int_equal(p.unit, PD_UNIT_NS);
+	assert_true(fabs(p.total_weight - (3000e6 + 1000 * 1.5e6)) < 1e3);
+	assert_non_null(strstr(p.notes.v[0],
+			       "off-CPU time from 1000 context switches, each"
+			       " to the thread's next switch-in: 1500.0 ms"
+			       " waiting beside 3000.0 ms on CPU"));
+	pd_profile_release(&p);
+	o.thread_roots = 1;
+	check_file(path, &o);
+	unlink(path);
+	pd_buf_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split_fixtures),
 		cmocka_unit_test(test_split_corpus),
 		cmocka_unit_test(test_split_made),
+		cmocka_unit_test(test_split_switches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,6 +114,35 @@ static int is_event(const struct tok *t)
 	return t->n >= 2 && t->s[t->n - 1] == ':' && !is_time(t, &v);
 }
 
+/*
+ * Sampling terms that leave the event what it is: cpu-clock/freq=1999/
+ * is cpu-clock sampled at 1999 Hz (perf record's per-event -F).
+ */
+static size_t past_terms(const char *s, size_t n)
+{
+	static const char *const keys[] = { "freq",	  "period",
+					    "call-graph", "stack-size",
+					    "max-stack",  "no-inherit",
+					    "inherit" };
+	const char *open = memchr(s, '/', n), *t, *e = s + n - 1;
+
+	if (!open || open == s || n < 3 || *e != '/')
+		return n;
+	for (t = open + 1; t < e;) {
+		size_t k = strcspn(t, ",/="), j;
+
+		for (j = 0; j < PD_ARRAY_SIZE(keys); j++)
+			if (k == strlen(keys[j]) && !memcmp(t, keys[j], k))
+				break;
+		if (j == PD_ARRAY_SIZE(keys))
+			return n;
+		t += strcspn(t, ",/");
+		if (*t == ',')
+			t++;
+	}
+	return (size_t)(open - s);
+}
+
 size_t pd_perf_event_name_len(const char *s, size_t n)
 {
 	const char *c;
@@ -121,6 +150,7 @@ size_t pd_perf_event_name_len(const char *s, size_t n)
 
 	if (n && s[n - 1] == ':')
 		n--;
+	n = past_terms(s, n);
 	c = memchr(s, ':', n);
 	if (!c)
 		return n;
@@ -573,6 +603,9 @@ int pd_perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 			maybe_header = !frame_shaped(line);
 
 			if (!maybe_header || !header(st, line, len, &h)) {
+				if (maybe_header &&
+				    pd_perf_switch_line(st, line))
+					continue;
 				if (st->keep && !frame_line(st, line, len) &&
 				    !st->skipped_lines++)
 					/* srcline or an unknown line: skip */
@@ -588,6 +621,8 @@ int pd_perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 			start(st, &h);
 			continue;
 		}
+		if (pd_perf_switch_line(st, line))
+			continue;
 		if (!st->in_sample && *s != '#' && !st->skipped_lines++)
 			st->first_skipped = lines->lineno;
 	}

@@ -47,6 +47,17 @@ struct perf_tlog {
 	double time;
 };
 
+/*
+ * A scheduler record of one thread (perf_wait.c): a switch-out with the
+ * node its wait goes to, or a switch-in (node UINT32_MAX).
+ */
+struct perf_switch {
+	double time;
+	uint32_t tid;
+	uint32_t node;
+	uint32_t thread; /* string id of the thread's comm */
+};
+
 struct pframe {
 	uint32_t name, module;
 	int inlined;
@@ -87,6 +98,25 @@ struct perf_state {
 	 */
 	int log_times;
 	PD_VEC(struct perf_tlog) tlog;
+	/*
+	 * Off-CPU time (docs/formats.md, "Off-CPU time"): the current sample
+	 * is a switch-out of thread sw_tid (in_switch), its wait's kind
+	 * sw_kind; every switch-out and switch-in in file order.
+	 */
+	int in_switch, sw_kind;
+	uint32_t sw_tid;
+	PD_VEC(struct perf_switch) sw;
+	uint64_t sw_out, sw_in;
+	/* sched_switch samples, and "PERF_RECORD_SWITCH OUT" lines, seen */
+	uint64_t sw_seen, sw_outrec;
+	uint32_t sw_event; /* event id of sched:sched_switch, once used */
+	enum {
+		PERF_SW_NONE,	 /* no switch-out */
+		PERF_SW_COUNTED, /* no time and no CPU: one sample each */
+		PERF_SW_NOTED,	 /* beside CPU samples, not turned into time */
+		PERF_SW_WAITS,	 /* waits beside the CPU samples */
+		PERF_SW_WAITS_ONLY /* waits, no CPU samples: weights in ns */
+	} sw_mode;
 };
 
 void pd_perf_state_init(struct perf_state *st, struct pd_profile *p,
@@ -109,6 +139,29 @@ void pd_perf_frame_push(struct perf_state *st, uint32_t frame, int inlined);
 PD_NODISCARD int pd_perf_frame_add(struct perf_state *st, const char *sym,
 				   size_t sn, const char *dso, size_t dn,
 				   int inlined);
+/*
+ * A sched:sched_switch sample (when --event does not ask for it) is a
+ * switch-out: 1 when h is one, its thread and kind kept for the sample's
+ * end, its next_pid logged as a switch-in (perf_wait.c).
+ */
+int pd_perf_switch_start(struct perf_state *st, const struct perf_hdr *h);
+/* The switch-out's stack, pushed leaf first, as its wait's node. */
+void pd_perf_switch_end(struct perf_state *st);
+/*
+ * A "PERF_RECORD_SWITCH" line (perf script --show-switch-events): 1 when
+ * line is one (the sample before it ended, a switch-in logged), else 0.
+ */
+int pd_perf_switch_line(struct perf_state *st, const char *line);
+/* Whether h's event is sched:sched_switch. */
+int pd_perf_is_switch(const char *event, size_t len);
+/*
+ * After the samples, before the profile is weighed: each switch-out
+ * paired with its thread's next switch-in as waited time beside the CPU
+ * samples of a time event, or counted once where the file has neither
+ * switch-ins nor other samples, or else named in a note (sw_mode).
+ */
+void pd_perf_waits(struct perf_state *st, const char *path);
+
 /* Strips modifiers (cycles:u -> cycles) but keeps tracepoint names. */
 size_t pd_perf_event_name_len(const char *s, size_t n);
 /*

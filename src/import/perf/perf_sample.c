@@ -222,6 +222,11 @@ void pd_perf_sample_end(struct perf_state *st)
 			    pd_profile_frame(p, p->frames.v[fr].name, mod);
 		}
 	}
+	if (st->in_switch) {
+		pd_perf_switch_end(st);
+		st->frames.n = 0;
+		return;
+	}
 	if (st->o->thread_roots)
 		node = pd_profile_thread_root(
 		    p, pd_intern_str(&p->strs, st->thread),
@@ -267,6 +272,7 @@ int pd_perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 {
 	uint32_t ev = pd_intern(&st->events, h->event, h->event_len);
 	const struct pd_import_opts *o = st->o;
+	int sw;
 
 	while (st->event_samples.n <= ev)
 		PD_VEC_PUSH(&st->event_samples, 0);
@@ -275,12 +281,13 @@ int pd_perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 	st->time = h->time;
 	st->got_frames = 0;
 	st->frames.n = 0;
-	if (st->chosen == UINT32_MAX) {
+	sw = pd_perf_switch_start(st, h);
+	if (!sw && st->chosen == UINT32_MAX) {
 		if (!o->event || (strlen(o->event) == h->event_len &&
 				  !memcmp(o->event, h->event, h->event_len)))
 			st->chosen = ev;
 	}
-	st->keep = ev == st->chosen;
+	st->keep = sw ? st->in_switch : ev == st->chosen;
 	if (st->keep && (o->process || o->thread)) {
 		int pm =
 		    pd_filter_match(o->process, h->comm, h->comm_len) ||
@@ -294,6 +301,10 @@ int pd_perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 	}
 	if (!st->keep)
 		return 0;
+	if (sw) {
+		st->thread = pd_intern(&st->p->strs, h->comm, h->comm_len);
+		return 0;
+	}
 	if (h->has_period) {
 		pd_perf_period_seen(st, h->period);
 	} else {
@@ -347,7 +358,8 @@ static void notes(const struct perf_state *st, struct pd_profile *p,
 		    " --call-graph dwarf, or build with"
 		    " -fno-omit-frame-pointer (docs/formats.md)",
 		    st->cut_weight / p->total_weight * 100);
-	if (!strncmp(p->event, "sched:", 6))
+	if (!strncmp(p->event, "sched:", 6) &&
+	    st->sw_mode != PERF_SW_WAITS_ONLY)
 		pd_profile_note(p,
 				"%s: event %s counts scheduler events, not"
 				" time: each sample is one %s, weighed 1"
@@ -357,11 +369,12 @@ static void notes(const struct perf_state *st, struct pd_profile *p,
 				!strcmp(p->event, "sched:sched_switch")
 				    ? "context switch"
 				    : "event");
-	if (st->events.n > 2) {
+	if (st->events.n > 2 + (st->sw_mode >= PERF_SW_WAITS)) {
 		struct pd_buf others = PD_BUF_INIT;
 
 		for (i = 1; i < st->events.n; i++) {
-			if (i == st->chosen)
+			if (i == st->chosen ||
+			    (i == st->sw_event && st->sw_mode >= PERF_SW_WAITS))
 				continue;
 			pd_buf_addf(&others, "%s%s (%llu samples)",
 				    others.len ? ", " : "",
@@ -382,6 +395,12 @@ static void weigh(const struct perf_state *st, struct pd_profile *p,
 {
 	size_t i;
 
+	if (st->sw_mode == PERF_SW_WAITS_ONLY) {
+		p->unit = PD_UNIT_NS;
+		p->count_rule =
+		    pd_xstrdup("weights = ns switched out; sample counts = ms");
+		return;
+	}
 	if (st->any_period && st->all_period) {
 		p->unit = is_time_event(p->event) ? PD_UNIT_NS : PD_UNIT_COUNT;
 		if (st->const_period)
@@ -410,6 +429,7 @@ void pd_perf_state_init(struct perf_state *st, struct pd_profile *p,
 	st->p = p;
 	st->o = o;
 	st->chosen = UINT32_MAX;
+	st->sw_event = UINT32_MAX;
 	st->all_period = 1;
 	st->const_period = 1;
 	pd_intern_init(&st->cache);
@@ -431,6 +451,7 @@ void pd_perf_state_release(struct perf_state *st)
 	PD_VEC_FREE(&st->frames);
 	PD_VEC_FREE(&st->event_samples);
 	PD_VEC_FREE(&st->tlog);
+	PD_VEC_FREE(&st->sw);
 	pd_buf_release(&st->key);
 	pd_buf_release(&st->name);
 }
@@ -440,6 +461,7 @@ int pd_perf_finish(struct perf_state *st, const char *path, struct pd_err *err)
 	struct pd_profile *p = st->p;
 
 	pd_perf_sample_end(st);
+	pd_perf_waits(st, path);
 	if (st->chosen == UINT32_MAX)
 		return no_samples(st, path, st->o, err);
 	p->event = pd_xstrdup(pd_intern_str(&st->events, st->chosen));

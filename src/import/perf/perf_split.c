@@ -71,7 +71,9 @@ static char *first_event(const struct pd_input *in)
 		if (n < sizeof(line)) {
 			memcpy(line, s, n);
 			line[n] = '\0';
-			if (pd_perf_piece_start(line, 1, &ev, &evn))
+			/* switch-outs are waits beside the CPU's samples */
+			if (pd_perf_piece_start(line, 1, &ev, &evn) &&
+			    !pd_perf_is_switch(ev, evn))
 				return pd_xstrndup(ev, evn);
 		}
 		s = nl + 1;
@@ -161,6 +163,20 @@ static void merge(struct perf_state *st, struct piece *pc, size_t lines)
 	for (i = 0; i < pc->st.tlog.n; i++)
 		pd_blocks_add(&d->blk, to[pc->st.tlog.v[i].node],
 			      pc->st.tlog.v[i].time, 1);
+	for (i = 0; i < pc->st.sw.n; i++) { /* in file order, as one reader */
+		struct perf_switch w = pc->st.sw.v[i];
+
+		if (w.node != UINT32_MAX)
+			w.node = to[w.node];
+		w.thread =
+		    pd_intern(&d->strs, pd_intern_str(&s->strs, w.thread),
+			      pd_intern_len(&s->strs, w.thread));
+		PD_VEC_PUSH(&st->sw, w);
+	}
+	st->sw_out += pc->st.sw_out;
+	st->sw_in += pc->st.sw_in;
+	st->sw_seen += pc->st.sw_seen;
+	st->sw_outrec += pc->st.sw_outrec;
 	for (i = 0; i < s->threads.n; i++)
 		pd_profile_thread(d,
 				  pd_intern_str(&s->strs, s->threads.v[i].name),

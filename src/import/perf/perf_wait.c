@@ -1,0 +1,425 @@
+/*
+ * Off-CPU time from perf script text (docs/formats.md, "Off-CPU time"):
+ * a sched:sched_switch sample is a thread switched out, with the stack it
+ * waits in; the thread's next switch-in (a "PERF_RECORD_SWITCH IN" line of
+ * perf script --show-switch-events, or a system-wide recording's
+ * sched_switch naming it as next_pid) ends the wait. Each wait is time of
+ * the innermost frame of the program that waited, as a frame of its own
+ * named by why ("read (io)"), the way a Thread Time export's are
+ * (docs/statistics.md, "Waiting time").
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "import/perf/perf_int.h"
+#include "model/func.h"
+
+#define SWITCH_EVENT "sched:sched_switch"
+
+/* Why a thread was off its CPU, from prev_state. */
+enum { KIND_BLOCKED, KIND_IO, KIND_READY, KIND_STOPPED, KIND_DEAD };
+
+static const char *const kind_names[] = { "blocked", "io", "ready", "stopped" };
+
+int pd_perf_is_switch(const char *event, size_t len)
+{
+	return len == sizeof(SWITCH_EVENT) - 1 &&
+	       !memcmp(event, SWITCH_EVENT, len);
+}
+
+/*
+ * prev_state as the kernel prints it: R or R+ preempted (ready to run),
+ * D uninterruptible (disk reads, page faults from disk), S sleeping (a
+ * lock, an event, a timer, a socket), T or t stopped, X or Z exiting.
+ */
+static int state_kind(const char *s)
+{
+	size_t n = strcspn(s, " \t");
+
+	if (!n)
+		return KIND_BLOCKED;
+	if (*s == 'R')
+		return KIND_READY;
+	if (memchr(s, 'D', n))
+		return KIND_IO;
+	if (*s == 'T' || *s == 't')
+		return KIND_STOPPED;
+	if (*s == 'X' || *s == 'Z')
+		return KIND_DEAD;
+	return KIND_BLOCKED;
+}
+
+/* The number after key in s ("prev_pid=123"), -1 when not there. */
+static long long field(const char *s, const char *key)
+{
+	const char *f = strstr(s, key);
+	long long v = 0;
+	int any = 0;
+
+	if (!f)
+		return -1;
+	for (f += strlen(key); *f >= '0' && *f <= '9'; f++) {
+		if (v < 1000000000000LL)
+			v = v * 10 + (*f - '0');
+		any = 1;
+	}
+	return any ? v : -1;
+}
+
+static void log_switch(struct perf_state *st, double time, long long tid,
+		       uint32_t node)
+{
+	struct perf_switch w;
+
+	if (tid < 0 || tid > (long long)UINT32_MAX || isnan(time))
+		return;
+	w.time = time;
+	w.tid = (uint32_t)tid;
+	w.node = node;
+	w.thread = st->thread;
+	PD_VEC_PUSH(&st->sw, w);
+	if (node == UINT32_MAX)
+		st->sw_in++;
+	else
+		st->sw_out++;
+}
+
+int pd_perf_switch_start(struct perf_state *st, const struct perf_hdr *h)
+{
+	const char *o = st->o->event, *state;
+	long long prev, next;
+
+	st->in_switch = 0;
+	if (!pd_perf_is_switch(h->event, h->event_len) || !h->rest ||
+	    (o && !strcmp(o, SWITCH_EVENT)))
+		return 0;
+	prev = field(h->rest, " prev_pid=");
+	state = strstr(h->rest, " prev_state=");
+	if (prev < 0 || !state)
+		return 0; /* not the kernel's format: a sample as any other */
+	st->sw_seen++;
+	next = field(h->rest, " next_pid=");
+	if (next > 0)
+		log_switch(st, h->time, next, UINT32_MAX);
+	st->sw_kind = state_kind(state + 12);
+	st->sw_tid = (uint32_t)prev;
+	st->in_switch = st->sw_kind != KIND_DEAD && prev > 0 &&
+			prev <= (long long)UINT32_MAX;
+	return 1;
+}
+
+static int frame_system(const struct pd_profile *p, uint32_t f)
+{
+	const struct pd_frame *fr = &p->frames.v[f];
+
+	return pd_frame_is_system(pd_intern_str(&p->strs, fr->name),
+				  pd_intern_len(&p->strs, fr->name),
+				  pd_intern_str(&p->strs, fr->module),
+				  pd_intern_len(&p->strs, fr->module));
+}
+
+/*
+ * The C library and the loader: where every program's waits pass on the
+ * way to the kernel (read, nanosleep, pthread_mutex_lock's futex). A
+ * wait is the program's function's that called them.
+ */
+static int frame_runtime(const struct pd_profile *p, uint32_t f)
+{
+	static const char *const libs[] = {
+		"libc.so",  "libc-",   "libpthread",
+		"ld-linux", "ld-musl", "libc.musl"
+	};
+	const char *m = pd_intern_str(&p->strs, p->frames.v[f].module);
+	const char *base = strrchr(m, '/');
+	size_t i;
+
+	base = base ? base + 1 : m;
+	for (i = 0; i < PD_ARRAY_SIZE(libs); i++)
+		if (!strncmp(base, libs[i], strlen(libs[i])))
+			return 1;
+	return 0;
+}
+
+/* "name (kind)" in the module of frame f (PD_NO_FRAME: "(kind)"). */
+static uint32_t wait_frame(struct perf_state *st, uint32_t f, int kind)
+{
+	struct pd_profile *p = st->p;
+	struct pd_buf b = PD_BUF_INIT;
+	uint32_t mod = 0, w;
+
+	if (f != PD_NO_FRAME) {
+		const struct pd_frame *fr = &p->frames.v[f];
+
+		pd_buf_add(&b, pd_intern_str(&p->strs, fr->name),
+			   pd_intern_len(&p->strs, fr->name));
+		pd_buf_addch(&b, ' ');
+		mod = fr->module;
+	}
+	pd_buf_addf(&b, "(%s)", kind_names[kind]);
+	w = pd_profile_frame(p, pd_intern(&p->strs, b.buf, b.len), mod);
+	pd_buf_release(&b);
+	return w;
+}
+
+/*
+ * The kernel's frames at the leaf (the scheduler, the system call, the
+ * interrupt that preempted), and the C library's below them, are left
+ * out of the wait's stack: kernel frames are set apart from the
+ * program's time (docs/statistics.md, "System frames"), and the wait is
+ * the program's function's, which called read or nanosleep. A stack of
+ * kernel frames alone (a kernel thread) keeps them all; one of the C
+ * library's alone keeps the library's.
+ */
+void pd_perf_switch_end(struct perf_state *st)
+{
+	struct pd_profile *p = st->p;
+	size_t n = st->frames.n, u = 0, i;
+	uint32_t node = PD_ROOT;
+
+	while (u < n && frame_system(p, st->frames.v[u].name))
+		u++;
+	if (u == n)
+		u = 0;
+	for (i = u; i < n && frame_runtime(p, st->frames.v[i].name);)
+		i++;
+	if (i < n)
+		u = i;
+	if (st->o->thread_roots)
+		node = pd_profile_thread_root(
+		    p, pd_intern_str(&p->strs, st->thread),
+		    pd_intern_len(&p->strs, st->thread));
+	for (i = n; i-- > u;)
+		node = pd_profile_child(p, node, st->frames.v[i].name);
+	node = pd_profile_child(
+	    p, node,
+	    wait_frame(st, n ? st->frames.v[u].name : PD_NO_FRAME,
+		       st->sw_kind));
+	log_switch(st, st->time, st->sw_tid, node);
+}
+
+int pd_perf_switch_line(struct perf_state *st, const char *line)
+{
+	const char *m = strstr(line, ": PERF_RECORD_SWITCH"), *t, *e;
+	const char *dir;
+	double time;
+	long long tid = 0;
+
+	if (!m)
+		return 0;
+	pd_perf_sample_end(st);
+	dir = m + 20;
+	if (!strncmp(dir, "_CPU_WIDE", 9))
+		dir += 9;
+	while (*dir == ' ')
+		dir++;
+	if (strncmp(dir, "IN", 2)) {
+		/* a switch-out: its sched_switch has the stack */
+		st->sw_outrec += !strncmp(dir, "OUT", 3);
+		return 1;
+	}
+	/* back from the colon: the time, perhaps [cpu], then [pid/]tid */
+	e = m;
+	for (t = e; t > line && t[-1] != ' '; t--)
+		;
+	time = strtod(t, NULL);
+	while (t > line && t[-1] == ' ')
+		t--;
+	if (t > line && t[-1] == ']') {
+		while (t > line && t[-1] != '[')
+			t--;
+		if (t > line)
+			t--;
+		while (t > line && t[-1] == ' ')
+			t--;
+	}
+	e = t;
+	while (t > line && t[-1] >= '0' && t[-1] <= '9')
+		t--;
+	if (t == e)
+		return 1;
+	for (; t < e && tid < 1000000000000LL; t++)
+		tid = tid * 10 + (*t - '0');
+	log_switch(st, time, tid, UINT32_MAX);
+	return 1;
+}
+
+struct order {
+	double time;
+	uint32_t tid;
+	size_t at; /* index in the log: file order breaks ties */
+};
+
+static int by_thread_time(const void *a, const void *b)
+{
+	const struct order *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->time < y->time)
+		return -1;
+	if (x->time > y->time)
+		return 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int time_event(const char *e)
+{
+	return !strcmp(e, "cpu-clock") || !strcmp(e, "task-clock");
+}
+
+/* Each switch-out counted once, as perfdiff read them before. */
+static void count_switches(struct perf_state *st)
+{
+	struct pd_profile *p = st->p;
+	size_t i;
+
+	for (i = 0; i < st->sw.n; i++) {
+		const struct perf_switch *w = &st->sw.v[i];
+
+		if (w->node == UINT32_MAX)
+			continue;
+		pd_profile_add(p, w->node, 1, 1);
+		pd_profile_thread(p, pd_intern_str(&p->strs, w->thread),
+				  pd_intern_len(&p->strs, w->thread), 1);
+		p->nsamples++;
+	}
+}
+
+void pd_perf_waits(struct perf_state *st, const char *path)
+{
+	struct pd_profile *p = st->p;
+	uint32_t ev;
+	const char *cpu = st->chosen != UINT32_MAX && st->p->nsamples
+			      ? pd_intern_str(&st->events, st->chosen)
+			      : NULL;
+	struct order *ord;
+	double cpu_w = 0, cpu_n = 0, interval, waited = 0;
+	uint64_t paired = 0, unpaired = 0;
+	size_t i, n = st->sw.n;
+
+	ev =
+	    pd_intern_find(&st->events, SWITCH_EVENT, sizeof(SWITCH_EVENT) - 1);
+	if (!st->sw_out) {
+		/* perf.data's switches carry their fields in raw bytes */
+		if (ev != UINT32_MAX && ev != st->chosen && cpu)
+			pd_profile_note(
+			    p,
+			    "%s: %llu context switches (" SWITCH_EVENT
+			    ") not read as off-CPU time: it is read from"
+			    " perf script --show-switch-events text, not"
+			    " from perf.data yet",
+			    path, (unsigned long long)st->event_samples.v[ev]);
+		return;
+	}
+	st->sw_event = ev;
+	if (!cpu && !st->sw_in) {
+		st->chosen = ev;
+		st->sw_mode = PERF_SW_COUNTED;
+		count_switches(st);
+		return;
+	}
+	if (st->sw_outrec > st->sw_seen + st->sw_seen / 50 + 2) {
+		/* -F sets every event's frequency, the tracepoint's too */
+		pd_profile_note(
+		    p,
+		    "%s: %llu context switches (" SWITCH_EVENT ") not read"
+		    " as off-CPU time: only %llu of the %llu switch-outs"
+		    " were sampled with their stack; record the tracepoint"
+		    " at every switch, -e cpu-clock/freq=1999/ -e " SWITCH_EVENT
+		    " (not -F, which samples it too;"
+		    " docs/formats.md, \"Off-CPU time\")",
+		    path, (unsigned long long)st->sw_out,
+		    (unsigned long long)st->sw_seen,
+		    (unsigned long long)st->sw_outrec);
+		if (!cpu) {
+			st->chosen = ev;
+			st->sw_mode = PERF_SW_COUNTED;
+			count_switches(st);
+		} else
+			st->sw_mode = PERF_SW_NOTED;
+		return;
+	}
+	if (cpu && (!st->sw_in || !time_event(cpu) || !st->all_period)) {
+		pd_profile_note(
+		    p,
+		    "%s: %llu context switches (" SWITCH_EVENT ") not read"
+		    " as off-CPU time: %s (docs/formats.md, \"Off-CPU time\")",
+		    path, (unsigned long long)st->sw_out,
+		    !st->sw_in ? "the file has no switch-ins; record with"
+				 " perf record --switch-events and print with"
+				 " perf script --show-switch-events"
+			       : "the CPU samples are not of time; record"
+				 " them with -e cpu-clock");
+		st->sw_mode = PERF_SW_NOTED;
+		return;
+	}
+	for (i = 0; i < p->nodes.n; i++) {
+		cpu_w += p->nodes.v[i].weight;
+		cpu_n += p->nodes.v[i].count;
+	}
+	interval = cpu && cpu_n > 0 ? cpu_w / cpu_n : 1e6;
+	ord = pd_xreallocarray(NULL, n, sizeof(*ord));
+	for (i = 0; i < n; i++) {
+		ord[i].time = st->sw.v[i].time;
+		ord[i].tid = st->sw.v[i].tid;
+		ord[i].at = i;
+	}
+	qsort(ord, n, sizeof(*ord), by_thread_time);
+	for (i = 0; i < n; i++) {
+		const struct perf_switch *w = &st->sw.v[ord[i].at], *in;
+		double ns;
+
+		if (w->node == UINT32_MAX)
+			continue;
+		in = i + 1 < n && ord[i + 1].tid == w->tid
+			 ? &st->sw.v[ord[i + 1].at]
+			 : NULL;
+		if (!in || in->node != UINT32_MAX) {
+			unpaired++;
+			continue;
+		}
+		ns = (in->time - w->time) * 1e9;
+		pd_profile_add(p, w->node, ns, ns / interval);
+		pd_profile_add_waits(p, p->nodes.v[w->node].frame, 1);
+		pd_blocks_add_span(&p->blk, w->node, w->time, in->time,
+				   ns / interval);
+		pd_profile_thread(p, pd_intern_str(&p->strs, w->thread),
+				  pd_intern_len(&p->strs, w->thread), ns);
+		waited += ns;
+		paired++;
+	}
+	free(ord);
+	if (!paired && !cpu) {
+		st->chosen = ev;
+		st->sw_mode = PERF_SW_COUNTED;
+		count_switches(st);
+		return;
+	}
+	if (!paired) {
+		pd_profile_note(p,
+				"%s: %llu context switches (" SWITCH_EVENT
+				") not read as off-CPU time: none has a"
+				" switch-in of its thread after it",
+				path, (unsigned long long)st->sw_out);
+		st->sw_mode = PERF_SW_NOTED;
+		return;
+	}
+	if (!cpu)
+		st->chosen = ev;
+	st->sw_mode = cpu ? PERF_SW_WAITS : PERF_SW_WAITS_ONLY;
+	pd_profile_note(p,
+			"%s: off-CPU time from %llu context switches, each to"
+			" the thread's next switch-in: %.1f ms waiting beside"
+			" %.1f ms on CPU",
+			path, (unsigned long long)paired, waited / 1e6,
+			cpu ? cpu_w / 1e6 : 0.0);
+	if (unpaired)
+		pd_profile_note(p,
+				"%s: %llu of the switch-outs had no switch-in"
+				" of their thread after them and were left"
+				" out",
+				path, (unsigned long long)unpaired);
+}
