@@ -142,6 +142,16 @@ const char *pd_etl_kind_name(enum pd_etl_kind k)
 		[PD_ETL_VIRTUAL_ALLOC] =
 		    "Windows Kernel/PageFault/VirtualAlloc",
 		[PD_ETL_VIRTUAL_FREE] = "Windows Kernel/PageFault/VirtualFree",
+		[PD_ETL_DISK_READ] = "Windows Kernel/DiskIO/Read",
+		[PD_ETL_DISK_WRITE] = "Windows Kernel/DiskIO/Write",
+		[PD_ETL_FILE_CREATE] = "Windows Kernel/FileIO/Create",
+		[PD_ETL_FILE_READ] = "Windows Kernel/FileIO/Read",
+		[PD_ETL_FILE_WRITE] = "Windows Kernel/FileIO/Write",
+		[PD_ETL_HARD_FAULT] = "Windows Kernel/Memory/HardFault",
+		[PD_ETL_CSWITCH] = "Windows Kernel/Thread/CSwitch",
+		[PD_ETL_READY_THREAD] = "Windows Kernel/Dispatcher/ReadyThread",
+		[PD_ETL_ALLOC_TICK] =
+		    "Microsoft-Windows-DotNETRuntime/GC/AllocationTick",
 	};
 
 	return (unsigned)k < PD_ETL_KINDS ? names[k] : "?";

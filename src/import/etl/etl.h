@@ -60,6 +60,16 @@ enum pd_etl_kind {
 	PD_ETL_METHOD_DCSTOP,
 	PD_ETL_VIRTUAL_ALLOC,
 	PD_ETL_VIRTUAL_FREE,
+	/* read but not compared yet: named in one note */
+	PD_ETL_DISK_READ,
+	PD_ETL_DISK_WRITE,
+	PD_ETL_FILE_CREATE,
+	PD_ETL_FILE_READ,
+	PD_ETL_FILE_WRITE,
+	PD_ETL_HARD_FAULT,
+	PD_ETL_CSWITCH,
+	PD_ETL_READY_THREAD,
+	PD_ETL_ALLOC_TICK,
 	PD_ETL_KINDS
 };
 /* PerfView's name of a kind ("Windows Kernel/PerfInfo/Sample"). */

@@ -443,6 +443,46 @@ static int add_samples(struct etl_state *st, struct pd_profile *p,
 	return rc;
 }
 
+/*
+ * What the trace holds that the profile does not use yet, in one line
+ * (docs/formats.md, "Windows ETW traces"): disk and file operations,
+ * hard faults, context switches and the CLR's allocation ticks.
+ */
+static void unused_note(const struct etl_state *st, struct pd_profile *p)
+{
+	static const struct {
+		enum pd_etl_kind k;
+		const char *what;
+	} kinds[] = {
+		{ PD_ETL_DISK_READ, "disk reads" },
+		{ PD_ETL_DISK_WRITE, "disk writes" },
+		{ PD_ETL_FILE_CREATE, "file creates" },
+		{ PD_ETL_FILE_READ, "file reads" },
+		{ PD_ETL_FILE_WRITE, "file writes" },
+		{ PD_ETL_HARD_FAULT, "hard faults" },
+		{ PD_ETL_CSWITCH, "context switches" },
+		{ PD_ETL_READY_THREAD, "thread readyings" },
+		{ PD_ETL_ALLOC_TICK, "CLR allocation ticks" },
+	};
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(kinds); i++)
+		if (st->counts[kinds[i].k])
+			pd_buf_addf(&b, "%s%llu %s", b.len ? ", " : "",
+				    (unsigned long long)st->counts[kinds[i].k],
+				    kinds[i].what);
+	if (b.len)
+		pd_profile_note(p,
+				"%s: the trace also holds %s, which perfdiff"
+				" does not compare yet: the profile is its"
+				" %s",
+				st->path, b.buf,
+				st->valloc ? "VirtualAlloc commits"
+					   : "CPU samples");
+	pd_buf_release(&b);
+}
+
 /* The profile's unit: ns of CPU a sample (w each), or bytes committed. */
 static void units(const struct etl_state *st, struct pd_profile *p, double w)
 {
@@ -535,6 +575,8 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 				" merge it where it was recorded (xperf -merge"
 				" IN.etl OUT.etl, or PerfView's merge or zip)",
 				st->path);
+	if (rc == 0)
+		unused_note(st, p);
 	free(pick);
 	return rc;
 }

@@ -366,6 +366,8 @@ static int take_manifest(struct etl_state *st, const struct etl_event *ev,
 	int clr = !memcmp(ev->guid, guid_clr, 16),
 	    rundown = !memcmp(ev->guid, guid_rundown, 16);
 
+	if (clr && ev->id == 10)
+		st->counts[PD_ETL_ALLOC_TICK]++;
 	if ((!clr && !rundown) || (ev->id != 143 && ev->id != 144))
 		return 0;
 	st->counts[clr ? (ev->id == 143 ? PD_ETL_METHOD_LOAD
@@ -454,6 +456,20 @@ int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 	case ETL_G_MEMORY:
 		if (ev->opcode == 98 || ev->opcode == 99)
 			return take_valloc(st, ev, err);
+		if (ev->opcode == 32)
+			st->counts[PD_ETL_HARD_FAULT]++;
+		return 0;
+	case ETL_G_DISKIO:
+		if (ev->opcode == 10 || ev->opcode == 11)
+			st->counts[ev->opcode == 10 ? PD_ETL_DISK_READ
+						    : PD_ETL_DISK_WRITE]++;
+		return 0;
+	case ETL_G_FILEIO:
+		if (ev->opcode == 64)
+			st->counts[PD_ETL_FILE_CREATE]++;
+		else if (ev->opcode == 67 || ev->opcode == 68)
+			st->counts[ev->opcode == 67 ? PD_ETL_FILE_READ
+						    : PD_ETL_FILE_WRITE]++;
 		return 0;
 	case ETL_G_STACKWALK:
 		if (ev->opcode >= 32 && ev->opcode <= 38 && ev->opcode != 33 &&
@@ -471,6 +487,11 @@ int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 			return take_image(st, ev, err);
 		return take_process(st, ev, err);
 	case ETL_G_THREAD:
+		if (ev->opcode == 36 || ev->opcode == 50) {
+			st->counts[ev->opcode == 36 ? PD_ETL_CSWITCH
+						    : PD_ETL_READY_THREAD]++;
+			return 0;
+		}
 		return take_thread(st, ev, err);
 	default:
 		return 0;

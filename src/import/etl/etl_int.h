@@ -21,8 +21,10 @@
 /* Kernel event groups of the system headers (the hook id's high byte). */
 enum {
 	ETL_G_HEADER = 0x00,
+	ETL_G_DISKIO = 0x01,
 	ETL_G_MEMORY = 0x02,
 	ETL_G_PROCESS = 0x03,
+	ETL_G_FILEIO = 0x04,
 	ETL_G_THREAD = 0x05,
 	ETL_G_PERFINFO = 0x0f,
 	ETL_G_IMAGE = 0x14,
