@@ -64,6 +64,10 @@ const char *pd_outfmt_name(enum pd_outfmt f)
 static const struct pd_choice weights[] = { { "cpu", 2, 0 },
 					    { "wall", 1, 0 },
 					    { NULL, 0, 0 } };
+static const struct pd_choice time_units[] = {
+	{ "samples", 0, 0 },  { "ns", 1, 0 },	      { "us", 1000, 0 },
+	{ "ms", 1000000, 0 }, { "s", 1000000000, 0 }, { NULL, 0, 0 }
+};
 static const struct pd_choice decimals[] = { { ".", '.', 0 },
 					     { ",", ',', 0 },
 					     { NULL, 0, 0 } };
@@ -192,6 +196,13 @@ static const struct pd_optdef table[] = {
 	  "(folded); default: the greatest common divisor of the file's "
 	  "weights when chance cannot explain it (at least 1 000, or shared "
 	  "by 16 stacks or more), else 1" },
+	{ "folded-unit", 0, CHOICE(io.folded_ns, PD_NUM_INT, time_units),
+	  "samples|ns|us|ms|s", "Inputs", IN,
+	  "what a folded file's numbers are (default samples)",
+	  "what a folded file's numbers count: samples (the default), or "
+	  "time in ns, us, ms or s, as off-CPU tools write it (bcc's "
+	  "offcputime -f: microseconds waited); time is shown as time, and "
+	  "one sample is --sample-weight of the file's unit, else 1 ms" },
 	{ "interval", 0, NUM(io.interval_ms, PD_NUM_DOUBLE, 1e-9, 1e9), "MS",
 	  "Inputs", IN,
 	  "sampling interval of evented data and Instruments (default 1 ms)",

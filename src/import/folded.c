@@ -165,6 +165,32 @@ static uint32_t stack_node(struct pd_profile *p, struct frame_cache *fc,
 	return node;
 }
 
+/*
+ * --folded-unit: the numbers are time (bcc's offcputime -f writes the
+ * microseconds each stack waited), shown in ns; a sample is
+ * --sample-weight of the file's unit, else 1 ms (docs/formats.md,
+ * "Folded stacks").
+ */
+static void time_unit(struct pd_profile *p, const struct pd_import_opts *o)
+{
+	double ns = o->folded_ns, one;
+	size_t i;
+
+	one = o->sample_weight > 0 ? o->sample_weight * ns : 1e6;
+	for (i = 0; i < p->nodes.n; i++) {
+		p->nodes.v[i].weight *= ns;
+		p->nodes.v[i].count = p->nodes.v[i].weight / one;
+	}
+	p->unit = PD_UNIT_NS;
+	p->interval = one;
+	free(p->count_rule);
+	p->count_rule = pd_xstrdup(o->sample_weight > 0
+				       ? "weights = the file's time; sample"
+					 " counts = weights / --sample-weight"
+				       : "weights = the file's time; sample"
+					 " counts = ms (one sample a ms)");
+}
+
 int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 		     const struct pd_import_opts *o, struct pd_err *err)
 {
@@ -244,12 +270,16 @@ int pd_folded_import(struct pd_input *in, struct pd_profile *p,
 		pd_profile_note(p,
 				"skipped %zu malformed line%s, first at %s:%zu",
 				bad, bad == 1 ? "" : "s", in->path, first_bad);
-	p->unit = PD_UNIT_SAMPLES;
-	pd_counts_from_weights(p, o->sample_weight, "weights");
-	if (p->interval > 1 || (p->interval > 0 && p->interval < 1))
-		p->unit = PD_UNIT_COUNT;
-	else
-		p->interval = 1;
+	if (o->folded_ns > 0) {
+		time_unit(p, o);
+	} else {
+		p->unit = PD_UNIT_SAMPLES;
+		pd_counts_from_weights(p, o->sample_weight, "weights");
+		if (p->interval > 1 || (p->interval > 0 && p->interval < 1))
+			p->unit = PD_UNIT_COUNT;
+		else
+			p->interval = 1;
+	}
 	{
 		double total = 0;
 		size_t i;

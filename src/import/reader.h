@@ -19,6 +19,8 @@ struct pd_import_opts {
 	const char *process;  /* keep samples whose process matches */
 	const char *thread;   /* keep samples whose thread matches */
 	double sample_weight; /* weight of one sample; 0 = derive */
+	/* folded: ns in one unit of its numbers (1000: µs), 0 = samples */
+	int folded_ns;
 	double
 	    interval_ms; /* sampling interval for evented data; 0 = default */
 	/* Firefox: 0 CPU time when every sampled thread has it, else wall

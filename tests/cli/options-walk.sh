@@ -119,6 +119,7 @@ in|--event|$S $S||--event cycles|
 in|--process|$S $S||--process 'worker'|
 in|--thread|$S $S||--thread 103|
 in|--sample-weight|$D/folded/small.folded $D/folded/small.folded||--sample-weight 0.5|
+in|--folded-unit|$D/folded/small.folded $D/folded/small.folded||--folded-unit us|
 in|--interval|$D/speedscope/perfview-evented.speedscope.json $D/speedscope/perfview-evented.speedscope.json||--interval 5|
 in|--symbols|$D/perfdata/mixed.data $D/perfdata/mixed.data||--symbols $D/perfdata|
 in|--decimal|$D/wpa/cpu-stack-ptBR.csv $D/wpa/cpu-stack-ptBR.csv||--decimal .|err
