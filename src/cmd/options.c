@@ -61,9 +61,9 @@ const char *pd_outfmt_name(enum pd_outfmt f)
 }
 
 /* In the order messages list them ("--weight wants cpu or wall"). */
-static const struct pd_choice weights[] = { { "cpu", 2, 0 },
-					    { "wall", 1, 0 },
-					    { NULL, 0, 0 } };
+static const struct pd_choice weights[] = {
+	{ "cpu", 2, 0 }, { "wall", 1, 0 }, { "both", 3, 0 }, { NULL, 0, 0 }
+};
 static const struct pd_choice time_units[] = {
 	{ "samples", 0, 0 },  { "ns", 1, 0 },	      { "us", 1000, 0 },
 	{ "ms", 1000000, 0 }, { "s", 1000000000, 0 }, { NULL, 0, 0 }
@@ -209,17 +209,19 @@ static const struct pd_optdef table[] = {
 	  "sampling interval in milliseconds: of evented speedscope data "
 	  "(default 1 ms, PerfView's and dotnet-trace's rate) and of an "
 	  "Instruments deep copy (default 1 ms, Time Profiler's)" },
-	{ "weight", 0, CHOICE(io.weight_mode, PD_NUM_INT, weights), "cpu|wall",
-	  "Inputs", IN,
+	{ "weight", 0, CHOICE(io.weight_mode, PD_NUM_INT, weights),
+	  "cpu|wall|both", "Inputs", IN,
 	  "samply/Firefox: CPU time (default when every sampled thread\n"
-	  "has it) or wall clock",
-	  "samply/Firefox: CPU time from `threadCPUDelta` or wall clock "
-	  "(samples × interval, off-CPU included). Default: CPU time when "
+	  "has it), wall clock, or both: CPU and the waiting beside it",
+	  "samply/Firefox: CPU time from `threadCPUDelta`, wall clock "
+	  "(samples × interval, off-CPU included), or `both`: CPU time, and "
+	  "each stack's wall time beyond it as its function's waiting, a "
+	  "frame `name (waiting)`. Default: CPU time when "
 	  "every thread with more than one sample has CPU deltas, else wall "
-	  "clock for the whole profile (said in a warning); `cpu` given "
-	  "explicitly is an error when a thread has none. The rule is printed "
-	  "as the profile's `counts:` line, and a diff of two profiles "
-	  "weighed by different rules warns" },
+	  "clock for the whole profile (said in a warning); `cpu` or `both` "
+	  "given explicitly is an error when a thread has none. The rule is "
+	  "printed as the profile's `counts:` line, and a diff of two "
+	  "profiles weighed by different rules warns" },
 	{ "symbols", 0, LIST(symbols), "PATH", "Inputs", IN | PD_C_INGEST,
 	  "folders or a symbol path (DIR;srv*DIR*URL) with the profiled\n"
 	  "build's binaries and symbols (repeatable; default\n"

@@ -143,6 +143,26 @@ int pd_frame_is_system(const char *name, size_t nlen, const char *module,
 	return nlen > 4 && !memcmp(name + nlen - 4, "_[k]", 4);
 }
 
+int pd_frame_is_runtime(const char *module, size_t mlen)
+{
+	static const char *const libs[] = {
+		"libc.so",	    "libc-",
+		"libpthread",	    "ld-linux",
+		"ld-musl",	    "libc.musl",
+		"ntdll.dll",	    "kernelbase.dll",
+		"kernel32.dll",	    "win32u.dll",
+		"libsystem_kernel", "libsystem_pthread",
+		"libsystem_c.",	    "libdispatch",
+	};
+	size_t b = pd_module_basename(module, mlen), k;
+
+	for (k = 0; k < sizeof(libs) / sizeof(*libs); k++)
+		if (mlen - b >= strlen(libs[k]) &&
+		    !strncasecmp(module + b, libs[k], strlen(libs[k])))
+			return 1;
+	return 0;
+}
+
 static int ends_ci(const char *s, size_t n, const char *end)
 {
 	size_t k = strlen(end);

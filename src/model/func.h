@@ -102,6 +102,14 @@ int pd_frame_is_system(const char *name, size_t nlen, const char *module,
 		       size_t mlen);
 
 /*
+ * Whether a module is the C library, the loader or the system's API
+ * layer (libc, ld-linux, ntdll.dll, kernelbase.dll, libsystem_kernel):
+ * where every program's waits pass on their way to the kernel, so that
+ * a wait is the caller's (docs/formats.md, "Off-CPU time").
+ */
+int pd_frame_is_runtime(const char *module, size_t mlen);
+
+/*
  * Whether a raw frame is an unnamed frame of a shared library: its name
  * the library's plus an offset, the library a .so (.so.N), .dll, .dylib
  * or a framework's binary.

@@ -61,7 +61,7 @@ expect_grep '^\.SH SEE ALSO$' "$T/out"
 expect_grep 'as \\fBgit rev\\-list \\-\\-topo\\-order HEAD\\fR does' "$T/out"
 expect_exit 0 pd completion fish
 expect_grep "__fish_seen_subcommand_from trend' -l alert-after -r" "$T/out"
-expect_grep "__fish_seen_subcommand_from diff' -l weight -r -x -a 'cpu wall'" "$T/out"
+expect_grep "__fish_seen_subcommand_from diff' -l weight -r -x -a 'cpu wall both'" "$T/out"
 expect_exit 0 pd completion zsh
 expect_grep '^#compdef perfdiff' "$T/out"
 expect_exit 2 pd completion tcsh

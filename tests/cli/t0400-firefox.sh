@@ -371,4 +371,69 @@ expect_grep 'nocpu.json: --weight cpu: thread "io" has no CPU time' "$T/err"
 # Two sides weighed by different rules: the diff says so.
 expect_exit 0 pd "$T/onesample.json" "$T/nocpu.json"
 expect_grep "the profiles weigh samples differently" "$T/err"
+
+# --weight both: CPU time, and each stack's time beyond it as its
+# function's waiting. Four samples at 0, 1, 11 and 12 ms, the third in
+# read() (libc) under read_file with 200 us of CPU, the others in work
+# with 1 ms each; the first sample's delta is left out. By hand: CPU
+# 1 + 0.2 + 1 = 2.2 ms, waiting 10 - 0.2 = 9.8 ms, read_file's, not
+# libc's: 12 ms in all, the thread's time from its first sample to its
+# last.
+cat >"$T/both.spec" <<'J'
+{"lib": {"name": "app", "path": "/app", "debugName": "app", "debugPath": "/app",
+         "breakpadId": "", "codeId": "", "arch": "x86_64"},
+ "more_libs": [{"name": "libc.so.6", "path": "/lib/libc.so.6", "debugName": "libc.so.6",
+                "debugPath": "/lib/libc.so.6", "breakpadId": "", "codeId": "", "arch": "x86_64"}],
+ "frames": {"main": 4096, "work": 8192, "read_file": 12288, "read": [256, 1]},
+ "stacks": [[["main", "work"], 3], [["main", "read_file", "read"], 1]], "cpu": 1000}
+J
+python3 "$PD_ROOT/tests/tools/samply_make.py" "$T/both.spec" "$T/both0.json" &&
+	python3 - "$T/both0.json" "$T/both.json" <<'PY' || not_ok "writing the --weight both profile"
+import json, sys
+d = json.load(open(sys.argv[1]))
+s = d["threads"][0]["samples"]
+assert s["stack"] == [1, 1, 3, 1], s["stack"]  # work, work, read, work
+s["time"] = [0.0, 1.0, 11.0, 12.0]
+s["threadCPUDelta"] = [1000, 1000, 200, 1000]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 0 pd show --weight both "$T/both.json"
+expect_grep "total 12.000 ms" "$T/out"
+expect_grep "9.800  81.67%        9.800  81.67%  app+0x3002 (waiting) \[app\]" "$T/out"
+expect_grep "2.000  16.67%        2.000  16.67%  app+0x2002 \[app\]" "$T/out"
+expect_grep "0.200   1.67%        0.200   1.67%  libc.so.6+0x102 \[libc.so.6\]" "$T/out"
+expect_no_grep "libc.so.6+0x102 (waiting)" "$T/out"
+expect_exit 0 pd show --weight cpu "$T/both.json"
+expect_grep "total 2.200 ms" "$T/out"
+expect_exit 2 pd show --weight both "$T/nocpu.json"
+expect_grep 'nocpu.json: --weight both: thread "io" has no CPU time' "$T/err"
+
+if corpus_part "the samply waiting checks"; then
+	# On samply's real profiles each thread's waiting is its time beyond its
+	# CPU as a reading apart from perfdiff finds it (tests/tools/ff_waits.py),
+	# to the nanosecond: the Linux profile of 48 threads waits 849.3 ms
+	# beside 474.5 ms of CPU.
+	for f in "$FP"/samply-*.json "$FP"/samply-*.json.gz; do
+		pd show --weight both -f json "$f" >"$T/ours.json" 2>/dev/null
+		python3 "$PD_ROOT/tests/tools/ff_waits.py" "$f" >"$T/ref.json"
+		if python3 - "$T/ours.json" "$T/ref.json" <<'PY'
+import json, sys
+ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+waited = sum(f["self"] for f in ours["functions"]
+             if f["function"].endswith(" (waiting)"))
+assert abs(waited - ref["waiting"]) <= 1e-6 * max(1, ref["waiting"]), (waited, ref["waiting"])
+total = ref["cpu"] + ref["waiting"]
+assert abs(ours["profile"]["total"] - total) <= 1e-6 * total, (ours["profile"]["total"], total)
+PY
+		then ok; else not_ok "waiting of $f"; fi
+	done
+	pd show --weight both -f json "$FP/samply-linux-v55-48threads.json.gz" >"$T/ours.json" 2>/dev/null
+	if python3 - "$T/ours.json" <<'PY'; then ok; else not_ok "the 48 threads' waiting"; fi
+import json, sys
+d = json.load(open(sys.argv[1]))
+waited = sum(f["self"] for f in d["functions"] if f["function"].endswith(" (waiting)"))
+assert abs(waited / 1e6 - 849.31) < 0.01, waited
+assert abs(d["profile"]["total"] / 1e6 - 1323.76) < 0.01, d["profile"]["total"]
+PY
+fi
 finish

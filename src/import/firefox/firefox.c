@@ -782,6 +782,7 @@ out:
 	for (k = 0; k < T_NTABLES; k++)
 		pd_ff_table_release(&s.shared[k]);
 	PD_VEC_FREE(&s.shared_strings);
+	PD_VEC_FREE(&s.waits);
 	pd_blocks_release(&s.blk);
 	return rc;
 }

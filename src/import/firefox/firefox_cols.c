@@ -58,8 +58,17 @@ static void add_sum(struct ff_sum *sum, size_t st, double d)
 void pd_ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
 		      size_t i, double d)
 {
+	double dt = PD_NAN;
 	size_t st;
 
+	if (kind >= 3 && i == 0)
+		t->tprev = PD_NAN;
+	if (kind >= 3 && !isnan(d)) {
+		/* every sample's gap to the one before, kept by stack */
+		if (i && !isnan(t->tprev))
+			dt = d - t->tprev;
+		t->tprev = d;
+	}
 	if (!stack->wide) { /* the usual case: indices as they are */
 		if (i >= stack->u.n || stack->u.v[i] == UINT32_MAX)
 			return;
@@ -78,8 +87,12 @@ void pd_ff_fold_value(struct ff_table *t, const struct ff_col *stack, int kind,
 		add_sum(&t->wsum, st, isnan(d) ? 1 : d);
 	else if (kind == 2 && i && !isnan(d) && d > 0)
 		add_sum(&t->csum, st, d);
-	else if (kind >= 3 && t->blk)
-		pd_blocks_add(t->blk, pd_ff_block_key(t, st), d, 1);
+	else if (kind >= 3) {
+		if (t->blk)
+			pd_blocks_add(t->blk, pd_ff_block_key(t, st), d, 1);
+		if (!isnan(dt) && dt >= 0)
+			add_sum(&t->dsum, st, dt);
+	}
 }
 
 uint32_t pd_ff_block_key(struct ff_table *t, size_t st)
@@ -124,6 +137,7 @@ void pd_ff_fold_samples(struct ff_table *t)
 	}
 	if (!t->tfolded && tc) {
 		t->tsum = 0;
+		t->tprev = PD_NAN;
 		for (i = 0; i < n && i < ff_col_len(tc); i++)
 			pd_ff_fold_value(
 			    t, stack, 3, i,
@@ -157,6 +171,7 @@ void pd_ff_table_release(struct ff_table *t)
 	t->n = 0;
 	PD_VEC_FREE(&t->wsum);
 	PD_VEC_FREE(&t->csum);
+	PD_VEC_FREE(&t->dsum);
 	PD_VEC_FREE(&t->bkey);
 	t->wfolded = t->cfolded = t->tfolded = 0;
 	t->tsum = 0;

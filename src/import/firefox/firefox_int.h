@@ -72,8 +72,8 @@ struct ff_table {
 	struct ff_sum {
 		double *v;
 		size_t n, cap; /* a PD_VEC */
-	} wsum, csum;
-	int wfolded, cfolded; /* those columns went into the sums */
+	} wsum, csum, dsum;    /* dsum: time since the sample before, in ms */
+	int wfolded, cfolded;  /* those columns went into the sums */
 	/*
 	 * samples: their times into the import's time blocks (ff_state.blk),
 	 * keyed per thread and stack: bkey[stack] is the key + 1, 0 none
@@ -81,8 +81,9 @@ struct ff_table {
 	struct pd_blocks *blk;
 	uint32_t *nbkeys;
 	PD_VEC(uint32_t) bkey;
-	double tsum; /* timeDeltas summed so far */
-	int tfolded; /* the time column went into the blocks */
+	double tsum;  /* timeDeltas summed so far */
+	double tprev; /* the sample before's time, NaN before the first */
+	int tfolded;  /* the time column went into the blocks */
 };
 
 enum { T_SAMPLES, T_STACK, T_FRAME, T_FUNC, T_RESOURCE, T_NATSYM, T_NTABLES };
@@ -109,6 +110,12 @@ struct ff_thread {
 	PD_VEC(struct ff_lib) libs; /* per-thread libs of old versions */
 };
 
+/* A stack's waiting (wall - CPU), placed once its frames are named. */
+struct ff_wait {
+	uint32_t node;
+	double weight, count;
+};
+
 struct ff_state {
 	struct pd_profile *p;
 	const struct pd_import_opts *o;
@@ -133,7 +140,16 @@ struct ff_state {
 	/* every thread's samples by time (statistics.md, "Bursty functions") */
 	struct pd_blocks blk;
 	uint32_t nbkeys;
+	/* --weight both: each stack's wall time beyond its CPU time */
+	PD_VEC(struct ff_wait) waits;
 };
+
+/*
+ * The waits of s->waits added to the profile, each as time of the
+ * innermost frame of the program above it, a frame "name (waiting)"
+ * (firefox_wait.c; docs/formats.md, "samply and the Firefox Profiler").
+ */
+void pd_ff_add_waits(struct ff_state *s);
 
 /* The named column, through the Gecko schema when there is one. */
 static inline const struct ff_col *ff_get_col(const struct ff_table *t,

@@ -239,6 +239,7 @@ static uint32_t frame_of(struct ff_state *s, const struct view *v, size_t f,
 /* Sums of one thread's samples per stack index. */
 struct sums {
 	double *wall, *cpu, *n;
+	double *gap; /* time since the sample before, in ns; NULL: no times */
 	size_t len;
 };
 
@@ -277,6 +278,12 @@ static void thread_sums(struct ff_thread *th, const struct view *v,
 	}
 	for (i = 0; i < t->csum.n && i < nst; i++)
 		out->cpu[i] = t->csum.v[i] * cpu_scale;
+	out->gap = NULL;
+	if (t->dsum.n) {
+		out->gap = pd_xcalloc(nst + 1, sizeof(double));
+		for (i = 0; i < t->dsum.n && i < nst; i++)
+			out->gap[i] = t->dsum.v[i] * 1e6;
+	}
 }
 
 /* Frames that stand for a chain of inlined functions (pd_profile_expand). */
@@ -505,13 +512,14 @@ static int cpu_deltas(struct ff_state *s, int *any_cpu, int *all_cpu)
 			nocpu = th;
 		}
 	}
-	if (o->weight_mode == 2 && !*all_cpu)
+	if (o->weight_mode >= 2 && !*all_cpu)
 		return pd_err_set(
 		    s->err, PD_EFORMAT,
-		    "%s: --weight cpu: thread \"%s\" has no CPU time"
+		    "%s: --weight %s: thread \"%s\" has no CPU time"
 		    " (threadCPUDelta); use --weight wall, or --thread to"
 		    " choose threads that have it",
-		    s->in->path, nocpu->name ? nocpu->name : "?");
+		    s->in->path, o->weight_mode == 3 ? "both" : "cpu",
+		    nocpu->name ? nocpu->name : "?");
 	return 0;
 }
 
@@ -595,7 +603,7 @@ static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 {
 	struct pd_profile *p = s->p;
 	struct view v;
-	struct sums sm = { NULL, NULL, NULL, 0 };
+	struct sums sm = { NULL, NULL, NULL, NULL, 0 };
 	uint32_t *node_of, *frames;
 	size_t nst, nfr, i;
 	int has_cpu = 0, own, rc;
@@ -630,6 +638,18 @@ static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 			tw += w;
 			pd_ff_carry_blocks(s, v.t[T_SAMPLES], i, node_of[i], c);
 		}
+		/* the gaps the CPU deltas are of; else samples x interval */
+		if (want_cpu == 2 &&
+		    (sm.gap ? sm.gap[i] : sm.wall[i]) > sm.cpu[i]) {
+			struct ff_wait wt;
+
+			wt.node = node_of[i];
+			wt.weight =
+			    (sm.gap ? sm.gap[i] : sm.wall[i]) - sm.cpu[i];
+			wt.count = wt.weight / (v.ctx->interval * 1e6);
+			PD_VEC_PUSH(&s->waits, wt);
+			tw += wt.weight;
+		}
 	}
 	if (rc == 0 && tw > 0) {
 		struct pd_buf name = PD_BUF_INIT;
@@ -644,6 +664,7 @@ static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 		free(frames);
 	free(node_of);
 	free(sm.wall);
+	free(sm.gap);
 	free(sm.cpu);
 	free(sm.n);
 	return rc;
@@ -667,16 +688,24 @@ static void resolve_finish(struct ff_state *s, int want_cpu, int any_cpu,
 	p->interval = s->ctxs.n ? s->ctxs.v[0].interval * 1e6 : 1e6;
 	free(p->count_rule);
 	p->count_rule = pd_xstrdup(
-	    want_cpu ? "weights = CPU time (threadCPUDelta); sample counts ="
-		       " CPU time / sampling interval"
-		     : "weights = samples x sampling interval (wall clock,"
-		       " off-CPU included); sample counts = samples");
+	    want_cpu == 2
+		? "weights = CPU time (threadCPUDelta) and, beside it, the"
+		  " waiting (samples x interval beyond it); sample counts ="
+		  " time / sampling interval"
+	    : want_cpu ? "weights = CPU time (threadCPUDelta); sample counts ="
+			 " CPU time / sampling interval"
+		       : "weights = samples x sampling interval (wall clock,"
+			 " off-CPU included); sample counts = samples");
 	if (o->weight_mode != 1 && any_cpu && !all_cpu)
 		pd_profile_note(
 		    p, "some threads have no CPU deltas: using wall-clock"
 		       " sample weights for all");
 	pd_profile_finish(p);
 	symbolicate(s, pend);
+	if (s->waits.n) {
+		pd_ff_add_waits(s);
+		pd_profile_finish(p);
+	}
 	frame_w = pd_xcalloc(p->frames.n + 1, sizeof(double));
 	for (i = 1; i < p->nodes.n; i++)
 		frame_w[p->nodes.v[i].frame] += p->nodes.v[i].weight;
@@ -706,6 +735,8 @@ int pd_firefox_resolve(struct ff_state *s)
 	if (rc < 0)
 		return rc;
 	want_cpu = o->weight_mode != 1 && any_cpu && all_cpu;
+	if (want_cpu && o->weight_mode == 3)
+		want_cpu = 2; /* CPU time, and the waiting beside it */
 	/* every thread's times in the blocks before any stack is carried */
 	for (ti = 0; ti < s->threads.n && rc == 0; ti++) {
 		struct view v;

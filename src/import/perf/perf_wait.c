@@ -121,26 +121,12 @@ static int frame_system(const struct pd_profile *p, uint32_t f)
 				  pd_intern_len(&p->strs, fr->module));
 }
 
-/*
- * The C library and the loader: where every program's waits pass on the
- * way to the kernel (read, nanosleep, pthread_mutex_lock's futex). A
- * wait is the program's function's that called them.
- */
 static int frame_runtime(const struct pd_profile *p, uint32_t f)
 {
-	static const char *const libs[] = {
-		"libc.so",  "libc-",   "libpthread",
-		"ld-linux", "ld-musl", "libc.musl"
-	};
-	const char *m = pd_intern_str(&p->strs, p->frames.v[f].module);
-	const char *base = strrchr(m, '/');
-	size_t i;
+	uint32_t m = p->frames.v[f].module;
 
-	base = base ? base + 1 : m;
-	for (i = 0; i < PD_ARRAY_SIZE(libs); i++)
-		if (!strncmp(base, libs[i], strlen(libs[i])))
-			return 1;
-	return 0;
+	return pd_frame_is_runtime(pd_intern_str(&p->strs, m),
+				   pd_intern_len(&p->strs, m));
 }
 
 /* "name (kind)" in the module of frame f (PD_NO_FRAME: "(kind)"). */
