@@ -13,6 +13,7 @@
 #include "cmd/run.h"
 #include "cmd/side.h"
 #include "compare/section.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "report/jsonw.h"
 
@@ -139,6 +140,51 @@ static int render_md_sections(FILE *f, const struct pd_section *x, size_t n,
 }
 
 /*
+ * The functions that regressed cold while warm held, under the first
+ * line: the candidate's cold start got slower, not its work.
+ */
+static void cold_line(FILE *f, const pd_cold_only_vec *c)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i;
+
+	if (!c->n)
+		return;
+	fputs("cold cache only (regressed cold, warm held):", f);
+	for (i = 0; i < c->n; i++) {
+		pd_buf_reset(&b);
+		pd_buf_add_term_line(&b, c->v[i].func);
+		pd_buf_addf(&b, " %+.1f %%", c->v[i].delta_pct);
+		pd_buf_adds(&b, " (");
+		pd_buf_add_term_line(&b, c->v[i].tool);
+		fprintf(f, "%s %s)", i ? "," : "", b.buf);
+	}
+	fputs("\n", f);
+	pd_buf_release(&b);
+}
+
+static void cold_json(FILE *f, const pd_cold_only_vec *c)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i;
+
+	fputs("\"cold_only\": [", f);
+	for (i = 0; i < c->n; i++) {
+		pd_buf_reset(&b);
+		pd_buf_adds(&b, i ? ", {\"tool\": " : "{\"tool\": ");
+		pd_json_string(&b, c->v[i].tool, strlen(c->v[i].tool));
+		pd_buf_adds(&b, ", \"function\": ");
+		pd_json_string(&b, c->v[i].func, strlen(c->v[i].func));
+		pd_buf_adds(&b, ", \"module\": ");
+		pd_json_string(&b, c->v[i].module, strlen(c->v[i].module));
+		pd_buf_addf(&b, ", \"delta_pct\": %.17g}", c->v[i].delta_pct);
+		fputs(b.buf, f);
+	}
+	fputs("],\n", f);
+	pd_buf_release(&b);
+}
+
+/*
  * The report of several series: text one after the other under a heading
  * each, after a line naming each verdict; Markdown as render_md_sections
  * writes it; JSON an object {"series": [{"cache", "tool", "report"}],
@@ -151,8 +197,11 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 	struct pd_out out;
 	struct pd_buf b = PD_BUF_INIT;
 	enum pd_status worst = PD_SAME;
+	pd_cold_only_vec cold = PD_VEC_INIT;
 	size_t i;
 	int rc = 0, status = 0, st;
+
+	pd_sections_cold_only(x, n, &cold);
 
 	for (i = 0; i < n; i++) {
 		pd_render_warnings(&x[i].d, r, x[i].name);
@@ -178,9 +227,11 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 		}
 		pd_buf_reset(&b);
 		pd_json_string(&b, only, strlen(only));
-		fprintf(out.f,
-			"],\n\"not_compared\": %s,\n\"verdict\": \"%s\"\n}\n",
-			*only ? b.buf : "null", pd_status_name(worst));
+		fprintf(out.f, "],\n\"not_compared\": %s,\n",
+			*only ? b.buf : "null");
+		cold_json(out.f, &cold);
+		fprintf(out.f, "\"verdict\": \"%s\"\n}\n",
+			pd_status_name(worst));
 	} else if (r->fmt == PD_FMT_MD) {
 		rc = render_md_sections(out.f, x, n, only);
 	} else {
@@ -193,6 +244,7 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 			*only ? "; not compared, one side has no such runs: "
 			      : "",
 			only);
+		cold_line(out.f, &cold);
 		for (i = 0; i < n && rc == 0; i++) {
 			fputs("\n", out.f);
 			fprintf(out.f, "== %zu of %zu: cache %s, tool %s ==\n",
@@ -202,6 +254,7 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 		}
 	}
 	pd_buf_release(&b);
+	PD_VEC_FREE(&cold);
 	if (rc < 0 && r->output && !ferror(out.f))
 		pd_error("error: %s: write failed", r->output);
 	if (pd_out_close_say(&out, rc) != 0 || rc != 0)

@@ -75,3 +75,63 @@ void pd_section_release(struct pd_section *x)
 	}
 	free(x->name);
 }
+
+/* Function name/module in x's diff, or NULL. */
+static const struct pd_fdiff *find_func(const struct pd_section *x,
+					const char *name, const char *module)
+{
+	size_t i;
+
+	for (i = 0; i < x->d.funcs.n; i++) {
+		const struct pd_fdiff *f = &x->d.funcs.v[i];
+
+		if (!strcmp(pd_func_name(&x->fn, f->func), name) &&
+		    !strcmp(pd_func_module(&x->fn, f->func), module))
+			return f;
+	}
+	return NULL;
+}
+
+static const struct pd_section *warm_of(const struct pd_section *x, size_t n,
+					const struct pd_section *cold)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x[i].key.cache && !strcmp(x[i].key.cache, "warm") &&
+		    !strcmp(x[i].key.tool, cold->key.tool))
+			return &x[i];
+	return NULL;
+}
+
+void pd_sections_cold_only(const struct pd_section *x, size_t n,
+			   pd_cold_only_vec *out)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		const struct pd_section *c = &x[i], *w;
+
+		if (!c->key.cache || strcmp(c->key.cache, "cold") ||
+		    !(w = warm_of(x, n, c)))
+			continue;
+		for (k = 0; k < c->d.funcs.n; k++) {
+			const struct pd_fdiff *f = &c->d.funcs.v[k], *h;
+			const char *name = pd_func_name(&c->fn, f->func);
+			const char *mod = pd_func_module(&c->fn, f->func);
+			struct pd_cold_only o;
+
+			/* a function's own time: its callers' totals follow */
+			if (f->system || f->self.status != PD_REGRESSED)
+				continue;
+			h = find_func(w, name, mod);
+			if (h && h->self.status == PD_REGRESSED)
+				continue; /* the warm run regressed too */
+			o.tool = c->key.tool;
+			o.func = name;
+			o.module = mod;
+			o.delta_pct = f->self.delta_pct;
+			PD_VEC_PUSH(out, o);
+		}
+	}
+}

@@ -130,4 +130,32 @@ expect_grep "cache cold, tool perf; 1 run: profiles/perf-cold.perf.txt" "$T/out"
 expect_exit 1 pd check db:1111111:demo:warm "$T/cand" --tool perfview
 expect_grep "cache warm, tool perfview; 1 run: profiles/perfview-warm.speedscope.json" "$T/out"
 
+# Cold worse, warm the same: the candidate's warm runs are the baseline's
+# recording, its cold runs the regressed one. The first lines say the cold
+# cache alone regressed, and which function (parse_record +30.7 %, as
+# counted above); a function that regressed warm too is no cold-only one.
+for side in cb cc; do
+	mkdir -p "$T/$side/profiles"
+done
+sed 's/2222222/1111111/' "$T/cand/build_meta.json" >"$T/cb/build_meta.json"
+sed 's/2222222/3333333/' "$T/cand/build_meta.json" >"$T/cc/build_meta.json"
+gzip -dc "$PD_ROOT/fixtures/demo/base.perf.txt.gz" >"$T/cb/profiles/perf-warm.perf.txt"
+cp "$T/cb/profiles/perf-warm.perf.txt" "$T/cb/profiles/perf-cold.perf.txt"
+cp "$T/cb/profiles/perf-warm.perf.txt" "$T/cc/profiles/perf-warm.perf.txt"
+gzip -dc "$PD_ROOT/fixtures/demo/cand.perf.txt.gz" >"$T/cc/profiles/perf-cold.perf.txt"
+expect_exit 1 pd "$T/cb" "$T/cc"
+expect_grep "^2 series compared (cache, tool): cold perf regressed, warm perf inconclusive$" "$T/out"
+expect_grep "^cold cache only (regressed cold, warm held): parse_record +30.7 % (perf)$" "$T/out"
+expect_exit 1 pd -f json "$T/cb" "$T/cc"
+python3 - "$T/out" <<'EOF' && ok || not_ok "cold_only in JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["cold_only"]
+assert [(x["tool"], x["function"]) for x in c] == [("perf", "parse_record")], c
+assert abs(c[0]["delta_pct"] - 30.7) < 0.05, c
+EOF
+# both caches regressed: nothing is the cold cache's alone
+expect_exit 1 pd "$T/base" "$T/cand" --tool perf
+expect_no_grep "cold cache only" "$T/out"
+
 finish
