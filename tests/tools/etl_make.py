@@ -15,6 +15,8 @@ spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
                     "user_key": true, "count": n}],
        "vallocs": [{"tid", "owner": pid, "size", "flags", "free": false,
                     "user": [...], "kernel": [...], "count": n}],
+       "cswitches": [{"at": ticks, "old": tid, "new": tid, "state",
+                      "reason", "user": [...], "kernel": [...]}],
        "compress": false, "no_header": false, "buffers_written": n,
        "repeat": {"buffers": n, "bytes": b}}
 "repeat" appends n compressed buffers, each a few dozen bytes of LZ77
@@ -126,6 +128,17 @@ def events(spec):
                 if v.get(half):
                     frames = b"".join(struct.pack("<Q", a) for a in v[half])
                     out.append(system(0x18, 32, 2, head + frames))
+    # Thread/CSwitch (V2, 24 bytes) at its own time (100 ns ticks: the
+    # header names no clock), the new thread's stack after it
+    for c in spec.get("cswitches", []):
+        data = struct.pack("<IIbbBbbbbbII", c["new"], c["old"], 8, 8, 0, 0,
+                           c.get("reason", 6), 1, c.get("state", 5), 0, 0, 0)
+        out.append(system(0x05, 36, 2, data, ts=c["at"]))
+        head = struct.pack("<QII", c["at"], pid_of.get(c["new"], 0), c["new"])
+        for half in ("kernel", "user"):
+            if c.get(half):
+                frames = b"".join(struct.pack("<Q", a) for a in c[half])
+                out.append(system(0x18, 32, 2, head + frames))
     for key, frames in keys:
         data = struct.pack("<Q", key) + b"".join(struct.pack("<Q", a)
                                                  for a in frames)

@@ -27,6 +27,13 @@ static int cmp_key(const void *a, const void *b)
 	return pd_etl_cmp2(x->key, x->kts, y->key, y->kts);
 }
 
+static int cmp_cswitch(const void *a, const void *b)
+{
+	const struct etl_cswitch *x = a, *y = b;
+
+	return pd_etl_cmp2(x->ts, x->new_tid, y->ts, y->new_tid);
+}
+
 static int cmp_kdef(const void *a, const void *b)
 {
 	const struct etl_kdef *x = a, *y = b;
@@ -53,6 +60,8 @@ void pd_etl_state_init(struct etl_state *st, const char *path,
 	table(&st->srefs, sizeof(struct etl_sref), pd_etl_cmp_sref, records);
 	table(&st->krefs, sizeof(struct etl_sref), cmp_key, records);
 	table(&st->kdefs, sizeof(struct etl_kdef), cmp_kdef, records);
+	table(&st->cswitch, sizeof(struct etl_cswitch), cmp_cswitch, records);
+	st->cswitch.spill = &st->spill;
 	st->samples.spill = st->srefs.spill = &st->spill;
 	st->krefs.spill = st->kdefs.spill = &st->spill;
 	st->inflate = PD_LIMIT_ETL_INFLATE;
@@ -68,6 +77,8 @@ void pd_etl_state_release(struct etl_state *st)
 	pd_etl_table_release(&st->srefs);
 	pd_etl_table_release(&st->krefs);
 	pd_etl_table_release(&st->kdefs);
+	pd_etl_table_release(&st->cswitch);
+	PD_VEC_FREE(&st->waits);
 	PD_VEC_FREE(&st->ranges);
 	PD_VEC_FREE(&st->threads);
 	PD_VEC_FREE(&st->procs);

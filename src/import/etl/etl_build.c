@@ -272,13 +272,13 @@ static int choose(struct etl_state *st, struct pd_profile *p,
 		any += pick[i];
 	}
 	if (!st->o->process && st->procs.n && by[0]->samples)
-		pd_profile_note(p,
-				"%s: read process %s (%lld), the one with the"
-				" most %s (%llu of %llu)",
-				st->path, proc_name(st, by[0]),
-				(long long)by[0]->pid, what(st),
-				(unsigned long long)by[0]->samples,
-				(unsigned long long)st->samples.total);
+		pd_profile_note(
+		    p,
+		    "%s: read process %s (%lld), the one with the"
+		    " most %s (%llu of %llu)",
+		    st->path, proc_name(st, by[0]), (long long)by[0]->pid,
+		    what(st), (unsigned long long)by[0]->samples,
+		    (unsigned long long)(st->samples.total - st->waits_paired));
 	free(by);
 	pd_buf_release(&b);
 	if (!any && st->o->process)
@@ -309,7 +309,11 @@ static int count_processes(struct etl_state *st, struct pd_err *err)
 	pd_etl_cursor_open(&c, &st->samples);
 	while ((rc = pd_etl_cursor_next(&c, &r, st->path, err)) > 0) {
 		int64_t pid = sample_pid(st, r);
-		struct etl_process *pr = pd_etl_process_find(st, pid);
+		struct etl_process *pr;
+
+		if (((const struct etl_sample *)r)->wait)
+			continue; /* processes are chosen by their CPU */
+		pr = pd_etl_process_find(st, pid);
 
 		if (!pr) {
 			struct etl_process add;
@@ -376,6 +380,10 @@ static void add_sample(struct etl_state *st, struct pd_profile *p,
 		    p, node,
 		    pd_profile_frame(p, pd_intern_cstr(&p->strs, "[no stack]"),
 				     0));
+	if (s->wait) {
+		pd_etl_wait_keep(st, s, node, w);
+		return;
+	}
 	if (st->valloc) {
 		/* every commit is logged: exact bytes, no time blocks */
 		pd_profile_add(p, node, (double)s->bytes, 1);
@@ -430,6 +438,10 @@ static int add_samples(struct etl_state *st, struct pd_profile *p,
 		    !thread_wanted(st->o->thread, s.tid))
 			continue;
 		rc = join_sample(st, &j, &s, err);
+		if (rc == 0 && s.wait && !s.kstack && !s.ustack) {
+			st->waits_stackless++; /* no stack: whose wait? */
+			continue;
+		}
 		if (rc == 0 && !s.kstack && !s.ustack)
 			(*stackless)++;
 		if (rc == 0)
@@ -468,7 +480,8 @@ static void unused_note(const struct etl_state *st, struct pd_profile *p)
 	size_t i;
 
 	for (i = 0; i < PD_ARRAY_SIZE(kinds); i++)
-		if (st->counts[kinds[i].k])
+		if (st->counts[kinds[i].k] &&
+		    !(kinds[i].k == PD_ETL_CSWITCH && st->waits_added))
 			pd_buf_addf(&b, "%s%llu %s", b.len ? ", " : "",
 				    (unsigned long long)st->counts[kinds[i].k],
 				    kinds[i].what);
@@ -536,6 +549,8 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	if (rc == 0)
 		rc = pd_etl_table_sort(&st->srefs, st->path, err);
 	if (rc == 0)
+		rc = pd_etl_pair_switches(st, err);
+	if (rc == 0)
 		rc = pd_etl_table_sort(&st->samples, st->path, err);
 	if (rc == 0)
 		rc = count_processes(st, err);
@@ -548,7 +563,22 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 		rc = add_samples(st, p, pick, w, &stackless, err);
 	if (rc == 0)
 		pd_etl_symbolicate(st, p);
+	if (rc == 0)
+		pd_etl_add_waits(st, p);
 	units(st, p, w);
+	if (rc == 0 && st->waits_added)
+		pd_profile_note(p,
+				"%s: off-CPU time from %llu context switches"
+				" (Thread/CSwitch), each to the thread's next"
+				" switch-in",
+				st->path, (unsigned long long)st->waits_added);
+	if (rc == 0 && st->waits_stackless)
+		pd_profile_note(p,
+				"%s: %llu waits between context switches have"
+				" no stack and were left out (record with"
+				" -stackwalk CSwitch)",
+				st->path,
+				(unsigned long long)st->waits_stackless);
 	if (rc == 0 && stackless)
 		pd_profile_note(p,
 				"%s: %llu of %llu %s have no stack (the"

@@ -411,6 +411,30 @@ static int take_valloc(struct etl_state *st, const struct etl_event *ev,
 	return keep(st, &st->samples, &s, ev, err);
 }
 
+/*
+ * Thread/CSwitch (V2+): NewThreadId and OldThreadId, then the priorities
+ * and C-state (3 bytes and a spare), the old thread's wait reason (12),
+ * wait mode (13) and state (14). Kept for pairing after the walk
+ * (etl_wait.c); a VirtualAlloc profile has no use for them.
+ */
+int pd_etl_take_cswitch(struct etl_state *st, const struct etl_event *ev,
+			struct pd_err *err)
+{
+	struct etl_cswitch c;
+
+	if (st->valloc)
+		return 0;
+	if (ev->len < 16)
+		return bad(st, ev, err, "a context switch");
+	memset(&c, 0, sizeof(c));
+	c.ts = ev->ts;
+	c.new_tid = (uint32_t)rd(ev->data, 4);
+	c.old_tid = (uint32_t)rd(ev->data + 4, 4);
+	c.reason = (signed char)ev->data[12];
+	c.state = (signed char)ev->data[14];
+	return keep(st, &st->cswitch, &c, ev, err);
+}
+
 static void take_interval(struct etl_state *st, const struct etl_event *ev)
 {
 	/* source 0 is the timer; intervals are in 100 ns */
@@ -430,6 +454,9 @@ static void take_header(struct etl_state *st, const struct etl_event *ev)
 	st->header_seen = 1;
 	st->log_mode = (uint32_t)rd(ev->data + 32, 4);
 	st->buffers_written = (uint32_t)rd(ev->data + 36, 4);
+	/* PerfFreq: after two pointers and the time zone (172 bytes) */
+	if (ev->len >= (ev->ptr == 8 ? 264u : 256u))
+		st->perf_freq = rd(ev->data + (ev->ptr == 8 ? 256 : 248), 8);
 }
 
 int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
@@ -487,9 +514,12 @@ int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 			return take_image(st, ev, err);
 		return take_process(st, ev, err);
 	case ETL_G_THREAD:
-		if (ev->opcode == 36 || ev->opcode == 50) {
-			st->counts[ev->opcode == 36 ? PD_ETL_CSWITCH
-						    : PD_ETL_READY_THREAD]++;
+		if (ev->opcode == 36) {
+			st->counts[PD_ETL_CSWITCH]++;
+			return pd_etl_take_cswitch(st, ev, err);
+		}
+		if (ev->opcode == 50) {
+			st->counts[PD_ETL_READY_THREAD]++;
 			return 0;
 		}
 		return take_thread(st, ev, err);

@@ -57,6 +57,18 @@ struct etl_sample {
 	uint32_t tid;
 	int64_t pid;		 /* from the header, -1 when it has none */
 	uint32_t kstack, ustack; /* stack ids, 0 for none */
+	/*
+	 * 0 a CPU sample; else a wait (etl_wait.c) of kind wait - 1 ending
+	 * at ts, bytes its length in the trace's clock
+	 */
+	uint32_t wait;
+};
+
+/* A context switch (Thread/CSwitch): who left the CPU, who came on. */
+struct etl_cswitch {
+	uint64_t ts;
+	uint32_t new_tid, old_tid;
+	int reason, state; /* the old thread's wait reason and state */
 };
 
 /*
@@ -180,6 +192,13 @@ void pd_etl_cursor_close(struct etl_cursor *c);
 PD_NODISCARD int pd_etl_cursor_next(struct etl_cursor *c, const void **rec,
 				    const char *path, struct pd_err *err);
 
+/* A wait to place once the frames have their names (etl_wait.c). */
+struct etl_wait_at {
+	uint32_t node; /* the stack's leaf node */
+	int kind;
+	double ns, count;
+};
+
 struct etl_state {
 	const char *path;
 	const struct pd_import_opts *o;
@@ -210,6 +229,11 @@ struct etl_state {
 	uint32_t buffers_written, log_mode;
 	int header_seen;
 	uint64_t counts[PD_ETL_KINDS];
+	/* context switches, their waits' pending frames (etl_wait.c) */
+	struct etl_table cswitch;
+	uint64_t perf_freq; /* the clock's ticks a second, 0 unknown */
+	PD_VEC(struct etl_wait_at) waits;
+	uint64_t waits_paired, waits_added, waits_stackless;
 	PD_VEC(struct etl_pend) pend;
 	struct etl_fslot *fslots; /* open addressing, a power of two */
 	size_t nfslots, nfused;
@@ -236,6 +260,26 @@ PD_NODISCARD int pd_etl_event_take(struct etl_state *st,
 /* The profile of st's samples (after the walk). */
 PD_NODISCARD int pd_etl_build(struct etl_state *st, struct pd_profile *p,
 			      struct pd_err *err);
+/* A Thread/CSwitch event kept for pairing (etl_wait.c). */
+PD_NODISCARD int pd_etl_take_cswitch(struct etl_state *st,
+				     const struct etl_event *ev,
+				     struct pd_err *err);
+/*
+ * After the walk, before the samples are sorted: each thread's time off
+ * the CPU, from a switch-out to its next switch-in, as a wait record in
+ * st->samples at the switch-in, whose stack (the thread's where it
+ * resumes) the samples' join gives it.
+ */
+PD_NODISCARD int pd_etl_pair_switches(struct etl_state *st, struct pd_err *err);
+/*
+ * A wait record whose stack ends at node: kept, to be placed by
+ * pd_etl_add_waits once the frames are named.
+ */
+void pd_etl_wait_keep(struct etl_state *st, const struct etl_sample *s,
+		      uint32_t node, double sample_ns);
+/* The kept waits as frames "name (kind)" of the program's functions. */
+void pd_etl_add_waits(struct etl_state *st, struct pd_profile *p);
+
 /* Sorts the ranges for pd_etl_range_find (once, after the walk). */
 void pd_etl_ranges_sort(struct etl_state *st);
 /* The range of process pid holding addr, or NULL. */

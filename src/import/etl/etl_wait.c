@@ -1,0 +1,233 @@
+/*
+ * Off-CPU time of an ETW trace (docs/formats.md, "Windows ETW traces"):
+ * a Thread/CSwitch event says which thread left a CPU (and why: its
+ * state and wait reason) and which came on. A thread's time from its
+ * switch-out to its next switch-in is one wait; the stack the kernel
+ * walks at the switch-in (-stackwalk CSwitch) is the thread's where it
+ * resumes, the call that waited. Each wait becomes time of the program's
+ * innermost function on that stack, a frame "name (kind)" as perf's and
+ * Thread Time's waits are (docs/statistics.md, "Waiting time").
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/limits.h"
+#include "core/xalloc.h"
+#include "import/etl/etl_int.h"
+#include "model/func.h"
+
+enum { WAIT_BLOCKED, WAIT_IO, WAIT_READY, WAIT_KINDS };
+
+static const char *const kind_names[WAIT_KINDS] = { "blocked", "io", "ready" };
+
+/* KTHREAD_STATE values the old thread is left in */
+#define STATE_READY 1
+#define STATE_STANDBY 3
+#define STATE_TERMINATED 4
+#define STATE_DEFERRED_READY 7
+
+/* KWAIT_REASON: a page read in from disk */
+#define REASON_PAGE_IN 2
+#define REASON_WR_PAGE_IN 9
+
+/* Why the old thread of c left: -1 when it ended (no wait follows). */
+static int switch_kind(const struct etl_cswitch *c)
+{
+	if (c->state == STATE_TERMINATED)
+		return -1;
+	if (c->state == STATE_READY || c->state == STATE_STANDBY ||
+	    c->state == STATE_DEFERRED_READY)
+		return WAIT_READY; /* preempted, runnable */
+	if (c->reason == REASON_PAGE_IN || c->reason == REASON_WR_PAGE_IN)
+		return WAIT_IO;
+	return WAIT_BLOCKED;
+}
+
+/* Threads switched out, by tid: open addressing, a power of two. */
+struct outs {
+	uint32_t *key; /* tid + 1, 0 empty */
+	uint64_t *ts;
+	int *kind; /* -1: none pending */
+	size_t cap, used;
+};
+
+static size_t slot(const struct outs *o, uint32_t tid)
+{
+	size_t i = (size_t)(tid * 2654435761u) & (o->cap - 1);
+
+	while (o->key[i] && o->key[i] != tid + 1)
+		i = (i + 1) & (o->cap - 1);
+	return i;
+}
+
+static void grow(struct outs *o)
+{
+	struct outs n;
+	size_t i;
+
+	n.cap = o->cap ? o->cap * 2 : 256;
+	n.used = o->used;
+	n.key = pd_xcalloc(n.cap, sizeof(*n.key));
+	n.ts = pd_xcalloc(n.cap, sizeof(*n.ts));
+	n.kind = pd_xcalloc(n.cap, sizeof(*n.kind));
+	for (i = 0; i < o->cap; i++)
+		if (o->key[i]) {
+			size_t j = slot(&n, o->key[i] - 1);
+
+			n.key[j] = o->key[i];
+			n.ts[j] = o->ts[i];
+			n.kind[j] = o->kind[i];
+		}
+	free(o->key);
+	free(o->ts);
+	free(o->kind);
+	*o = n;
+}
+
+static size_t find(struct outs *o, uint32_t tid)
+{
+	size_t i;
+
+	if (2 * (o->used + 1) > o->cap)
+		grow(o);
+	i = slot(o, tid);
+	if (!o->key[i]) {
+		o->key[i] = tid + 1;
+		o->kind[i] = -1;
+		o->used++;
+	}
+	return i;
+}
+
+int pd_etl_pair_switches(struct etl_state *st, struct pd_err *err)
+{
+	struct outs o;
+	struct etl_cursor c;
+	const void *r;
+	int rc;
+
+	if (!st->cswitch.total)
+		return 0;
+	rc = pd_etl_table_sort(&st->cswitch, st->path, err);
+	if (rc)
+		return rc;
+	memset(&o, 0, sizeof(o));
+	pd_etl_cursor_open(&c, &st->cswitch);
+	while ((rc = pd_etl_cursor_next(&c, &r, st->path, err)) > 0) {
+		const struct etl_cswitch *cs = r;
+		size_t i;
+
+		/* the idle thread (0) waits for nothing */
+		if (cs->new_tid) {
+			i = find(&o, cs->new_tid);
+			if (o.kind[i] >= 0 && cs->ts >= o.ts[i]) {
+				struct etl_sample s;
+
+				memset(&s, 0, sizeof(s));
+				s.ts = cs->ts;
+				s.tid = cs->new_tid;
+				s.pid = -1;
+				s.bytes = cs->ts - o.ts[i];
+				s.wait = (uint32_t)o.kind[i] + 1;
+				if (st->samples.total >= PD_LIMIT_ETL_RECORDS)
+					rc = pd_err_set(
+					    err, PD_ETOOBIG,
+					    "%s: more than %llu samples and"
+					    " waits",
+					    st->path,
+					    (unsigned long long)
+						PD_LIMIT_ETL_RECORDS);
+				else
+					rc = pd_etl_table_push(&st->samples, &s,
+							       st->path, err);
+				if (rc)
+					break;
+				st->waits_paired++;
+			}
+			o.kind[i] = -1;
+		}
+		if (cs->old_tid) {
+			i = find(&o, cs->old_tid);
+			o.ts[i] = cs->ts;
+			o.kind[i] = switch_kind(cs);
+		}
+	}
+	pd_etl_cursor_close(&c);
+	pd_etl_table_release(&st->cswitch);
+	free(o.key);
+	free(o.ts);
+	free(o.kind);
+	return rc < 0 ? rc : 0;
+}
+
+void pd_etl_wait_keep(struct etl_state *st, const struct etl_sample *s,
+		      uint32_t node, double sample_ns)
+{
+	struct etl_wait_at w;
+	double freq = st->perf_freq ? (double)st->perf_freq : 1e7;
+
+	w.node = node;
+	w.kind = (int)s->wait - 1;
+	w.ns = (double)s->bytes * 1e9 / freq;
+	w.count = sample_ns > 0 ? w.ns / sample_ns : w.ns / 1e6;
+	PD_VEC_PUSH(&st->waits, w);
+}
+
+static int passes_through(const struct pd_profile *p, uint32_t node)
+{
+	const struct pd_frame *fr = &p->frames.v[p->nodes.v[node].frame];
+
+	return pd_frame_is_system(pd_intern_str(&p->strs, fr->name),
+				  pd_intern_len(&p->strs, fr->name),
+				  pd_intern_str(&p->strs, fr->module),
+				  pd_intern_len(&p->strs, fr->module)) ||
+	       pd_frame_is_runtime(pd_intern_str(&p->strs, fr->module),
+				   pd_intern_len(&p->strs, fr->module));
+}
+
+/*
+ * Above the kernel's frames (KiSwapContext, the wait) and the system
+ * libraries' (ntdll.dll, kernelbase.dll): the program's function that
+ * waited; a stack of those alone keeps its leaf.
+ */
+static uint32_t waiter(const struct pd_profile *p, uint32_t leaf)
+{
+	uint32_t n = leaf;
+
+	while (n != PD_ROOT &&
+	       !pd_profile_is_thread_frame(p, p->nodes.v[n].frame) &&
+	       passes_through(p, n))
+		n = p->nodes.v[n].parent;
+	if (n == PD_ROOT || pd_profile_is_thread_frame(p, p->nodes.v[n].frame))
+		return leaf;
+	return n;
+}
+
+void pd_etl_add_waits(struct etl_state *st, struct pd_profile *p)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < st->waits.n; i++) {
+		const struct etl_wait_at *w = &st->waits.v[i];
+		uint32_t at = waiter(p, w->node), f, node;
+		const struct pd_frame *fr;
+
+		if (at == PD_ROOT)
+			continue;
+		fr = &p->frames.v[p->nodes.v[at].frame];
+		pd_buf_reset(&b);
+		pd_buf_add(&b, pd_intern_str(&p->strs, fr->name),
+			   pd_intern_len(&p->strs, fr->name));
+		pd_buf_addf(&b, " (%s)", kind_names[w->kind]);
+		f = pd_profile_frame(p, pd_intern(&p->strs, b.buf, b.len),
+				     fr->module);
+		node = pd_profile_child(p, at, f);
+		pd_profile_add(p, node, w->ns, w->count);
+		pd_profile_add_waits(p, f, 1);
+		st->waits_added++;
+	}
+	PD_VEC_FREE(&st->waits);
+	pd_buf_release(&b);
+}
