@@ -274,6 +274,53 @@ static void count_switches(struct perf_state *st)
 	}
 }
 
+/*
+ * Each switch-out paired with its thread's next record, when that is a
+ * switch-in: the wait between them added to its node, in ns, a count of
+ * ns / interval. Returns the waits added; *waited their ns, *unpaired
+ * the switch-outs with none.
+ */
+static uint64_t add_paired(struct perf_state *st, double interval,
+			   double *waited, uint64_t *unpaired)
+{
+	struct pd_profile *p = st->p;
+	size_t i, n = st->sw.n;
+	struct order *ord = pd_xreallocarray(NULL, n + 1, sizeof(*ord));
+	uint64_t paired = 0;
+
+	for (i = 0; i < n; i++) {
+		ord[i].time = st->sw.v[i].time;
+		ord[i].tid = st->sw.v[i].tid;
+		ord[i].at = i;
+	}
+	qsort(ord, n, sizeof(*ord), by_thread_time);
+	for (i = 0; i < n; i++) {
+		const struct perf_switch *w = &st->sw.v[ord[i].at], *in;
+		double ns;
+
+		if (w->node == UINT32_MAX)
+			continue;
+		in = i + 1 < n && ord[i + 1].tid == w->tid
+			 ? &st->sw.v[ord[i + 1].at]
+			 : NULL;
+		if (!in || in->node != UINT32_MAX) {
+			(*unpaired)++;
+			continue;
+		}
+		ns = (in->time - w->time) * 1e9;
+		pd_profile_add(p, w->node, ns, ns / interval);
+		pd_profile_add_waits(p, p->nodes.v[w->node].frame, 1);
+		pd_blocks_add_span(&p->blk, w->node, w->time, in->time,
+				   ns / interval);
+		pd_profile_thread(p, pd_intern_str(&p->strs, w->thread),
+				  pd_intern_len(&p->strs, w->thread), ns);
+		*waited += ns;
+		paired++;
+	}
+	free(ord);
+	return paired;
+}
+
 void pd_perf_waits(struct perf_state *st, const char *path)
 {
 	struct pd_profile *p = st->p;
@@ -281,10 +328,9 @@ void pd_perf_waits(struct perf_state *st, const char *path)
 	const char *cpu = st->chosen != UINT32_MAX && st->p->nsamples
 			      ? pd_intern_str(&st->events, st->chosen)
 			      : NULL;
-	struct order *ord;
 	double cpu_w = 0, cpu_n = 0, interval, waited = 0;
-	uint64_t paired = 0, unpaired = 0;
-	size_t i, n = st->sw.n;
+	uint64_t paired, unpaired = 0;
+	size_t i;
 
 	ev =
 	    pd_intern_find(&st->events, SWITCH_EVENT, sizeof(SWITCH_EVENT) - 1);
@@ -347,37 +393,7 @@ void pd_perf_waits(struct perf_state *st, const char *path)
 		cpu_n += p->nodes.v[i].count;
 	}
 	interval = cpu && cpu_n > 0 ? cpu_w / cpu_n : 1e6;
-	ord = pd_xreallocarray(NULL, n, sizeof(*ord));
-	for (i = 0; i < n; i++) {
-		ord[i].time = st->sw.v[i].time;
-		ord[i].tid = st->sw.v[i].tid;
-		ord[i].at = i;
-	}
-	qsort(ord, n, sizeof(*ord), by_thread_time);
-	for (i = 0; i < n; i++) {
-		const struct perf_switch *w = &st->sw.v[ord[i].at], *in;
-		double ns;
-
-		if (w->node == UINT32_MAX)
-			continue;
-		in = i + 1 < n && ord[i + 1].tid == w->tid
-			 ? &st->sw.v[ord[i + 1].at]
-			 : NULL;
-		if (!in || in->node != UINT32_MAX) {
-			unpaired++;
-			continue;
-		}
-		ns = (in->time - w->time) * 1e9;
-		pd_profile_add(p, w->node, ns, ns / interval);
-		pd_profile_add_waits(p, p->nodes.v[w->node].frame, 1);
-		pd_blocks_add_span(&p->blk, w->node, w->time, in->time,
-				   ns / interval);
-		pd_profile_thread(p, pd_intern_str(&p->strs, w->thread),
-				  pd_intern_len(&p->strs, w->thread), ns);
-		waited += ns;
-		paired++;
-	}
-	free(ord);
+	paired = add_paired(st, interval, &waited, &unpaired);
 	if (!paired && !cpu) {
 		st->chosen = ev;
 		st->sw_mode = PERF_SW_COUNTED;
