@@ -114,6 +114,7 @@ struct ff_thread {
 struct ff_wait {
 	uint32_t node;
 	double weight, count;
+	double waits; /* the stack's samples: its waits at most */
 };
 
 struct ff_state {

@@ -647,6 +647,7 @@ static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 			wt.weight =
 			    (sm.gap ? sm.gap[i] : sm.wall[i]) - sm.cpu[i];
 			wt.count = wt.weight / (v.ctx->interval * 1e6);
+			wt.waits = sm.n[i] > 0 ? sm.n[i] : 1;
 			PD_VEC_PUSH(&s->waits, wt);
 			tw += wt.weight;
 		}

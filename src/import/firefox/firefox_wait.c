@@ -59,6 +59,9 @@ void pd_ff_add_waits(struct ff_state *s)
 				     fr->module);
 		node = pd_profile_child(p, at, f);
 		pd_profile_add(p, node, w->weight, w->count);
+		/* a gap is one wait, not gap / interval samples: judged as
+		 * waits (docs/statistics.md, "Waiting time") */
+		pd_profile_add_waits(p, f, w->waits);
 	}
 	pd_buf_release(&b);
 }
