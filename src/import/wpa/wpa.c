@@ -63,6 +63,9 @@ static int stack_col(const struct wpa *w)
 {
 	int c = col_named(w, "Stack");
 
+	/* CPU Usage (Precise): the thread switched in, where it waited */
+	if (c < 0)
+		c = col_named(w, "New Thread Stack");
 	if (c < 0)
 		c = col_named(w, "Commit Stack");
 	if (c < 0)
@@ -184,6 +187,7 @@ static int io_time_col(struct wpa *w)
 				"%s: a table of waits or I/O: its weight is"
 				" the time in \"%s\", not the bytes",
 				w->in->path, w->cols.v[c].name);
+		w->waits = 1;
 		return c;
 	}
 	return -1;
@@ -233,10 +237,63 @@ static int memory_columns(struct wpa *w)
 	return 0;
 }
 
+/*
+ * The table of rows keyed by their text columns, each with its numeric
+ * ones summed (pd_mtable): a table that is no stacks, or beside a table
+ * of waits' stacks its operations, bytes and time per file and type
+ * (suffix " operations"; its stack is no key). 0, or < 0 with the error.
+ */
+static int table_columns(struct wpa *w, const char *suffix)
+{
+	const char *base = pd_path_base(w->in->path);
+	struct pd_buf name = PD_BUF_INIT;
+	size_t i;
+
+	pd_buf_add(&name, base, strcspn(base, "."));
+	for (i = 0; i < name.len; i++)
+		if (name.buf[i] == '_')
+			name.buf[i] = ' ';
+	pd_buf_adds(&name, suffix);
+	w->table = pd_mtable_new(w->p, name.buf);
+	pd_buf_release(&name);
+	for (i = 0; i < w->cols.n; i++) {
+		struct wpa_column *c = &w->cols.v[i];
+
+		/* stacks are no keys: a table of waits is by file and type */
+		if ((int)i == w->c_stack || (int)i == w->c_thread ||
+		    (w->c_stack >= 0 && strstr(c->name, "Stack")))
+			continue;
+		if ((c->unit[0] || !strcmp(c->name, "Count")) && c->numeric &&
+		    !c->text && !is_timestamp(c->name) &&
+		    strcmp(c->unit, "%")) {
+			c->kind = WPA_MEASURE;
+			PD_VEC_PUSH(&w->measure_cols, (int)i);
+			PD_VEC_PUSH(&w->table->measures, pd_xstrdup(c->name));
+			PD_VEC_PUSH(&w->table->count_like,
+				    !strcmp(c->name, "Count") ||
+					    !strcmp(c->unit, "B")
+					? 1
+					: 0);
+		} else if (c->text && !c->numeric && !c->hex) {
+			c->kind = WPA_KEY;
+			PD_VEC_PUSH(&w->key_cols, (int)i);
+			PD_VEC_PUSH(&w->table->keys, pd_xstrdup(c->name));
+		}
+	}
+	if (!w->measure_cols.n || w->measure_cols.n > 64)
+		return pd_err_set(w->err, PD_EFORMAT,
+				  "%s: row 1: no WPA columns perfdiff"
+				  " knows: no Stack, Module/Function,"
+				  " or numeric column with a unit in"
+				  " parentheses (supported: %s)",
+				  w->in->path, pd_format_list());
+	return 0;
+}
+
 /* Decimal separator, column kinds and the shape, from the first rows. */
 static int decide(struct wpa *w)
 {
-	int dot = 0, comma = 0, tree = 0;
+	int dot = 0, comma = 0, tree = 0, rc;
 	size_t i, r;
 
 	for (r = 0; r < w->pending.n; r++) {
@@ -286,7 +343,11 @@ static int decide(struct wpa *w)
 		w->c_weight = io_time_col(w);
 	w->c_count = col_named(w, "Count");
 	w->c_process = col_named(w, "Process");
+	if (w->c_process < 0)
+		w->c_process = col_named(w, "New Process");
 	w->c_thread = col_named(w, "Thread ID");
+	if (w->c_thread < 0)
+		w->c_thread = col_named(w, "New Thread Id");
 	w->c_module = col_named(w, "Module");
 	w->c_function = col_named(w, "Function");
 	if (w->c_weight >= 0)
@@ -301,45 +362,12 @@ static int decide(struct wpa *w)
 	else
 		w->shape = SHAPE_TABLE;
 
-	if (w->shape == SHAPE_TABLE) {
-		const char *base = pd_path_base(w->in->path);
-		struct pd_buf name = PD_BUF_INIT;
-
-		pd_buf_add(&name, base, strcspn(base, "."));
-		for (i = 0; i < name.len; i++)
-			if (name.buf[i] == '_')
-				name.buf[i] = ' ';
-		w->table = pd_mtable_new(w->p, name.buf);
-		pd_buf_release(&name);
-		for (i = 0; i < w->cols.n; i++) {
-			struct wpa_column *c = &w->cols.v[i];
-
-			if ((c->unit[0] || !strcmp(c->name, "Count")) &&
-			    c->numeric && !c->text && !is_timestamp(c->name) &&
-			    strcmp(c->unit, "%")) {
-				c->kind = WPA_MEASURE;
-				PD_VEC_PUSH(&w->measure_cols, (int)i);
-				PD_VEC_PUSH(&w->table->measures,
-					    pd_xstrdup(c->name));
-				PD_VEC_PUSH(&w->table->count_like,
-					    !strcmp(c->name, "Count") ||
-						    !strcmp(c->unit, "B")
-						? 1
-						: 0);
-			} else if (c->text && !c->numeric && !c->hex) {
-				c->kind = WPA_KEY;
-				PD_VEC_PUSH(&w->key_cols, (int)i);
-				PD_VEC_PUSH(&w->table->keys,
-					    pd_xstrdup(c->name));
-			}
-		}
-		if (!w->measure_cols.n || w->measure_cols.n > 64)
-			return pd_err_set(w->err, PD_EFORMAT,
-					  "%s: row 1: no WPA columns perfdiff"
-					  " knows: no Stack, Module/Function,"
-					  " or numeric column with a unit in"
-					  " parentheses (supported: %s)",
-					  w->in->path, pd_format_list());
+	if (w->shape == SHAPE_TABLE || (w->waits && w->shape == SHAPE_STACK)) {
+		/* a table of waits: its operations and bytes too, judged */
+		rc = table_columns(w, w->shape == SHAPE_TABLE ? ""
+							      : " operations");
+		if (rc < 0)
+			return rc;
 	} else if (w->shape == SHAPE_FLAT) {
 		w->p->self_only = 1;
 		pd_profile_note(w->p,
@@ -600,9 +628,12 @@ static void settle_units(const struct wpa *w, struct pd_profile *p,
 		return;
 	}
 	p->unit = w->c_weight >= 0 ? PD_UNIT_NS : PD_UNIT_SAMPLES;
-	p->count_rule =
-	    pd_xstrdup(w->c_count >= 0 ? "sample counts = the Count column"
-				       : "sample counts = one per row");
+	p->count_rule = pd_xstrdup(
+	    w->waits && w->shape == SHAPE_STACK
+		? "weights = the time waited; sample counts = us of it, in"
+		  " the Count column's waits"
+	    : w->c_count >= 0 ? "sample counts = the Count column"
+			      : "sample counts = one per row");
 	if (w->c_weight >= 0 && w->c_count >= 0) {
 		double tw = 0, tc = 0;
 

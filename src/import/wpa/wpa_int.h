@@ -53,6 +53,12 @@ struct wpa {
 	 * allocator frames (alloc_re) cut from the leaf end.
 	 */
 	int memory, c_bytes, by_count;
+	/*
+	 * A table of waits or I/O (io_time_col): the kernel's and the system
+	 * libraries' frames at a stack's leaf are its caller's, the
+	 * function that waited (docs/formats.md, "Off-CPU time").
+	 */
+	int waits;
 	double bytes_scale;
 	regex_t alloc_re;
 	int alloc_re_set;

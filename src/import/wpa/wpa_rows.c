@@ -9,6 +9,7 @@
 
 #include "core/buf.h"
 #include "import/wpa/wpa_int.h"
+#include "model/func.h"
 
 /* Strips spaces, no-break spaces (U+00A0, U+202F) and quotes into out. */
 void pd_wpa_clean_number(const char *s, struct pd_buf *out)
@@ -112,6 +113,26 @@ static int is_alloc_frame(struct wpa *w, uint32_t f)
 	return w->frame_alloc.v[f] == 2;
 }
 
+/*
+ * A frame whose own time is its caller's: an allocator's in a memory
+ * table, the kernel's or a system library's (ntdll.dll, kernelbase.dll)
+ * in a table of waits.
+ */
+static int passed_frame(struct wpa *w, uint32_t f)
+{
+	const struct pd_profile *p = w->p;
+	const struct pd_frame *fr = &p->frames.v[f];
+
+	if (w->memory)
+		return is_alloc_frame(w, f);
+	return pd_frame_is_system(pd_intern_str(&p->strs, fr->name),
+				  pd_intern_len(&p->strs, fr->name),
+				  pd_intern_str(&p->strs, fr->module),
+				  pd_intern_len(&p->strs, fr->module)) ||
+	       pd_frame_is_runtime(pd_intern_str(&p->strs, fr->module),
+				   pd_intern_len(&p->strs, fr->module));
+}
+
 static void note_process(struct wpa *w, const char *proc, double weight)
 {
 	uint32_t id = pd_intern_cstr(&w->procs, proc);
@@ -203,6 +224,8 @@ static int row_begin(struct wpa *w, char **f, size_t line, double *wt,
 	return keep_row(w, f);
 }
 
+static int do_table_row(struct wpa *w, char **f, size_t line);
+
 static int do_stack_row(struct wpa *w, char **f, size_t line)
 {
 	const char *st = f[w->c_stack];
@@ -252,21 +275,35 @@ static int do_stack_row(struct wpa *w, char **f, size_t line)
 			(w->frames.n - 1) * sizeof(*w->frames.v));
 		w->frames.n--;
 	}
-	if (w->memory) /* the allocator's frames, cut from the leaf end */
+	/* the allocator's frames, or a wait's kernel and system library's,
+	 * cut from the leaf end */
+	if (w->memory || w->waits)
 		while (w->frames.n > 1 &&
-		       is_alloc_frame(w, w->frames.v[w->frames.n - 1]))
+		       passed_frame(w, w->frames.v[w->frames.n - 1]))
 			w->frames.n--;
 	for (i = 0; i < w->frames.n; i++)
 		node = pd_profile_child(w->p, node, w->frames.v[i]);
-	pd_profile_add(w->p, node, wt, cnt);
+	if (w->waits && node != PD_ROOT) {
+		/*
+		 * cnt waits of wt ns: counted as µs of time, in cnt waits,
+		 * so that waits twice as long are twice the count and their
+		 * spread is of cnt waits (docs/statistics.md, "Waiting
+		 * time"); a unit below any wait's length, so that the
+		 * spread is the waits', not the unit's
+		 */
+		pd_profile_add(w->p, node, wt, wt / 1e3);
+		pd_profile_add_waits(w->p, w->p->nodes.v[node].frame, cnt);
+	} else {
+		pd_profile_add(w->p, node, wt, cnt);
+	}
 	w->p->nsamples++;
-	return 0;
+	return w->table ? do_table_row(w, f, line) : 0;
 }
 
-/* is_alloc_frame for the row tree. */
+/* is_alloc_frame or a wait's system frame, for the row tree. */
 static int alloc_frame_cb(void *arg, uint32_t f)
 {
-	return is_alloc_frame(arg, f);
+	return passed_frame(arg, f);
 }
 
 static int do_tree_row(struct wpa *w, char **f, size_t line)
@@ -285,7 +322,7 @@ static int do_tree_row(struct wpa *w, char **f, size_t line)
 		name++;
 	}
 	/* memory: an allocator's own bytes are its caller's */
-	w->tree.is_alloc = w->memory ? alloc_frame_cb : NULL;
+	w->tree.is_alloc = w->memory || w->waits ? alloc_frame_cb : NULL;
 	parent = pd_rowtree_begin(&w->tree, depth, wt, cnt);
 	if (!strcmp(name, "[Root]") || !*name)
 		node = parent;
