@@ -308,7 +308,14 @@ void pd_levels_compute(struct pd_levels *lv, const struct pd_diff *d,
 	for (i = 0; i < nf; i++) {
 		double ca = 0, cb = 0, y = 0;
 
+		int waits = 0;
+
 		if (d->fn->v.v[i].system && !(d->fn->flags & PD_FUNCS_SYSTEM))
+			continue;
+		for (r = 0; r < n; r++) /* waits: the machine moves no wait */
+			waits |= pd_run_of(a, na, b, r)->self_waits &&
+				 pd_run_of(a, na, b, r)->self_waits[i] > 0;
+		if (waits)
 			continue;
 		for (r = 0; r < n; r++) {
 			const struct pd_agg *x = pd_run_of(a, na, b, r);

@@ -279,6 +279,25 @@ static int level_under(const struct runs_in *in, size_t f)
 }
 
 /*
+ * Whether function f is a frame of waits in some run: time waited,
+ * which the machine's speed does not move (statistics.md, "Waiting
+ * time"); its runs are judged as they are, not beyond the levels of the
+ * functions that run.
+ */
+static int waits_in_runs(const struct runs_in *in, size_t f)
+{
+	size_t r;
+
+	for (r = 0; r < in->na + in->nb; r++) {
+		const struct pd_agg *x = pd_run_of(in->a, in->na, in->b, r);
+
+		if (x->self_waits && x->self_waits[f] > 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * Function f's metric k over the runs in in->s, each run's value taken
  * beyond its level without f when the others show one (else as it is);
  * *shift is then how far the candidate's levels lie above the
@@ -294,7 +313,7 @@ static int fill_beyond(struct pd_diff *d, struct runs_in *in, size_t f, int k,
 
 	fill_series(&in->s, in->a, na, in->b, nb, f, k, d->set.share);
 	*shift = 0;
-	if (all ||
+	if (all || waits_in_runs(in, f) ||
 	    !pd_levels_for(&in->lv, in->a, na, in->b, f, in->lvl, &single))
 		return 0;
 	for (r = 0; r < na + nb; r++) {

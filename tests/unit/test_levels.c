@@ -41,6 +41,33 @@ static void runs_diff(struct runs *x, const double *c, size_t nf, size_t na,
 	pd_diff_profiles(&x->d, a, na, b, nb, &x->fn, &set);
 }
 
+/*
+ * runs_diff with the first nwait functions frames of waits, 400 waits
+ * each a run (a sleep in a loop of 400 rounds).
+ */
+static void runs_diff_waits(struct runs *x, const double *c, size_t nf,
+			    size_t na, size_t nb, double w, size_t nwait)
+{
+	const struct pd_profile *a[MAX_RUNS], *b[MAX_RUNS];
+	struct pd_settings set;
+	size_t r, i;
+
+	assert_true(na + nb <= MAX_RUNS);
+	x->n = na + nb;
+	for (r = 0; r < x->n; r++) {
+		flat(&x->p[r], c + r * nf, nf, w, NULL);
+		for (i = 0; i < nwait; i++) /* frames are made in order */
+			pd_profile_add_waits(&x->p[r], (uint32_t)i, 400);
+		if (r < na)
+			a[r] = &x->p[r];
+		else
+			b[r - na] = &x->p[r];
+	}
+	pd_settings_default(&set);
+	pd_funcs_init(&x->fn, 0);
+	pd_diff_profiles(&x->d, a, na, b, nb, &x->fn, &set);
+}
+
 static void runs_release(struct runs *x)
 {
 	size_t r;
@@ -168,12 +195,49 @@ static void test_levels_many_voters(void **state)
 	runs_release(&x);
 }
 
+/*
+ * Waits neither vote for the runs' levels nor are judged beyond them
+ * (statistics.md, "Waiting time"): the off-CPU workload's sleep made
+ * 1.5 ms (f0, +49 %), three other waits that last as long as the
+ * program does (f1..f3, +25 %: the candidate runs longer), all four
+ * waking later together in a busy run (factors 0.95 to 1.10 a run), and
+ * two functions that compute as much (f4, f5). Before, the waits made
+ * the levels, +25 % between the sides, and f0 was judged beyond them;
+ * as it is, f0 is +49.3 % (mean counts 888.67 against 1327.33) and
+ * regressed.
+ */
+static void test_levels_waits_apart(void **state)
+{
+	static const double c[] = {
+		880,  450, 452, 448, 820, 610, /* baseline */
+		950,  486, 488, 484, 824, 607, /* */
+		836,  428, 430, 426, 828, 610, /* */
+		1340, 591, 593, 589, 820, 607, /* candidate */
+		1238, 546, 548, 544, 824, 610, /* */
+		1404, 619, 621, 617, 828, 607,
+	};
+	struct runs x;
+	const struct pd_fdiff *f;
+
+	(void)state;
+	runs_diff_waits(&x, c, 6, 3, 3, 5e5, 4);
+	f = find(&x.d, "f0");
+	assert_non_null(f);
+	assert_int_equal(f->self.status, PD_REGRESSED);
+	assert_true(fabs(f->self.delta_pct - (1327.33 / 888.67 - 1) * 100) <
+		    0.5);
+	assert_int_not_equal(find(&x.d, "f4")->self.status, PD_REGRESSED);
+	assert_int_not_equal(find(&x.d, "f5")->self.status, PD_REGRESSED);
+	runs_release(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_levels_two_functions),
 		cmocka_unit_test(test_levels_machine_moves),
 		cmocka_unit_test(test_levels_many_voters),
+		cmocka_unit_test(test_levels_waits_apart),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
