@@ -23,6 +23,11 @@ PY
 
 expect_exit 0 pd "$T/k.data" "$T/k.data" -f json
 kmod_ok "$T/out" && ok || not_ok "perf.data: the module's frames"
+# perf 3.x maps the module by its name in brackets ("[nf-conntrack.ko]"),
+# which perf script prints "[nf_conntrack]": the same module
+python3 "$PD_ROOT/tests/tools/perfdata_kmod.py" "$T/old.data" old || not_ok "old.data"
+expect_exit 0 pd "$T/old.data" "$T/old.data" -f json
+kmod_ok "$T/out" && ok || not_ok "perf 3.x perf.data: the module's frames"
 # The idle task, which has no COMM record, is swapper, as perf calls it.
 python3 - "$T/out" <<'PY' && ok || not_ok "threads: $(head -c 300 "$T/out")"
 import json, sys

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes a small perf.data whose kernel stacks pass through a kernel module.
 
-usage: perfdata_kmod.py OUT [dwarf]
+usage: perfdata_kmod.py OUT [dwarf|old]
 
 One cpu-clock event (period 1 ms, in each sample), the kernel's text and a
 module mapped as perf record maps them (pid -1, the module by its file,
@@ -12,7 +12,9 @@ leaf is in the module, called from the kernel, called from the program,
 record writes no COMM: perf calls it swapper) in the kernel. Nothing of it can be symbolized: the point is
 the names of the modules, which perf script prints too. With `dwarf`
 the event also asks for the user stack (as perf record --call-graph dwarf
-does; the samples carry none), which only perf itself unwinds.
+does; the samples carry none), which only perf itself unwinds. With
+`old` the module is mapped as perf 3.x maps it, by its name in brackets,
+"[nf-conntrack.ko]".
 """
 import struct
 import sys
@@ -40,6 +42,7 @@ def main():
     # perf_event_attr: type 1 (software), size, config 0 (cpu-clock),
     # sample_period, sample_type, read_format, flags (mmap, comm)
     dwarf = sys.argv[2:] == ["dwarf"]
+    old = sys.argv[2:] == ["old"]
     attr = struct.pack("<IIQQQQQ", 1, 112, 0, 1000000,
                        stype | (S_STACK_USER if dwarf else 0), 0,
                        F_MMAP | F_COMM).ljust(112, b"\0")
@@ -53,7 +56,8 @@ def main():
         record(REC_MMAP, MISC_KERNEL,
                struct.pack("<IIQQQ", 0xFFFFFFFF, 0, 0xFFFFFFFFC0000000,
                            0x10000, 0)
-               + padded("/lib/modules/6.1.0-test/kernel/net/netfilter/"
+               + padded("[nf-conntrack.ko]" if old else
+                        "/lib/modules/6.1.0-test/kernel/net/netfilter/"
                         "nf-conntrack.ko")),
         record(REC_MMAP, MISC_USER,
                struct.pack("<IIQQQ", PID, PID, 0x400000, 0x1000, 0)

@@ -425,7 +425,8 @@ static int pass_samples(struct pdd *d, struct perf_state *st,
 
 /*
  * A kernel module's file (/lib/modules/.../nf_conntrack.ko, or .ko.xz,
- * .ko.zst, .ko.gz) named as perf script names it, "[nf_conntrack]",
+ * .ko.zst, .ko.gz, or perf 3.x's "[nf_conntrack.ko]") named as perf
+ * script names it, "[nf_conntrack]",
  * dashes made underscores as the kernel does, into b; 0 for any other.
  */
 static int kmod_name(const char *path, struct pd_buf *b)
@@ -434,10 +435,13 @@ static int kmod_name(const char *path, struct pd_buf *b)
 	size_t i, n;
 
 	base = base ? base + 1 : path;
+	/* perf 3.x maps a module by its name in brackets: "[mac80211.ko]" */
+	if (*base == '[')
+		base++;
 	ko = strstr(base, ".ko");
 	if (!ko || ko == base ||
 	    (ko[3] && strcmp(ko + 3, ".xz") && strcmp(ko + 3, ".zst") &&
-	     strcmp(ko + 3, ".gz")))
+	     strcmp(ko + 3, ".gz") && (base == path || strcmp(ko + 3, "]"))))
 		return 0;
 	n = (size_t)(ko - base);
 	pd_buf_reset(b);
