@@ -16,6 +16,7 @@
 #include <strings.h>
 
 #include "core/utf8.h"
+#include "core/buf.h"
 #include "model/func.h"
 
 static uint64_t fkey(uint32_t name, uint32_t module)
@@ -161,6 +162,45 @@ int pd_frame_is_runtime(const char *module, size_t mlen)
 		    !strncasecmp(module + b, libs[k], strlen(libs[k])))
 			return 1;
 	return 0;
+}
+
+int pd_frame_is_below_program(const struct pd_profile *p, uint32_t f)
+{
+	const struct pd_frame *fr = &p->frames.v[f];
+	const char *m = pd_intern_str(&p->strs, fr->module);
+	size_t ml = pd_intern_len(&p->strs, fr->module);
+
+	return pd_frame_is_system(pd_intern_str(&p->strs, fr->name),
+				  pd_intern_len(&p->strs, fr->name), m, ml) ||
+	       pd_frame_is_runtime(m, ml);
+}
+
+uint32_t pd_profile_waiter(const struct pd_profile *p, uint32_t leaf)
+{
+	uint32_t n = leaf;
+
+	while (n != PD_ROOT &&
+	       !pd_profile_is_thread_frame(p, p->nodes.v[n].frame) &&
+	       pd_frame_is_below_program(p, p->nodes.v[n].frame))
+		n = p->nodes.v[n].parent;
+	if (n == PD_ROOT || pd_profile_is_thread_frame(p, p->nodes.v[n].frame))
+		return leaf;
+	return n;
+}
+
+uint32_t pd_profile_wait_node(struct pd_profile *p, uint32_t at,
+			      const char *kind)
+{
+	const struct pd_frame *fr = &p->frames.v[p->nodes.v[at].frame];
+	struct pd_buf b = PD_BUF_INIT;
+	uint32_t f, mod = fr->module;
+
+	pd_buf_add(&b, pd_intern_str(&p->strs, fr->name),
+		   pd_intern_len(&p->strs, fr->name));
+	pd_buf_addf(&b, " (%s)", kind);
+	f = pd_profile_frame(p, pd_intern(&p->strs, b.buf, b.len), mod);
+	pd_buf_release(&b);
+	return pd_profile_child(p, at, f);
 }
 
 static int ends_ci(const char *s, size_t n, const char *end)

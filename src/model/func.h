@@ -109,6 +109,21 @@ int pd_frame_is_system(const char *name, size_t nlen, const char *module,
  */
 int pd_frame_is_runtime(const char *module, size_t mlen);
 
+/* Frame f of p is the kernel's or a system library's (the two above). */
+int pd_frame_is_below_program(const struct pd_profile *p, uint32_t f);
+
+/*
+ * Where a wait at the stack ending in node leaf belongs: the program's
+ * innermost frame above the kernel's and the system libraries'
+ * (docs/formats.md, "Off-CPU time"); leaf itself when its stack is those
+ * alone.
+ */
+uint32_t pd_profile_waiter(const struct pd_profile *p, uint32_t leaf);
+
+/* The child of node at for its frame's waits of kind: "name (kind)". */
+uint32_t pd_profile_wait_node(struct pd_profile *p, uint32_t at,
+			      const char *kind);
+
 /*
  * Whether a raw frame is an unnamed frame of a shared library: its name
  * the library's plus an offset, the library a .so (.so.N), .dll, .dylib

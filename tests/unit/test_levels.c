@@ -18,32 +18,9 @@ struct runs {
 
 /*
  * Compares na against nb runs of nf flat functions with default
- * settings: run r's function i has c[r * nf + i] samples of weight w.
- */
-static void runs_diff(struct runs *x, const double *c, size_t nf, size_t na,
-		      size_t nb, double w)
-{
-	const struct pd_profile *a[MAX_RUNS], *b[MAX_RUNS];
-	struct pd_settings set;
-	size_t r;
-
-	assert_true(na + nb <= MAX_RUNS);
-	x->n = na + nb;
-	for (r = 0; r < x->n; r++) {
-		flat(&x->p[r], c + r * nf, nf, w, NULL);
-		if (r < na)
-			a[r] = &x->p[r];
-		else
-			b[r - na] = &x->p[r];
-	}
-	pd_settings_default(&set);
-	pd_funcs_init(&x->fn, 0);
-	pd_diff_profiles(&x->d, a, na, b, nb, &x->fn, &set);
-}
-
-/*
- * runs_diff with the first nwait functions frames of waits, 400 waits
- * each a run (a sleep in a loop of 400 rounds).
+ * settings: run r's function i has c[r * nf + i] samples of weight w;
+ * the first nwait functions are frames of waits, 400 waits each a run
+ * (a sleep in a loop of 400 rounds).
  */
 static void runs_diff_waits(struct runs *x, const double *c, size_t nf,
 			    size_t na, size_t nb, double w, size_t nwait)
@@ -66,6 +43,12 @@ static void runs_diff_waits(struct runs *x, const double *c, size_t nf,
 	pd_settings_default(&set);
 	pd_funcs_init(&x->fn, 0);
 	pd_diff_profiles(&x->d, a, na, b, nb, &x->fn, &set);
+}
+
+static void runs_diff(struct runs *x, const double *c, size_t nf, size_t na,
+		      size_t nb, double w)
+{
+	runs_diff_waits(x, c, nf, na, nb, w, 0);
 }
 
 static void runs_release(struct runs *x)

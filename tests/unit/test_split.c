@@ -217,6 +217,16 @@ static void made_text(struct pd_buf *b, int n)
 	}
 }
 
+/* b's text into a new temporary file, whose name is left in path. */
+static void write_temp(char *path, const struct pd_buf *b)
+{
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b->buf, b->len), (ssize_t)b->len);
+	close(fd);
+}
+
 static void test_split_made(void **state)
 {
 	char path[] = "/tmp/pdsplitXXXXXX";
@@ -227,10 +237,7 @@ static void test_split_made(void **state)
 
 	(void)state;
 	made_text(&b, 3000);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, b.buf, b.len), (ssize_t)b.len);
-	close(fd);
+	write_temp(path, &b);
 	memset(&o, 0, sizeof(o));
 	check_file(path, &o);
 	/* the skipped lines' note names the first one's line in the file */
@@ -309,14 +316,10 @@ static void test_split_switches(void **state)
 	struct pd_buf b = PD_BUF_INIT;
 	struct pd_import_opts o;
 	struct pd_profile p;
-	int fd;
 
 	(void)state;
 	made_switch_text(&b, 3000);
-	fd = mkstemp(path);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, b.buf, b.len), (ssize_t)b.len);
-	close(fd);
+	write_temp(path, &b);
 	memset(&o, 0, sizeof(o));
 	check_file(path, &o);
 	/* 1000 waits of 1.5 ms beside 3000 ms of CPU, none unpaired */

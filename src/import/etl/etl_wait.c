@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/buf.h"
 #include "core/limits.h"
 #include "core/xalloc.h"
 #include "import/etl/etl_int.h"
@@ -174,60 +173,20 @@ void pd_etl_wait_keep(struct etl_state *st, const struct etl_sample *s,
 	PD_VEC_PUSH(&st->waits, w);
 }
 
-static int passes_through(const struct pd_profile *p, uint32_t node)
-{
-	const struct pd_frame *fr = &p->frames.v[p->nodes.v[node].frame];
-
-	return pd_frame_is_system(pd_intern_str(&p->strs, fr->name),
-				  pd_intern_len(&p->strs, fr->name),
-				  pd_intern_str(&p->strs, fr->module),
-				  pd_intern_len(&p->strs, fr->module)) ||
-	       pd_frame_is_runtime(pd_intern_str(&p->strs, fr->module),
-				   pd_intern_len(&p->strs, fr->module));
-}
-
-/*
- * Above the kernel's frames (KiSwapContext, the wait) and the system
- * libraries' (ntdll.dll, kernelbase.dll): the program's function that
- * waited; a stack of those alone keeps its leaf.
- */
-static uint32_t waiter(const struct pd_profile *p, uint32_t leaf)
-{
-	uint32_t n = leaf;
-
-	while (n != PD_ROOT &&
-	       !pd_profile_is_thread_frame(p, p->nodes.v[n].frame) &&
-	       passes_through(p, n))
-		n = p->nodes.v[n].parent;
-	if (n == PD_ROOT || pd_profile_is_thread_frame(p, p->nodes.v[n].frame))
-		return leaf;
-	return n;
-}
-
 void pd_etl_add_waits(struct etl_state *st, struct pd_profile *p)
 {
-	struct pd_buf b = PD_BUF_INIT;
 	size_t i;
 
 	for (i = 0; i < st->waits.n; i++) {
 		const struct etl_wait_at *w = &st->waits.v[i];
-		uint32_t at = waiter(p, w->node), f, node;
-		const struct pd_frame *fr;
+		uint32_t at = pd_profile_waiter(p, w->node), node;
 
 		if (at == PD_ROOT)
 			continue;
-		fr = &p->frames.v[p->nodes.v[at].frame];
-		pd_buf_reset(&b);
-		pd_buf_add(&b, pd_intern_str(&p->strs, fr->name),
-			   pd_intern_len(&p->strs, fr->name));
-		pd_buf_addf(&b, " (%s)", kind_names[w->kind]);
-		f = pd_profile_frame(p, pd_intern(&p->strs, b.buf, b.len),
-				     fr->module);
-		node = pd_profile_child(p, at, f);
+		node = pd_profile_wait_node(p, at, kind_names[w->kind]);
 		pd_profile_add(p, node, w->ns, w->count);
-		pd_profile_add_waits(p, f, 1);
+		pd_profile_add_waits(p, p->nodes.v[node].frame, 1);
 		st->waits_added++;
 	}
 	PD_VEC_FREE(&st->waits);
-	pd_buf_release(&b);
 }

@@ -120,17 +120,8 @@ static int is_alloc_frame(struct wpa *w, uint32_t f)
  */
 static int passed_frame(struct wpa *w, uint32_t f)
 {
-	const struct pd_profile *p = w->p;
-	const struct pd_frame *fr = &p->frames.v[f];
-
-	if (w->memory)
-		return is_alloc_frame(w, f);
-	return pd_frame_is_system(pd_intern_str(&p->strs, fr->name),
-				  pd_intern_len(&p->strs, fr->name),
-				  pd_intern_str(&p->strs, fr->module),
-				  pd_intern_len(&p->strs, fr->module)) ||
-	       pd_frame_is_runtime(pd_intern_str(&p->strs, fr->module),
-				   pd_intern_len(&p->strs, fr->module));
+	return w->memory ? is_alloc_frame(w, f)
+			 : pd_frame_is_below_program(w->p, f);
 }
 
 static void note_process(struct wpa *w, const char *proc, double weight)
