@@ -159,6 +159,10 @@ make_lame() {
 }
 
 configure_expat() {
+	# Debian's security patches test "#if XML_DTD == 1", which needs the
+	# macro to have a value; the stock template defines it empty
+	sed -i 's/^#cmakedefine XML_DTD$/#cmakedefine XML_DTD 1/' \
+		expat/expat_config.h.cmake
 	cmake -S expat -B pd-build -DCMAKE_BUILD_TYPE=None \
 		-DEXPAT_SHARED_LIBS=OFF -DEXPAT_BUILD_TESTS=OFF \
 		-DEXPAT_BUILD_EXAMPLES=OFF -DEXPAT_BUILD_DOCS=OFF >/dev/null

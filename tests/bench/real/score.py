@@ -241,10 +241,15 @@ def truevar(bpath, cpath, identical):
     """perfdiff's decision (BH at 0.05, the 95 % interval beyond the
     threshold) with each function's variance of its log share over the
     identical-build runs, the two compared left out: the same claim as a
-    verdict, made knowing each function's noise."""
+    verdict, made knowing each function's noise as well as the cell's
+    other runs tell it.  That variance is itself an estimate from k runs,
+    so the tail and the interval are Student's t on k - 1 degrees of
+    freedom: with the normal tail, a variance estimated from four runs
+    made the reference flag half of the identical pairs."""
     (sb, nb), (sc, nc) = counts(bpath), counts(cpath)
     others = [p for p in identical if p not in (bpath, cpath)]
     ps, diff = {}, {}
+    df = len(others) - 1
     for f in set(sb) | set(sc):
         if sb.get(f, 0) + sc.get(f, 0) < 20 or len(others) < 4:
             continue
@@ -252,13 +257,11 @@ def truevar(bpath, cpath, identical):
         d = logshare(cpath, f) - logshare(bpath, f)
         if v <= 0:
             continue
-        z = d / math.sqrt(2 * v)
-        ps[f] = math.erfc(abs(z) / math.sqrt(2))
-        diff[f] = (d, math.sqrt(2 * v))
+        ps[f] = t_two_sided(d / math.sqrt(2 * v), df)
+        diff[f] = (d, t_quantile(df) * math.sqrt(2 * v))
     q = bh(ps) if ps else {}
     return {f: (1 if diff[f][0] > 0 else -1) for f in ps
-            if q[f] < ALPHA and
-            abs(diff[f][0]) - 1.959963984540054 * diff[f][1] > THRESHOLD}
+            if q[f] < ALPHA and abs(diff[f][0]) - diff[f][1] > THRESHOLD}
 
 
 def welch(bpaths, cpaths):
