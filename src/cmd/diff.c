@@ -123,9 +123,10 @@ static int render_sides(struct pd_diff *d, struct pd_args *r,
  * "Several series"): the report layer orders and shortens them.
  */
 static int render_md_sections(FILE *f, const struct pd_section *x, size_t n,
-			      const char *only)
+			      const char *only, const pd_cold_only_vec *cold)
 {
 	struct pd_md_series *s = pd_xmalloc((n + 1) * sizeof(*s));
+	struct pd_md_cold *c = pd_xmalloc((cold->n + 1) * sizeof(*c));
 	size_t i;
 	int rc;
 
@@ -134,7 +135,14 @@ static int render_md_sections(FILE *f, const struct pd_section *x, size_t n,
 		s[i].tool = x[i].key.tool;
 		s[i].d = &x[i].d;
 	}
-	rc = pd_report_md_series(f, s, n, only);
+	for (i = 0; i < cold->n; i++) {
+		c[i].tool = cold->v[i].tool;
+		c[i].func = cold->v[i].func;
+		c[i].module = cold->v[i].module;
+		c[i].delta_pct = cold->v[i].delta_pct;
+	}
+	rc = pd_report_md_series(f, s, n, only, c, cold->n);
+	free(c);
 	free(s);
 	return rc;
 }
@@ -233,7 +241,7 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 		fprintf(out.f, "\"verdict\": \"%s\"\n}\n",
 			pd_status_name(worst));
 	} else if (r->fmt == PD_FMT_MD) {
-		rc = render_md_sections(out.f, x, n, only);
+		rc = render_md_sections(out.f, x, n, only, &cold);
 	} else {
 		fprintf(out.f, "%zu series compared (cache, tool):", n);
 		for (i = 0; i < n; i++)

@@ -227,6 +227,37 @@ static void first_line(struct pd_buf *b, const struct shown *x, size_t n,
 	pd_buf_adds(b, "\n");
 }
 
+/*
+ * Under the first line, what regressed cold while warm held (docs/cli.md,
+ * "Bundles"): the cold start got slower, not the work.
+ */
+static void cold_line(struct pd_buf *b, const struct pd_md_cold *c, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	pd_buf_adds(b, "\nCold cache only (regressed cold, warm held):");
+	for (i = 0; i < n && i < HEAD_NAMES; i++) {
+		pd_buf_adds(b, i ? ", <code>" : " <code>");
+		pd_md_text(b, c[i].func, HEAD_NAME_CHARS);
+		pd_buf_adds(b, "</code>");
+		if (*c[i].module) {
+			pd_buf_adds(b, " <sub>");
+			pd_md_text(b, c[i].module, 60);
+			pd_buf_adds(b, "</sub>");
+		}
+		pd_buf_adds(b, " ");
+		pd_fmt_pct(b, c[i].delta_pct);
+		pd_buf_adds(b, " (");
+		pd_md_text(b, c[i].tool, 60);
+		pd_buf_adds(b, ")");
+	}
+	if (i < n)
+		pd_buf_addf(b, " …and %zu more", n - i);
+	pd_buf_adds(b, "\n");
+}
+
 /* x for s: its rank, where the rest of it is, its heading and head. */
 static void shown_init(struct shown *x, const struct pd_md_series *s)
 {
@@ -363,7 +394,8 @@ static size_t room(const struct shown *x, size_t n, size_t fixed)
 }
 
 int pd_report_md_series(FILE *f, const struct pd_md_series *s, size_t n,
-			const char *only)
+			const char *only, const struct pd_md_cold *cold,
+			size_t ncold)
 {
 	static const enum md_part regressed = MD_REGRESSED, all = MD_ALL;
 	struct shown *x = pd_xcalloc(n + 1, sizeof(*x));
@@ -377,6 +409,7 @@ int pd_report_md_series(FILE *f, const struct pd_md_series *s, size_t n,
 			if (rank_of(s[i].d) == rank)
 				shown_init(&x[k++], &s[i]);
 	first_line(&b, x, n, only);
+	cold_line(&b, cold, ncold);
 	legend(&end);
 	/*
 	 * The turns, what matters most first: every regressed table, whole

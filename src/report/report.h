@@ -38,15 +38,23 @@ struct pd_md_series {
 	const char *cache, *tool;
 	const struct pd_diff *d;
 };
+/* A function that regressed cold while its tool's warm series held. */
+struct pd_md_cold {
+	const char *tool, *func, *module;
+	double delta_pct;
+};
 /*
  * The Markdown of n series in one comment, under PD_LIMIT_MARKDOWN_BYTES
  * (docs/reports.md, "Markdown"): a first line naming each series' verdict
  * and each regressed function, then the regressed series, the improved
  * and the rest, each as pd_report_md shows one; the regressions whole,
- * what did not fit left out and said. only: what one side lacks, or "".
+ * what did not fit left out and said. only: what one side lacks, or "";
+ * cold[0..ncold): the "cold cache only" line under the first.
  */
 PD_NODISCARD int pd_report_md_series(FILE *f, const struct pd_md_series *s,
-				     size_t n, const char *only);
+				     size_t n, const char *only,
+				     const struct pd_md_cold *cold,
+				     size_t ncold);
 PD_NODISCARD int pd_report_json(FILE *f, const struct pd_diff *d,
 				const struct pd_report_opts *o);
 /*

@@ -154,8 +154,13 @@ c = d["cold_only"]
 assert [(x["tool"], x["function"]) for x in c] == [("perf", "parse_record")], c
 assert abs(c[0]["delta_pct"] - 30.7) < 0.05, c
 EOF
+# the pull request's comment says it too, under its first line
+expect_exit 1 pd -f md "$T/cb" "$T/cc"
+expect_grep "^Cold cache only (regressed cold, warm held): <code>parse&#95;record</code> <sub>workload</sub> +30.7 % (perf)$" "$T/out"
 # both caches regressed: nothing is the cold cache's alone
 expect_exit 1 pd "$T/base" "$T/cand" --tool perf
 expect_no_grep "cold cache only" "$T/out"
+expect_exit 1 pd -f md "$T/base" "$T/cand" --tool perf
+expect_no_grep "Cold cache only" "$T/out"
 
 finish
