@@ -126,7 +126,6 @@ static int render_md_sections(FILE *f, const struct pd_section *x, size_t n,
 			      const char *only, const pd_cold_only_vec *cold)
 {
 	struct pd_md_series *s = pd_xmalloc((n + 1) * sizeof(*s));
-	struct pd_md_cold *c = pd_xmalloc((cold->n + 1) * sizeof(*c));
 	size_t i;
 	int rc;
 
@@ -135,14 +134,7 @@ static int render_md_sections(FILE *f, const struct pd_section *x, size_t n,
 		s[i].tool = x[i].key.tool;
 		s[i].d = &x[i].d;
 	}
-	for (i = 0; i < cold->n; i++) {
-		c[i].tool = cold->v[i].tool;
-		c[i].func = cold->v[i].func;
-		c[i].module = cold->v[i].module;
-		c[i].delta_pct = cold->v[i].delta_pct;
-	}
-	rc = pd_report_md_series(f, s, n, only, c, cold->n);
-	free(c);
+	rc = pd_report_md_series(f, s, n, only, cold->v, cold->n);
 	free(s);
 	return rc;
 }

@@ -119,7 +119,7 @@ void pd_sections_cold_only(const struct pd_section *x, size_t n,
 			const struct pd_fdiff *f = &c->d.funcs.v[k], *h;
 			const char *name = pd_func_name(&c->fn, f->func);
 			const char *mod = pd_func_module(&c->fn, f->func);
-			struct pd_cold_only o;
+			struct pd_md_cold o;
 
 			/* a function's own time: its callers' totals follow */
 			if (f->system || f->self.status != PD_REGRESSED)

@@ -9,6 +9,7 @@
 #include "compare/side.h"
 #include "core/vec.h"
 #include "model/func.h"
+#include "report/report.h"
 #include "stats/diff.h"
 
 /*
@@ -46,11 +47,7 @@ void pd_section_diff(struct pd_section *x, unsigned flags,
  * its tool held (docs/cli.md, "Bundles"): what the cold cache made
  * slower, and not the work. Names borrowed from the sections.
  */
-struct pd_cold_only {
-	const char *tool, *func, *module;
-	double delta_pct; /* of its self time, cold */
-};
-typedef PD_VEC(struct pd_cold_only) pd_cold_only_vec;
+typedef PD_VEC(struct pd_md_cold) pd_cold_only_vec;
 
 /*
  * Into out, x[0..n)'s functions regressed cold and not warm, of each

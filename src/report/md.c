@@ -137,19 +137,24 @@ static void md_name(struct pd_buf *b, const char *s, size_t max)
 }
 
 /* The name (at most max characters) and, after sep, its module, small. */
-static void md_func_sep(struct pd_buf *b, const struct pd_diff *d,
-			uint32_t func, const char *sep, size_t max)
+void pd_md_name_module(struct pd_buf *b, const char *name, const char *mod,
+		       const char *sep, size_t max)
 {
-	const char *mod = pd_func_module(d->fn, func);
-
 	pd_buf_adds(b, "<code>");
-	md_name(b, pd_func_name(d->fn, func), max);
+	md_name(b, name, max);
 	pd_buf_adds(b, "</code>");
 	if (*mod) {
 		pd_buf_addf(b, "%s<sub>", sep);
 		pd_md_text(b, mod, 60);
 		pd_buf_adds(b, "</sub>");
 	}
+}
+
+static void md_func_sep(struct pd_buf *b, const struct pd_diff *d,
+			uint32_t func, const char *sep, size_t max)
+{
+	pd_md_name_module(b, pd_func_name(d->fn, func),
+			  pd_func_module(d->fn, func), sep, max);
 }
 
 void pd_md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func,

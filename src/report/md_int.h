@@ -56,6 +56,9 @@ void pd_md_report_release(struct md_report *r);
 size_t pd_md_part(struct pd_buf *b, const struct md_report *r, enum md_part k,
 		  size_t limit, size_t *left);
 
+/* name in <code> (at most max characters), then after sep its module. */
+void pd_md_name_module(struct pd_buf *b, const char *name, const char *mod,
+		       const char *sep, size_t max);
 /* "<code>NAME</code> <sub>MODULE</sub>", the name cut at max characters. */
 void pd_md_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func,
 		size_t max);

@@ -239,14 +239,9 @@ static void cold_line(struct pd_buf *b, const struct pd_md_cold *c, size_t n)
 		return;
 	pd_buf_adds(b, "\nCold cache only (regressed cold, warm held):");
 	for (i = 0; i < n && i < HEAD_NAMES; i++) {
-		pd_buf_adds(b, i ? ", <code>" : " <code>");
-		pd_md_text(b, c[i].func, HEAD_NAME_CHARS);
-		pd_buf_adds(b, "</code>");
-		if (*c[i].module) {
-			pd_buf_adds(b, " <sub>");
-			pd_md_text(b, c[i].module, 60);
-			pd_buf_adds(b, "</sub>");
-		}
+		pd_buf_adds(b, i ? ", " : " ");
+		pd_md_name_module(b, c[i].func, c[i].module, " ",
+				  HEAD_NAME_CHARS);
 		pd_buf_adds(b, " ");
 		pd_fmt_pct(b, c[i].delta_pct);
 		pd_buf_adds(b, " (");

@@ -38,7 +38,10 @@ struct pd_md_series {
 	const char *cache, *tool;
 	const struct pd_diff *d;
 };
-/* A function that regressed cold while its tool's warm series held. */
+/*
+ * A function that regressed cold while its tool's warm series held
+ * (docs/cli.md, "Cold against warm"); delta_pct: its self time's, cold.
+ */
 struct pd_md_cold {
 	const char *tool, *func, *module;
 	double delta_pct;
