@@ -18,6 +18,9 @@
 #   15 %), with compute() unflagged;
 #   the CPU change as compute(), with nap's waiting unflagged; three runs
 #   against three of the same build flag nothing;
+# - the perf.data files of the first round, read directly, have their
+#   texts' waits and CPU within 0.1 %, and one pair of them is judged as
+#   the texts are;
 # - one pair a side never says a wrong thing (statistics.md, "Waiting
 #   time"): the changed function never the other way, the unchanged one
 #   never flagged, and a pair of the same build exits 0. (The lock's
@@ -48,7 +51,7 @@ record() {
 				perf script -i "$T/$b-$i.data" --show-switch-events \
 					>"$T/$b-$i.txt" 2>/dev/null ||
 				{ not_ok "recording $b $i"; return 1; }
-			rm -f "$T/$b-$i.data"
+			[ "$i" -eq 1 ] || rm -f "$T/$b-$i.data"
 		done
 		i=$((i + 1))
 	done
@@ -124,6 +127,22 @@ run() {
 			wall "$b-$i"
 		done
 	done
+	# perf.data read directly: the waits of its text, and its verdict
+	for b in base wait cpu; do
+		pd show -f json "$T/$b-1.data" >"$T/$b-1.data.json" 2>/dev/null &&
+			pd show -f json "$T/$b-1.txt" >"$T/$b-1.txt.json" 2>/dev/null &&
+			python3 - "$T/$b-1.data.json" "$T/$b-1.txt.json" <<'PY'
+import json, sys
+a, b = ({f["function"]: f["self"] for f in json.load(open(p))["functions"]}
+        for p in sys.argv[1:])
+for n in ("nap (blocked)", "compute"):
+    assert abs(a[n] - b[n]) <= 1e-3 * b[n], (n, a[n], b[n])
+PY
+		[ $? -eq 0 ] && ok || not_ok "$b-1: perf.data and its text disagree"
+	done
+	pd -f json "$T/base-1.data" "$T/wait-1.data" >"$T/wait-1.json" 2>"$T/err"
+	verdict "$T/wait-1.json" wait >/dev/null && ok ||
+		not_ok "one pair of perf.data files, wait"
 	B="-b $T/base-1.txt -b $T/base-3.txt -b $T/base-5.txt"
 	for k in wait cpu; do
 		# shellcheck disable=SC2086

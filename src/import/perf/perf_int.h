@@ -105,6 +105,7 @@ struct perf_state {
 	 */
 	int in_switch, sw_kind;
 	uint32_t sw_tid;
+	double time_ns; /* ns a time unit: 1e9 in perf script, 1 in perf.data */
 	PD_VEC(struct perf_switch) sw;
 	uint64_t sw_out, sw_in;
 	/* sched_switch samples, and "PERF_RECORD_SWITCH OUT" lines, seen */
@@ -152,6 +153,13 @@ void pd_perf_switch_end(struct perf_state *st);
  * line is one (the sample before it ended, a switch-in logged), else 0.
  */
 int pd_perf_switch_line(struct perf_state *st, const char *line);
+/*
+ * A switch record of thread tid at time (PERF_RECORD_SWITCH or
+ * _CPU_WIDE): a switch-in ends the thread's wait, a switch-out is
+ * counted against the sched_switch samples that carry the stacks.
+ */
+void pd_perf_switch_record(struct perf_state *st, double time, long long tid,
+			   int out);
 /* Whether h's event is sched:sched_switch. */
 int pd_perf_is_switch(const char *event, size_t len);
 /*

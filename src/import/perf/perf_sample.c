@@ -430,6 +430,7 @@ void pd_perf_state_init(struct perf_state *st, struct pd_profile *p,
 	st->o = o;
 	st->chosen = UINT32_MAX;
 	st->sw_event = UINT32_MAX;
+	st->time_ns = 1e9;
 	st->all_period = 1;
 	st->const_period = 1;
 	pd_intern_init(&st->cache);

@@ -203,7 +203,8 @@ int pd_perf_switch_line(struct perf_state *st, const char *line)
 		dir++;
 	if (strncmp(dir, "IN", 2)) {
 		/* a switch-out: its sched_switch has the stack */
-		st->sw_outrec += !strncmp(dir, "OUT", 3);
+		if (!strncmp(dir, "OUT", 3))
+			pd_perf_switch_record(st, 0, -1, 1);
 		return 1;
 	}
 	/* back from the colon: the time, perhaps [cpu], then [pid/]tid */
@@ -228,8 +229,17 @@ int pd_perf_switch_line(struct perf_state *st, const char *line)
 		return 1;
 	for (; t < e && tid < 1000000000000LL; t++)
 		tid = tid * 10 + (*t - '0');
-	log_switch(st, time, tid, UINT32_MAX);
+	pd_perf_switch_record(st, time, tid, 0);
 	return 1;
+}
+
+void pd_perf_switch_record(struct perf_state *st, double time, long long tid,
+			   int out)
+{
+	if (out)
+		st->sw_outrec++;
+	else
+		log_switch(st, time, tid, UINT32_MAX);
 }
 
 struct order {
@@ -307,7 +317,7 @@ static uint64_t add_paired(struct perf_state *st, double interval,
 			(*unpaired)++;
 			continue;
 		}
-		ns = (in->time - w->time) * 1e9;
+		ns = (in->time - w->time) * st->time_ns;
 		pd_profile_add(p, w->node, ns, ns / interval);
 		pd_profile_add_waits(p, p->nodes.v[w->node].frame, 1);
 		pd_blocks_add_span(&p->blk, w->node, w->time, in->time,
@@ -335,14 +345,18 @@ void pd_perf_waits(struct perf_state *st, const char *path)
 	ev =
 	    pd_intern_find(&st->events, SWITCH_EVENT, sizeof(SWITCH_EVENT) - 1);
 	if (!st->sw_out) {
-		/* perf.data's switches carry their fields in raw bytes */
+		/*
+		 * Text printed without the tracepoint's fields, or a
+		 * perf.data without the format that lays them out.
+		 */
 		if (ev != UINT32_MAX && ev != st->chosen && cpu)
 			pd_profile_note(
 			    p,
 			    "%s: %llu context switches (" SWITCH_EVENT
-			    ") not read as off-CPU time: it is read from"
-			    " perf script --show-switch-events text, not"
-			    " from perf.data yet",
+			    ") not read as off-CPU time: their fields"
+			    " (prev_pid, prev_state) are not in the file"
+			    " (perf script -F without trace, or a perf.data"
+			    " without its tracepoint formats)",
 			    path, (unsigned long long)st->event_samples.v[ev]);
 		return;
 	}

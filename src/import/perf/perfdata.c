@@ -36,6 +36,8 @@ struct sample {
 	unsigned cpumode;
 	const unsigned char *chain; /* nr u64 entries, or NULL */
 	uint64_t nchain;
+	const unsigned char *raw; /* PERF_SAMPLE_RAW's bytes, or NULL */
+	uint32_t nraw;
 };
 
 static size_t attr_of(const struct pdd *d, uint64_t id)
@@ -70,7 +72,7 @@ static size_t read_value_size(uint64_t fmt, const unsigned char *p, size_t left)
 	return 8 + head + nr * one;
 }
 
-/* Parses a sample record up to its call chain; 0, or -1 when damaged. */
+/* Parses a sample record up to its raw data; 0, or -1 when damaged. */
 static int parse_sample(const struct pdd *d, const unsigned char *r,
 			size_t size, struct sample *x)
 {
@@ -138,6 +140,14 @@ static int parse_sample(const struct pdd *d, const unsigned char *r,
 		if (x->nchain > (size_t)(e - p) / 8)
 			return -1;
 		x->chain = p;
+		p += 8 * x->nchain;
+	}
+	if (t & S_RAW) {
+		NEED(4);
+		x->nraw = u32at(p);
+		p += 4;
+		NEED(x->nraw);
+		x->raw = p;
 	}
 #undef NEED
 	return 0;
@@ -374,7 +384,7 @@ static void comm_at(const struct pdd *d, uint32_t tid, uint64_t t,
 static int pass_samples(struct pdd *d, struct perf_state *st,
 			struct pd_err *err)
 {
-	struct pd_buf comm = PD_BUF_INIT;
+	struct pd_buf comm = PD_BUF_INIT, rest = PD_BUF_INIT;
 	const unsigned char *r;
 	size_t size;
 	int rc;
@@ -384,8 +394,13 @@ static int pass_samples(struct pdd *d, struct perf_state *st,
 		struct sample x;
 		struct perf_hdr h;
 		char pid[16], tid[16];
+		uint32_t type = u32at(r);
 
-		if (u32at(r) != R_SAMPLE)
+		if (st && (type == R_SWITCH || type == R_SWITCH_CPU_WIDE)) {
+			pd_pdd_switch_record(d, st, r, size);
+			continue;
+		}
+		if (type != R_SAMPLE)
 			continue;
 		if (parse_sample(d, r, size, &x)) {
 			rc = pd_pdd_bad(d, err, d->buf_off + d->pos - size,
@@ -414,12 +429,16 @@ static int pass_samples(struct pdd *d, struct perf_state *st,
 			     ? (double)x.time
 			     : PD_NAN;
 		h.period = (double)x.period;
+		if (pd_pdd_sched_text(d, &d->attrs.v[x.attr], x.raw, x.nraw,
+				      &rest))
+			h.rest = rest.buf;
 		pd_perf_sample_end(st);
 		pd_perf_sample_start(st, &h);
 		if (st->keep)
 			each_frame(d, &x, push_frame, st);
 	}
 	pd_buf_release(&comm);
+	pd_buf_release(&rest);
 	return rc < 0 || rc > 1 ? rc : 0;
 }
 
@@ -545,6 +564,7 @@ static int read_all(struct pdd *d, struct pd_profile *p,
 				d->path);
 	pd_pdd_symbolize(&d->syms, p, o, d->path);
 	pd_perf_state_init(&st, p, o);
+	st.time_ns = 1; /* sample times in ns, not perf script's seconds */
 	make_frames(d, &st);
 	rc = pass_samples(d, &st, err);
 	if (!rc)

@@ -260,7 +260,8 @@ static void read_features(struct pdd *d, const unsigned char *h)
 		if (read_at(d, off + 16 * (uint64_t)k++, sec, 16))
 			return;
 		if (bit != FEAT_BUILD_ID && bit != FEAT_HOSTNAME &&
-		    bit != FEAT_OSRELEASE && bit != FEAT_EVENT_DESC)
+		    bit != FEAT_OSRELEASE && bit != FEAT_EVENT_DESC &&
+		    bit != FEAT_TRACING_DATA)
 			continue;
 		so = u64at(sec);
 		sn = u64at(sec + 8);
@@ -271,6 +272,8 @@ static void read_features(struct pdd *d, const unsigned char *h)
 			feat_build_ids(d, b, sn);
 		else if (bit == FEAT_EVENT_DESC)
 			feat_event_desc(d, b, sn);
+		else if (bit == FEAT_TRACING_DATA)
+			pd_pdd_tracing_data(d, b, sn);
 		else if (bit == FEAT_HOSTNAME)
 			d->syms.hostname = header_string(b, sn, &at);
 		else

@@ -52,6 +52,8 @@ enum {
 	R_FORK = 7,
 	R_SAMPLE = 9,
 	R_MMAP2 = 10,
+	R_SWITCH = 14,
+	R_SWITCH_CPU_WIDE = 15,
 	R_HEADER_ATTR = 64,
 	R_AUXTRACE = 71,
 	R_COMPRESSED = 81,
@@ -68,6 +70,7 @@ enum {
 #define S_CPU (1u << 7)
 #define S_PERIOD (1u << 8)
 #define S_STREAM_ID (1u << 9)
+#define S_RAW (1u << 10)
 #define S_BRANCH_STACK (1u << 11)
 #define S_REGS_USER (1u << 12)
 #define S_STACK_USER (1u << 13)
@@ -82,8 +85,10 @@ enum {
 #define MISC_KERNEL 1u
 #define MISC_COMM_EXEC (1u << 13)
 #define MISC_MMAP_BUILD_ID (1u << 14)
-#define MISC_MMAP_DATA (1u << 13) /* in MMAP: a data mapping */
+#define MISC_MMAP_DATA (1u << 13)  /* in MMAP: a data mapping */
+#define MISC_SWITCH_OUT (1u << 13) /* in SWITCH: out, not in */
 
+#define FEAT_TRACING_DATA 1
 #define FEAT_BUILD_ID 2
 #define FEAT_HOSTNAME 3
 #define FEAT_OSRELEASE 4
@@ -141,6 +146,24 @@ struct pdd_slot {
 	uint32_t dso, id1;
 };
 
+/*
+ * sched:sched_switch as the recording's tracing data lays it out
+ * (perfdata_sched.c): its event id (the tracepoint's attr.config), the
+ * offset and size of the fields read, prev_state's letters.
+ */
+enum { PDD_SCHED_PREV_PID, PDD_SCHED_PREV_STATE, PDD_SCHED_NEXT_PID };
+#define PDD_SCHED_NFIELDS 3
+#define PDD_SCHED_NFLAGS 16
+
+struct pdd_sched {
+	int ok;
+	uint64_t id;
+	uint32_t off[PDD_SCHED_NFIELDS], size[PDD_SCHED_NFIELDS];
+	uint64_t flag[PDD_SCHED_NFLAGS];
+	char letter[PDD_SCHED_NFLAGS];
+	unsigned nflags;
+};
+
 struct pdd {
 	const char *path;
 	int fd;
@@ -148,7 +171,8 @@ struct pdd {
 	int unfinished; /* no sizes written: the data runs to the end */
 	PD_VEC(struct pdd_attr) attrs;
 	PD_VEC(struct pdd_idmap) ids;
-	uint64_t trailer_type;	     /* the sample_type of non-sample records */
+	uint64_t trailer_type; /* the sample_type of non-sample records */
+	struct pdd_sched sched;
 	PD_VEC(struct pdd_map) maps; /* sorted by pid, start after pass 1 */
 	PD_VEC(struct pdd_comm) comms;
 	PD_VEC(struct pdd_fork) forks;
@@ -224,5 +248,23 @@ int pd_pdd_same_host(const struct pdd_syms *s);
 size_t pd_pdd_name_jit(const struct pdd_syms *s, const struct pdd_dso *x,
 		       struct pdd_addr **as, size_t n, const char *data_path,
 		       const char *const *dirs, struct pd_buf *why);
+
+struct perf_state;
+/*
+ * perfdata_sched.c: the sched_switch format of the tracing data feature
+ * (b, n bytes) kept in d->sched when there.
+ */
+void pd_pdd_tracing_data(struct pdd *d, const unsigned char *b, uint64_t n);
+/*
+ * A sched_switch sample's raw bytes (of attribute a) as the fields perf
+ * script prints ("prev_pid=... prev_state=... ==> next_pid=..."), into
+ * b: 1, or 0 when a is not that tracepoint or its fields cannot be read.
+ */
+int pd_pdd_sched_text(const struct pdd *d, const struct pdd_attr *a,
+		      const unsigned char *raw, uint32_t nraw,
+		      struct pd_buf *b);
+/* A PERF_RECORD_SWITCH(_CPU_WIDE) record given to st as a switch. */
+void pd_pdd_switch_record(const struct pdd *d, struct perf_state *st,
+			  const unsigned char *r, size_t size);
 
 #endif
