@@ -70,4 +70,54 @@ assert abs(r["baseline"] - 5e6) < 1 and abs(r["candidate"] - 15e6) < 1, r
 assert f["App.Compute"]["delta_pct"] == 0, f["App.Compute"]
 assert abs(f["App.HoldLock (blocked)"]["delta_pct"]) < 1e-9, f["App.HoldLock (blocked)"]
 PY
+
+# Dispatcher/ReadyThread splits a wait where its thread was readied, as
+# PerfView's Thread Time view does (BLOCKED_TIME, then READIED_TIME):
+#   101, out at 2000, readied at 51000 (by 102), back at 52000: 4.9 ms
+#     blocked, 0.1 ms ready;
+#   102, out at 52000, readied at 62000 and again at 65000 (by 101; the
+#     first counts), back at 72000: 1 ms blocked, 1 ms ready;
+#   101, out preempted at 72000 (ready already), "readied" at 75000:
+#     1 ms ready, not split; readied at 60000 while it ran: nothing;
+#   101, out at 92000, readied at 95000, back at 99000 with no stack:
+#     left out, one wait.
+python3 - "$T/cs.json" "$T/rd.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["readies"] = [{"at": 51000, "tid": 101, "by": 102},
+                {"at": 60000, "tid": 101, "by": 101},
+                {"at": 62000, "tid": 102, "by": 101},
+                {"at": 65000, "tid": 102, "by": 101},
+                {"at": 75000, "tid": 101, "by": 102},
+                {"at": 95000, "tid": 101, "by": 0}]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/rd.json" "$T/rd.etl" ||
+	not_ok "etl_make readies"
+expect_exit 0 pd show "$T/rd.etl"
+expect_grep "etl, 12 samples, total 12.000 ms" "$T/out"
+expect_grep " 4.900  40.83%        4.900  40.83%  App.ReadFile (blocked)$" "$T/out"
+expect_grep " 0.100   0.83%        0.100   0.83%  App.ReadFile (ready)$" "$T/out"
+expect_grep " 1.000   8.33%        1.000   8.33%  App.HoldLock (blocked)$" "$T/out"
+expect_grep " 1.000   8.33%        1.000   8.33%  App.HoldLock (ready)$" "$T/out"
+expect_grep " 1.000   8.33%        1.000   8.33%  App.Compute (ready)$" "$T/out"
+expect_grep " 4.000  33.33%        5.000  41.67%  App.Compute$" "$T/out"
+expect_grep "off-CPU time from 3 context switches (Thread/CSwitch)" "$T/err"
+expect_grep "2 of the waits were split where Dispatcher/ReadyThread readied the thread" "$T/err"
+expect_grep "1 waits between context switches have no stack" "$T/err"
+expect_no_grep "thread readyings" "$T/err"
+# the lock held longer in the candidate: 102 readied at 70000 and 71000
+sed 's/"at": 62000, "tid": 102/"at": 70000, "tid": 102/
+s/"at": 65000, "tid": 102/"at": 71000, "tid": 102/' "$T/rd.json" >"$T/rd2.json"
+python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/rd2.json" "$T/rd2.etl" ||
+	not_ok "etl_make readies 2"
+pd -f json "$T/rd.etl" "$T/rd2.etl" >"$T/d.json" 2>"$T/err"
+python3 - "$T/d.json" <<'PY' && ok || not_ok "HoldLock's blocked and ready parts in the diff"
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {r["function"]: r["self"] for r in d["functions"]}
+b, r = f["App.HoldLock (blocked)"], f["App.HoldLock (ready)"]
+assert abs(b["baseline"] - 1e6) < 1 and abs(b["candidate"] - 1.8e6) < 1, b
+assert abs(r["baseline"] - 1e6) < 1 and abs(r["candidate"] - 0.2e6) < 1, r
+PY
 finish

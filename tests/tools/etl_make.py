@@ -17,6 +17,7 @@ spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
                     "user": [...], "kernel": [...], "count": n}],
        "cswitches": [{"at": ticks, "old": tid, "new": tid, "state",
                       "reason", "user": [...], "kernel": [...]}],
+       "readies": [{"at": ticks, "tid": readied, "by": readier}],
        "compress": false, "no_header": false, "buffers_written": n,
        "repeat": {"buffers": n, "bytes": b}}
 "repeat" appends n compressed buffers, each a few dozen bytes of LZ77
@@ -139,6 +140,13 @@ def events(spec):
             if c.get(half):
                 frames = b"".join(struct.pack("<Q", a) for a in c[half])
                 out.append(system(0x18, 32, 2, head + frames))
+    # Dispatcher/ReadyThread (V2, 8 bytes: the readied thread, the
+    # priority adjustment's reason, increment, flags, a reserved byte),
+    # the readier in its system header
+    for rd in spec.get("readies", []):
+        data = struct.pack("<IbbbB", rd["tid"], 1, 0, 0, 0)
+        out.append(system(0x05, 50, 2, data, pid=pid_of.get(rd.get("by"), 0),
+                          tid=rd.get("by", 0), ts=rd["at"]))
     for key, frames in keys:
         data = struct.pack("<Q", key) + b"".join(struct.pack("<Q", a)
                                                  for a in frames)

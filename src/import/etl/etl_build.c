@@ -439,7 +439,8 @@ static int add_samples(struct etl_state *st, struct pd_profile *p,
 			continue;
 		rc = join_sample(st, &j, &s, err);
 		if (rc == 0 && s.wait && !s.kstack && !s.ustack) {
-			st->waits_stackless++; /* no stack: whose wait? */
+			/* no stack: whose wait? (one a switch) */
+			st->waits_stackless += !s.readied;
 			continue;
 		}
 		if (rc == 0 && !s.kstack && !s.ustack)
@@ -481,7 +482,9 @@ static void unused_note(const struct etl_state *st, struct pd_profile *p)
 
 	for (i = 0; i < PD_ARRAY_SIZE(kinds); i++)
 		if (st->counts[kinds[i].k] &&
-		    !(kinds[i].k == PD_ETL_CSWITCH && st->waits_added))
+		    !((kinds[i].k == PD_ETL_CSWITCH ||
+		       kinds[i].k == PD_ETL_READY_THREAD) &&
+		      st->waits_added))
 			pd_buf_addf(&b, "%s%llu %s", b.len ? ", " : "",
 				    (unsigned long long)st->counts[kinds[i].k],
 				    kinds[i].what);
@@ -572,6 +575,14 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 				" (Thread/CSwitch), each to the thread's next"
 				" switch-in",
 				st->path, (unsigned long long)st->waits_added);
+	if (rc == 0 && st->waits_readied)
+		pd_profile_note(p,
+				"%s: %llu of the waits were split where"
+				" Dispatcher/ReadyThread readied the thread:"
+				" its kind until then, ready (waiting for a"
+				" CPU) after",
+				st->path,
+				(unsigned long long)st->waits_readied);
 	if (rc == 0 && st->waits_stackless)
 		pd_profile_note(p,
 				"%s: %llu waits between context switches have"

@@ -435,6 +435,28 @@ int pd_etl_take_cswitch(struct etl_state *st, const struct etl_event *ev,
 	return keep(st, &st->cswitch, &c, ev, err);
 }
 
+/*
+ * Dispatcher/ReadyThread (V2: the readied thread's id, then the priority
+ * adjustment's reason, increment and flags): the thread that waited may
+ * run again. Kept beside the switches, both thread ids 0.
+ */
+int pd_etl_take_ready(struct etl_state *st, const struct etl_event *ev,
+		      struct pd_err *err)
+{
+	struct etl_cswitch c;
+
+	if (st->valloc)
+		return 0;
+	if (ev->len < 4)
+		return bad(st, ev, err, "a thread readying");
+	memset(&c, 0, sizeof(c));
+	c.ts = ev->ts;
+	c.readied = (uint32_t)rd(ev->data, 4);
+	if (!c.readied)
+		return 0;
+	return keep(st, &st->cswitch, &c, ev, err);
+}
+
 static void take_interval(struct etl_state *st, const struct etl_event *ev)
 {
 	/* source 0 is the timer; intervals are in 100 ns */
@@ -520,7 +542,7 @@ int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 		}
 		if (ev->opcode == 50) {
 			st->counts[PD_ETL_READY_THREAD]++;
-			return 0;
+			return pd_etl_take_ready(st, ev, err);
 		}
 		return take_thread(st, ev, err);
 	default:

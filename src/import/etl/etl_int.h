@@ -59,16 +59,23 @@ struct etl_sample {
 	uint32_t kstack, ustack; /* stack ids, 0 for none */
 	/*
 	 * 0 a CPU sample; else a wait (etl_wait.c) of kind wait - 1 ending
-	 * at ts, bytes its length in the trace's clock
+	 * at ts, bytes its length in the trace's clock; readied: the part
+	 * of a wait after its thread was readied (ReadyThread), not a
+	 * context switch of its own
 	 */
 	uint32_t wait;
+	uint32_t readied;
 };
 
-/* A context switch (Thread/CSwitch): who left the CPU, who came on. */
+/*
+ * A context switch (Thread/CSwitch): who left the CPU, who came on; or,
+ * with both 0, a thread made ready to run (Dispatcher/ReadyThread).
+ */
 struct etl_cswitch {
 	uint64_t ts;
 	uint32_t new_tid, old_tid;
 	int reason, state; /* the old thread's wait reason and state */
+	uint32_t readied;  /* ReadyThread: the thread readied */
 };
 
 /*
@@ -196,6 +203,7 @@ PD_NODISCARD int pd_etl_cursor_next(struct etl_cursor *c, const void **rec,
 struct etl_wait_at {
 	uint32_t node; /* the stack's leaf node */
 	int kind;
+	int readied; /* the ready part of a readied wait */
 	double ns, count;
 };
 
@@ -234,6 +242,7 @@ struct etl_state {
 	uint64_t perf_freq; /* the clock's ticks a second, 0 unknown */
 	PD_VEC(struct etl_wait_at) waits;
 	uint64_t waits_paired, waits_added, waits_stackless;
+	uint64_t waits_readied; /* waits split where ReadyThread readied */
 	PD_VEC(struct etl_pend) pend;
 	struct etl_fslot *fslots; /* open addressing, a power of two */
 	size_t nfslots, nfused;
@@ -264,6 +273,10 @@ PD_NODISCARD int pd_etl_build(struct etl_state *st, struct pd_profile *p,
 PD_NODISCARD int pd_etl_take_cswitch(struct etl_state *st,
 				     const struct etl_event *ev,
 				     struct pd_err *err);
+/* A Dispatcher/ReadyThread event kept with them, to split a wait. */
+PD_NODISCARD int pd_etl_take_ready(struct etl_state *st,
+				   const struct etl_event *ev,
+				   struct pd_err *err);
 /*
  * After the walk, before the samples are sorted: each thread's time off
  * the CPU, from a switch-out to its next switch-in, as a wait record in

@@ -2,7 +2,8 @@
  * Off-CPU time of an ETW trace (docs/formats.md, "Windows ETW traces"):
  * a Thread/CSwitch event says which thread left a CPU (and why: its
  * state and wait reason) and which came on. A thread's time from its
- * switch-out to its next switch-in is one wait; the stack the kernel
+ * switch-out to its next switch-in is one wait, split where a
+ * Dispatcher/ReadyThread event readied the thread; the stack the kernel
  * walks at the switch-in (-stackwalk CSwitch) is the thread's where it
  * resumes, the call that waited. Each wait becomes time of the program's
  * innermost function on that stack, a frame "name (kind)" as perf's and
@@ -43,10 +44,13 @@ static int switch_kind(const struct etl_cswitch *c)
 	return WAIT_BLOCKED;
 }
 
-/* Threads switched out, by tid: open addressing, a power of two. */
+/*
+ * Threads switched out, by tid: open addressing, a power of two. rts is
+ * when a pending wait's thread was readied, 0 while it was not.
+ */
 struct outs {
 	uint32_t *key; /* tid + 1, 0 empty */
-	uint64_t *ts;
+	uint64_t *ts, *rts;
 	int *kind; /* -1: none pending */
 	size_t cap, used;
 };
@@ -69,6 +73,7 @@ static void grow(struct outs *o)
 	n.used = o->used;
 	n.key = pd_xcalloc(n.cap, sizeof(*n.key));
 	n.ts = pd_xcalloc(n.cap, sizeof(*n.ts));
+	n.rts = pd_xcalloc(n.cap, sizeof(*n.rts));
 	n.kind = pd_xcalloc(n.cap, sizeof(*n.kind));
 	for (i = 0; i < o->cap; i++)
 		if (o->key[i]) {
@@ -76,10 +81,12 @@ static void grow(struct outs *o)
 
 			n.key[j] = o->key[i];
 			n.ts[j] = o->ts[i];
+			n.rts[j] = o->rts[i];
 			n.kind[j] = o->kind[i];
 		}
 	free(o->key);
 	free(o->ts);
+	free(o->rts);
 	free(o->kind);
 	*o = n;
 }
@@ -99,6 +106,36 @@ static size_t find(struct outs *o, uint32_t tid)
 	return i;
 }
 
+/*
+ * A wait of tid of n ticks ending at its switch-in, at, as a record in
+ * st->samples at that time, where the samples' join finds its stack.
+ */
+static int push_wait(struct etl_state *st, uint32_t tid, uint64_t at,
+		     uint64_t n, int kind, int readied, struct pd_err *err)
+{
+	struct etl_sample s;
+
+	memset(&s, 0, sizeof(s));
+	s.ts = at;
+	s.tid = tid;
+	s.pid = -1;
+	s.bytes = n;
+	s.wait = (uint32_t)kind + 1;
+	s.readied = (uint32_t)readied;
+	if (st->samples.total >= PD_LIMIT_ETL_RECORDS)
+		return pd_err_set(
+		    err, PD_ETOOBIG, "%s: more than %llu samples and waits",
+		    st->path, (unsigned long long)PD_LIMIT_ETL_RECORDS);
+	st->waits_paired++;
+	return pd_etl_table_push(&st->samples, &s, st->path, err);
+}
+
+/*
+ * A thread switched out waiting (not preempted) and readied before it
+ * came back waited in two parts, as PerfView's Thread Time view has
+ * them: its kind (blocked, io) until it was readied, ready (waiting for
+ * a CPU) from then until its switch-in. The first readying counts.
+ */
 int pd_etl_pair_switches(struct etl_state *st, struct pd_err *err)
 {
 	struct outs o;
@@ -117,38 +154,40 @@ int pd_etl_pair_switches(struct etl_state *st, struct pd_err *err)
 		const struct etl_cswitch *cs = r;
 		size_t i;
 
+		if (cs->readied) {
+			i = find(&o, cs->readied);
+			if (o.kind[i] >= 0 && o.kind[i] != WAIT_READY &&
+			    !o.rts[i] && cs->ts >= o.ts[i])
+				o.rts[i] = cs->ts;
+			continue;
+		}
 		/* the idle thread (0) waits for nothing */
 		if (cs->new_tid) {
 			i = find(&o, cs->new_tid);
 			if (o.kind[i] >= 0 && cs->ts >= o.ts[i]) {
-				struct etl_sample s;
+				uint64_t out = o.ts[i], in = cs->ts;
+				uint64_t rdy = o.rts[i] ? o.rts[i] : in;
 
-				memset(&s, 0, sizeof(s));
-				s.ts = cs->ts;
-				s.tid = cs->new_tid;
-				s.pid = -1;
-				s.bytes = cs->ts - o.ts[i];
-				s.wait = (uint32_t)o.kind[i] + 1;
-				if (st->samples.total >= PD_LIMIT_ETL_RECORDS)
-					rc = pd_err_set(
-					    err, PD_ETOOBIG,
-					    "%s: more than %llu samples and"
-					    " waits",
-					    st->path,
-					    (unsigned long long)
-						PD_LIMIT_ETL_RECORDS);
-				else
-					rc = pd_etl_table_push(&st->samples, &s,
-							       st->path, err);
+				/* until readied (all of it when never) */
+				if (rdy > out || rdy == in)
+					rc = push_wait(st, cs->new_tid, in,
+						       rdy - out, o.kind[i], 0,
+						       err);
+				/* then waiting for a CPU */
+				if (rc == 0 && rdy < in)
+					rc = push_wait(st, cs->new_tid, in,
+						       in - rdy, WAIT_READY,
+						       rdy > out, err);
 				if (rc)
 					break;
-				st->waits_paired++;
 			}
 			o.kind[i] = -1;
+			o.rts[i] = 0;
 		}
 		if (cs->old_tid) {
 			i = find(&o, cs->old_tid);
 			o.ts[i] = cs->ts;
+			o.rts[i] = 0;
 			o.kind[i] = switch_kind(cs);
 		}
 	}
@@ -156,6 +195,7 @@ int pd_etl_pair_switches(struct etl_state *st, struct pd_err *err)
 	pd_etl_table_release(&st->cswitch);
 	free(o.key);
 	free(o.ts);
+	free(o.rts);
 	free(o.kind);
 	return rc < 0 ? rc : 0;
 }
@@ -168,6 +208,7 @@ void pd_etl_wait_keep(struct etl_state *st, const struct etl_sample *s,
 
 	w.node = node;
 	w.kind = (int)s->wait - 1;
+	w.readied = s->readied != 0;
 	w.ns = (double)s->bytes * 1e9 / freq;
 	w.count = sample_ns > 0 ? w.ns / sample_ns : w.ns / 1e6;
 	PD_VEC_PUSH(&st->waits, w);
@@ -186,7 +227,10 @@ void pd_etl_add_waits(struct etl_state *st, struct pd_profile *p)
 		node = pd_profile_wait_node(p, at, kind_names[w->kind]);
 		pd_profile_add(p, node, w->ns, w->count);
 		pd_profile_add_waits(p, p->nodes.v[node].frame, 1);
-		st->waits_added++;
+		if (w->readied)
+			st->waits_readied++; /* the ready part of one */
+		else
+			st->waits_added++;
 	}
 	PD_VEC_FREE(&st->waits);
 }
