@@ -13,7 +13,8 @@
 #   thread 200: out at 1.000 (S, take_lock's mutex), the switch at 1.017 names it as
 #     next_pid: 17 ms blocked;
 #   thread 300: out at 1.010 exiting (X): no wait.
-# Waiting 3 + 10 + 2 + 17 = 32 ms beside 2 ms of CPU: 34 ms.
+# Waiting 3 + 10 + 2 + 17 = 32 ms beside 2 ms of CPU: 34 ms. Wakeups
+# added to it split two of the waits (below).
 . "$(dirname "$0")/lib.sh"
 F=$PD_ROOT/fixtures/perf/offcpu.perf.txt
 expect_exit 0 pd show "$F"
@@ -76,6 +77,41 @@ sed 's/1000000 cpu-clock:/1000000 cycles:/' "$F" >"$T/cycles.txt"
 expect_exit 0 pd show "$T/cycles.txt"
 expect_grep "perf-script, 2 samples, total 2000000 events" "$T/out"
 expect_grep "not read as off-CPU time: the CPU samples are not of time; record them with -e cpu-clock" "$T/err"
+
+# sched:sched_wakeup splits a wait where its thread was woken: its kind
+# until then, ready (waiting for a CPU) after. Added, counted by hand:
+#   100 woken at 1.012 (its read done; out 1.006 D, in 1.016): 6 ms io,
+#     4 ms ready, both read_file's;
+#   100 woken at 1.018 while preempted (R+, out 1.017): not split;
+#   200 woken at 1.005 and again at 1.010 (out 1.000 S, in 1.017): the
+#     first counts, 5 ms blocked and 12 ms ready;
+#   100 woken at 1.0045 while it ran, 300 after it exited: nothing.
+cp "$F" "$T/wake.txt"
+for w in "app 100 1.012000 100" "worker 200 1.018000 100" \
+	"app 100 1.005000 200" "app 100 1.010000 200" \
+	"worker 200 1.004500 100" "app 100 1.011000 300"; do
+	set -- $w
+	printf '%s   %s [000]     %s: sched:sched_wakeup: comm=x pid=%s prio=120 target_cpu=000\n\tffffffff8110a1c0 try_to_wake_up+0x0 ([kernel.kallsyms])\n\n' \
+		"$1" "$2" "$3" "$4" >>"$T/wake.txt"
+done
+expect_exit 0 pd show "$T/wake.txt"
+expect_grep "perf-script, 34 samples, total 34.000 ms" "$T/out"
+expect_grep "12.000  35.29%       12.000  35.29%  take_lock (ready) \[app\]" "$T/out"
+expect_grep " 6.000  17.65%        6.000  17.65%  read_file (io) \[app\]" "$T/out"
+expect_grep " 5.000  14.71%        5.000  14.71%  take_lock (blocked) \[app\]" "$T/out"
+expect_grep " 4.000  11.76%        4.000  11.76%  read_file (ready) \[app\]" "$T/out"
+expect_grep " 3.000   8.82%        3.000   8.82%  wait_timer (blocked) \[app\]" "$T/out"
+expect_grep " 2.000   5.88%        2.000   5.88%  compute (ready) \[app\]" "$T/out"
+expect_grep "off-CPU time from 4 context switches, each to the thread's next switch-in: 32.0 ms waiting beside 2.0 ms on CPU" "$T/err"
+expect_grep "2 of the waits were split where sched:sched_wakeup woke the thread" "$T/err"
+expect_no_grep "also in the file\|try_to_wake_up" "$T/err"
+expect_no_grep "try_to_wake_up" "$T/out"
+# the wakeups alone: not a profile of their own without --event
+grep -A2 "sched_wakeup" "$T/wake.txt" >"$T/wakeonly.txt"
+expect_exit 2 pd show "$T/wakeonly.txt"
+expect_grep "only sched:sched_wakeup samples" "$T/err"
+expect_exit 0 pd show --event sched:sched_wakeup "$T/wakeonly.txt"
+expect_grep "perf-script, 6 samples, total 6 samples" "$T/out"
 
 # --event sched:sched_switch: the switches as samples, one each.
 expect_exit 0 pd show --event sched:sched_switch "$F"

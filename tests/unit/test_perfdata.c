@@ -138,8 +138,14 @@ static void test_sched_old_kernel(void **state)
 			 cases[i].text);
 		assert_string_equal(text.buf, want);
 	}
-	/* another tracepoint, a cut record, no raw bytes: not a switch */
+	/* sched_wakeup: its pid (at 24 in this format) */
+	assert_true(d.sched.wake_ok);
 	a.config = 262;
+	assert_true(pd_pdd_sched_text(&d, &a, raw, sizeof(raw), &text));
+	assert_string_equal(text.buf, " pid=4711");
+	assert_false(pd_pdd_sched_text(&d, &a, raw, 26, &text));
+	/* another tracepoint, a cut record, no raw bytes: not a switch */
+	a.config = 80;
 	assert_false(pd_pdd_sched_text(&d, &a, raw, sizeof(raw), &text));
 	a.config = 263;
 	assert_false(pd_pdd_sched_text(&d, &a, raw, 55, &text));

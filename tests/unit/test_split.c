@@ -305,6 +305,15 @@ static void made_switch_text(struct pd_buf *b, int n)
 		pd_buf_addf(b, "prog %d %d.%06d: PERF_RECORD_SWITCH OUT\n", tid,
 			    us / 1000000, us % 1000000 + 10);
 		us += 1500;
+		if (i % 5 == 0) /* woken by the other thread 0.5 ms before */
+			pd_buf_addf(b,
+				    "prog %d [001] %d.%06d: sched:sched_wakeup:"
+				    " comm=prog pid=%d prio=120"
+				    " target_cpu=000\n"
+				    "\tffffffff81000020 try_to_wake_up+0x0"
+				    " ([kernel.kallsyms])\n\n",
+				    23 - tid, (us - 500) / 1000000,
+				    (us - 500) % 1000000, tid);
 		pd_buf_addf(b, "prog %d %d.%06d: PERF_RECORD_SWITCH IN\n", tid,
 			    us / 1000000, us % 1000000);
 	}
@@ -331,6 +340,9 @@ static void test_split_switches(void **state)
 			       "off-CPU time from 1000 context switches, each"
 			       " to the thread's next switch-in: 1500.0 ms"
 			       " waiting beside 3000.0 ms on CPU"));
+	/* every fifth wait woken, but not the preempted (every 11th) */
+	assert_true(p.notes.n >= 2);
+	assert_non_null(strstr(p.notes.v[1], "181 of the waits were split"));
 	pd_profile_release(&p);
 	o.thread_roots = 1;
 	check_file(path, &o);

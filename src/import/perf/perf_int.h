@@ -49,13 +49,17 @@ struct perf_tlog {
 
 /*
  * A scheduler record of one thread (perf_wait.c): a switch-out with the
- * node its wait goes to, or a switch-in (node UINT32_MAX).
+ * node its wait goes to, a switch-in (node PERF_SW_IN) or a wakeup
+ * (PERF_SW_WAKE: sched:sched_wakeup named it, runnable from then).
  */
+#define PERF_SW_IN UINT32_MAX
+#define PERF_SW_WAKE (UINT32_MAX - 1)
 struct perf_switch {
 	double time;
 	uint32_t tid;
 	uint32_t node;
 	uint32_t thread; /* string id of the thread's comm */
+	uint32_t kind;	 /* a switch-out's: why (perf_wait.c) */
 };
 
 struct pframe {
@@ -107,10 +111,11 @@ struct perf_state {
 	uint32_t sw_tid;
 	double time_ns; /* ns a time unit: 1e9 in perf script, 1 in perf.data */
 	PD_VEC(struct perf_switch) sw;
-	uint64_t sw_out, sw_in;
+	uint64_t sw_out, sw_in, sw_wake;
 	/* sched_switch samples, and "PERF_RECORD_SWITCH OUT" lines, seen */
 	uint64_t sw_seen, sw_outrec;
-	uint32_t sw_event; /* event id of sched:sched_switch, once used */
+	uint32_t sw_event;   /* event id of sched:sched_switch, once used */
+	uint32_t wake_event; /* of sched:sched_wakeup, once used */
 	enum {
 		PERF_SW_NONE,	 /* no switch-out */
 		PERF_SW_COUNTED, /* no time and no CPU: one sample each */

@@ -328,6 +328,14 @@ static int no_samples(const struct perf_state *st, const char *path,
 	size_t i;
 	int rc;
 
+	if (!o->event && st->sw_wake && !st->sw_out)
+		return pd_err_set(err, PD_EEMPTY,
+				  "%s: only sched:sched_wakeup samples, which"
+				  " split off-CPU time beside sched_switch"
+				  " (docs/formats.md, \"Off-CPU time\"); read"
+				  " them as events with --event"
+				  " sched:sched_wakeup",
+				  path);
 	if (!o->event || st->events.n <= 1)
 		return pd_err_set(err, PD_EEMPTY,
 				  "%s: no perf samples found (empty profile)",
@@ -369,11 +377,12 @@ static void notes(const struct perf_state *st, struct pd_profile *p,
 				!strcmp(p->event, "sched:sched_switch")
 				    ? "context switch"
 				    : "event");
-	if (st->events.n > 2 + (st->sw_mode >= PERF_SW_WAITS)) {
+	if (st->events.n > (size_t)2 + (st->sw_mode >= PERF_SW_WAITS) +
+			       (st->wake_event != UINT32_MAX)) {
 		struct pd_buf others = PD_BUF_INIT;
 
 		for (i = 1; i < st->events.n; i++) {
-			if (i == st->chosen ||
+			if (i == st->chosen || i == st->wake_event ||
 			    (i == st->sw_event && st->sw_mode >= PERF_SW_WAITS))
 				continue;
 			pd_buf_addf(&others, "%s%s (%llu samples)",
@@ -430,6 +439,7 @@ void pd_perf_state_init(struct perf_state *st, struct pd_profile *p,
 	st->o = o;
 	st->chosen = UINT32_MAX;
 	st->sw_event = UINT32_MAX;
+	st->wake_event = UINT32_MAX;
 	st->time_ns = 1e9;
 	st->all_period = 1;
 	st->const_period = 1;

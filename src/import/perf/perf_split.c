@@ -166,7 +166,7 @@ static void merge(struct perf_state *st, struct piece *pc, size_t lines)
 	for (i = 0; i < pc->st.sw.n; i++) { /* in file order, as one reader */
 		struct perf_switch w = pc->st.sw.v[i];
 
-		if (w.node != UINT32_MAX)
+		if (w.node != PERF_SW_IN && w.node != PERF_SW_WAKE)
 			w.node = to[w.node];
 		w.thread =
 		    pd_intern(&d->strs, pd_intern_str(&s->strs, w.thread),
@@ -175,6 +175,7 @@ static void merge(struct perf_state *st, struct piece *pc, size_t lines)
 	}
 	st->sw_out += pc->st.sw_out;
 	st->sw_in += pc->st.sw_in;
+	st->sw_wake += pc->st.sw_wake;
 	st->sw_seen += pc->st.sw_seen;
 	st->sw_outrec += pc->st.sw_outrec;
 	for (i = 0; i < s->threads.n; i++)

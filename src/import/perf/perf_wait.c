@@ -18,6 +18,7 @@
 #include "model/func.h"
 
 #define SWITCH_EVENT "sched:sched_switch"
+#define WAKEUP_EVENT "sched:sched_wakeup"
 
 /* Why a thread was off its CPU, from prev_state. */
 enum { KIND_BLOCKED, KIND_IO, KIND_READY, KIND_STOPPED, KIND_DEAD };
@@ -80,11 +81,34 @@ static void log_switch(struct perf_state *st, double time, long long tid,
 	w.tid = (uint32_t)tid;
 	w.node = node;
 	w.thread = st->thread;
+	w.kind = (uint32_t)st->sw_kind;
 	PD_VEC_PUSH(&st->sw, w);
-	if (node == UINT32_MAX)
+	if (node == PERF_SW_IN)
 		st->sw_in++;
+	else if (node == PERF_SW_WAKE)
+		st->sw_wake++;
 	else
 		st->sw_out++;
+}
+
+/*
+ * A sched:sched_wakeup sample ("comm=... pid=N prio=... target_cpu=..."):
+ * thread N runnable from then, in the waker's context. 1 when h is one.
+ */
+static int wakeup(struct perf_state *st, const struct perf_hdr *h)
+{
+	const char *o = st->o->event;
+	long long tid;
+
+	if (h->event_len != sizeof(WAKEUP_EVENT) - 1 ||
+	    memcmp(h->event, WAKEUP_EVENT, h->event_len) || !h->rest ||
+	    (o && !strcmp(o, WAKEUP_EVENT)))
+		return 0;
+	tid = field(h->rest, " pid=");
+	if (tid <= 0)
+		return 0;
+	log_switch(st, h->time, tid, PERF_SW_WAKE);
+	return 1;
 }
 
 int pd_perf_switch_start(struct perf_state *st, const struct perf_hdr *h)
@@ -93,6 +117,8 @@ int pd_perf_switch_start(struct perf_state *st, const struct perf_hdr *h)
 	long long prev, next;
 
 	st->in_switch = 0;
+	if (wakeup(st, h))
+		return 1;
 	if (!pd_perf_is_switch(h->event, h->event_len) || !h->rest ||
 	    (o && !strcmp(o, SWITCH_EVENT)))
 		return 0;
@@ -103,7 +129,7 @@ int pd_perf_switch_start(struct perf_state *st, const struct perf_hdr *h)
 	st->sw_seen++;
 	next = field(h->rest, " next_pid=");
 	if (next > 0)
-		log_switch(st, h->time, next, UINT32_MAX);
+		log_switch(st, h->time, next, PERF_SW_IN);
 	st->sw_kind = state_kind(state + 12);
 	st->sw_tid = (uint32_t)prev;
 	st->in_switch = st->sw_kind != KIND_DEAD && prev > 0 &&
@@ -239,7 +265,7 @@ void pd_perf_switch_record(struct perf_state *st, double time, long long tid,
 	if (out)
 		st->sw_outrec++;
 	else
-		log_switch(st, time, tid, UINT32_MAX);
+		log_switch(st, time, tid, PERF_SW_IN);
 }
 
 struct order {
@@ -275,7 +301,7 @@ static void count_switches(struct perf_state *st)
 	for (i = 0; i < st->sw.n; i++) {
 		const struct perf_switch *w = &st->sw.v[i];
 
-		if (w->node == UINT32_MAX)
+		if (w->node == PERF_SW_IN || w->node == PERF_SW_WAKE)
 			continue;
 		pd_profile_add(p, w->node, 1, 1);
 		pd_profile_thread(p, pd_intern_str(&p->strs, w->thread),
@@ -285,16 +311,58 @@ static void count_switches(struct perf_state *st)
 }
 
 /*
- * Each switch-out paired with its thread's next record, when that is a
- * switch-in: the wait between them added to its node, in ns, a count of
- * ns / interval. Returns the waits added; *waited their ns, *unpaired
- * the switch-outs with none.
+ * The "(ready)" node beside a wait's node: the same function's time
+ * waiting for a CPU once woken ("read_file (io)" -> "read_file (ready)").
  */
-static uint64_t add_paired(struct perf_state *st, double interval,
-			   double *waited, uint64_t *unpaired)
+static uint32_t ready_node(struct perf_state *st, uint32_t node, int kind)
 {
 	struct pd_profile *p = st->p;
-	size_t i, n = st->sw.n;
+	const struct pd_node *nd = &p->nodes.v[node];
+	const struct pd_frame *fr = &p->frames.v[nd->frame];
+	const char *name = pd_intern_str(&p->strs, fr->name);
+	size_t len = pd_intern_len(&p->strs, fr->name);
+	size_t k = strlen(kind_names[kind]) + 2;
+	uint32_t parent = nd->parent, mod = fr->module, f;
+	struct pd_buf b = PD_BUF_INIT;
+
+	if (len >= k)
+		len -= k; /* the "(kind)" wait_frame added */
+	pd_buf_add(&b, name, len);
+	pd_buf_addf(&b, "(%s)", kind_names[KIND_READY]);
+	f = pd_profile_frame(p, pd_intern(&p->strs, b.buf, b.len), mod);
+	pd_buf_release(&b);
+	return pd_profile_child(p, parent, f);
+}
+
+/* One wait of node from t0 to t1 (in the file's time unit). */
+static double add_wait(struct perf_state *st, const struct perf_switch *w,
+		       uint32_t node, double t0, double t1, double interval)
+{
+	struct pd_profile *p = st->p;
+	double ns = (t1 - t0) * st->time_ns;
+
+	pd_profile_add(p, node, ns, ns / interval);
+	pd_profile_add_waits(p, p->nodes.v[node].frame, 1);
+	pd_blocks_add_span(&p->blk, node, t0, t1, ns / interval);
+	pd_profile_thread(p, pd_intern_str(&p->strs, w->thread),
+			  pd_intern_len(&p->strs, w->thread), ns);
+	return ns;
+}
+
+/*
+ * Each switch-out paired with its thread's next switch-in, wakeups
+ * between them passed over: the wait between them added to its node, in
+ * ns, a count of ns / interval; where a sched_wakeup woke the thread
+ * first (a thread that left preempted was runnable already), the wait is
+ * its kind up to the wakeup and ready from then, as ETW's ReadyThread
+ * splits one (docs/formats.md, "Off-CPU time"). Returns the waits added;
+ * *waited their ns, *unpaired the switch-outs with none, *split the
+ * waits cut at a wakeup.
+ */
+static uint64_t add_paired(struct perf_state *st, double interval,
+			   double *waited, uint64_t *unpaired, uint64_t *split)
+{
+	size_t i, j, n = st->sw.n;
 	struct order *ord = pd_xreallocarray(NULL, n + 1, sizeof(*ord));
 	uint64_t paired = 0;
 
@@ -305,26 +373,38 @@ static uint64_t add_paired(struct perf_state *st, double interval,
 	}
 	qsort(ord, n, sizeof(*ord), by_thread_time);
 	for (i = 0; i < n; i++) {
-		const struct perf_switch *w = &st->sw.v[ord[i].at], *in;
-		double ns;
+		const struct perf_switch *w = &st->sw.v[ord[i].at], *in = NULL;
+		const struct perf_switch *wake = NULL;
+		double ready;
 
-		if (w->node == UINT32_MAX)
+		if (w->node == PERF_SW_IN || w->node == PERF_SW_WAKE)
 			continue;
-		in = i + 1 < n && ord[i + 1].tid == w->tid
-			 ? &st->sw.v[ord[i + 1].at]
-			 : NULL;
-		if (!in || in->node != UINT32_MAX) {
+		for (j = i + 1; j < n && ord[j].tid == w->tid; j++) {
+			const struct perf_switch *x = &st->sw.v[ord[j].at];
+
+			if (x->node != PERF_SW_WAKE) {
+				in = x;
+				break;
+			}
+			if (!wake)
+				wake = x;
+		}
+		if (!in || in->node != PERF_SW_IN) {
 			(*unpaired)++;
 			continue;
 		}
-		ns = (in->time - w->time) * st->time_ns;
-		pd_profile_add(p, w->node, ns, ns / interval);
-		pd_profile_add_waits(p, p->nodes.v[w->node].frame, 1);
-		pd_blocks_add_span(&p->blk, w->node, w->time, in->time,
-				   ns / interval);
-		pd_profile_thread(p, pd_intern_str(&p->strs, w->thread),
-				  pd_intern_len(&p->strs, w->thread), ns);
-		*waited += ns;
+		ready = wake && w->kind != KIND_READY ? wake->time : in->time;
+		if (ready > w->time || ready >= in->time)
+			*waited +=
+			    add_wait(st, w, w->node, w->time, ready, interval);
+		if (ready < in->time) {
+			*waited += add_wait(
+			    st, w,
+			    ready > w->time ? ready_node(st, w->node, w->kind)
+					    : w->node,
+			    ready, in->time, interval);
+			*split += ready > w->time;
+		}
 		paired++;
 	}
 	free(ord);
@@ -339,7 +419,7 @@ void pd_perf_waits(struct perf_state *st, const char *path)
 			      ? pd_intern_str(&st->events, st->chosen)
 			      : NULL;
 	double cpu_w = 0, cpu_n = 0, interval, waited = 0;
-	uint64_t paired, unpaired = 0;
+	uint64_t paired, unpaired = 0, split = 0;
 	size_t i;
 
 	ev =
@@ -407,7 +487,7 @@ void pd_perf_waits(struct perf_state *st, const char *path)
 		cpu_n += p->nodes.v[i].count;
 	}
 	interval = cpu && cpu_n > 0 ? cpu_w / cpu_n : 1e6;
-	paired = add_paired(st, interval, &waited, &unpaired);
+	paired = add_paired(st, interval, &waited, &unpaired, &split);
 	if (!paired && !cpu) {
 		st->chosen = ev;
 		st->sw_mode = PERF_SW_COUNTED;
@@ -432,6 +512,15 @@ void pd_perf_waits(struct perf_state *st, const char *path)
 			" %.1f ms on CPU",
 			path, (unsigned long long)paired, waited / 1e6,
 			cpu ? cpu_w / 1e6 : 0.0);
+	if (st->sw_wake)
+		st->wake_event = pd_intern_find(&st->events, WAKEUP_EVENT,
+						sizeof(WAKEUP_EVENT) - 1);
+	if (split)
+		pd_profile_note(p,
+				"%s: %llu of the waits were split where"
+				" " WAKEUP_EVENT " woke the thread: its kind"
+				" until then, ready (waiting for a CPU) after",
+				path, (unsigned long long)split);
 	if (unpaired)
 		pd_profile_note(p,
 				"%s: %llu of the switch-outs had no switch-in"

@@ -149,7 +149,8 @@ struct pdd_slot {
 /*
  * sched:sched_switch as the recording's tracing data lays it out
  * (perfdata_sched.c): its event id (the tracepoint's attr.config), the
- * offset and size of the fields read, prev_state's letters.
+ * offset and size of the fields read, prev_state's letters; and
+ * sched:sched_wakeup's id and the place of its pid.
  */
 enum { PDD_SCHED_PREV_PID, PDD_SCHED_PREV_STATE, PDD_SCHED_NEXT_PID };
 #define PDD_SCHED_NFIELDS 3
@@ -162,6 +163,9 @@ struct pdd_sched {
 	uint64_t flag[PDD_SCHED_NFLAGS];
 	char letter[PDD_SCHED_NFLAGS];
 	unsigned nflags;
+	int wake_ok;
+	uint64_t wake_id;
+	uint32_t wake_off, wake_size;
 };
 
 struct pdd {
@@ -257,8 +261,9 @@ struct perf_state;
 void pd_pdd_tracing_data(struct pdd *d, const unsigned char *b, uint64_t n);
 /*
  * A sched_switch sample's raw bytes (of attribute a) as the fields perf
- * script prints ("prev_pid=... prev_state=... ==> next_pid=..."), into
- * b: 1, or 0 when a is not that tracepoint or its fields cannot be read.
+ * script prints ("prev_pid=... prev_state=... ==> next_pid=..."), or a
+ * sched_wakeup's ("pid=..."), into b: 1, or 0 when a is neither
+ * tracepoint or its fields cannot be read.
  */
 int pd_pdd_sched_text(const struct pdd *d, const struct pdd_attr *a,
 		      const unsigned char *raw, uint32_t nraw,

@@ -2,7 +2,8 @@
  * Off-CPU time from perf.data read directly (docs/formats.md, "Off-CPU
  * time"): a sched:sched_switch sample carries its fields (prev_pid,
  * prev_state, next_pid) as raw tracepoint bytes, laid out as the format
- * perf recorded in the file's tracing data says; PERF_RECORD_SWITCH and
+ * perf recorded in the file's tracing data says (a sched_wakeup its
+ * pid); PERF_RECORD_SWITCH and
  * PERF_RECORD_SWITCH_CPU_WIDE records (perf record --switch-events) carry
  * their thread and time in the sample id trailer. Both are given to the
  * same assembly the perf script reader uses (perf_wait.c), so that a
@@ -145,6 +146,42 @@ static void format_flags(struct pdd_sched *s, const char *p, const char *e)
 	}
 }
 
+/* sched_wakeup's format text [b, e): 1 when its pid's place is known. */
+static int read_wakeup(struct pdd_sched *s, const char *b, const char *e)
+{
+	const char *l, *nl;
+	long long id = -1;
+
+	if ((size_t)(e - b) < 19 || memcmp(b, "name: sched_wakeup\n", 19))
+		return 0;
+	for (l = b; l < e; l = nl + 1) {
+		const char *f = l, *semi;
+
+		nl = memchr(l, '\n', (size_t)(e - l));
+		if (!nl)
+			nl = e;
+		if (!strncmp(l, "ID: ", 4))
+			id = line_num(l, nl, "ID: ");
+		while (f < nl && (*f == ' ' || *f == '\t'))
+			f++;
+		semi = memchr(f, ';', (size_t)(nl - f));
+		if ((size_t)(nl - f) > 6 && !memcmp(f, "field:", 6) && semi &&
+		    semi - f > 4 && !memcmp(semi - 4, " pid", 4)) {
+			long long off = line_num(semi, nl, "offset:");
+			long long size = line_num(semi, nl, "size:");
+
+			if (off >= 0 && off <= 65535 && size > 0 && size <= 8) {
+				s->wake_off = (uint32_t)off;
+				s->wake_size = (uint32_t)size;
+			}
+		}
+	}
+	if (id < 0 || !s->wake_size)
+		return 0;
+	s->wake_id = (uint64_t)id;
+	return 1;
+}
+
 /* The sched_switch format text [b, e): 1 when its three fields are known. */
 static int read_format(struct pdd_sched *s, const char *b, const char *e)
 {
@@ -213,12 +250,16 @@ void pd_pdd_tracing_data(struct pdd *d, const unsigned char *b, uint64_t n)
 			f = (const char *)b + c.at;
 			if (t_skip(&c, size))
 				return;
-			if (!strcmp(sys, "sched") &&
-			    read_format(&s, f, f + size)) {
+			if (strcmp(sys, "sched"))
+				continue;
+			if (!s.ok && read_format(&s, f, f + size))
 				s.ok = 1;
+			else if (!s.wake_ok && read_wakeup(&s, f, f + size))
+				s.wake_ok = 1;
+			if (s.ok || s.wake_ok)
 				d->sched = s;
+			if (s.ok && s.wake_ok)
 				return;
-			}
 		}
 	}
 }
@@ -279,7 +320,18 @@ int pd_pdd_sched_text(const struct pdd *d, const struct pdd_attr *a,
 	uint64_t prev, state, next;
 	int ok = 1;
 
-	if (!s->ok || !raw || a->type != 2 || a->config != s->id)
+	if (!raw || a->type != 2)
+		return 0;
+	if (s->wake_ok && a->config == s->wake_id) {
+		uint32_t o = s->wake_off, z = s->wake_size;
+
+		if (o > nraw || z > nraw - o || z < 4)
+			return 0;
+		pd_buf_reset(b);
+		pd_buf_addf(b, " pid=%u", (unsigned)u32at(raw + o));
+		return 1;
+	}
+	if (!s->ok || a->config != s->id)
 		return 0;
 	prev = raw_field(s, PDD_SCHED_PREV_PID, raw, nraw, &ok);
 	state = raw_field(s, PDD_SCHED_PREV_STATE, raw, nraw, &ok);
