@@ -319,7 +319,8 @@ static void long_list(FILE *f, unsigned cmd)
 /*
  * The values option d takes, space-separated, into b (empty for any):
  * a choice's names (the formats command bit writes, for -f), the input
- * formats for --from, the usual cache states for --cache.
+ * formats for --from, the usual cache states for --cache (scenarios and
+ * tools come from the history: history_field).
  */
 static void option_values(struct pd_buf *b, const struct pd_optdef *d)
 {
@@ -345,6 +346,20 @@ static void option_values(struct pd_buf *b, const struct pd_optdef *d)
 	}
 }
 
+/*
+ * The field of `perfdiff runs -f tsv` (docs/cli.md, "runs") whose stored
+ * values complete option d: the scenarios and tools of the history the
+ * command line names (--db) or the default one; 0 for none.
+ */
+static int history_field(const struct pd_optdef *d)
+{
+	if (!strcmp(d->name, "scenario"))
+		return 3;
+	if (!strcmp(d->name, "tool"))
+		return 5;
+	return 0;
+}
+
 /* The fish lines of command c's options. */
 static void fish_options(FILE *f, const struct pd_cmd *c)
 {
@@ -362,6 +377,9 @@ static void fish_options(FILE *f, const struct pd_cmd *c)
 			if (h.buf[j] == '\n' || h.buf[j] == '\'')
 				h.buf[j] = ' ';
 		option_values(&v, d);
+		if (!v.len && history_field(d))
+			pd_buf_addf(&v, "(__fish_perfdiff_runs %d)",
+				    history_field(d));
 		fprintf(f,
 			"complete -c perfdiff -n"
 			" '__fish_seen_subcommand_from %s'"
@@ -388,6 +406,9 @@ static void bash_values(FILE *f, unsigned bit)
 		if (!(d->cmds & bit) || !d->help)
 			continue;
 		option_values(&v, d);
+		if (!v.len && history_field(d))
+			pd_buf_addf(&v, "$(_perfdiff_runs %d)",
+				    history_field(d));
 		if (!v.len)
 			continue;
 		fprintf(f, "    --%s", d->name);
@@ -405,11 +426,23 @@ int pd_opts_completion(FILE *f, const char *shell)
 	const struct pd_cmd *cmds = pd_cmd_table(&n);
 
 	if (!strcmp(shell, "bash")) {
-		fputs("# bash completion for perfdiff (perfdiff completion"
-		      " bash)\n_perfdiff() {\n"
-		      "  local cur=${COMP_WORDS[COMP_CWORD]} cmd=diff\n"
-		      "  local cmds=\"",
-		      f);
+		fputs(
+		    "# bash completion for perfdiff (perfdiff completion"
+		    " bash)\n"
+		    "# the stored values of one field of perfdiff runs -f tsv\n"
+		    "_perfdiff_runs() {\n"
+		    "  local db= i\n"
+		    "  for ((i = 1; i < COMP_CWORD - 1; i++)); do\n"
+		    "    [ \"${COMP_WORDS[i]}\" = --db ] &&"
+		    " db=${COMP_WORDS[i+1]}\n"
+		    "  done\n"
+		    "  perfdiff runs ${db:+--db \"$db\"} -f tsv 2>/dev/null |"
+		    " cut -f\"$1\" | sort -u\n"
+		    "}\n"
+		    "_perfdiff() {\n"
+		    "  local cur=${COMP_WORDS[COMP_CWORD]} cmd=diff\n"
+		    "  local cmds=\"",
+		    f);
 		for (c = 0; c < n; c++)
 			fprintf(f, "%s%s", c ? " " : "", cmds[c].name);
 		fputs("\"\n"
@@ -450,9 +483,24 @@ int pd_opts_completion(FILE *f, const char *shell)
 		return pd_opts_completion(f, "bash");
 	}
 	if (!strcmp(shell, "fish")) {
-		fputs("# fish completion for perfdiff (perfdiff completion"
-		      " fish)\n",
-		      f);
+		fputs(
+		    "# fish completion for perfdiff (perfdiff completion"
+		    " fish)\n"
+		    "# the stored values of one field of perfdiff runs -f tsv\n"
+		    "function __fish_perfdiff_runs\n"
+		    "    set -l w (commandline -opc)\n"
+		    "    set -l db\n"
+		    "    for i in (seq (count $w))\n"
+		    "        if test \"$w[$i]\" = --db; and test $i -lt (count"
+		    " $w)\n"
+		    "            set db --db $w[(math $i + 1)]\n"
+		    "        end\n"
+		    "    end\n"
+		    "    perfdiff runs $db -f tsv 2>/dev/null | cut -f$argv[1] "
+		    "|"
+		    " sort -u\n"
+		    "end\n",
+		    f);
 		for (c = 0; c < n; c++)
 			fprintf(f,
 				"complete -c perfdiff -n __fish_use_subcommand"

@@ -53,6 +53,27 @@ perf-stat perf-script
 wall
 cold" ] && ok || not_ok "bash value completion: $out"
 fi
+# scenarios and tools: the stored ones, of the history --db names
+if command -v bash >/dev/null; then
+	for k in "parse warm 1" "render cold 2"; do
+		set -- $k
+		pd bundle init "$T/b-$1" --scenario "$1" --cache "$2" \
+			--sha "$(printf "$3%.0s" $(seq 40))" >/dev/null 2>&1 &&
+			cp "$PD_ROOT/fixtures/demo/base.perf.txt.gz" "$T/b-$1/profiles/" &&
+			pd ingest --db "$T/h.db" "$T/b-$1" >/dev/null 2>&1 ||
+			not_ok "a history of two scenarios ($1)"
+	done
+	out=$(PATH="$(dirname "$PERFDIFF"):$PATH" bash -c '. "$1"
+		COMP_WORDS=(perfdiff trend --db "$2" --scenario ""); COMP_CWORD=5; _perfdiff; echo "${COMPREPLY[@]}"
+		COMP_WORDS=(perfdiff compare --db "$2" --scenario r); COMP_CWORD=5; _perfdiff; echo "${COMPREPLY[@]}"
+		COMP_WORDS=(perfdiff trend --db "$2" --tool ""); COMP_CWORD=5; _perfdiff; echo "${COMPREPLY[@]}"
+		COMP_WORDS=(perfdiff trend --db "$2.none" --scenario ""); COMP_CWORD=5; _perfdiff; echo "${COMPREPLY[@]}"' \
+		_ "$T/comp.bash" "$T/h.db")
+	# (no history: nothing, the last line, which $(...) drops)
+	[ "$out" = "parse render
+render
+perf" ] && ok || not_ok "bash completion of stored scenarios and tools: $out"
+fi
 # the man page: literals in bold, not markdown's backticks; examples
 expect_exit 0 pd help --man
 [ "$(grep -v '^\.\\"' "$T/out" | grep -c '`')" = 0 ] && ok || not_ok "backticks in the man page"
@@ -62,6 +83,8 @@ expect_grep 'as \\fBgit rev\\-list \\-\\-topo\\-order HEAD\\fR does' "$T/out"
 expect_exit 0 pd completion fish
 expect_grep "__fish_seen_subcommand_from trend' -l alert-after -r" "$T/out"
 expect_grep "__fish_seen_subcommand_from diff' -l weight -r -x -a 'cpu wall both'" "$T/out"
+expect_grep "__fish_seen_subcommand_from trend' -l scenario -r -x -a '(__fish_perfdiff_runs 3)'" "$T/out"
+expect_grep "^function __fish_perfdiff_runs$" "$T/out"
 expect_exit 0 pd completion zsh
 expect_grep '^#compdef perfdiff' "$T/out"
 expect_exit 2 pd completion tcsh
