@@ -376,6 +376,51 @@ static int add_counters(struct pd_db *db, struct pd_diff *d,
  * Resolves and loads both sides while the noise of the stored sides'
  * scenario is learned on a second thread. 0, or -1 with err set.
  */
+/*
+ * The tool (cache: the cache state) every run of bundle side s has, or
+ * NULL when they differ or s is no bundle.
+ */
+static const char *bundle_one(const struct pd_run_side *s, int cache)
+{
+	const char *one = NULL;
+	size_t i;
+
+	for (i = 0; i < s->keys.n; i++) {
+		const char *x = cache ? s->keys.v[i].cache : s->keys.v[i].tool;
+
+		if (!x || (one && strcmp(one, x)))
+			return NULL;
+		one = x;
+	}
+	return one;
+}
+
+/*
+ * A stored commit against a bundle, neither --tool nor --cache given:
+ * the stored side's runs of the bundle's one tool and one cache state,
+ * when it has one (docs/history.md), as a pull request's check compares
+ * its bundle with the main branch's stored commit whatever else the
+ * history holds for it.
+ */
+static void bundle_defaults(struct pd_run_side *s, struct store_key *k)
+{
+	int i, j;
+
+	for (i = 0; i < 2; i++) {
+		const char *tool, *cache;
+
+		if (s[i].spec || !s[i].keys.n)
+			continue;
+		tool = bundle_one(&s[i], 0);
+		cache = bundle_one(&s[i], 1);
+		if (!k->tool && tool)
+			k->tool = tool;
+		for (j = 0; j < 2; j++)
+			if (s[j].spec && !s[j].cache && cache)
+				s[j].cache = cache;
+	}
+}
+
 static int load_sides(struct pd_db *db, struct pd_run_side *s,
 		      struct store_key *k, const struct pd_compare_opts *o,
 		      struct pd_funcs *fn, struct pd_idmap *ids,
@@ -387,6 +432,7 @@ static int load_sides(struct pd_db *db, struct pd_run_side *s,
 	struct pd_err ignored = PD_ERR_INIT;
 	int i, n = 0, rc = 0, rc2;
 
+	bundle_defaults(s, k);
 	for (i = 0; i < 2; i++) {
 		if (!s[i].spec)
 			continue;
