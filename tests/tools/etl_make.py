@@ -18,6 +18,9 @@ spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
        "cswitches": [{"at": ticks, "old": tid, "new": tid, "state",
                       "reason", "user": [...], "kernel": [...]}],
        "readies": [{"at": ticks, "tid": readied, "by": readier}],
+       "disks": [{"start": ticks, "end": ticks, "tid", "irp", "size",
+                  "service": ticks, "write": false, "user": [...],
+                  "kernel": [...], "drop_start": false}],
        "compress": false, "no_header": false, "buffers_written": n,
        "repeat": {"buffers": n, "bytes": b}}
 "repeat" appends n compressed buffers, each a few dozen bytes of LZ77
@@ -147,6 +150,26 @@ def events(spec):
         data = struct.pack("<IbbbB", rd["tid"], 1, 0, 0, 0)
         out.append(system(0x05, 50, 2, data, pid=pid_of.get(rd.get("by"), 0),
                           tid=rd.get("by", 0), ts=rd["at"]))
+    # DiskIo V3: ReadInit/WriteInit (12/13: the IRP, the issuing thread)
+    # in the issuing thread with its stack; Read/Write (10/11: disk,
+    # IRP flags, bytes, reserved, offset, file object, IRP, service time,
+    # issuing thread) at the end, in no thread
+    for d in spec.get("disks", []):
+        w = 1 if d.get("write") else 0
+        pid = pid_of.get(d["tid"], 0)
+        if not d.get("drop_start"):  # as if it began before the trace
+            out.append(system(0x01, 12 + w, 3,
+                              struct.pack("<QI", d["irp"], d["tid"]),
+                              pid=pid, tid=d["tid"], ts=d["start"]))
+        head = struct.pack("<QII", d["start"], pid, d["tid"])
+        for half in ("kernel", "user"):
+            if d.get(half):
+                frames = b"".join(struct.pack("<Q", a) for a in d[half])
+                out.append(system(0x18, 32, 2, head + frames))
+        data = struct.pack("<IIIIqQQQI", 0, 0x60043, d["size"], 0, 4096,
+                           0xfffff8a0017ca760, d["irp"], d["service"], d["tid"])
+        out.append(system(0x01, 10 + w, 3, data, pid=0xFFFFFFFF,
+                          tid=0xFFFFFFFF, ts=d["end"]))
     for key, frames in keys:
         data = struct.pack("<Q", key) + b"".join(struct.pack("<Q", a)
                                                  for a in frames)

@@ -79,6 +79,7 @@ void pd_etl_state_release(struct etl_state *st)
 	pd_etl_table_release(&st->kdefs);
 	pd_etl_table_release(&st->cswitch);
 	PD_VEC_FREE(&st->waits);
+	PD_VEC_FREE(&st->disk);
 	PD_VEC_FREE(&st->ranges);
 	PD_VEC_FREE(&st->threads);
 	PD_VEC_FREE(&st->procs);
@@ -103,13 +104,16 @@ int pd_etl_import_held(struct pd_input *in, struct pd_profile *p,
 	pd_etl_state_init(&st, in->path, o, records);
 	if (o->event && !strcasecmp(o->event, "virtualalloc"))
 		st.valloc = 1;
+	else if (o->event && !strcasecmp(o->event, "diskio"))
+		st.diskio = 1;
 	else if (o->event && strcasecmp(o->event, "cpu")) {
 		pd_etl_state_release(&st);
 		return pd_err_set(err, PD_EUSAGE,
 				  "%s: --event %s: an ETW trace gives 'cpu'"
-				  " (its CPU samples, the default) or"
+				  " (its CPU samples, the default),"
 				  " 'virtualalloc' (bytes committed by"
-				  " VirtualAlloc)",
+				  " VirtualAlloc) or 'diskio' (disk reads'"
+				  " and writes' service time)",
 				  in->path, o->event);
 	}
 	rc = pd_etl_walk(in, &st, err);

@@ -244,7 +244,9 @@ static int cmp_samples_desc(const void *a, const void *b)
 /* What the records are: CPU samples, or VirtualAlloc commits. */
 static const char *what(const struct etl_state *st)
 {
-	return st->valloc ? "VirtualAlloc commits" : "samples";
+	return st->valloc   ? "VirtualAlloc commits"
+	       : st->diskio ? "disk I/Os"
+			    : "samples";
 }
 
 /* Notes the processes by samples; marks the chosen ones in *pick. */
@@ -278,7 +280,8 @@ static int choose(struct etl_state *st, struct pd_profile *p,
 		    " most %s (%llu of %llu)",
 		    st->path, proc_name(st, by[0]), (long long)by[0]->pid,
 		    what(st), (unsigned long long)by[0]->samples,
-		    (unsigned long long)(st->samples.total - st->waits_paired));
+		    (unsigned long long)(st->samples.total -
+					 (st->diskio ? 0 : st->waits_paired)));
 	free(by);
 	pd_buf_release(&b);
 	if (!any && st->o->process)
@@ -311,7 +314,7 @@ static int count_processes(struct etl_state *st, struct pd_err *err)
 		int64_t pid = sample_pid(st, r);
 		struct etl_process *pr;
 
-		if (((const struct etl_sample *)r)->wait)
+		if (((const struct etl_sample *)r)->wait && !st->diskio)
 			continue; /* processes are chosen by their CPU */
 		pr = pd_etl_process_find(st, pid);
 
@@ -438,6 +441,15 @@ static int add_samples(struct etl_state *st, struct pd_profile *p,
 		    !thread_wanted(st->o->thread, s.tid))
 			continue;
 		rc = join_sample(st, &j, &s, err);
+		if (rc == 0 && st->diskio) {
+			int wr = s.wait == ETL_WAIT_DISK_WRITE + 1;
+			double freq =
+			    st->perf_freq ? (double)st->perf_freq : 1e7;
+
+			st->disk_ops[wr]++;
+			st->disk_bytes[wr] += s.ip;
+			st->disk_ns[wr] += (double)s.bytes * 1e9 / freq;
+		}
 		if (rc == 0 && s.wait && !s.kstack && !s.ustack) {
 			/* no stack: whose wait? (one a switch) */
 			st->waits_stackless += !s.readied;
@@ -484,25 +496,66 @@ static void unused_note(const struct etl_state *st, struct pd_profile *p)
 		if (st->counts[kinds[i].k] &&
 		    !((kinds[i].k == PD_ETL_CSWITCH ||
 		       kinds[i].k == PD_ETL_READY_THREAD) &&
-		      st->waits_added))
+		      st->waits_added && !st->diskio) &&
+		    !((kinds[i].k == PD_ETL_DISK_READ ||
+		       kinds[i].k == PD_ETL_DISK_WRITE) &&
+		      st->diskio))
 			pd_buf_addf(&b, "%s%llu %s", b.len ? ", " : "",
 				    (unsigned long long)st->counts[kinds[i].k],
 				    kinds[i].what);
 	if (b.len)
 		pd_profile_note(p,
 				"%s: the trace also holds %s, which perfdiff"
-				" does not compare yet: the profile is its"
+				" does not compare yet%s: the profile is its"
 				" %s",
 				st->path, b.buf,
-				st->valloc ? "VirtualAlloc commits"
-					   : "CPU samples");
+				!st->diskio && (st->counts[PD_ETL_DISK_READ] ||
+						st->counts[PD_ETL_DISK_WRITE])
+				    ? " (but --event diskio does the disk's)"
+				    : "",
+				st->valloc   ? "VirtualAlloc commits"
+				: st->diskio ? "disk I/O"
+					     : "CPU samples");
 	pd_buf_release(&b);
+}
+
+/*
+ * What the disk I/O profile holds (docs/formats.md, "Windows ETW
+ * traces"): the reads and writes of the processes read, their bytes and
+ * service time, and the ends whose start the trace does not hold.
+ */
+static void disk_note(const struct etl_state *st, struct pd_profile *p)
+{
+	pd_profile_note(p,
+			"%s: disk I/O: %llu reads (%.1f MB, %.1f ms) and %llu"
+			" writes (%.1f MB, %.1f ms), each the service time of"
+			" the function whose ReadInit/WriteInit stack issued"
+			" it",
+			st->path, (unsigned long long)st->disk_ops[0],
+			(double)st->disk_bytes[0] / 1e6, st->disk_ns[0] / 1e6,
+			(unsigned long long)st->disk_ops[1],
+			(double)st->disk_bytes[1] / 1e6, st->disk_ns[1] / 1e6);
+	if (st->disk_unpaired)
+		pd_profile_note(p,
+				"%s: %llu disk I/Os whose start the trace does"
+				" not hold were left out",
+				st->path,
+				(unsigned long long)st->disk_unpaired);
 }
 
 /* The profile's unit: ns of CPU a sample (w each), or bytes committed. */
 static void units(const struct etl_state *st, struct pd_profile *p, double w)
 {
 	free(p->event);
+	if (st->diskio) {
+		p->unit = PD_UNIT_NS;
+		p->interval = w;
+		p->event = pd_xstrdup("disk I/O");
+		free(p->count_rule);
+		p->count_rule = pd_xstrdup("weights = ns of disk service time;"
+					   " sample counts = ms");
+		return;
+	}
 	if (st->valloc) {
 		p->unit = PD_UNIT_BYTES;
 		p->interval = 1;
@@ -526,6 +579,14 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	double w = (st->interval_100ns ? st->interval_100ns : 10000) * 100.0;
 	int rc;
 
+	if (st->diskio && !st->disk.n)
+		return pd_err_set(err, PD_EEMPTY,
+				  "%s: the trace holds no disk I/O (DiskIo"
+				  " events: record with xperf -on"
+				  " PROC_THREAD+LOADER+DISK_IO+DISK_IO_INIT"
+				  " -stackwalk DiskReadInit+DiskWriteInit,"
+				  " or WPR's disk I/O profile)",
+				  st->path);
 	if (!st->samples.total && st->valloc)
 		return pd_err_set(err, PD_EEMPTY,
 				  "%s: the trace holds no VirtualAlloc commits"
@@ -534,7 +595,7 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 				  " -stackwalk VirtualAlloc, or WPR's"
 				  " VirtualAlloc profile)",
 				  st->path);
-	if (!st->samples.total)
+	if (!st->samples.total && !st->diskio)
 		return pd_err_set(err, PD_EEMPTY,
 				  "%s: the trace holds no CPU samples"
 				  " (PerfInfo/Sample events: record with"
@@ -553,6 +614,8 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 		rc = pd_etl_table_sort(&st->srefs, st->path, err);
 	if (rc == 0)
 		rc = pd_etl_pair_switches(st, err);
+	if (rc == 0 && st->diskio)
+		rc = pd_etl_pair_disk(st, err);
 	if (rc == 0)
 		rc = pd_etl_table_sort(&st->samples, st->path, err);
 	if (rc == 0)
@@ -569,7 +632,9 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	if (rc == 0)
 		pd_etl_add_waits(st, p);
 	units(st, p, w);
-	if (rc == 0 && st->waits_added)
+	if (rc == 0 && st->diskio)
+		disk_note(st, p);
+	if (rc == 0 && st->waits_added && !st->diskio)
 		pd_profile_note(p,
 				"%s: off-CPU time from %llu context switches"
 				" (Thread/CSwitch), each to the thread's next"
@@ -584,12 +649,15 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 				st->path,
 				(unsigned long long)st->waits_readied);
 	if (rc == 0 && st->waits_stackless)
-		pd_profile_note(p,
-				"%s: %llu waits between context switches have"
-				" no stack and were left out (record with"
-				" -stackwalk CSwitch)",
-				st->path,
-				(unsigned long long)st->waits_stackless);
+		pd_profile_note(
+		    p,
+		    st->diskio ? "%s: %llu disk I/Os have no stack and"
+				 " were left out (record with -stackwalk"
+				 " DiskReadInit+DiskWriteInit)"
+			       : "%s: %llu waits between context switches"
+				 " have no stack and were left out"
+				 " (record with -stackwalk CSwitch)",
+		    st->path, (unsigned long long)st->waits_stackless);
 	if (rc == 0 && stackless)
 		pd_profile_note(p,
 				"%s: %llu of %llu %s have no stack (the"

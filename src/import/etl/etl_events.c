@@ -137,7 +137,8 @@ static int take_sample(struct etl_state *st, const struct etl_event *ev,
 		return 0;
 	}
 	st->counts[PD_ETL_SAMPLE]++;
-	return st->valloc ? 0 : keep(st, &st->samples, &s, ev, err);
+	return st->valloc || st->diskio ? 0
+					: keep(st, &st->samples, &s, ev, err);
 }
 
 /* The id of the frames at d (n addresses of p bytes), interned. */
@@ -422,7 +423,7 @@ int pd_etl_take_cswitch(struct etl_state *st, const struct etl_event *ev,
 {
 	struct etl_cswitch c;
 
-	if (st->valloc)
+	if (st->valloc || st->diskio)
 		return 0;
 	if (ev->len < 16)
 		return bad(st, ev, err, "a context switch");
@@ -436,6 +437,50 @@ int pd_etl_take_cswitch(struct etl_state *st, const struct etl_event *ev,
 }
 
 /*
+ * DiskIo (docs/formats.md, "Windows ETW traces"): ReadInit and WriteInit
+ * (12, 13) give the IRP of an I/O as its thread issues it, with that
+ * thread's stack (-stackwalk DiskReadInit+DiskWriteInit); Read and Write
+ * (10, 11), logged as it completes in whatever thread, give the disk,
+ * the IRP flags, the bytes, a reserved word, the offset, the file
+ * object, the IRP and the service time in the trace's clock.
+ */
+int pd_etl_take_disk(struct etl_state *st, const struct etl_event *ev,
+		     struct pd_err *err)
+{
+	struct etl_disk d;
+	size_t p = (size_t)ev->ptr;
+
+	/* a CPU profile only counts them: their layout is not its business */
+	if (st->count_only || !st->diskio)
+		return 0;
+	memset(&d, 0, sizeof(d));
+	d.ts = ev->ts;
+	d.write = ev->opcode == 11 || ev->opcode == 13;
+	if (ev->opcode >= 12) {
+		if (ev->len < p)
+			return bad(st, ev, err, "a disk I/O's start");
+		d.irp = rd(ev->data, (int)p);
+		d.pid = ev->pid;
+		/* the header's thread, whose stack it is; else the field's */
+		if (ev->tid >= 0)
+			d.tid = (uint32_t)ev->tid;
+		else if (ev->len >= p + 4)
+			d.tid = (uint32_t)rd(ev->data + p, 4);
+	} else {
+		if (ev->len < 24 + 2 * p + 8)
+			return bad(st, ev, err, "a disk I/O");
+		d.size = rd(ev->data + 8, 4);
+		d.irp = rd(ev->data + 24 + p, (int)p);
+		d.ticks = rd(ev->data + 24 + 2 * p, 8);
+		d.done = 1;
+	}
+	if (st->disk.n >= PD_LIMIT_ETL_RECORDS)
+		return too_many(st, ev, err);
+	PD_VEC_PUSH(&st->disk, d);
+	return 0;
+}
+
+/*
  * Dispatcher/ReadyThread (V2: the readied thread's id, then the priority
  * adjustment's reason, increment and flags): the thread that waited may
  * run again. Kept beside the switches, both thread ids 0.
@@ -445,7 +490,7 @@ int pd_etl_take_ready(struct etl_state *st, const struct etl_event *ev,
 {
 	struct etl_cswitch c;
 
-	if (st->valloc)
+	if (st->valloc || st->diskio)
 		return 0;
 	if (ev->len < 4)
 		return bad(st, ev, err, "a thread readying");
@@ -512,6 +557,8 @@ int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 		if (ev->opcode == 10 || ev->opcode == 11)
 			st->counts[ev->opcode == 10 ? PD_ETL_DISK_READ
 						    : PD_ETL_DISK_WRITE]++;
+		if (ev->opcode >= 10 && ev->opcode <= 13)
+			return pd_etl_take_disk(st, ev, err);
 		return 0;
 	case ETL_G_FILEIO:
 		if (ev->opcode == 64)

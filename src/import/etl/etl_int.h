@@ -59,7 +59,8 @@ struct etl_sample {
 	uint32_t kstack, ustack; /* stack ids, 0 for none */
 	/*
 	 * 0 a CPU sample; else a wait (etl_wait.c) of kind wait - 1 ending
-	 * at ts, bytes its length in the trace's clock; readied: the part
+	 * at ts, bytes its length in the trace's clock (a disk I/O's: at
+	 * its start, ip its bytes transferred); readied: the part
 	 * of a wait after its thread was readied (ReadyThread), not a
 	 * context switch of its own
 	 */
@@ -76,6 +77,18 @@ struct etl_cswitch {
 	uint32_t new_tid, old_tid;
 	int reason, state; /* the old thread's wait reason and state */
 	uint32_t readied;  /* ReadyThread: the thread readied */
+};
+
+/*
+ * A disk I/O's start (DiskIo/ReadInit, WriteInit: its IRP, in the
+ * thread that issued it) or its end (DiskIo/Read, Write: the IRP, the
+ * bytes and the service time), with --event diskio (etl_wait.c).
+ */
+struct etl_disk {
+	uint64_t ts, irp, ticks, size;
+	int64_t pid;
+	uint32_t tid;
+	int done, write;
 };
 
 /*
@@ -199,6 +212,16 @@ void pd_etl_cursor_close(struct etl_cursor *c);
 PD_NODISCARD int pd_etl_cursor_next(struct etl_cursor *c, const void **rec,
 				    const char *path, struct pd_err *err);
 
+/* Why a wait record waited (etl_sample.wait is the kind + 1). */
+enum etl_wait_kind {
+	ETL_WAIT_BLOCKED,
+	ETL_WAIT_IO,
+	ETL_WAIT_READY,
+	ETL_WAIT_DISK_READ,
+	ETL_WAIT_DISK_WRITE,
+	ETL_WAIT_KINDS
+};
+
 /* A wait to place once the frames have their names (etl_wait.c). */
 struct etl_wait_at {
 	uint32_t node; /* the stack's leaf node */
@@ -223,8 +246,13 @@ struct etl_state {
 	uint64_t idle_samples;
 	uint32_t interval_100ns; /* sampling interval, 0 unknown */
 	int valloc;		 /* the profile: VirtualAlloc commits */
-	int count_only;		 /* counting events: no record kept */
-	int ptr;		 /* pointer size of the trace */
+	int diskio;		 /* the profile: disk I/O's service time */
+	PD_VEC(struct etl_disk) disk;
+	/* disk I/O of the processes read: reads, writes (etl_build.c) */
+	uint64_t disk_ops[2], disk_bytes[2], disk_unpaired;
+	double disk_ns[2];
+	int count_only; /* counting events: no record kept */
+	int ptr;	/* pointer size of the trace */
 	uint64_t events, buffers, compressed;
 	uint64_t expanded; /* events' bytes, compressed buffers expanded */
 	unsigned long long inflate; /* PD_LIMIT_ETL_INFLATE, or raised */
@@ -273,6 +301,16 @@ PD_NODISCARD int pd_etl_build(struct etl_state *st, struct pd_profile *p,
 PD_NODISCARD int pd_etl_take_cswitch(struct etl_state *st,
 				     const struct etl_event *ev,
 				     struct pd_err *err);
+/* A DiskIo event kept with --event diskio (etl_events.c). */
+PD_NODISCARD int pd_etl_take_disk(struct etl_state *st,
+				  const struct etl_event *ev,
+				  struct pd_err *err);
+/*
+ * After the walk: each disk I/O's end paired with its start by IRP, a
+ * wait record of the issuing thread at the start's time (whose stack it
+ * takes) and its service time (etl_wait.c).
+ */
+PD_NODISCARD int pd_etl_pair_disk(struct etl_state *st, struct pd_err *err);
 /* A Dispatcher/ReadyThread event kept with them, to split a wait. */
 PD_NODISCARD int pd_etl_take_ready(struct etl_state *st,
 				   const struct etl_event *ev,

@@ -13,13 +13,14 @@
 #include <string.h>
 
 #include "core/limits.h"
+#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/etl/etl_int.h"
 #include "model/func.h"
 
-enum { WAIT_BLOCKED, WAIT_IO, WAIT_READY, WAIT_KINDS };
-
-static const char *const kind_names[WAIT_KINDS] = { "blocked", "io", "ready" };
+static const char *const kind_names[ETL_WAIT_KINDS] = { "blocked", "io",
+							"ready", "disk read",
+							"disk write" };
 
 /* KTHREAD_STATE values the old thread is left in */
 #define STATE_READY 1
@@ -38,10 +39,10 @@ static int switch_kind(const struct etl_cswitch *c)
 		return -1;
 	if (c->state == STATE_READY || c->state == STATE_STANDBY ||
 	    c->state == STATE_DEFERRED_READY)
-		return WAIT_READY; /* preempted, runnable */
+		return ETL_WAIT_READY; /* preempted, runnable */
 	if (c->reason == REASON_PAGE_IN || c->reason == REASON_WR_PAGE_IN)
-		return WAIT_IO;
-	return WAIT_BLOCKED;
+		return ETL_WAIT_IO;
+	return ETL_WAIT_BLOCKED;
 }
 
 /*
@@ -107,18 +108,21 @@ static size_t find(struct outs *o, uint32_t tid)
 }
 
 /*
- * A wait of tid of n ticks ending at its switch-in, at, as a record in
- * st->samples at that time, where the samples' join finds its stack.
+ * A wait of tid (of process pid, -1: its thread's) of n ticks, as a
+ * record in st->samples at time at, where the samples' join finds its
+ * stack: a switch-in's, or a disk I/O's start (bytes: its size).
  */
-static int push_wait(struct etl_state *st, uint32_t tid, uint64_t at,
-		     uint64_t n, int kind, int readied, struct pd_err *err)
+static int push_wait(struct etl_state *st, uint32_t tid, int64_t pid,
+		     uint64_t at, uint64_t n, int kind, int readied,
+		     uint64_t bytes, struct pd_err *err)
 {
 	struct etl_sample s;
 
 	memset(&s, 0, sizeof(s));
+	s.ip = bytes;
 	s.ts = at;
 	s.tid = tid;
-	s.pid = -1;
+	s.pid = pid;
 	s.bytes = n;
 	s.wait = (uint32_t)kind + 1;
 	s.readied = (uint32_t)readied;
@@ -156,7 +160,7 @@ int pd_etl_pair_switches(struct etl_state *st, struct pd_err *err)
 
 		if (cs->readied) {
 			i = find(&o, cs->readied);
-			if (o.kind[i] >= 0 && o.kind[i] != WAIT_READY &&
+			if (o.kind[i] >= 0 && o.kind[i] != ETL_WAIT_READY &&
 			    !o.rts[i] && cs->ts >= o.ts[i])
 				o.rts[i] = cs->ts;
 			continue;
@@ -170,14 +174,14 @@ int pd_etl_pair_switches(struct etl_state *st, struct pd_err *err)
 
 				/* until readied (all of it when never) */
 				if (rdy > out || rdy == in)
-					rc = push_wait(st, cs->new_tid, in,
+					rc = push_wait(st, cs->new_tid, -1, in,
 						       rdy - out, o.kind[i], 0,
-						       err);
+						       0, err);
 				/* then waiting for a CPU */
 				if (rc == 0 && rdy < in)
-					rc = push_wait(st, cs->new_tid, in,
-						       in - rdy, WAIT_READY,
-						       rdy > out, err);
+					rc = push_wait(st, cs->new_tid, -1, in,
+						       in - rdy, ETL_WAIT_READY,
+						       rdy > out, 0, err);
 				if (rc)
 					break;
 			}
@@ -198,6 +202,48 @@ int pd_etl_pair_switches(struct etl_state *st, struct pd_err *err)
 	free(o.rts);
 	free(o.kind);
 	return rc < 0 ? rc : 0;
+}
+
+static int by_irp(const void *a, const void *b)
+{
+	const struct etl_disk *x = a, *y = b;
+
+	if (x->irp != y->irp)
+		return x->irp < y->irp ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->done - y->done; /* a start before an end at its time */
+}
+
+/*
+ * An IRP is used again once its I/O completed: each end pairs with the
+ * start just before it of its IRP; an end with none (the start was
+ * before the trace) is counted, not weighed.
+ */
+int pd_etl_pair_disk(struct etl_state *st, struct pd_err *err)
+{
+	size_t i;
+	int rc = 0;
+
+	if (st->disk.n > 1)
+		pd_sort(st->disk.v, st->disk.n, sizeof(*st->disk.v), by_irp);
+	for (i = 0; i < st->disk.n && rc == 0; i++) {
+		const struct etl_disk *d = &st->disk.v[i], *s;
+
+		if (!d->done)
+			continue;
+		s = i ? &st->disk.v[i - 1] : NULL;
+		if (!s || s->done || s->irp != d->irp || s->write != d->write) {
+			st->disk_unpaired++;
+			continue;
+		}
+		rc = push_wait(st, s->tid, s->pid, s->ts, d->ticks,
+			       d->write ? ETL_WAIT_DISK_WRITE
+					: ETL_WAIT_DISK_READ,
+			       0, d->size, err);
+	}
+	PD_VEC_FREE(&st->disk);
+	return rc;
 }
 
 void pd_etl_wait_keep(struct etl_state *st, const struct etl_sample *s,
