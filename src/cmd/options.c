@@ -167,14 +167,15 @@ static const struct pd_optdef table[] = {
 	{ "event", 0, TEXT(io.event, NULL), "NAME", "Inputs", IN,
 	  "perf.data, perf script: the event to use (default: the first);\n"
 	  "Callgrind, Cachegrind: the event judged (default Ir);\n"
-	  "ETW traces: cpu (default), virtualalloc or diskio",
+	  "ETW traces: cpu (default), virtualalloc, diskio or hardfault",
 	  "perf.data and perf script text: the event to use; default the "
 	  "first event sampled (the others are named in a warning). "
 	  "Callgrind and Cachegrind: the event judged (`Ir`, `Dr`, `D1mr`, "
 	  "`Bcm`, ...; default `Ir`). ETW traces: `cpu`, the CPU samples "
 	  "(default), `virtualalloc`, the bytes each stack committed with "
-	  "VirtualAlloc, or `diskio`, the service time of the disk reads and "
-	  "writes each stack issued" },
+	  "VirtualAlloc, `diskio`, the service time of the disk reads and "
+	  "writes each stack issued, or `hardfault`, the time each stack "
+	  "waited for pages read in" },
 	{ "process", 0, TEXT(io.process, NULL), "NAME", "Inputs", IN,
 	  "keep samples whose process name contains NAME",
 	  "keep samples whose process matches: perf `comm` (substring) or pid "

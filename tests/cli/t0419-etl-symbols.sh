@@ -144,7 +144,7 @@ expect_grep '"samples":.5,' "$T/out"
 expect_exit 0 pd -f json --symbols "$W" --event virtualalloc "$W/plain.etl" "$W/compressed.etl"
 expect_grep '"method":."exact"' "$T/out"
 expect_exit 2 pd show --event cycles "$W/plain.etl"
-expect_grep "an ETW trace gives 'cpu'.*'virtualalloc'.* or 'diskio'" "$T/err"
+expect_grep "an ETW trace gives 'cpu'.*'virtualalloc'.*'diskio'.* or 'hardfault'" "$T/err"
 # a trace without VirtualAlloc events says how to record them
 expect_exit 2 pd show --event virtualalloc "$W/novalloc.etl"
 expect_grep "holds no VirtualAlloc commits.*-stackwalk VirtualAlloc" "$T/err"

@@ -1,6 +1,6 @@
 #!/bin/sh
-# Disk I/O of an ETW trace (docs/formats.md, "Windows ETW traces"),
-# --event diskio: each DiskIo read or write is the service time of the
+# Disk I/O and hard faults of an ETW trace (docs/formats.md, "Windows
+# ETW traces"), --event diskio and --event hardfault. Disk I/O: each DiskIo read or write is the service time of the
 # function whose ReadInit/WriteInit stack issued it. A trace written from
 # the published layouts by tests/tools/etl_make.py, counted by hand (the
 # trace's clock: 100 ns ticks):
@@ -87,6 +87,34 @@ assert abs(f["App.SaveLog (disk write)"]["delta_pct"]) < 1e-9, f["App.SaveLog (d
 PY
 expect_grep "disk I/O: 19 reads (0.1 MB, 10.5 ms)" "$T/err"
 
+# Hard faults (--event hardfault): each the time its thread waited for
+# the page, from the fault's start to the event, of the function on the
+# thread's stack then: App.LoadIndex 2 faults, 1 + 3 ms; App.SaveLog 1,
+# 0.5 ms; one without a stack, left out.
+python3 - "$T/io.json" "$T/hf.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["hardfaults"] = [
+    {"start": 30000, "at": 40000, "tid": 101, "bytes": 4096,
+     "user": [805306640, 805306384]},
+    {"start": 41000, "at": 71000, "tid": 101, "bytes": 32768,
+     "kernel": [18446735277616533504], "user": [805306640, 805306384]},
+    {"start": 50000, "at": 55000, "tid": 102, "bytes": 4096,
+     "user": [805306896, 805306384]},
+    {"start": 60000, "at": 61000, "tid": 102, "bytes": 4096}]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/hf.json" "$T/hf.etl" ||
+	not_ok "etl_make hard faults"
+expect_exit 0 pd show --event hardfault "$T/hf.etl"
+expect_grep "etl, 4 samples, total 4.500 ms" "$T/out"
+expect_grep " 4.000  88.89%        4.000  88.89%  App.LoadIndex (hard fault)$" "$T/out"
+expect_grep " 0.500  11.11%        0.500  11.11%  App.SaveLog (hard fault)$" "$T/out"
+expect_grep "4 hard faults (0.0 MB read in, 4.6 ms)" "$T/err"
+expect_grep "1 hard faults have no stack and were left out (record with -stackwalk HardFault)" "$T/err"
+expect_exit 2 pd show --event hardfault "$T/io.etl"
+expect_grep "the trace holds no hard faults" "$T/err"
+
 # The corpus's PerfView trace: per process, against a second reading.
 if ! have_corpus; then
 	corpus_skipped "the corpus's trace"
@@ -124,4 +152,32 @@ while IFS='|' read -r pid what total; do
 	expect_grep "disk I/O: $what, each the service time" "$T/err"
 	expect_grep "total $total ms" "$T/out"
 done <"$T/ind"
+# hard faults by the process of the thread that faulted (Thread events)
+python3 - "$PD_ROOT/tests/tools" "$C" >"$T/hind" <<'PY'
+import struct, sys
+sys.path.insert(0, sys.argv[1])
+import etl_attrib as ea
+owner, per = {}, {}
+for g, op, ver, tid, pid, t, ptr, p in ea.read_trace(sys.argv[2]):
+    if g == 0x05 and op in (1, 3) and len(p) >= 8:
+        ppid, ttid = struct.unpack_from("<II", p, 0)
+        owner[ttid] = ppid
+    elif g == 0x02 and op == 32:
+        t0 = struct.unpack_from("<q", p, 0)[0]
+        ttid, n = struct.unpack_from("<II", p, 16 + 2 * ptr)
+        r = per.setdefault(owner.get(ttid), [0, 0, 0])
+        r[0] += 1
+        r[1] += n
+        r[2] += t - t0
+for pid in sorted(per, key=lambda k: -per[k][0])[:3]:
+    n, b, t = per[pid]
+    print("%d|%d hard faults (%.1f MB read in, %.1f ms)|%.3f"
+          % (pid, n, b / 1e6, t / 1e4, t / 1e4))
+PY
+[ "$(wc -l <"$T/hind")" -eq 3 ] && ok || not_ok "the second reading of hard faults: $(cat "$T/hind")"
+while IFS='|' read -r pid what total; do
+	expect_exit 0 pd show --event hardfault --process "$pid" "$C"
+	expect_grep "$what, each the time" "$T/err"
+	expect_grep "total $total ms" "$T/out"
+done <"$T/hind"
 finish

@@ -21,6 +21,8 @@ spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
        "disks": [{"start": ticks, "end": ticks, "tid", "irp", "size",
                   "service": ticks, "write": false, "user": [...],
                   "kernel": [...], "drop_start": false}],
+       "hardfaults": [{"start": ticks, "at": ticks, "tid", "bytes",
+                       "user": [...], "kernel": [...]}],
        "compress": false, "no_header": false, "buffers_written": n,
        "repeat": {"buffers": n, "bytes": b}}
 "repeat" appends n compressed buffers, each a few dozen bytes of LZ77
@@ -170,6 +172,19 @@ def events(spec):
                            0xfffff8a0017ca760, d["irp"], d["service"], d["tid"])
         out.append(system(0x01, 10 + w, 3, data, pid=0xFFFFFFFF,
                           tid=0xFFFFFFFF, ts=d["end"]))
+    # PageFault/HardFault V2 (when it began, file offset, address, file
+    # object, the thread, the bytes read) when the page is in, in no
+    # thread's header; its stack the faulting thread's at that time
+    for h in spec.get("hardfaults", []):
+        data = struct.pack("<qQQQII", h["start"], 0, 0x7f9c7a891f0,
+                           0xfffff8a0017ca760, h["tid"], h["bytes"])
+        out.append(system(0x02, 32, 2, data, pid=0xFFFFFFFF,
+                          tid=0xFFFFFFFF, ts=h["at"]))
+        head = struct.pack("<QII", h["at"], pid_of.get(h["tid"], 0), h["tid"])
+        for half in ("kernel", "user"):
+            if h.get(half):
+                frames = b"".join(struct.pack("<Q", a) for a in h[half])
+                out.append(system(0x18, 32, 2, head + frames))
     for key, frames in keys:
         data = struct.pack("<Q", key) + b"".join(struct.pack("<Q", a)
                                                  for a in frames)

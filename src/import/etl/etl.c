@@ -105,15 +105,18 @@ int pd_etl_import_held(struct pd_input *in, struct pd_profile *p,
 	if (o->event && !strcasecmp(o->event, "virtualalloc"))
 		st.valloc = 1;
 	else if (o->event && !strcasecmp(o->event, "diskio"))
-		st.diskio = 1;
+		st.diskio = st.io = 1;
+	else if (o->event && !strcasecmp(o->event, "hardfault"))
+		st.hardfault = st.io = 1;
 	else if (o->event && strcasecmp(o->event, "cpu")) {
 		pd_etl_state_release(&st);
 		return pd_err_set(err, PD_EUSAGE,
 				  "%s: --event %s: an ETW trace gives 'cpu'"
 				  " (its CPU samples, the default),"
 				  " 'virtualalloc' (bytes committed by"
-				  " VirtualAlloc) or 'diskio' (disk reads'"
-				  " and writes' service time)",
+				  " VirtualAlloc), 'diskio' (disk reads' and"
+				  " writes' service time) or 'hardfault' (the"
+				  " time threads waited for pages read in)",
 				  in->path, o->event);
 	}
 	rc = pd_etl_walk(in, &st, err);

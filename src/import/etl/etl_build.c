@@ -244,9 +244,10 @@ static int cmp_samples_desc(const void *a, const void *b)
 /* What the records are: CPU samples, or VirtualAlloc commits. */
 static const char *what(const struct etl_state *st)
 {
-	return st->valloc   ? "VirtualAlloc commits"
-	       : st->diskio ? "disk I/Os"
-			    : "samples";
+	return st->valloc      ? "VirtualAlloc commits"
+	       : st->diskio    ? "disk I/Os"
+	       : st->hardfault ? "hard faults"
+			       : "samples";
 }
 
 /* Notes the processes by samples; marks the chosen ones in *pick. */
@@ -281,7 +282,7 @@ static int choose(struct etl_state *st, struct pd_profile *p,
 		    st->path, proc_name(st, by[0]), (long long)by[0]->pid,
 		    what(st), (unsigned long long)by[0]->samples,
 		    (unsigned long long)(st->samples.total -
-					 (st->diskio ? 0 : st->waits_paired)));
+					 (st->io ? 0 : st->waits_paired)));
 	free(by);
 	pd_buf_release(&b);
 	if (!any && st->o->process)
@@ -314,7 +315,7 @@ static int count_processes(struct etl_state *st, struct pd_err *err)
 		int64_t pid = sample_pid(st, r);
 		struct etl_process *pr;
 
-		if (((const struct etl_sample *)r)->wait && !st->diskio)
+		if (((const struct etl_sample *)r)->wait && !st->io)
 			continue; /* processes are chosen by their CPU */
 		pr = pd_etl_process_find(st, pid);
 
@@ -441,7 +442,7 @@ static int add_samples(struct etl_state *st, struct pd_profile *p,
 		    !thread_wanted(st->o->thread, s.tid))
 			continue;
 		rc = join_sample(st, &j, &s, err);
-		if (rc == 0 && st->diskio) {
+		if (rc == 0 && st->io) {
 			int wr = s.wait == ETL_WAIT_DISK_WRITE + 1;
 			double freq =
 			    st->perf_freq ? (double)st->perf_freq : 1e7;
@@ -496,7 +497,8 @@ static void unused_note(const struct etl_state *st, struct pd_profile *p)
 		if (st->counts[kinds[i].k] &&
 		    !((kinds[i].k == PD_ETL_CSWITCH ||
 		       kinds[i].k == PD_ETL_READY_THREAD) &&
-		      st->waits_added && !st->diskio) &&
+		      st->waits_added && !st->io) &&
+		    !(kinds[i].k == PD_ETL_HARD_FAULT && st->hardfault) &&
 		    !((kinds[i].k == PD_ETL_DISK_READ ||
 		       kinds[i].k == PD_ETL_DISK_WRITE) &&
 		      st->diskio))
@@ -513,9 +515,10 @@ static void unused_note(const struct etl_state *st, struct pd_profile *p)
 						st->counts[PD_ETL_DISK_WRITE])
 				    ? " (but --event diskio does the disk's)"
 				    : "",
-				st->valloc   ? "VirtualAlloc commits"
-				: st->diskio ? "disk I/O"
-					     : "CPU samples");
+				st->valloc	? "VirtualAlloc commits"
+				: st->diskio	? "disk I/O"
+				: st->hardfault ? "hard faults"
+						: "CPU samples");
 	pd_buf_release(&b);
 }
 
@@ -526,6 +529,17 @@ static void unused_note(const struct etl_state *st, struct pd_profile *p)
  */
 static void disk_note(const struct etl_state *st, struct pd_profile *p)
 {
+	if (st->hardfault) {
+		pd_profile_note(p,
+				"%s: %llu hard faults (%.1f MB read in, %.1f"
+				" ms), each the time the thread that faulted"
+				" waited for its page, of the function on its"
+				" stack",
+				st->path, (unsigned long long)st->disk_ops[0],
+				(double)st->disk_bytes[0] / 1e6,
+				st->disk_ns[0] / 1e6);
+		return;
+	}
 	pd_profile_note(p,
 			"%s: disk I/O: %llu reads (%.1f MB, %.1f ms) and %llu"
 			" writes (%.1f MB, %.1f ms), each the service time of"
@@ -547,13 +561,16 @@ static void disk_note(const struct etl_state *st, struct pd_profile *p)
 static void units(const struct etl_state *st, struct pd_profile *p, double w)
 {
 	free(p->event);
-	if (st->diskio) {
+	if (st->io) {
 		p->unit = PD_UNIT_NS;
 		p->interval = w;
-		p->event = pd_xstrdup("disk I/O");
+		p->event = pd_xstrdup(st->diskio ? "disk I/O" : "hard faults");
 		free(p->count_rule);
-		p->count_rule = pd_xstrdup("weights = ns of disk service time;"
-					   " sample counts = ms");
+		p->count_rule = pd_xstrdup(
+		    st->diskio ? "weights = ns of disk service time;"
+				 " sample counts = ms"
+			       : "weights = ns waited for pages read in;"
+				 " sample counts = ms");
 		return;
 	}
 	if (st->valloc) {
@@ -595,7 +612,14 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 				  " -stackwalk VirtualAlloc, or WPR's"
 				  " VirtualAlloc profile)",
 				  st->path);
-	if (!st->samples.total && !st->diskio)
+	if (st->hardfault && !st->samples.total)
+		return pd_err_set(err, PD_EEMPTY,
+				  "%s: the trace holds no hard faults"
+				  " (PageFault/HardFault events: record with"
+				  " xperf -on PROC_THREAD+LOADER+HARD_FAULTS"
+				  " -stackwalk HardFault)",
+				  st->path);
+	if (!st->samples.total && !st->io)
 		return pd_err_set(err, PD_EEMPTY,
 				  "%s: the trace holds no CPU samples"
 				  " (PerfInfo/Sample events: record with"
@@ -632,9 +656,9 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	if (rc == 0)
 		pd_etl_add_waits(st, p);
 	units(st, p, w);
-	if (rc == 0 && st->diskio)
+	if (rc == 0 && st->io)
 		disk_note(st, p);
-	if (rc == 0 && st->waits_added && !st->diskio)
+	if (rc == 0 && st->waits_added && !st->io)
 		pd_profile_note(p,
 				"%s: off-CPU time from %llu context switches"
 				" (Thread/CSwitch), each to the thread's next"
@@ -651,12 +675,15 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	if (rc == 0 && st->waits_stackless)
 		pd_profile_note(
 		    p,
-		    st->diskio ? "%s: %llu disk I/Os have no stack and"
-				 " were left out (record with -stackwalk"
-				 " DiskReadInit+DiskWriteInit)"
-			       : "%s: %llu waits between context switches"
-				 " have no stack and were left out"
-				 " (record with -stackwalk CSwitch)",
+		    st->diskio	    ? "%s: %llu disk I/Os have no stack and"
+				      " were left out (record with -stackwalk"
+				      " DiskReadInit+DiskWriteInit)"
+		    : st->hardfault ? "%s: %llu hard faults have no stack and"
+				      " were left out (record with -stackwalk"
+				      " HardFault)"
+				    : "%s: %llu waits between context switches"
+				      " have no stack and were left out"
+				      " (record with -stackwalk CSwitch)",
 		    st->path, (unsigned long long)st->waits_stackless);
 	if (rc == 0 && stackless)
 		pd_profile_note(p,

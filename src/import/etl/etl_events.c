@@ -137,8 +137,7 @@ static int take_sample(struct etl_state *st, const struct etl_event *ev,
 		return 0;
 	}
 	st->counts[PD_ETL_SAMPLE]++;
-	return st->valloc || st->diskio ? 0
-					: keep(st, &st->samples, &s, ev, err);
+	return st->valloc || st->io ? 0 : keep(st, &st->samples, &s, ev, err);
 }
 
 /* The id of the frames at d (n addresses of p bytes), interned. */
@@ -423,7 +422,7 @@ int pd_etl_take_cswitch(struct etl_state *st, const struct etl_event *ev,
 {
 	struct etl_cswitch c;
 
-	if (st->valloc || st->diskio)
+	if (st->valloc || st->io)
 		return 0;
 	if (ev->len < 16)
 		return bad(st, ev, err, "a context switch");
@@ -481,6 +480,36 @@ int pd_etl_take_disk(struct etl_state *st, const struct etl_event *ev,
 }
 
 /*
+ * PageFault/HardFault (V2: when the fault began, the file offset read,
+ * the address, the file object, the thread that faulted, the bytes
+ * read), logged when the page is in: with --event hardfault, a wait of
+ * that thread from the start to the event, at the event's time, whose
+ * stack (-stackwalk HardFault) it takes.
+ */
+static int take_hardfault(struct etl_state *st, const struct etl_event *ev,
+			  struct pd_err *err)
+{
+	struct etl_sample s;
+	size_t p = (size_t)ev->ptr;
+	uint64_t t0;
+
+	if (st->count_only || !st->hardfault)
+		return 0;
+	if (ev->len < 16 + 2 * p + 8)
+		return bad(st, ev, err, "a hard fault");
+	memset(&s, 0, sizeof(s));
+	t0 = rd(ev->data, 8);
+	s.ts = ev->ts;
+	s.tid = (uint32_t)rd(ev->data + 16 + 2 * p, 4);
+	s.pid = -1; /* the thread's */
+	s.bytes = t0 <= ev->ts ? ev->ts - t0 : 0;
+	s.ip = rd(ev->data + 20 + 2 * p, 4);
+	s.wait = ETL_WAIT_HARD_FAULT + 1;
+	st->waits_paired++;
+	return keep(st, &st->samples, &s, ev, err);
+}
+
+/*
  * Dispatcher/ReadyThread (V2: the readied thread's id, then the priority
  * adjustment's reason, increment and flags): the thread that waited may
  * run again. Kept beside the switches, both thread ids 0.
@@ -490,7 +519,7 @@ int pd_etl_take_ready(struct etl_state *st, const struct etl_event *ev,
 {
 	struct etl_cswitch c;
 
-	if (st->valloc || st->diskio)
+	if (st->valloc || st->io)
 		return 0;
 	if (ev->len < 4)
 		return bad(st, ev, err, "a thread readying");
@@ -550,8 +579,10 @@ int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 	case ETL_G_MEMORY:
 		if (ev->opcode == 98 || ev->opcode == 99)
 			return take_valloc(st, ev, err);
-		if (ev->opcode == 32)
+		if (ev->opcode == 32) {
 			st->counts[PD_ETL_HARD_FAULT]++;
+			return take_hardfault(st, ev, err);
+		}
 		return 0;
 	case ETL_G_DISKIO:
 		if (ev->opcode == 10 || ev->opcode == 11)

@@ -219,6 +219,7 @@ enum etl_wait_kind {
 	ETL_WAIT_READY,
 	ETL_WAIT_DISK_READ,
 	ETL_WAIT_DISK_WRITE,
+	ETL_WAIT_HARD_FAULT,
 	ETL_WAIT_KINDS
 };
 
@@ -247,8 +248,13 @@ struct etl_state {
 	uint32_t interval_100ns; /* sampling interval, 0 unknown */
 	int valloc;		 /* the profile: VirtualAlloc commits */
 	int diskio;		 /* the profile: disk I/O's service time */
+	int hardfault;		 /* the profile: hard faults' time */
+	int io;			 /* either: waits of I/O, no CPU samples */
 	PD_VEC(struct etl_disk) disk;
-	/* disk I/O of the processes read: reads, writes (etl_build.c) */
+	/*
+	 * I/O of the processes read: disk reads, writes; hard faults in [0]
+	 * (etl_build.c)
+	 */
 	uint64_t disk_ops[2], disk_bytes[2], disk_unpaired;
 	double disk_ns[2];
 	int count_only; /* counting events: no record kept */

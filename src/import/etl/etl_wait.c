@@ -18,9 +18,9 @@
 #include "import/etl/etl_int.h"
 #include "model/func.h"
 
-static const char *const kind_names[ETL_WAIT_KINDS] = { "blocked", "io",
-							"ready", "disk read",
-							"disk write" };
+static const char *const kind_names[ETL_WAIT_KINDS] = {
+	"blocked", "io", "ready", "disk read", "disk write", "hard fault",
+};
 
 /* KTHREAD_STATE values the old thread is left in */
 #define STATE_READY 1
