@@ -2,7 +2,8 @@
  * libFuzzer target for the importers. PD_FUZZ_FORMAT names the format to
  * force ("" sniffs). The bytes go through a memfd so the whole path runs:
  * decompression, BOM/UTF-16 decoding, sniffing, parsing, aggregation and
- * a diff against itself.
+ * a diff against itself. An ETW trace is read as each of its profiles
+ * (CPU, VirtualAlloc, disk I/O, hard faults), chosen by its length.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -39,6 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&o, 0, sizeof(o));
 	o.from = *PD_FUZZ_FORMAT ? PD_FUZZ_FORMAT : NULL;
 	o.perf = "/nonexistent/perf"; /* a perf.data input runs no perf */
+	if (!strcmp(PD_FUZZ_FORMAT, "etl")) {
+		/* each of a trace's profiles, by the input's length */
+		static const char *const events[] = { NULL, "virtualalloc",
+						      "diskio", "hardfault" };
+
+		o.event = events[size % 4];
+	}
 	pd_profile_init(&p);
 	if (pd_import(&p, path, &o, &err) == 0) {
 		struct pd_funcs fn;
