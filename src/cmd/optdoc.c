@@ -12,35 +12,42 @@
 #include "core/compat.h"
 #include "import/import.h"
 
-/* The help text with the format list put in. */
 /*
- * The help text h of row d with the input formats (@FORMATS@) or the
- * output formats d's command writes (@OUTFORMATS@, the default first)
- * put in.
+ * The help text h of row d with its lists put in: the input formats
+ * (@FORMATS@), the other names --from takes (@ALIASES@, as code), the
+ * output formats d's command writes (@OUTFORMATS@, the default first).
  */
 static void help_text(struct pd_buf *b, const char *h,
 		      const struct pd_optdef *d)
 {
-	const char *at = strstr(h, "@FORMATS@"),
-		   *out = strstr(h, "@OUTFORMATS@");
 	const struct pd_choice *c;
-	int k = 0;
+	const char *n;
+	size_t i;
+	int k;
 
 	pd_buf_reset(b);
-	if (!at && !out) {
-		pd_buf_adds(b, h);
-		return;
-	}
-	pd_buf_add(b, h, (size_t)((at ? at : out) - h));
-	if (at)
-		pd_buf_adds(b, pd_format_list());
-	for (c = pd_outfmt_choices; out && c->name; c++)
-		if (!c->alias && (d->bits & (1u << c->value))) {
-			pd_buf_addf(b, "%s%s%s", k ? ", " : "", c->name,
-				    k ? "" : " (default)");
-			k++;
+	while (*h) {
+		if (!strncmp(h, "@FORMATS@", 9)) {
+			pd_buf_adds(b, pd_format_list());
+			h += 9;
+		} else if (!strncmp(h, "@ALIASES@", 9)) {
+			for (i = 0; (n = pd_format_alias(i)); i++)
+				pd_buf_addf(b, "%s`%s`", i ? ", " : "", n);
+			h += 9;
+		} else if (!strncmp(h, "@OUTFORMATS@", 12)) {
+			k = 0;
+			for (c = pd_outfmt_choices; c->name; c++)
+				if (!c->alias && (d->bits & (1u << c->value))) {
+					pd_buf_addf(b, "%s%s%s", k ? ", " : "",
+						    c->name,
+						    k ? "" : " (default)");
+					k++;
+				}
+			h += 12;
+		} else {
+			pd_buf_addch(b, *h++);
 		}
-	pd_buf_adds(b, at ? at + 9 : out + 12);
+	}
 }
 
 /* Whether command cmd has an option help shows (the others have only -h). */

@@ -161,9 +161,7 @@ static const struct pd_optdef table[] = {
 	/* Inputs */
 	{ "from", 0, TEXT(io.from, check_from), "FORMAT", "Inputs", IN,
 	  "force the format: @FORMATS@ (default: sniffed from the content)",
-	  "skip sniffing: the format by name (@FORMATS@; also `samply`, "
-	  "`gecko`, `perf`, `perf_script`, `csv`, `wpa-csv`, `collapsed`, "
-	  "`stat`, `perf-stat-csv`, `proto`, `pb`)" },
+	  "skip sniffing: the format by name (@FORMATS@; also @ALIASES@)" },
 	{ "event", 0, TEXT(io.event, NULL), "NAME", "Inputs", IN,
 	  "perf.data, perf script: the event to use (default: the first);\n"
 	  "Callgrind, Cachegrind: the event judged (default Ir);\n"

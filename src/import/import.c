@@ -78,6 +78,30 @@ const char *pd_format_name(size_t i)
 	return i < PD_ARRAY_SIZE(formats) ? formats[i].name : NULL;
 }
 
+/* Other names --from takes, each for a format of the table above. */
+static const struct {
+	const char *alias, *name;
+} aliases[] = {
+	{ "samply", "firefox" },
+	{ "gecko", "firefox" },
+	{ "perf", "perf-script" },
+	{ "perf_script", "perf-script" },
+	{ "csv", "wpa" },
+	{ "wpa-csv", "wpa" },
+	{ "collapsed", "folded" },
+	{ "stat", "perf-stat" },
+	{ "perf-stat-csv", "perf-stat" },
+	{ "proto", "pprof" },
+	{ "pb", "pprof" },
+	{ "etw", "etl" },
+	{ "etl.zip", "etl" },
+};
+
+const char *pd_format_alias(size_t i)
+{
+	return i < PD_ARRAY_SIZE(aliases) ? aliases[i].alias : NULL;
+}
+
 const struct pd_format *pd_format_find(const char *name)
 {
 	size_t i;
@@ -85,20 +109,9 @@ const struct pd_format *pd_format_find(const char *name)
 	for (i = 0; i < PD_ARRAY_SIZE(formats); i++)
 		if (!strcmp(formats[i].name, name))
 			return &formats[i];
-	if (!strcmp(name, "perf") || !strcmp(name, "perf_script"))
-		return pd_format_find("perf-script");
-	if (!strcmp(name, "samply") || !strcmp(name, "gecko"))
-		return pd_format_find("firefox");
-	if (!strcmp(name, "csv") || !strcmp(name, "wpa-csv"))
-		return pd_format_find("wpa");
-	if (!strcmp(name, "collapsed"))
-		return pd_format_find("folded");
-	if (!strcmp(name, "stat") || !strcmp(name, "perf-stat-csv"))
-		return pd_format_find("perf-stat");
-	if (!strcmp(name, "etw") || !strcmp(name, "etl.zip"))
-		return pd_format_find("etl");
-	if (!strcmp(name, "pb") || !strcmp(name, "proto"))
-		return pd_format_find("pprof");
+	for (i = 0; i < PD_ARRAY_SIZE(aliases); i++)
+		if (!strcmp(aliases[i].alias, name))
+			return pd_format_find(aliases[i].name);
 	return NULL;
 }
 

@@ -26,6 +26,8 @@ PD_NODISCARD int pd_import(struct pd_profile *p, const char *path,
 const struct pd_format *pd_format_find(const char *name);
 /* The i-th format's name (as --from takes it), NULL past the last. */
 const char *pd_format_name(size_t i);
+/* The i-th other name --from takes for a format, NULL past the last. */
+const char *pd_format_alias(size_t i);
 /* The format of path's content, or NULL with err saying why not. */
 PD_NODISCARD const struct pd_format *
 pd_import_sniff(const char *path, const struct pd_import_opts *o,

@@ -29,6 +29,13 @@ for cmd in diff check show convert compare ingest runs bundle trend culprit peek
 	n=$(grep -c -- '^  \(-[a-z], \)\?--' "$T/help.$cmd")
 	[ "$n" -gt 0 ] && ok || not_ok "$cmd: no options in help"
 done
+# --from's other names: the format table's, every one listed and taken
+expect_exit 0 pd help --markdown diff
+expect_grep "also \`samply\`, .*\`etw\`, \`etl.zip\`)" "$T/out"
+for a in collapsed perf_script gecko etw pb stat; do
+	expect_exit 2 pd show --from "$a" "$T/none"
+	expect_no_grep "not a format\|unknown format" "$T/err"
+done
 expect_exit 0 pd help --markdown trend
 expect_grep '^| `--alert-after REV` |' "$T/out"
 expect_exit 2 pd help --markdown nosuch
