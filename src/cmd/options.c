@@ -165,14 +165,16 @@ static const struct pd_optdef table[] = {
 	{ "event", 0, TEXT(io.event, NULL), "NAME", "Inputs", IN,
 	  "perf.data, perf script: the event to use (default: the first);\n"
 	  "Callgrind, Cachegrind: the event judged (default Ir);\n"
-	  "ETW traces: cpu (default), virtualalloc, diskio or hardfault",
+	  "ETW traces: cpu (default), virtualalloc, diskio, fileio or\n"
+	  "hardfault",
 	  "perf.data and perf script text: the event to use; default the "
 	  "first event sampled (the others are named in a warning). "
 	  "Callgrind and Cachegrind: the event judged (`Ir`, `Dr`, `D1mr`, "
 	  "`Bcm`, ...; default `Ir`). ETW traces: `cpu`, the CPU samples "
 	  "(default), `virtualalloc`, the bytes each stack committed with "
 	  "VirtualAlloc, `diskio`, the service time of the disk reads and "
-	  "writes each stack issued, or `hardfault`, the time each stack "
+	  "writes each stack issued, `fileio`, the time of the file reads and "
+	  "writes each stack asked for, or `hardfault`, the time each stack "
 	  "waited for pages read in" },
 	{ "process", 0, TEXT(io.process, NULL), "NAME", "Inputs", IN,
 	  "keep samples whose process name contains NAME",

@@ -13,7 +13,7 @@ if have_extra etl/perfview-net.4.5.2.x64.etl.zip; then
 	expect_grep "System.DateTime.GetDatePart" "$T/out"
 	# what the trace holds beside the samples, in PerfView's counts
 	# (the baseline's COUNT lines; test_etl compares every kind)
-	expect_grep "the trace also holds 1208 disk reads, 21 disk writes, 153 hard faults, 10382 CLR allocation ticks, which perfdiff does not compare yet (but --event diskio does the disk's): the profile is its CPU samples" "$T/err"
+	expect_grep "the trace also holds 1208 disk reads, 21 disk writes, 153 hard faults, 10382 CLR allocation ticks, which perfdiff does not compare yet (--event diskio, fileio or hardfault compares them): the profile is its CPU samples" "$T/err"
 	# Every process's samples add up to PerfView's count of
 	# Windows Kernel/PerfInfo/Sample (idle-loop samples left out, as
 	# PerfView leaves them out), and reading all of them gives as many.

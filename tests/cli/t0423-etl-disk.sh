@@ -62,7 +62,7 @@ expect_grep "1 disk I/Os whose start the trace does not hold were left out" "$T/
 expect_grep "total 6.500 ms" "$T/out"
 # the CPU profile names what it leaves
 expect_exit 0 pd show "$T/io.etl"
-expect_grep "the trace also holds 4 disk reads, 1 disk writes, which perfdiff does not compare yet (but --event diskio does the disk's): the profile is its CPU samples" "$T/err"
+expect_grep "the trace also holds 4 disk reads, 1 disk writes, which perfdiff does not compare yet (--event diskio, fileio or hardfault compares them): the profile is its CPU samples" "$T/err"
 # a candidate whose first read is sixteen of 4 KiB, 0.5 ms each: App.LoadIndex
 # reads the same bytes in 16 times the operations, 9.5 ms, not 4.5
 python3 - "$T/io.json" "$T/io3.json" <<'PY'
@@ -114,6 +114,41 @@ expect_grep "4 hard faults (0.0 MB read in, 4.6 ms)" "$T/err"
 expect_grep "1 hard faults have no stack and were left out (record with -stackwalk HardFault)" "$T/err"
 expect_exit 2 pd show --event hardfault "$T/io.etl"
 expect_grep "the trace holds no hard faults" "$T/err"
+
+# File I/O (--event fileio): each read or write the time from its
+# request (FileIo/Read, Write, with the requesting thread's stack) to
+# its OperationEnd of the same IRP, its bytes the end's:
+#   101, App.LoadIndex: IRP 7 from 80000 to 90000 (64 KiB, 1 ms), IRP 8
+#     from 91000 to 93500 (4 KiB, 0.25 ms), IRP 7 again from 120000 to
+#     122500 (4 KiB, 0.25 ms): 1.5 ms;
+#   102, App.SaveLog: a write, IRP 9, 92000 to 112000 (8 KiB, 2 ms);
+#   the end of another operation (IRP 10, no request): passed over.
+python3 - "$T/io.json" "$T/fi.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+load = [805306640, 805306384]
+d["files"] = [
+    {"start": 80000, "end": 90000, "tid": 101, "irp": 7, "size": 65536,
+     "user": [140703128621056] + load},
+    {"start": 91000, "end": 93500, "tid": 101, "irp": 8, "size": 4096,
+     "user": load},
+    {"start": 120000, "end": 122500, "tid": 101, "irp": 7, "size": 8192,
+     "done": 4096, "user": load},
+    {"start": 92000, "end": 112000, "tid": 102, "irp": 9, "size": 8192,
+     "write": True, "user": [805306896, 805306384]}]
+d["file_ends"] = [{"at": 95000, "irp": 10}]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/fi.json" "$T/fi.etl" ||
+	not_ok "etl_make files"
+expect_exit 0 pd show --event fileio "$T/fi.etl"
+expect_grep "etl, 4 samples, total 3.500 ms" "$T/out"
+expect_grep " 2.000  57.14%        2.000  57.14%  App.SaveLog (file write)$" "$T/out"
+expect_grep " 1.500  42.86%        1.500  42.86%  App.LoadIndex (file read)$" "$T/out"
+expect_grep "file I/O: 3 reads (0.1 MB, 1.5 ms) and 1 writes (0.0 MB, 2.0 ms)" "$T/err"
+expect_no_grep "left out" "$T/err"
+expect_exit 0 pd show "$T/fi.etl"
+expect_grep "4 disk reads, 1 disk writes, 3 file reads, 1 file writes, which perfdiff does not compare yet (--event diskio, fileio or hardfault compares them)" "$T/err"
 
 # The corpus's PerfView trace: per process, against a second reading.
 if ! have_corpus; then

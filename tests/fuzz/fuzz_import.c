@@ -3,7 +3,7 @@
  * force ("" sniffs). The bytes go through a memfd so the whole path runs:
  * decompression, BOM/UTF-16 decoding, sniffing, parsing, aggregation and
  * a diff against itself. An ETW trace is read as each of its profiles
- * (CPU, VirtualAlloc, disk I/O, hard faults), chosen by its length.
+ * (CPU, VirtualAlloc, disk I/O, hard faults, file I/O), chosen by its length.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -43,9 +43,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!strcmp(PD_FUZZ_FORMAT, "etl")) {
 		/* each of a trace's profiles, by the input's length */
 		static const char *const events[] = { NULL, "virtualalloc",
-						      "diskio", "hardfault" };
+						      "diskio", "hardfault",
+						      "fileio" };
 
-		o.event = events[size % 4];
+		o.event = events[size % 5];
 	}
 	pd_profile_init(&p);
 	if (pd_import(&p, path, &o, &err) == 0) {

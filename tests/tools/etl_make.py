@@ -23,6 +23,10 @@ spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
                   "kernel": [...], "drop_start": false}],
        "hardfaults": [{"start": ticks, "at": ticks, "tid", "bytes",
                        "user": [...], "kernel": [...]}],
+       "files": [{"start": ticks, "end": ticks, "tid", "irp", "size",
+                  "done": bytes, "write": false, "user": [...],
+                  "kernel": [...]}],
+       "file_ends": [{"at": ticks, "irp"}] (ends of other operations),
        "compress": false, "no_header": false, "buffers_written": n,
        "repeat": {"buffers": n, "bytes": b}}
 "repeat" appends n compressed buffers, each a few dozen bytes of LZ77
@@ -185,6 +189,27 @@ def events(spec):
             if h.get(half):
                 frames = b"".join(struct.pack("<Q", a) for a in h[half])
                 out.append(system(0x18, 32, 2, head + frames))
+    # FileIo V3 Read/Write (67/68: offset, IRP, file object, file key,
+    # thread, bytes asked, flags) in the requesting thread with its stack;
+    # OperationEnd (76: IRP, bytes done, status) in no thread
+    for fl in spec.get("files", []):
+        w = 1 if fl.get("write") else 0
+        pid = pid_of.get(fl["tid"], 0)
+        data = struct.pack("<qQQQIII", 0, fl["irp"], 0xfffffa8302e37080,
+                           0xfffff8a0017ca760, fl["tid"], fl["size"], 0)
+        out.append(system(0x04, 67 + w, 3, data, pid=pid, tid=fl["tid"],
+                          ts=fl["start"]))
+        head = struct.pack("<QII", fl["start"], pid, fl["tid"])
+        for half in ("kernel", "user"):
+            if fl.get(half):
+                frames = b"".join(struct.pack("<Q", a) for a in fl[half])
+                out.append(system(0x18, 32, 2, head + frames))
+        out.append(system(0x04, 76, 2, struct.pack("<QQI", fl["irp"],
+                                                   fl.get("done", fl["size"]), 0),
+                          pid=0xFFFFFFFF, tid=0xFFFFFFFF, ts=fl["end"]))
+    for e in spec.get("file_ends", []):
+        out.append(system(0x04, 76, 2, struct.pack("<QQI", e["irp"], 0, 0),
+                          pid=0xFFFFFFFF, tid=0xFFFFFFFF, ts=e["at"]))
     for key, frames in keys:
         data = struct.pack("<Q", key) + b"".join(struct.pack("<Q", a)
                                                  for a in frames)

@@ -108,6 +108,8 @@ int pd_etl_import_held(struct pd_input *in, struct pd_profile *p,
 		st.diskio = st.io = 1;
 	else if (o->event && !strcasecmp(o->event, "hardfault"))
 		st.hardfault = st.io = 1;
+	else if (o->event && !strcasecmp(o->event, "fileio"))
+		st.fileio = st.io = 1;
 	else if (o->event && strcasecmp(o->event, "cpu")) {
 		pd_etl_state_release(&st);
 		return pd_err_set(err, PD_EUSAGE,
@@ -115,8 +117,10 @@ int pd_etl_import_held(struct pd_input *in, struct pd_profile *p,
 				  " (its CPU samples, the default),"
 				  " 'virtualalloc' (bytes committed by"
 				  " VirtualAlloc), 'diskio' (disk reads' and"
-				  " writes' service time) or 'hardfault' (the"
-				  " time threads waited for pages read in)",
+				  " writes' service time), 'fileio' (file"
+				  " reads' and writes' time) or 'hardfault'"
+				  " (the time threads waited for pages read"
+				  " in)",
 				  in->path, o->event);
 	}
 	rc = pd_etl_walk(in, &st, err);

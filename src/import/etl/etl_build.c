@@ -247,6 +247,7 @@ static const char *what(const struct etl_state *st)
 	return st->valloc      ? "VirtualAlloc commits"
 	       : st->diskio    ? "disk I/Os"
 	       : st->hardfault ? "hard faults"
+	       : st->fileio    ? "file reads and writes"
 			       : "samples";
 }
 
@@ -443,7 +444,8 @@ static int add_samples(struct etl_state *st, struct pd_profile *p,
 			continue;
 		rc = join_sample(st, &j, &s, err);
 		if (rc == 0 && st->io) {
-			int wr = s.wait == ETL_WAIT_DISK_WRITE + 1;
+			int wr = s.wait == ETL_WAIT_DISK_WRITE + 1 ||
+				 s.wait == ETL_WAIT_FILE_WRITE + 1;
 			double freq =
 			    st->perf_freq ? (double)st->perf_freq : 1e7;
 
@@ -499,6 +501,9 @@ static void unused_note(const struct etl_state *st, struct pd_profile *p)
 		       kinds[i].k == PD_ETL_READY_THREAD) &&
 		      st->waits_added && !st->io) &&
 		    !(kinds[i].k == PD_ETL_HARD_FAULT && st->hardfault) &&
+		    !((kinds[i].k == PD_ETL_FILE_READ ||
+		       kinds[i].k == PD_ETL_FILE_WRITE) &&
+		      st->fileio) &&
 		    !((kinds[i].k == PD_ETL_DISK_READ ||
 		       kinds[i].k == PD_ETL_DISK_WRITE) &&
 		      st->diskio))
@@ -511,13 +516,18 @@ static void unused_note(const struct etl_state *st, struct pd_profile *p)
 				" does not compare yet%s: the profile is its"
 				" %s",
 				st->path, b.buf,
-				!st->diskio && (st->counts[PD_ETL_DISK_READ] ||
-						st->counts[PD_ETL_DISK_WRITE])
-				    ? " (but --event diskio does the disk's)"
+				!st->io && (st->counts[PD_ETL_DISK_READ] ||
+					    st->counts[PD_ETL_DISK_WRITE] ||
+					    st->counts[PD_ETL_FILE_READ] ||
+					    st->counts[PD_ETL_FILE_WRITE] ||
+					    st->counts[PD_ETL_HARD_FAULT])
+				    ? " (--event diskio, fileio or hardfault"
+				      " compares them)"
 				    : "",
 				st->valloc	? "VirtualAlloc commits"
 				: st->diskio	? "disk I/O"
 				: st->hardfault ? "hard faults"
+				: st->fileio	? "file I/O"
 						: "CPU samples");
 	pd_buf_release(&b);
 }
@@ -541,10 +551,15 @@ static void disk_note(const struct etl_state *st, struct pd_profile *p)
 		return;
 	}
 	pd_profile_note(p,
-			"%s: disk I/O: %llu reads (%.1f MB, %.1f ms) and %llu"
-			" writes (%.1f MB, %.1f ms), each the service time of"
-			" the function whose ReadInit/WriteInit stack issued"
-			" it",
+			st->fileio
+			    ? "%s: file I/O: %llu reads (%.1f MB, %.1f ms) and"
+			      " %llu writes (%.1f MB, %.1f ms), each the time"
+			      " from its request to its end, of the function"
+			      " whose FileIo Read/Write stack asked for it"
+			    : "%s: disk I/O: %llu reads (%.1f MB, %.1f ms) and"
+			      " %llu writes (%.1f MB, %.1f ms), each the"
+			      " service time of the function whose"
+			      " ReadInit/WriteInit stack issued it",
 			st->path, (unsigned long long)st->disk_ops[0],
 			(double)st->disk_bytes[0] / 1e6, st->disk_ns[0] / 1e6,
 			(unsigned long long)st->disk_ops[1],
@@ -564,13 +579,18 @@ static void units(const struct etl_state *st, struct pd_profile *p, double w)
 	if (st->io) {
 		p->unit = PD_UNIT_NS;
 		p->interval = w;
-		p->event = pd_xstrdup(st->diskio ? "disk I/O" : "hard faults");
+		p->event = pd_xstrdup(st->diskio   ? "disk I/O"
+				      : st->fileio ? "file I/O"
+						   : "hard faults");
 		free(p->count_rule);
 		p->count_rule = pd_xstrdup(
-		    st->diskio ? "weights = ns of disk service time;"
-				 " sample counts = ms"
-			       : "weights = ns waited for pages read in;"
-				 " sample counts = ms");
+		    st->diskio	 ? "weights = ns of disk service time;"
+				   " sample counts = ms"
+		    : st->fileio ? "weights = ns from each file read's or"
+				   " write's request to its end; sample"
+				   " counts = ms"
+				 : "weights = ns waited for pages read in;"
+				   " sample counts = ms");
 		return;
 	}
 	if (st->valloc) {
@@ -596,6 +616,14 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	double w = (st->interval_100ns ? st->interval_100ns : 10000) * 100.0;
 	int rc;
 
+	if (st->fileio && !st->disk.n)
+		return pd_err_set(err, PD_EEMPTY,
+				  "%s: the trace holds no file reads or writes"
+				  " (FileIo events: record with xperf -on"
+				  " PROC_THREAD+LOADER+FILE_IO+FILE_IO_INIT"
+				  " -stackwalk FileRead+FileWrite, or WPR's"
+				  " file I/O profile)",
+				  st->path);
 	if (st->diskio && !st->disk.n)
 		return pd_err_set(err, PD_EEMPTY,
 				  "%s: the trace holds no disk I/O (DiskIo"
@@ -638,7 +666,7 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 		rc = pd_etl_table_sort(&st->srefs, st->path, err);
 	if (rc == 0)
 		rc = pd_etl_pair_switches(st, err);
-	if (rc == 0 && st->diskio)
+	if (rc == 0 && (st->diskio || st->fileio))
 		rc = pd_etl_pair_disk(st, err);
 	if (rc == 0)
 		rc = pd_etl_table_sort(&st->samples, st->path, err);
@@ -681,6 +709,9 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 		    : st->hardfault ? "%s: %llu hard faults have no stack and"
 				      " were left out (record with -stackwalk"
 				      " HardFault)"
+		    : st->fileio    ? "%s: %llu file reads and writes have no"
+				      " stack and were left out (record with"
+				      " -stackwalk FileRead+FileWrite)"
 				    : "%s: %llu waits between context switches"
 				      " have no stack and were left out"
 				      " (record with -stackwalk CSwitch)",

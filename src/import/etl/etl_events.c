@@ -480,6 +480,50 @@ int pd_etl_take_disk(struct etl_state *st, const struct etl_event *ev,
 }
 
 /*
+ * FileIo (docs/formats.md, "Windows ETW traces"): Read and Write (67,
+ * 68) are a request, logged by the thread that made it, with its stack
+ * (-stackwalk FileRead+FileWrite): the offset, the IRP, the file object,
+ * the file key and the thread (the thread before the file object up to
+ * version 2), the bytes asked for and the flags; OperationEnd (76) ends
+ * an operation of any kind: its IRP, the bytes done, the status.
+ */
+int pd_etl_take_file(struct etl_state *st, const struct etl_event *ev,
+		     struct pd_err *err)
+{
+	struct etl_disk d;
+	size_t p = (size_t)ev->ptr;
+
+	if (st->count_only || !st->fileio)
+		return 0;
+	memset(&d, 0, sizeof(d));
+	d.ts = ev->ts;
+	if (ev->opcode == 76) {
+		if (ev->len < 2 * p)
+			return bad(st, ev, err, "a file operation's end");
+		d.irp = rd(ev->data, (int)p);
+		d.size = rd(ev->data + p, (int)p);
+		d.done = 1;
+		d.write = -1;
+	} else {
+		size_t tid = ev->version <= 2 ? 8 + p : 8 + 3 * p,
+		       size = ev->version <= 2 ? 8 + 4 * p : 12 + 3 * p;
+
+		if (ev->len < size + 4)
+			return bad(st, ev, err, "a file read or write");
+		d.irp = rd(ev->data + 8, (int)p);
+		d.pid = ev->pid;
+		d.tid = ev->tid >= 0 ? (uint32_t)ev->tid
+				     : (uint32_t)rd(ev->data + tid, 4);
+		d.write = ev->opcode == 68;
+		d.size = rd(ev->data + size, 4); /* asked for */
+	}
+	if (st->disk.n >= PD_LIMIT_ETL_RECORDS)
+		return too_many(st, ev, err);
+	PD_VEC_PUSH(&st->disk, d);
+	return 0;
+}
+
+/*
  * PageFault/HardFault (V2: when the fault began, the file offset read,
  * the address, the file object, the thread that faulted, the bytes
  * read), logged when the page is in: with --event hardfault, a wait of
@@ -597,6 +641,8 @@ int pd_etl_event_take(struct etl_state *st, const struct etl_event *ev,
 		else if (ev->opcode == 67 || ev->opcode == 68)
 			st->counts[ev->opcode == 67 ? PD_ETL_FILE_READ
 						    : PD_ETL_FILE_WRITE]++;
+		if (ev->opcode == 67 || ev->opcode == 68 || ev->opcode == 76)
+			return pd_etl_take_file(st, ev, err);
 		return 0;
 	case ETL_G_STACKWALK:
 		if (ev->opcode >= 32 && ev->opcode <= 38 && ev->opcode != 33 &&

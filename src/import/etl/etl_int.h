@@ -82,7 +82,10 @@ struct etl_cswitch {
 /*
  * A disk I/O's start (DiskIo/ReadInit, WriteInit: its IRP, in the
  * thread that issued it) or its end (DiskIo/Read, Write: the IRP, the
- * bytes and the service time), with --event diskio (etl_wait.c).
+ * bytes and the service time), with --event diskio; or a file read's or
+ * write's request (FileIo/Read, Write) or an operation's end
+ * (FileIo/OperationEnd, write -1: of any operation), with --event
+ * fileio (etl_wait.c).
  */
 struct etl_disk {
 	uint64_t ts, irp, ticks, size;
@@ -220,6 +223,8 @@ enum etl_wait_kind {
 	ETL_WAIT_DISK_READ,
 	ETL_WAIT_DISK_WRITE,
 	ETL_WAIT_HARD_FAULT,
+	ETL_WAIT_FILE_READ,
+	ETL_WAIT_FILE_WRITE,
 	ETL_WAIT_KINDS
 };
 
@@ -249,6 +254,7 @@ struct etl_state {
 	int valloc;		 /* the profile: VirtualAlloc commits */
 	int diskio;		 /* the profile: disk I/O's service time */
 	int hardfault;		 /* the profile: hard faults' time */
+	int fileio;		 /* the profile: file reads' and writes' time */
 	int io;			 /* either: waits of I/O, no CPU samples */
 	PD_VEC(struct etl_disk) disk;
 	/*
@@ -309,6 +315,10 @@ PD_NODISCARD int pd_etl_take_cswitch(struct etl_state *st,
 				     struct pd_err *err);
 /* A DiskIo event kept with --event diskio (etl_events.c). */
 PD_NODISCARD int pd_etl_take_disk(struct etl_state *st,
+				  const struct etl_event *ev,
+				  struct pd_err *err);
+/* A FileIo event kept with --event fileio (etl_events.c). */
+PD_NODISCARD int pd_etl_take_file(struct etl_state *st,
 				  const struct etl_event *ev,
 				  struct pd_err *err);
 /*

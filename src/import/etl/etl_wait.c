@@ -19,7 +19,8 @@
 #include "model/func.h"
 
 static const char *const kind_names[ETL_WAIT_KINDS] = {
-	"blocked", "io", "ready", "disk read", "disk write", "hard fault",
+	"blocked",    "io",	    "ready",	 "disk read",
+	"disk write", "hard fault", "file read", "file write",
 };
 
 /* KTHREAD_STATE values the old thread is left in */
@@ -233,14 +234,23 @@ int pd_etl_pair_disk(struct etl_state *st, struct pd_err *err)
 		if (!d->done)
 			continue;
 		s = i ? &st->disk.v[i - 1] : NULL;
-		if (!s || s->done || s->irp != d->irp || s->write != d->write) {
-			st->disk_unpaired++;
+		if (!s || s->done || s->irp != d->irp ||
+		    (d->write >= 0 && s->write != d->write)) {
+			/* a file's end may be of any other operation */
+			st->disk_unpaired += !st->fileio;
 			continue;
 		}
-		rc = push_wait(st, s->tid, s->pid, s->ts, d->ticks,
-			       d->write ? ETL_WAIT_DISK_WRITE
-					: ETL_WAIT_DISK_READ,
-			       0, d->size, err);
+		if (st->fileio) /* the request to its end, in the trace's clock
+				 */
+			rc = push_wait(st, s->tid, s->pid, s->ts, d->ts - s->ts,
+				       s->write ? ETL_WAIT_FILE_WRITE
+						: ETL_WAIT_FILE_READ,
+				       0, d->size ? d->size : s->size, err);
+		else
+			rc = push_wait(st, s->tid, s->pid, s->ts, d->ticks,
+				       d->write ? ETL_WAIT_DISK_WRITE
+						: ETL_WAIT_DISK_READ,
+				       0, d->size, err);
 	}
 	PD_VEC_FREE(&st->disk);
 	return rc;
