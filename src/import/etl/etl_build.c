@@ -609,6 +609,43 @@ static void units(const struct etl_state *st, struct pd_profile *p, double w)
 	p->event = pd_xstrdup("cpu samples");
 }
 
+/* What the profile's waits are made of, and what was left out. */
+static void wait_notes(const struct etl_state *st, struct pd_profile *p)
+{
+	if (st->io)
+		disk_note(st, p);
+	if (st->waits_added && !st->io)
+		pd_profile_note(p,
+				"%s: off-CPU time from %llu context switches"
+				" (Thread/CSwitch), each to the thread's next"
+				" switch-in",
+				st->path, (unsigned long long)st->waits_added);
+	if (st->waits_readied)
+		pd_profile_note(p,
+				"%s: %llu of the waits were split where"
+				" Dispatcher/ReadyThread readied the thread:"
+				" its kind until then, ready (waiting for a"
+				" CPU) after",
+				st->path,
+				(unsigned long long)st->waits_readied);
+	if (st->waits_stackless)
+		pd_profile_note(
+		    p,
+		    st->diskio	    ? "%s: %llu disk I/Os have no stack and"
+				      " were left out (record with -stackwalk"
+				      " DiskReadInit+DiskWriteInit)"
+		    : st->hardfault ? "%s: %llu hard faults have no stack and"
+				      " were left out (record with -stackwalk"
+				      " HardFault)"
+		    : st->fileio    ? "%s: %llu file reads and writes have no"
+				      " stack and were left out (record with"
+				      " -stackwalk FileRead+FileWrite)"
+				    : "%s: %llu waits between context switches"
+				      " have no stack and were left out"
+				      " (record with -stackwalk CSwitch)",
+		    st->path, (unsigned long long)st->waits_stackless);
+}
+
 int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 {
 	uint64_t unresolved = 0, stackless = 0;
@@ -684,38 +721,8 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	if (rc == 0)
 		pd_etl_add_waits(st, p);
 	units(st, p, w);
-	if (rc == 0 && st->io)
-		disk_note(st, p);
-	if (rc == 0 && st->waits_added && !st->io)
-		pd_profile_note(p,
-				"%s: off-CPU time from %llu context switches"
-				" (Thread/CSwitch), each to the thread's next"
-				" switch-in",
-				st->path, (unsigned long long)st->waits_added);
-	if (rc == 0 && st->waits_readied)
-		pd_profile_note(p,
-				"%s: %llu of the waits were split where"
-				" Dispatcher/ReadyThread readied the thread:"
-				" its kind until then, ready (waiting for a"
-				" CPU) after",
-				st->path,
-				(unsigned long long)st->waits_readied);
-	if (rc == 0 && st->waits_stackless)
-		pd_profile_note(
-		    p,
-		    st->diskio	    ? "%s: %llu disk I/Os have no stack and"
-				      " were left out (record with -stackwalk"
-				      " DiskReadInit+DiskWriteInit)"
-		    : st->hardfault ? "%s: %llu hard faults have no stack and"
-				      " were left out (record with -stackwalk"
-				      " HardFault)"
-		    : st->fileio    ? "%s: %llu file reads and writes have no"
-				      " stack and were left out (record with"
-				      " -stackwalk FileRead+FileWrite)"
-				    : "%s: %llu waits between context switches"
-				      " have no stack and were left out"
-				      " (record with -stackwalk CSwitch)",
-		    st->path, (unsigned long long)st->waits_stackless);
+	if (rc == 0)
+		wait_notes(st, p);
 	if (rc == 0 && stackless)
 		pd_profile_note(p,
 				"%s: %llu of %llu %s have no stack (the"
