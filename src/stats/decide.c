@@ -127,6 +127,14 @@ int pd_diff_whole(double a, double b, const struct pd_expo *x)
 	return a >= PD_WHOLE_SHARE * x->ca && b >= PD_WHOLE_SHARE * x->cb;
 }
 
+int pd_diff_ready_wait(const struct pd_diff *d, size_t i)
+{
+	const char *n = pd_func_name(d->fn, (uint32_t)i);
+	size_t len = strlen(n);
+
+	return len >= 7 && !strcmp(n + len - 7, "(ready)");
+}
+
 void pd_diff_beyond_shift(struct pd_metric *m, double shift, double ta)
 {
 	double wb = m->cand / exp(shift);

@@ -210,6 +210,17 @@ void pd_shift_release(struct pd_shift *sh);
 /* Counts a and b are the whole program's (mean counts of runs). */
 int pd_diff_whole(double a, double b, const struct pd_expo *x);
 /*
+ * Time a thread waited for a CPU once it could run (a "name (ready)"
+ * wait: preempted, or woken and not yet on a CPU) is the machine's load
+ * more than the program's: between runs of one build it moved by
+ * factors of 2 to 7 on a loaded 2-core machine (statistics.md, "Waiting
+ * time"). Without history such a function's between-run variance, per
+ * side, is PD_READY_VAR (of its log: a factor of e is one standard
+ * deviation), not the whole program's.
+ */
+#define PD_READY_VAR 1.0
+int pd_diff_ready_wait(const struct pd_diff *d, size_t i);
+/*
  * A metric judged against the program's shift (ln, 0 for none): its
  * change (in weight and per cent) and impact become what it moved beyond
  * the shift, as its ratio is.

@@ -319,6 +319,8 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 				   all, a, b, &x, &xf, &g);
 			l = learned_of(d, noise, all ? SIZE_MAX : i, k);
 			nlearned += l.df > 0;
+			if (!all && pd_diff_ready_wait(d, i))
+				g.sig2 = fmax(g.sig2, PD_READY_VAR);
 			measure_pair(
 			    d, m, g.x, k ? aa->total_w[i] : aa->self_w[i],
 			    k ? ab->total_w[i] : ab->self_w[i], a, b, &l,

@@ -499,6 +499,8 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 				s0 = whole_s0(d);
 				d0 = PD_WHOLE_PRIOR_DF;
 			}
+			if (!all && pd_diff_ready_wait(d, i))
+				s0 = fmax(s0, PD_READY_VAR);
 			if (noise && i < noise->n && noise->d0[k][i] > 0 &&
 			    !all) {
 				s0 = noise->s0[k][i];
