@@ -40,7 +40,7 @@ struct sample {
 	uint32_t nraw;
 };
 
-static size_t attr_of(const struct pdd *d, uint64_t id)
+size_t pd_pdd_attr_of(const struct pdd *d, uint64_t id)
 {
 	size_t lo = 0, hi = d->ids.n;
 
@@ -114,7 +114,7 @@ static int parse_sample(const struct pdd *d, const unsigned char *r,
 		id = u64at(p);
 		p += 8;
 	}
-	x->attr = d->attrs.n == 1 ? 0 : attr_of(d, id);
+	x->attr = d->attrs.n == 1 ? 0 : pd_pdd_attr_of(d, id);
 	if (x->attr == SIZE_MAX)
 		return -1;
 	a = &d->attrs.v[x->attr];

@@ -253,6 +253,9 @@ size_t pd_pdd_name_jit(const struct pdd_syms *s, const struct pdd_dso *x,
 		       struct pdd_addr **as, size_t n, const char *data_path,
 		       const char *const *dirs, struct pd_buf *why);
 
+/* The attribute of sample id id (d->ids sorted), SIZE_MAX: none. */
+size_t pd_pdd_attr_of(const struct pdd *d, uint64_t id);
+
 struct perf_state;
 /*
  * perfdata_sched.c: the sched_switch format of the tracing data feature

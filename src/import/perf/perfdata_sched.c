@@ -359,19 +359,10 @@ static int trailer(const struct pdd *d, const unsigned char *r, size_t size,
 	size_t n, at;
 
 	if ((t & S_IDENTIFIER) && size >= 16 && d->attrs.n > 1) {
-		uint64_t id = u64at(r + size - 8);
-		size_t lo = 0, hi = d->ids.n; /* sorted by id */
+		size_t a = pd_pdd_attr_of(d, u64at(r + size - 8));
 
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (d->ids.v[mid].id < id)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < d->ids.n && d->ids.v[lo].id == id)
-			t = d->attrs.v[d->ids.v[lo].attr].sample_type;
+		if (a != SIZE_MAX)
+			t = d->attrs.v[a].sample_type;
 	}
 	if (!(t & S_TID) || !(t & S_TIME))
 		return 0;
