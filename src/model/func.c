@@ -354,6 +354,7 @@ void pd_agg_release(struct pd_agg *a)
 	free(a->self_waits);
 	free(a->total_waits);
 	free(a->total_wait_c);
+	free(a->total_ready_c);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -377,6 +378,7 @@ void pd_agg_resize(struct pd_agg *a, size_t n)
 		a->self_waits = grow0(a->self_waits, a->n, n);
 		a->total_waits = grow0(a->total_waits, a->n, n);
 		a->total_wait_c = grow0(a->total_wait_c, a->n, n);
+		a->total_ready_c = grow0(a->total_ready_c, a->n, n);
 	}
 	if (a->bdf[0]) {
 		int k;
@@ -477,6 +479,21 @@ static void add_total_waits(void *ctx, uint32_t node, uint32_t fn)
 	t->a->total_wait_c[fn] += t->sub_c[node];
 }
 
+static void add_total_ready(void *ctx, uint32_t node, uint32_t fn)
+{
+	struct totals_ctx *t = ctx;
+
+	t->a->total_ready_c[fn] += t->sub_c[node];
+}
+
+int pd_func_is_ready_wait(const struct pd_funcs *f, uint32_t id)
+{
+	const char *n = pd_func_name(f, id);
+	size_t len = strlen(n);
+
+	return len >= 7 && !strcmp(n + len - 7, "(ready)");
+}
+
 /*
  * The waits behind each function's self and total time: a frame's waits
  * shared among its nodes by their samples, summed up the tree as the
@@ -489,12 +506,15 @@ static void agg_waits(struct pd_agg *a, const struct pd_profile *p,
 	double *fc = pd_xcalloc(nw ? nw : 1, sizeof(*fc));
 	double *sub_n = pd_xcalloc(nn, sizeof(*sub_n));
 	double *sub_k = pd_xcalloc(nn, sizeof(*sub_k));
+	double *sub_r = pd_xcalloc(nn, sizeof(*sub_r));
 	struct totals_ctx tc;
+	int any_ready = 0;
 
 	if (!a->self_waits) {
 		a->self_waits = grow0(NULL, 0, a->n);
 		a->total_waits = grow0(NULL, 0, a->n);
 		a->total_wait_c = grow0(NULL, 0, a->n);
+		a->total_ready_c = grow0(NULL, 0, a->n);
 	}
 	for (i = 0; i < nw && i < a->nframes; i++)
 		a->self_waits[a->frame_func[i]] += p->frame_waits[i];
@@ -511,11 +531,18 @@ static void agg_waits(struct pd_agg *a, const struct pd_profile *p,
 			sub_n[i] += p->frame_waits[nd->frame] * nd->count /
 				    fc[nd->frame];
 			sub_k[i] += nd->count;
+			if (nd->frame < a->nframes &&
+			    pd_func_is_ready_wait(f,
+						  a->frame_func[nd->frame])) {
+				sub_r[i] += nd->count;
+				any_ready = 1;
+			}
 		}
 		if (pd_agg_sets_apart(a, p, f, i))
 			continue;
 		sub_n[nd->parent] += sub_n[i];
 		sub_k[nd->parent] += sub_k[i];
+		sub_r[nd->parent] += sub_r[i];
 	}
 	pd_tree_lists(p, first, next);
 	tc.a = a;
@@ -523,9 +550,16 @@ static void agg_waits(struct pd_agg *a, const struct pd_profile *p,
 	tc.sub_c = sub_k;
 	pd_tree_walk(p, a->frame_func, f->v.n, first, next, add_total_waits,
 		     &tc);
+	if (any_ready) { /* the ready waits' share of each total */
+		pd_tree_lists(p, first, next);
+		tc.sub_c = sub_r;
+		pd_tree_walk(p, a->frame_func, f->v.n, first, next,
+			     add_total_ready, &tc);
+	}
 	free(fc);
 	free(sub_n);
 	free(sub_k);
+	free(sub_r);
 }
 
 void pd_agg_stacks(struct pd_agg *a, const struct pd_profile *p,

@@ -161,10 +161,18 @@ struct pd_agg {
 	/*
 	 * Waits behind each function's self time (functions that are time
 	 * waited, pd_profile.frame_waits), and behind its total: how many
-	 * waits and the samples they hold. NULL when the profile has none.
+	 * waits and the samples they hold; and the samples of "(ready)" waits
+	 * (pd_func_is_ready_wait) behind each total. NULL when the profile
+	 * has none.
 	 */
-	double *self_waits, *total_waits, *total_wait_c;
+	double *self_waits, *total_waits, *total_wait_c, *total_ready_c;
 };
+
+/*
+ * Whether function id is time waited for a CPU once the thread could run,
+ * a "name (ready)" wait (docs/formats.md, "Off-CPU time").
+ */
+int pd_func_is_ready_wait(const struct pd_funcs *f, uint32_t id);
 
 void pd_agg_init(struct pd_agg *a);
 void pd_agg_release(struct pd_agg *a);

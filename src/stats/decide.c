@@ -127,12 +127,22 @@ int pd_diff_whole(double a, double b, const struct pd_expo *x)
 	return a >= PD_WHOLE_SHARE * x->ca && b >= PD_WHOLE_SHARE * x->cb;
 }
 
-int pd_diff_ready_wait(const struct pd_diff *d, size_t i)
+double pd_diff_ready_share(const struct pd_diff *d, const struct pd_agg *a,
+			   size_t na, const struct pd_agg *b, size_t nb,
+			   size_t i, int k)
 {
-	const char *n = pd_func_name(d->fn, (uint32_t)i);
-	size_t len = strlen(n);
+	double r = 0, c = 0;
+	size_t j;
 
-	return len >= 7 && !strcmp(n + len - 7, "(ready)");
+	if (!k)
+		return pd_func_is_ready_wait(d->fn, (uint32_t)i) ? 1 : 0;
+	for (j = 0; j < na + nb; j++) {
+		const struct pd_agg *x = j < na ? &a[j] : &b[j - na];
+
+		c += x->total_c[i];
+		r += x->total_ready_c ? x->total_ready_c[i] : 0;
+	}
+	return c > 0 ? fmin(1, r / c) : 0;
 }
 
 void pd_diff_beyond_shift(struct pd_metric *m, double shift, double ta)

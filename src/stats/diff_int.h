@@ -216,10 +216,17 @@ int pd_diff_whole(double a, double b, const struct pd_expo *x);
  * factors of 2 to 7 on a loaded 2-core machine (statistics.md, "Waiting
  * time"). Without history such a function's between-run variance, per
  * side, is PD_READY_VAR (of its log: a factor of e is one standard
- * deviation), not the whole program's.
+ * deviation), not the whole program's; a total holding a share r of such
+ * waits, r^2 PD_READY_VAR.
  */
 #define PD_READY_VAR 1.0
-int pd_diff_ready_wait(const struct pd_diff *d, size_t i);
+/*
+ * The share of function i's self (k 0) or total (k 1) that is such
+ * waits, over the runs of both sides.
+ */
+double pd_diff_ready_share(const struct pd_diff *d, const struct pd_agg *a,
+			   size_t na, const struct pd_agg *b, size_t nb,
+			   size_t i, int k);
 /*
  * A metric judged against the program's shift (ln, 0 for none): its
  * change (in weight and per cent) and impact become what it moved beyond

@@ -312,6 +312,7 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 			    (a > aa->self_c[i] || b > ab->self_c[i]) && !system;
 			struct pd_expo xf;
 			struct against g;
+			double rs;
 
 			against_of(d, &sh, aa, ab, i,
 				   k &&
@@ -319,8 +320,10 @@ void pd_diff_counts(struct pd_diff *d, const struct pd_agg *aa,
 				   all, a, b, &x, &xf, &g);
 			l = learned_of(d, noise, all ? SIZE_MAX : i, k);
 			nlearned += l.df > 0;
-			if (!all && pd_diff_ready_wait(d, i))
-				g.sig2 = fmax(g.sig2, PD_READY_VAR);
+			rs = all ? 0
+				 : pd_diff_ready_share(d, aa, 1, ab, 1, i, k);
+			if (rs > 0)
+				g.sig2 = fmax(g.sig2, PD_READY_VAR * rs * rs);
 			measure_pair(
 			    d, m, g.x, k ? aa->total_w[i] : aa->self_w[i],
 			    k ? ab->total_w[i] : ab->self_w[i], a, b, &l,

@@ -475,7 +475,7 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 		f.func = (uint32_t)i;
 		for (k = 0; k < 2; k++) {
 			struct pd_metric *m = k ? &f.total : &f.self;
-			double s0, d0, shift;
+			double s0, d0, shift, rs;
 			int all;
 
 			fill_series(&in->s, in->a, in->na, in->b, in->nb, i,
@@ -499,8 +499,11 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 				s0 = whole_s0(d);
 				d0 = PD_WHOLE_PRIOR_DF;
 			}
-			if (!all && pd_diff_ready_wait(d, i))
-				s0 = fmax(s0, PD_READY_VAR);
+			rs = all ? 0
+				 : pd_diff_ready_share(d, in->a, in->na, in->b,
+						       in->nb, i, (int)k);
+			if (rs > 0)
+				s0 = fmax(s0, PD_READY_VAR * rs * rs);
 			if (noise && i < noise->n && noise->d0[k][i] > 0 &&
 			    !all) {
 				s0 = noise->s0[k][i];
