@@ -134,8 +134,16 @@ double pd_diff_ready_share(const struct pd_diff *d, const struct pd_agg *a,
 	double r = 0, c = 0;
 	size_t j;
 
-	if (!k)
-		return pd_func_is_ready_wait(d->fn, (uint32_t)i) ? 1 : 0;
+	if (!k) { /* a frame of waits named so, not any symbol ending so */
+		for (j = 0; j < na + nb; j++) {
+			const struct pd_agg *x = j < na ? &a[j] : &b[j - na];
+
+			if (x->self_waits && x->self_waits[i] > 0)
+				return pd_func_is_ready_wait(d->fn,
+							     (uint32_t)i);
+		}
+		return 0;
+	}
 	for (j = 0; j < na + nb; j++) {
 		const struct pd_agg *x = j < na ? &a[j] : &b[j - na];
 

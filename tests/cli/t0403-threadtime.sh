@@ -74,4 +74,23 @@ mk "$T/b1.json" 200 1 1000
 mk "$T/b2.json" 200 5 1000
 expect_exit 1 pd "$T/b1.json" "$T/b2.json"
 expect_grep "^regressed: ReadMft() (blocked) \[app\] +400.0 % (self)" "$T/out"
+# A CPU function whose name merely ends so is not a ready wait: judged
+# exactly as the same function under another name.
+for k in 1 2; do
+	{
+		echo "main;work(ready) $((k * 4000))"
+		for f in a b c d e f; do echo "main;f_$f $((3000 + k * 7 + ${#f} * 311))"; done
+	} >"$T/n$k.folded"
+	sed 's/(ready)/_plain/' "$T/n$k.folded" >"$T/m$k.folded"
+done
+pd -f json "$T/n1.folded" "$T/n2.folded" >"$T/n.json" 2>/dev/null
+pd -f json "$T/m1.folded" "$T/m2.folded" >"$T/m.json" 2>/dev/null
+if python3 - "$T/n.json" "$T/m.json" <<'PY'; then ok; else not_ok "a CPU function named *(ready)"; fi
+import json, sys
+n, m = (json.load(open(p)) for p in sys.argv[1:])
+a = {f["function"]: f["self"] for f in n["functions"]}["work(ready)"]
+b = {f["function"]: f["self"] for f in m["functions"]}["work_plain"]
+for k in ("status", "p", "mde_pct", "ci_low", "ci_high"):
+    assert a[k] == b[k], (k, a[k], b[k])
+PY
 finish
