@@ -41,6 +41,15 @@ static int cmp_kdef(const void *a, const void *b)
 	return pd_etl_cmp2(x->key, x->ts, y->key, y->ts);
 }
 
+/* An I/O's start before its end at one time: its IRP, then its time. */
+static int cmp_disk(const void *a, const void *b)
+{
+	const struct etl_disk *x = a, *y = b;
+	int c = pd_etl_cmp2(x->irp, x->ts, y->irp, y->ts);
+
+	return c ? c : x->done - y->done;
+}
+
 /* A table of records of size held up to PD_LIMIT_ETL_MEMORY (or n). */
 static void table(struct etl_table *t, size_t size,
 		  int (*cmp)(const void *, const void *), size_t n)
@@ -61,7 +70,8 @@ void pd_etl_state_init(struct etl_state *st, const char *path,
 	table(&st->krefs, sizeof(struct etl_sref), cmp_key, records);
 	table(&st->kdefs, sizeof(struct etl_kdef), cmp_kdef, records);
 	table(&st->cswitch, sizeof(struct etl_cswitch), cmp_cswitch, records);
-	st->cswitch.spill = &st->spill;
+	table(&st->disk, sizeof(struct etl_disk), cmp_disk, records);
+	st->cswitch.spill = st->disk.spill = &st->spill;
 	st->samples.spill = st->srefs.spill = &st->spill;
 	st->krefs.spill = st->kdefs.spill = &st->spill;
 	st->inflate = PD_LIMIT_ETL_INFLATE;
@@ -79,7 +89,7 @@ void pd_etl_state_release(struct etl_state *st)
 	pd_etl_table_release(&st->kdefs);
 	pd_etl_table_release(&st->cswitch);
 	PD_VEC_FREE(&st->waits);
-	PD_VEC_FREE(&st->disk);
+	pd_etl_table_release(&st->disk);
 	PD_VEC_FREE(&st->ranges);
 	PD_VEC_FREE(&st->threads);
 	PD_VEC_FREE(&st->procs);

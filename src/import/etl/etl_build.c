@@ -653,7 +653,7 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 	double w = (st->interval_100ns ? st->interval_100ns : 10000) * 100.0;
 	int rc;
 
-	if (st->fileio && !st->disk.n)
+	if (st->fileio && !st->disk.total)
 		return pd_err_set(err, PD_EEMPTY,
 				  "%s: the trace holds no file reads or writes"
 				  " (FileIo events: record with xperf -on"
@@ -661,7 +661,7 @@ int pd_etl_build(struct etl_state *st, struct pd_profile *p, struct pd_err *err)
 				  " -stackwalk FileRead+FileWrite, or WPR's"
 				  " file I/O profile)",
 				  st->path);
-	if (st->diskio && !st->disk.n)
+	if (st->diskio && !st->disk.total)
 		return pd_err_set(err, PD_EEMPTY,
 				  "%s: the trace holds no disk I/O (DiskIo"
 				  " events: record with xperf -on"

@@ -473,10 +473,7 @@ int pd_etl_take_disk(struct etl_state *st, const struct etl_event *ev,
 		d.ticks = rd(ev->data + 24 + 2 * p, 8);
 		d.done = 1;
 	}
-	if (st->disk.n >= PD_LIMIT_ETL_RECORDS)
-		return too_many(st, ev, err);
-	PD_VEC_PUSH(&st->disk, d);
-	return 0;
+	return keep(st, &st->disk, &d, ev, err);
 }
 
 /*
@@ -517,10 +514,7 @@ int pd_etl_take_file(struct etl_state *st, const struct etl_event *ev,
 		d.write = ev->opcode == 68;
 		d.size = rd(ev->data + size, 4); /* asked for */
 	}
-	if (st->disk.n >= PD_LIMIT_ETL_RECORDS)
-		return too_many(st, ev, err);
-	PD_VEC_PUSH(&st->disk, d);
-	return 0;
+	return keep(st, &st->disk, &d, ev, err);
 }
 
 /*

@@ -256,7 +256,7 @@ struct etl_state {
 	int hardfault;		 /* the profile: hard faults' time */
 	int fileio;		 /* the profile: file reads' and writes' time */
 	int io;			 /* either: waits of I/O, no CPU samples */
-	PD_VEC(struct etl_disk) disk;
+	struct etl_table disk;	 /* by IRP, then time (etl_wait.c) */
 	/*
 	 * I/O of the processes read: disk reads, writes; hard faults in [0]
 	 * (etl_build.c)

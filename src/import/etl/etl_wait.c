@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "core/limits.h"
-#include "core/sort.h"
 #include "core/xalloc.h"
 #include "import/etl/etl_int.h"
 #include "model/func.h"
@@ -205,55 +204,58 @@ int pd_etl_pair_switches(struct etl_state *st, struct pd_err *err)
 	return rc < 0 ? rc : 0;
 }
 
-static int by_irp(const void *a, const void *b)
-{
-	const struct etl_disk *x = a, *y = b;
-
-	if (x->irp != y->irp)
-		return x->irp < y->irp ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->done - y->done; /* a start before an end at its time */
-}
-
 /*
  * An IRP is used again once its I/O completed: each end pairs with the
- * start just before it of its IRP; an end with none (the start was
- * before the trace) is counted, not weighed.
+ * start just before it of its IRP (the table is sorted by IRP, then
+ * time); an end with none (the start was before the trace) is counted,
+ * not weighed.
  */
 int pd_etl_pair_disk(struct etl_state *st, struct pd_err *err)
 {
-	size_t i;
-	int rc = 0;
+	struct etl_cursor c;
+	struct etl_disk s;
+	const void *r;
+	int rc, have = 0;
 
-	if (st->disk.n > 1)
-		pd_sort(st->disk.v, st->disk.n, sizeof(*st->disk.v), by_irp);
-	for (i = 0; i < st->disk.n && rc == 0; i++) {
-		const struct etl_disk *d = &st->disk.v[i], *s;
+	if (!st->disk.total)
+		return 0;
+	memset(&s, 0, sizeof(s));
+	rc = pd_etl_table_sort(&st->disk, st->path, err);
+	if (rc)
+		return rc;
+	pd_etl_cursor_open(&c, &st->disk);
+	while ((rc = pd_etl_cursor_next(&c, &r, st->path, err)) > 0) {
+		const struct etl_disk *d = r;
 
-		if (!d->done)
+		if (!d->done) {
+			s = *d;
+			have = 1;
 			continue;
-		s = i ? &st->disk.v[i - 1] : NULL;
-		if (!s || s->done || s->irp != d->irp ||
-		    (d->write >= 0 && s->write != d->write)) {
+		}
+		if (!have || s.irp != d->irp ||
+		    (d->write >= 0 && s.write != d->write)) {
 			/* a file's end may be of any other operation */
 			st->disk_unpaired += !st->fileio;
 			continue;
 		}
+		have = 0;	/* the start is taken */
 		if (st->fileio) /* the request to its end, in the trace's clock
 				 */
-			rc = push_wait(st, s->tid, s->pid, s->ts, d->ts - s->ts,
-				       s->write ? ETL_WAIT_FILE_WRITE
-						: ETL_WAIT_FILE_READ,
-				       0, d->size ? d->size : s->size, err);
+			rc = push_wait(st, s.tid, s.pid, s.ts, d->ts - s.ts,
+				       s.write ? ETL_WAIT_FILE_WRITE
+					       : ETL_WAIT_FILE_READ,
+				       0, d->size ? d->size : s.size, err);
 		else
-			rc = push_wait(st, s->tid, s->pid, s->ts, d->ticks,
+			rc = push_wait(st, s.tid, s.pid, s.ts, d->ticks,
 				       d->write ? ETL_WAIT_DISK_WRITE
 						: ETL_WAIT_DISK_READ,
 				       0, d->size, err);
+		if (rc)
+			break;
 	}
-	PD_VEC_FREE(&st->disk);
-	return rc;
+	pd_etl_cursor_close(&c);
+	pd_etl_table_release(&st->disk);
+	return rc < 0 ? rc : 0;
 }
 
 void pd_etl_wait_keep(struct etl_state *st, const struct etl_sample *s,
