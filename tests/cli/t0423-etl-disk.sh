@@ -114,6 +114,20 @@ expect_grep "4 hard faults (0.0 MB read in, 4.6 ms)" "$T/err"
 expect_grep "1 hard faults have no stack and were left out (record with -stackwalk HardFault)" "$T/err"
 expect_exit 2 pd show --event hardfault "$T/io.etl"
 expect_grep "the trace holds no hard faults" "$T/err"
+# a hard fault cut short: one line with its byte, exit 2; the CPU
+# profile, which only counts them, reads the trace
+python3 - "$T/hf.json" "$T/hfbad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["hardfaults"][1]["short"] = True
+json.dump(d, open(sys.argv[2], "w"))
+PY
+python3 "$PD_ROOT/tests/tools/etl_make.py" "$T/hfbad.json" "$T/hfbad.etl" ||
+	not_ok "etl_make short hard fault"
+expect_exit 2 pd show --event hardfault "$T/hfbad.etl"
+expect_grep "^perfdiff: .*hfbad.etl: byte [0-9]* of the .etl: a hard fault shorter than its fields$" "$T/err"
+[ "$(wc -l <"$T/err")" -eq 1 ] && ok || not_ok "more than one line: $(cat "$T/err")"
+expect_exit 0 pd show "$T/hfbad.etl"
 
 # File I/O (--event fileio): each read or write the time from its
 # request (FileIo/Read, Write, with the requesting thread's stack) to

@@ -22,7 +22,7 @@ spec: {"processes": [{"pid", "name"}], "threads": [{"pid", "tid"}],
                   "service": ticks, "write": false, "user": [...],
                   "kernel": [...], "drop_start": false}],
        "hardfaults": [{"start": ticks, "at": ticks, "tid", "bytes",
-                       "user": [...], "kernel": [...]}],
+                       "user": [...], "kernel": [...], "short": false}],
        "files": [{"start": ticks, "end": ticks, "tid", "irp", "size",
                   "done": bytes, "write": false, "user": [...],
                   "kernel": [...]}],
@@ -182,6 +182,8 @@ def events(spec):
     for h in spec.get("hardfaults", []):
         data = struct.pack("<qQQQII", h["start"], 0, 0x7f9c7a891f0,
                            0xfffff8a0017ca760, h["tid"], h["bytes"])
+        if h.get("short"):  # a damaged event: its fields cut
+            data = data[:16]
         out.append(system(0x02, 32, 2, data, pid=0xFFFFFFFF,
                           tid=0xFFFFFFFF, ts=h["at"]))
         head = struct.pack("<QII", h["at"], pid_of.get(h["tid"], 0), h["tid"])
