@@ -153,6 +153,18 @@
 #ifndef PD_LIMIT_ETL_SPILL_FLOOR
 #define PD_LIMIT_ETL_SPILL_FLOOR ((uint64_t)256 << 20)
 #endif
+/*
+ * Context switches, wakeups and switch-ins of one perf recording, kept
+ * until the file ends to pair each switch-out with its thread's next
+ * switch-in (docs/formats.md, "Off-CPU time"): 24 bytes each, and 16
+ * more while they are paired, so 8 Mi of them is about 340 MB. A busy
+ * machine switches some 20 000 times a second: several minutes of
+ * sched_switch at every switch. PERFDIFF_LIMIT_PERF_SWITCHES raises it
+ * without a rebuild.
+ */
+#ifndef PD_LIMIT_PERF_SWITCHES
+#define PD_LIMIT_PERF_SWITCHES ((uint64_t)1 << 23)
+#endif
 /* One buffer of an ETW trace (ETW writes at most 1 MiB today). */
 #ifndef PD_LIMIT_ETL_BUFFER
 #define PD_LIMIT_ETL_BUFFER ((uint32_t)64 << 20)

@@ -111,6 +111,13 @@ struct perf_state {
 	uint32_t sw_tid;
 	double time_ns; /* ns a time unit: 1e9 in perf script, 1 in perf.data */
 	PD_VEC(struct perf_switch) sw;
+	/*
+	 * At most sw_cap of them (PD_LIMIT_PERF_SWITCHES); sw_over when one
+	 * more came, at time sw_over_time (the file's unit)
+	 */
+	uint64_t sw_cap;
+	int sw_over;
+	double sw_over_time;
 	uint64_t sw_out, sw_in, sw_wake;
 	/* sched_switch samples, and "PERF_RECORD_SWITCH OUT" lines, seen */
 	uint64_t sw_seen, sw_outrec;
@@ -128,6 +135,11 @@ struct perf_state {
 void pd_perf_state_init(struct perf_state *st, struct pd_profile *p,
 			const struct pd_import_opts *o);
 void pd_perf_state_release(struct perf_state *st);
+/*
+ * The switch log's cap from PERFDIFF_LIMIT_PERF_SWITCHES, when set; an
+ * error when it is not a whole number.
+ */
+int pd_perf_limits(struct perf_state *st, struct pd_err *err);
 /*
  * Starts a sample: counts its event, decides whether it is kept (the
  * event chosen, --process, --thread) and its weight.

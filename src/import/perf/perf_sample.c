@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/err.h"
+#include "core/limits.h"
 #include "import/perf/perf_int.h"
 #include "model/func.h"
 
@@ -443,6 +445,7 @@ void pd_perf_state_init(struct perf_state *st, struct pd_profile *p,
 	st->time_ns = 1e9;
 	st->all_period = 1;
 	st->const_period = 1;
+	st->sw_cap = PD_LIMIT_PERF_SWITCHES;
 	pd_intern_init(&st->cache);
 	pd_intern_init(&st->events);
 	pd_intern_init(&st->lines);
@@ -467,11 +470,30 @@ void pd_perf_state_release(struct perf_state *st)
 	pd_buf_release(&st->name);
 }
 
+int pd_perf_limits(struct perf_state *st, struct pd_err *err)
+{
+	unsigned long long n;
+	int rc = pd_limit_env("PERFDIFF_LIMIT_PERF_SWITCHES",
+			      PD_LIMIT_PERF_SWITCHES, &n, err);
+
+	st->sw_cap = n;
+	return rc;
+}
+
 int pd_perf_finish(struct perf_state *st, const char *path, struct pd_err *err)
 {
 	struct pd_profile *p = st->p;
 
 	pd_perf_sample_end(st);
+	if (st->sw_over)
+		return pd_err_set(
+		    err, PD_ETOOBIG,
+		    "%s: at time %.6f s: over perfdiff's limit of %llu context"
+		    " switches, wakeups and switch-ins in a recording"
+		    " (PD_LIMIT_PERF_SWITCHES in src/core/limits.h;"
+		    " PERFDIFF_LIMIT_PERF_SWITCHES=N raises it)",
+		    path, st->sw_over_time * st->time_ns / 1e9,
+		    (unsigned long long)st->sw_cap);
 	pd_perf_waits(st, path);
 	if (st->chosen == UINT32_MAX)
 		return no_samples(st, path, st->o, err);

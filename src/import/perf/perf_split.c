@@ -166,12 +166,23 @@ static void merge(struct perf_state *st, struct piece *pc, size_t lines)
 	for (i = 0; i < pc->st.sw.n; i++) { /* in file order, as one reader */
 		struct perf_switch w = pc->st.sw.v[i];
 
+		if (st->sw.n >= st->sw_cap) {
+			if (!st->sw_over)
+				st->sw_over_time = w.time;
+			st->sw_over = 1;
+			break;
+		}
+
 		if (w.node != PERF_SW_IN && w.node != PERF_SW_WAKE)
 			w.node = to[w.node];
 		w.thread =
 		    pd_intern(&d->strs, pd_intern_str(&s->strs, w.thread),
 			      pd_intern_len(&s->strs, w.thread));
 		PD_VEC_PUSH(&st->sw, w);
+	}
+	if (pc->st.sw_over && !st->sw_over) {
+		st->sw_over = 1;
+		st->sw_over_time = pc->st.sw_over_time;
 	}
 	st->sw_out += pc->st.sw_out;
 	st->sw_in += pc->st.sw_in;
@@ -227,6 +238,7 @@ static void piece_open(struct piece *pc, const struct perf_state *st,
 	pd_profile_init(&pc->p);
 	pd_perf_state_init(&pc->st, &pc->p, &pc->o);
 	pc->st.log_times = 1;
+	pc->st.sw_cap = st->sw_cap;
 	pc->rc = pd_input_open_range(&pc->in, path, a, b - a, &pc->err);
 	if (pc->rc < 0)
 		return;
@@ -354,8 +366,10 @@ int pd_perf_import(struct pd_input *in, struct pd_profile *p,
 	int rc;
 
 	pd_perf_state_init(&st, p, o);
-	rc = pd_perf_import_split(in, &st, 0, PERF_PIECE_MIN, PERF_PIECE_MAX,
-				  err);
+	rc = pd_perf_limits(&st, err);
+	if (rc == 0)
+		rc = pd_perf_import_split(in, &st, 0, PERF_PIECE_MIN,
+					  PERF_PIECE_MAX, err);
 	if (rc == 0) {
 		struct pd_lines lines;
 

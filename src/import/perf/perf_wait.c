@@ -77,6 +77,12 @@ static void log_switch(struct perf_state *st, double time, long long tid,
 
 	if (tid < 0 || tid > (long long)UINT32_MAX || isnan(time))
 		return;
+	if (st->sw.n >= st->sw_cap) {
+		if (!st->sw_over)
+			st->sw_over_time = time;
+		st->sw_over = 1;
+		return;
+	}
 	w.time = time;
 	w.tid = (uint32_t)tid;
 	w.node = node;

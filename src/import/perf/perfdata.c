@@ -566,7 +566,9 @@ static int read_all(struct pdd *d, struct pd_profile *p,
 	pd_perf_state_init(&st, p, o);
 	st.time_ns = 1; /* sample times in ns, not perf script's seconds */
 	make_frames(d, &st);
-	rc = pass_samples(d, &st, err);
+	rc = pd_perf_limits(&st, err);
+	if (!rc)
+		rc = pass_samples(d, &st, err);
 	if (!rc)
 		rc = pd_perf_finish(&st, d->path, err);
 	pd_perf_state_release(&st);
