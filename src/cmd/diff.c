@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "cmd/run.h"
 #include "cmd/side.h"
+#include "compare/cold.h"
 #include "compare/section.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
@@ -123,8 +124,10 @@ static int render_sides(struct pd_diff *d, struct pd_args *r,
  * "Several series"): the report layer orders and shortens them.
  */
 static int render_md_sections(FILE *f, const struct pd_section *x, size_t n,
-			      const char *only, const pd_cold_only_vec *cold)
+			      const char *only, const pd_cold_only_vec *cold,
+			      const pd_cold_cost_vec *cost)
 {
+	struct pd_md_colds c;
 	struct pd_md_series *s = pd_xmalloc((n + 1) * sizeof(*s));
 	size_t i;
 	int rc;
@@ -134,7 +137,11 @@ static int render_md_sections(FILE *f, const struct pd_section *x, size_t n,
 		s[i].tool = x[i].key.tool;
 		s[i].d = &x[i].d;
 	}
-	rc = pd_report_md_series(f, s, n, only, cold->v, cold->n);
+	c.only = cold->v;
+	c.nonly = cold->n;
+	c.cost = cost->v;
+	c.ncost = cost->n;
+	rc = pd_report_md_series(f, s, n, only, &c);
 	free(s);
 	return rc;
 }
@@ -160,6 +167,71 @@ static void cold_line(FILE *f, const pd_cold_only_vec *c)
 		fprintf(f, "%s %s)", i ? "," : "", b.buf);
 	}
 	fputs("\n", f);
+	pd_buf_release(&b);
+}
+
+/*
+ * Under the first line, each function whose cold-cache cost (cold less
+ * warm self time) changed between the builds (docs/cli.md, "Cold against
+ * warm"): one line a function, the largest change first.
+ */
+static void cost_lines(FILE *f, const pd_cold_cost_vec *c)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < c->n && c->v[i].status != PD_SAME; i++) {
+		const struct pd_cold_cost *o = &c->v[i];
+		const char *u = pd_unit_display(o->unit);
+
+		pd_buf_reset(&b);
+		pd_buf_addf(&b,
+			    "cold-cache cost %s: ", pd_status_name(o->status));
+		pd_buf_add_term_line(&b, o->func);
+		pd_buf_adds(&b, o->delta > 0 ? " +" : " ");
+		pd_fmt_weight(&b, o->delta, o->unit);
+		pd_buf_addf(&b, " %s (cold less warm self time ", u);
+		pd_fmt_weight(&b, o->base, o->unit);
+		pd_buf_adds(&b, " -> ");
+		pd_fmt_weight(&b, o->cand, o->unit);
+		pd_buf_addf(&b, " %s, 95 %% CI ", u);
+		pd_fmt_weight(&b, o->lo, o->unit);
+		pd_buf_adds(&b, " .. ");
+		pd_fmt_weight(&b, o->hi, o->unit);
+		pd_buf_addf(&b, ", q %.2g; ", o->q);
+		pd_buf_add_term_line(&b, o->tool);
+		fprintf(f, "%s)\n", b.buf);
+	}
+	pd_buf_release(&b);
+}
+
+static void cost_json(FILE *f, const pd_cold_cost_vec *c, size_t tested)
+{
+	struct pd_buf b = PD_BUF_INIT;
+	size_t i, k = 0;
+
+	fprintf(f, "\"cold_cost\": {\"tested\": %zu, \"changed\": [", tested);
+	for (i = 0; i < c->n && c->v[i].status != PD_SAME; i++) {
+		const struct pd_cold_cost *o = &c->v[i];
+
+		pd_buf_reset(&b);
+		pd_buf_adds(&b, k++ ? ", {\"tool\": " : "{\"tool\": ");
+		pd_json_string(&b, o->tool, strlen(o->tool));
+		pd_buf_adds(&b, ", \"function\": ");
+		pd_json_string(&b, o->func, strlen(o->func));
+		pd_buf_adds(&b, ", \"module\": ");
+		pd_json_string(&b, o->module, strlen(o->module));
+		pd_buf_addf(&b,
+			    ", \"status\": \"%s\", \"unit\": \"%s\","
+			    " \"base\": %.17g, \"cand\": %.17g,"
+			    " \"delta\": %.17g, \"ci_low\": %.17g,"
+			    " \"ci_high\": %.17g, \"p\": %.17g, \"q\": %.17g}",
+			    pd_status_name(o->status), pd_unit_name(o->unit),
+			    o->base, o->cand, o->delta, o->lo, o->hi, o->p,
+			    o->q);
+		fputs(b.buf, f);
+	}
+	fputs("]},\n", f);
 	pd_buf_release(&b);
 }
 
@@ -198,10 +270,13 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 	struct pd_buf b = PD_BUF_INIT;
 	enum pd_status worst = PD_SAME;
 	pd_cold_only_vec cold = PD_VEC_INIT;
-	size_t i;
+	pd_cold_cost_vec cost = PD_VEC_INIT;
+	size_t i, tested = 0;
 	int rc = 0, status = 0, st;
 
 	pd_sections_cold_only(x, n, &cold);
+	if (n)
+		pd_sections_cold_cost(x, n, &x[0].d.set, &cost, &tested);
 
 	for (i = 0; i < n; i++) {
 		pd_render_warnings(&x[i].d, r, x[i].name);
@@ -230,10 +305,11 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 		fprintf(out.f, "],\n\"not_compared\": %s,\n",
 			*only ? b.buf : "null");
 		cold_json(out.f, &cold);
+		cost_json(out.f, &cost, tested);
 		fprintf(out.f, "\"verdict\": \"%s\"\n}\n",
 			pd_status_name(worst));
 	} else if (r->fmt == PD_FMT_MD) {
-		rc = render_md_sections(out.f, x, n, only, &cold);
+		rc = render_md_sections(out.f, x, n, only, &cold, &cost);
 	} else {
 		fprintf(out.f, "%zu series compared (cache, tool):", n);
 		for (i = 0; i < n; i++)
@@ -245,6 +321,7 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 			      : "",
 			only);
 		cold_line(out.f, &cold);
+		cost_lines(out.f, &cost);
 		for (i = 0; i < n && rc == 0; i++) {
 			fputs("\n", out.f);
 			fprintf(out.f, "== %zu of %zu: cache %s, tool %s ==\n",
@@ -255,6 +332,7 @@ static int render_sections(struct pd_section *x, size_t n, struct pd_args *r,
 	}
 	pd_buf_release(&b);
 	PD_VEC_FREE(&cold);
+	PD_VEC_FREE(&cost);
 	if (rc < 0 && r->output && !ferror(out.f))
 		pd_error("error: %s: write failed", r->output);
 	if (pd_out_close_say(&out, rc) != 0 || rc != 0)

@@ -42,20 +42,6 @@ void pd_section_diff(struct pd_section *x, unsigned flags,
 		     const struct pd_settings *set, struct pd_import_job *jobs,
 		     const struct pd_run_side *s, const char *only);
 
-/*
- * A function that regressed in a cold series while the warm series of
- * its tool held (docs/cli.md, "Bundles"): what the cold cache made
- * slower, and not the work. Names borrowed from the sections.
- */
-typedef PD_VEC(struct pd_md_cold) pd_cold_only_vec;
-
-/*
- * Into out, x[0..n)'s functions regressed cold and not warm, of each
- * tool with both series; out's entries last as long as x.
- */
-void pd_sections_cold_only(const struct pd_section *x, size_t n,
-			   pd_cold_only_vec *out);
-
 /* Frees what x holds (x itself stays the caller's). */
 void pd_section_release(struct pd_section *x);
 

@@ -253,6 +253,43 @@ static void cold_line(struct pd_buf *b, const struct pd_md_cold *c, size_t n)
 	pd_buf_adds(b, "\n");
 }
 
+/*
+ * Then the functions whose cold-cache cost changed between the builds,
+ * on one line.
+ */
+static void cost_line(struct pd_buf *b, const struct pd_cold_cost *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && c[i].status != PD_SAME; i++) {
+		if (i == HEAD_NAMES)
+			break;
+		pd_buf_adds(b, i ? ", "
+				 : "\nCold-cache cost (cold less warm"
+				   " self time) changed: ");
+		pd_md_name_module(b, c[i].func, c[i].module, " ",
+				  HEAD_NAME_CHARS);
+		pd_buf_adds(b, c[i].delta > 0 ? " +" : " ");
+		pd_fmt_weight(b, c[i].delta, c[i].unit);
+		pd_buf_addf(b, " %s, ", pd_unit_display(c[i].unit));
+		pd_fmt_weight(b, c[i].base, c[i].unit);
+		pd_buf_adds(b, " → ");
+		pd_fmt_weight(b, c[i].cand, c[i].unit);
+		pd_buf_adds(b, " (");
+		pd_md_text(b, c[i].tool, 60);
+		pd_buf_adds(b, ")");
+	}
+	if (i == HEAD_NAMES && i < n && c[i].status != PD_SAME) {
+		size_t m = i;
+
+		while (m < n && c[m].status != PD_SAME)
+			m++;
+		pd_buf_addf(b, " …and %zu more", m - i);
+	}
+	if (i)
+		pd_buf_adds(b, "\n");
+}
+
 /* x for s: its rank, where the rest of it is, its heading and head. */
 static void shown_init(struct shown *x, const struct pd_md_series *s)
 {
@@ -389,8 +426,7 @@ static size_t room(const struct shown *x, size_t n, size_t fixed)
 }
 
 int pd_report_md_series(FILE *f, const struct pd_md_series *s, size_t n,
-			const char *only, const struct pd_md_cold *cold,
-			size_t ncold)
+			const char *only, const struct pd_md_colds *cold)
 {
 	static const enum md_part regressed = MD_REGRESSED, all = MD_ALL;
 	struct shown *x = pd_xcalloc(n + 1, sizeof(*x));
@@ -404,7 +440,8 @@ int pd_report_md_series(FILE *f, const struct pd_md_series *s, size_t n,
 			if (rank_of(s[i].d) == rank)
 				shown_init(&x[k++], &s[i]);
 	first_line(&b, x, n, only);
-	cold_line(&b, cold, ncold);
+	cold_line(&b, cold->only, cold->nonly);
+	cost_line(&b, cold->cost, cold->ncost);
 	legend(&end);
 	/*
 	 * The turns, what matters most first: every regressed table, whole

@@ -47,17 +47,37 @@ struct pd_md_cold {
 	double delta_pct;
 };
 /*
+ * A function's cold-cache cost in both builds (its cold self time less
+ * its warm one, docs/cli.md "Cold against warm"), and its change judged.
+ */
+struct pd_cold_cost {
+	const char *tool, *func, *module; /* borrowed */
+	enum pd_unit unit;
+	double base, cand;     /* cold - warm self weight, each build */
+	double delta;	       /* its change, beyond each series' shift */
+	double lo, hi;	       /* delta's 95 % interval */
+	double p, q;	       /* no change; q: Benjamini-Hochberg */
+	enum pd_status status; /* PD_REGRESSED, PD_IMPROVED or PD_SAME */
+};
+/* Cold against warm, for the lines under a report's first one. */
+struct pd_md_colds {
+	const struct pd_md_cold *only; /* regressed cold, warm held */
+	size_t nonly;
+	const struct pd_cold_cost *cost; /* changed ones first */
+	size_t ncost;
+};
+/*
  * The Markdown of n series in one comment, under PD_LIMIT_MARKDOWN_BYTES
  * (docs/reports.md, "Markdown"): a first line naming each series' verdict
  * and each regressed function, then the regressed series, the improved
  * and the rest, each as pd_report_md shows one; the regressions whole,
  * what did not fit left out and said. only: what one side lacks, or "";
- * cold[0..ncold): the "cold cache only" line under the first.
+ * cold: the "cold cache only" line and the changed cold-cache costs
+ * under the first.
  */
 PD_NODISCARD int pd_report_md_series(FILE *f, const struct pd_md_series *s,
 				     size_t n, const char *only,
-				     const struct pd_md_cold *cold,
-				     size_t ncold);
+				     const struct pd_md_colds *cold);
 PD_NODISCARD int pd_report_json(FILE *f, const struct pd_diff *d,
 				const struct pd_report_opts *o);
 /*
