@@ -645,9 +645,55 @@ static void impact_filter(struct pd_tseries *s, const struct pd_tseries *s0,
 }
 
 /*
+ * The spread of a series' runs about their own commit's mean (log
+ * scale): the pooled within-commit variance, *df its degrees of freedom
+ * (0 when no commit has two runs). No step between commits enters it.
+ */
+static double within_var(const struct pd_tseries *s, size_t *df)
+{
+	double floor = log_floor(s), ss = 0;
+	size_t c, k;
+
+	*df = 0;
+	for (c = 0; c < s->pts.n; c++) {
+		const struct pd_tpoint *pt = &s->pts.v[c];
+		double m = 0;
+
+		if (pt->n < 2)
+			continue;
+		for (k = 0; k < pt->n; k++)
+			m += log(pt->v[k] + floor) / (double)pt->n;
+		for (k = 0; k < pt->n; k++) {
+			double d = log(pt->v[k] + floor) - m;
+
+			ss += d * d;
+		}
+		*df += pt->n - 1;
+	}
+	return *df ? ss / (double)*df : PD_NAN;
+}
+
+/*
+ * Whether a function is judged beyond the machine's level (b) rather than
+ * on its own values (s): when the level takes out more of the runs'
+ * spread about their commits' means than the voters' own noise puts in.
+ * The choice sees only the spread within commits, which a step between
+ * commits does not move (statistics.md, "Trends", levels). With no
+ * repeat runs nothing shows it: the level, as before.
+ */
+static int level_helps(const struct pd_tseries *s, const struct pd_tseries *b)
+{
+	size_t df_s, df_b;
+	double vs = within_var(s, &df_s), vb = within_var(b, &df_b);
+
+	assert(df_s == df_b); /* the same runs */
+	return !df_s || vb < vs;
+}
+
+/*
  * Each series' change points: a function's beyond the machine's level
- * when the history shows one (trend_level.c), else its values as they
- * are; exact runs by their own rule.
+ * when the history shows one (trend_level.c) and it helps, else its
+ * values as they are; exact runs by their own rule.
  */
 static void analyse_all(struct pd_trend *t, const struct trend_opts *o,
 			size_t persist)
@@ -663,7 +709,7 @@ static void analyse_all(struct pd_trend *t, const struct trend_opts *o,
 			pd_trend_exact_series(s, persist);
 			continue;
 		}
-		if (beyond && beyond[i].pts.n) {
+		if (beyond && beyond[i].pts.n && level_helps(s, &beyond[i])) {
 			struct pd_tseries *b = &beyond[i];
 
 			analyse_series(b, o);

@@ -334,6 +334,110 @@ static void recorded(struct pd_trend *t, size_t n, double step, size_t at,
 }
 
 /*
+ * A history of n commits of 3 runs: series 0 the total, 1 the function
+ * (fn samples a run, (1 + step) times from commit at), 2 .. 1 + nv the
+ * other functions (vl samples each), and other samples in no series. Each
+ * run's every count is moved by the machine alike, exp(run_sd N(0, 1)).
+ */
+struct machine {
+	size_t n, at, nv;
+	double fn, vl, other, run_sd, step;
+};
+
+static void machine_history(struct pd_trend *t, const struct machine *m,
+			    uint64_t *s)
+{
+	struct pd_tseries ts[10];
+	double v[10][3];
+	size_t c, k, j, ns = 2 + m->nv;
+
+	assert_true(ns <= 10);
+	memset(t, 0, sizeof(*t));
+	memset(ts, 0, sizeof(ts));
+	t->pmax = 0.001;
+	t->ncommits = m->n;
+	t->scenario = pd_xstrdup("s");
+	t->cache = pd_xstrdup("warm");
+	t->tool = pd_xstrdup("perf");
+	for (j = 0; j < ns; j++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), j ? "f%zu" : "total", j);
+		ts[j].name = pd_xstrdup(name);
+		ts[j].tau = 0.05;
+	}
+	for (c = 0; c < m->n; c++) {
+		for (k = 0; k < 3; k++) {
+			double f = exp(m->run_sd * gauss(s));
+
+			v[1][k] = count(
+			    m->fn * f * (c >= m->at ? 1 + m->step : 1), s);
+			v[0][k] = v[1][k] + count(m->other * f, s);
+			for (j = 2; j < ns; j++) {
+				v[j][k] = count(m->vl * f, s);
+				v[0][k] += v[j][k];
+			}
+		}
+		for (j = 0; j < ns; j++)
+			push_point(&ts[j], v[j], 3, c);
+	}
+	for (j = 0; j < ns; j++)
+		PD_VEC_PUSH(&t->series, ts[j]);
+}
+
+/* Of h histories of m, how many have a change point in series 1 at at. */
+static size_t machine_found(const struct machine *m, size_t h, uint64_t *s)
+{
+	size_t i, found = 0;
+
+	for (i = 0; i < h; i++) {
+		struct pd_trend t;
+		const struct pd_tseries *f;
+
+		machine_history(&t, m, s);
+		pd_trend_analyse(&t, 999, 3);
+		f = &t.series.v[1];
+		found += m->at < m->n
+			     ? f->changes.n == 1 && f->changes.v[0].at == m->at
+			     : f->changes.n > 0;
+		pd_trend_release(&t);
+	}
+	return found;
+}
+
+/*
+ * A function is judged beyond the machine's level only when the level
+ * takes out more of the runs' spread within their commits than the
+ * voters' noise puts in. A machine that moves whole runs by 15 %: a
+ * +25 % step in a function is found beyond the level (on its own values
+ * the runs' spread hides it). A quiet machine (runs 1 %) whose other
+ * functions are small and noisy (60 samples each, 13 %): the function's
+ * 2000 samples find a +20 % step on their own, which the level's noise
+ * would hide. Identical builds stay quiet either way.
+ */
+static void test_level_when_it_helps(void **state)
+{
+	struct machine busy = { 9, 6, 6, 600, 300, 600, 0.15, 0.25 };
+	struct machine quiet = { 9, 6, 5, 2000, 60, 200, 0.01, 0.20 };
+	uint64_t s = 77;
+	size_t fb, fq, nb, nq;
+
+	(void)state;
+	fb = machine_found(&busy, 20, &s);
+	fq = machine_found(&quiet, 20, &s);
+	busy.at = busy.n;
+	quiet.at = quiet.n;
+	nb = machine_found(&busy, 100, &s);
+	nq = machine_found(&quiet, 100, &s);
+	print_message("level: busy %zu/20 quiet %zu/20, null %zu %zu of 100\n",
+		      fb, fq, nb, nq);
+	assert_true(fb >= 18);
+	assert_true(fq >= 18);
+	assert_true(nb <= 1);
+	assert_true(nq <= 1);
+}
+
+/*
  * Nine commits of three runs, a +26 % step in parse_record held for the
  * last three (and +13 % in the total): a change point at the step's
  * commit in both series, in 20 histories of 20 (the commit means' test
@@ -535,6 +639,7 @@ int main(void)
 		cmocka_unit_test(test_night_effects_null),
 		cmocka_unit_test(test_watch_newest),
 		cmocka_unit_test(test_short_history_step),
+		cmocka_unit_test(test_level_when_it_helps),
 		cmocka_unit_test(test_says_what_it_needs),
 		cmocka_unit_test(test_commit_without_runs),
 		cmocka_unit_test(test_exact_series),
