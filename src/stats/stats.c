@@ -332,6 +332,9 @@ void pd_bh(const double *p, size_t n, double *q)
 	for (k = n; k-- > 0;) {
 		double v = s[k].p * (double)n / (double)(k + 1);
 
+		/* p * n / n may round one unit below p: q is never below p */
+		if (v < s[k].p)
+			v = s[k].p;
 		if (v < run)
 			run = v;
 		q[s[k].i] = run;

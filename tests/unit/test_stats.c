@@ -160,6 +160,10 @@ static void test_bh_and_median(void **state)
 	assert_near(q[3], 0.5, 1e-12);
 	assert_near(pd_median(v, 5), 3, 0);
 	assert_near(pd_median(v, 4), 2.5, 0);
+	/* 0.8851138347145466 * 3 / 3 rounds below itself in doubles */
+	p[0] = p[1] = p[2] = 0.8851138347145466;
+	pd_bh(p, 3, q);
+	assert_true(q[0] >= p[0] && q[1] >= p[1] && q[2] >= p[2]);
 }
 
 static void test_planted_change(void **state)
