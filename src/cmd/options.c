@@ -297,9 +297,10 @@ static const struct pd_optdef table[] = {
 	  "(A B A B, `scripts/record-ab.sh`): the paired t-test "
 	  "(statistics.md, \"Several runs per side\")" },
 	{ "function", 0, TEXT(function, NULL), "REGEX", "Runs", PD_C_CHECK,
-	  "decide on the functions whose \"name [module]\" matches (self or\n"
-	  "total); default: the whole verdict",
-	  "decide on the functions whose `name [module]` matches: bad when "
+	  "decide on the functions whose name or \"name [module]\"\n"
+	  "matches (self or total); default: the whole verdict",
+	  "decide on the functions whose name or `name [module]` matches: bad "
+	  "when "
 	  "one regressed in self or total time (or appeared), skip when one "
 	  "is inconclusive, skip when none matches" },
 	/* Matching */
@@ -447,9 +448,10 @@ static const struct pd_optdef table[] = {
 	  "commits dated DATE (ISO 8601) or later",
 	  "commits dated DATE (ISO 8601) or later" },
 	{ "function", 0, TEXT(function, NULL), "REGEX", "Trend", SERIES,
-	  "only functions whose \"name [module]\" matches (and no\n"
-	  "counters)",
-	  "only functions whose `name [module]` matches (POSIX extended); no "
+	  "only functions whose name or \"name [module]\" matches\n"
+	  "(and no counters)",
+	  "only functions whose name or `name [module]` matches (POSIX "
+	  "extended); no "
 	  "counters" },
 	{ "p", 0, NUM(pmax, PD_NUM_DOUBLE, 1e-4, 0.5), "P", "Trend", SERIES,
 	  "significance of a change point (default 0.001)", NULL },

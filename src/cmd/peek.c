@@ -18,9 +18,10 @@ static const char peek_usage[] =
     "usage: perfdiff peek REGEX BASELINE CANDIDATE [options]\n"
     "       perfdiff peek -b RUN ... -c RUN ... REGEX [options]\n"
     "\n"
-    "For each function whose \"name [module]\" matches REGEX (POSIX\n"
-    "extended): its callers (its total under each) and its callees (its\n"
-    "own time and each callee's total under it), baseline and candidate.\n"
+    "For each function whose name or \"name [module]\" matches REGEX\n"
+    "(POSIX extended): its callers (its total under each) and its\n"
+    "callees (its own time and each callee's total under it), baseline\n"
+    "and candidate.\n"
     "BASELINE and CANDIDATE are profiles or bundle folders. Exit status:\n"
     "0, or 2 on error or when no function matches.\n"
     "\n";

@@ -3,6 +3,7 @@
 
 #include "compare/status.h"
 #include "core/buf.h"
+#include "core/match.h"
 #include "report/report.h"
 
 /*
@@ -26,9 +27,8 @@ static int check_status(const struct pd_diff *d, const char *function,
 	for (i = 0; i < d->funcs.n; i++) {
 		const struct pd_fdiff *f = &d->funcs.v[i];
 
-		pd_buf_reset(&name);
-		pd_fmt_func(&name, d, f->func);
-		if (regexec(fre, name.buf, 0, NULL, 0) != 0)
+		if (!pd_match_func(fre, pd_func_name(d->fn, f->func),
+				   pd_func_module(d->fn, f->func), &name))
 			continue;
 		matched++;
 		bad |= f->self.status == PD_REGRESSED ||

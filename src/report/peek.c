@@ -14,6 +14,7 @@
 #include <cJSON.h>
 
 #include "core/buf.h"
+#include "core/match.h"
 #include "core/sort.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
@@ -264,9 +265,8 @@ int pd_report_peek(FILE *f, const struct pd_diff *d,
 		const struct pd_fdiff *fd = &d->funcs.v[i];
 		struct prows in = { NULL, 0, 0, NULL }, out = in;
 
-		pd_buf_reset(&name);
-		pd_fmt_func(&name, d, fd->func);
-		if (regexec(pk->re, name.buf, 0, NULL, 0) != 0)
+		if (!pd_match_func(pk->re, pd_func_name(d->fn, fd->func),
+				   pd_func_module(d->fn, fd->func), &name))
 			continue;
 		matched++;
 		peek_one(pk, fd->func, &in, &out);

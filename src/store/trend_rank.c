@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/match.h"
 #include "core/sort.h"
 #include "core/xalloc.h"
 #include "store/load_int.h"
@@ -135,9 +136,7 @@ static int match_functions(struct pd_db *db, const regex_t *re, char **allow,
 		const char *name = pd_st_col_text(st, 1);
 		const char *mod = pd_st_col_text(st, 2);
 
-		pd_buf_reset(&b);
-		pd_buf_addf(&b, *mod ? "%s [%s]" : "%s%s", name, mod);
-		if (id < 0 || regexec(re, b.buf, 0, NULL, 0) != 0)
+		if (id < 0 || !pd_match_func(re, name, mod, &b))
 			continue;
 		if ((size_t)id >= n) {
 			*allow = pd_xrealloc(*allow, (size_t)id + 1);
@@ -353,10 +352,11 @@ int pd_trend_rank(struct pd_db *db, const struct pd_trend_query *q,
 		return rc;
 	/* (a pattern that matches nothing let every function through) */
 	if (q->function && !rk->nallow)
-		return pd_err_set(err, PD_EINVAL,
-				  "%s: no stored function's \"name [module]\""
-				  " matches --function",
-				  db->path);
+		return pd_err_set(
+		    err, PD_EINVAL,
+		    "%s: no stored function's name or \"name [module]\""
+		    " matches --function",
+		    db->path);
 	if (q->function && q->top &&
 	    (rc = rank_allowed(db, q, t, ncs, rs, nrs, rk, err)))
 		return rc;

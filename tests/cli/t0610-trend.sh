@@ -162,7 +162,7 @@ expect_exit 2 pd trend --scenario syn --function '('
 # a pattern that matches no stored function is an error (it used to let
 # every function through, as if there were no pattern)
 expect_exit 2 pd trend --scenario syn --function nosuchfunction
-expect_grep "no stored function's \"name \[module\]\" matches --function" "$T/err"
+expect_grep "no stored function's name or \"name \[module\]\" matches --function" "$T/err"
 expect_exit 2 pd culprit --scenario syn --function nosuchfunction
 expect_exit 1 pd trend --scenario syn --function '^read$' -f json
 if python3 -c 'import json, sys; n = [s["name"] for s in json.load(open(sys.argv[1]))["series"]]; assert n == ["total", "read"], n' "$T/out"; then ok; else not_ok "trend --function picks the matching series"; fi
