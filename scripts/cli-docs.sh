@@ -1,6 +1,7 @@
 #!/bin/sh
-# Writes the option tables of docs/cli.md and the man page docs/perfdiff.1
-# from the option table in src/cmd/options.c (through a built perfdiff).
+# Writes the usage lines and option tables of docs/cli.md and the man page
+# docs/perfdiff.1 from the command and option tables (src/cmd/cmdlist.h,
+# src/cmd/options.c) through a built perfdiff.
 # usage: scripts/cli-docs.sh [PERFDIFF] [DOCS_DIR]
 # t0002 runs it into a copy and fails when the committed docs differ.
 set -eu
@@ -20,6 +21,13 @@ def table(m):
     return m.group(0).split("\n", 1)[0] + "\n" + out + "<!-- /options:%s -->" % cmd
 text = re.sub(r"<!-- options:([a-z]+) [^\n]*-->\n.*?<!-- /options:\1 -->",
               table, text, flags=re.S)
+def synopsis(m):
+    out = subprocess.run([pd, "help", "--synopsis"], check=True,
+                         capture_output=True, text=True).stdout
+    return (m.group(0).split("\n", 1)[0] + "\n```\n" + out +
+            "```\n<!-- /synopsis -->")
+text = re.sub(r"<!-- synopsis[^\n]*-->\n.*?<!-- /synopsis -->", synopsis,
+              text, flags=re.S)
 open(path + ".tmp", "w", encoding="utf-8").write(text)
 PY
 mv "$docs/cli.md.tmp" "$docs/cli.md"

@@ -22,17 +22,11 @@
 #include "report/report.h"
 #include "store/alerts.h"
 
-static const char alerts_usage[] =
-    "usage: perfdiff alerts [--db FILE] [--scenario S] [--state LIST]\n"
-    "                       [--since DATE] [-f FMT]\n"
-    "       perfdiff alerts set ID STATE [--note TEXT] [--by ID] [--who "
-    "NAME]\n"
-    "\n"
+static const char alerts_about[] =
     "The alerts trend --record stored, one entry per change (the same\n"
     "commit of a scenario seen by several tools and cache states is one),\n"
     "with its state; set gives a change a state: new, acknowledged,\n"
-    "expected, invalid, fixed or backed-out.\n"
-    "\n";
+    "expected, invalid, fixed or backed-out.\n";
 
 /* Who sets a state: --who, else the login name. */
 static const char *who_default(const char *who)
@@ -312,7 +306,7 @@ static int alerts_run(const struct pd_args *a)
 int pd_cmd_alerts(int argc, char **argv)
 {
 	struct pd_args a;
-	int rc = pd_parse("alerts", alerts_usage, argc, argv, &a);
+	int rc = pd_parse("alerts", alerts_about, argc, argv, &a);
 
 	if (rc < 0 && !pd_operands_ok("alerts", a.nops))
 		rc = 2;

@@ -9,25 +9,21 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/options.h"
 #include "cmd/parse.h"
+#include "core/buf.h"
 #include "core/xalloc.h"
 #include "import/bundle_write.h"
 #include "store/commit.h"
 
-static const char bundle_usage[] =
-    "usage: perfdiff bundle init DIR --scenario NAME --cache warm|cold\n"
-    "                            [--sha REV] [--repo DIR] [--dataset PATH]...\n"
-    "                            [--cflags-from compile_commands.json]\n"
-    "                            [--build-cmd TEXT]\n"
-    "\n"
+static const char bundle_about[] =
     "Creates a bundle folder (and its parents) with dist/, inputs/,\n"
     "profiles/, run_args.txt and notes templates, and a build_meta.json\n"
     "filled in from git (REV, default HEAD, resolved to its full sha and its\n"
     "own commit date in --repo, default the current folder's repository),\n"
     "the compilers, the compiler flags (from compile_commands.json, else\n"
     "CFLAGS/RUSTFLAGS), the datasets' SHA-256 and this host. Put the\n"
-    "profiles under DIR/profiles/, then ingest DIR.\n"
-    "\n";
+    "profiles under DIR/profiles/, then ingest DIR.\n";
 
 /*
  * The commit a bundle's build is of (--sha, default HEAD) as its full id,
@@ -69,7 +65,7 @@ int pd_cmd_bundle(int argc, char **argv)
 	char *sha = NULL, *cdate = NULL;
 	int r, status = 2;
 
-	r = pd_parse("bundle", bundle_usage, argc, argv, &a);
+	r = pd_parse("bundle", bundle_about, argc, argv, &a);
 	if (r >= 0) {
 		pd_args_release(&a);
 		return r;
@@ -79,9 +75,11 @@ int pd_cmd_bundle(int argc, char **argv)
 		return 2;
 	}
 	if (strcmp(a.ops[0], "init")) {
-		pd_error(
-		    "error: usage: perfdiff bundle init DIR --scenario NAME"
-		    " --cache warm|cold");
+		struct pd_buf u = PD_BUF_INIT;
+
+		pd_opts_usage(&u, pd_cmd_find("bundle"), "error: usage: ");
+		pd_error("%.*s", (int)u.len - 1, u.buf);
+		pd_buf_release(&u);
 		pd_args_release(&a);
 		return 2;
 	}

@@ -19,6 +19,7 @@ struct pd_cmd {
 	int (*fn)(int argc, char **argv);
 	int min_args, max_args; /* operands after options; -1: any */
 	const char *operands;	/* as usage shows them ("BASELINE CANDIDATE") */
+	const char *other;	/* a second form's operands, "" for none */
 	const char *summary;
 	unsigned bit; /* PD_C_ */
 	int opts;     /* parses options (pd_parse) */

@@ -5,8 +5,8 @@
 #include "cmd/cmd.h"
 
 static const struct pd_cmd commands[] = {
-#define PD_CMD_ROW(id, name, fn, min, max, operands, summary, opts)            \
-	{ name, fn, min, max, operands, summary, PD_C_##id, opts },
+#define PD_CMD_ROW(id, name, fn, min, max, operands, other, summary, opts)     \
+	{ name, fn, min, max, operands, other, summary, PD_C_##id, opts },
 	PD_COMMANDS(PD_CMD_ROW)
 #undef PD_CMD_ROW
 };

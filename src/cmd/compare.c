@@ -10,18 +10,12 @@
 #include "store/commit.h"
 #include "store/load.h"
 
-static const char compare_usage[] =
-    "usage: perfdiff compare BASE_REV CAND_REV --scenario S [--cache C]\n"
-    "                        [--tool T] [--db FILE] [--repo DIR] [options]\n"
-    "       perfdiff compare --base-of REF CAND_REV --repo DIR --scenario S\n"
-    "                        [--cache C] [--tool T] [--db FILE] [options]\n"
-    "\n"
+static const char compare_about[] =
     "Compares two stored commits (sha prefixes; with --repo any revision\n"
     "git reads: HEAD~1, a branch, a tag, A...B for their merge base) with\n"
     "every repeat run on each side, using noise learned from the history.\n"
     "With --base-of REF the baseline is where CAND_REV left REF: their\n"
-    "merge base, or its nearest stored first-parent ancestor.\n"
-    "\n";
+    "merge base, or its nearest stored first-parent ancestor.\n";
 
 /*
  * How far back from a merge base --base-of looks for a stored commit:
@@ -140,7 +134,7 @@ int pd_cmd_compare(int argc, char **argv)
 	int status, i;
 
 	memset(s, 0, sizeof(s));
-	status = pd_parse("compare", compare_usage, argc, argv, &r);
+	status = pd_parse("compare", compare_about, argc, argv, &r);
 	if (status >= 0)
 		goto out_opts;
 	status = 2;

@@ -12,20 +12,17 @@
 #include "cmd/cmd.h"
 #include "cmd/run.h"
 
-static const char convert_usage[] =
-    "usage: perfdiff convert INPUT [-o OUT] [-f speedscope|folded]\n"
-    "\n"
+static const char convert_about[] =
     "Writes any profile perfdiff reads as speedscope JSON (the default: one\n"
     "profile per thread where the input has threads) or folded stacks, so\n"
     "that it reads back to the same verdicts, or refuses with the reason\n"
-    "(docs/cli.md, \"convert\").\n"
-    "\n";
+    "(docs/cli.md, \"convert\").\n";
 
 int pd_cmd_convert(int argc, char **argv)
 {
 	struct pd_args a;
 	struct pd_one_out o;
-	int status = pd_parse("convert", convert_usage, argc, argv, &a);
+	int status = pd_parse("convert", convert_about, argc, argv, &a);
 
 	if (status >= 0)
 		goto out;

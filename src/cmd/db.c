@@ -8,14 +8,11 @@
 #include "cmd/parse.h"
 #include "store/copy.h"
 
-static const char db_usage[] =
-    "usage: perfdiff db copy SRC DST\n"
-    "\n"
+static const char db_about[] =
     "Copies a whole history (a SQLite file or a postgresql:// URL) into an\n"
     "empty one, either backend to either; ids are kept, so answers are the\n"
     "same from both. DST is created (a file) or migrated (a server) when\n"
-    "needed and written in one transaction.\n"
-    "\n";
+    "needed and written in one transaction.\n";
 
 struct copy_job {
 	struct pd_db *src;
@@ -88,7 +85,7 @@ int pd_cmd_db(int argc, char **argv)
 	struct pd_copy_result res;
 	struct copy_job j;
 	char *op[3];
-	int rc = pd_parse("db", db_usage, argc, argv, &a);
+	int rc = pd_parse("db", db_about, argc, argv, &a);
 
 	if (rc < 0 && !pd_operands_ok("db", a.nops))
 		rc = 2;

@@ -18,24 +18,17 @@
 #include "core/xalloc.h"
 #include "report/jsonw.h"
 
-static const char check_usage[] =
-    "usage: perfdiff check BASELINE CANDIDATE [--function REGEX] [options]\n"
-    "\n"
+static const char check_about[] =
     "A verdict for git bisect run. BASELINE and CANDIDATE are profiles,\n"
     "bundle folders, or stored commits db:REV[:SCENARIO[:CACHE]] (with\n"
     "--db FILE). Exit status: 0 good (same or improved), 1 bad (regressed),\n"
-    "125 skip (inconclusive), 128 error (stops the bisect).\n"
-    "\n";
+    "125 skip (inconclusive), 128 error (stops the bisect).\n";
 
-static const char diff_usage[] =
-    "usage: perfdiff [diff] BASELINE CANDIDATE [options]\n"
-    "       perfdiff [diff] -b RUN -b RUN ... -c RUN -c RUN ... [options]\n"
-    "\n"
+static const char diff_about[] =
     "Compares two profiles (or bundle folders, or several runs a side),\n"
     "function by function. The format of each file is sniffed from its\n"
     "content; .gz and .bz2 are read transparently. Exit status: 0 no\n"
-    "regression, 1 regression found, 2 error.\n"
-    "\n";
+    "regression, 1 regression found, 2 error.\n";
 
 /*
  * The two sides' files: -b/-c lists, or two operands, a folder being a
@@ -442,7 +435,7 @@ static int diff_run(int argc, char **argv, int check)
 
 	memset(s, 0, sizeof(s));
 	status = pd_parse(check ? "check" : "diff",
-			  check ? check_usage : diff_usage, argc, argv, &r);
+			  check ? check_about : diff_about, argc, argv, &r);
 	if (status >= 0)
 		goto out_opts;
 	status = 2;
@@ -479,17 +472,14 @@ int pd_cmd_check(int argc, char **argv)
 	return s == 2 ? 128 : s;
 }
 
-static const char show_usage[] =
-    "usage: perfdiff show PROFILE [options]\n"
-    "\n"
-    "Prints one profile's functions with self and total weights.\n"
-    "\n";
+static const char show_about[] =
+    "Prints one profile's functions with self and total weights.\n";
 
 int pd_cmd_show(int argc, char **argv)
 {
 	struct pd_args a;
 	struct pd_one_out o;
-	int status = pd_parse("show", show_usage, argc, argv, &a);
+	int status = pd_parse("show", show_about, argc, argv, &a);
 
 	if (status >= 0)
 		goto out;

@@ -21,15 +21,8 @@
  */
 static int parse(const char *cmd, int argc, char **argv, struct pd_args *a)
 {
-	const struct pd_cmd *c = pd_cmd_find(cmd);
-	struct pd_buf usage = PD_BUF_INIT;
-	int rc;
+	int rc = pd_parse(cmd, NULL, argc, argv, a);
 
-	pd_buf_addf(&usage, "usage: perfdiff %s%s%s\n\n%c%s.\n", cmd,
-		    *c->operands ? " " : "", c->operands,
-		    toupper((unsigned char)c->summary[0]), c->summary + 1);
-	rc = pd_parse(cmd, usage.buf, argc, argv, a);
-	pd_buf_release(&usage);
 	if (rc < 0 && !pd_operands_ok(cmd, a->nops))
 		rc = 2;
 	return rc;
@@ -67,10 +60,31 @@ static int command_help(const char *name)
 	return c->fn(2, args);
 }
 
-/* What help --man, --markdown CMD and --options-table write. */
+/* Every command's usage lines, as docs/cli.md opens with them. */
+static void synopsis(void)
+{
+	size_t i, n;
+	const struct pd_cmd *t = pd_cmd_table(&n);
+	struct pd_buf b = PD_BUF_INIT;
+
+	/* the everyday command first */
+	pd_opts_usage(&b, pd_cmd_find("diff"), "");
+	for (i = 0; i < n; i++)
+		if (strcmp(t[i].name, "diff"))
+			pd_opts_usage(&b, &t[i], "");
+	fputs(b.buf, stdout);
+	pd_buf_release(&b);
+}
+
+/*
+ * What help --man, --markdown CMD, --options-table and --synopsis
+ * write.
+ */
 static int docs(const struct pd_args *a)
 {
-	if (a->options_table)
+	if (a->synopsis)
+		synopsis();
+	else if (a->options_table)
 		pd_opts_dump(stdout);
 	else if (a->man)
 		pd_opts_man(stdout);
@@ -89,7 +103,7 @@ int pd_cmd_help(int argc, char **argv)
 	struct pd_args a;
 	int rc = parse("help", argc, argv, &a);
 
-	if (rc < 0 && (a.options_table || a.man || a.markdown))
+	if (rc < 0 && (a.options_table || a.man || a.markdown || a.synopsis))
 		rc = docs(&a);
 	else if (rc < 0 && a.nops)
 		rc = command_help(a.ops[0]);
@@ -117,7 +131,11 @@ int pd_cmd_completion(int argc, char **argv)
 	int rc = parse("completion", argc, argv, &a);
 
 	if (rc < 0 && pd_opts_completion(stdout, a.ops[0]) < 0) {
-		pd_error("error: usage: perfdiff completion bash|zsh|fish");
+		struct pd_buf u = PD_BUF_INIT;
+
+		pd_opts_usage(&u, pd_cmd_find("completion"), "error: usage: ");
+		pd_error("%.*s", (int)u.len - 1, u.buf);
+		pd_buf_release(&u);
 		rc = 2;
 	}
 	pd_args_release(&a);

@@ -22,11 +22,7 @@
 #include "store/keys.h"
 #include "store/store.h"
 
-static const char ingest_usage[] =
-    "usage: perfdiff ingest [--db FILE] [--repo DIR] [--rekey] [--symbols "
-    "DIR]\n"
-    "                       PATH...\n"
-    "\n"
+static const char ingest_about[] =
     "Stores bundles (folders with profiles/ and build_meta.json) or single\n"
     "profiles in the history. Each bundle is one transaction. A profile\n"
     "ingested again from its folder is the run stored then: it takes the\n"
@@ -35,8 +31,7 @@ static const char ingest_usage[] =
     "--repo (default: the repository holding the bundle, else the current\n"
     "folder's) resolves each sha to its full id and commit date.\n"
     "Frames with addresses only are named from --symbols folders, then from\n"
-    "the bundle's own dist/.\n"
-    "\n";
+    "the bundle's own dist/.\n";
 
 int pd_cmd_ingest(int argc, char **argv)
 {
@@ -49,7 +44,7 @@ int pd_cmd_ingest(int argc, char **argv)
 	time_t start = time(NULL);
 	size_t skipped = 0, k;
 
-	r = pd_parse("ingest", ingest_usage, argc, argv, &a);
+	r = pd_parse("ingest", ingest_about, argc, argv, &a);
 	if (r >= 0 || !pd_operands_ok("ingest", a.nops)) {
 		pd_args_release(&a);
 		return r >= 0 ? r : 2;
@@ -152,13 +147,9 @@ static void run_detail(struct pd_st *st)
 	cJSON_Delete(m);
 }
 
-static const char runs_usage[] =
-    "usage: perfdiff runs [--db FILE] [--scenario S] [--cache C] [--sha REV]\n"
-    "                     [-f text|json|tsv] [-v]\n"
-    "\n"
+static const char runs_about[] =
     "Lists the stored runs, newest commit first; -v adds where each was read\n"
-    "from and its build_meta.json.\n"
-    "\n";
+    "from and its build_meta.json.\n";
 
 static void runs_text_row(struct pd_st *st)
 {
@@ -282,7 +273,7 @@ int pd_cmd_runs(int argc, char **argv)
 	cJSON *root = NULL, *arr = NULL;
 	int r, rc, n = 0, fmt;
 
-	r = pd_parse("runs", runs_usage, argc, argv, &a);
+	r = pd_parse("runs", runs_about, argc, argv, &a);
 	if (r < 0 && !pd_operands_ok("runs", a.nops))
 		r = 2;
 	fmt = a.fmt == PD_FMT_JSON ? 'j' : a.fmt == PD_FMT_TSV ? 's' : 't';

@@ -3,6 +3,7 @@
  * help, docs/cli.md's option tables, the man page, the shell
  * completions and the table's dump for tests.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,47 @@
 #include "core/buf.h"
 #include "core/compat.h"
 #include "import/import.h"
+
+/* One usage line: "LEAD perfdiff NAME OPERANDS --NEEDED ARG [options]". */
+static void usage_line(struct pd_buf *b, const struct pd_cmd *c,
+		       const char *lead, const char *operands)
+{
+	size_t nt, i;
+	const struct pd_optdef *t = pd_opts_table(&nt);
+	int more = 0;
+
+	/* a first argument that is not a command is diff's */
+	pd_buf_addf(b, "%sperfdiff %s", lead,
+		    c->bit == PD_C_DIFF ? "[diff]" : c->name);
+	if (*operands)
+		pd_buf_addf(b, " %s", operands);
+	for (i = 0; i < nt; i++) {
+		if (!(t[i].cmds & c->bit) || t[i].kind == PD_OPT_HELP)
+			continue;
+		if (pd_opts_needed(&t[i], c->bit))
+			pd_buf_addf(b, " --%s %s", t[i].name, t[i].arg);
+		else if (t[i].help) /* not an alias, nor a hidden one */
+			more = 1;
+	}
+	if (more)
+		pd_buf_adds(b, " [options]");
+	pd_buf_addch(b, '\n');
+}
+
+void pd_opts_usage(struct pd_buf *b, const struct pd_cmd *c, const char *first)
+{
+	size_t n = strlen(first);
+
+	usage_line(b, c, first, c->operands);
+	if (*c->other) {
+		char lead[16];
+
+		assert(n < sizeof(lead));
+		memset(lead, ' ', n);
+		lead[n] = '\0';
+		usage_line(b, c, lead, c->other);
+	}
+}
 
 /*
  * The help text h of row d with its lists put in: the input formats

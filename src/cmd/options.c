@@ -576,12 +576,36 @@ static const struct pd_optdef table[] = {
 	  NULL, NULL },
 	{ "options-table", 0, FLAG(options_table), NULL, "Output", PD_C_HELP,
 	  NULL, NULL },
+	{ "synopsis", 0, FLAG(synopsis), NULL, "Output", PD_C_HELP, NULL,
+	  NULL },
 };
 
 const struct pd_optdef *pd_opts_table(size_t *n)
 {
 	*n = PD_ARRAY_SIZE(table);
 	return table;
+}
+
+/*
+ * The options a command cannot go without (each command says so when
+ * one is missing), shown in its usage lines.
+ */
+static const struct {
+	const char *name;
+	unsigned cmds;
+} needed[] = {
+	{ "scenario", PD_C_COMPARE | SERIES | PD_C_BUNDLE },
+	{ "cache", PD_C_BUNDLE },
+};
+
+int pd_opts_needed(const struct pd_optdef *d, unsigned cmd)
+{
+	size_t i;
+
+	for (i = 0; i < PD_ARRAY_SIZE(needed); i++)
+		if ((needed[i].cmds & cmd) && !strcmp(needed[i].name, d->name))
+			return (d->cmds & cmd) != 0;
+	return 0;
 }
 
 unsigned pd_opts_cmd(const char *name)

@@ -16,6 +16,9 @@
 
 #include "cmd/cmdlist.h"
 
+struct pd_buf;
+struct pd_cmd;
+
 enum pd_optkind {
 	PD_OPT_HELP,   /* -h: usage and the options' help, exit 0 */
 	PD_OPT_FLAG,   /* no value: the int at off becomes 1 */
@@ -87,11 +90,20 @@ const char *pd_outfmt_name(enum pd_outfmt f);
 
 /* The option table. */
 const struct pd_optdef *pd_opts_table(size_t *n);
+/* Whether command cmd (a PD_C_ bit) needs option d: its usage shows it. */
+int pd_opts_needed(const struct pd_optdef *d, unsigned cmd);
 /* The command's bit by name (0 for none, or one without options). */
 unsigned pd_opts_cmd(const char *name);
 /* The output formats as a choice list, for -f. */
 extern const struct pd_choice pd_outfmt_choices[];
 
+/*
+ * The usage lines of command c, made from the command table and this
+ * one: "perfdiff NAME OPERANDS --NEEDED ARG [options]", a second line
+ * for a second form; the first starts with first, the second with as
+ * many spaces.
+ */
+void pd_opts_usage(struct pd_buf *b, const struct pd_cmd *c, const char *first);
 /* The option lines of a command's help, by section. */
 void pd_opts_help(FILE *f, unsigned cmd);
 /* docs/cli.md's option table of a command (Markdown). */

@@ -3,6 +3,8 @@
  * here, against the option table, and every value is checked and stored
  * where the table says.
  */
+#include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -26,6 +28,28 @@ static const char *cmd_name(unsigned cmd)
 		if (t[i].bit == cmd)
 			return t[i].name;
 	return "";
+}
+
+/*
+ * -h of command name: its usage lines (from the tables), about (or, when
+ * NULL, the command's summary as a sentence), the options' help.
+ */
+static void show_help(const char *name, const char *about, unsigned cmd)
+{
+	const struct pd_cmd *c = pd_cmd_find(name);
+	struct pd_buf b = PD_BUF_INIT;
+
+	assert(c);
+	pd_opts_usage(&b, c, "usage: ");
+	if (about)
+		pd_buf_addf(&b, "\n%s\n", about);
+	else
+		pd_buf_addf(&b, "\n%c%s.\n\n",
+			    toupper((unsigned char)c->summary[0]),
+			    c->summary + 1);
+	fputs(b.buf, stdout);
+	pd_buf_release(&b);
+	pd_opts_help(stdout, cmd);
 }
 
 /*
@@ -231,7 +255,7 @@ static const struct pd_optdef *find_long(const char *arg, const char *name,
 }
 
 /* argv[*i], a long option; 0 to go on, else the exit status. */
-static int long_option(struct pd_args *a, const char *usage, int argc,
+static int long_option(struct pd_args *a, const char *const help[2], int argc,
 		       char **argv, int *i)
 {
 	const char *arg = argv[*i], *name = arg + 2, *eq = strchr(name, '=');
@@ -253,15 +277,14 @@ static int long_option(struct pd_args *a, const char *usage, int argc,
 		v = argv[++*i];
 	}
 	if (d->kind == PD_OPT_HELP) {
-		fputs(usage, stdout);
-		pd_opts_help(stdout, a->cmd);
+		show_help(help[0], help[1], a->cmd);
 		return 0;
 	}
 	return apply(a, d, v) ? 2 : -1;
 }
 
 /* argv[*i], one or more short options; -1 to go on, else the status. */
-static int short_options(struct pd_args *a, const char *usage, int argc,
+static int short_options(struct pd_args *a, const char *const help[2], int argc,
 			 char **argv, int *i)
 {
 	const char *s = argv[*i] + 1;
@@ -281,8 +304,7 @@ static int short_options(struct pd_args *a, const char *usage, int argc,
 			return 2;
 		}
 		if (d->kind == PD_OPT_HELP) {
-			fputs(usage, stdout);
-			pd_opts_help(stdout, a->cmd);
+			show_help(help[0], help[1], a->cmd);
 			return 0;
 		}
 		if (takes_value(d)) {
@@ -358,9 +380,10 @@ static int finish(struct pd_args *a)
 	return -1;
 }
 
-int pd_parse(const char *name, const char *usage, int argc, char **argv,
+int pd_parse(const char *name, const char *about, int argc, char **argv,
 	     struct pd_args *a)
 {
+	const char *const help[2] = { name, about };
 	int i, rc = -1, only_operands = 0;
 
 	defaults(a, pd_opts_cmd(name), argc);
@@ -372,9 +395,9 @@ int pd_parse(const char *name, const char *usage, int argc, char **argv,
 		else if (!strcmp(s, "--"))
 			only_operands = 1;
 		else if (s[1] == '-')
-			rc = long_option(a, usage, argc, argv, &i);
+			rc = long_option(a, help, argc, argv, &i);
 		else
-			rc = short_options(a, usage, argc, argv, &i);
+			rc = short_options(a, help, argc, argv, &i);
 	}
 	return rc >= 0 ? rc : finish(a);
 }

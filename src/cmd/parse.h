@@ -64,7 +64,7 @@ struct pd_args {
 	int counts;		  /* show, convert: folded sample counts */
 	int show_top;		  /* show: rows */
 	/* help's own, for the docs and tests: help --man, --markdown CMD */
-	int man, options_table;
+	int man, options_table, synopsis;
 	const char *markdown;
 	/* The command (PD_C_ bit) and its operands, in argv's order */
 	unsigned cmd;
@@ -82,9 +82,12 @@ struct pd_args {
  * ones (-f VALUE, -fVALUE, -vh), operands anywhere, and "--" ending the
  * options. Returns -1 to go on, else the exit status to return now: 0
  * after printing usage and the options' help for -h, 2 after a one-line
- * error. Release a with pd_args_release either way.
+ * error. Release a with pd_args_release either way. -h prints the
+ * usage lines the tables make (optdoc.c), about (the command's
+ * description, prose ending in a newline; NULL: its summary) and the
+ * options' help.
  */
-PD_NODISCARD int pd_parse(const char *name, const char *usage, int argc,
+PD_NODISCARD int pd_parse(const char *name, const char *about, int argc,
 			  char **argv, struct pd_args *a);
 /* Frees what a holds (its lists, operands and --function's ERE). */
 void pd_args_release(struct pd_args *a);

@@ -14,17 +14,13 @@
 #include "cmd/side.h"
 #include "core/xalloc.h"
 
-static const char peek_usage[] =
-    "usage: perfdiff peek REGEX BASELINE CANDIDATE [options]\n"
-    "       perfdiff peek -b RUN ... -c RUN ... REGEX [options]\n"
-    "\n"
+static const char peek_about[] =
     "For each function whose name or \"name [module]\" matches REGEX\n"
     "(POSIX extended): its callers (its total under each) and its\n"
     "callees (its own time and each callee's total under it), baseline\n"
     "and candidate.\n"
     "BASELINE and CANDIDATE are profiles or bundle folders. Exit status:\n"
-    "0, or 2 on error or when no function matches.\n"
-    "\n";
+    "0, or 2 on error or when no function matches.\n";
 
 /* Both sides imported, compared and peeked at: the exit status. */
 static int peek_sides(struct pd_args *r, const regex_t *re,
@@ -120,7 +116,7 @@ int pd_cmd_peek(int argc, char **argv)
 	int status, i;
 
 	memset(s, 0, sizeof(s));
-	status = pd_parse("peek", peek_usage, argc, argv, &r);
+	status = pd_parse("peek", peek_about, argc, argv, &r);
 	if (status >= 0)
 		goto out;
 	status = 2;

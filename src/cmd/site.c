@@ -6,22 +6,18 @@
 #include "cmd/parse.h"
 #include "series/site.h"
 
-static const char site_usage[] =
-    "usage: perfdiff site DIR [--db DB] [--commit-url URL] [--last N]\n"
-    "                         [--pages N] [--rebuild]\n"
-    "\n"
+static const char site_about[] =
     "Writes the history as a static site into DIR: index.html (every\n"
     "scenario, cache state and tool with a sparkline and its latest\n"
     "change), alerts.html, a trend page per series whose points open the\n"
     "comparison of that commit with the one before (c/...). Self-contained\n"
     "and offline; run again, it remakes only the comparisons whose runs\n"
-    "changed.\n"
-    "\n";
+    "changed.\n";
 
 static int site_args(int argc, char **argv, struct pd_site *s)
 {
 	struct pd_args a;
-	int rc = pd_parse("site", site_usage, argc, argv, &a);
+	int rc = pd_parse("site", site_about, argc, argv, &a);
 
 	memset(s, 0, sizeof(*s));
 	if (rc < 0 && !pd_operands_ok("site", a.nops))

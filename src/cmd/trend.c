@@ -132,19 +132,14 @@ static int write_xlsx(const char *tmp, const void *t, struct pd_err *err)
 	return pd_trend_xlsx(tmp, t, err);
 }
 
-static const char trend_usage[] =
-    "usage: perfdiff trend --scenario S [--cache C] [--tool T] [--db FILE]\n"
-    "                      [--last N | --since DATE] [--repo PATH]\n"
-    "                      [--function REGEX] [--top K] [-f FMT] [-o FILE]\n"
-    "\n"
+static const char trend_about[] =
     "The series of the scenario's total, of its top-K functions and of its\n"
     "perf stat counters over the stored commits, with change points\n"
     "(E-Divisive means). Exits 1 when the window has an alert (after\n"
     "--alert-after REV if given) that is not marked expected, fixed or\n"
     "backed out; --record stores the alerts in the history and exits 1\n"
     "only for new ones (perfdiff alerts lists them); --state FILE lists\n"
-    "the first bad shas already reported, one a line.\n"
-    "\n";
+    "the first bad shas already reported, one a line.\n";
 
 int pd_cmd_trend(int argc, char **argv)
 {
@@ -156,7 +151,7 @@ int pd_cmd_trend(int argc, char **argv)
 	size_t fresh = 0;
 	int rc, status;
 
-	status = start(argc, argv, &a, &t, trend_usage, "trend");
+	status = start(argc, argv, &a, &t, trend_about, "trend");
 	if (status >= 0)
 		return status;
 	status = 2;
@@ -200,11 +195,7 @@ out:
 	return status;
 }
 
-static const char culprit_usage[] =
-    "usage: perfdiff culprit --scenario S [--cache C] [--tool T] [--db FILE]\n"
-    "                        [--function REGEX] [--repo PATH] [--last N]\n"
-    "                        [--alert-after REV]\n"
-    "\n"
+static const char culprit_about[] =
     "Finds the latest change point of the scenario (or of the functions\n"
     "matching --function; with --alert-after, the latest after commit REV,\n"
     "which --repo resolves as git does) and prints the last good and first\n"
@@ -212,8 +203,7 @@ static const char culprit_usage[] =
     "it also says when the two are adjacent, so no bisect is needed, and\n"
     "otherwise ranks the commits between them by what each changed.\n"
     "Improvements are passed over unless --improvements. Exits 0 when a\n"
-    "change was found, 1 when none, 2 on error.\n"
-    "\n";
+    "change was found, 1 when none, 2 on error.\n";
 
 int pd_cmd_culprit(int argc, char **argv)
 {
@@ -228,7 +218,7 @@ int pd_cmd_culprit(int argc, char **argv)
 	int status;
 	char likely[41] = "";
 
-	status = start(argc, argv, &a, &t, culprit_usage, "culprit");
+	status = start(argc, argv, &a, &t, culprit_about, "culprit");
 	if (status >= 0)
 		return status;
 	if (a.alert_after && (after = after_index(&a, &t)) < 0) {

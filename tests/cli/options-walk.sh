@@ -208,6 +208,7 @@ all|--help|-||--help|
 help|--man|-||--man|
 help|--markdown|-||--markdown diff|
 help|--options-table|-||--options-table|
+help|--synopsis|-||--synopsis|
 EOF
 }
 

@@ -35,7 +35,7 @@ expect_grep "version takes no operands" "$T/err"
 expect_exit 2 pd help diff x
 expect_grep "help wants \[COMMAND\] (got 2 operands)" "$T/err"
 expect_exit 2 pd ingest
-expect_grep "ingest wants BUNDLE... (got 0 operands)" "$T/err"
+expect_grep "ingest wants PATH... (got 0 operands)" "$T/err"
 expect_exit 2 pd bundle init
 expect_grep "bundle wants init DIR (got 1 operand)" "$T/err"
 expect_exit 128 pd check x
