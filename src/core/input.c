@@ -13,6 +13,7 @@
 #include <bzlib.h>
 
 #include "core/input.h"
+#include "core/limits.h"
 #include "core/xalloc.h"
 
 #define RAW_CHUNK (256u * 1024u)
@@ -273,12 +274,40 @@ static int bz_read(struct pd_input *in, void *buf, size_t n, struct pd_err *err)
 	return (int)(n - z->avail_out);
 }
 
+/*
+ * The bytes gzip or bzip2 may give by now: PD_LIMIT_INFLATE (or
+ * PERFDIFF_LIMIT_INFLATE) times the file's bytes read, plus the floor.
+ */
+static uint64_t inflate_cap(const struct pd_input *in)
+{
+	return pd_limit_scaled(in->floor, in->ratio, in->rtotal);
+}
+
+static int too_inflated(const struct pd_input *in, struct pd_err *err)
+{
+	return pd_err_set(
+	    err, PD_ETOOBIG,
+	    "%s: byte %llu of the file: its %s data expands to over %llu"
+	    " bytes, perfdiff's limit by then (%llu times the %llu bytes"
+	    " read, plus %llu: PD_LIMIT_INFLATE in src/core/limits.h;"
+	    " PERFDIFF_LIMIT_INFLATE=RATIO or"
+	    " PERFDIFF_LIMIT_INFLATE_FLOOR=BYTES raises it)",
+	    in->path, (unsigned long long)in->rtotal, in->bz ? "bzip2" : "gzip",
+	    (unsigned long long)inflate_cap(in), in->ratio,
+	    (unsigned long long)in->rtotal, in->floor);
+}
+
 static int raw_read(struct pd_input *in, void *buf, size_t n,
 		    struct pd_err *err)
 {
-	if (in->bz)
-		return bz_read(in, buf, n, err);
-	return byte_read(in, buf, n, err);
+	int r = in->bz ? bz_read(in, buf, n, err) : byte_read(in, buf, n, err);
+
+	if (r > 0 && (in->bz || in->zs)) {
+		in->inflated += (uint64_t)r;
+		if (in->inflated > inflate_cap(in))
+			return too_inflated(in, err);
+	}
+	return r;
 }
 
 /*
@@ -411,6 +440,13 @@ int pd_input_open(struct pd_input *in, const char *path, struct pd_err *err)
 	memset(in, 0, sizeof(*in));
 	in->path = path;
 	in->fd = -1;
+	r = pd_limit_env("PERFDIFF_LIMIT_INFLATE", PD_LIMIT_INFLATE, &in->ratio,
+			 err);
+	if (r == 0)
+		r = pd_limit_env("PERFDIFF_LIMIT_INFLATE_FLOOR",
+				 PD_LIMIT_INFLATE_FLOOR, &in->floor, err);
+	if (r < 0)
+		return r;
 	if (!strcmp(path, "-")) {
 		fd = dup(0);
 	} else {

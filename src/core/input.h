@@ -47,6 +47,9 @@ struct pd_input {
 	uint64_t offset; /* decoded bytes handed out so far */
 	uint64_t limit;	 /* with limited: bytes to hand out in all */
 	int limited;
+	uint64_t inflated; /* bytes gzip or bzip2 gave so far */
+	/* their cap (core/limits.h): floor + ratio * the file's bytes read */
+	unsigned long long ratio, floor;
 	char head[PD_INPUT_HEAD];
 	size_t head_len; /* decoded head, for sniffing; also queued in dec */
 };

@@ -123,6 +123,22 @@
 #define PD_LIMIT_ETL_MEMORY ((size_t)8 << 20)
 #endif
 /*
+ * What a gzip or bzip2 input may expand to: its decompressed bytes at
+ * most PD_LIMIT_INFLATE times the file's bytes read by then, plus
+ * PD_LIMIT_INFLATE_FLOOR. Profiles compress 2 to 70 times (perf script
+ * text, folded stacks, JSON), while gzip can claim 1 000 bytes for one
+ * and bzip2 over 10 000: a few megabytes that decompress to terabytes
+ * would keep a reader busy for hours. Checked as the bytes come; the
+ * environment's PERFDIFF_LIMIT_INFLATE (a ratio) and
+ * PERFDIFF_LIMIT_INFLATE_FLOOR (bytes) raise it.
+ */
+#ifndef PD_LIMIT_INFLATE
+#define PD_LIMIT_INFLATE 256
+#endif
+#ifndef PD_LIMIT_INFLATE_FLOOR
+#define PD_LIMIT_INFLATE_FLOOR ((uint64_t)1 << 30)
+#endif
+/*
  * What an ETW trace's compressed buffers may expand to, in all: the
  * events' bytes at most PD_LIMIT_ETL_INFLATE times the bytes read from
  * the file by then, plus PD_LIMIT_ETL_INFLATE_FLOOR. Real traces expand
