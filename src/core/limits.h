@@ -37,6 +37,16 @@
 #define PD_LIMIT_IDS 4294967294u
 #endif
 /*
+ * Distinct call paths of one imported profile (its stack tree's nodes,
+ * 40 to 70 bytes each): 134 million is about 5 to 9 GB. The worst real
+ * shape measured, a merged Go pprof of 100 MB, holds 20 million; a
+ * hostile file of distinct deep stacks reaches any number. The
+ * environment's PERFDIFF_LIMIT_NODES raises it.
+ */
+#ifndef PD_LIMIT_NODES
+#define PD_LIMIT_NODES ((size_t)1 << 27)
+#endif
+/*
  * Bytes in one name (a function, module, thread or event) of an imported
  * profile, and in one JSON string or number still being read. The
  * longest demangled C++ template names run to tens of KiB, and JSON

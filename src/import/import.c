@@ -603,13 +603,26 @@ static int not_empty(const struct pd_profile *p, const char *path,
 int pd_import(struct pd_profile *p, const char *path,
 	      const struct pd_import_opts *o, struct pd_err *err)
 {
+	unsigned long long cap;
 	int rc;
 
+	rc = pd_limit_env("PERFDIFF_LIMIT_NODES", PD_LIMIT_NODES, &cap, err);
+	if (rc < 0)
+		return rc;
 	p->strs.max_len = PD_LIMIT_NAME;
+	p->node_cap = cap < PD_LIMIT_IDS ? (size_t)cap : PD_LIMIT_IDS;
 	rc = import_input(p, path, o, err);
 	p->strs.max_len = 0;
+	p->node_cap = 0;
 	if (p->strs.over_len)
 		rc = name_too_long(p, path, err);
+	else if (p->nodes_over)
+		rc = pd_err_set(err, PD_ETOOBIG,
+				"%s: over perfdiff's limit of %llu distinct"
+				" call paths (stack-tree nodes: PD_LIMIT_NODES"
+				" in src/core/limits.h;"
+				" PERFDIFF_LIMIT_NODES=N raises it)",
+				path, cap);
 	return rc;
 }
 

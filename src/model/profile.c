@@ -165,6 +165,10 @@ static uint32_t child_lookup(struct pd_profile *p, uint32_t parent,
 		    p->nodes.v[id].frame == frame)
 			return id;
 	}
+	if (p->node_cap && p->nodes.n >= p->node_cap) {
+		p->nodes_over = 1;
+		return parent;
+	}
 	if (p->nodes.n >= PD_LIMIT_IDS)
 		pd_die_limit(PD_LIMIT_IDS, "stack-tree nodes", "PD_LIMIT_IDS");
 	n.parent = parent;

@@ -77,6 +77,13 @@ struct pd_profile {
 	/* last child looked up under each node: stacks repeat their paths */
 	uint32_t *lc_frame, *lc_child;
 	size_t lc_cap;
+	/*
+	 * While pd_import reads: the most nodes (PD_LIMIT_NODES); a stack
+	 * past it ends at the last node it found and nodes_over is set, so
+	 * the import fails in one line (0: PD_LIMIT_IDS, which exits).
+	 */
+	size_t node_cap;
+	int nodes_over;
 
 	enum pd_unit unit;
 	double interval;    /* weight of one sample, 0 when unknown */

@@ -1,4 +1,6 @@
 #!/bin/sh
+# What an input may make is bounded (docs/reliability.md, "Limits").
+#
 # A compressed input may expand only so far (core/limits.h,
 # PD_LIMIT_INFLATE): its decompressed bytes at most a ratio times the
 # file's bytes read by then, plus a floor. A gzip or bzip2 bomb (members
@@ -53,4 +55,30 @@ expect_grep "base.perf.txt.gz: byte [0-9]* of the file: its gzip data expands" "
 # a bad value is a usage error naming the variable
 expect_exit 2 env PERFDIFF_LIMIT_INFLATE=lots $PD_WRAP "$PERFDIFF" show "$gz"
 expect_grep "PERFDIFF_LIMIT_INFLATE=lots: not a whole number from 1" "$T/err"
+
+# Distinct call paths (PD_LIMIT_NODES): these stacks make the root and
+# four paths (main, main;parse, main;parse;hash, main;load), counted by
+# hand; a cap of 5 holds them, 4 does not, and an ingest over it changes
+# nothing in the history.
+printf 'main;parse;hash 3\nmain;parse 2\nmain;load 1\n' >"$T/n.folded"
+expect_exit 0 env PERFDIFF_LIMIT_NODES=5 $PD_WRAP "$PERFDIFF" show "$T/n.folded"
+expect_grep '6 samples' "$T/out"
+expect_exit 2 env PERFDIFF_LIMIT_NODES=4 $PD_WRAP "$PERFDIFF" show "$T/n.folded"
+expect_lines 1 "$T/err"
+expect_grep "n.folded: over perfdiff's limit of 4 distinct call paths" "$T/err"
+expect_grep "PERFDIFF_LIMIT_NODES=N raises it" "$T/err"
+mkdir -p "$T/b/profiles"
+printf '{"git_sha": "%040d", "scenario": "s", "cache": "warm"}\n' 1 \
+	>"$T/b/build_meta.json"
+cp "$T/n.folded" "$T/b/profiles/run.1.folded"
+expect_exit 2 env PERFDIFF_LIMIT_NODES=4 $PD_WRAP "$PERFDIFF" ingest \
+	--db "$T/h.db" "$T/b"
+expect_grep "over perfdiff's limit of 4 distinct call paths" "$T/err"
+if [ -f "$T/h.db" ]; then
+	expect_exit 0 pd runs --db "$T/h.db" -f tsv
+	expect_lines 0 "$T/out"
+fi
+expect_exit 0 pd ingest --db "$T/h.db" "$T/b"
+expect_exit 0 pd runs --db "$T/h.db" -f tsv
+expect_lines 1 "$T/out"
 finish
