@@ -570,7 +570,7 @@ int pd_perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 	int rc;
 
 	while ((rc = pd_lines_next(lines, &line, &len, err)) > 0) {
-		const char *s = line;
+		const char *s = line, *m;
 		int indented = *s == ' ' || *s == '\t';
 
 		if (!len) {
@@ -604,8 +604,11 @@ int pd_perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 
 			if (!maybe_header || !header(st, line, len, &h)) {
 				if (maybe_header &&
-				    pd_perf_switch_line(st, line))
+				    (m = pd_perf_switch_mark(line))) {
+					pd_perf_sample_end(st);
+					pd_perf_switch_line(st, line, m);
 					continue;
+				}
 				if (st->keep && !frame_line(st, line, len) &&
 				    !st->skipped_lines++)
 					/* srcline or an unknown line: skip */
@@ -621,8 +624,11 @@ int pd_perf_read_lines(struct perf_state *st, struct pd_lines *lines,
 			start(st, &h);
 			continue;
 		}
-		if (pd_perf_switch_line(st, line))
+		if ((m = pd_perf_switch_mark(line))) {
+			pd_perf_sample_end(st);
+			pd_perf_switch_line(st, line, m);
 			continue;
+		}
 		if (!st->in_sample && *s != '#' && !st->skipped_lines++)
 			st->first_skipped = lines->lineno;
 	}

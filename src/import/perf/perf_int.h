@@ -8,6 +8,7 @@
 #define PD_PERF_INT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "core/buf.h"
 #include "core/intern.h"
@@ -166,10 +167,20 @@ int pd_perf_switch_start(struct perf_state *st, const struct perf_hdr *h);
 /* The switch-out's stack, pushed leaf first, as its wait's node. */
 void pd_perf_switch_end(struct perf_state *st);
 /*
- * A "PERF_RECORD_SWITCH" line (perf script --show-switch-events): 1 when
- * line is one (the sample before it ended, a switch-in logged), else 0.
+ * Where a "PERF_RECORD_SWITCH" line (perf script --show-switch-events)
+ * names its record, or NULL when line is not one.
  */
-int pd_perf_switch_line(struct perf_state *st, const char *line);
+static inline const char *pd_perf_switch_mark(const char *line)
+{
+	return strstr(line, ": PERF_RECORD_SWITCH");
+}
+/*
+ * That line, m its mark: a switch-in logged. The caller ends the sample
+ * before it first (pd_perf_sample_end), so that its switch-out is logged
+ * before this switch-in.
+ */
+void pd_perf_switch_line(struct perf_state *st, const char *line,
+			 const char *m);
 /*
  * A switch record of thread tid at time (PERF_RECORD_SWITCH or
  * _CPU_WIDE): a switch-in ends the thread's wait, a switch-out is

@@ -218,16 +218,13 @@ void pd_perf_switch_end(struct perf_state *st)
 	log_switch(st, st->time, st->sw_tid, node);
 }
 
-int pd_perf_switch_line(struct perf_state *st, const char *line)
+void pd_perf_switch_line(struct perf_state *st, const char *line, const char *m)
 {
-	const char *m = strstr(line, ": PERF_RECORD_SWITCH"), *t, *e;
+	const char *t, *e;
 	const char *dir;
 	double time;
 	long long tid = 0;
 
-	if (!m)
-		return 0;
-	pd_perf_sample_end(st);
 	dir = m + 20;
 	if (!strncmp(dir, "_CPU_WIDE", 9))
 		dir += 9;
@@ -237,7 +234,7 @@ int pd_perf_switch_line(struct perf_state *st, const char *line)
 		/* a switch-out: its sched_switch has the stack */
 		if (!strncmp(dir, "OUT", 3))
 			pd_perf_switch_record(st, 0, -1, 1);
-		return 1;
+		return;
 	}
 	/* back from the colon: the time, perhaps [cpu], then [pid/]tid */
 	e = m;
@@ -258,11 +255,10 @@ int pd_perf_switch_line(struct perf_state *st, const char *line)
 	while (t > line && t[-1] >= '0' && t[-1] <= '9')
 		t--;
 	if (t == e)
-		return 1;
+		return;
 	for (; t < e && tid < 1000000000000LL; t++)
 		tid = tid * 10 + (*t - '0');
 	pd_perf_switch_record(st, time, tid, 0);
-	return 1;
 }
 
 void pd_perf_switch_record(struct perf_state *st, double time, long long tid,

@@ -40,22 +40,6 @@ struct sample {
 	uint32_t nraw;
 };
 
-size_t pd_pdd_attr_of(const struct pdd *d, uint64_t id)
-{
-	size_t lo = 0, hi = d->ids.n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (d->ids.v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < d->ids.n && d->ids.v[lo].id == id ? d->ids.v[lo].attr
-						      : SIZE_MAX;
-}
-
 /* Skips a PERF_SAMPLE_READ value; 0 when it does not fit. */
 static size_t read_value_size(uint64_t fmt, const unsigned char *p, size_t left)
 {
@@ -520,6 +504,7 @@ static void release(struct pdd *d)
 	PD_VEC_FREE(&d->frame_of);
 	free(d->syms.hostname);
 	free(d->syms.osrelease);
+	free(d->tracing);
 	free(d->slots);
 	free(d->buf);
 	pd_intern_release(&d->strs);
@@ -548,6 +533,11 @@ static int read_all(struct pdd *d, struct pd_profile *p,
 	rc = pd_pdd_read_header(d, err);
 	if (rc)
 		return rc;
+	if (d->tracing) {
+		pd_pdd_tracing_data(d, d->tracing, d->tracing_n);
+		free(d->tracing);
+		d->tracing = NULL;
+	}
 	if (d->ids.n > 1)
 		pd_sort(d->ids.v, d->ids.n, sizeof(*d->ids.v), cmp_idmap);
 	d->buf = pd_xmalloc(BUF_SIZE);

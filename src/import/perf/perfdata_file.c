@@ -272,14 +272,34 @@ static void read_features(struct pdd *d, const unsigned char *h)
 			feat_build_ids(d, b, sn);
 		else if (bit == FEAT_EVENT_DESC)
 			feat_event_desc(d, b, sn);
-		else if (bit == FEAT_TRACING_DATA)
-			pd_pdd_tracing_data(d, b, sn);
-		else if (bit == FEAT_HOSTNAME)
+		else if (bit == FEAT_TRACING_DATA) {
+			/* read by perfdata_sched.c once the header is in */
+			free(d->tracing);
+			d->tracing = b;
+			d->tracing_n = sn;
+			continue;
+		} else if (bit == FEAT_HOSTNAME)
 			d->syms.hostname = header_string(b, sn, &at);
 		else
 			d->syms.osrelease = header_string(b, sn, &at);
 		free(b);
 	}
+}
+
+size_t pd_pdd_attr_of(const struct pdd *d, uint64_t id)
+{
+	size_t lo = 0, hi = d->ids.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (d->ids.v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->ids.n && d->ids.v[lo].id == id ? d->ids.v[lo].attr
+						      : SIZE_MAX;
 }
 
 /* What perf script must read instead, or 0 when this reader can. */

@@ -176,6 +176,9 @@ struct pdd {
 	PD_VEC(struct pdd_attr) attrs;
 	PD_VEC(struct pdd_idmap) ids;
 	uint64_t trailer_type; /* the sample_type of non-sample records */
+	/* the tracing data feature as the header gave it, until it is read */
+	unsigned char *tracing;
+	uint64_t tracing_n;
 	struct pdd_sched sched;
 	PD_VEC(struct pdd_map) maps; /* sorted by pid, start after pass 1 */
 	PD_VEC(struct pdd_comm) comms;
