@@ -226,21 +226,6 @@ static double mean_of(const struct pd_tseries *s, size_t lo, size_t hi)
 }
 
 /*
- * A run where the function was not sampled has weight 0: the log needs a
- * floor, a thousandth of the series' largest mean, so that such runs
- * count as small rather than as far-off outliers.
- */
-static double log_floor(const struct pd_tseries *s)
-{
-	double floor = 0;
-	size_t i;
-
-	for (i = 0; i < s->pts.n; i++)
-		floor = fmax(floor, s->pts.v[i].mean);
-	return floor > 0 ? floor * 1e-3 : 1e-9;
-}
-
-/*
  * Mean and variance (n - 1) of the commit means' logs over commits
  * [a, b); the variance is 0 for one commit.
  */
@@ -522,7 +507,7 @@ static void analyse_series(struct pd_tseries *s, const struct trend_opts *o)
 	size_t *cps, *starts, i, k, n, nc = 0;
 	double *ps;
 
-	so.floor = log_floor(s);
+	so.floor = pd_trend_log_floor(s);
 	memset(&s->pending, 0, sizeof(s->pending));
 	starts = pd_xmalloc((s->pts.n + 1) * sizeof(*starts));
 	for (i = 0; i < s->pts.n; i++) {
@@ -575,7 +560,7 @@ static void analyse_series(struct pd_tseries *s, const struct trend_opts *o)
 static void watch_newest(struct pd_tseries *s, double pmax, size_t persist)
 {
 	size_t n = s->pts.n, lo = 0, i, k;
-	double floor = log_floor(s);
+	double floor = pd_trend_log_floor(s);
 
 	memset(&s->watch, 0, sizeof(s->watch));
 	for (i = 0; i < s->changes.n; i++)
@@ -645,52 +630,6 @@ static void impact_filter(struct pd_tseries *s, const struct pd_tseries *s0,
 }
 
 /*
- * The spread of a series' runs about their own commit's mean (log
- * scale): the pooled within-commit variance, *df its degrees of freedom
- * (0 when no commit has two runs). No step between commits enters it.
- */
-static double within_var(const struct pd_tseries *s, size_t *df)
-{
-	double floor = log_floor(s), ss = 0;
-	size_t c, k;
-
-	*df = 0;
-	for (c = 0; c < s->pts.n; c++) {
-		const struct pd_tpoint *pt = &s->pts.v[c];
-		double m = 0;
-
-		if (pt->n < 2)
-			continue;
-		for (k = 0; k < pt->n; k++)
-			m += log(pt->v[k] + floor) / (double)pt->n;
-		for (k = 0; k < pt->n; k++) {
-			double d = log(pt->v[k] + floor) - m;
-
-			ss += d * d;
-		}
-		*df += pt->n - 1;
-	}
-	return *df ? ss / (double)*df : PD_NAN;
-}
-
-/*
- * Whether a function is judged beyond the machine's level (b) rather than
- * on its own values (s): when the level takes out more of the runs'
- * spread about their commits' means than the voters' own noise puts in.
- * The choice sees only the spread within commits, which a step between
- * commits does not move (statistics.md, "Trends", levels). With no
- * repeat runs nothing shows it: the level, as before.
- */
-static int level_helps(const struct pd_tseries *s, const struct pd_tseries *b)
-{
-	size_t df_s, df_b;
-	double vs = within_var(s, &df_s), vb = within_var(b, &df_b);
-
-	assert(df_s == df_b); /* the same runs */
-	return !df_s || vb < vs;
-}
-
-/*
  * Each series' change points: a function's beyond the machine's level
  * when the history shows one (trend_level.c) and it helps, else its
  * values as they are; exact runs by their own rule.
@@ -709,7 +648,8 @@ static void analyse_all(struct pd_trend *t, const struct trend_opts *o,
 			pd_trend_exact_series(s, persist);
 			continue;
 		}
-		if (beyond && beyond[i].pts.n && level_helps(s, &beyond[i])) {
+		if (beyond && beyond[i].pts.n &&
+		    pd_trend_level_helps(s, &beyond[i])) {
 			struct pd_tseries *b = &beyond[i];
 
 			analyse_series(b, o);

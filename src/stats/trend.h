@@ -192,6 +192,15 @@ void pd_trend_exact_series(struct pd_tseries *s, size_t persist);
  */
 struct pd_tseries *pd_trend_beyond_level(const struct pd_trend *t);
 void pd_trend_level_release(struct pd_tseries *s, size_t n);
+/*
+ * Whether function series s is judged on its values beyond the level (b,
+ * its entry of pd_trend_beyond_level): when that leaves its runs less
+ * spread about their commits' means (statistics.md, "Trends").
+ */
+int pd_trend_level_helps(const struct pd_tseries *s,
+			 const struct pd_tseries *b);
+/* The floor under a series' values before their log (trend_level.c). */
+double pd_trend_log_floor(const struct pd_tseries *s);
 /* Commits before the newest ones that a watch needs (statistics.md). */
 #define PD_TREND_WATCH_MIN 8
 

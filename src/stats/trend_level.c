@@ -8,6 +8,7 @@
  * of the program (the total less the functions loaded) votes too. The
  * total keeps its level: it is the whole program.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,4 +223,65 @@ void pd_trend_level_release(struct pd_tseries *out, size_t n)
 		PD_VEC_FREE(&out[i].changes);
 	}
 	free(out);
+}
+
+/*
+ * A run where the function was not sampled has weight 0: the log needs a
+ * floor, a thousandth of the series' largest mean, so that such runs
+ * count as small rather than as far-off outliers.
+ */
+double pd_trend_log_floor(const struct pd_tseries *s)
+{
+	double floor = 0;
+	size_t i;
+
+	for (i = 0; i < s->pts.n; i++)
+		floor = fmax(floor, s->pts.v[i].mean);
+	return floor > 0 ? floor * 1e-3 : 1e-9;
+}
+
+/*
+ * The spread of a series' runs about their own commit's mean (log
+ * scale): the pooled within-commit variance, *df its degrees of freedom
+ * (0 when no commit has two runs). No step between commits enters it.
+ */
+static double within_var(const struct pd_tseries *s, size_t *df)
+{
+	double floor = pd_trend_log_floor(s), ss = 0;
+	size_t c, k;
+
+	*df = 0;
+	for (c = 0; c < s->pts.n; c++) {
+		const struct pd_tpoint *pt = &s->pts.v[c];
+		double m = 0;
+
+		if (pt->n < 2)
+			continue;
+		for (k = 0; k < pt->n; k++)
+			m += log(pt->v[k] + floor) / (double)pt->n;
+		for (k = 0; k < pt->n; k++) {
+			double d = log(pt->v[k] + floor) - m;
+
+			ss += d * d;
+		}
+		*df += pt->n - 1;
+	}
+	return *df ? ss / (double)*df : PD_NAN;
+}
+
+/*
+ * Whether a function is judged beyond the machine's level (b) rather than
+ * on its own values (s): when the level takes out more of the runs'
+ * spread about their commits' means than the voters' own noise puts in.
+ * The choice sees only the spread within commits, which a step between
+ * commits does not move (statistics.md, "Trends", levels). With no
+ * repeat runs nothing shows it: the level, as before.
+ */
+int pd_trend_level_helps(const struct pd_tseries *s, const struct pd_tseries *b)
+{
+	size_t df_s, df_b;
+	double vs = within_var(s, &df_s), vb = within_var(b, &df_b);
+
+	assert(df_s == df_b); /* the same runs */
+	return !df_s || vb < vs;
 }
