@@ -166,9 +166,15 @@ static int word_at(const char *p, const char *end, size_t *len)
 	return 2;
 }
 
-size_t pd_json_scan_array(struct pd_json_walk *w, const char *buf, size_t n,
-			  uint64_t off, int *more, const struct pd_json_elem *e,
-			  void *arg)
+/*
+ * pd_json_scan_array's loop, given its element reader as two functions:
+ * inline, so that the scalars' scanner (below) calls its own directly,
+ * two calls a value fewer on the columns that are most of a profile.
+ */
+static inline size_t
+scan_elems(struct pd_json_walk *w, const char *buf, size_t n, uint64_t off,
+	   int *more, const char *(*read)(void *, const char *, const char *),
+	   int (*take)(void *), void *arg)
 {
 	const char *p = buf, *end = buf + n, *q;
 	size_t took = 0;
@@ -180,7 +186,7 @@ size_t pd_json_scan_array(struct pd_json_walk *w, const char *buf, size_t n,
 			goto more;
 		if (scan_comma(w, buf, p, off))
 			return took;
-		q = e->read(arg, p, end);
+		q = read(arg, p, end);
 		if (q == p)
 			break; /* yajl reads it, or says what is wrong */
 		if (q)
@@ -189,7 +195,7 @@ size_t pd_json_scan_array(struct pd_json_walk *w, const char *buf, size_t n,
 			goto more;
 		if (*q != ',' && *q != ']')
 			break;
-		if (!e->take(arg))
+		if (!take(arg))
 			break;
 		if (*q == ']') {
 			took = (size_t)(q - buf);
@@ -204,6 +210,13 @@ size_t pd_json_scan_array(struct pd_json_walk *w, const char *buf, size_t n,
 more:
 	*more = 1; /* w->scan_comma kept for the next piece */
 	return took;
+}
+
+size_t pd_json_scan_array(struct pd_json_walk *w, const char *buf, size_t n,
+			  uint64_t off, int *more, const struct pd_json_elem *e,
+			  void *arg)
+{
+	return scan_elems(w, buf, n, off, more, e->read, e->take, arg);
 }
 
 /* The scalar being read by pd_json_scan_scalars. */
@@ -254,12 +267,11 @@ size_t pd_json_scan_scalars(struct pd_json_walk *w, const char *buf, size_t n,
 			    uint64_t off, int *more,
 			    const struct pd_json_scalars *cb, void *arg)
 {
-	static const struct pd_json_elem e = { read_scalar, take_scalar };
 	struct scalar_scan c;
 
 	memset(&c, 0, sizeof(c));
 	c.cb = cb;
 	c.arg = arg;
 	c.skip = w->skip > 0;
-	return pd_json_scan_array(w, buf, n, off, more, &e, &c);
+	return scan_elems(w, buf, n, off, more, read_scalar, take_scalar, &c);
 }

@@ -525,20 +525,24 @@ static int thread_scalar(struct ff_state *s, const char *k, double d,
 	return 1;
 }
 
+/* A column's value: nearly every value of a large profile. */
+static inline int col_value(struct ff_state *s, double d, const char *str)
+{
+	const char *why = bad_value(TOP(s)->col->check, str, d);
+
+	if (why)
+		return fail(s, why);
+	table_value(s, R_COL, str ? PD_NAN : d);
+	return 1;
+}
+
 static int on_scalar(struct ff_state *s, double d, const char *str, size_t n)
 {
 	enum ff_role r = TOP(s)->r;
 	const char *k = TOP(s)->j.key;
 
-	/* a column's value: nearly every value of a large profile */
-	if (r == R_COL) {
-		const char *why = bad_value(TOP(s)->col->check, str, d);
-
-		if (why)
-			return fail(s, why);
-		table_value(s, r, str ? PD_NAN : d);
-		return 1;
-	}
+	if (r == R_COL)
+		return col_value(s, d, str);
 	switch (r) {
 	case R_META:
 		return meta_scalar(s, k, d, str);
@@ -653,6 +657,11 @@ static int scan_number(void *ctx, const char *v, size_t n, double d)
 	(void)n;
 	if (s->w.skip)
 		return 1;
+	/* the columns' numbers straight to their column */
+	if (s->w.depth >= 0 && TOP(s)->r == R_COL) {
+		value_start(s);
+		return col_value(s, d, NULL);
+	}
 	return scalar(s, d, NULL, 0);
 }
 
