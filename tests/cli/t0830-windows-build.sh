@@ -59,6 +59,15 @@ same() {
 	lin=$?
 	(cd "$T/w" && "$WINE" "$exe" "$@" >"../$name.win" 2>"../$name.win.err")
 	win=$?
+	# wine on a loaded machine now and then fails to start a program and
+	# exits 1 with nothing written: where Linux wrote something and the
+	# Windows run nothing, it is said and run once more
+	if [ ! -s "$T/$name.win" ] && [ -s "$T/$name.lin" ]; then
+		echo "note: $name: no output from wine (exit $win):" \
+			"$(head -c 300 "$T/$name.win.err"); run again"
+		(cd "$T/w" && "$WINE" "$exe" "$@" >"../$name.win" 2>"../$name.win.err")
+		win=$?
+	fi
 	[ "$want" = - ] && want=$lin
 	if [ "$lin" -ne "$want" ] || [ "$win" -ne "$want" ]; then
 		not_ok "$name: exit $lin on Linux, $win on Windows, want $want:" \
@@ -66,7 +75,8 @@ same() {
 	elif ! cmp -s "$T/$name.lin" "$T/$name.win" &&
 		! { case $name in *json*) json_near "$T/$name.lin" "$T/$name.win" ;;
 		*) false ;; esac; }; then
-		not_ok "$name: the outputs differ: $(diff "$T/$name.lin" "$T/$name.win" | head -n 10)"
+		not_ok "$name: the outputs differ: $(diff "$T/$name.lin" "$T/$name.win" | head -n 10)" \
+			"(Windows said: $(head -c 300 "$T/$name.win.err"))"
 	elif ! cmp -s "$T/$name.lin.err" "$T/$name.win.err"; then
 		not_ok "$name: the messages differ: $(diff "$T/$name.lin.err" "$T/$name.win.err" | head -n 10)"
 	else ok; fi
