@@ -1,5 +1,7 @@
 # Shared helpers for the CLI tests. Each test is a POSIX shell script run by
-# ctest with PERFDIFF (the binary) and PD_ROOT (source tree) set.
+# ctest under bash (whose call stack names a failed check by its line,
+# check_name below) with PERFDIFF (the binary) and PD_ROOT (source tree)
+# set.
 # PD_WRAP (e.g. "valgrind --error-exitcode=99 --leak-check=full") wraps
 # every perfdiff call.
 set -u
@@ -37,8 +39,74 @@ ok() {
 	pass=$((pass + 1))
 }
 
+# check_name: the check that failed, by the script's line that made it
+# and the comment above that line: "t0054-expansion-limits.sh:37 (a cap
+# of 10 times plus 4 MiB stops each within its first members)". The line
+# is the outermost call in the script (a helper's call, not a line in the
+# helper's body), and "via N" the innermost one when it differs. The
+# suite runs under bash, whose call stack says so; under another shell,
+# the script's name alone.
+check_name() {
+	if [ -z "${BASH_VERSION:-}" ]; then
+		basename "$0"
+		return
+	fi
+	# the call sites in the script, innermost first: frame i was called
+	# from file BASH_SOURCE[i + 1] at its line BASH_LINENO[i]
+	eval 'cn_lines=; cn_i=0
+	while [ "$cn_i" -lt $((${#FUNCNAME[@]} - 1)) ]; do
+		[ "${BASH_SOURCE[$((cn_i + 1))]}" = "$0" ] &&
+			cn_lines="$cn_lines ${BASH_LINENO[$cn_i]}"
+		cn_i=$((cn_i + 1))
+	done'
+	# shellcheck disable=SC2086
+	set -- $cn_lines
+	[ $# -gt 0 ] || { basename "$0"; return; }
+	cn_in=$1
+	eval "cn_out=\${$#}"
+	awk -v want="$cn_out" -v via="$cn_in" -v file="$(basename "$0")" '
+	# a comment block ends: the header (before any code) or the latest
+	function flush() {
+		if (cur == "") return
+		if (!code) hdr = first; else last = cur
+		cur = ""
+	}
+	NR >= want { exit }
+	doc != "" { # inside a here-document: until its word
+		t = $0
+		if (strip) sub(/^\t+/, "", t)
+		if (t == doc) doc = ""
+		next
+	}
+	NR > 1 && /^[ \t]*#/ && !/shellcheck/ {
+		t = $0
+		sub(/^[ \t]*#+ ?/, "", t)
+		if (t == "") next
+		if (cur == "") first = t
+		cur = cur == "" ? t : cur " " t
+		next
+	}
+	{
+		flush()
+		if ($0 !~ /^[ \t]*$/) code = 1
+		if (match($0, /<<-?[ \t]*[\047"]?[A-Za-z_]+/)) {
+			doc = substr($0, RSTART, RLENGTH)
+			strip = doc ~ /^<<-/
+			sub(/^<<-?[ \t]*[\047"]?/, "", doc)
+		}
+	}
+	END {
+		if (code) flush()
+		if (last == "") last = hdr
+		if (length(last) > 110) last = substr(last, 1, 107) "..."
+		printf "%s:%d (%s)", file, want, last
+		if (via != want) printf " via %d", via
+		printf "\n"
+	}' "$0"
+}
+
 not_ok() {
-	echo "FAIL: $*" >&2
+	echo "FAIL: $(check_name): $*" >&2
 	failed=$((failed + 1))
 }
 
