@@ -21,5 +21,22 @@ void *pd_bsearch(const void *key, const void *base, size_t n, size_t size,
  */
 size_t pd_lower_bound(const void *key, const void *base, size_t n, size_t size,
 		      pd_cmp_fn cmp);
+/*
+ * The same search inline, for a search in a reader's inner loop: at
+ * becomes the index of the first of the n elements of array v, sorted by
+ * their member m, whose m is not below key (n when every one is).
+ */
+#define PD_LOWER_BOUND(at, v, n, m, key)                                       \
+	do {                                                                   \
+		size_t lb_lo_ = 0, lb_hi_ = (n);                               \
+		while (lb_lo_ < lb_hi_) {                                      \
+			size_t lb_mid_ = lb_lo_ + (lb_hi_ - lb_lo_) / 2;       \
+			if ((v)[lb_mid_].m < (key))                            \
+				lb_lo_ = lb_mid_ + 1;                          \
+			else                                                   \
+				lb_hi_ = lb_mid_;                              \
+		}                                                              \
+		(at) = lb_lo_;                                                 \
+	} while (0)
 
 #endif

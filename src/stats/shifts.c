@@ -124,17 +124,10 @@ static struct eix *group(const struct edges *e, int callee)
 /* The first entry of ix whose key is >= k. */
 static size_t lower(const struct eix *ix, size_t n, uint32_t k)
 {
-	size_t lo = 0, hi = n;
+	size_t at;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (ix[mid].key < k)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	PD_LOWER_BOUND(at, ix, n, key, k);
+	return at;
 }
 
 /* A regressed f, its main caller, and a sibling that improved alike. */

@@ -107,16 +107,9 @@ static int prefetch_names(struct pd_db *db, struct pd_idmap *m, int64_t run,
 static const struct pd_idmap_name *prefetched(const struct pd_idmap *m,
 					      int64_t id)
 {
-	size_t lo = 0, hi = m->pre.n;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->pre.v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PD_LOWER_BOUND(lo, m->pre.v, m->pre.n, id, id);
 	return lo < m->pre.n && m->pre.v[lo].id == id ? &m->pre.v[lo] : NULL;
 }
 

@@ -41,17 +41,10 @@ static int cmp_proc(const void *a, const void *b)
  * first; -1 when no event names it. */
 static int64_t thread_pid(const struct etl_state *st, uint32_t tid, uint64_t ts)
 {
-	size_t lo = 0, hi = st->threads.n;
+	size_t lo;
 	int64_t pid = -1;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->threads.v[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PD_LOWER_BOUND(lo, st->threads.v, st->threads.n, tid, tid);
 	for (; lo < st->threads.n && st->threads.v[lo].tid == tid; lo++) {
 		if (pid >= 0 && st->threads.v[lo].ts > ts)
 			break;

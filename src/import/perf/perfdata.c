@@ -175,16 +175,9 @@ static const struct pdd_map *find_in(const struct pdd *d, uint32_t pid,
 /* The fork record that made tid, or NULL (a thread of the recording). */
 static const struct pdd_fork *fork_of(const struct pdd *d, uint32_t tid)
 {
-	size_t lo = 0, hi = d->forks.n;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (d->forks.v[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PD_LOWER_BOUND(lo, d->forks.v, d->forks.n, tid, tid);
 	if (lo == d->forks.n || d->forks.v[lo].tid != tid)
 		return NULL;
 	return &d->forks.v[lo];
@@ -326,17 +319,10 @@ static void comm_at(const struct pdd *d, uint32_t tid, uint64_t t,
 	int hops;
 
 	for (hops = 0; hops < 16; hops++) {
-		size_t lo = 0, hi = d->comms.n, i, pick = SIZE_MAX;
+		size_t lo, i, pick = SIZE_MAX;
 		const struct pdd_fork *f;
 
-		while (lo < hi) {
-			size_t mid = (lo + hi) / 2;
-
-			if (d->comms.v[mid].tid < tid)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		PD_LOWER_BOUND(lo, d->comms.v, d->comms.n, tid, tid);
 		for (i = lo; i < d->comms.n && d->comms.v[i].tid == tid; i++)
 			if (d->comms.v[i].time <= t)
 				pick = i;

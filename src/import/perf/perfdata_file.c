@@ -288,16 +288,9 @@ static void read_features(struct pdd *d, const unsigned char *h)
 
 size_t pd_pdd_attr_of(const struct pdd *d, uint64_t id)
 {
-	size_t lo = 0, hi = d->ids.n;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (d->ids.v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	PD_LOWER_BOUND(lo, d->ids.v, d->ids.n, id, id);
 	return lo < d->ids.n && d->ids.v[lo].id == id ? d->ids.v[lo].attr
 						      : SIZE_MAX;
 }

@@ -246,32 +246,15 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 /* Caps on what one file may ask us to read. */
 #define MAX_SECTIONS PD_LIMIT_ELF_SECTIONS
 
-struct sect {
-	uint32_t type, link;
-	uint64_t flags, off, size, entsize;
-};
-
 static int section(const struct pd_elf_rd *f, uint64_t shoff, unsigned entsize,
-		   uint64_t i, struct sect *s)
+		   uint64_t i, struct pd_elf_sect *s)
 {
 	unsigned char *b =
 	    pd_elf_bytes(f, shoff + i * entsize, f->is64 ? 64 : 40);
 
 	if (!b)
 		return -1;
-	s->type = (uint32_t)pd_elf_get(f, b + 4, 4);
-	s->flags = pd_elf_get(f, b + 8, f->is64 ? 8 : 4);
-	if (f->is64) {
-		s->off = pd_elf_get(f, b + 24, 8);
-		s->size = pd_elf_get(f, b + 32, 8);
-		s->link = (uint32_t)pd_elf_get(f, b + 40, 4);
-		s->entsize = pd_elf_get(f, b + 56, 8);
-	} else {
-		s->off = pd_elf_get(f, b + 16, 4);
-		s->size = pd_elf_get(f, b + 20, 4);
-		s->link = (uint32_t)pd_elf_get(f, b + 24, 4);
-		s->entsize = pd_elf_get(f, b + 36, 4);
-	}
+	pd_elf_sect_at(f, b, s);
 	free(b);
 	return 0;
 }
@@ -284,7 +267,7 @@ static unsigned char *code_sections(const struct pd_elf_rd *f, uint64_t shoff,
 	uint64_t i;
 
 	for (i = 0; i < shnum; i++) {
-		struct sect s;
+		struct pd_elf_sect s;
 
 		if (section(f, shoff, entsize, i, &s)) {
 			free(code);
@@ -299,8 +282,9 @@ static unsigned char *code_sections(const struct pd_elf_rd *f, uint64_t shoff,
  * Adds the function symbols of table s (names in str) to syms; returns
  * the string table they point into (owned), or NULL when unreadable.
  */
-static unsigned char *add_table(const struct pd_elf_rd *f, const struct sect *s,
-				const struct sect *str,
+static unsigned char *add_table(const struct pd_elf_rd *f,
+				const struct pd_elf_sect *s,
+				const struct pd_elf_sect *str,
 				const unsigned char *code, uint64_t shnum,
 				struct esyms *syms)
 {
@@ -384,7 +368,7 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 	if (shentsize < (f.is64 ? 64u : 40u) || !shoff)
 		goto out;
 	if (!shnum) { /* more than 0xff00 sections: section 0 has the count */
-		struct sect s0;
+		struct pd_elf_sect s0;
 
 		if (section(&f, shoff, shentsize, 0, &s0))
 			goto out;
@@ -394,7 +378,7 @@ size_t pd_symbols_elf(const char *path, uint64_t base, struct pd_symreq *reqs,
 		goto out;
 	code = code_sections(&f, shoff, shentsize, shnum);
 	for (i = 0; code && i < shnum; i++) {
-		struct sect s, str;
+		struct pd_elf_sect s, str;
 		unsigned char *names;
 
 		if (section(&f, shoff, shentsize, i, &s))

@@ -24,6 +24,19 @@ uint64_t pd_elf_get(const struct pd_elf_rd *f, const unsigned char *p, int n);
 unsigned char *pd_elf_bytes(const struct pd_elf_rd *f, uint64_t off,
 			    uint64_t n);
 
+/* One section header, as both readers take it. */
+struct pd_elf_sect {
+	uint32_t name, type, link;
+	uint64_t flags, addr, off, size, entsize;
+};
+
+/*
+ * The section header at p (64 bytes of an ELF64 file, 40 of an ELF32
+ * one, all in memory).
+ */
+void pd_elf_sect_at(const struct pd_elf_rd *f, const unsigned char *p,
+		    struct pd_elf_sect *s);
+
 struct pd_pltsym {
 	uint64_t start, size;
 	char *name; /* "memcpy@plt" (owned) */

@@ -47,16 +47,12 @@ unsigned char *pd_elf_bytes(const struct pd_elf_rd *f, uint64_t off, uint64_t n)
 	return b;
 }
 
-struct sec {
-	uint32_t name, type, link;
-	uint64_t addr, off, size, entsize;
-};
-
-static void sec_at(const struct pd_elf_rd *f, const unsigned char *p,
-		   struct sec *s)
+void pd_elf_sect_at(const struct pd_elf_rd *f, const unsigned char *p,
+		    struct pd_elf_sect *s)
 {
 	s->name = (uint32_t)pd_elf_get(f, p, 4);
 	s->type = (uint32_t)pd_elf_get(f, p + 4, 4);
+	s->flags = pd_elf_get(f, p + 8, f->is64 ? 8 : 4);
 	if (f->is64) {
 		s->addr = pd_elf_get(f, p + 16, 8);
 		s->off = pd_elf_get(f, p + 24, 8);
@@ -73,7 +69,7 @@ static void sec_at(const struct pd_elf_rd *f, const unsigned char *p,
 }
 
 struct plt_secs {
-	struct sec rel, plt, sec, dynsym, dynstr;
+	struct pd_elf_sect rel, plt, sec, dynsym, dynstr;
 	int have_rel, have_plt, have_sec, is_rela;
 };
 
@@ -86,10 +82,10 @@ static int find_secs(const struct pd_elf_rd *f, const unsigned char *sh,
 
 	memset(p, 0, sizeof(*p));
 	for (i = 0; i < shnum; i++) {
-		struct sec s;
+		struct pd_elf_sect s;
 		const char *nm;
 
-		sec_at(f, sh + i * shent, &s);
+		pd_elf_sect_at(f, sh + i * shent, &s);
 		if (s.name >= names_size)
 			continue;
 		nm = (const char *)names + s.name;
@@ -114,10 +110,10 @@ static int find_secs(const struct pd_elf_rd *f, const unsigned char *sh,
 	    (p->have_plt && p->plt.type != 1) ||
 	    (p->have_sec && p->sec.type != 1))
 		return -1;
-	sec_at(f, sh + (uint64_t)p->rel.link * shent, &p->dynsym);
+	pd_elf_sect_at(f, sh + (uint64_t)p->rel.link * shent, &p->dynsym);
 	if (p->dynsym.type != 11 || p->dynsym.link >= shnum)
 		return -1; /* SHT_DYNSYM */
-	sec_at(f, sh + (uint64_t)p->dynsym.link * shent, &p->dynstr);
+	pd_elf_sect_at(f, sh + (uint64_t)p->dynsym.link * shent, &p->dynstr);
 	return p->dynstr.type == 3 ? 0 : -1; /* SHT_STRTAB */
 }
 
@@ -125,7 +121,7 @@ static int find_secs(const struct pd_elf_rd *f, const unsigned char *sh,
 static int layout(const struct plt_secs *p, unsigned machine, uint64_t *first,
 		  uint64_t *step, uint64_t *end)
 {
-	const struct sec *s = p->have_sec ? &p->sec : &p->plt;
+	const struct pd_elf_sect *s = p->have_sec ? &p->sec : &p->plt;
 	uint64_t header = 0;
 
 	if (!p->have_sec) { /* the lazy-binding header comes first */
@@ -230,9 +226,9 @@ struct pd_pltsym *pd_elf_plt(int fd, size_t *n)
 		return NULL;
 	sh = pd_elf_bytes(&f, shoff, shnum * shent);
 	if (sh) {
-		struct sec s;
+		struct pd_elf_sect s;
 
-		sec_at(&f, sh + shstr * shent, &s);
+		pd_elf_sect_at(&f, sh + shstr * shent, &s);
 		names = pd_elf_bytes(&f, s.off, s.size);
 		if (names &&
 		    !find_secs(&f, sh, shnum, shent, names, s.size, &p))
