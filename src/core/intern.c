@@ -150,12 +150,18 @@ static size_t probe(const struct pd_intern *t, const char *s, size_t len,
 	return j;
 }
 
-/* s with each NUL byte written \x00 (a text table's form); owned. */
-static char *nul_escaped(const char *s, size_t len, size_t *out)
+/*
+ * In a text table, s with each NUL byte written \x00 (owned, its length
+ * in *out); NULL when s holds none or the table is not of text.
+ */
+static char *nul_escaped(const struct pd_intern *t, const char *s, size_t len,
+			 size_t *out)
 {
 	size_t i, k = 0, nul = 0;
 	char *e;
 
+	if (!t->text || !len || !memchr(s, 0, len))
+		return NULL;
 	for (i = 0; i < len; i++)
 		nul += !s[i];
 	e = pd_xmalloc(len + 3 * nul + 1);
@@ -174,13 +180,12 @@ static char *nul_escaped(const char *s, size_t len, size_t *out)
 
 uint32_t pd_intern_find(const struct pd_intern *t, const char *s, size_t len)
 {
-	size_t j;
+	size_t j, n;
+	char *e;
 
 	if (!t->nslots)
 		return UINT32_MAX;
-	if (t->text && len && memchr(s, 0, len)) {
-		size_t n;
-		char *e = nul_escaped(s, len, &n);
+	if ((e = nul_escaped(t, s, len, &n))) {
 		uint32_t id = pd_intern_find(t, e, n);
 
 		free(e);
@@ -210,11 +215,10 @@ static uint32_t refuse(struct pd_intern *t, const char *s, size_t len)
 uint32_t pd_intern(struct pd_intern *t, const char *s, size_t len)
 {
 	uint32_t h;
-	size_t j;
+	size_t j, n;
+	char *e;
 
-	if (t->text && len && memchr(s, 0, len)) {
-		size_t n;
-		char *e = nul_escaped(s, len, &n);
+	if ((e = nul_escaped(t, s, len, &n))) {
 		uint32_t id = pd_intern(t, e, n);
 
 		free(e);
