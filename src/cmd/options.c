@@ -252,12 +252,14 @@ static const struct pd_optdef table[] = {
 	  "the last" },
 	{ "metric", 0, TEXT(io.metric, check_metric), "M", "Inputs", IN,
 	  "DHAT: bytes (default), blocks, peak-bytes, ...; WPA memory\n"
-	  "tables: bytes or blocks (allocations)",
+	  "tables: bytes or blocks (allocations); perf read/write calls:\n"
+	  "bytes (default: the calls)",
 	  "DHAT: the measure: `bytes` (default), `blocks`, `lifetimes`, "
 	  "`max-bytes`, `max-blocks`, `peak-bytes`, `peak-blocks`, "
 	  "`end-bytes`, `end-blocks`, `reads`, `writes` (or the raw keys "
 	  "`tb`, `gb`, …); WPA memory tables: `bytes` (default) or `blocks` "
-	  "(allocations)" },
+	  "(allocations); perf's read and write system-call tracepoints: "
+	  "`bytes` (default: the calls; formats.md)" },
 	{ "alloc-frames", 0, TEXT(io.alloc_frames, check_regex), "RE", "Inputs",
 	  IN,
 	  "memory profiles (DHAT, WPA, Instruments): the allocator's\n"

@@ -131,10 +131,34 @@ struct perf_state {
 		PERF_SW_WAITS,	 /* waits beside the CPU samples */
 		PERF_SW_WAITS_ONLY /* waits, no CPU samples: weights in ns */
 	} sw_mode;
+	/*
+	 * The chosen event a read or write call's tracepoint (perf_io.c):
+	 * its calls, the bytes they said, those that said none, and whether
+	 * a sample weighs its bytes (--metric bytes) or 1.
+	 */
+	enum { PERF_IO_NONE, PERF_IO_ENTER, PERF_IO_EXIT } io_kind;
+	int io_by_bytes;
+	uint64_t io_calls, io_unsaid;
+	double io_bytes;
 };
 
 void pd_perf_state_init(struct perf_state *st, struct pd_profile *p,
 			const struct pd_import_opts *o);
+/*
+ * Read and write calls (perf_io.c): whether event e (n bytes) is one
+ * whose bytes its text says, on entry or on exit (PERF_IO_*); a sample's
+ * bytes from the text after its event's name, -1 when it says none; and
+ * a kept sample of such an event counted, its weight set.
+ */
+int pd_perf_io_event(const char *e, size_t n);
+double pd_perf_io_bytes(int kind, const char *rest);
+void pd_perf_io_sample(struct perf_state *st, const struct perf_hdr *h);
+/* --metric against such an event: 0, or the error set. */
+int pd_perf_io_check(const struct perf_state *st, const char *path,
+		     struct pd_err *err);
+/* Such a profile's unit, weights and the note of its calls and bytes. */
+void pd_perf_io_weigh(const struct perf_state *st, struct pd_profile *p,
+		      const char *path);
 void pd_perf_state_release(struct perf_state *st);
 /*
  * The switch log's cap from PERFDIFF_LIMIT_PERF_SWITCHES, when set; an

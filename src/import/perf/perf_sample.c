@@ -286,8 +286,12 @@ int pd_perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 	sw = pd_perf_switch_start(st, h);
 	if (!sw && st->chosen == UINT32_MAX) {
 		if (!o->event || (strlen(o->event) == h->event_len &&
-				  !memcmp(o->event, h->event, h->event_len)))
+				  !memcmp(o->event, h->event, h->event_len))) {
 			st->chosen = ev;
+			st->io_kind = pd_perf_io_event(h->event, h->event_len);
+			st->io_by_bytes = st->io_kind && o->metric &&
+					  !strcmp(o->metric, "bytes");
+		}
 	}
 	st->keep = sw ? st->in_switch : ev == st->chosen;
 	if (st->keep && (o->process || o->thread)) {
@@ -313,6 +317,8 @@ int pd_perf_sample_start(struct perf_state *st, const struct perf_hdr *h)
 		st->all_period = 0;
 	}
 	st->weight = h->has_period ? h->period : 1;
+	if (st->io_kind)
+		pd_perf_io_sample(st, h);
 	st->thread = pd_intern(&st->p->strs, h->comm, h->comm_len);
 	return 0;
 }
@@ -406,6 +412,10 @@ static void weigh(const struct perf_state *st, struct pd_profile *p,
 {
 	size_t i;
 
+	if (st->io_kind && st->sw_mode != PERF_SW_WAITS_ONLY) {
+		pd_perf_io_weigh(st, p, path);
+		return;
+	}
 	if (st->sw_mode == PERF_SW_WAITS_ONLY) {
 		p->unit = PD_UNIT_NS;
 		p->count_rule =
@@ -483,6 +493,7 @@ int pd_perf_limits(struct perf_state *st, struct pd_err *err)
 int pd_perf_finish(struct perf_state *st, const char *path, struct pd_err *err)
 {
 	struct pd_profile *p = st->p;
+	int rc;
 
 	pd_perf_sample_end(st);
 	if (st->sw_over)
@@ -497,6 +508,9 @@ int pd_perf_finish(struct perf_state *st, const char *path, struct pd_err *err)
 	pd_perf_waits(st, path);
 	if (st->chosen == UINT32_MAX)
 		return no_samples(st, path, st->o, err);
+	rc = pd_perf_io_check(st, path, err);
+	if (rc)
+		return rc;
 	p->event = pd_xstrdup(pd_intern_str(&st->events, st->chosen));
 	pd_profile_finish(p);
 	notes(st, p, path);

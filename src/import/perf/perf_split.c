@@ -147,6 +147,13 @@ static void merge_events(struct perf_state *st, const struct perf_state *s)
 	}
 	st->all_period &= s->all_period;
 	st->cut_weight += s->cut_weight;
+	if (!st->io_kind) {
+		st->io_kind = s->io_kind;
+		st->io_by_bytes = s->io_by_bytes;
+	}
+	st->io_calls += s->io_calls;
+	st->io_unsaid += s->io_unsaid;
+	st->io_bytes += s->io_bytes;
 }
 
 /*
