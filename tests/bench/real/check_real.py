@@ -17,7 +17,6 @@ usage: check_real.py PERFDIFF[,PERFDIFF...] WORK [--programs a,b]
 import argparse
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -31,26 +30,6 @@ import score  # noqa: E402
 import trend_real  # noqa: E402
 
 KINDS = ("null", "p35", "m25")
-
-
-def commits_of(runs, prog, kind, seed, n, k, reps):
-    """The runs of each commit, as trend_real.one draws them."""
-    rng = random.Random("%s-%s-%d" % (prog, kind, seed))
-    if kind == "null":
-        pool = runs.get("a", []) + runs.get("rb", [])
-        rng.shuffle(pool)
-        return [pool[i * reps:(i + 1) * reps] for i in range(n)]
-    base, cand, _, _ = programs.PAIRS[kind]
-    b = list(runs.get(base, []))
-    c = list(runs.get(cand, []))
-    if base == "a":
-        b += runs.get("rb", [])
-    if cand == "a":
-        c += runs.get("rb", [])
-    rng.shuffle(b)
-    rng.shuffle(c)
-    return [b[i * reps:(i + 1) * reps] for i in range(k)] + \
-        [c[i * reps:(i + 1) * reps] for i in range(n - k)]
 
 
 def verdict(out, fn):
@@ -81,8 +60,9 @@ def main():
         runs = trend_real.runs_of(o.work, prog)
         for kind in KINDS:
             for seed in range(o.histories):
-                commits = commits_of(runs, prog, kind, seed, n, k, o.runs)
-                if any(len(x) < o.runs for x in commits):
+                commits = trend_real.commits_of(runs, prog, kind, seed, n,
+                                                k, o.runs)
+                if commits is None:
                     continue
                 tmp = tempfile.mkdtemp(prefix="pdcheck.")
                 try:

@@ -146,9 +146,11 @@ def changes(d):
     return out
 
 
-def one(pd, work, prog, kind, seed, n, k, reps):
+def commits_of(runs, prog, kind, seed, n, k, reps):
+    """The runs of each of the n commits of history (prog, kind, seed),
+    oldest first, drawn (seeded) from runs (runs_of); None when the
+    recordings hold too few for reps a commit."""
     rng = random.Random("%s-%s-%d" % (prog, kind, seed))
-    runs = runs_of(work, prog)
     if kind == "null":
         pool = runs.get("a", []) + runs.get("rb", [])
         rng.shuffle(pool)
@@ -166,6 +168,13 @@ def one(pd, work, prog, kind, seed, n, k, reps):
         commits = [b[i * reps:(i + 1) * reps] for i in range(k)] + \
             [c[i * reps:(i + 1) * reps] for i in range(n - k)]
     if any(len(x) < reps for x in commits):
+        return None
+    return commits
+
+
+def one(pd, work, prog, kind, seed, n, k, reps):
+    commits = commits_of(runs_of(work, prog), prog, kind, seed, n, k, reps)
+    if commits is None:
         return None
     tmp = tempfile.mkdtemp(prefix="pdtrend.")
     try:
