@@ -61,6 +61,15 @@ f = {x["function"]: x for x in j["functions"]}
 assert f["load_file"]["total"] == 0x100000 + 0x400, f["load_file"]
 assert f["load_file"]["total_samples"] == 3, f["load_file"]
 PY
+# text printed without the tracepoint's fields says no bytes: --metric
+# bytes is refused in one line, the calls are still counted
+sed 's/: fd: .*$/:/' "$T/a.txt" >"$T/bare.txt"
+expect_exit 2 pd show --metric bytes "$T/bare.txt"
+expect_lines 1 "$T/err"
+expect_grep "bare.txt: --metric bytes: no call of the event says its bytes" "$T/err"
+expect_lines 0 "$T/out"
+expect_exit 0 pd show "$T/bare.txt"
+expect_grep "2 calls, 0.0 MiB (0 bytes) asked for by those that say" "$T/err"
 # --metric other than bytes is refused for such an event, in one line
 expect_exit 2 pd show --metric blocks "$T/a.txt"
 expect_lines 1 "$T/err"
