@@ -177,13 +177,11 @@ void pd_opts_help(FILE *f, unsigned cmd)
 				fprintf(f, "%s:\n", sec[k]);
 			flag_text(&flag, d);
 			help_text(&h, d->help, d);
+			/* a flag too long for its column has its text below */
 			fprintf(f, "  %-22s", flag.buf);
-			if (flag.len > 21) {
-				fputc('\n', f);
-				print_wrapped(f, h.buf, 24, 0);
-			} else {
-				print_wrapped(f, h.buf, 24, 24);
-			}
+			if (flag.len > 21)
+				fprintf(f, "\n%24s", "");
+			print_wrapped(f, h.buf, 24, 24);
 		}
 	}
 	pd_buf_release(&flag);

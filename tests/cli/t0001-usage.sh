@@ -14,7 +14,15 @@ expect_grep "min-impact PCT .* as % of the baseline" "$T/out"
 for c in bundle check compare convert culprit diff ingest runs show trend; do
 	expect_exit 0 pd help $c
 	expect_no_grep "%%" "$T/out"
+	# a flag too long for its column has its text on the next line,
+	# indented and with its spaces: no text line starts at column 0
+	# but the usage lines, the prose and the section names
+	expect_no_grep "^[a-z][A-Za-z/]*[:(][A-Za-z]" "$T/out"
+	expect_no_grep "^  -.\{78,\}" "$T/out"
+	expect_no_grep "^ \{24\}.\{56,\}" "$T/out"
 done
+expect_exit 0 pd help show
+expect_grep "^                        what a folded file's numbers are" "$T/out"
 expect_exit 0 pd version
 expect_grep "^perfdiff 0\." "$T/out"
 expect_exit 2 pd dif
