@@ -3,8 +3,9 @@
  * history.md, "Noise learned from history"): from a window of stored
  * runs, each function's and the total's single-run variance of
  * ln(weight) -- within commits (repeats) and from one commit to the next
- * (night to night) -- and per-function thresholds. The store loads the
- * runs (store/noise.c); the arithmetic is here.
+ * (night to night) --, how far each function follows its run's level
+ * (a slope, and the variance beyond it) and per-function thresholds.
+ * The store loads the runs (store/noise.c); the arithmetic is here.
  */
 #include <assert.h>
 #include <math.h>
@@ -14,6 +15,7 @@
 
 #include "core/xalloc.h"
 #include "stats/noise.h"
+#include "stats/run_levels.h"
 #include "stats/stats.h"
 
 void pd_noise_init(struct pd_noise *n, size_t nfuncs)
@@ -29,6 +31,10 @@ void pd_noise_init(struct pd_noise *n, size_t nfuncs)
 		n->cbar[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
 
 		n->tau_points[k] = pd_xcalloc(nfuncs + 1, sizeof(int));
+		n->beta[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+		n->bvar[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+		n->s0b[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
+		n->d0b[k] = pd_xcalloc(nfuncs + 1, sizeof(double));
 	}
 }
 
@@ -43,6 +49,10 @@ void pd_noise_release(struct pd_noise *n)
 		free(n->cbar[k]);
 
 		free(n->tau_points[k]);
+		free(n->beta[k]);
+		free(n->bvar[k]);
+		free(n->s0b[k]);
+		free(n->d0b[k]);
 	}
 	memset(n, 0, sizeof(*n));
 }
@@ -90,6 +100,9 @@ struct learn_ctx {
 	double *means;	/* per commit: the mean weight */
 	double *lmeans; /* per commit: the mean of y */
 	double *d;	/* per commit pair: differences */
+	double *l;	/* per run: its level without the function's vote */
+	/* shared by both halves: the levels' sums per run, voters' weights */
+	const double *lvs, *lvw, *vw, *vy;
 };
 
 /*
@@ -119,21 +132,153 @@ static void trim_setup(struct learn_ctx *c)
 }
 
 /*
+ * The single-run variance of c->y over the window, into *v on *d0 df:
+ * the pooled variance within commits (repeats) and, from 5 commits on,
+ * the variance of commit means from one commit to the next (night to
+ * night, trim_setup), which repeats of one commit miss. Leaves each
+ * commit's mean weight in c->means, for the thresholds.
+ */
+static size_t spread(struct learn_ctx *c, size_t f, int k, double *v,
+		     double *d0, double *cbar)
+{
+	const struct pd_agg *const *runs = c->runs;
+	size_t n = c->n, nfun = c->nfun, ng = 0, i, j;
+	double pooled = 0, df = 0, s2w;
+
+	*cbar = 0;
+	for (i = 0; i < n;) {
+		double m = 0, vv = 0, mw = 0;
+		size_t e = i, g;
+
+		while (e < n && c->commit[e] == c->commit[i])
+			e++;
+		g = e - i;
+		for (j = i; j < e; j++) {
+			m += c->y[j] / (double)g;
+			mw += run_w(runs[j], f, nfun, k) / (double)g;
+			*cbar += run_c(runs[j], f, nfun, k) / (double)n;
+		}
+		for (j = i; j < e && g > 1; j++)
+			vv += (c->y[j] - m) * (c->y[j] - m);
+		if (g > 1) {
+			pooled += vv;
+			df += (double)(g - 1);
+		}
+		c->means[ng] = mw;
+		c->lmeans[ng++] = m;
+		i = e;
+	}
+	s2w = df > 0 ? pooled / df : 0;
+	*v = s2w;
+	*d0 = df;
+	if (ng >= 5) { /* night to night (trim_setup) */
+		double vcm = 0, nbar = (double)n / (double)ng;
+
+		/* the trim was set up for these commits: it keeps some */
+		assert(ng == c->groups && c->keep > 0);
+		for (j = 1; j < ng; j++)
+			c->d[j - 1] = (c->lmeans[j] - c->lmeans[j - 1]) *
+				      (c->lmeans[j] - c->lmeans[j - 1]);
+		pd_median(c->d, ng - 1); /* sorts */
+		for (j = 0; j < c->keep; j++)
+			vcm += c->d[j] / (double)c->keep;
+		vcm /= c->trim;
+		/* a single run's variance: night part plus within part */
+		*v = fmax(*v, vcm + s2w * (1 - 1 / nbar));
+		/* a trimmed mean keeps about 70 % of the information */
+		*d0 += 0.7 * (double)(ng - 1);
+	}
+	return ng;
+}
+
+/* Run i's level without function f's own vote (pd_noise_learn). */
+static double level_of(const struct learn_ctx *c, size_t f, size_t i)
+{
+	double S = c->lvs[i], W = c->lvw[i];
+
+	if (f < c->nfun && c->vw[f] > 0) {
+		const struct pd_agg *a = c->runs[i];
+
+		S -= c->vw[f] * (log(a->self_w[f] + pd_run_eps(a)) - c->vy[f]);
+		W -= c->vw[f];
+	}
+	return W > 0 ? S / W : (double)NAN;
+}
+
+/*
+ * How function f follows its run's level: the slope of its log weight
+ * on the level within commits (a real change between commits moves
+ * neither), the slope's variance, and a run's variance beyond the slope
+ * (history.md, "Noise learned from history"). Nothing is learned
+ * without levels or with fewer than 6 df.
+ */
+static void slope(struct learn_ctx *c, size_t f, int k, struct pd_noise *noise)
+{
+	size_t n = c->n, i, j, e;
+	double sxy = 0, sxx = 0, df = 0, rss = 0, beta, v, d0, cbar;
+
+	for (i = 0; i < n; i++) {
+		const struct pd_agg *a = c->runs[i];
+
+		c->l[i] = level_of(c, f, i);
+		if (isnan(c->l[i]))
+			return;
+		c->y[i] = log(run_w(a, f, c->nfun, k) + pd_run_eps(a));
+	}
+	for (i = 0; i < n; i = e) {
+		double my = 0, ml = 0;
+
+		for (e = i; e < n && c->commit[e] == c->commit[i]; e++) {
+			my += c->y[e];
+			ml += c->l[e];
+		}
+		my /= (double)(e - i);
+		ml /= (double)(e - i);
+		for (j = i; j < e; j++) {
+			sxy += (c->y[j] - my) * (c->l[j] - ml);
+			sxx += (c->l[j] - ml) * (c->l[j] - ml);
+		}
+		df += (double)(e - i - 1);
+	}
+	if (!(sxx > 0) || df - 1 < 6)
+		return;
+	beta = fmin(fmax(sxy / sxx, 0), 2);
+	for (i = 0; i < n; i = e) {
+		double m = 0;
+
+		for (e = i; e < n && c->commit[e] == c->commit[i]; e++)
+			m += c->y[e] - beta * c->l[e];
+		m /= (double)(e - i);
+		for (j = i; j < e; j++) {
+			double r = c->y[j] - beta * c->l[j] - m;
+
+			rss += r * r;
+		}
+	}
+	for (i = 0; i < n; i++)
+		c->y[i] -= beta * c->l[i];
+	spread(c, f, k, &v, &d0, &cbar);
+	if (d0 - 1 < 6)
+		return;
+	noise->beta[k][f] = beta;
+	noise->bvar[k][f] = rss / (df - 1) / sxx;
+	noise->s0b[k][f] = v;
+	noise->d0b[k][f] = fmin(d0 - 1, 30);
+}
+
+/*
  * One function's (or, for f == nfun, the profile total's) run-to-run
- * noise over the window (statistics.md, "the noise model"): the pooled
- * variance of ln(weight) (a function's relative to its run's total)
- * within commits (repeats), the variance of
- * commit means from one commit to the next (night-to-night, from the
- * median of squared successive differences, which a few real steps do
- * not move), the single-run variance they imply, and the threshold from
- * neighbouring commits' ratios.
+ * noise over the window (statistics.md, "the noise model"): the
+ * single-run variance of ln(weight) (a function's relative to its run's
+ * total) from spread(), the threshold from neighbouring commits' ratios,
+ * and how the function follows its run's level.
  */
 static void learn_one(struct learn_ctx *c, size_t f, int k,
 		      struct pd_noise *noise)
 {
 	const struct pd_agg *const *runs = c->runs;
-	size_t n = c->n, nfun = c->nfun, ng = 0, i, j;
-	double pooled = 0, df = 0, cbar = 0, s2w, v, d0;
+	size_t n = c->n, nfun = c->nfun, ng, i, j;
+	double v, d0, cbar;
 
 	/*
 	 * A function's log weight is taken relative to its run's total, as
@@ -148,48 +293,7 @@ static void learn_one(struct learn_ctx *c, size_t f, int k,
 		if (f < nfun && a->all_w > 0)
 			c->y[i] -= log(a->all_w);
 	}
-	for (i = 0; i < n;) {
-		double m = 0, vv = 0, mw = 0;
-		size_t e = i, g;
-
-		while (e < n && c->commit[e] == c->commit[i])
-			e++;
-		g = e - i;
-		for (j = i; j < e; j++) {
-			m += c->y[j] / (double)g;
-			mw += run_w(runs[j], f, nfun, k) / (double)g;
-			cbar += run_c(runs[j], f, nfun, k) / (double)n;
-		}
-		for (j = i; j < e && g > 1; j++)
-			vv += (c->y[j] - m) * (c->y[j] - m);
-		if (g > 1) {
-			pooled += vv;
-			df += (double)(g - 1);
-		}
-		c->means[ng] = mw;
-		c->lmeans[ng++] = m;
-		i = e;
-	}
-	s2w = df > 0 ? pooled / df : 0;
-	v = s2w;
-	d0 = df;
-	if (ng >= 5) { /* night to night (trim_setup) */
-		double vcm = 0, nbar = (double)n / (double)ng;
-
-		/* the trim was set up for these commits: it keeps some */
-		assert(ng == c->groups && c->keep > 0);
-		for (j = 1; j < ng; j++)
-			c->d[j - 1] = (c->lmeans[j] - c->lmeans[j - 1]) *
-				      (c->lmeans[j] - c->lmeans[j - 1]);
-		pd_median(c->d, ng - 1); /* sorts */
-		for (j = 0; j < c->keep; j++)
-			vcm += c->d[j] / (double)c->keep;
-		vcm /= c->trim;
-		/* a single run's variance: night part plus within part */
-		v = fmax(v, vcm + s2w * (1 - 1 / nbar));
-		/* a trimmed mean keeps about 70 % of the information */
-		d0 += 0.7 * (double)(ng - 1);
-	}
+	ng = spread(c, f, k, &v, &d0, &cbar);
 	if (d0 >= 2) {
 		noise->s0[k][f] = v;
 		noise->d0[k][f] = fmin(d0, 30);
@@ -213,6 +317,8 @@ static void learn_one(struct learn_ctx *c, size_t f, int k,
 			noise->tau_points[k][f] = (int)ng;
 		}
 	}
+	if (f < nfun && c->lvs)
+		slope(c, f, k, noise);
 }
 
 struct learn_half {
@@ -248,6 +354,7 @@ static void ctx_init(struct learn_ctx *c, const struct pd_agg *const *runs,
 	c->means = pd_xmalloc((n + 1) * sizeof(double));
 	c->lmeans = pd_xmalloc((n + 1) * sizeof(double));
 	c->d = pd_xmalloc((n + 1) * sizeof(double));
+	c->l = pd_xmalloc((n + 1) * sizeof(double));
 }
 
 static void ctx_free(struct learn_ctx *c)
@@ -256,12 +363,66 @@ static void ctx_free(struct learn_ctx *c)
 	free(c->means);
 	free(c->lmeans);
 	free(c->d);
+	free(c->l);
+}
+
+/*
+ * The window's run levels, as a comparison of several runs takes them
+ * (stats/run_levels.c): over the functions with 20 samples a run or
+ * more, the weighted mean of how far each one's log weight lies from its
+ * mean over the window, weighed 1 / (1.5 / c + 0.02^2), c its mean
+ * count. Kept as sums, so that a function's own vote can be left out.
+ * None with fewer than 3 such functions or 2 runs a commit.
+ */
+static void levels(struct learn_ctx *c, double *lvs, double *lvw, double *vw,
+		   double *vy)
+{
+	size_t n = c->n, nfun = c->nfun, nv = 0, i, f;
+
+	if (n < 2 * c->groups)
+		return;
+	for (f = 0; f < nfun; f++) {
+		double cb = 0, y = 0;
+
+		for (i = 0; i < n; i++) {
+			const struct pd_agg *a = c->runs[i];
+
+			cb += a->self_c[f] / (double)n;
+			y += log(a->self_w[f] + pd_run_eps(a)) / (double)n;
+		}
+		if (cb < 20)
+			continue;
+		vw[f] = 1 / (1.5 / cb + 0.0004);
+		vy[f] = y;
+		nv++;
+	}
+	if (nv < 3)
+		return;
+	for (i = 0; i < n; i++) {
+		const struct pd_agg *a = c->runs[i];
+
+		for (f = 0; f < nfun; f++)
+			if (vw[f] > 0) {
+				lvs[i] +=
+				    vw[f] *
+				    (log(a->self_w[f] + pd_run_eps(a)) - vy[f]);
+				lvw[i] += vw[f];
+			}
+	}
+	c->lvs = lvs;
+	c->lvw = lvw;
+	c->vw = vw;
+	c->vy = vy;
 }
 
 void pd_noise_learn(struct pd_noise *noise, const struct pd_agg *const *runs,
 		    const size_t *commit, size_t n, size_t nfun)
 {
 	struct learn_half h[2];
+	double *lvs = pd_xcalloc(n + 1, sizeof(double));
+	double *lvw = pd_xcalloc(n + 1, sizeof(double));
+	double *vw = pd_xcalloc(nfun + 1, sizeof(double));
+	double *vy = pd_xcalloc(nfun + 1, sizeof(double));
 	pthread_t th;
 	int k, threaded;
 	size_t i;
@@ -273,6 +434,14 @@ void pd_noise_learn(struct pd_noise *noise, const struct pd_agg *const *runs,
 	/* self (k 0) and total (k 1) are learned apart: on two threads */
 	for (k = 0; k < 2; k++) {
 		ctx_init(&h[k].c, runs, commit, n, nfun);
+		if (!k)
+			levels(&h[k].c, lvs, lvw, vw, vy);
+		else {
+			h[k].c.lvs = h[0].c.lvs;
+			h[k].c.lvw = h[0].c.lvw;
+			h[k].c.vw = h[0].c.vw;
+			h[k].c.vy = h[0].c.vy;
+		}
 		h[k].noise = noise;
 		h[k].k = k;
 	}
@@ -284,4 +453,8 @@ void pd_noise_learn(struct pd_noise *noise, const struct pd_agg *const *runs,
 		learn_k(&h[1]);
 	for (k = 0; k < 2; k++)
 		ctx_free(&h[k].c);
+	free(lvs);
+	free(lvw);
+	free(vw);
+	free(vy);
 }

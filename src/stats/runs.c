@@ -349,6 +349,45 @@ static int fill_beyond(struct pd_diff *d, struct runs_in *in, size_t f, int k,
 	return 1;
 }
 
+/*
+ * With a history that learned how function f follows its run's level
+ * (stats/noise.c), its runs are taken beyond that slope of their levels,
+ * and judged on the variance the history saw beyond it, widened by the
+ * slope's own uncertainty over the sides' difference of levels
+ * (statistics.md, "How a function follows the machine"). 0: not
+ * learned, or no levels here; f is then judged as fill_beyond says.
+ */
+static int beyond_slope(struct pd_diff *d, struct runs_in *in, size_t f, int k,
+			const struct pd_noise *noise, double *s0, double *d0,
+			double *shift)
+{
+	size_t r, na = in->na, nb = in->nb;
+	double la = 0, lb = 0, beta;
+	int single = 0;
+
+	if (!noise || f >= noise->n || !(noise->d0b[k][f] > 0) ||
+	    waits_in_runs(in, f))
+		return 0;
+	fill_series(&in->s, in->a, na, in->b, nb, f, k, d->set.share);
+	if (!pd_levels_for(&in->lv, in->a, na, in->b, f, in->lvl, &single))
+		return 0;
+	beta = noise->beta[k][f];
+	for (r = 0; r < na + nb; r++) {
+		if (r < na) {
+			la += in->lvl[r] / (double)na;
+			in->s.ya[r] -= beta * in->lvl[r];
+		} else {
+			lb += in->lvl[r] / (double)nb;
+			in->s.yb[r - na] -= beta * in->lvl[r];
+		}
+	}
+	*shift = beta * (lb - la);
+	*s0 = noise->s0b[k][f] + noise->bvar[k][f] * (lb - la) * (lb - la) /
+				     (1 / (double)na + 1 / (double)nb);
+	*d0 = noise->d0b[k][f];
+	return 1;
+}
+
 /* Whether function f's metric k is the whole program's (mean counts). */
 static int whole_metric(const struct pd_diff *d, const struct series *s,
 			const struct pd_expo *x, size_t f, int k)
@@ -513,6 +552,10 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 				s0 = noise->s0[1][noise->n];
 				d0 = noise->d0[1][noise->n];
 			}
+			if (!all && !(rs > 0) &&
+			    beyond_slope(d, in, i, (int)k, noise, &s0, &d0,
+					 &shift))
+				d->prior_source = "history";
 			measure(d, in, x, m, s0, d0);
 			pd_diff_beyond_shift(m, shift, x->ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);

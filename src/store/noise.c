@@ -289,6 +289,10 @@ int pd_store_noise_only(struct pd_db *db, const struct pd_hkey *series,
 			noise->tau[k][to] = c.tau[k][i];
 			noise->cbar[k][to] = c.cbar[k][i];
 			noise->tau_points[k][to] = c.tau_points[k][i];
+			noise->beta[k][to] = c.beta[k][i];
+			noise->bvar[k][to] = c.bvar[k][i];
+			noise->s0b[k][to] = c.s0b[k][i];
+			noise->d0b[k][to] = c.d0b[k][i];
 		}
 	}
 	pd_noise_release(&c);
@@ -347,6 +351,10 @@ static void copy_noise(struct pd_noise *to, size_t t,
 	to->tau[k][t] = from->tau[k][f];
 	to->tau_points[k][t] = from->tau_points[k][f];
 	to->cbar[k][t] = from->cbar[k][f];
+	to->beta[k][t] = from->beta[k][f];
+	to->bvar[k][t] = from->bvar[k][f];
+	to->s0b[k][t] = from->s0b[k][f];
+	to->d0b[k][t] = from->d0b[k][f];
 }
 
 int pd_store_noise_finish(struct pd_noise_task *t, struct pd_idmap *ids,

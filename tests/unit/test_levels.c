@@ -5,6 +5,7 @@
  * planted changes and the counts' own means, computed by hand.
  */
 #include "stats_util.h"
+#include "stats/noise.h"
 
 #define MAX_RUNS 6
 
@@ -214,6 +215,98 @@ static void test_levels_waits_apart(void **state)
 	runs_release(&x);
 }
 
+/* Run r's level in the slope test: three states a commit, six commits. */
+static double slope_level(size_t r)
+{
+	return 0.3 * ((double)(r % 3) - 1) + 0.05 * (double)((r / 3) % 2);
+}
+
+/*
+ * A history that teaches how a function follows its run's level
+ * (stats/noise.c, history.md "Noise learned from history"): f0 .. f8
+ * move fully with the machine (1000 e^l samples), f9 half as much
+ * (1000 e^(l/2)). Learned: f9's slope 1/2 (its level, without its own
+ * vote, is l less its mean, up to the counts' rounding); f0's 9 / 8.5,
+ * as its level averages eight functions that move by l and f9 by l/2.
+ * Then three runs a side, the candidate's on a machine 40 % slower,
+ * nothing changed: beyond the levels (no history) f9 reads as faster;
+ * beyond its learned slope it is the same (beyond the levels with its
+ * share's variance it read -18 %, inconclusive).
+ */
+static void test_levels_slope_learned(void **state)
+{
+	struct pd_profile h[18], q[6];
+	struct pd_agg g[18], qa[6];
+	const struct pd_agg *hp[18];
+	const struct pd_profile *qp[6];
+	size_t commit[18], r, i;
+	double c[10];
+	struct pd_funcs fn;
+	struct pd_noise noise;
+	struct pd_settings set;
+	struct pd_side sa, sb;
+	struct pd_diff d;
+	const struct pd_fdiff *f;
+
+	(void)state;
+	pd_funcs_init(&fn, 0);
+	for (r = 0; r < 18; r++) {
+		for (i = 0; i < 10; i++)
+			c[i] = round(1000 *
+				     exp((i < 9 ? 1 : 0.5) * slope_level(r)));
+		flat(&h[r], c, 10, 5e5, NULL);
+		pd_agg_init(&g[r]);
+		pd_agg_compute(&g[r], &h[r], &fn);
+		commit[r] = r / 3;
+	}
+	for (r = 0; r < 18; r++) {
+		pd_agg_resize(&g[r], fn.v.n);
+		hp[r] = &g[r];
+	}
+	pd_noise_init(&noise, fn.v.n);
+	pd_noise_learn(&noise, hp, commit, 18, fn.v.n);
+	assert_near(noise.beta[0][9], 0.5, 0.005);
+	assert_near(noise.beta[0][0], 9 / 8.5, 0.01);
+	assert_true(noise.d0b[0][9] > 6);
+	/* beyond its slope f9 hardly varies; its share moves by l / 2 */
+	assert_true(noise.s0b[0][9] < 1e-4 && noise.s0[0][9] > 0.005);
+
+	for (r = 0; r < 6; r++) {
+		double l = (r < 3 ? -0.2 : 0.2) + 0.05 * ((double)(r % 3) - 1);
+
+		for (i = 0; i < 10; i++)
+			c[i] = round(1000 * exp((i < 9 ? 1 : 0.5) * l));
+		flat(&q[r], c, 10, 5e5, NULL);
+		pd_agg_init(&qa[r]);
+		pd_agg_compute(&qa[r], &q[r], &fn);
+		qp[r] = &q[r];
+	}
+	pd_settings_default(&set);
+	pd_diff_profiles(&d, qp, 3, qp + 3, 3, &fn, &set);
+	f = find(&d, "f9");
+	assert_int_equal(f->self.status, PD_IMPROVED);
+	pd_diff_release(&d);
+	pd_side_of_profiles(&sa, qp, 3);
+	pd_side_of_profiles(&sb, qp + 3, 3);
+	pd_diff_aggs(&d, &sa, qa, 3, &sb, qa + 3, 3, &fn, &set, &noise);
+	f = find(&d, "f9");
+	/* beyond the levels as they are it would read -18 %, unresolved */
+	assert_true(fabs(f->self.delta_pct) < 1);
+	assert_int_equal(f->self.status, PD_SAME);
+	assert_string_equal(d.prior_source, "history");
+	pd_diff_release(&d);
+	for (r = 0; r < 6; r++) {
+		pd_agg_release(&qa[r]);
+		pd_profile_release(&q[r]);
+	}
+	for (r = 0; r < 18; r++) {
+		pd_agg_release(&g[r]);
+		pd_profile_release(&h[r]);
+	}
+	pd_noise_release(&noise);
+	pd_funcs_release(&fn);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +314,7 @@ int main(void)
 		cmocka_unit_test(test_levels_machine_moves),
 		cmocka_unit_test(test_levels_many_voters),
 		cmocka_unit_test(test_levels_waits_apart),
+		cmocka_unit_test(test_levels_slope_learned),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
