@@ -84,6 +84,18 @@ void pd_fmt_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 		pd_buf_addf(b, " [%s]", mod);
 }
 
+/* statistics.md, "How a function follows the machine" */
+static void level_slopes(struct pd_buf *b, const struct pd_diff *d)
+{
+	if (d->level_slopes)
+		pd_buf_addf(b,
+			    "; %zu function%s taken beyond how far %s its"
+			    " run's level, as the history learned",
+			    d->level_slopes, d->level_slopes == 1 ? "" : "s",
+			    d->level_slopes == 1 ? "it follows"
+						 : "each follows");
+}
+
 void pd_fmt_method(struct pd_buf *b, const struct pd_diff *d)
 {
 	switch (d->method) {
@@ -96,12 +108,14 @@ void pd_fmt_method(struct pd_buf *b, const struct pd_diff *d)
 			    "moderated paired t-test over %d pairs of runs"
 			    " (prior from %s)",
 			    d->base.runs, d->prior_source);
+		level_slopes(b, d);
 		return;
 	case PD_METHOD_MODERATED_T:
 		pd_buf_addf(b,
 			    "moderated t-test over %d + %d runs (prior from"
 			    " %s), Mann–Whitney as a check",
 			    d->base.runs, d->cand.runs, d->prior_source);
+		level_slopes(b, d);
 		return;
 	default:
 		break;

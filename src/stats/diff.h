@@ -214,6 +214,8 @@ struct pd_diff {
 	enum pd_method method;
 	/* moderated-t: "history", "functions" or the model (too few) */
 	const char *prior_source;
+	/* functions judged beyond their learned slope on the run's level */
+	size_t level_slopes;
 	PD_VEC(char *) warnings;
 	enum pd_status verdict;
 	struct pd_metric total;

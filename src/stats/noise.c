@@ -215,7 +215,7 @@ static double level_of(const struct learn_ctx *c, size_t f, size_t i)
 static void slope(struct learn_ctx *c, size_t f, int k, struct pd_noise *noise)
 {
 	size_t n = c->n, i, j, e;
-	double sxy = 0, sxx = 0, df = 0, rss = 0, beta, v, d0, cbar;
+	double sxy = 0, sxx = 0, df = 0, rss = 0, seen = 0, beta, v, d0, cbar;
 
 	for (i = 0; i < n; i++) {
 		const struct pd_agg *a = c->runs[i];
@@ -224,7 +224,10 @@ static void slope(struct learn_ctx *c, size_t f, int k, struct pd_noise *noise)
 		if (isnan(c->l[i]))
 			return;
 		c->y[i] = log(run_w(a, f, c->nfun, k) + pd_run_eps(a));
+		seen += run_c(a, f, c->nfun, k);
 	}
+	if (!(seen > 0)) /* a metric the window never saw (main's self) */
+		return;
 	for (i = 0; i < n; i = e) {
 		double my = 0, ml = 0;
 

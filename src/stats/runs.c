@@ -554,8 +554,10 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 			}
 			if (!all && !(rs > 0) &&
 			    beyond_slope(d, in, i, (int)k, noise, &s0, &d0,
-					 &shift))
+					 &shift)) {
 				d->prior_source = "history";
+				d->level_slopes += !k;
+			}
 			measure(d, in, x, m, s0, d0);
 			pd_diff_beyond_shift(m, shift, x->ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);
