@@ -101,6 +101,7 @@ struct learn_ctx {
 	double *lmeans; /* per commit: the mean of y */
 	double *d;	/* per commit pair: differences */
 	double *l;	/* per run: its level without the function's vote */
+	double *raw;	/* per run: ln(weight + eps), not relative */
 	/* shared by both halves: the levels' sums per run, voters' weights */
 	const double *lvs, *lvw, *vw, *vy;
 };
@@ -223,7 +224,7 @@ static void slope(struct learn_ctx *c, size_t f, int k, struct pd_noise *noise)
 		c->l[i] = level_of(c, f, i);
 		if (isnan(c->l[i]))
 			return;
-		c->y[i] = log(run_w(a, f, c->nfun, k) + pd_run_eps(a));
+		c->y[i] = c->raw[i]; /* ln(weight + eps), from learn_one */
 		seen += run_c(a, f, c->nfun, k);
 	}
 	if (!(seen > 0)) /* a metric the window never saw (main's self) */
@@ -293,6 +294,7 @@ static void learn_one(struct learn_ctx *c, size_t f, int k,
 		double eps = a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
 
 		c->y[i] = log(run_w(a, f, nfun, k) + eps);
+		c->raw[i] = c->y[i];
 		if (f < nfun && a->all_w > 0)
 			c->y[i] -= log(a->all_w);
 	}
@@ -358,6 +360,7 @@ static void ctx_init(struct learn_ctx *c, const struct pd_agg *const *runs,
 	c->lmeans = pd_xmalloc((n + 1) * sizeof(double));
 	c->d = pd_xmalloc((n + 1) * sizeof(double));
 	c->l = pd_xmalloc((n + 1) * sizeof(double));
+	c->raw = pd_xmalloc((n + 1) * sizeof(double));
 }
 
 static void ctx_free(struct learn_ctx *c)
@@ -367,6 +370,7 @@ static void ctx_free(struct learn_ctx *c)
 	free(c->lmeans);
 	free(c->d);
 	free(c->l);
+	free(c->raw);
 }
 
 /*
