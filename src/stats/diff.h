@@ -87,10 +87,10 @@ struct pd_noise {
 
 	int *tau_points[2];
 	/*
-	 * How a function follows its run's level (statistics.md, "Noise
-	 * learned from history"): the slope of its log weight on the level,
-	 * the slope's variance, and a run's variance beyond the slope with
-	 * its df (0: none learned).
+	 * How a function follows its run's level (statistics.md, "How a
+	 * function follows the machine"): the slope of its log weight on the
+	 * level, the slope's variance, and a run's variance beyond the slope
+	 * with its df (0: none learned).
 	 */
 	double *beta[2], *bvar[2], *s0b[2], *d0b[2];
 	size_t runs, shas; /* history behind it */

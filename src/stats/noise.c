@@ -291,9 +291,8 @@ static void learn_one(struct learn_ctx *c, size_t f, int k,
 	 */
 	for (i = 0; i < n; i++) {
 		const struct pd_agg *a = runs[i];
-		double eps = a->all_c > 0 ? 0.5 * a->all_w / a->all_c : 0.5;
 
-		c->y[i] = log(run_w(a, f, nfun, k) + eps);
+		c->y[i] = log(run_w(a, f, nfun, k) + pd_run_eps(a));
 		c->raw[i] = c->y[i];
 		if (f < nfun && a->all_w > 0)
 			c->y[i] -= log(a->all_w);
@@ -379,7 +378,7 @@ static void ctx_free(struct learn_ctx *c)
  * more, the weighted mean of how far each one's log weight lies from its
  * mean over the window, weighed 1 / (1.5 / c + 0.02^2), c its mean
  * count. Kept as sums, so that a function's own vote can be left out.
- * None with fewer than 3 such functions or 2 runs a commit.
+ * None with fewer than 3 such functions or, on average, 2 runs a commit.
  */
 static void levels(struct learn_ctx *c, double *lvs, double *lvw, double *vw,
 		   double *vy)
@@ -391,14 +390,14 @@ static void levels(struct learn_ctx *c, double *lvs, double *lvw, double *vw,
 	for (f = 0; f < nfun; f++) {
 		double cb = 0, y = 0;
 
-		for (i = 0; i < n; i++) {
-			const struct pd_agg *a = c->runs[i];
-
-			cb += a->self_c[f] / (double)n;
-			y += log(a->self_w[f] + pd_run_eps(a)) / (double)n;
-		}
-		if (cb < 20)
+		for (i = 0; i < n; i++)
+			cb += c->runs[i]->self_c[f] / (double)n;
+		if (cb < 20) /* the logs only for the voters */
 			continue;
+		for (i = 0; i < n; i++)
+			y += log(c->runs[i]->self_w[f] +
+				 pd_run_eps(c->runs[i])) /
+			     (double)n;
 		vw[f] = 1 / (1.5 / cb + 0.0004);
 		vy[f] = y;
 		nv++;

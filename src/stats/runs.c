@@ -514,13 +514,21 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 		f.func = (uint32_t)i;
 		for (k = 0; k < 2; k++) {
 			struct pd_metric *m = k ? &f.total : &f.self;
-			double s0, d0, shift, rs;
-			int all;
+			double s0, d0, shift, rs, ss0 = 0, sd0 = 0;
+			int all, sloped;
 
 			fill_series(&in->s, in->a, in->na, in->b, in->nb, i,
 				    (int)k, d->set.share);
 			all = whole_metric(d, &in->s, x, i, (int)k);
-			fill_beyond(d, in, i, (int)k, all, &shift);
+			rs = all ? 0
+				 : pd_diff_ready_share(d, in->a, in->na, in->b,
+						       in->nb, i, (int)k);
+			/* beyond a learned slope, else beyond the levels */
+			sloped = !all && !(rs > 0) &&
+				 beyond_slope(d, in, i, (int)k, noise, &ss0,
+					      &sd0, &shift);
+			if (!sloped)
+				fill_beyond(d, in, i, (int)k, all, &shift);
 			s0 = pd_vtrend_at(&pr[k], (in->s.ca + in->s.cb) / 2);
 			/*
 			 * a trend fitted to these runs is tempered: it weighs
@@ -538,9 +546,6 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 				s0 = whole_s0(d);
 				d0 = PD_WHOLE_PRIOR_DF;
 			}
-			rs = all ? 0
-				 : pd_diff_ready_share(d, in->a, in->na, in->b,
-						       in->nb, i, (int)k);
 			if (rs > 0)
 				s0 = fmax(s0, PD_READY_VAR * rs * rs);
 			if (noise && i < noise->n && noise->d0[k][i] > 0 &&
@@ -552,9 +557,9 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 				s0 = noise->s0[1][noise->n];
 				d0 = noise->d0[1][noise->n];
 			}
-			if (!all && !(rs > 0) &&
-			    beyond_slope(d, in, i, (int)k, noise, &s0, &d0,
-					 &shift)) {
+			if (sloped) {
+				s0 = ss0;
+				d0 = sd0;
 				d->prior_source = "history";
 				d->level_slopes += !k;
 			}

@@ -207,6 +207,22 @@ out:
 	return rc;
 }
 
+static void copy_noise(struct pd_noise *to, size_t t,
+		       const struct pd_noise *from, size_t f, int k)
+{
+	/* n + 1 entries a table: the functions, then the total */
+	assert(t <= to->n && f <= from->n && (k == 0 || k == 1));
+	to->s0[k][t] = from->s0[k][f];
+	to->d0[k][t] = from->d0[k][f];
+	to->tau[k][t] = from->tau[k][f];
+	to->tau_points[k][t] = from->tau_points[k][f];
+	to->cbar[k][t] = from->cbar[k][f];
+	to->beta[k][t] = from->beta[k][f];
+	to->bvar[k][t] = from->bvar[k][f];
+	to->s0b[k][t] = from->s0b[k][f];
+	to->d0b[k][t] = from->d0b[k][f];
+}
+
 /*
  * The rows of the functions only[] in runs[0 .. nr), as functions 0 ..
  * n - 1 of each run's aggregate: one query per function.
@@ -284,15 +300,7 @@ int pd_store_noise_only(struct pd_db *db, const struct pd_hkey *series,
 
 			if (i < n && only[i] < 0)
 				continue;
-			noise->s0[k][to] = c.s0[k][i];
-			noise->d0[k][to] = c.d0[k][i];
-			noise->tau[k][to] = c.tau[k][i];
-			noise->cbar[k][to] = c.cbar[k][i];
-			noise->tau_points[k][to] = c.tau_points[k][i];
-			noise->beta[k][to] = c.beta[k][i];
-			noise->bvar[k][to] = c.bvar[k][i];
-			noise->s0b[k][to] = c.s0b[k][i];
-			noise->d0b[k][to] = c.d0b[k][i];
+			copy_noise(noise, to, &c, i, k);
 		}
 	}
 	pd_noise_release(&c);
@@ -339,22 +347,6 @@ int pd_store_noise_start(struct pd_noise_task *t, const char *db_path,
 	if (!t->threaded)
 		noise_thread(j);
 	return 0;
-}
-
-static void copy_noise(struct pd_noise *to, size_t t,
-		       const struct pd_noise *from, size_t f, int k)
-{
-	/* n + 1 entries a table: the functions, then the total */
-	assert(t <= to->n && f <= from->n && (k == 0 || k == 1));
-	to->s0[k][t] = from->s0[k][f];
-	to->d0[k][t] = from->d0[k][f];
-	to->tau[k][t] = from->tau[k][f];
-	to->tau_points[k][t] = from->tau_points[k][f];
-	to->cbar[k][t] = from->cbar[k][f];
-	to->beta[k][t] = from->beta[k][f];
-	to->bvar[k][t] = from->bvar[k][f];
-	to->s0b[k][t] = from->s0b[k][f];
-	to->d0b[k][t] = from->d0b[k][f];
 }
 
 int pd_store_noise_finish(struct pd_noise_task *t, struct pd_idmap *ids,
