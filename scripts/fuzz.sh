@@ -23,6 +23,9 @@
 #   profile, read and ingested), sidecar (samply's .syms.json), packed (a
 #   history's packed function rows) or history (a history file read by
 #   runs, load and compare); default all.
+# PD_FUZZ_RUNS=N stops each target after N inputs (libFuzzer's -runs),
+# SECONDS still capping it: a campaign of 1 M inputs a target is
+# `PD_FUZZ_RUNS=1000000 scripts/fuzz.sh 3600`.
 # PD_FUZZ_FORK=N runs N workers in libFuzzer's fork mode, which goes on
 # after a crash, a leak or a timeout and so finds more than one a run.
 # Failures are counted from the files libFuzzer writes (crash-*, leak-*,
@@ -140,6 +143,7 @@ for name in $all; do
 	rm -rf "$art" && mkdir -p "$art"
 	set -- -max_total_time="$secs" -max_len=$max -timeout=10 \
 		-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$art/"
+	[ -n "${PD_FUZZ_RUNS:-}" ] && set -- "$@" -runs="$PD_FUZZ_RUNS"
 	[ "$fork" -gt 0 ] && set -- "$@" -fork="$fork" -ignore_crashes=1 \
 		-ignore_timeouts=1 -ignore_ooms=1
 	st=0
