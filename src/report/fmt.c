@@ -7,6 +7,7 @@
 #include "core/err.h"
 #include "core/sort.h"
 #include "report/report.h"
+#include "stats/noise.h"
 
 const char *pd_unit_display(enum pd_unit u)
 {
@@ -94,6 +95,15 @@ static void level_slopes(struct pd_buf *b, const struct pd_diff *d)
 			    d->level_slopes, d->level_slopes == 1 ? "" : "s",
 			    d->level_slopes == 1 ? "it follows"
 						 : "each follows");
+	else if (d->slopes_short)
+		pd_buf_addf(b,
+			    "; the history's window has %zu repeat%s within"
+			    " commits, too few to learn how each function"
+			    " follows its run's level (%d needed: 3 runs a"
+			    " commit, or more commits)",
+			    d->window_repeats,
+			    d->window_repeats == 1 ? "" : "s",
+			    PD_SLOPE_MIN_DF + 1);
 }
 
 void pd_fmt_method(struct pd_buf *b, const struct pd_diff *d)

@@ -94,6 +94,7 @@ struct pd_noise {
 	 */
 	double *beta[2], *bvar[2], *s0b[2], *d0b[2];
 	size_t runs, shas; /* history behind it */
+	size_t repeats;	   /* its runs beyond the first of their commit */
 };
 
 /* Zeroed tables for nfuncs functions (stats/noise.c learns them). */
@@ -216,6 +217,13 @@ struct pd_diff {
 	const char *prior_source;
 	/* functions judged beyond their learned slope on the run's level */
 	size_t level_slopes;
+	/*
+	 * Several runs judged with a history whose window holds too few
+	 * repeats to learn a slope (noise.h, PD_SLOPE_MIN_DF): 1, and its
+	 * repeats; 0 otherwise.
+	 */
+	int slopes_short;
+	size_t window_repeats;
 	PD_VEC(char *) warnings;
 	enum pd_status verdict;
 	struct pd_metric total;

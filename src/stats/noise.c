@@ -244,7 +244,7 @@ static void slope(struct learn_ctx *c, size_t f, int k, struct pd_noise *noise)
 		}
 		df += (double)(e - i - 1);
 	}
-	if (!(sxx > 0) || df - 1 < 6)
+	if (!(sxx > 0) || df - 1 < PD_SLOPE_MIN_DF)
 		return;
 	beta = fmin(fmax(sxy / sxx, 0), 2);
 	for (i = 0; i < n; i = e) {
@@ -262,7 +262,7 @@ static void slope(struct learn_ctx *c, size_t f, int k, struct pd_noise *noise)
 	for (i = 0; i < n; i++)
 		c->y[i] -= beta * c->l[i];
 	spread(c, f, k, &v, &d0, &cbar);
-	if (d0 - 1 < 6)
+	if (d0 - 1 < PD_SLOPE_MIN_DF)
 		return;
 	noise->beta[k][f] = beta;
 	noise->bvar[k][f] = rss / (df - 1) / sxx;
@@ -435,8 +435,11 @@ void pd_noise_learn(struct pd_noise *noise, const struct pd_agg *const *runs,
 
 	/* tables for nfun functions and the total, read from every run */
 	assert(noise->n == nfun);
-	for (i = 0; i < n; i++)
+	noise->repeats = 0;
+	for (i = 0; i < n; i++) {
 		assert(runs[i]->n >= nfun);
+		noise->repeats += i > 0 && commit[i] == commit[i - 1];
+	}
 	/* self (k 0) and total (k 1) are learned apart: on two threads */
 	for (k = 0; k < 2; k++) {
 		ctx_init(&h[k].c, runs, commit, n, nfun);

@@ -9,6 +9,14 @@
 #define PD_NOISE_WINDOW 30
 
 /*
+ * Degrees of freedom within commits, beyond the slope's own, that
+ * learning how a function follows its run's level needs (statistics.md,
+ * "How a function follows the machine"): a window's repeats (runs
+ * beyond the first of their commit) must number one more.
+ */
+#define PD_SLOPE_MIN_DF 6
+
+/*
  * Learns each function's (0 .. nfun-1) and the total's (nfun) noise into
  * noise, made by pd_noise_init for nfun functions: runs[i] is run i's
  * aggregate (resized to nfun), commit[i] its commit's number, runs of one

@@ -17,6 +17,7 @@
 #include "core/sort.h"
 #include "core/xalloc.h"
 #include "stats/diff_int.h"
+#include "stats/noise.h"
 #include "stats/run_levels.h"
 #include "stats/stats.h"
 
@@ -614,6 +615,11 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	if (!pr[0].fitted)
 		d->prior_source = "the model, too few functions for a trend";
 	measure_functions(d, &in, &x, pr, noise);
+	if (noise && noise->runs > 0 && !d->set.share &&
+	    noise->repeats < PD_SLOPE_MIN_DF + 1) {
+		d->slopes_short = 1;
+		d->window_repeats = noise->repeats;
+	}
 	/* The total over the runs: one more row of the same model. */
 	total_series(&in.s, a, na, b, nb);
 	if (d->set.share) {

@@ -294,6 +294,7 @@ int pd_store_noise_only(struct pd_db *db, const struct pd_hkey *series,
 	pd_noise_init(noise, max);
 	noise->runs = runs.n - first;
 	noise->shas = nshas;
+	noise->repeats = c.repeats;
 	for (k = 0; k < 2; k++) {
 		for (i = 0; i <= n; i++) {
 			size_t to = i < n ? (size_t)only[i] : max;
@@ -369,6 +370,7 @@ int pd_store_noise_finish(struct pd_noise_task *t, struct pd_idmap *ids,
 		pd_noise_init(out, n);
 		out->runs = j->noise.runs;
 		out->shas = j->noise.shas;
+		out->repeats = j->noise.repeats;
 		for (i = 0; i < j->noise.n && i < ids->map.n; i++) {
 			uint32_t f;
 

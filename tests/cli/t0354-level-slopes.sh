@@ -59,4 +59,18 @@ expect_exit 0 pd compare -f json "01$tail" "07$tail" --scenario s
 f9_is "$T/out" same && ok || not_ok "f9 beyond its learned slope"
 expect_exit 0 pd compare "01$tail" "07$tail" --scenario s
 expect_grep "prior from history), Mann–Whitney as a check; 11 functions taken beyond how far each follows its run's level" "$T/out"
+# the same commits with two runs each, scenario s2: the five commits
+# between the compared two hold 5 repeats, too few for a slope (7), and
+# the settings line says so and what would do
+for c in 1 2 3 4 5 6 7; do
+	b=$T/two$c
+	mkdir -p "$b/profiles"
+	printf '{"git_sha": "%02d%s", "scenario": "s2", "cache": "warm", "commit_date": "2026-03-%02dT00:00:00Z"}\n' \
+		"$c" "$tail" "$c" >"$b/build_meta.json"
+	cp "$T/b$c/profiles/run.0.folded" "$T/b$c/profiles/run.1.folded" "$b/profiles/"
+done
+expect_exit 0 pd ingest "$T"/two1 "$T"/two2 "$T"/two3 "$T"/two4 "$T"/two5 "$T"/two6 "$T"/two7
+expect_exit 0 pd compare "01$tail" "07$tail" --scenario s2
+expect_grep "over 2 + 2 runs (prior from history), Mann–Whitney as a check; the history's window has 5 repeats within commits, too few to learn how each function follows its run's level (7 needed: 3 runs a commit, or more commits)" "$T/out"
+expect_no_grep "taken beyond how far" "$T/out"
 finish
