@@ -259,6 +259,20 @@ PY
 	expect_exit 2 pd show "$T/gecko-prefix.json"
 	expect_lines 1 "$T/err"
 	expect_grep 'gecko-prefix.json: thread "GeckoMain": stackTable.prefix\[1\] = -5 is not an index' "$T/err"
+	# a library mapped from -1, or at a file offset of 1e30: no address
+	# falls in it (the offset was cast to an integer it does not fit, an
+	# undefined behaviour UBSan stops at), the frames keep their hex
+	for lib in '"start": -1' '"offset": 1e30'; do
+		python3 - "$PD_CORPUS/firefox-gecko/gecko-v13-firefox-with-subprocess.json" "$T/gecko-lib.json" "{$lib}" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["libs"][0].update(json.loads(sys.argv[3]))
+json.dump(d, open(sys.argv[2], "w"))
+PY
+		expect_exit 0 pd show "$T/gecko-lib.json"
+		expect_no_grep '^ .*  firefox+0x' "$T/out"
+		expect_grep 'firefox-webcontent+0xf84' "$T/out"
+	done
 fi
 # A huge stack index among weights that stream by after the stacks: the
 # sums per stack must not grow to it before the index can be checked (it

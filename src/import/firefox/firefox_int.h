@@ -174,6 +174,16 @@ static inline size_t ff_col_len(const struct ff_col *c)
 	return c ? c->len : 0;
 }
 
+/*
+ * Whether x can index a table: a number from 0 that converts to size_t
+ * (a larger one, cast, would be undefined behaviour; past a table's end
+ * it reads as null, as ff_cv says).
+ */
+static inline int ff_is_index(double x)
+{
+	return !isnan(x) && x >= 0 && x < 0x1p53;
+}
+
 /* Value i of c: NaN for null, a string, a folded value or past the end. */
 static inline double ff_cv(const struct ff_col *c, size_t i)
 {

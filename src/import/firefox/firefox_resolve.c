@@ -115,8 +115,10 @@ static uint32_t gecko_frame(const struct view *v, struct pd_profile *p,
 			struct pd_buf b = PD_BUF_INIT;
 			uint32_t id;
 
+			/* a range in memory, an offset in the file */
 			if (!(l->end > l->start && (double)a >= l->start &&
-			      (double)a < l->end))
+			      (double)a < l->end && l->start >= 0 &&
+			      l->offset >= 0 && l->offset < 0x1p64))
 				continue;
 			pd_buf_addf(&b, "%s+0x%llx", lib_label(l),
 				    (unsigned long long)(a -
@@ -206,7 +208,7 @@ static uint32_t frame_of(struct ff_state *s, const struct view *v, size_t f,
 	res = ff_cv(ff_get_col(fn, "resource"), (size_t)func);
 	if (ff_get_col(ft, "lib"))
 		lib = ff_cv(ff_get_col(ft, "lib"), f);
-	else if (!isnan(res) && res >= 0)
+	else if (ff_is_index(res))
 		lib = ff_cv(ff_get_col(rt, "lib"), (size_t)res);
 	if (!isnan(lib) && (lib < 0 || lib >= (double)v->nlibs)) {
 		*bad = 3;
@@ -214,14 +216,14 @@ static uint32_t frame_of(struct ff_state *s, const struct view *v, size_t f,
 	}
 	if (!isnan(lib))
 		module = lib_label(&v->libs[(size_t)lib]);
-	else if (!isnan(res) && res >= 0) {
+	else if (ff_is_index(res)) {
 		const char *rn =
 		    vstr(v, p, ff_cv(ff_get_col(rt, "name"), (size_t)res));
 
 		module = rn ? rn : "";
 	}
 	nsym = ff_cv(ff_get_col(ft, "nativeSymbol"), f);
-	if (!isnan(nsym) && nsym >= 0) {
+	if (ff_is_index(nsym)) {
 		const char *sn =
 		    vstr(v, p, ff_cv(ff_get_col(ns, "name"), (size_t)nsym));
 
@@ -229,6 +231,11 @@ static uint32_t frame_of(struct ff_state *s, const struct view *v, size_t f,
 			name = sn;
 	}
 	addr = ff_cv(ff_get_col(ft, "address"), f);
+	/* an address is below 2^64; a larger one is no address */
+	if (!isnan(addr) && addr >= 0x1p64) {
+		*bad = 4;
+		return 0;
+	}
 	if (is_hex_name(name) && !isnan(lib) && !isnan(addr) && addr >= 0)
 		return address_frame(p, &v->libs[(size_t)lib], module, addr,
 				     pend);
@@ -586,7 +593,9 @@ static int thread_nodes(struct ff_state *s, struct ff_thread *th,
 				    s->in->path, th->name ? th->name : "?", f,
 				    bad == 1   ? "names a func out of range"
 				    : bad == 2 ? "names a string out of range"
-					       : "names a lib out of range");
+				    : bad == 3
+					? "names a lib out of range"
+					: "has an address of 2^64 or more");
 			}
 		}
 		node_of[i] = pd_profile_child(
