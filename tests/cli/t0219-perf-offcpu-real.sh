@@ -11,8 +11,11 @@
 #   cpu-clock periods, and the gaps between the kernel's switch-out and
 #   switch-in records, which it takes a few microseconds after the
 #   tracepoint perfdiff reads) within 1 %, and the main thread's is the wall
-#   time the program measured itself within 1 % (+ 4 ms of process start
-#   and join);
+#   time the program measured itself, at most 1 % (+ 4 ms) less and 3 %
+#   (+ 10 ms) more: perf sees the thread from its first event to its exit,
+#   the program's clock runs inside main, and on a loaded machine the
+#   loader, the threads' start and join and the exit took 13 to 24 ms more
+#   than that clock (1 189 ms against 1 207 perf saw);
 # - three runs a side find each change with the right kind: the wait
 #   change as nap's waiting ("nap (blocked)", 200 ms more a run within
 #   15 %), with compute() unflagged;
@@ -73,7 +76,7 @@ want = float(cpu) + float(off)
 assert abs(got - want) <= 0.01 * want, (got, want)
 if tid == pid:
     own = float(own) * 1e3
-    assert abs(got - own) <= 0.01 * own + 4, (got, own)
+    assert -(0.01 * own + 4) <= got - own <= 0.03 * own + 10, (got, own)
 PY
 		if [ $? -eq 0 ]; then ok; else not_ok "$1: thread $tid's wall time"; fi
 	done <"$T/$1.ind"
