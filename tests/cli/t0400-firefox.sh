@@ -259,6 +259,15 @@ PY
 	expect_exit 2 pd show "$T/gecko-prefix.json"
 	expect_lines 1 "$T/err"
 	expect_grep 'gecko-prefix.json: thread "GeckoMain": stackTable.prefix\[1\] = -5 is not an index' "$T/err"
+	# a frame address of 5.43203e25 (a fuzz input's): no 64-bit address,
+	# refused in one line naming the thread and the row (it was cast to
+	# unsigned long long, undefined)
+	expect_exit 2 pd show "$PD_ROOT/fixtures/regress/firefox-address-past-2e64.json"
+	expect_lines 1 "$T/err"
+	expect_grep 'thread "main": frameTable row 1 has an address of 2^64 or more' "$T/err"
+	# indices of 1e30 and 1e300: past their tables, read as null
+	expect_exit 0 pd show "$PD_ROOT/fixtures/regress/firefox-index-1e30.json"
+	expect_grep 'firefox, 7 samples, total 7.000 ms' "$T/out"
 	# a library mapped from -1, or at a file offset of 1e30: no address
 	# falls in it (the offset was cast to an integer it does not fit, an
 	# undefined behaviour UBSan stops at), the frames keep their hex
