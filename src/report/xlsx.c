@@ -6,6 +6,7 @@
  * starts with '=', '+', '-' or '@' stays text. libxlsxwriter writes the
  * file itself; the caller gives it a temporary name and renames it.
  */
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -23,19 +24,43 @@ struct fmts {
 	lxw_format *head, *ms, *num, *pct, *ratio, *p, *red, *blue, *title;
 };
 
+/* Excel's cell holds this many UTF-16 units of text. */
+#define XLSX_CELL_UNITS 32767
+
+/*
+ * Where valid UTF-8 s of len bytes is cut to XLSX_CELL_UNITS units: at a
+ * character's first byte, a character past U+FFFF two units.
+ */
+static size_t cell_cut(const char *s, size_t len)
+{
+	size_t i, units = 0;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if ((c & 0xc0) == 0x80)
+			continue;
+		units += c >= 0xf0 ? 2 : 1;
+		if (units > XLSX_CELL_UNITS)
+			return i;
+	}
+	return len;
+}
+
 void pd_xlsx_str(lxw_worksheet *ws, int r, int c, const char *s, lxw_format *f)
 {
 	struct pd_buf b = PD_BUF_INIT;
 
+	assert(r >= 0 && c >= 0); /* a negative cell would be dropped */
 	pd_utf8_sanitize(s, strlen(s), &b);
-	if (b.len > 32767) /* Excel's cell limit */
-		pd_buf_setlen(&b, 32767);
+	pd_buf_setlen(&b, cell_cut(b.buf, b.len));
 	worksheet_write_string(ws, (lxw_row_t)r, (lxw_col_t)c, b.buf, f);
 	pd_buf_release(&b);
 }
 
 static void put_num(lxw_worksheet *ws, int r, int c, double v, lxw_format *f)
 {
+	assert(r >= 0 && c >= 0);
 	if (isnan(v) || isinf(v))
 		worksheet_write_blank(ws, (lxw_row_t)r, (lxw_col_t)c, f);
 	else

@@ -68,4 +68,33 @@ for ax in ("c:valAx", "c:catAx"):
     assert "<c:title>" in part, ax
 PY
 then ok; else not_ok "xlsx: headers cut or chart axes without titles"; fi
+# A long name is cut at a character, to the 32 767 UTF-16 units a cell
+# holds: 20 000 two-byte characters (40 000 bytes) stay whole, 40 000 are
+# cut to 32 767, and an emoji (two units) is never split (the cut fell at
+# byte 32 767, inside a character, and the workbook was not UTF-8).
+python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+names = ["\u00e9" * 20000, "\u00e8" * 40000, "\U0001F600" * 20000]
+for side, w in (("a", 10), ("b", 30)):
+    with open("%s/long%s.folded" % (t, side), "w", encoding="utf-8") as f:
+        for n in names:
+            f.write("main;%s %d\n" % (n, w))
+PY
+pd --sample-weight 1 -f xlsx -o "$T/long.xlsx" "$T/longa.folded" "$T/longb.folded" >/dev/null 2>&1
+if python3 - "$T/long.xlsx" <<'PY'
+import re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+text = z.read("xl/sharedStrings.xml").decode("utf-8")  # strict: fails on a cut character
+cells = re.findall(r"<t[^>]*>([^<]*)</t>", text)
+def units(s):
+    return sum(2 if ord(c) > 0xFFFF else 1 for c in s)
+e = [c for c in cells if c and set(c) == {"\u00e9"}]
+g = [c for c in cells if c and set(c) == {"\u00e8"}]
+m = [c for c in cells if c and set(c) == {"\U0001F600"}]
+assert e and all(len(c) == 20000 for c in e), [len(c) for c in e]
+assert g and all(len(c) == 32767 for c in g), [len(c) for c in g]
+assert m and all(units(c) <= 32767 and len(c) == 16383 for c in m), [len(c) for c in m]
+PY
+then ok; else not_ok "xlsx: a long name cut inside a character or too short"; fi
 finish
