@@ -1,4 +1,5 @@
 /* Number and name formatting shared by the human-readable reports. */
+#include <assert.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,6 +56,8 @@ void pd_fmt_pct(struct pd_buf *b, double pct)
 
 void pd_fmt_ratio_ci(struct pd_buf *b, const struct pd_metric *m)
 {
+	/* an interval printed is ordered (stats/decide.c tests it so) */
+	assert(isnan(m->ci_low) || !(m->ci_low > m->ci_high));
 	if (isnan(m->ratio))
 		pd_buf_adds(b, "n/a");
 	else if (isnan(m->ci_low)) /* exact counts: no interval */
@@ -78,8 +81,10 @@ void pd_fmt_p(struct pd_buf *b, double p)
 
 void pd_fmt_func(struct pd_buf *b, const struct pd_diff *d, uint32_t func)
 {
-	const char *mod = pd_func_module(d->fn, func);
+	const char *mod;
 
+	assert(func < d->fn->v.n); /* a function of this diff's table */
+	mod = pd_func_module(d->fn, func);
 	pd_buf_adds(b, pd_func_name(d->fn, func));
 	if (*mod)
 		pd_buf_addf(b, " [%s]", mod);
@@ -387,6 +392,7 @@ static void total_phrase(struct pd_buf *b, const struct pd_diff *d)
 {
 	const struct pd_metric *t = &d->total;
 
+	assert(isnan(t->ci_low) || !(t->ci_low > t->ci_high));
 	pd_buf_adds(b, "total ");
 	pd_fmt_pct(b, t->delta_pct);
 	if (!isnan(t->ci_low))
@@ -429,8 +435,21 @@ static int lead_row(const struct pd_diff *d, struct pd_row *out)
 			free(one);
 		}
 	}
-	if (n)
+	if (n) {
+		/*
+		 * The headline names a change of the verdict's direction: a
+		 * function whose own time fell never leads "regressed".
+		 */
+		assert(
+		    rows[0].m->status == d->verdict ||
+		    rows[0].m->status ==
+			(d->verdict == PD_REGRESSED ? PD_ADDED : PD_REMOVED));
+		assert(!(rows[0].m->status == PD_REGRESSED &&
+			 rows[0].m->delta_pct < 0) &&
+		       !(rows[0].m->status == PD_IMPROVED &&
+			 rows[0].m->delta_pct > 0));
 		*out = rows[0];
+	}
 	free(rows);
 	return n > 0;
 }

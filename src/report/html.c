@@ -6,6 +6,7 @@
  * the two profiles' stack trees merged by frame name; callers and callees
  * of the top regressions come from the same trees.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,11 +106,17 @@ static void merge(struct mtree *t, const struct pd_profile *p, int side,
 	for (i = 1; i < p->nodes.n; i++) {
 		const struct pd_node *nd = &p->nodes.v[i];
 		const struct pd_frame *fr = &p->frames.v[nd->frame];
-		const char *nm = pd_intern_str(&p->strs, fr->name);
-		size_t nl = pd_intern_len(&p->strs, fr->name);
-		uint32_t f = pd_funcs_get(fn, nm, nl,
-					  pd_intern_str(&p->strs, fr->module),
-					  pd_intern_len(&p->strs, fr->module));
+		const char *nm;
+		size_t nl;
+		uint32_t f;
+
+		/* a parent comes before its children: its map[] is set */
+		assert(nd->parent < i && nd->frame < p->frames.n);
+		nm = pd_intern_str(&p->strs, fr->name);
+		nl = pd_intern_len(&p->strs, fr->name);
+		f = pd_funcs_get(fn, nm, nl,
+				 pd_intern_str(&p->strs, fr->module),
+				 pd_intern_len(&p->strs, fr->module));
 
 		map[i] = mnode(t, map[nd->parent], nm, nl,
 			       f < fn->v.n ? pos_of_func[f] : -1);

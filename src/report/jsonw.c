@@ -7,6 +7,7 @@
  * back. The rows of such a report are written by the streaming calls,
  * without a tree at all (docs/performance.md, "History store").
  */
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -159,6 +160,7 @@ void pd_jw_open(struct pd_jw *w, char kind)
 
 void pd_jw_close(struct pd_jw *w)
 {
+	assert(w->nest > 0 && w->depth > 0); /* closes what was opened */
 	w->nest--;
 	if (w->kind[w->nest] == '{') {
 		putch(w, '\n');
@@ -172,6 +174,8 @@ void pd_jw_close(struct pd_jw *w)
 
 void pd_jw_key(struct pd_jw *w, const char *key)
 {
+	/* a key belongs in an object, never in an array or at the top */
+	assert(w->nest > 0 && w->kind[w->nest - 1] == '{');
 	flush(w, 0);
 	if (w->first[w->nest - 1])
 		putch(w, '\n');
@@ -187,6 +191,7 @@ void pd_jw_key(struct pd_jw *w, const char *key)
 
 void pd_jw_item(struct pd_jw *w)
 {
+	assert(w->nest > 0 && w->kind[w->nest - 1] == '['); /* in an array */
 	flush(w, 0);
 	if (!w->first[w->nest - 1])
 		PUT_LIT(w, ", ");
