@@ -253,7 +253,60 @@ struct runs_in {
 	struct series s; /* scratch: one row's values over the runs */
 	struct pd_levels lv;
 	double *lvl; /* scratch: one function's levels, a run each */
+	/* per row of d->funcs, self then total: its share did not follow */
+	unsigned char *veto;
 };
+
+/*
+ * A function judged as it is (its runs not taken beyond their levels)
+ * is called changed only where its share of the run moved the same way
+ * by at least this part of what its own move would move it, the rest
+ * of the run unchanged: else the move is the machine's (statistics.md,
+ * "Several runs per side").
+ */
+#define SHARE_FOLLOWS (1.0 / 3.0)
+
+/*
+ * Whether the move L of function f judged as it is lacks a share that
+ * followed it (SHARE_FOLLOWS): a share s moved by L alone moves by
+ * L - ln(s e^L + 1 - s). in->s is overwritten.
+ */
+static int share_lags(struct runs_in *in, size_t f, int k, double L)
+{
+	double ma = 0, mb = 0, sm, s, want;
+	size_t r;
+
+	fill_series(&in->s, in->a, in->na, in->b, in->nb, f, k, 1);
+	for (r = 0; r < in->na; r++)
+		ma += in->s.ya[r] / (double)in->na;
+	for (r = 0; r < in->nb; r++)
+		mb += in->s.yb[r] / (double)in->nb;
+	sm = mb - ma;
+	s = fmin(exp(ma), 1);
+	want = L - log(s * exp(L) + 1 - s);
+	return !(L * sm > 0 && fabs(sm) >= SHARE_FOLLOWS * fabs(want));
+}
+
+/* A call whose share did not follow is left undecided (share_lags). */
+static void veto_calls(struct pd_diff *d, const struct runs_in *in)
+{
+	size_t i;
+
+	for (i = 0; i < d->funcs.n * 2; i++) {
+		struct pd_fdiff *f = &d->funcs.v[i / 2];
+		struct pd_metric *m = i % 2 ? &f->total : &f->self;
+
+		if (!in->veto[i] ||
+		    (m->status != PD_REGRESSED && m->status != PD_IMPROVED))
+			continue;
+		if (i % 2 == 0) {
+			assert(d->nstatus[m->status] > 0);
+			d->nstatus[m->status]--;
+			d->nstatus[PD_INCONCLUSIVE]++;
+		}
+		m->status = PD_INCONCLUSIVE;
+	}
+}
 
 /*
  * Whether function f's total must hold part of the one function its runs'
@@ -516,7 +569,7 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 		for (k = 0; k < 2; k++) {
 			struct pd_metric *m = k ? &f.total : &f.self;
 			double s0, d0, shift, rs, ss0 = 0, sd0 = 0;
-			int all, sloped;
+			int all, sloped, taken = 0;
 
 			fill_series(&in->s, in->a, in->na, in->b, in->nb, i,
 				    (int)k, d->set.share);
@@ -529,7 +582,8 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 				 beyond_slope(d, in, i, (int)k, noise, &ss0,
 					      &sd0, &shift);
 			if (!sloped)
-				fill_beyond(d, in, i, (int)k, all, &shift);
+				taken =
+				    fill_beyond(d, in, i, (int)k, all, &shift);
 			s0 = pd_vtrend_at(&pr[k], (in->s.ca + in->s.cb) / 2);
 			/*
 			 * a trend fitted to these runs is tempered: it weighs
@@ -568,6 +622,12 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 			pd_diff_beyond_shift(m, shift, x->ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);
 			rank_p_tau(m, in);
+			/* judged as it is: its share must follow (last: in->s)
+			 */
+			if (!sloped && !taken && !all && !d->set.share)
+				in->veto[2 * d->funcs.n + k] =
+				    (unsigned char)share_lags(in, i, (int)k,
+							      m->lr);
 		}
 		PD_VEC_PUSH(&d->funcs, f);
 	}
@@ -610,6 +670,7 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	in.s.yb = pd_xmalloc((nb + 1) * sizeof(double));
 	in.lvl = pd_xmalloc((na + nb + 1) * sizeof(double));
 	pd_levels_compute(&in.lv, d, a, na, b, nb);
+	in.veto = pd_xcalloc(2 * d->fn->v.n + 2, 1);
 	fit_prior(d, &in, 0, &x, &pr[0]);
 	fit_prior(d, &in, 1, &x, &pr[1]);
 	if (!pr[0].fitted)
@@ -634,6 +695,8 @@ void pd_diff_runs(struct pd_diff *d, struct pd_agg *a, size_t na,
 	if (!d->set.share)
 		rank_p_tau(&d->total, &in);
 	pd_diff_test_all(d, &x);
+	veto_calls(d, &in);
+	free(in.veto);
 	pd_levels_release(&in.lv);
 	free(in.lvl);
 	free(in.s.ya);
