@@ -273,14 +273,11 @@ struct runs_in {
  */
 static int share_lags(struct runs_in *in, size_t f, int k, double L)
 {
-	double ma = 0, mb = 0, sm, s, want;
-	size_t r;
+	double ma, mb, va, vb, sm, s, want;
 
 	fill_series(&in->s, in->a, in->na, in->b, in->nb, f, k, 1);
-	for (r = 0; r < in->na; r++)
-		ma += in->s.ya[r] / (double)in->na;
-	for (r = 0; r < in->nb; r++)
-		mb += in->s.yb[r] / (double)in->nb;
+	mean_var(in->s.ya, in->na, &ma, &va);
+	mean_var(in->s.yb, in->nb, &mb, &vb);
 	sm = mb - ma;
 	s = fmin(exp(ma), 1);
 	want = L - log(s * exp(L) + 1 - s);
