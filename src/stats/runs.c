@@ -619,9 +619,12 @@ static void measure_functions(struct pd_diff *d, struct runs_in *in,
 			pd_diff_beyond_shift(m, shift, x->ta);
 			pd_diff_set_tau(m, &d->set, noise, f.func, (int)k);
 			rank_p_tau(m, in);
-			/* judged as it is: its share must follow (last: in->s)
+			/*
+			 * judged as it is: its share must follow (last: in->s);
+			 * not a wait's, which the machine does not move
 			 */
-			if (!sloped && !taken && !all && !d->set.share)
+			if (!sloped && !taken && !all && !d->set.share &&
+			    !waits_in_runs(in, i))
 				in->veto[2 * d->funcs.n + k] =
 				    (unsigned char)share_lags(in, i, (int)k,
 							      m->lr);
