@@ -4,6 +4,7 @@
  * but sorted by stack so the output is stable. Frames are raw names joined
  * with ';' (a ';' inside a name becomes ':', as the collapsers do).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,9 @@ static void add_stack(struct stacks *s, int side, const char *k, size_t n,
 {
 	uint32_t id = pd_intern(&s->keys, k, n);
 	int j;
+
+	/* a stack of no weight would be written as a line of 0 */
+	assert((side == 0 || side == 1) && w > 0);
 
 	for (j = 0; j < 2; j++)
 		while (s->w[j].n <= id)
@@ -66,12 +70,10 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p,
 		    int by_count)
 {
 	size_t nn = p->nodes.n, i;
-	size_t *off = pd_xmalloc(nn * sizeof(*off));
 	struct pd_buf path = PD_BUF_INIT, tmp = PD_BUF_INIT;
 	uint32_t *chain = NULL;
 	size_t nchain = 0, cap = 0;
 
-	(void)off;
 	for (i = 1; i < nn; i++) {
 		const struct pd_node *nd = &p->nodes.v[i];
 		uint32_t k;
@@ -80,6 +82,8 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p,
 			continue;
 		nchain = 0;
 		for (k = (uint32_t)i; k != PD_ROOT; k = p->nodes.v[k].parent) {
+			/* parents come first: the walk reaches the root */
+			assert(p->nodes.v[k].parent < k);
 			if (nchain == cap) {
 				cap = cap ? cap * 2 : 64;
 				chain = pd_xreallocarray(chain, cap,
@@ -120,7 +124,6 @@ static void collect(struct stacks *s, int side, const struct pd_profile *p,
 		add_stack(s, side, path.buf, path.len,
 			  by_count ? nd->count : nd->weight);
 	}
-	free(off);
 	free(chain);
 	pd_buf_release(&path);
 	pd_buf_release(&tmp);
@@ -174,6 +177,8 @@ static int write_stacks(FILE *f, struct stacks *s, int sides)
 	struct pd_buf b = PD_BUF_INIT;
 	int rc = 0;
 
+	/* every stack has its weight on each side written */
+	assert(s->w[0].n >= n && (sides == 1 || s->w[1].n >= n));
 	ids = pd_xmalloc((n ? n : 1) * sizeof(*ids));
 	for (i = 1; i < n; i++)
 		ids[k++] = (uint32_t)i;

@@ -6,6 +6,7 @@
  * first and say how many rows were left out. Several series in one
  * comment are md_series.c's.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,6 +203,9 @@ static void md_row(struct pd_buf *b, const struct pd_diff *d,
 	enum pd_unit u = d->base.unit;
 	struct pd_buf cell = PD_BUF_INIT;
 
+	/* the interval printed low to high, a status of the table */
+	assert(isnan(m->ci_low) || !(m->ci_low > m->ci_high));
+	assert(m->status < PD_STATUS_COUNT);
 	pd_buf_adds(b, "| ");
 	/* the module under the name: the column as narrow as its name */
 	md_func_sep(b, d, f->func, "<br>", NAME_MAX_CHARS);

@@ -10,6 +10,7 @@
  * rest, one profile named after the input. Written as it goes: no document
  * tree.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,9 +118,12 @@ static void write_profile(FILE *f, const struct pd_profile *p,
 		size_t depth = 0;
 		uint32_t j;
 
-		for (j = rows[r]; j != PD_ROOT; j = p->nodes.v[j].parent)
+		for (j = rows[r]; j != PD_ROOT; j = p->nodes.v[j].parent) {
+			/* parents first: at most one entry a node in chain */
+			assert(p->nodes.v[j].parent < j && depth < p->nodes.n);
 			if (fidx[p->nodes.v[j].frame] != UINT32_MAX)
 				chain[depth++] = fidx[p->nodes.v[j].frame];
+		}
 		fputs(r ? ",[" : "[", f);
 		while (depth--)
 			fprintf(f, depth ? "%u," : "%u", chain[depth]);
@@ -190,6 +194,7 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 			prof[i] = (uint32_t)heads.n;
 			PD_VEC_PUSH(&heads, (uint32_t)i);
 		} else {
+			assert(nd->parent < i); /* its profile is known */
 			prof[i] = nd->parent == PD_ROOT ? 0 : prof[nd->parent];
 		}
 	}
@@ -209,6 +214,7 @@ int pd_report_speedscope(FILE *f, const struct pd_profile *p,
 		if (p->nodes.v[i].weight > 0)
 			rows_of[start[prof[i] + 1]++] = (uint32_t)i;
 	/* now rows_of[start[k] .. start[k + 1]) are profile k's */
+	assert(start[nprof] <= nn);
 	for (k = 0; k < nprof; k++) {
 		uint32_t nm =
 		    k ? p->frames.v[p->nodes.v[heads.v[k]].frame].name : 0;

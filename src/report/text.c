@@ -3,6 +3,7 @@
  * line with the verdict, totals and settings. Colour is the caller's choice
  * (only on a TTY, never with NO_COLOR).
  */
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -61,6 +62,9 @@ static void row(struct pd_buf *b, const struct pd_diff *d,
 	const struct pd_metric *m = r->m;
 	enum pd_unit u = d->base.unit;
 
+	assert(m->status < PD_STATUS_COUNT);
+	/* a cost shift names a function of this diff */
+	assert(m->shift < 0 || (size_t)m->shift < d->fn->v.n);
 	if (color && *status_color(m->status))
 		pd_buf_adds(b, status_color(m->status));
 	cell(b, pd_status_name(m->status), 12, 0);

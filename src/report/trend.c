@@ -4,6 +4,7 @@
  * HTML is trend_html.c, XLSX trend_xlsx.c. Every name is escaped for its
  * output.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdio.h>
@@ -149,6 +150,8 @@ static size_t *alert_order(const struct pd_alert *al)
 {
 	size_t *o = pd_xmalloc((al->series.n + 1) * sizeof(*o)), i, k;
 
+	/* a change for every series ranked by it */
+	assert(al->delta.n == al->series.n && al->moved.n == al->series.n);
 	for (i = 0; i < al->series.n; i++)
 		o[i] = i;
 	for (i = 1; i < al->series.n; i++)
@@ -212,6 +215,8 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 	size_t *o = alert_order(al), i;
 	int shown = 0;
 
+	/* the change point is a commit of the series it names */
+	assert(alert < t->alerts.n && al->at < s0->pts.n);
 	/* names from the history: made safe here, for every sink */
 	pd_buf_add_term_line(b, t->scenario);
 	pd_buf_addch(b, '/');
@@ -229,6 +234,7 @@ void pd_fmt_alert(struct pd_buf *b, const struct pd_trend *t, size_t alert,
 	for (i = 0; i < al->series.n && shown < max_funcs; i++) {
 		size_t k = al->series.v[o[i]];
 
+		assert(k < t->series.n);
 		if (k == 0 || t->series.v[k].counter)
 			continue;
 		pd_buf_adds(b, shown ? ", " : ", from ");

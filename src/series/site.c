@@ -7,6 +7,7 @@
  * two commits changed (DIR/.perfdiff-site remembers); the index, alerts
  * and trend pages are rewritten each time.
  */
+#include <assert.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +65,8 @@ void pd_site_slug_bound(struct pd_buf *b, size_t from, const void *whole,
 	b->len = from + keep;
 	b->buf[b->len] = 0;
 	pd_buf_addf(b, "_h%.16s", hex);
+	/* a page's name fits a file name, whatever its key */
+	assert(b->len - from <= PD_SITE_NAME_MAX);
 }
 
 static int by_slug(const void *a, const void *b)
