@@ -110,6 +110,17 @@ void pd_trend_series_value(struct pd_buf *b, const struct pd_trend *t,
 		pd_buf_addf(b, "%.6g", v);
 }
 
+/* A series' MDE (pd_tseries.mde) as "+41%", or "-" when not known. */
+static void mde_cell(struct pd_buf *b, const struct pd_tseries *s)
+{
+	if (!(s->mde > 0))
+		pd_buf_addch(b, '-');
+	else if (s->mde >= 100)
+		pd_buf_adds(b, ">9999%");
+	else
+		pd_buf_addf(b, "+%.0f%%", 100 * s->mde);
+}
+
 /* Whether the runs have a total at all (runs of perf stat alone do not). */
 static int has_total(const struct pd_trend *t)
 {
@@ -400,8 +411,9 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 				    w.buf);
 		pd_buf_release(&w);
 	}
-	pd_buf_addf(&b, "\n%-40s %12s %12s %9s %7s  %s\n", "series", "first",
-		    "last", "change", "thresh", "change points");
+	pd_buf_addf(&b, "\n%-40s %12s %12s %9s %7s %7s  %s\n", "series",
+		    "first", "last", "change", "thresh", "MDE",
+		    "change points");
 	for (i = 0; i < t->series.n; i++) {
 		const struct pd_tseries *s = &t->series.v[i];
 		struct pd_buf w = PD_BUF_INIT;
@@ -426,6 +438,9 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 		pd_fmt_pct(&w, pd_trend_series_change(s));
 		pd_buf_addf(&b, "%9s %6.1f%%%s ", w.buf, 100 * s->tau,
 			    s->tau_learned ? "*" : " ");
+		pd_buf_reset(&w);
+		mde_cell(&w, s);
+		pd_buf_addf(&b, "%7s ", w.buf);
 		pd_buf_release(&w);
 		for (k = 0; k < s->changes.n; k++) {
 			pd_buf_adds(&b, k ? ", " : " ");
@@ -440,8 +455,9 @@ int pd_trend_text(FILE *f, const struct pd_trend *t, int color)
 	}
 	pd_buf_addf(&b,
 		    "\nweights in %s (mean of the repeat runs); * threshold"
-		    " learned from history\n",
-		    pd_unit_display((enum pd_unit)t->unit));
+		    " learned from history; MDE: the smallest step these"
+		    " commits show at --p %g half the time\n",
+		    pd_unit_display((enum pd_unit)t->unit), t->pmax);
 	for (i = 0; i < t->series.n; i++)
 		if (t->series.v[i].counter) {
 			pd_buf_adds(&b, "counters (perf stat) in their own"
@@ -514,10 +530,10 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 	}
 	pd_buf_addf(&b,
 		    "\n| series | first (%s) | last (%s) | change |"
-		    " threshold | change points |\n",
+		    " threshold | MDE | change points |\n",
 		    pd_unit_display((enum pd_unit)t->unit),
 		    pd_unit_display((enum pd_unit)t->unit));
-	pd_buf_adds(&b, "|---|---:|---:|---:|---:|---|\n");
+	pd_buf_adds(&b, "|---|---:|---:|---:|---:|---:|---|\n");
 	for (i = 0; i < t->series.n; i++) {
 		const struct pd_tseries *s = &t->series.v[i];
 
@@ -538,6 +554,9 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 		pd_buf_addf(&line, "%.1f %%", 100 * s->tau);
 		pd_md_nobreak(&b, &line);
 		pd_buf_adds(&b, s->tau_learned ? " (learned) | " : " | ");
+		mde_cell(&line, s);
+		pd_md_nobreak(&b, &line);
+		pd_buf_adds(&b, " | ");
 		for (k = 0; k < s->changes.n; k++) {
 			pd_buf_adds(&b, k ? ", " : "");
 			md_commit(&b, t, s->pts.v[s->changes.v[k].at].sha);
@@ -547,6 +566,10 @@ int pd_trend_md(FILE *f, const struct pd_trend *t)
 		}
 		pd_buf_adds(&b, " |\n");
 	}
+	pd_buf_addf(&b,
+		    "\nMDE: the smallest step these commits show at --p %g"
+		    " half the time.\n",
+		    t->pmax);
 	for (i = 0; i < t->series.n; i++)
 		if (t->series.v[i].counter) {
 			pd_buf_adds(&b, "\nCounters (perf stat) are in their"
@@ -716,6 +739,9 @@ int pd_trend_json(FILE *f, const struct pd_trend *t)
 		}
 		cJSON_AddNumberToObject(o, "threshold_pct", 100 * s->tau);
 		cJSON_AddBoolToObject(o, "threshold_learned", s->tau_learned);
+		cJSON_AddItemToObject(o, "mde_pct",
+				      s->mde > 0 ? num(100 * s->mde)
+						 : cJSON_CreateNull());
 		pts = cJSON_AddArrayToObject(o, "points");
 		for (k = 0; k < s->pts.n; k++) {
 			const struct pd_tpoint *p = &s->pts.v[k];

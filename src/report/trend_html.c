@@ -289,7 +289,14 @@ int pd_trend_html(FILE *f, const struct pd_trend *t)
 		pd_buf_reset(&line);
 		pd_fmt_pct(&line, pd_trend_series_change(s));
 		pd_html_text(&b, line.buf);
-		pd_buf_adds(&b, " from the first commit to the last</p>\n");
+		pd_buf_adds(&b, " from the first commit to the last");
+		if (s->mde >
+		    0) /* the smallest step shown (stats/trend_mde.c) */
+			pd_buf_addf(&b,
+				    "; a step under +%.0f %% would not show"
+				    " half the time",
+				    100 * s->mde);
+		pd_buf_adds(&b, "</p>\n");
 		svg_series(&b, t, s);
 	}
 	pd_buf_adds(&b, "</body></html>\n");

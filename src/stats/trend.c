@@ -654,6 +654,7 @@ static void analyse_all(struct pd_trend *t, const struct trend_opts *o,
 
 			analyse_series(b, o);
 			watch_newest(b, t->pmax, persist);
+			s->mde = pd_trend_series_mde(b, t->pmax, persist);
 			PD_VEC_FREE(&s->changes);
 			s->changes = b->changes;
 			memset(&b->changes, 0, sizeof(b->changes));
@@ -663,6 +664,7 @@ static void analyse_all(struct pd_trend *t, const struct trend_opts *o,
 		}
 		analyse_series(s, o);
 		watch_newest(s, t->pmax, persist);
+		s->mde = pd_trend_series_mde(s, t->pmax, persist);
 	}
 	pd_trend_level_release(beyond, t->series.n);
 }

@@ -43,6 +43,7 @@ struct pd_tchange {
 struct pd_tseries {
 	char *name; /* "total", the function's name [module], or the event */
 	double tau; /* threshold (fraction) used for this series */
+	double mde; /* the smallest rise its window shows (0: not known) */
 	int tau_learned;
 	/*
 	 * A run-level counter (perf stat) rather than the total or a function:
@@ -199,6 +200,14 @@ void pd_trend_level_release(struct pd_tseries *s, size_t n);
  */
 int pd_trend_level_helps(const struct pd_tseries *s,
 			 const struct pd_tseries *b);
+/*
+ * The smallest rise (a fraction) that series s's commits would show as a
+ * change point at pmax half the time, at the most telling place: a step
+ * of its commit means' spread about their segments, through the
+ * commit-level test (trend_mde.c); 0 when the window is too short.
+ */
+double pd_trend_series_mde(const struct pd_tseries *s, double pmax,
+			   size_t persist);
 /* The floor under a series' values before their log (trend_level.c). */
 double pd_trend_log_floor(const struct pd_tseries *s);
 /* Commits before the newest ones that a watch needs (statistics.md). */

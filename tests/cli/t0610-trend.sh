@@ -53,6 +53,14 @@ assert parse["change_points"][0]["p"] <= 0.001
 assert [round(p["mean"]) for p in parse["points"]] == [1000] * 5 + [1300] * 5
 PY
 then ok; else not_ok "synthetic trend"; cat "$T/t.json" >&2; fi
+# Each series says the smallest step its commits show (MDE,
+# docs/statistics.md "What a window can show"): the total's and read's
+# commit means are exact (the jitter cancels), no spread to tell it by;
+# the others', beyond their runs' levels, spread by less than 0.01 %.
+if python3 -c 'import json, sys; s = {x["name"]: x["mde_pct"] for x in json.load(open(sys.argv[1]))["series"]}; assert s["total"] is None and s["read"] is None and all(v is None or 0 < v < 0.01 for v in s.values()), s' "$T/t.json"; then ok; else not_ok "mde_pct per series"; fi
+expect_exit 1 pd trend --scenario syn
+expect_grep "^series  *first  *last  *change  *thresh  *MDE  change points$" "$T/out"
+expect_grep "MDE: the smallest step these commits show at --p 0.001 half the time" "$T/out"
 
 expect_exit 1 pd trend --scenario syn --last 7 --top 2
 expect_grep "^ALERT syn/warm: total +7.9 % at 06aaaaaaaa, from parse +30.0 %" "$T/out"

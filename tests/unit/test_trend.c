@@ -628,6 +628,46 @@ static void test_says_what_it_needs(void **state)
 	pd_trend_release(&t);
 }
 
+/*
+ * The smallest step a window shows (pd_trend_series_mde), against a
+ * reading in Python that shares nothing with it (the t quantile by
+ * bisection on the t density integrated numerically): 8 commits of one
+ * run, --p 0.001, 3 commits to hold, so 4 places and t(6) at
+ * 1 - 0.001 / 8 = 7.7077. Runs alternating 100 and 110: the best split
+ * leaves the most spread, MDE +33.57 %. 100 and 101 four times, then
+ * 150 and 151: the step is not taken for noise, MDE +2.69 %. Two
+ * commits are too few: 0.
+ */
+/* pd_trend_series_mde of n one-run commits v, --p 0.001, 3 to hold. */
+static double mde_of(const double *v, size_t n)
+{
+	struct pd_trend t;
+	struct pd_tseries ts;
+	double m;
+	size_t c;
+
+	memset(&t, 0, sizeof(t));
+	memset(&ts, 0, sizeof(ts));
+	ts.name = pd_xstrdup("f");
+	for (c = 0; c < n; c++)
+		push_point(&ts, &v[c], 1, c);
+	PD_VEC_PUSH(&t.series, ts);
+	m = pd_trend_series_mde(&t.series.v[0], 0.001, 3);
+	pd_trend_release(&t);
+	return m;
+}
+
+static void test_mde(void **state)
+{
+	static const double alt[] = { 100, 110, 100, 110, 100, 110, 100, 110 };
+	static const double step[] = { 100, 101, 100, 101, 150, 151, 150, 151 };
+
+	(void)state;
+	assert_near(mde_of(alt, 8), 0.33567, 0.0005);
+	assert_near(mde_of(step, 8), 0.026943, 0.0001);
+	assert_false(mde_of(step, 2) > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -643,6 +683,7 @@ int main(void)
 		cmocka_unit_test(test_says_what_it_needs),
 		cmocka_unit_test(test_commit_without_runs),
 		cmocka_unit_test(test_exact_series),
+		cmocka_unit_test(test_mde),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
