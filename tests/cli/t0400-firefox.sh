@@ -449,6 +449,21 @@ total = ref["cpu"] + ref["waiting"]
 assert abs(ours["profile"]["total"] - total) <= 1e-6 * total, (ours["profile"]["total"], total)
 PY
 		then ok; else not_ok "waiting of $f"; fi
+		# by default, CPU time, and one line says what waiting is
+		# left out: the same reading's
+		pd show -f json "$f" >"$T/cpu.json" 2>/dev/null
+		if python3 - "$T/cpu.json" "$T/ref.json" <<'PY'
+import json, re, sys
+ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+said = [w for w in ours["warnings"] if "of waiting beside" in w]
+if not ours["profile"]["count_rule"].startswith("weights = CPU time") or ref["waiting"] < 0.01 * ref["cpu"]:
+    assert not said, said
+else:
+    m = re.search(r"([0-9.]+) ms of waiting beside ([0-9.]+) ms of CPU time .* is not compared; --weight both compares it too", said[0])
+    assert abs(float(m.group(1)) - ref["waiting"] / 1e6) <= 0.06, (m.group(1), ref["waiting"])
+    assert abs(float(m.group(2)) - ref["cpu"] / 1e6) <= 0.06, (m.group(2), ref["cpu"])
+PY
+		then ok; else not_ok "the waiting $f leaves out by default"; fi
 	done
 	pd show --weight both -f json "$FP/samply-linux-v55-48threads.json.gz" >"$T/ours.json" 2>/dev/null
 	if python3 - "$T/ours.json" <<'PY'; then ok; else not_ok "the 48 threads' waiting"; fi

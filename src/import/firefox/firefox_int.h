@@ -143,6 +143,8 @@ struct ff_state {
 	uint32_t nbkeys;
 	/* --weight both: each stack's wall time beyond its CPU time */
 	PD_VEC(struct ff_wait) waits;
+	/* CPU time by default: that waiting, not shown, and the CPU time */
+	double unshown_wait, cpu_w;
 };
 
 /*
