@@ -219,19 +219,6 @@ static void drop_changed(struct pd_levels *lv, const struct pd_agg *a,
 static int level_without(const struct pd_levels *lv, const struct pd_agg *x,
 			 size_t r, size_t f, double *m, int *single);
 
-/* Sum of squares of y[0..n) about their mean. */
-static double sum_sq(const double *y, size_t n)
-{
-	double m = 0, ss = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		m += y[i] / (double)n;
-	for (i = 0; i < n; i++)
-		ss += (y[i] - m) * (y[i] - m);
-	return ss;
-}
-
 /*
  * Whether the levels explain the runs' variation: over the voters, each
  * in units of its own variance, the scatter of their runs about each
@@ -267,8 +254,10 @@ static int levels_help(const struct pd_levels *lv, const struct pd_agg *a,
 		if (!ok)
 			continue;
 		any = 1;
-		ss_raw += lv->w[i] * (sum_sq(raw, na) + sum_sq(raw + na, nb));
-		ss_adj += lv->w[i] * (sum_sq(adj, na) + sum_sq(adj + na, nb));
+		ss_raw +=
+		    lv->w[i] * (pd_sum_sq(raw, na) + pd_sum_sq(raw + na, nb));
+		ss_adj +=
+		    lv->w[i] * (pd_sum_sq(adj, na) + pd_sum_sq(adj + na, nb));
 	}
 	free(raw);
 	free(adj);

@@ -274,6 +274,18 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+double pd_sum_sq(const double *y, size_t n)
+{
+	double m = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		m += y[i] / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (y[i] - m) * (y[i] - m);
+	return ss;
+}
+
 double pd_median(double *v, size_t n)
 {
 	if (!n)

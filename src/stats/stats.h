@@ -57,6 +57,8 @@ void pd_vtrend_fit(const struct pd_vrow *r, size_t n, double A0, double B0,
 double pd_vtrend_at(const struct pd_vtrend *pr, double c);
 /* Median of n values; reorders v. Returns NAN for n == 0. */
 double pd_median(double *v, size_t n);
+/* Sum of the squared distances of y[0..n) from their mean. */
+double pd_sum_sq(const double *y, size_t n);
 /* Benjamini-Hochberg q values for n p values (q[i] matches p[i]). */
 void pd_bh(const double *p, size_t n, double *q);
 

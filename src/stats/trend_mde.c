@@ -25,19 +25,6 @@ static size_t segment_logs(const struct pd_tseries *s, size_t from, size_t to,
 	return n;
 }
 
-/* The squared distances of y[0..n) from their mean. */
-static double ss_of(const double *y, size_t n)
-{
-	double m = 0, ss = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		m += y[i] / (double)n;
-	for (i = 0; i < n; i++)
-		ss += (y[i] - m) * (y[i] - m);
-	return ss;
-}
-
 /*
  * The spread of y[0..n) about its means on each side of the split that
  * leaves the least (each side 2 or more; none below 4): a step the
@@ -45,12 +32,12 @@ static double ss_of(const double *y, size_t n)
  */
 static double segment_ss(const double *y, size_t n, size_t *parts)
 {
-	double best = ss_of(y, n);
+	double best = pd_sum_sq(y, n);
 	size_t k;
 
 	*parts = 1;
 	for (k = 2; n >= 4 && k + 2 <= n; k++) {
-		double x = ss_of(y, k) + ss_of(y + k, n - k);
+		double x = pd_sum_sq(y, k) + pd_sum_sq(y + k, n - k);
 
 		if (x < best) {
 			best = x;
