@@ -45,7 +45,8 @@ void pd_buf_grow(struct pd_buf *b, size_t extra)
 void pd_buf_add(struct pd_buf *b, const void *data, size_t n)
 {
 	pd_buf_grow(b, n);
-	memcpy(b->buf + b->len, data, n);
+	if (n) /* memcpy from NULL is undefined even for no bytes */
+		memcpy(b->buf + b->len, data, n);
 	b->len += n;
 	b->buf[b->len] = '\0';
 }

@@ -194,6 +194,17 @@ f = {x["function"]: x["self"] for x in d["functions"]}
 assert f == {"parse_record": 10e6, "hash_key": 5e6, "sort_bucket": 2e6,
              "process_batch": 1e6, "main": 0}, f
 PY
+# String table entries that are an object or an array keep their index
+# and name nothing: the reader once copied from no string for them (a
+# fuzz input, undefined behaviour the sanitizer build stops on).
+python3 - "$T/side2.syms.json" "$T/side2/profile.syms.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["string_table"] += [{"": ""}, [1, {"a": 2}], {}]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+expect_exit 0 pd show -f json "$T/side2/profile.json"
+expect_grep '"function":."parse_record"' "$T/out"
 # A sidecar cut short is a note naming its byte; the frames stay addresses.
 head -c 200 "$T/side2.syms.json" >"$T/side2/profile.syms.json"
 expect_exit 0 pd show -f json "$T/side2/profile.json"

@@ -149,7 +149,8 @@ static void add_string(struct pd_sidecar *s, const unsigned char *v, size_t n)
 	if (nul) /* a name stops at its first NUL, as C reads it */
 		n = (size_t)(nul - v);
 	PD_VEC_PUSH(&s->str, s->pool.len);
-	pd_buf_add(&s->pool, v, v ? n : 0);
+	if (v && n)
+		pd_buf_add(&s->pool, v, n);
 	pd_buf_add(&s->pool, "", 1);
 }
 
