@@ -153,6 +153,12 @@ struct ff_state {
  * (firefox_wait.c; docs/formats.md, "samply and the Firefox Profiler").
  */
 void pd_ff_add_waits(struct ff_state *s);
+/*
+ * By default, CPU time: one note says how much waiting (each stack's
+ * wall time beyond its CPU deltas) is left out, when it is 1 % of the
+ * CPU time or more.
+ */
+void pd_ff_note_unshown(struct ff_state *s);
 
 /* The named column, through the Gecko schema when there is one. */
 static inline const struct ff_col *ff_get_col(const struct ff_table *t,

@@ -647,13 +647,10 @@ static int add_thread(struct ff_state *s, struct ff_thread *th, int want_cpu,
 			tw += w;
 			pd_ff_carry_blocks(s, v.t[T_SAMPLES], i, node_of[i], c);
 		}
-		if (want_cpu == 1) {
-			double gap = sm.gap ? sm.gap[i] : sm.wall[i];
-
-			s->cpu_w += w > 0 ? w : 0;
-			s->unshown_wait +=
-			    gap > sm.cpu[i] ? gap - sm.cpu[i] : 0;
-		}
+		if (want_cpu == 1) /* the waiting the default leaves out */
+			s->unshown_wait += fmax(
+			    0, (sm.gap ? sm.gap[i] : sm.wall[i]) - sm.cpu[i]);
+		s->cpu_w += want_cpu == 1 && w > 0 ? w : 0;
 		/* the gaps the CPU deltas are of; else samples x interval */
 		if (want_cpu == 2 &&
 		    (sm.gap ? sm.gap[i] : sm.wall[i]) > sm.cpu[i]) {
@@ -717,15 +714,8 @@ static void resolve_finish(struct ff_state *s, int want_cpu, int any_cpu,
 		pd_profile_note(
 		    p, "some threads have no CPU deltas: using wall-clock"
 		       " sample weights for all");
-	/* what the profile holds and the default leaves out, said once */
-	if (want_cpu == 1 && o->weight_mode == 0 &&
-	    s->unshown_wait >= 0.01 * s->cpu_w && s->unshown_wait > 0)
-		pd_profile_note(p,
-				"%.1f ms of waiting beside %.1f ms of CPU time"
-				" (the wall time of each stack beyond its CPU"
-				" deltas) is not compared; --weight both"
-				" compares it too",
-				s->unshown_wait / 1e6, s->cpu_w / 1e6);
+	if (want_cpu == 1 && o->weight_mode == 0)
+		pd_ff_note_unshown(s);
 	pd_profile_finish(p);
 	symbolicate(s, pend);
 	if (s->waits.n) {

@@ -29,3 +29,14 @@ void pd_ff_add_waits(struct ff_state *s)
 		pd_profile_add_waits(p, p->nodes.v[node].frame, w->waits);
 	}
 }
+
+void pd_ff_note_unshown(struct ff_state *s)
+{
+	if (s->unshown_wait > 0 && s->unshown_wait >= 0.01 * s->cpu_w)
+		pd_profile_note(s->p,
+				"%.1f ms of waiting beside %.1f ms of CPU time"
+				" (the wall time of each stack beyond its CPU"
+				" deltas) is not compared; --weight both"
+				" compares it too",
+				s->unshown_wait / 1e6, s->cpu_w / 1e6);
+}
